@@ -1,0 +1,123 @@
+"""StructuredIntent: what a question asks for, in the semantic model's own names.
+
+An LLM or the offline extractor fills it in; `validate_intent` says, in plain sentences,
+what does not fit the model before anything is compiled.
+"""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from pydantic import BaseModel, Field, model_validator
+
+from agent.semantic.model import SemanticModel
+
+FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null"]
+Value = str | int | float
+
+_ARITY = {"in": None, "between": 2, "is_null": 0, "not_null": 0}
+
+
+class Filter(BaseModel):
+    field: str  # a dimension name
+    op: FilterOp = "="
+    values: list[Value] = []
+
+    @model_validator(mode="after")
+    def _values_fit_op(self) -> "Filter":
+        wanted = _ARITY.get(self.op, 1)
+        if wanted is None:
+            if not self.values:
+                raise ValueError(f"filter on {self.field}: 'in' needs at least one value")
+        elif len(self.values) != wanted:
+            raise ValueError(f"filter on {self.field}: '{self.op}' takes {wanted} value(s), got {len(self.values)}")
+        return self
+
+
+class TimeFilter(BaseModel):
+    """Calendar restrictions on the metric table's own time columns."""
+
+    year: int | None = None
+    months: list[int] = Field(default_factory=list)
+    days: list[int] = Field(default_factory=list)
+    hours: list[int] = Field(default_factory=list)
+
+    @model_validator(mode="after")
+    def _in_range(self) -> "TimeFilter":
+        for name, values, low, high in (
+            ("months", self.months, 1, 12),
+            ("days", self.days, 1, 31),
+            ("hours", self.hours, 0, 23),
+        ):
+            if any(not low <= v <= high for v in values):
+                raise ValueError(f"{name} must be between {low} and {high}")
+        self.months = sorted(set(self.months))
+        self.days = sorted(set(self.days))
+        self.hours = sorted(set(self.hours))
+        return self
+
+    def is_empty(self) -> bool:
+        return self.year is None and not (self.months or self.days or self.hours)
+
+
+class OrderBy(BaseModel):
+    field: str  # a metric or dimension of the intent
+    descending: bool = False
+
+
+class StructuredIntent(BaseModel):
+    metrics: list[str]
+    dimensions: list[str] = Field(default_factory=list)
+    filters: list[Filter] = Field(default_factory=list)
+    time: TimeFilter | None = None
+    order_by: list[OrderBy] = Field(default_factory=list)
+    limit: int | None = Field(default=None, ge=1)
+
+
+def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
+    """The table every metric of the intent aggregates, or None when they disagree."""
+    tables = {model.metric_by_name[m].table for m in intent.metrics if m in model.metric_by_name}
+    return tables.pop() if len(tables) == 1 else None
+
+
+def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]:
+    """Problems that stop the intent from compiling, as sentences; [] when it is fine."""
+    problems: list[str] = []
+    if not intent.metrics:
+        problems.append("The question names no measure to compute.")
+    unknown_metrics = [m for m in intent.metrics if m not in model.metric_by_name]
+    problems += [f"'{m}' is not a metric of the semantic model." for m in unknown_metrics]
+    fields = list(intent.dimensions) + [f.field for f in intent.filters]
+    unknown_dims = [d for d in dict.fromkeys(fields) if d not in model.dimension_by_name]
+    problems += [f"'{d}' is not a dimension of the semantic model." for d in unknown_dims]
+    if len(set(intent.dimensions)) != len(intent.dimensions):
+        problems.append("A dimension is listed twice.")
+    if unknown_metrics or not intent.metrics:
+        return problems
+
+    table = base_table(intent, model)
+    if table is None:
+        tables = sorted({model.metric_by_name[m].table for m in intent.metrics})
+        return problems + [f"The metrics come from different tables ({', '.join(tables)}) and cannot share one query."]
+    for name in dict.fromkeys(fields):
+        if name in model.dimension_by_name and model.resolve(name, table) is None:
+            label = model.dimension_by_name[name].label
+            problems.append(
+                f"{label.capitalize()} cannot be combined with {table} metrics without counting rows twice."
+            )
+    for flt in intent.filters:
+        dim = model.dimension_by_name.get(flt.field)
+        if dim is not None and flt.op in (">", ">=", "<", "<=", "between") and dim.kind == "categorical":
+            problems.append(f"{dim.label.capitalize()} is not a number, so it cannot be compared with '{flt.op}'.")
+    if intent.time is not None and not intent.time.is_empty():
+        spec = model.table_by_name[table]
+        needed = [g for g, v in (("year", intent.time.year), ("month", intent.time.months),
+                                 ("day", intent.time.days), ("hour", intent.time.hours)) if v]
+        missing = [g for g in needed if g not in spec.time]
+        if missing:
+            problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+    selected = set(intent.metrics) | set(intent.dimensions)
+    for order in intent.order_by:
+        if order.field not in selected:
+            problems.append(f"Ordering by '{order.field}' needs it among the metrics or dimensions.")
+    return problems

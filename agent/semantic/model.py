@@ -1,0 +1,293 @@
+"""The semantic model: metrics, dimensions, joins and time words, loaded from YAML and validated.
+
+Loading checks the model against itself (every metric's table, every join, every
+dimension source names something declared); `check_against` checks it against the real
+warehouse schema, so a renamed column is reported by name instead of failing a query.
+"""
+
+from __future__ import annotations
+
+from functools import cached_property
+from pathlib import Path
+from typing import Literal
+
+import sqlglot
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from sqlglot import exp
+
+from agent.errors import AssistantError
+from agent.warehouse import Schema
+
+DEFAULT_MODEL_PATH = Path(__file__).with_name("model.yaml")
+
+Aggregation = Literal["avg", "sum", "max", "min", "count"]
+
+
+class SemanticModelError(AssistantError):
+    """The semantic model file is malformed or disagrees with the warehouse."""
+
+    code = "semantic_model"
+
+
+class _Strict(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class TableSpec(_Strict):
+    name: str
+    label: str
+    primary_key: list[str] = []
+    entity_words: list[str] = []  # what one row is called: "per flight" means no grouping
+    count_metric: str | None = None
+    time: dict[Literal["year", "month", "day", "hour"], str] = {}
+
+
+class JoinSpec(_Strict):
+    """A many-to-one join: `to` is joined on columns covering its primary key."""
+
+    model_config = ConfigDict(extra="forbid", frozen=True, populate_by_name=True)
+
+    name: str
+    from_table: str = Field(alias="from")
+    to_table: str = Field(alias="to")
+    keys: list[tuple[str, str]]  # (column on `from`, column on `to`)
+
+
+class DimensionSource(_Strict):
+    table: str
+    expr: str
+    join: str | None = None  # needed when the table is reached by more than one join
+
+
+class ValueLabels(_Strict):
+    """Where readable names of a dimension's codes live (airline names for carrier codes)."""
+
+    table: str
+    key: str
+    label: str
+
+
+class Dimension(_Strict):
+    name: str
+    label: str
+    kind: Literal["categorical", "numeric", "time"] = "categorical"
+    sources: list[DimensionSource]
+    synonyms: list[str] = []
+    grain_words: list[str] = []
+    unit: str | None = None
+    values: bool = False  # values are read from the warehouse to match what people type
+    value_labels: ValueLabels | None = None
+    value_aliases: dict[str, str] = {}
+
+    @model_validator(mode="before")
+    @classmethod
+    def _single_source_shorthand(cls, data):
+        if isinstance(data, dict) and "table" in data:
+            data = dict(data)
+            source = {"table": data.pop("table"), "expr": data.pop("expr", data.get("name"))}
+            data["sources"] = [source]
+        return data
+
+
+class Metric(_Strict):
+    name: str
+    label: str
+    table: str
+    expr: str
+    filter: str | None = None
+    measure: str | None = None  # the numeric dimension this metric aggregates
+    agg: Aggregation | None = None
+    default: bool = False  # the metric meant when the measure is named without an aggregation
+    synonyms: list[str] = []
+
+
+class Ranking(_Strict):
+    descending: list[str]
+    ascending: list[str]
+    implies_measure: dict[str, str] = {}
+
+
+class SemanticModel(_Strict):
+    tables: list[TableSpec]
+    joins: list[JoinSpec]
+    dimensions: list[Dimension]
+    metrics: list[Metric]
+    aggregations: dict[Aggregation, list[str]]
+    ranking: Ranking
+    seasons: dict[str, list[int]] = {}
+    unsupported_topics: dict[str, list[str]] = {}
+
+    @model_validator(mode="after")
+    def _references_resolve(self) -> "SemanticModel":
+        problems: list[str] = []
+        for kind, entries in (
+            ("tables", self.tables),
+            ("joins", self.joins),
+            ("dimensions", self.dimensions),
+            ("metrics", self.metrics),
+        ):
+            seen: set[str] = set()
+            for entry in entries:
+                if entry.name in seen:
+                    problems.append(f"{kind}: the name '{entry.name}' is used twice")
+                seen.add(entry.name)
+        tables = {t.name for t in self.tables}
+        joins = {j.name: j for j in self.joins}
+        dims = {d.name: d for d in self.dimensions}
+        metrics = {m.name for m in self.metrics}
+        for table in self.tables:
+            if table.count_metric and table.count_metric not in metrics:
+                problems.append(f"table '{table.name}': count_metric '{table.count_metric}' is not a metric")
+        for join in self.joins:
+            for side in (join.from_table, join.to_table):
+                if side not in tables:
+                    problems.append(f"join '{join.name}': table '{side}' is not declared")
+            to_spec = next((t for t in self.tables if t.name == join.to_table), None)
+            if to_spec is not None and set(to_spec.primary_key) != {right for _, right in join.keys}:
+                problems.append(
+                    f"join '{join.name}': must join on the primary key of '{join.to_table}' "
+                    f"({', '.join(to_spec.primary_key) or 'none declared'}) so it cannot multiply rows"
+                )
+        for dim in self.dimensions:
+            for source in dim.sources:
+                if source.table not in tables:
+                    problems.append(f"dimension '{dim.name}': table '{source.table}' is not declared")
+                if source.join is not None:
+                    join = joins.get(source.join)
+                    if join is None:
+                        problems.append(f"dimension '{dim.name}': join '{source.join}' is not declared")
+                    elif join.to_table != source.table:
+                        problems.append(
+                            f"dimension '{dim.name}': join '{source.join}' leads to '{join.to_table}', "
+                            f"not '{source.table}'"
+                        )
+        for metric in self.metrics:
+            if metric.table not in tables:
+                problems.append(f"metric '{metric.name}': table '{metric.table}' is not declared")
+            if metric.measure is not None:
+                if metric.measure not in dims:
+                    problems.append(f"metric '{metric.name}': measure '{metric.measure}' is not a dimension")
+                if metric.agg is None:
+                    problems.append(f"metric '{metric.name}': a measure needs an agg")
+        for word, measure in self.ranking.implies_measure.items():
+            if measure not in dims:
+                problems.append(f"ranking word '{word}': measure '{measure}' is not a dimension")
+        for season, months in self.seasons.items():
+            if not months or any(not 1 <= m <= 12 for m in months):
+                problems.append(f"season '{season}': months must be between 1 and 12")
+        if problems:
+            raise ValueError("; ".join(problems))
+        return self
+
+    # -- look-ups ----------------------------------------------------------------------------
+
+    @cached_property
+    def metric_by_name(self) -> dict[str, Metric]:
+        return {m.name: m for m in self.metrics}
+
+    @cached_property
+    def dimension_by_name(self) -> dict[str, Dimension]:
+        return {d.name: d for d in self.dimensions}
+
+    @cached_property
+    def table_by_name(self) -> dict[str, TableSpec]:
+        return {t.name: t for t in self.tables}
+
+    @cached_property
+    def join_by_name(self) -> dict[str, JoinSpec]:
+        return {j.name: j for j in self.joins}
+
+    def resolve(self, dimension: str, base_table: str) -> tuple[DimensionSource, JoinSpec | None] | None:
+        """How `dimension` is reached from rows of `base_table`, or None when it cannot be
+        reached without multiplying rows (only declared many-to-one joins are followed)."""
+        dim = self.dimension_by_name[dimension]
+        for source in dim.sources:
+            if source.table == base_table and source.join is None:
+                return source, None
+        for source in dim.sources:
+            if source.join is not None:
+                join = self.join_by_name[source.join]
+                if join.from_table == base_table:
+                    return source, join
+                continue
+            candidates = [j for j in self.joins if j.from_table == base_table and j.to_table == source.table]
+            if len(candidates) == 1:  # several joins to one table (role-playing) need an explicit one
+                return source, candidates[0]
+        return None
+
+
+def load_model(path: Path | str = DEFAULT_MODEL_PATH) -> SemanticModel:
+    """Read and validate the model; a bad entry raises SemanticModelError naming it."""
+    path = Path(path)
+    try:
+        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+    except (OSError, yaml.YAMLError) as exc:
+        raise SemanticModelError(f"The semantic model {path.name} could not be read: {exc}") from None
+    try:
+        return SemanticModel.model_validate(raw)
+    except ValidationError as exc:
+        problems = [f"{_describe_location(raw, err['loc'])}: {err['msg']}" for err in exc.errors()]
+        raise SemanticModelError(f"The semantic model {path.name} is invalid: " + "; ".join(problems)) from None
+
+
+def _describe_location(raw, loc: tuple) -> str:
+    """('metrics', 3, 'table') -> "metrics[3] 'avg_delay'.table", so the entry is findable."""
+    parts: list[str] = []
+    node = raw
+    for key in loc:
+        if isinstance(key, int) and isinstance(node, list) and key < len(node):
+            node = node[key]
+            name = node.get("name") if isinstance(node, dict) else None
+            parts.append(f"[{key}]" + (f" '{name}'" if name else ""))
+        else:
+            node = node.get(key) if isinstance(node, dict) else None
+            parts.append(("." if parts else "") + str(key))
+    return "".join(parts) or "model"
+
+
+def expression_columns(sql_expr: str) -> set[str]:
+    """The column names an expression reads (used to check it and to qualify it)."""
+    return {col.name for col in sqlglot.parse_one(sql_expr, read="duckdb").find_all(exp.Column)}
+
+
+def check_against(model: SemanticModel, schema: Schema) -> list[str]:
+    """Every table and column the model names, checked against the warehouse; [] when all exist."""
+    problems: list[str] = []
+
+    def columns(table: str) -> set[str] | None:
+        cols = schema.columns_of(table)
+        return {c.name for c in cols} if cols else None
+
+    def need(owner: str, table: str, names) -> None:
+        available = columns(table)
+        if available is None:
+            problems.append(f"{owner}: table '{table}' is not in the warehouse")
+            return
+        for name in sorted(set(names) - available):
+            problems.append(f"{owner}: column '{name}' is not in table '{table}'")
+
+    for table in model.tables:
+        need(f"table '{table.name}'", table.name, [*table.primary_key, *table.time.values()])
+    for join in model.joins:
+        need(f"join '{join.name}'", join.from_table, [left for left, _ in join.keys])
+        need(f"join '{join.name}'", join.to_table, [right for _, right in join.keys])
+    for dim in model.dimensions:
+        for source in dim.sources:
+            need(f"dimension '{dim.name}'", source.table, _columns_or_problem(source.expr, dim.name, problems))
+        if dim.value_labels:
+            labels = dim.value_labels
+            need(f"dimension '{dim.name}' value_labels", labels.table, [labels.key, labels.label])
+    for metric in model.metrics:
+        exprs = [metric.expr] + ([metric.filter] if metric.filter else [])
+        for text in exprs:
+            need(f"metric '{metric.name}'", metric.table, _columns_or_problem(text, metric.name, problems))
+    return problems
+
+
+def _columns_or_problem(sql_expr: str, owner: str, problems: list[str]) -> set[str]:
+    try:
+        return expression_columns(sql_expr)
+    except sqlglot.errors.ParseError as exc:
+        problems.append(f"'{owner}': expression {sql_expr!r} does not parse: {exc}")
+        return set()
