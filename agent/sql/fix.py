@@ -1,0 +1,166 @@
+"""Fix SQL: make a broken query run on the warehouse with the smallest edits, and say why.
+
+The loop is: repair the text until it parses, translate it to DuckDB, then ask the engine
+(a dry run) and repair whatever its error names, a bounded number of rounds. Each edit is
+reported as a `Change` (what and why); when no repair applies the result says so in words.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Callable
+from typing import TYPE_CHECKING
+
+from pydantic import BaseModel, Field
+from sqlglot import exp
+
+from agent.errors import AssistantError, SqlError, SqlSyntaxError, UnsafeSqlError
+from agent.sql.diagnose import Problem, diagnose
+from agent.sql.guard import ensure_read_only
+from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
+from agent.sql.repair_text import repair_syntax_once
+from agent.sql.repair_tree import repair
+
+if TYPE_CHECKING:
+    from agent.warehouse.engine import Schema
+
+MAX_TEXT_EDITS = 8
+_FUNCTION_NAME = re.compile(r"^\s*([\w.]+)\s*\(")
+
+
+class Change(BaseModel):
+    what: str
+    why: str
+
+
+class FixResult(BaseModel):
+    original_sql: str
+    fixed_sql: str = Field(description="DuckDB SQL, pretty-printed; the last attempt when not valid")
+    changes: list[Change] = Field(default_factory=list)
+    valid: bool
+    reason: str | None = Field(default=None, description="why it gave up, or why nothing changed")
+
+
+def fix_sql(
+    sql: str,
+    *,
+    error: str | None = None,
+    dialect: str = "presto",
+    schema: "Schema",
+    dry_run: Callable[[str], None],
+    max_rounds: int = 6,
+) -> FixResult:
+    """Repair `sql` (written in `dialect`) until the warehouse's dry run accepts it."""
+    read = sqlglot_dialect(dialect)
+    text = clean_sql_text(sql)
+    changes: list[Change] = []
+
+    def give_up(attempt: str, reason: str) -> FixResult:
+        return FixResult(original_sql=sql, fixed_sql=attempt, changes=changes, valid=False, reason=reason)
+
+    if not text:
+        return give_up("", "There is no SQL to fix; paste the query after the command.")
+    text = _repair_syntax(text, read, _known_names(schema), changes)
+    try:
+        tree = parse_one_statement(text, read)
+    except SqlSyntaxError as exc:
+        return give_up(text, f"I could not repair the syntax. {exc.user_message}")
+    changes.extend(_dialect_changes(tree, read))
+    try:
+        tree = ensure_read_only(tree.sql(dialect="duckdb"), dialect="duckdb")
+    except UnsafeSqlError as exc:
+        return give_up(text, f"{exc.user_message} I only fix read-only queries.")
+    except SqlSyntaxError as exc:
+        return give_up(text, f"The query could not be translated to DuckDB. {exc.user_message}")
+
+    user_problem = diagnose(error)
+    if user_problem:
+        edit = repair(tree, user_problem, schema)
+        if edit:
+            changes.append(Change(what=edit.what, why=edit.why))
+    seen: set[Problem] = set()
+    for _ in range(max_rounds):
+        attempt = tree.sql(dialect="duckdb")
+        try:
+            dry_run(attempt)
+        except UnsafeSqlError as exc:
+            return give_up(_pretty(tree), f"{exc.user_message} I only fix read-only queries.")
+        except SqlError as exc:
+            problem = diagnose(exc.detail or exc.user_message)
+            if problem is None or problem in seen:
+                return give_up(_pretty(tree), _unfixable(exc))
+            seen.add(problem)
+            edit = repair(tree, problem, schema)
+            if edit is None:
+                return give_up(_pretty(tree), _no_repair(problem, exc))
+            changes.append(Change(what=edit.what, why=edit.why))
+            continue
+        except AssistantError as exc:
+            return give_up(_pretty(tree), f"I could not check the query: {exc.user_message}")
+        reason = None if changes else _nothing_to_fix(error)
+        return FixResult(original_sql=sql, fixed_sql=_pretty(tree), changes=changes, valid=True, reason=reason)
+    return give_up(
+        _pretty(tree),
+        f"After {max_rounds} rounds of repairs the warehouse still rejects the query; "
+        "it needs a person's eye.",
+    )
+
+
+def _repair_syntax(text: str, read: str, known: set[str], changes: list[Change]) -> str:
+    for _ in range(MAX_TEXT_EDITS):
+        edit = repair_syntax_once(text, read, known)
+        if edit is None:
+            break
+        text = edit.sql
+        changes.append(Change(what=edit.what, why=edit.why))
+    return text
+
+
+def _known_names(schema: "Schema") -> set[str]:
+    """Names in the warehouse: a column called `form` is not a misspelt FROM."""
+    names = {t.lower() for t in schema.tables}
+    return names | {c.lower() for c in schema.all_column_names()}
+
+
+def _dialect_changes(tree: exp.Expression, read: str) -> list[Change]:
+    """Functions that DuckDB knows under another name than the source dialect does."""
+    if read == "duckdb":
+        return []
+    renamed: dict[str, str] = {}
+    for node in tree.find_all(exp.Func):
+        before = _FUNCTION_NAME.match(node.sql(dialect=read))
+        after = _FUNCTION_NAME.match(node.sql(dialect="duckdb"))
+        if before and after and before.group(1).lower() != after.group(1).lower():
+            renamed.setdefault(before.group(1).lower(), after.group(1).lower())
+    return [
+        Change(what=f"{old}() → {new}()", why=f"{old} is {read.title()} SQL; DuckDB calls it {new}.")
+        for old, new in renamed.items()
+    ]
+
+
+def _pretty(tree: exp.Expression) -> str:
+    return tree.sql(dialect="duckdb", pretty=True)
+
+
+def _unfixable(exc: SqlError) -> str:
+    return f"I could not find a safe repair. {exc.user_message}"
+
+
+def _no_repair(problem: Problem, exc: SqlError) -> str:
+    subject = {
+        "unknown_table": f"the table {problem.name}",
+        "unknown_column": f"the column {problem.name}",
+        "unknown_function": f"the function {problem.name}",
+        "not_grouped": f"how {problem.name} should be grouped",
+        "ambiguous_column": f"which table's {problem.name} is meant",
+    }[problem.kind]
+    return f"I could not work out {subject}: nothing in the warehouse is close enough to be sure. {exc.user_message}"
+
+
+def _nothing_to_fix(error: str | None) -> str:
+    if error:
+        return (
+            "The query runs on this warehouse as written, so I could not reproduce the error "
+            "you saw; it may come from data or settings on the other engine."
+        )
+    return "The query already runs on the warehouse as written; nothing needed changing."
