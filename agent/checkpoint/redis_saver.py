@@ -229,7 +229,7 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
             pages = self._id_pages(keys, before_id)
         async for ids in pages:
             raws = await self._redis.hmget(keys.checkpoints, ids)
-            stored = [self._decode(cid, raw) for cid, raw in zip(ids, raws) if raw is not None]
+            stored = [self._decode(cid, raw) for cid, raw in zip(ids, raws, strict=True) if raw is not None]
             matching = [s for s in stored if _matches(s.metadata, filter)]
             if limit is not None:
                 matching = matching[:limit]
@@ -244,7 +244,10 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
         # while we page cannot shift the window.
         upper = f"({before_id}" if before_id is not None else "+"
         while True:
-            page = [_text(i) for i in await self._redis.zrevrangebylex(keys.order, upper, "-", start=0, num=_LIST_PAGE)]
+            page = [
+                _text(i)
+                for i in await self._redis.zrevrangebylex(keys.order, upper, "-", start=0, num=_LIST_PAGE)
+            ]
             if not page:
                 return
             yield page
@@ -269,7 +272,9 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
         pipe = self._redis.pipeline(transaction=False)
         for s in stored:
             if s.checkpoint["channel_versions"]:
-                pipe.hmget(keys.blobs, [blob_field(ch, v) for ch, v in s.checkpoint["channel_versions"].items()])
+                pipe.hmget(
+                    keys.blobs, [blob_field(ch, v) for ch, v in s.checkpoint["channel_versions"].items()]
+                )
             pipe.zrangebylex(keys.write_index, *write_range(s.checkpoint_id))
         replies = iter(await pipe.execute())
         blob_replies, field_replies = [], []
@@ -285,9 +290,9 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
         write_replies = [next(replies) if fields else [] for fields in field_replies]
 
         tuples = []
-        for s, blobs, writes in zip(stored, blob_replies, write_replies):
+        for s, blobs, writes in zip(stored, blob_replies, write_replies, strict=True):
             values = {}
-            for channel, raw in zip(s.checkpoint["channel_versions"], blobs):
+            for channel, raw in zip(s.checkpoint["channel_versions"], blobs, strict=True):
                 if raw is None:
                     continue
                 blob_type, blob_bytes = _unpack(raw)
@@ -431,7 +436,7 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
         run_members = await pipe.execute()
 
         pipe = self._redis.pipeline(transaction=True)
-        for key, members in zip(run_keys, run_members):
+        for key, members in zip(run_keys, run_members, strict=True):
             ours = [m for m in members if _unpack(m)[0] == thread_id]
             if ours:
                 pipe.srem(key, *ours)
@@ -481,7 +486,8 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
         if raw is None:
             return
         wanted = {
-            blob_field(ch, v).encode() for ch, v in self._decode(latest, raw).checkpoint["channel_versions"].items()
+            blob_field(ch, v).encode()
+            for ch, v in self._decode(latest, raw).checkpoint["channel_versions"].items()
         }
         unused = [field for field in await self._redis.hkeys(keys.blobs) if field not in wanted]
         if unused:
@@ -509,7 +515,7 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
         if fields:
             pipe.hdel(keys.writes, *fields)
             pipe.zrem(keys.write_index, *fields)
-        for checkpoint_id, raw in zip(checkpoint_ids, records):
+        for checkpoint_id, raw in zip(checkpoint_ids, records, strict=True):
             run_id = _unpack(raw)[5] if raw is not None else None
             if run_id is not None:
                 pipe.srem(self._keys.run(run_id), _pack(thread_id, ns, checkpoint_id))
