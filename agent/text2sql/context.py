@@ -1,0 +1,86 @@
+"""The context both strategies write SQL from: tables, columns, three sample rows each, examples.
+
+Names and types come from the live warehouse (the source of truth); the catalog adds what
+the columns mean and worked example queries. Kept compact: it is sent with every LLM step.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Protocol
+
+from agent.catalog.models import ExampleMatch, TableMatch
+from agent.errors import AssistantError
+from agent.warehouse import Warehouse
+
+MAX_TABLES = 4
+MAX_EXAMPLES = 3
+SAMPLE_ROWS = 3
+_MAX_DESCRIPTION = 110
+_MAX_CELL = 40
+
+
+class CatalogLike(Protocol):
+    def search(self, question: str, limit: int = ...) -> list[TableMatch]: ...
+
+    def search_examples(self, question: str, limit: int = ...) -> list[ExampleMatch]: ...
+
+
+@dataclass
+class SqlContext:
+    tables: list[str]
+    text: str
+    examples: list[ExampleMatch] = field(default_factory=list)
+
+
+def build_context(
+    question: str,
+    *,
+    warehouse: Warehouse,
+    catalog: CatalogLike | None,
+    tables: list[str] | None,
+) -> SqlContext:
+    """Tables for the question (as given, else the catalog's best matches, else all) described compactly."""
+    schema = warehouse.schema()
+    matches = {m.table: m for m in catalog.search(question, limit=10)} if catalog else {}
+    if tables:
+        chosen = [t.lower() for t in tables]
+    elif matches:
+        chosen = [t for t, m in matches.items() if m.score > 0][:MAX_TABLES]
+    else:
+        chosen = list(schema.tables)
+    chosen = [t for t in dict.fromkeys(chosen) if t in schema.tables]
+    examples = catalog.search_examples(question, limit=MAX_EXAMPLES) if catalog and chosen else []
+    sections = [_describe_table(t, warehouse, matches.get(t)) for t in chosen]
+    if examples:
+        sections.append(
+            "Example queries from the team:\n"
+            + "\n".join(f"-- {e.question}\n{e.sql.strip()}" for e in examples)
+        )
+    return SqlContext(tables=chosen, text="\n\n".join(sections), examples=examples)
+
+
+def _describe_table(table: str, warehouse: Warehouse, match: TableMatch | None) -> str:
+    documented = {c.name: c for c in match.columns} if match else {}
+    lines = [f"Table {table}" + (f": {_short(match.description, 200)}" if match else "")]
+    for column in warehouse.schema().columns_of(table):
+        doc = documented.get(column.name)
+        note = f" -- {_short(doc.description, _MAX_DESCRIPTION)}" if doc else ""
+        lines.append(f"  {column.name} {column.type}{note}")
+    lines.append(_sample_rows(table, warehouse))
+    return "\n".join(lines)
+
+
+def _sample_rows(table: str, warehouse: Warehouse) -> str:
+    try:
+        result = warehouse.run(f'SELECT * FROM "{table}" LIMIT {SAMPLE_ROWS}')
+    except AssistantError:
+        return "  (sample rows unavailable)"
+    header = " | ".join(result.columns)
+    rows = [" | ".join(_short("NULL" if v is None else str(v), _MAX_CELL) for v in row) for row in result.rows]
+    return "  Sample rows:\n    " + "\n    ".join([header, *rows])
+
+
+def _short(text: str, limit: int) -> str:
+    text = " ".join(text.split())
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"

@@ -1,0 +1,193 @@
+"""The free Text-to-SQL path (seed 003) as a LangGraph subgraph.
+
+    preprocess ─┬─► plan_and_reflect ───┬─► judge ─► validate ─► placeholders ─► finish
+                └─► divide_and_conquer ─┘
+    (no usable tables: preprocess ─► finish)
+
+Both strategies run in the same step (fan-out edges). The judge orders their queries,
+validation walks that order with minimal repair (seed 004's multi-candidate fallback), and
+`[PLACEHOLDER]` values of the final query become questions for the person.
+"""
+
+from __future__ import annotations
+
+import asyncio
+
+from langchain_core.language_models import BaseChatModel
+from langgraph.graph import END, START, StateGraph
+from sqlglot import exp
+
+from agent.errors import AssistantError
+from agent.sql.parse import parse_one_statement
+from agent.text2sql.context import CatalogLike, build_context
+from agent.text2sql.draft import STRATEGIES, SqlDraft
+from agent.text2sql.judge import rank_candidates
+from agent.text2sql.placeholders import describe_placeholders, mask_placeholders
+from agent.text2sql.state import FreePathState
+from agent.text2sql.strategies import divide_and_conquer, plan_and_reflect
+from agent.text2sql.validation import SqlFixer, SqlValidator
+from agent.warehouse import Warehouse
+
+
+def build_free_path(
+    *,
+    model: BaseChatModel,
+    warehouse: Warehouse,
+    catalog: CatalogLike | None,
+    dialect: str = "duckdb",
+    fixer: SqlFixer | None = None,
+):
+    """The compiled subgraph; input {question, requested_tables}, output state with `draft`."""
+    validator = SqlValidator(warehouse, dialect)
+
+    async def preprocess(state: FreePathState) -> dict:
+        context = await asyncio.to_thread(
+            build_context,
+            state["question"],
+            warehouse=warehouse,
+            catalog=catalog,
+            tables=state.get("requested_tables"),
+        )
+        if not context.tables:
+            known = ", ".join(warehouse.schema().tables)
+            return {
+                "tables": [],
+                "error": f"I could not find tables for this question; the warehouse has: {known}.",
+            }
+        return {"tables": context.tables, "context": context.text}
+
+    def fan_out(state: FreePathState) -> list[str] | str:
+        return list(STRATEGIES) if state.get("tables") else "finish"
+
+    async def plan_node(state: FreePathState) -> dict:
+        candidate = await plan_and_reflect(state["question"], state["context"], model=model, dialect=dialect)
+        return {"candidates": [candidate], "llm_calls": candidate.llm_calls}
+
+    async def divide_node(state: FreePathState) -> dict:
+        candidate = await divide_and_conquer(state["question"], state["context"], model=model, dialect=dialect)
+        return {"candidates": [candidate], "llm_calls": candidate.llm_calls}
+
+    async def judge(state: FreePathState) -> dict:
+        written = sorted(
+            (c for c in state["candidates"] if c.sql),
+            key=lambda c: STRATEGIES.index(c.strategy),
+        )
+        if not written:
+            failures = "; ".join(sorted({c.error for c in state["candidates"] if c.error}))
+            return {"ranked": [], "error": f"I could not write SQL for this question: {failures}"}
+        checks = await asyncio.gather(*(validator.acheck(c.sql) for c in written))
+        ranking = await rank_candidates(
+            state["question"],
+            state["context"],
+            written,
+            {c.strategy: check for c, check in zip(written, checks)},
+            model=model,
+            dialect=dialect,
+        )
+        return {"ranked": ranking.ranked, "choice_reason": ranking.reason, "llm_calls": ranking.llm_calls}
+
+    async def validate(state: FreePathState) -> dict:
+        ranked = state.get("ranked") or []
+        if not ranked:
+            return {"valid": False, "sql": None}
+        calls = 0
+        last = None
+        for candidate in ranked:
+            check = await validator.acheck(candidate.sql)
+            outcome = None
+            if not check.ok:
+                outcome = await validator.repair(
+                    candidate.sql,
+                    check,
+                    question=state["question"],
+                    context=state["context"],
+                    model=model,
+                    fixer=fixer,
+                )
+                calls += outcome.llm_calls
+                check = outcome.check
+            sql = outcome.sql if outcome else candidate.sql
+            result = {
+                "sql": sql,
+                "strategy": candidate.strategy,
+                "reason": candidate.reason,
+                "repairs": outcome.repairs if outcome else [],
+                "valid": check.ok,
+                "llm_calls": calls,
+            }
+            if check.ok:
+                return result
+            last = last or {**result, "error": f"I could not write SQL that runs: {check.error}"}
+        # Nothing ran: report the first-ranked query and why it failed.
+        return {**last, "llm_calls": calls}
+
+    async def placeholders(state: FreePathState) -> dict:
+        if not state.get("valid"):
+            return {"placeholders": []}
+        found = await asyncio.to_thread(
+            describe_placeholders, state["sql"], warehouse=warehouse, dialect=dialect
+        )
+        return {"placeholders": found}
+
+    def finish(state: FreePathState) -> dict:
+        sql = state.get("sql")
+        reason = state.get("reason", "")
+        if state.get("choice_reason") and sql:
+            reason = f"{reason} (Chosen: {state['choice_reason']})".strip()
+        return {
+            "draft": SqlDraft(
+                sql=sql,
+                reason=reason,
+                tables=_tables_read(sql, dialect) if sql else state.get("tables", []),
+                placeholders=state.get("placeholders", []),
+                strategy=state.get("strategy"),
+                valid=bool(state.get("valid")),
+                error=state.get("error"),
+                llm_calls=state.get("llm_calls", 0),
+                repairs=state.get("repairs", []),
+            )
+        }
+
+    graph = StateGraph(FreePathState)
+    graph.add_node("preprocess", preprocess)
+    graph.add_node("plan_and_reflect", plan_node)
+    graph.add_node("divide_and_conquer", divide_node)
+    graph.add_node("judge", judge)
+    graph.add_node("validate", validate)
+    graph.add_node("placeholders", placeholders)
+    graph.add_node("finish", finish)
+    graph.add_edge(START, "preprocess")
+    graph.add_conditional_edges("preprocess", fan_out, [*STRATEGIES, "finish"])
+    graph.add_edge(list(STRATEGIES), "judge")
+    graph.add_edge("judge", "validate")
+    graph.add_edge("validate", "placeholders")
+    graph.add_edge("placeholders", "finish")
+    graph.add_edge("finish", END)
+    return graph.compile()
+
+
+def _tables_read(sql: str, dialect: str) -> list[str]:
+    """Warehouse tables the query reads (names of its own CTEs left out)."""
+    try:
+        tree = parse_one_statement(mask_placeholders(sql), dialect)
+    except AssistantError:
+        return []
+    ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+    names = (t.name.lower() for t in tree.find_all(exp.Table))
+    return [n for n in dict.fromkeys(names) if n and n not in ctes]
+
+
+async def draft_sql(
+    question: str,
+    *,
+    model: BaseChatModel,
+    warehouse: Warehouse,
+    catalog: CatalogLike | None,
+    tables: list[str] | None = None,
+    dialect: str = "duckdb",
+    fixer: SqlFixer | None = None,
+) -> SqlDraft:
+    """Write SQL for a question by the free path; never raises for a question it cannot answer."""
+    graph = build_free_path(model=model, warehouse=warehouse, catalog=catalog, dialect=dialect, fixer=fixer)
+    final = await graph.ainvoke({"question": question, "requested_tables": tables, "llm_calls": 0})
+    return final["draft"]

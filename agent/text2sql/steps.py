@@ -1,0 +1,85 @@
+"""The structured answers each LLM step must give, and the one way a step is asked.
+
+Every step is `with_structured_output(Schema)`: the model fills fields, nothing is parsed
+out of free text. A failure (transport, refusal, a reply that does not fit the schema)
+becomes an LLMError so a strategy can fail alone without sinking the whole draft.
+"""
+
+from __future__ import annotations
+
+from typing import Literal, TypeVar
+
+from langchain_core.language_models import BaseChatModel
+from langchain_core.messages import HumanMessage, SystemMessage
+from pydantic import BaseModel, Field
+
+from agent.errors import LLMError
+
+
+class QueryPlan(BaseModel):
+    """Plan & reflect, step 1: how the query will be built, before any SQL."""
+
+    tables: list[str] = Field(description="Tables the query reads, from the context only.")
+    steps: list[str] = Field(
+        description="Ordered plan: joins and their keys, filters, grouping, aggregates, ordering, limit."
+    )
+
+
+class WrittenSql(BaseModel):
+    sql: str = Field(description="One read-only SELECT statement.")
+    reason: str = Field(description="One or two sentences: which tables, filters and aggregates, and why.")
+
+
+class Reflection(BaseModel):
+    """Plan & reflect, step 3: the SQL checked against the question and the plan."""
+
+    issues: list[str] = Field(default_factory=list, description="Problems found; empty when none.")
+    revised_sql: str | None = Field(
+        default=None, description="The corrected SQL when there were issues, else null."
+    )
+
+
+class SubQuestions(BaseModel):
+    """Divide & conquer, step 1."""
+
+    sub_questions: list[str] = Field(description="Small questions whose answers compose the whole answer.")
+
+
+class PartialSql(BaseModel):
+    sub_question: str
+    sql: str
+
+
+class PartialSqls(BaseModel):
+    """Divide & conquer, step 2: one SQL fragment per sub-question."""
+
+    parts: list[PartialSql]
+
+
+class JudgeVerdict(BaseModel):
+    choice: Literal["A", "B"] = Field(description="The candidate that answers the question better.")
+    reason: str
+
+
+class SqlRepair(BaseModel):
+    """Minimal repair: diagnose the engine error and change only what it points at."""
+
+    diagnosis: str
+    sql: str
+
+
+Answer = TypeVar("Answer", bound=BaseModel)
+
+
+async def ask(model: BaseChatModel, schema: type[Answer], system: str, user: str) -> Answer:
+    """One structured LLM step; raises LLMError with a sentence when it gives no usable answer."""
+    runnable = model.with_structured_output(schema)
+    try:
+        answer = await runnable.ainvoke([SystemMessage(system), HumanMessage(user)])
+        if isinstance(answer, dict):
+            answer = schema.model_validate(answer)
+    except Exception as exc:  # any provider or validation failure is the same to the caller
+        raise LLMError("The language model did not give a usable answer.", detail=repr(exc)) from exc
+    if not isinstance(answer, schema):
+        raise LLMError("The language model did not give a usable answer.", detail=repr(answer))
+    return answer

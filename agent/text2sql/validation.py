@@ -1,0 +1,135 @@
+"""Validate a candidate (parse, read-only guard, the engine's dry run) and repair it minimally.
+
+Repair (seed 004, ResultEvaluator): at most MAX_REPAIRS rounds; each round first tries the
+deterministic fixer of the SQL layer (no LLM, minimal edits it can prove with a dry run),
+then, only if that did not make the SQL valid, one LLM step given the engine's own error.
+"""
+
+from __future__ import annotations
+
+import asyncio
+from dataclasses import dataclass, field
+from typing import Callable, Protocol
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel
+
+from agent.errors import AssistantError, LLMError
+from agent.sql.guard import ensure_read_only
+from agent.sql.parse import sqlglot_dialect, transpile
+from agent.text2sql import prompts
+from agent.text2sql.placeholders import mask_placeholders
+from agent.text2sql.steps import SqlRepair, ask
+from agent.text2sql.strategies import tidy_sql
+from agent.warehouse import Schema, Warehouse
+
+MAX_REPAIRS = 2
+
+
+class FixOutcome(Protocol):
+    fixed_sql: str | None
+    changes: list[str]
+    valid: bool
+    reason: str
+
+
+class SqlFixer(Protocol):
+    """The SQL layer's deterministic `fix_sql`."""
+
+    def __call__(
+        self, sql: str, *, error: str | None, dialect: str, schema: Schema, dry_run: Callable[[str], None]
+    ) -> FixOutcome: ...
+
+
+class Check(BaseModel):
+    ok: bool
+    error: str | None = None  # for people
+    detail: str | None = None  # the engine's words, for the repair step
+
+
+@dataclass
+class Validated:
+    sql: str
+    check: Check
+    repairs: list[str] = field(default_factory=list)
+    llm_calls: int = 0
+
+
+class SqlValidator:
+    def __init__(self, warehouse: Warehouse, dialect: str):
+        self.warehouse = warehouse
+        self.dialect = dialect
+
+    def dry_run(self, sql: str) -> None:
+        """Raise a typed SqlError unless the SQL (placeholders masked) would run on the warehouse."""
+        masked = mask_placeholders(sql)
+        ensure_read_only(masked, dialect=self.dialect)
+        if sqlglot_dialect(self.dialect) != "duckdb":
+            masked = transpile(masked, read=self.dialect, write="duckdb")
+        self.warehouse.dry_run(masked)
+
+    def check(self, sql: str) -> Check:
+        try:
+            self.dry_run(sql)
+        except AssistantError as exc:
+            return Check(ok=False, error=exc.user_message, detail=exc.detail or exc.user_message)
+        return Check(ok=True)
+
+    async def acheck(self, sql: str) -> Check:
+        return await asyncio.to_thread(self.check, sql)
+
+    async def repair(
+        self,
+        sql: str,
+        failed: Check,
+        *,
+        question: str,
+        context: str,
+        model: BaseChatModel,
+        fixer: SqlFixer | None,
+    ) -> Validated:
+        """Up to MAX_REPAIRS rounds of minimal repair; returns the last SQL and its check."""
+        state = Validated(sql=sql, check=failed)
+        for _ in range(MAX_REPAIRS):
+            if fixer is not None and await self._deterministic_fix(state, fixer):
+                return state
+            state.llm_calls += 1
+            try:
+                repaired = await ask(
+                    model,
+                    SqlRepair,
+                    prompts.system(prompts.REPAIR, self.dialect),
+                    prompts.task(
+                        question, context, f"SQL:\n{state.sql}", f"Engine error:\n{state.check.detail}"
+                    ),
+                )
+            except LLMError:
+                return state
+            candidate = tidy_sql(repaired.sql)
+            state.check = await self.acheck(candidate)
+            state.sql = candidate
+            state.repairs.append(repaired.diagnosis)
+            if state.check.ok:
+                return state
+        return state
+
+    async def _deterministic_fix(self, state: Validated, fixer: SqlFixer) -> bool:
+        try:
+            outcome = await asyncio.to_thread(
+                fixer,
+                state.sql,
+                error=state.check.detail,
+                dialect=self.dialect,
+                schema=self.warehouse.schema(),
+                dry_run=self.dry_run,
+            )
+        except AssistantError:
+            return False
+        if not (outcome.valid and outcome.fixed_sql and outcome.fixed_sql != state.sql):
+            return False
+        check = await self.acheck(outcome.fixed_sql)
+        if not check.ok:
+            return False
+        state.sql, state.check = outcome.fixed_sql, check
+        state.repairs.extend(outcome.changes or [outcome.reason])
+        return True
