@@ -1,0 +1,116 @@
+"""Putting one answer into one Slack thread: first feedback at once, throttled progress, the final reply.
+
+In channels and DMs the feedback is a placeholder message that the final reply replaces;
+in Assistant threads it is the thread status (falling back to a placeholder when Slack
+refuses the status, e.g. in a DM thread that is not an Assistant thread).
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from agent.reply import Chart
+from bot.blocks import Rendered, render_progress
+
+log = logging.getLogger(__name__)
+
+PROGRESS_INTERVAL_S = 1.0
+
+
+class ThreadDelivery:
+    def __init__(
+        self,
+        client: AsyncWebClient,
+        channel: str,
+        thread_ts: str | None,
+        *,
+        use_status: bool = False,
+        clock: Callable[[], float] = time.monotonic,
+        min_interval_s: float = PROGRESS_INTERVAL_S,
+    ):
+        self.client = client
+        self.channel = channel
+        self.thread_ts = thread_ts
+        self.placeholder_ts: str | None = None
+        self._use_status = use_status
+        self._clock = clock
+        self._min_interval_s = min_interval_s
+        self._last_update = float("-inf")
+        self._last_label: str | None = None
+
+    async def start(self, label: str) -> None:
+        if self._use_status and self.thread_ts:
+            try:
+                await self.client.assistant_threads_setStatus(
+                    channel_id=self.channel, thread_ts=self.thread_ts, status=label
+                )
+                self._mark(label)
+                return
+            except SlackApiError as exc:
+                log.info("status refused (%s); using a placeholder message", exc.response.get("error"))
+                self._use_status = False
+        rendered = render_progress(label)
+        response = await self.client.chat_postMessage(
+            channel=self.channel, thread_ts=self.thread_ts, text=rendered.text, blocks=rendered.blocks
+        )
+        self.placeholder_ts = response["ts"]
+        if self.thread_ts is None:
+            self.thread_ts = response["ts"]  # the placeholder starts the thread (slash commands)
+        self._mark(label)
+
+    def _mark(self, label: str) -> None:
+        self._last_update = self._clock()
+        self._last_label = label
+
+    async def progress(self, label: str) -> None:
+        """Show a progress label; at most one Slack call per interval, repeated labels skipped."""
+        if label == self._last_label or self._clock() - self._last_update < self._min_interval_s:
+            return
+        self._mark(label)
+        try:
+            if self._use_status:
+                await self.client.assistant_threads_setStatus(
+                    channel_id=self.channel, thread_ts=self.thread_ts, status=label
+                )
+            elif self.placeholder_ts:
+                rendered = render_progress(label)
+                await self.client.chat_update(
+                    channel=self.channel, ts=self.placeholder_ts, text=rendered.text, blocks=rendered.blocks
+                )
+        except SlackClientError as exc:
+            log.warning("progress update failed: %s", exc)  # cosmetic; the final reply still comes
+
+    async def finish(self, rendered: Rendered) -> str:
+        """Replace the placeholder with the reply (or post it); return the reply message's ts."""
+        if self.placeholder_ts:
+            try:
+                await self.client.chat_update(
+                    channel=self.channel, ts=self.placeholder_ts, text=rendered.text, blocks=rendered.blocks
+                )
+                return self.placeholder_ts
+            except SlackApiError as exc:
+                log.warning("could not replace the placeholder (%s); posting the reply", exc.response.get("error"))
+        response = await self.client.chat_postMessage(
+            channel=self.channel, thread_ts=self.thread_ts, text=rendered.text, blocks=rendered.blocks
+        )
+        return response["ts"]
+
+    async def attach(self, *, filename: str, content: bytes, title: str) -> None:
+        """Upload a file (chart, CSV) into the thread; a failure is told in the thread, not swallowed."""
+        try:
+            await self.client.files_upload_v2(
+                channel=self.channel, thread_ts=self.thread_ts, file=content, filename=filename, title=title
+            )
+        except SlackClientError as exc:
+            log.warning("upload of %s failed: %s", filename, exc)
+            await self.client.chat_postMessage(
+                channel=self.channel, thread_ts=self.thread_ts, text=f"I could not attach {filename} ({title})."
+            )
+
+    async def attach_chart(self, chart: Chart) -> None:
+        await self.attach(filename="chart.png", content=chart.png, title=chart.spec.title or "Chart")

@@ -1,0 +1,103 @@
+"""What the bot remembers between requests, behind one narrow protocol.
+
+In-process now (one process only); a Redis implementation plugs in behind the same
+methods, so nothing else in bot/ knows where state lives.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Literal, Protocol
+
+from pydantic import BaseModel
+
+
+class Feedback(BaseModel):
+    """One person's 👍/👎 on one answer; a later vote by the same person replaces it."""
+
+    session_id: str
+    message_ts: str
+    channel: str
+    user: str
+    vote: Literal["up", "down"]
+    request_id: str | None = None
+
+
+class StateStore(Protocol):
+    async def claim(self, key: str, ttl_s: int) -> bool:
+        """True for the first caller only (until the TTL passes): dedupe of deliveries and clicks."""
+
+    async def session_for(self, thread_key: str) -> str | None: ...
+
+    async def bind_session(self, thread_key: str, session_id: str) -> None: ...
+
+    async def mark_pending(self, session_id: str, message_ts: str) -> None:
+        """Remember the message whose buttons wait for the person's answer."""
+
+    async def take_pending(self, session_id: str) -> str | None:
+        """Return and clear the waiting message's ts: exactly one answer wins."""
+
+    async def record_feedback(self, feedback: Feedback) -> None: ...
+
+    async def count_hit(self, key: str, window_s: int) -> int:
+        """Count one more hit in the current window and return the window's total."""
+
+    async def save_job(self, job_id: str, payload: str, ttl_s: int) -> None:
+        """Keep a job's serialised request so a Retry button can run it again."""
+
+    async def load_job(self, job_id: str) -> str | None: ...
+
+
+@dataclass
+class InMemoryStateStore:
+    """The zero-configuration store: correct for a single process, lost on restart."""
+
+    clock: Callable[[], float] = time.monotonic
+    _claims: dict[str, float] = field(default_factory=dict)
+    _sessions: dict[str, str] = field(default_factory=dict)
+    _pending: dict[str, str] = field(default_factory=dict)
+    _jobs: dict[str, tuple[str, float]] = field(default_factory=dict)
+    _hits: dict[tuple[str, int], int] = field(default_factory=dict)
+    feedback: dict[tuple[str, str, str], Feedback] = field(default_factory=dict)
+
+    async def claim(self, key: str, ttl_s: int) -> bool:
+        now = self.clock()
+        expires = self._claims.get(key)
+        if expires is not None and expires > now:
+            return False
+        self._claims[key] = now + ttl_s
+        if len(self._claims) > 10_000:
+            self._claims = {k: v for k, v in self._claims.items() if v > now}
+        return True
+
+    async def session_for(self, thread_key: str) -> str | None:
+        return self._sessions.get(thread_key)
+
+    async def bind_session(self, thread_key: str, session_id: str) -> None:
+        self._sessions[thread_key] = session_id
+
+    async def mark_pending(self, session_id: str, message_ts: str) -> None:
+        self._pending[session_id] = message_ts
+
+    async def take_pending(self, session_id: str) -> str | None:
+        return self._pending.pop(session_id, None)
+
+    async def record_feedback(self, feedback: Feedback) -> None:
+        self.feedback[(feedback.channel, feedback.message_ts, feedback.user)] = feedback
+
+    async def count_hit(self, key: str, window_s: int) -> int:
+        window = int(self.clock() // window_s)
+        self._hits = {k: v for k, v in self._hits.items() if k[1] >= window}
+        self._hits[(key, window)] = self._hits.get((key, window), 0) + 1
+        return self._hits[(key, window)]
+
+    async def save_job(self, job_id: str, payload: str, ttl_s: int) -> None:
+        self._jobs[job_id] = (payload, self.clock() + ttl_s)
+
+    async def load_job(self, job_id: str) -> str | None:
+        saved = self._jobs.get(job_id)
+        if saved is None or saved[1] <= self.clock():
+            return None
+        return saved[0]

@@ -1,0 +1,132 @@
+"""One job = one turn of a conversation: stream the agent, show progress, deliver the reply.
+
+Whatever happens inside the agent, the person gets either the answer or a short error
+with the request id and a Retry button: never a traceback, never silence.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections.abc import Callable
+
+from slack_sdk.errors import SlackClientError
+from slack_sdk.web.async_client import AsyncWebClient
+
+from agent.reply import AgentReply, ChatContext, Progress
+from bot.agent_port import AgentPort, AgentEvent
+from bot.blocks import render_reply
+from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
+from bot.jobs import AgentJob
+from bot.logs import request_id_var
+from bot.sessions import thread_key
+from bot.state import StateStore
+
+log = logging.getLogger(__name__)
+
+RETRY_TTL_S = 24 * 3600
+INTERNAL_ERROR = "Something went wrong on my side while working on this. Please try again."
+
+
+class TurnRunner:
+    def __init__(
+        self,
+        agent: AgentPort,
+        client: AsyncWebClient,
+        store: StateStore,
+        *,
+        clock: Callable[[], float] = time.monotonic,
+        progress_interval_s: float = PROGRESS_INTERVAL_S,
+    ):
+        self.agent = agent
+        self.client = client
+        self.store = store
+        self._clock = clock
+        self._progress_interval_s = progress_interval_s
+
+    async def __call__(self, job: AgentJob) -> None:
+        token = request_id_var.set(job.request_id)
+        try:
+            await self._run(job)
+        finally:
+            request_id_var.reset(token)
+
+    async def _run(self, job: AgentJob) -> None:
+        where = job.where
+        delivery = ThreadDelivery(
+            self.client,
+            where.channel,
+            where.thread_ts,
+            use_status=where.assistant_thread,
+            clock=self._clock,
+            min_interval_s=self._progress_interval_s,
+        )
+        if job.echo and where.thread_ts:
+            await self.client.chat_postMessage(channel=where.channel, thread_ts=where.thread_ts, text=job.echo)
+        if job.thread_title and where.thread_ts:
+            await self._quietly(
+                self.client.assistant_threads_setTitle(
+                    channel_id=where.channel, thread_ts=where.thread_ts, title=job.thread_title
+                )
+            )
+        try:
+            await delivery.start(job.placeholder)
+        except SlackClientError:
+            log.exception("could not show the first feedback; the reply will still be posted")
+
+        session_id = job.session_id or f"slack-{where.channel}-{job.job_id[:16]}"
+        if where.thread_ts is None and delivery.thread_ts:
+            await self.store.bind_session(thread_key(where.channel, delivery.thread_ts), session_id)
+
+        reply = await self._agent_reply(job, session_id, delivery)
+        rendered = render_reply(reply, retry_job_id=job.job_id if reply.error else None)
+        if reply.error:
+            await self.store.save_job(job.job_id, job.model_dump_json(), RETRY_TTL_S)
+        reply_ts = await delivery.finish(rendered)
+        if reply.ask_human:
+            await self.store.mark_pending(session_id, reply_ts)
+        if reply.chart:
+            await delivery.attach_chart(reply.chart)
+        if rendered.csv:
+            await delivery.attach(filename="result.csv", content=rendered.csv, title="Query result (CSV)")
+        log.info(
+            "answered kind=%s session=%s agent=%s tools=%s error=%s",
+            job.kind,
+            session_id,
+            reply.response_agent,
+            ",".join(reply.tools),
+            reply.error_code,
+        )
+
+    async def _agent_reply(self, job: AgentJob, session_id: str, delivery: ThreadDelivery) -> AgentReply:
+        reply: AgentReply | None = None
+        try:
+            async for item in self._stream(job, session_id):
+                if isinstance(item, Progress):
+                    if item.status == "started":
+                        await delivery.progress(item.label)
+                elif isinstance(item, AgentReply):
+                    reply = item
+        except Exception:
+            log.exception("agent run failed (kind=%s session=%s)", job.kind, session_id)
+            reply = None
+        if reply is None:
+            reply = AgentReply(session_id=session_id, error=INTERNAL_ERROR, error_code="internal")
+        if reply.request_id is None:
+            reply = reply.model_copy(update={"request_id": job.request_id})
+        return reply
+
+    def _stream(self, job: AgentJob, session_id: str):
+        ctx = ChatContext(user=job.where.user, channel=job.where.channel, request_id=job.request_id)
+        if job.kind == "ask":
+            return self.agent.ask(session_id, job.text, ctx)
+        if job.kind == "resume":
+            return self.agent.resume(session_id, job.choice or "", ctx, edited_sql=job.edited_sql)
+        return self.agent.run_tool(session_id, job.tool or "", job.tool_args, ctx)
+
+    @staticmethod
+    async def _quietly(call) -> None:
+        try:
+            await call
+        except SlackClientError as exc:
+            log.info("optional Slack call failed: %s", exc)
