@@ -107,8 +107,8 @@ def ensure_read_only(sql: str, dialect: str = "duckdb") -> exp.Expression:
         raise UnsafeSqlError("There is no query here to run, only comments or semicolons.")
     if len(statements) > 1:
         raise UnsafeSqlError(
-            f"I run one query at a time, and this has {len(statements)} statements separated "
-            "by ';'."
+            f"I only run read-only queries, one at a time; this has {len(statements)} statements "
+            "separated by ';'."
         )
     tree = statements[0]
     for node in tree.walk():
