@@ -9,21 +9,29 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Protocol
 
-from agent.catalog.models import ExampleMatch, TableMatch
+from agent.catalog.models import ExampleMatch, TableDoc, TableMatch
 from agent.errors import AssistantError
 from agent.warehouse import Warehouse
 
 MAX_TABLES = 4
 MAX_EXAMPLES = 3
 SAMPLE_ROWS = 3
-_MAX_DESCRIPTION = 110
+_MAX_DESCRIPTION = 140
 _MAX_CELL = 40
 
 
 class CatalogLike(Protocol):
+    """What the context needs of agent.catalog.Catalog."""
+
     def search(self, question: str, limit: int = ...) -> list[TableMatch]: ...
 
-    def search_examples(self, question: str, limit: int = ...) -> list[ExampleMatch]: ...
+    def describe_table(self, name: str) -> TableMatch: ...
+
+    def table(self, name: str) -> TableDoc: ...
+
+    def search_examples(
+        self, question: str, limit: int = ..., tables: list[str] | None = ...
+    ) -> list[ExampleMatch]: ...
 
 
 @dataclass
@@ -40,24 +48,53 @@ def build_context(
     catalog: CatalogLike | None,
     tables: list[str] | None,
 ) -> SqlContext:
-    """Tables for the question (as given, else the catalog's best matches, else all) described compactly."""
+    """Tables for the question described compactly: the given ones, else the catalog's best
+    matches (none when nothing matches: the caller says so), else every table when there is
+    no catalog at all."""
     schema = warehouse.schema()
-    matches = {m.table: m for m in catalog.search(question, limit=10)} if catalog else {}
     if tables:
         chosen = [t.lower() for t in tables]
-    elif matches:
-        chosen = [t for t, m in matches.items() if m.score > 0][:MAX_TABLES]
+    elif catalog is not None:
+        chosen = [m.table for m in catalog.search(question, limit=MAX_TABLES) if m.score > 0]
     else:
         chosen = list(schema.tables)
     chosen = [t for t in dict.fromkeys(chosen) if t in schema.tables]
-    examples = catalog.search_examples(question, limit=MAX_EXAMPLES) if catalog and chosen else []
-    sections = [_describe_table(t, warehouse, matches.get(t)) for t in chosen]
+    examples = (
+        catalog.search_examples(question, limit=MAX_EXAMPLES, tables=chosen) if catalog and chosen else []
+    )
+    sections = [_describe_table(t, warehouse, _documented(catalog, t)) for t in chosen]
+    joins = _joins_between(catalog, chosen)
+    if joins:
+        sections.append("Joins:\n" + "\n".join(f"  {j}" for j in joins))
     if examples:
         sections.append(
             "Example queries from the team:\n"
             + "\n".join(f"-- {e.question}\n{e.sql.strip()}" for e in examples)
         )
     return SqlContext(tables=chosen, text="\n\n".join(sections), examples=examples)
+
+
+def _documented(catalog: CatalogLike | None, table: str) -> TableMatch | None:
+    if catalog is None:
+        return None
+    try:
+        return catalog.describe_table(table)
+    except AssistantError:  # a warehouse table the catalog does not describe
+        return None
+
+
+def _joins_between(catalog: CatalogLike | None, tables: list[str]) -> list[str]:
+    """Documented join conditions between the chosen tables, each once."""
+    if catalog is None:
+        return []
+    found: list[str] = []
+    for table in tables:
+        try:
+            doc = catalog.table(table)
+        except AssistantError:
+            continue
+        found.extend(j.on for j in doc.joins if j.table in tables)
+    return list(dict.fromkeys(found))
 
 
 def _describe_table(table: str, warehouse: Warehouse, match: TableMatch | None) -> str:

@@ -25,7 +25,7 @@ from agent.text2sql.judge import rank_candidates
 from agent.text2sql.placeholders import describe_placeholders, mask_placeholders
 from agent.text2sql.state import FreePathState
 from agent.text2sql.strategies import divide_and_conquer, plan_and_reflect
-from agent.text2sql.validation import SqlFixer, SqlValidator
+from agent.text2sql.validation import SqlValidator
 from agent.warehouse import Warehouse
 
 
@@ -35,7 +35,6 @@ def build_free_path(
     warehouse: Warehouse,
     catalog: CatalogLike | None,
     dialect: str = "duckdb",
-    fixer: SqlFixer | None = None,
 ):
     """The compiled subgraph; input {question, requested_tables}, output state with `draft`."""
     validator = SqlValidator(warehouse, dialect)
@@ -102,7 +101,6 @@ def build_free_path(
                     question=state["question"],
                     context=state["context"],
                     model=model,
-                    fixer=fixer,
                 )
                 calls += outcome.llm_calls
                 check = outcome.check
@@ -185,9 +183,8 @@ async def draft_sql(
     catalog: CatalogLike | None,
     tables: list[str] | None = None,
     dialect: str = "duckdb",
-    fixer: SqlFixer | None = None,
 ) -> SqlDraft:
     """Write SQL for a question by the free path; never raises for a question it cannot answer."""
-    graph = build_free_path(model=model, warehouse=warehouse, catalog=catalog, dialect=dialect, fixer=fixer)
+    graph = build_free_path(model=model, warehouse=warehouse, catalog=catalog, dialect=dialect)
     final = await graph.ainvoke({"question": question, "requested_tables": tables, "llm_calls": 0})
     return final["draft"]

@@ -1,44 +1,29 @@
 """Validate a candidate (parse, read-only guard, the engine's dry run) and repair it minimally.
 
 Repair (seed 004, ResultEvaluator): at most MAX_REPAIRS rounds; each round first tries the
-deterministic fixer of the SQL layer (no LLM, minimal edits it can prove with a dry run),
-then, only if that did not make the SQL valid, one LLM step given the engine's own error.
+SQL layer's deterministic `fix_sql` (no LLM; minimal edits it proves with a dry run), then,
+only if that did not make the SQL valid, one LLM step given the engine's own error.
 """
 
 from __future__ import annotations
 
 import asyncio
 from dataclasses import dataclass, field
-from typing import Callable, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from agent.errors import AssistantError, LLMError
 from agent.sql.guard import ensure_read_only
+from agent.sql.fix import fix_sql
 from agent.sql.parse import sqlglot_dialect, transpile
 from agent.text2sql import prompts
 from agent.text2sql.placeholders import mask_placeholders
 from agent.text2sql.steps import SqlRepair, ask
 from agent.text2sql.strategies import tidy_sql
-from agent.warehouse import Schema, Warehouse
+from agent.warehouse import Warehouse
 
 MAX_REPAIRS = 2
-
-
-class FixOutcome(Protocol):
-    fixed_sql: str | None
-    changes: list[str]
-    valid: bool
-    reason: str
-
-
-class SqlFixer(Protocol):
-    """The SQL layer's deterministic `fix_sql`."""
-
-    def __call__(
-        self, sql: str, *, error: str | None, dialect: str, schema: Schema, dry_run: Callable[[str], None]
-    ) -> FixOutcome: ...
 
 
 class Check(BaseModel):
@@ -64,9 +49,16 @@ class SqlValidator:
         """Raise a typed SqlError unless the SQL (placeholders masked) would run on the warehouse."""
         masked = mask_placeholders(sql)
         ensure_read_only(masked, dialect=self.dialect)
-        if sqlglot_dialect(self.dialect) != "duckdb":
+        if not self._writes_duckdb:
             masked = transpile(masked, read=self.dialect, write="duckdb")
         self.warehouse.dry_run(masked)
+
+    def dry_run_duckdb(self, sql: str) -> None:
+        self.warehouse.dry_run(mask_placeholders(sql))
+
+    @property
+    def _writes_duckdb(self) -> bool:
+        return sqlglot_dialect(self.dialect) == "duckdb"
 
     def check(self, sql: str) -> Check:
         try:
@@ -86,12 +78,11 @@ class SqlValidator:
         question: str,
         context: str,
         model: BaseChatModel,
-        fixer: SqlFixer | None,
     ) -> Validated:
         """Up to MAX_REPAIRS rounds of minimal repair; returns the last SQL and its check."""
         state = Validated(sql=sql, check=failed)
         for _ in range(MAX_REPAIRS):
-            if fixer is not None and await self._deterministic_fix(state, fixer):
+            if await self._deterministic_fix(state):
                 return state
             state.llm_calls += 1
             try:
@@ -113,23 +104,27 @@ class SqlValidator:
                 return state
         return state
 
-    async def _deterministic_fix(self, state: Validated, fixer: SqlFixer) -> bool:
+    async def _deterministic_fix(self, state: Validated) -> bool:
+        """The SQL layer's fix_sql; it works in DuckDB, so its result is written back in our dialect."""
         try:
             outcome = await asyncio.to_thread(
-                fixer,
+                fix_sql,
                 state.sql,
                 error=state.check.detail,
                 dialect=self.dialect,
                 schema=self.warehouse.schema(),
-                dry_run=self.dry_run,
+                dry_run=self.dry_run_duckdb,
             )
+            fixed = outcome.fixed_sql
+            if outcome.valid and not self._writes_duckdb:
+                fixed = transpile(fixed, read="duckdb", write=self.dialect)
         except AssistantError:
             return False
-        if not (outcome.valid and outcome.fixed_sql and outcome.fixed_sql != state.sql):
+        if not (outcome.valid and outcome.changes):
             return False
-        check = await self.acheck(outcome.fixed_sql)
+        check = await self.acheck(fixed)
         if not check.ok:
             return False
-        state.sql, state.check = outcome.fixed_sql, check
-        state.repairs.extend(outcome.changes or [outcome.reason])
+        state.sql, state.check = fixed, check
+        state.repairs.extend(f"{change.what} ({change.why})" for change in outcome.changes)
         return True

@@ -10,7 +10,7 @@ from collections import Counter
 
 import pytest
 
-from agent.catalog.models import ColumnInfo, ExampleMatch, TableMatch
+from agent.catalog import Catalog, default_catalog
 from agent.text2sql import prompts
 from tests.support.scripted_model import ScriptedChatModel
 
@@ -83,36 +83,6 @@ def script(plan_sql: str | None, divide_sql: str | None, **more: list) -> StepMo
     return StepModel(answers)
 
 
-class SmallCatalog:
-    """Two documented tables and one example: enough to exercise the context step."""
-
-    def search(self, question: str, limit: int = 5) -> list[TableMatch]:
-        return [
-            TableMatch(
-                table="flights",
-                description="Every flight that departed NYC in 2013.",
-                columns=[ColumnInfo(name="dep_delay", type="DOUBLE", description="Departure delay in minutes.")],
-                score=2.0,
-            ),
-            TableMatch(
-                table="airlines",
-                description="Carrier codes and airline names.",
-                columns=[ColumnInfo(name="name", type="VARCHAR", description="Airline name.")],
-                score=1.0,
-            ),
-        ][:limit]
-
-    def search_examples(self, question: str, limit: int = 3) -> list[ExampleMatch]:
-        return [
-            ExampleMatch(
-                question="How many flights per carrier?",
-                sql="SELECT carrier, count(*) AS flights FROM flights GROUP BY carrier",
-                tables=["flights"],
-                score=1.0,
-            )
-        ][:limit]
-
-
 @pytest.fixture
-def catalog() -> SmallCatalog:
-    return SmallCatalog()
+def catalog() -> Catalog:
+    return default_catalog()
