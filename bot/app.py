@@ -39,6 +39,16 @@ SUGGESTED_PROMPTS = [
 ]
 GREETING = "Hi! Ask me a question about the data, paste SQL to fix or explain, or pick a suggestion below."
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
+# What manifest.yml must subscribe to for the listeners below (message.* all arrive as `message`).
+BOT_EVENTS = (
+    "app_mention",
+    "assistant_thread_context_changed",
+    "assistant_thread_started",
+    "message.channels",
+    "message.groups",
+    "message.im",
+    "message.mpim",
+)
 COMMANDS = {
     "/fixsql": ("Fix SQL Agent", FIXSQL_USAGE, True, "Fixing the SQL <@{user}> sent…"),
     "/explainsql": ("Explain SQL Agent", EXPLAINSQL_USAGE, False, "Explaining the SQL <@{user}> sent…"),
@@ -304,6 +314,11 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
     async def thread_started(say, set_suggested_prompts):
         await say(GREETING)
         await set_suggested_prompts(prompts=SUGGESTED_PROMPTS)
+
+    @assistant.thread_context_changed
+    async def context_changed(save_thread_context, payload):
+        # Which channel the person is looking at; saved after the ack, like every Web API call.
+        surfaces.jobs.spawn(save_thread_context(payload["assistant_thread"]["context"]), "save-thread-context")
 
     @assistant.user_message
     async def assistant_message(payload, context):

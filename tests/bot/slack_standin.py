@@ -47,6 +47,7 @@ class SlackStandIn:
     async def start(self) -> SlackStandIn:
         app = web.Application(client_max_size=50 * 1024 * 1024)
         app.router.add_post("/api/{method}", self._api)
+        app.router.add_get("/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
