@@ -80,6 +80,12 @@ class Catalog:
                 f"There is no table called {name}; the tables are {', '.join(self.table_names)}."
             ) from None
 
+    def glossary_term(self, term: str) -> GlossaryTerm:
+        try:
+            return self.data.glossary[term]
+        except KeyError:
+            raise CatalogError(f"The glossary has no term '{term}'.") from None
+
     def describe_table(self, name: str) -> TableMatch:
         """A table's full description in the same shape a search returns."""
         table = self.table(name)

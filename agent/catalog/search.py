@@ -48,7 +48,7 @@ _GENERIC_VALUE_SHARE = 3
 @dataclass
 class Evidence:
     weight: float
-    reason: str  # with {word} standing for the question's word
+    reason: str  # {word} stands for the question's word, {column} for the column it chose
     column: str | None = None
 
 
@@ -103,30 +103,29 @@ class TableIndex:
     def _entry(name: str, data: CatalogData) -> TableEntry:
         table = data.tables[name]
         entry = TableEntry(name)
-        stop = TABLE_SEARCH_STOP_WORDS
-        for word in terms(table.description + " " + (table.grain or ""), stop):
-            entry.add(word, Evidence(TABLE_DESCRIPTION, f"table '{name}' description mentions '{{word}}'"))
-        for word in terms(name, stop):
+        for word in _table_terms(table.description + " " + (table.grain or "")):
+            entry.add(word, Evidence(TABLE_DESCRIPTION, f"table '{_literal(name)}' description mentions '{{word}}'"))
+        for word in _table_terms(name):
             entry.add(word, Evidence(TABLE_NAME, f"table name '{name}' matches '{{word}}'"))
         for alias in table.aliases:
-            for word in terms(alias, stop):
+            for word in _table_terms(alias):
                 entry.add(word, Evidence(TABLE_ALIAS, f"table '{name}' is about '{{word}}'"))
         value_counts = {column: _value_word_counts(doc.values) for column, doc in table.columns.items()}
         for column, doc in table.columns.items():
-            for word in terms(doc.description, stop):
-                entry.add(word, Evidence(COLUMN_DESCRIPTION, f"column '{column}' description mentions '{{word}}'", column))
+            for word in _table_terms(doc.description):
+                entry.add(word, Evidence(COLUMN_DESCRIPTION, "column '{column}' description mentions '{word}'", column))
             for alias in doc.aliases:
-                for word in terms(alias, stop):
-                    entry.add(word, Evidence(COLUMN_ALIAS, f"column '{column}' matches '{{word}}'", column))
+                for word in _table_terms(alias):
+                    entry.add(word, Evidence(COLUMN_ALIAS, "column '{column}' matches '{word}'", column))
                 alias_phrase = phrase(alias)
                 if len(alias_phrase) > 1:
                     entry.column_phrases.append((alias_phrase, column, alias))
-            for word in terms(column, stop):
-                entry.add(word, Evidence(COLUMN_NAME, f"column '{column}' matches '{{word}}'", column))
+            for word in _table_terms(column):
+                entry.add(word, Evidence(COLUMN_NAME, "column '{column}' matches '{word}'", column))
             for value in doc.values:
-                for word in terms(value, stop):
+                for word in _table_terms(value):
                     if value_counts[column].get(word, 0) < _GENERIC_VALUE_SHARE:
-                        entry.add(word, Evidence(COLUMN_VALUE, f"column '{column}' has the value '{value}'", column))
+                        entry.add(word, Evidence(COLUMN_VALUE, "column '{column}' has the value '" + _literal(value) + "'", column))
             if doc.pattern:
                 entry.patterns.append((re.compile(doc.pattern, re.IGNORECASE), column))
         return entry
@@ -146,7 +145,7 @@ class TableIndex:
         return {word: 1.0 + math.log(total / naming.get(word, count)) for word, count in anywhere.items()}
 
     def rank(self, question: str) -> list[Scored]:
-        question_words = list(dict.fromkeys(terms(question, TABLE_SEARCH_STOP_WORDS)))
+        question_words = list(dict.fromkeys(_table_terms(question)))
         question_phrase = phrase(question)
         raw_words = re.findall(r"[A-Za-z0-9]+", question)
         matched_terms = matching_terms(self.glossary, question)
@@ -156,6 +155,7 @@ class TableIndex:
             score = 0.0
             reasons: list[str] = []
             columns: dict[str, float] = {}
+            word_hits: list[tuple[str, Evidence, str]] = []
             for word in question_words:
                 best: tuple[float, Evidence, str] | None = None
                 for variant, factor in self.synonyms.variants(word):
@@ -169,7 +169,7 @@ class TableIndex:
                     continue
                 value, evidence, variant = best
                 score += value
-                reasons.append(evidence.reason.format(word=word))
+                word_hits.append((word, evidence, variant))
                 for column, weight in entry.column_words.get(variant, {}).items():
                     columns[column] = columns.get(column, 0.0) + weight
             for alias_phrase, column, alias in entry.column_phrases:
@@ -190,6 +190,7 @@ class TableIndex:
                     score += PATTERN_BONUS
                     columns[column] = columns.get(column, 0.0) + PATTERN_BONUS
                     reasons.append(f"'{hit}' looks like a value of column '{column}'")
+            reasons = [_explain(entry, hit, columns) for hit in word_hits] + reasons
             if score > 0:
                 results.append(Scored(name, round(score, 3), list(dict.fromkeys(reasons)), columns))
         results.sort(key=lambda s: (-s.score, self.order.index(s.name)))
@@ -199,10 +200,31 @@ class TableIndex:
         return [s for s in results if s.score >= floor]
 
 
+def _explain(entry: TableEntry, hit: tuple[str, Evidence, str], columns: dict[str, float]) -> str:
+    """The reason for one word, naming the column the whole question leans to when the word
+    fits several equally ("delay" in "arrival delay" names arr_delay, not dep_delay)."""
+    word, evidence, variant = hit
+    column = evidence.column
+    if column is not None:
+        tied = [c for c, w in entry.column_words.get(variant, {}).items() if w == evidence.weight]
+        column = max(tied, key=lambda c: columns.get(c, 0.0), default=column)
+    reason = evidence.reason.format(word=variant, column=column)
+    return reason if variant == word else f"{reason} (said '{word}')"
+
+
+def _table_terms(text: str) -> list[str]:
+    # Bare numbers ("top 5", "in 2013") say nothing about which table holds the data.
+    return [w for w in terms(text, TABLE_SEARCH_STOP_WORDS) if not w.isdigit()]
+
+
+def _literal(text: str) -> str:
+    return text.replace("{", "{{").replace("}", "}}")
+
+
 def _value_word_counts(values: list[str]) -> dict[str, int]:
     counts: dict[str, int] = {}
     for value in values:
-        for word in set(terms(value, TABLE_SEARCH_STOP_WORDS)):
+        for word in set(_table_terms(value)):
             counts[word] = counts.get(word, 0) + 1
     return counts
 
