@@ -14,43 +14,58 @@ ProblemKind = Literal[
     "unknown_column", "unknown_table", "not_grouped", "unknown_function", "ambiguous_column"
 ]
 
-_Q = r"[\"'`]?"  # engines quote names with any of these, or not at all
-_NAME = r"([\w$.]+)"
+# A name as engines print it: in double, single or back quotes (anything inside), or bare.
+_NAME = r"(?:\"([^\"]+)\"|'([^']+)'|`([^`]+)`|([\w$.]+))"
 
 _PATTERNS: list[tuple[ProblemKind, re.Pattern]] = [
-    ("ambiguous_column", re.compile(rf"ambiguous reference to column name {_Q}{_NAME}{_Q}", re.I)),
-    ("ambiguous_column", re.compile(rf"column {_Q}{_NAME}{_Q} is ambiguous", re.I)),
-    ("ambiguous_column", re.compile(rf"column reference {_Q}{_NAME}{_Q} is ambiguous", re.I)),
-    ("ambiguous_column", re.compile(rf"reference {_Q}{_NAME}{_Q} is ambiguous", re.I)),
-    ("not_grouped", re.compile(rf"column {_Q}{_NAME}{_Q} must appear in the group by", re.I)),
-    ("not_grouped", re.compile(rf"{_Q}{_NAME}{_Q} must be an aggregate expression or appear in group by", re.I)),
-    ("not_grouped", re.compile(rf"expression {_Q}{_NAME}{_Q} is neither present in the group by", re.I)),
-    ("not_grouped", re.compile(rf"{_Q}{_NAME}{_Q} which is not functionally dependent", re.I)),
-    ("not_grouped", re.compile(rf"{_Q}{_NAME}{_Q} isn't in group by", re.I)),
-    ("unknown_column", re.compile(rf"referenced column {_Q}{_NAME}{_Q} not found", re.I)),
-    ("unknown_column", re.compile(rf"table {_Q}([\w$]+){_Q} does not have a column named {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_column", re.compile(rf"column {_Q}{_NAME}{_Q} cannot be resolved", re.I)),
-    ("unknown_column", re.compile(rf"with name {_Q}{_NAME}{_Q} cannot be resolved", re.I)),
-    ("unknown_column", re.compile(rf"cannot resolve {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_column", re.compile(rf"column {_Q}{_NAME}{_Q} does not exist", re.I)),
-    ("unknown_column", re.compile(rf"unknown column {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_column", re.compile(rf"no such column:? {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_table", re.compile(rf"table with name {_Q}{_NAME}{_Q} does not exist", re.I)),
-    ("unknown_table", re.compile(rf"table {_Q}{_NAME}{_Q} does(?:n't| not) exist", re.I)),
-    ("unknown_table", re.compile(rf"table or view not found:? {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_table", re.compile(rf"table or view {_Q}{_NAME}{_Q} cannot be found", re.I)),
-    ("unknown_table", re.compile(rf"relation {_Q}{_NAME}{_Q} does not exist", re.I)),
-    ("unknown_table", re.compile(rf"no such table:? {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_function", re.compile(rf"function with name {_Q}{_NAME}{_Q} does not exist", re.I)),
-    ("unknown_function", re.compile(rf"function {_Q}{_NAME}{_Q} not registered", re.I)),
-    ("unknown_function", re.compile(rf"undefined function:? {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_function", re.compile(rf"cannot resolve function {_Q}{_NAME}{_Q}", re.I)),
-    ("unknown_function", re.compile(rf"function {_Q}{_NAME}{_Q}(?:\(.*?\))? does not exist", re.I)),
-    ("unknown_function", re.compile(rf"no such function:? {_Q}{_NAME}{_Q}", re.I)),
+    ("ambiguous_column", re.compile(rf"ambiguous reference to column name {_NAME}", re.I)),
+    ("ambiguous_column", re.compile(rf"column {_NAME} is ambiguous", re.I)),
+    ("ambiguous_column", re.compile(rf"column reference {_NAME} is ambiguous", re.I)),
+    ("ambiguous_column", re.compile(rf"reference {_NAME} is ambiguous", re.I)),
+    ("not_grouped", re.compile(rf"column {_NAME} must appear in the group by", re.I)),
+    ("not_grouped", re.compile(rf"{_NAME} must be an aggregate expression or appear in group by", re.I)),
+    ("not_grouped", re.compile(rf"expression {_NAME} is neither present in the group by", re.I)),
+    ("not_grouped", re.compile(rf"{_NAME} which is not functionally dependent", re.I)),
+    ("not_grouped", re.compile(rf"{_NAME} isn't in group by", re.I)),
+    ("unknown_column", re.compile(rf"referenced column {_NAME} not found", re.I)),
+    ("unknown_column", re.compile(rf"table {_NAME} does not have a column named {_NAME}", re.I)),
+    ("unknown_column", re.compile(rf"column {_NAME} cannot be resolved", re.I)),
+    ("unknown_column", re.compile(rf"with name {_NAME} cannot be resolved", re.I)),
+    ("unknown_column", re.compile(rf"cannot resolve {_NAME}", re.I)),
+    ("unknown_column", re.compile(rf"column {_NAME} does not exist", re.I)),
+    ("unknown_column", re.compile(rf"unknown column {_NAME}", re.I)),
+    ("unknown_column", re.compile(rf"no such column:? {_NAME}", re.I)),
+    ("unknown_table", re.compile(rf"table with name {_NAME} does not exist", re.I)),
+    ("unknown_table", re.compile(rf"table {_NAME} does(?:n't| not) exist", re.I)),
+    ("unknown_table", re.compile(rf"table or view not found:? {_NAME}", re.I)),
+    ("unknown_table", re.compile(rf"table or view {_NAME} cannot be found", re.I)),
+    ("unknown_table", re.compile(rf"relation {_NAME} does not exist", re.I)),
+    ("unknown_table", re.compile(rf"no such table:? {_NAME}", re.I)),
+    ("unknown_function", re.compile(rf"function with name {_NAME} does not exist", re.I)),
+    ("unknown_function", re.compile(rf"function {_NAME} not registered", re.I)),
+    ("unknown_function", re.compile(rf"undefined function:? {_NAME}", re.I)),
+    ("unknown_function", re.compile(rf"cannot resolve function {_NAME}", re.I)),
+    ("unknown_function", re.compile(rf"function {_NAME}(?:\(.*?\))? does not exist", re.I)),
+    ("unknown_function", re.compile(rf"no such function:? {_NAME}", re.I)),
 ]
 
 _SUGGESTION = re.compile(r"did you mean \"?([\w$.]+)\"?", re.I)
 _AMBIGUOUS_OPTIONS = re.compile(r"'([\w$]+)\.\"?([\w$]+)\"?'")
+
+
+def _one_name(alternatives: tuple[str | None, ...]) -> tuple[str, bool]:
+    """The name one _NAME group matched, and whether it was bare (a dot then separates parts)."""
+    for position, text in enumerate(alternatives):
+        if text:
+            return text, position == 3
+    return "", True
+
+
+def _is_qualified(name: str, bare: bool) -> bool:
+    """`f.orign` is a table and a column; a quoted value such as "St. Louis" is not."""
+    if "." not in name:
+        return False
+    return bare or (" " not in name and all(name.split(".")))
 
 
 @dataclass(frozen=True)
@@ -72,15 +87,18 @@ def diagnose(message: str | None) -> Problem | None:
         found = pattern.search(message)
         if not found:
             continue
-        groups = [g for g in found.groups() if g]
-        qualifier = groups[0] if len(groups) > 1 else None
-        name = groups[-1]
-        if kind in ("unknown_column", "not_grouped", "ambiguous_column") and "." in name:
+        names = [_one_name(found.groups()[i : i + 4]) for i in range(0, len(found.groups()), 4)]
+        qualifier = names[0][0] if len(names) > 1 else None
+        name, bare = names[-1]
+        if kind in ("unknown_column", "not_grouped", "ambiguous_column") and _is_qualified(name, bare):
             qualifier, name = name.rsplit(".", 1)
         if kind == "unknown_table":
             name = name.rsplit(".", 1)[-1]  # catalog.schema.table: the table is what is wrong
         suggestion = _SUGGESTION.search(message)
-        options = tuple(f"{t}.{c}" for t, c in _AMBIGUOUS_OPTIONS.findall(message))
+        options = (
+            tuple(f"{t}.{c}" for t, c in _AMBIGUOUS_OPTIONS.findall(message))
+            if kind == "ambiguous_column" else ()
+        )
         return Problem(
             kind=kind,
             name=name,

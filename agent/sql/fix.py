@@ -73,11 +73,9 @@ def fix_sql(
     except SqlSyntaxError as exc:
         return give_up(text, f"The query could not be translated to DuckDB. {exc.user_message}")
 
+    # The person's error is from their engine; ours is the judge of what runs here, so the
+    # person's message is read only when the engine's own message names nothing fixable.
     user_problem = diagnose(error)
-    if user_problem:
-        edit = repair(tree, user_problem, schema)
-        if edit:
-            changes.append(Change(what=edit.what, why=edit.why))
     seen: set[Problem] = set()
     for _ in range(max_rounds):
         attempt = tree.sql(dialect="duckdb")
@@ -87,6 +85,8 @@ def fix_sql(
             return give_up(_pretty(tree), f"{exc.user_message} I only fix read-only queries.")
         except SqlError as exc:
             problem = diagnose(exc.detail or exc.user_message)
+            if problem is None and user_problem not in seen:
+                problem = user_problem
             if problem is None or problem in seen:
                 return give_up(_pretty(tree), _unfixable(exc))
             seen.add(problem)

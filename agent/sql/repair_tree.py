@@ -90,11 +90,12 @@ def _repair_table(tree: exp.Expression, problem: Problem, schema: "Schema") -> T
         return None
     known = list(schema.tables) + [cte.alias for cte in tree.find_all(exp.CTE)]
     if wrong in (k.lower() for k in known) and any(t.args.get("db") for t in matching):
+        written = matching[0].sql()
         for table in matching:
             table.set("db", None)
             table.set("catalog", None)
         return TreeEdit(
-            f"{matching[0].sql()} → {problem.name}",
+            f"{written} → {problem.name}",
             "this warehouse has no such schema or catalog; the table lives in its default schema.",
         )
     target = closest_name(problem.name, [k for k in known if k.lower() != wrong])
