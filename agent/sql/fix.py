@@ -46,7 +46,7 @@ def fix_sql(
     *,
     error: str | None = None,
     dialect: str = "presto",
-    schema: "Schema",
+    schema: Schema,
     dry_run: Callable[[str], None],
     max_rounds: int = 6,
 ) -> FixResult:
@@ -116,7 +116,7 @@ def _repair_syntax(text: str, read: str, known: set[str], changes: list[Change])
     return text
 
 
-def _known_names(schema: "Schema") -> set[str]:
+def _known_names(schema: Schema) -> set[str]:
     """Names in the warehouse: a column called `form` is not a misspelt FROM."""
     names = {t.lower() for t in schema.tables}
     return names | {c.lower() for c in schema.all_column_names()}

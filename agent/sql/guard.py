@@ -150,12 +150,15 @@ def _refuse_node(node: exp.Expression) -> None:
                     f"I only run read-only queries on the warehouse's own tables; the function "
                     f"{name}() {_EXTERNAL} (files, URLs, other databases or settings)."
                 )
-    if isinstance(node, exp.Table) and isinstance(node.this, exp.Identifier):
-        if any(_PATH_LIKE.search(part.name) for part in node.parts):
-            raise UnsafeSqlError(
-                f"I only run read-only queries on the warehouse's own tables; '{node.name}' looks "
-                "like a file or URL, and reading files is not allowed."
-            )
+    if (
+        isinstance(node, exp.Table)
+        and isinstance(node.this, exp.Identifier)
+        and any(_PATH_LIKE.search(part.name) for part in node.parts)
+    ):
+        raise UnsafeSqlError(
+            f"I only run read-only queries on the warehouse's own tables; '{node.name}' looks "
+            "like a file or URL, and reading files is not allowed."
+        )
 
 
 def _function_names(node: exp.Func) -> set[str]:

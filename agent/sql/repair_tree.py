@@ -67,7 +67,7 @@ class TreeEdit:
     why: str
 
 
-def repair(tree: exp.Expression, problem: Problem, schema: "Schema") -> TreeEdit | None:
+def repair(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
     """Change `tree` in place to remove `problem`; None when no repair is sure enough."""
     handlers = {
         "unknown_table": _repair_table,
@@ -82,7 +82,7 @@ def repair(tree: exp.Expression, problem: Problem, schema: "Schema") -> TreeEdit
 # -- tables -------------------------------------------------------------------------------
 
 
-def _repair_table(tree: exp.Expression, problem: Problem, schema: "Schema") -> TreeEdit | None:
+def _repair_table(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
     wrong = problem.name.lower()
     tables = [t for t in tree.find_all(exp.Table) if isinstance(t.this, exp.Identifier)]
     matching = [t for t in tables if t.name.lower() == wrong]
@@ -122,7 +122,7 @@ def _requalify_columns(tree: exp.Expression, old: str, new: str) -> None:
 # -- columns ------------------------------------------------------------------------------
 
 
-def _repair_column(tree: exp.Expression, problem: Problem, schema: "Schema") -> TreeEdit | None:
+def _repair_column(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
     wrong = problem.name.lower()
     columns = [
         c for c in tree.find_all(exp.Column)
@@ -181,7 +181,7 @@ def _in_value_position(column: exp.Column) -> bool:
     return False
 
 
-def _visible_columns(tree: exp.Expression, schema: "Schema") -> dict[int, list[str]]:
+def _visible_columns(tree: exp.Expression, schema: Schema) -> dict[int, list[str]]:
     """For each column node, the names it could refer to in its own part of the query."""
     visible: dict[int, list[str]] = {}
     try:
@@ -197,7 +197,7 @@ def _visible_columns(tree: exp.Expression, schema: "Schema") -> dict[int, list[s
     return visible
 
 
-def _source_columns(source: exp.Expression | Scope, schema: "Schema") -> list[str]:
+def _source_columns(source: exp.Expression | Scope, schema: Schema) -> list[str]:
     if isinstance(source, Scope):
         return [name for name in source.expression.named_selects if name != "*"]
     if isinstance(source, exp.Table):
@@ -205,7 +205,7 @@ def _source_columns(source: exp.Expression | Scope, schema: "Schema") -> list[st
     return []
 
 
-def _all_query_columns(tree: exp.Expression, schema: "Schema") -> list[str]:
+def _all_query_columns(tree: exp.Expression, schema: Schema) -> list[str]:
     names = []
     for table in tree.find_all(exp.Table):
         names.extend(c.name for c in schema.columns_of(table.name))
@@ -215,7 +215,7 @@ def _all_query_columns(tree: exp.Expression, schema: "Schema") -> list[str]:
 # -- GROUP BY -----------------------------------------------------------------------------
 
 
-def _repair_group_by(tree: exp.Expression, problem: Problem, schema: "Schema") -> TreeEdit | None:
+def _repair_group_by(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
     wrong = problem.name.lower()
     for select in tree.find_all(exp.Select):
         if not any(_has_aggregate(p) for p in select.expressions):
@@ -274,7 +274,7 @@ def _not_yet_grouped(select: exp.Select, loose: list[exp.Expression]) -> list[ex
 # -- functions ----------------------------------------------------------------------------
 
 
-def _repair_function(tree: exp.Expression, problem: Problem, schema: "Schema") -> TreeEdit | None:
+def _repair_function(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
     wrong = problem.name.lower()
     target = FUNCTION_RENAMES.get(wrong)
     why = f"{problem.name} is another engine's name; DuckDB calls the same function {target}."
@@ -302,7 +302,7 @@ def _repair_function(tree: exp.Expression, problem: Problem, schema: "Schema") -
 # -- ambiguous names ----------------------------------------------------------------------
 
 
-def _repair_ambiguous(tree: exp.Expression, problem: Problem, schema: "Schema") -> TreeEdit | None:
+def _repair_ambiguous(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
     wrong = problem.name.lower()
     columns = [c for c in tree.find_all(exp.Column) if c.name.lower() == wrong and not c.table]
     if not columns:
@@ -321,7 +321,7 @@ def _repair_ambiguous(tree: exp.Expression, problem: Problem, schema: "Schema") 
     )
 
 
-def _sources_having(tree: exp.Expression, column: str, schema: "Schema") -> list[str]:
+def _sources_having(tree: exp.Expression, column: str, schema: Schema) -> list[str]:
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
     if select is None:
         return []

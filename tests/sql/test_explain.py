@@ -83,8 +83,10 @@ def test_ctes_are_described_first():
     )
     assert e.tables == ["flights"]
     assert e.ctes == [
-        "daily: it reads the flights table. For each year, month and day, it computes the number "
-        "of flights (as n)."
+        (
+            "daily: it reads the flights table. For each year, month and day, it computes the "
+            "number of flights (as n)."
+        )
     ]
     assert e.text.startswith("First it builds daily:")
     assert "Then this query reads the result of daily. It computes the average of n" in e.text
@@ -96,8 +98,10 @@ def test_subquery_in_filter_is_summarised():
     )
     assert e.filters == ["carrier is among the values from a subquery on flights"]
     assert e.subqueries == [
-        "It reads the flights table. It keeps only the rows where distance is greater than 2000. "
-        "It returns carrier."
+        (
+            "It reads the flights table. It keeps only the rows where distance is greater than "
+            "2000. It returns carrier."
+        )
     ]
 
 

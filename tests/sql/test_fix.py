@@ -24,8 +24,8 @@ OWN_CASES = [
      "SELECT faa, name FROM airports ORDER BY alt DESC LIMIT 3", "ORDER"),
     ("kw-select", "SELCT name FROM airlines", "presto", "SELECT name FROM airlines", "SELECT"),
     ("kw-from", "SELECT name FRM airlines", "trino", "SELECT name FROM airlines", "FROM"),
-    ("kw-limit", "select dest, count(*) from flights where origin = 'EWR' group by dest "
-     "order by count(*) desc limt 5", "duckdb",
+    ("kw-limit", ("select dest, count(*) from flights where origin = 'EWR' group by dest "
+                  "order by count(*) desc limt 5"), "duckdb",
      "SELECT dest, count(*) FROM flights WHERE origin = 'EWR' GROUP BY dest ORDER BY count(*) DESC LIMIT 5",
      "LIMIT"),
     ("kw-two", "SELECT count(*) FORM weather WHRE precip > 0", "presto",
@@ -34,8 +34,8 @@ OWN_CASES = [
      "SELECT name, lat FROM airports WHERE alt > 5000", "airports"),
     ("table-typo", "SELECT origin, avg(wind_speed) FROM wether GROUP BY origin", "presto",
      "SELECT origin, avg(wind_speed) FROM weather GROUP BY origin", "weather"),
-    ("table-aliased", "SELECT a.name, count(*) FROM flight f JOIN airline a ON f.carrier = a.carrier "
-     "GROUP BY a.name", "duckdb",
+    ("table-aliased", ("SELECT a.name, count(*) FROM flight f JOIN airline a ON f.carrier = a.carrier "
+                       "GROUP BY a.name"), "duckdb",
      "SELECT a.name, count(*) FROM flights f JOIN airlines a ON f.carrier = a.carrier GROUP BY a.name",
      "airlines"),
     ("table-catalog", "SELECT count(*) FROM hive.default.planes", "presto", "SELECT count(*) FROM planes",
@@ -44,18 +44,18 @@ OWN_CASES = [
      "SELECT origin, avg(humid) FROM weather GROUP BY origin", "humid"),
     ("column-long-name", "SELECT count(*) FROM flights WHERE departure_delay > 60", "presto",
      "SELECT count(*) FROM flights WHERE dep_delay > 60", "dep_delay"),
-    ("column-qualified", "SELECT p.manufacturer, avg(f.distanse) FROM flights f JOIN planes p "
-     "ON f.tailnum = p.tailnum GROUP BY p.manufacturer", "duckdb",
-     "SELECT p.manufacturer, avg(f.distance) FROM flights f JOIN planes p ON f.tailnum = p.tailnum "
-     "GROUP BY p.manufacturer", "distance"),
+    ("column-qualified", ("SELECT p.manufacturer, avg(f.distanse) FROM flights f JOIN planes p "
+                          "ON f.tailnum = p.tailnum GROUP BY p.manufacturer"), "duckdb",
+     ("SELECT p.manufacturer, avg(f.distance) FROM flights f JOIN planes p ON f.tailnum = p.tailnum "
+      "GROUP BY p.manufacturer"), "distance"),
     ("column-typo-everywhere", "SELECT manufactuer, count(*) FROM planes GROUP BY manufactuer", "presto",
      "SELECT manufacturer, count(*) FROM planes GROUP BY manufacturer", "manufacturer"),
     ("quoted-value", 'SELECT count(*) FROM planes WHERE manufacturer = "BOEING"', "presto",
      "SELECT count(*) FROM planes WHERE manufacturer = 'BOEING'", "'BOEING'"),
     ("quoted-values-in-list", 'SELECT count(*) FROM flights WHERE dest IN ("LAX", "SFO")', "presto",
      "SELECT count(*) FROM flights WHERE dest IN ('LAX', 'SFO')", "'LAX'"),
-    ("quoted-value-with-dash", 'SELECT tailnum FROM planes WHERE engine = "Turbo-fan" '
-     "ORDER BY tailnum LIMIT 5", "presto",
+    ("quoted-value-with-dash", ('SELECT tailnum FROM planes WHERE engine = "Turbo-fan" '
+                                "ORDER BY tailnum LIMIT 5"), "presto",
      "SELECT tailnum FROM planes WHERE engine = 'Turbo-fan' ORDER BY tailnum LIMIT 5", "'Turbo-fan'"),
     ("group-missing", "SELECT manufacturer, avg(seats) FROM planes", "presto",
      "SELECT manufacturer, avg(seats) FROM planes GROUP BY manufacturer", "GROUP BY"),

@@ -5,7 +5,13 @@ from __future__ import annotations
 import pytest
 
 from agent.errors import SqlError, SqlSyntaxError
-from agent.sql.parse import clean_sql_text, parse_one_statement, pretty, sqlglot_dialect, transpile
+from agent.sql.parse import (
+    clean_sql_text,
+    parse_one_statement,
+    pretty,
+    sqlglot_dialect,
+    transpile,
+)
 
 
 @pytest.mark.parametrize(
