@@ -1,0 +1,209 @@
+"""From a chart spec and a result to the exact series to draw: checked, cleaned and cut to size.
+
+Both the chooser (to write the "top 20 of 105" note) and the renderer use this, so the
+note always describes what the picture shows.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import math
+from dataclasses import dataclass, field
+
+from pydantic import ValidationError
+
+from agent.charts.roles import Role, column_role, is_number, parse_time, time_part
+from agent.charts.spec import ChartSpec
+from agent.errors import AssistantError
+
+MAX_SERIES = 8
+BLANK_LABEL = "(blank)"
+
+
+class ChartError(AssistantError):
+    """A chart spec that does not fit the result (unknown column, text where numbers are needed)."""
+
+    code = "chart"
+
+
+@dataclass
+class Series:
+    name: str
+    values: list[float]  # NaN where the result had no value
+
+
+@dataclass
+class PreparedChart:
+    kind: str
+    title: str
+    x_name: str
+    x_values: list  # datetimes, numbers or category labels
+    x_kind: str  # "date", "number" or "category"
+    series: list[Series] = field(default_factory=list)
+    y_label: str = ""
+    note: str | None = None
+
+
+def spec_from_data(data: dict, columns: list[str], rows: list) -> ChartSpec:
+    """A spec proposed as plain data (e.g. by a model) turned into a checked ChartSpec."""
+    try:
+        spec = ChartSpec.model_validate(data)
+    except ValidationError as exc:
+        first = exc.errors()[0]
+        where = ".".join(str(p) for p in first["loc"]) or "chart"
+        raise ChartError(f"The chart description is not valid ({where}: {first['msg']}).") from None
+    check_spec(spec, columns, rows)
+    return spec
+
+
+def check_spec(spec: ChartSpec, columns: list[str], rows: list) -> None:
+    """x, y and series must name result columns, and y columns must hold numbers."""
+    if spec.kind == "none":
+        return
+    if spec.x is None:
+        raise ChartError(f"A {spec.kind} chart needs an x column; the result has {_names(columns)}.")
+    if not spec.y:
+        raise ChartError(f"A {spec.kind} chart needs at least one y column; the result has {_names(columns)}.")
+    for role, name in [("x", spec.x), *(("y", y) for y in spec.y), ("series", spec.series)]:
+        if name is not None and name not in columns:
+            raise ChartError(
+                f"The chart's {role} column '{name}' is not in the result, which has {_names(columns)}."
+            )
+    for name in spec.y:
+        index = columns.index(name)
+        bad = next((row[index] for row in rows if row[index] is not None and not is_number(row[index])), None)
+        if bad is not None:
+            raise ChartError(f"The chart plots '{name}' as a number, but it holds {bad!r}.")
+
+
+def prepare(spec: ChartSpec, columns: list[str], rows: list, *, top_n: int = 20, types: list[str] | None = None) -> PreparedChart:
+    check_spec(spec, columns, rows)
+    if spec.kind == "none":
+        raise ChartError("This result is answered without a chart.")
+    x_index = columns.index(spec.x)
+    x_type = (types or [""] * len(columns))[x_index]
+    x_role = column_role(spec.x, x_type, [row[x_index] for row in rows])
+    if spec.kind == "line":
+        chart = _line(spec, columns, rows, x_index, x_role)
+    else:
+        chart = _bar(spec, columns, rows, x_index, top_n)
+    chart.title = spec.title or _default_title(spec)
+    return chart
+
+
+def _line(spec: ChartSpec, columns, rows, x_index: int, x_role: Role) -> PreparedChart:
+    as_dates = x_role is Role.TIME and all(
+        parse_time(row[x_index]) is not None for row in rows if row[x_index] is not None
+    ) and not all(is_number(row[x_index]) for row in rows if row[x_index] is not None)
+
+    def x_key(value):
+        if value is None:
+            return None
+        if as_dates:
+            return parse_time(value)
+        return value if is_number(value) else str(value)
+
+    keyed = [(x_key(row[x_index]), row) for row in rows]
+    keyed = [(key, row) for key, row in keyed if key is not None]
+    x_values = sorted({key for key, _ in keyed})
+    position = {key: i for i, key in enumerate(x_values)}
+    series, note = _series(spec, columns, [row for _, row in keyed], [key for key, _ in keyed], position)
+    if as_dates:
+        x_kind = "date"
+    elif all(is_number(v) for v in x_values):
+        x_kind = "number"
+    else:
+        x_kind = "category"
+    return PreparedChart(
+        kind="line", title="", x_name=spec.x, x_values=x_values, x_kind=x_kind,
+        series=series, y_label=_y_label(spec), note=note,
+    )
+
+
+def _bar(spec: ChartSpec, columns, rows, x_index: int, top_n: int) -> PreparedChart:
+    labels = [_label(row[x_index]) for row in rows]
+    categories = list(dict.fromkeys(labels))
+    position = {label: i for i, label in enumerate(categories)}
+    series, series_note = _series(spec, columns, rows, labels, position)
+    notes = [series_note] if series_note else []
+    if len(categories) > top_n:
+        totals = [sum(_finite(s.values[i]) for s in series) for i in range(len(categories))]
+        keep = sorted(range(len(categories)), key=lambda i: (-totals[i], i))[:top_n]
+        categories = [categories[i] for i in keep]
+        for s in series:
+            s.values = [s.values[i] for i in keep]
+        measure = spec.y[0] if len(spec.y) == 1 or spec.series else "total"
+        notes.insert(0, f"Showing the top {top_n} of {len(position)} {spec.x} by {measure}.")
+    return PreparedChart(
+        kind="bar", title="", x_name=spec.x, x_values=categories, x_kind="category",
+        series=series, y_label=_y_label(spec), note=" ".join(notes) or None,
+    )
+
+
+def _series(spec: ChartSpec, columns, rows, keys, position) -> tuple[list[Series], str | None]:
+    """One Series per y column, or per value of the series column (largest first, capped)."""
+    width = len(position)
+    if spec.series is None:
+        result = []
+        for name in spec.y:
+            index = columns.index(name)
+            values = [math.nan] * width
+            for key, row in zip(keys, rows):
+                slot = position[key]
+                if math.isnan(values[slot]):
+                    values[slot] = _number(row[index])
+            result.append(Series(name, values))
+        return result, None
+    y_index = columns.index(spec.y[0])
+    s_index = columns.index(spec.series)
+    by_name: dict[str, list[float]] = {}
+    for key, row in zip(keys, rows):
+        values = by_name.setdefault(_label(row[s_index]), [math.nan] * width)
+        slot = position[key]
+        if math.isnan(values[slot]):
+            values[slot] = _number(row[y_index])
+    names = sorted(by_name, key=lambda n: -sum(abs(_finite(v)) for v in by_name[n]))
+    note = None
+    if len(names) > MAX_SERIES:
+        note = f"Showing {MAX_SERIES} of {len(names)} {spec.series} values."
+        names = names[:MAX_SERIES]
+    return [Series(name, by_name[name]) for name in names], note
+
+
+def _number(value) -> float:
+    return float(value) if is_number(value) else math.nan
+
+
+def _finite(value: float) -> float:
+    return 0.0 if math.isnan(value) else value
+
+
+def _label(value) -> str:
+    if value is None:
+        return BLANK_LABEL
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    if isinstance(value, (dt.date, dt.datetime)):
+        return value.isoformat()
+    return str(value)
+
+
+def _y_label(spec: ChartSpec) -> str:
+    return spec.y[0] if len(spec.y) == 1 else ""
+
+
+def _default_title(spec: ChartSpec) -> str:
+    title = f"{', '.join(spec.y)} by {spec.x}"
+    return f"{title} and {spec.series}" if spec.series else title
+
+
+def _names(columns: list[str]) -> str:
+    return ", ".join(f"'{c}'" for c in columns) or "no columns"
+
+
+def is_month_axis(chart: PreparedChart) -> bool:
+    return (
+        chart.x_kind == "number"
+        and time_part(chart.x_name) == "month"
+        and all(float(v).is_integer() and 1 <= v <= 12 for v in chart.x_values)
+    )
