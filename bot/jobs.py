@@ -60,10 +60,9 @@ class JobRunner(Protocol):
 class InProcessJobRunner:
     """Tracks its tasks so shutdown and tests can wait for them; a crashing job is logged, never lost silently."""
 
-    def __init__(self, handler: JobHandler, *, max_concurrency: int = 32):
+    def __init__(self, handler: JobHandler):
         self._handler = handler
         self._tasks: set[asyncio.Task] = set()
-        self._slots = asyncio.Semaphore(max_concurrency)
 
     async def submit(self, job: AgentJob) -> None:
         task = asyncio.create_task(self._run(job), name=f"job-{job.job_id}")
@@ -83,11 +82,10 @@ class InProcessJobRunner:
             log.exception("background step %s failed", name)
 
     async def _run(self, job: AgentJob) -> None:
-        async with self._slots:
-            try:
-                await self._handler(job)
-            except Exception:
-                log.exception("job %s (%s) crashed", job.job_id, job.kind)
+        try:
+            await self._handler(job)
+        except Exception:
+            log.exception("job %s (%s) crashed", job.job_id, job.kind)
 
     async def drain(self) -> None:
         while self._tasks:

@@ -6,6 +6,7 @@ with the request id and a Retry button: never a traceback, never silence.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import time
 from collections.abc import Callable
@@ -14,7 +15,7 @@ from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from agent.reply import AgentReply, ChatContext, Progress
-from bot.agent_port import AgentPort, AgentEvent
+from bot.agent_port import AgentPort
 from bot.blocks import render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
 from bot.jobs import AgentJob
@@ -37,12 +38,15 @@ class TurnRunner:
         *,
         clock: Callable[[], float] = time.monotonic,
         progress_interval_s: float = PROGRESS_INTERVAL_S,
+        max_concurrent_runs: int = 32,
     ):
         self.agent = agent
         self.client = client
         self.store = store
         self._clock = clock
         self._progress_interval_s = progress_interval_s
+        # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
+        self._run_slots = asyncio.Semaphore(max_concurrent_runs)
 
     async def __call__(self, job: AgentJob) -> None:
         token = request_id_var.set(job.request_id)
@@ -78,7 +82,8 @@ class TurnRunner:
         if where.thread_ts is None and delivery.thread_ts:
             await self.store.bind_session(thread_key(where.channel, delivery.thread_ts), session_id)
 
-        reply = await self._agent_reply(job, session_id, delivery)
+        async with self._run_slots:
+            reply = await self._agent_reply(job, session_id, delivery)
         rendered = render_reply(reply, retry_job_id=job.job_id if reply.error else None)
         if reply.error:
             await self.store.save_job(job.job_id, job.model_dump_json(), RETRY_TTL_S)
