@@ -40,6 +40,8 @@ class TableSpec(_Strict):
     primary_key: list[str] = []
     entity_words: list[str] = []  # what one row is called: "per flight" means no grouping
     count_metric: str | None = None
+    # how to count this table's things from another table's rows ({flights: distinct_planes})
+    counted_from: dict[str, str] = {}
     time: dict[Literal["year", "month", "day", "hour"], str] = {}
 
 
@@ -79,6 +81,7 @@ class Dimension(_Strict):
     values: bool = False  # values are read from the warehouse to match what people type
     value_labels: ValueLabels | None = None
     value_aliases: dict[str, str] = {}
+    value_cues: list[str] = []  # words before a value that point here ("from JFK" -> origin)
 
     @model_validator(mode="before")
     @classmethod
@@ -117,6 +120,8 @@ class SemanticModel(_Strict):
     ranking: Ranking
     seasons: dict[str, list[int]] = {}
     unsupported_topics: dict[str, list[str]] = {}
+    default_metric: str | None = None  # measured when a question ranks or groups but names no measure
+    context_words: list[str] = []  # describe the whole data set, so they need no filter
 
     @model_validator(mode="after")
     def _references_resolve(self) -> "SemanticModel":
@@ -137,8 +142,11 @@ class SemanticModel(_Strict):
         dims = {d.name: d for d in self.dimensions}
         metrics = {m.name for m in self.metrics}
         for table in self.tables:
-            if table.count_metric and table.count_metric not in metrics:
-                problems.append(f"table '{table.name}': count_metric '{table.count_metric}' is not a metric")
+            for metric in [table.count_metric, *table.counted_from.values()]:
+                if metric and metric not in metrics:
+                    problems.append(f"table '{table.name}': '{metric}' is not a metric")
+        if self.default_metric and self.default_metric not in metrics:
+            problems.append(f"default_metric '{self.default_metric}' is not a metric")
         for join in self.joins:
             for side in (join.from_table, join.to_table):
                 if side not in tables:

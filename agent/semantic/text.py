@@ -1,0 +1,76 @@
+"""Words of a question as tokens, and the phrase forms the lexicon matches against."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+# A letter-bearing word first, so codes such as "B6" and "9E" stay whole; then numbers.
+_TOKEN = re.compile(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[<>]=?|%")
+_ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)")
+
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "hundred": 100,
+}
+
+# Function words: they carry no meaning of their own for the model, so they neither count
+# as "not understood" nor break the link between a cue word and what it refers to.
+STOPWORDS = frozenset(
+    """a an the of in on at for to from by per with and or is are was were be been being do does did
+    what which who whom whose how many much show me give list tell find get i we you it its this
+    that these those there their please can could would will should all each every any some than
+    as into out over under up down about across during between through there's what's whats
+    have has had flew fly flown flying departed depart departing left leave leaving arrive arrived
+    arriving operate operated went go going data set dataset overall value
+    year's made recorded were got""".split()
+)
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as typed (codes are matched case-sensitively)
+    low: str
+    number: float | None = None
+
+
+def tokenize(text: str) -> list[Token]:
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
+    tokens = []
+    for match in _TOKEN.finditer(text):
+        word = match.group(0)
+        ordinal = _ORDINAL.fullmatch(word.lower())
+        if ordinal:
+            tokens.append(Token(word, word.lower(), float(ordinal.group(1))))
+        elif re.fullmatch(r"\d+(?:\.\d+)?", word):
+            tokens.append(Token(word, word, float(word)))
+        else:
+            low = word.lower()
+            tokens.append(Token(word, low, float(NUMBER_WORDS[low]) if low in NUMBER_WORDS else None))
+    return tokens
+
+
+def phrase(text: str) -> tuple[str, ...]:
+    """A lexicon phrase in token form, lower case."""
+    return tuple(t.low for t in tokenize(text))
+
+
+def inflections(words: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """The phrase with its last word in singular and plural, so 'carrier' also finds 'carriers'."""
+    if not words:
+        return set()
+    *head, last = words
+    forms = {last}
+    if last.endswith("ies"):
+        forms.add(last[:-3] + "y")
+    elif last.endswith("s") and not last.endswith("ss"):
+        forms.add(last[:-1])
+    if last.endswith("y") and len(last) > 2 and last[-2] not in "aeiou":
+        forms.add(last[:-1] + "ies")
+    elif last.endswith(("s", "x", "ch", "sh")):
+        forms.add(last + "es")
+    else:
+        forms.add(last + "s")
+    return {tuple(head) + (form,) for form in forms}

@@ -1,0 +1,132 @@
+"""The warehouse's own values, so 'JetBlue', 'Newark' or 'EWR' in a question become filters.
+
+Values are read once per warehouse and model and kept in memory: the distinct values of
+each dimension marked `values: true`, the readable names of coded values (airline names
+for carrier codes, airport names for airport codes), and the model's short aliases.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+import threading
+from dataclasses import dataclass, field
+
+from agent.semantic.model import SemanticModel
+from agent.semantic.text import STOPWORDS, phrase
+from agent.warehouse import Warehouse
+
+# Trailing words of company and airport names that people leave out ("JetBlue", "Denver").
+_NAME_SUFFIXES = frozenset(
+    "inc co corp corporation ltd llc company airlines airline airways air lines intl international "
+    "airport regional municipal field county".split()
+)
+_CODE = re.compile(r"[A-Z0-9]{2,4}")
+
+
+@dataclass(frozen=True)
+class ValuePhrase:
+    words: tuple[str, ...]  # lower case, or as typed when case_sensitive
+    dimension: str
+    value: str
+    case_sensitive: bool
+
+
+@dataclass
+class ValueIndex:
+    values: dict[str, list[str]] = field(default_factory=dict)
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # dimension -> value -> name
+    phrases: list[ValuePhrase] = field(default_factory=list)
+
+    @classmethod
+    def from_warehouse(cls, warehouse: Warehouse, model: SemanticModel) -> "ValueIndex":
+        key = (id(warehouse), id(model))
+        with _CACHE_LOCK:
+            cached = _CACHE.get(key)
+            if cached is not None and cached[0] is warehouse and cached[1] is model:
+                return cached[2]
+        index = cls.build(
+            {name: _read_values(warehouse, model, name) for name in _value_dimensions(model)},
+            {name: _read_labels(warehouse, model, name) for name in _value_dimensions(model)},
+            model,
+        )
+        with _CACHE_LOCK:
+            _CACHE[key] = (warehouse, model, index)
+        return index
+
+    @classmethod
+    def build(cls, values: dict[str, list[str]], labels: dict[str, dict[str, str]], model: SemanticModel) -> "ValueIndex":
+        """Index already-read values (the warehouse-free half, also used by tests)."""
+        index = cls(values={k: sorted(map(str, v)) for k, v in values.items()}, labels=labels)
+        seen: set[ValuePhrase] = set()
+
+        def add(words: tuple[str, ...], dimension: str, value: str, case_sensitive: bool) -> None:
+            item = ValuePhrase(words, dimension, value, case_sensitive)
+            if words and item not in seen:
+                seen.add(item)
+                index.phrases.append(item)
+
+        for name in values:
+            dim = model.dimension_by_name[name]
+            known = set(index.values[name])
+            for value in index.values[name]:
+                if _CODE.fullmatch(value):
+                    add(tuple(value.split()), name, value, True)
+                    if len(value) >= 3 and value.lower() not in STOPWORDS and value.lower() not in _COMMON_WORDS:
+                        add((value.lower(),), name, value, False)
+                else:
+                    add(phrase(value), name, value, False)
+            for value, label in labels.get(name, {}).items():
+                if value in known:
+                    for variant in _name_variants(label):
+                        add(variant, name, value, False)
+            for alias, value in dim.value_aliases.items():
+                if value in known:
+                    add(phrase(alias), name, value, False)
+        return index
+
+    def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:
+        """Known values close to what was typed, for 'did you mean' answers."""
+        options = self.values.get(dimension, [])
+        return difflib.get_close_matches(text.upper(), options, n=n, cutoff=0.4) or options[:n]
+
+    def label(self, dimension: str, value: str) -> str:
+        name = self.labels.get(dimension, {}).get(value)
+        return f"{name} ({value})" if name else value
+
+
+# Short words that are also airport codes; typed in lower case they are words, not airports.
+_COMMON_WORDS = frozenset("sea den san sat bur man mia bos ord aus sun pit pvd dal".split())
+
+_CACHE: dict[tuple[int, int], tuple[Warehouse, SemanticModel, ValueIndex]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _value_dimensions(model: SemanticModel) -> list[str]:
+    return [d.name for d in model.dimensions if d.values]
+
+
+def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[str]:
+    source = model.dimension_by_name[name].sources[0]
+    return [str(v) for v in warehouse.distinct_values(source.table, source.expr)]
+
+
+def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[str, str]:
+    labels = model.dimension_by_name[name].value_labels
+    if labels is None:
+        return {}
+    result = warehouse.run(f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"')
+    return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
+
+
+def _name_variants(name: str) -> set[tuple[str, ...]]:
+    """'JetBlue Airways' -> {('jetblue','airways'), ('jetblue',)}; never a bare common word."""
+    words = phrase(name)
+    variants = {words}
+    trimmed = list(words)
+    while len(trimmed) > 1 and trimmed[-1] in _NAME_SUFFIXES:
+        trimmed.pop()
+    short = tuple(trimmed)
+    if short != words and not (len(short) == 1 and (len(short[0]) < 3 or short[0] in STOPWORDS)):
+        variants.add(short)
+    return variants

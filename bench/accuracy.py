@@ -1,0 +1,121 @@
+"""Accuracy of the assistant on questions with gold SQL.
+
+    python bench/accuracy.py                 # each question through `python -m agent ask --yes --json`
+    python bench/accuracy.py --direct        # in-process: extract -> compile -> run (semantic path only)
+    python bench/accuracy.py --questions tests/semantic/extra_questions.json --direct
+
+A question counts as right when every gold column is matched, row for row, by some
+result column (names and extra columns do not matter; numbers within 1e-6 relative;
+order only where the question says "ordered"). Prints accuracy, the failures and the
+median time per question.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+from agent.semantic.compare import rows_match
+
+REPO = Path(__file__).resolve().parents[1]
+DEV_QUESTIONS = Path(__file__).resolve().parents[2] / "shared/eval/dev_questions.json"
+
+
+@dataclass
+class Outcome:
+    id: str
+    question: str
+    ok: bool
+    seconds: float
+    detail: str = ""
+    sql: str = ""
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--questions", type=Path, default=DEV_QUESTIONS)
+    parser.add_argument("--direct", action="store_true", help="semantic path in-process, no CLI")
+    parser.add_argument("--timeout", type=float, default=120.0, help="seconds per question (CLI mode)")
+    args = parser.parse_args(argv)
+
+    from agent.settings import load_settings
+    from agent.warehouse import Warehouse
+
+    questions = json.loads(args.questions.read_text(encoding="utf-8"))
+    warehouse = Warehouse.from_settings(load_settings())
+    answer = _direct_answerer(warehouse) if args.direct else _cli_answerer(args.timeout)
+    outcomes = [_score(item, warehouse, answer) for item in questions]
+
+    right = sum(o.ok for o in outcomes)
+    print(f"accuracy: {right}/{len(outcomes)}")
+    for outcome in outcomes:
+        if not outcome.ok:
+            print(f"  FAIL {outcome.id}: {outcome.question}\n       {outcome.detail}")
+            if outcome.sql:
+                print("       sql: " + " ".join(outcome.sql.split()))
+    print(f"median time per question: {statistics.median(o.seconds for o in outcomes) * 1000:.1f} ms")
+    return 0 if right == len(outcomes) else 1
+
+
+def _score(item: dict, warehouse, answer) -> Outcome:
+    gold = warehouse.run(item["sql"])
+    started = time.perf_counter()
+    try:
+        columns, rows, sql, error = answer(item["q"])
+    except Exception as exc:  # a crash is a wrong answer here, with its reason shown
+        columns, rows, sql, error = [], [], "", f"{type(exc).__name__}: {exc}"
+    seconds = time.perf_counter() - started
+    if error:
+        return Outcome(item["id"], item["q"], False, seconds, f"error: {error}", sql)
+    ok = rows_match(gold.columns, gold.rows, columns, rows, ordered=bool(item.get("ordered")))
+    detail = "" if ok else f"expected {gold.rows[:3]}{'…' if gold.row_count > 3 else ''} ({gold.row_count} rows), " \
+                           f"got {[tuple(r) for r in rows[:3]]}{'…' if len(rows) > 3 else ''} ({len(rows)} rows)"
+    return Outcome(item["id"], item["q"], ok, seconds, detail, sql)
+
+
+def _direct_answerer(warehouse):
+    from agent.semantic.compiler import compile_intent
+    from agent.semantic.extract import extract_intent
+    from agent.semantic.model import load_model
+    from agent.semantic.values import ValueIndex
+
+    model = load_model()
+    values = ValueIndex.from_warehouse(warehouse, model)
+
+    def answer(question: str):
+        extraction = extract_intent(question, model, values)
+        if extraction.intent is None:
+            why = extraction.unsupported or extraction.reason or "no intent"
+            return [], [], "", why
+        compiled = compile_intent(extraction.intent, model)
+        result = warehouse.run(compiled.sql)
+        return result.columns, result.rows, compiled.sql, None
+
+    return answer
+
+
+def _cli_answerer(timeout: float):
+    def answer(question: str):
+        proc = subprocess.run(
+            [sys.executable, "-m", "agent", "ask", "--yes", "--json", question],
+            cwd=REPO, capture_output=True, text=True, timeout=timeout,
+        )
+        lines = [line for line in proc.stdout.splitlines() if line.strip().startswith("{")]
+        if not lines:
+            return [], [], "", f"exit {proc.returncode}, no JSON on stdout: {proc.stderr.strip()[-300:]}"
+        reply = json.loads(lines[-1])
+        if reply.get("error"):
+            return [], [], reply.get("sql") or "", str(reply["error"])
+        return reply.get("columns") or [], reply.get("rows") or [], reply.get("sql") or "", None
+
+    return answer
+
+
+if __name__ == "__main__":
+    sys.exit(main())
