@@ -167,7 +167,10 @@ def render_reply(reply: AgentReply, *, retry_job_id: str | None = None) -> Rende
     if reply.error:
         return render_error(reply.error, reply.request_id, retry_job_id)
 
-    answer = [section(chunk) for chunk in split_mrkdwn(to_mrkdwn(reply.text))] if reply.text.strip() else []
+    prose = reply.text.strip()
+    if reply.ask_human and prose == reply.ask_human.question.strip():
+        prose = ""  # the question is shown beside its buttons; once is enough
+    answer = [section(chunk) for chunk in split_mrkdwn(to_mrkdwn(prose))] if prose else []
     tail: list[dict[str, Any]] = []
     if reply.sql:
         tail += code_sections(reply.sql)

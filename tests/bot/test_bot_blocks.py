@@ -131,3 +131,9 @@ def test_sql_command_parsing():
     assert parse_sql_command("select 1 -- a comment", allow_error=False).sql == "select 1 -- a comment"
     parsed = parse_sql_command("```sql\nselect a -- c\nfrom t``` -- line 2: bad", allow_error=True)
     assert (parsed.sql, parsed.error) == ("select a -- c\nfrom t", "line 2: bad")
+
+
+def test_question_repeated_as_the_reply_text_is_shown_once():
+    ask = AskHuman(kind="confirm_sql", question="Shall I run this query?", sql="select 1")
+    rendered = render_reply(AgentReply(session_id="s", text="Shall I run this query?", sql="select 1", ask_human=ask))
+    assert section_texts(rendered.blocks).count("Shall I run this query?") == 1
