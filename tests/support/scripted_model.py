@@ -28,6 +28,9 @@ def tool_call(name: str, args: dict, call_id: str | None = None) -> AIMessage:
 
 class ScriptedChatModel(BaseChatModel):
     steps: list[Any]
+    # True makes tools use their own engines for prose (narratives, explanations), as with the
+    # offline model, so a test scripts only routing and intent.
+    is_offline: bool = False
     _calls: list[list[BaseMessage]] = PrivateAttr(default_factory=list)
     _bound_tools: list[Any] = PrivateAttr(default_factory=list)
 
@@ -65,7 +68,13 @@ class ScriptedChatModel(BaseChatModel):
         **kwargs: Any,
     ) -> ChatResult:
         step = self._next(messages)
-        message = step if isinstance(step, AIMessage) else AIMessage(content=str(step))
+        if isinstance(step, AIMessage):
+            message = step
+        elif isinstance(step, (dict, BaseModel)):
+            # A structured answer rides along unparsed; `with_structured_output` unwraps it.
+            message = AIMessage(content="", additional_kwargs={"structured": step})
+        else:
+            message = AIMessage(content=str(step))
         return ChatResult(generations=[ChatGeneration(message=message)])
 
     def bind_tools(self, tools: Sequence[Any], **kwargs: Any) -> "ScriptedChatModel":
@@ -73,11 +82,12 @@ class ScriptedChatModel(BaseChatModel):
         return self
 
     def with_structured_output(self, schema: Any, **kwargs: Any):
-        def produce(value: Any) -> Any:
-            messages = value if isinstance(value, list) else getattr(value, "to_messages", lambda: [value])()
-            step = self._next(messages)
+        """Goes through `_generate` like a real model, so callbacks (call counting) see it."""
+
+        def unwrap(message: AIMessage) -> Any:
+            step = message.additional_kwargs.get("structured", message.content)
             if isinstance(step, dict) and isinstance(schema, type) and issubclass(schema, BaseModel):
                 return schema.model_validate(step)
             return step
 
-        return RunnableLambda(produce)
+        return self | RunnableLambda(unwrap)

@@ -1,0 +1,293 @@
+"""The agent's public API: `ask`, `resume`, `run_tool`, each streaming progress and ending with
+one `AgentReply`. This is all `bot/` (or the command line) needs; graph internals stay here.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import re
+import time
+import uuid
+from collections.abc import AsyncIterator
+from typing import Any
+
+from langchain_core.callbacks import BaseCallbackHandler
+from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.checkpoint.memory import InMemorySaver
+from langgraph.types import Command
+
+from agent.charts.render import render_png
+from agent.charts.spec import ChartSpec
+from agent.context import AgentContext
+from agent.errors import AssistantError
+from agent.graph import build_graph
+from agent.llm.routing import clean_message, split_sql
+from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
+from agent.settings import Settings
+from agent.state import empty_tool_call_info
+from agent.tools import DIRECT_AGENTS
+
+log = logging.getLogger(__name__)
+
+Event = Progress | AgentReply
+
+_YES = re.compile(r"^(yes|yeah|yep|y|sure|ok|okay|go|go ahead|run|run it|do it|please do|execute|confirm|looks good)\b", re.I)
+_NO = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
+
+
+class LLMCallCounter(BaseCallbackHandler):
+    """Counts chat-model calls in one run (routing, intent, narrative…)."""
+
+    run_inline = True
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def on_chat_model_start(self, serialized, messages, **kwargs) -> None:
+        self.count += 1
+
+
+class Assistant:
+    def __init__(self, context: AgentContext, checkpointer: Any = None, *, dispatch_strategy: str = "rules"):
+        self.context = context
+        self.settings: Settings = context.settings
+        self.graph = build_graph(checkpointer or InMemorySaver())
+        self.dispatch_strategy = dispatch_strategy
+        self._locks: dict[str, asyncio.Lock] = {}
+
+    @classmethod
+    def from_settings(cls, settings: Settings, *, chat_model=None, checkpointer=None, **options) -> "Assistant":
+        from agent.wiring import build_context
+
+        return cls(build_context(settings, chat_model=chat_model), checkpointer, **options)
+
+    # -- public calls ---------------------------------------------------------------------
+
+    async def ask(self, session_id: str, text: str, context: ChatContext | None = None) -> AsyncIterator[Event]:
+        context = context or ChatContext()
+        message = clean_message(text)
+        if not message:
+            yield AgentReply(
+                session_id=session_id,
+                text="Ask me a data question (e.g. “average arrival delay by origin”), or paste SQL to fix or explain.",
+                request_id=context.request_id,
+            )
+            return
+        async with self._lock(session_id):
+            pending = await self.pending(session_id)
+            if pending is not None:
+                answer = interpret_reply(message, pending)
+                if answer is not None:
+                    async for event in self._run(session_id, Command(resume=answer), context):
+                        yield event
+                    return
+                await self._drain(session_id, Command(resume={"choice": "cancel"}), context)
+            turn = await self._new_turn(session_id, message, context)
+            async for event in self._run(session_id, turn, context):
+                yield event
+
+    async def resume(
+        self, session_id: str, choice: str, context: ChatContext | None = None, *, edited_sql: str | None = None
+    ) -> AsyncIterator[Event]:
+        context = context or ChatContext()
+        async with self._lock(session_id):
+            if await self.pending(session_id) is None:
+                yield AgentReply(
+                    session_id=session_id,
+                    error="There is nothing waiting for an answer here any more (it may have been answered already).",
+                    error_code="nothing_pending",
+                    request_id=context.request_id,
+                )
+                return
+            async for event in self._run(session_id, Command(resume={"choice": choice, "sql": edited_sql}), context):
+                yield event
+
+    async def run_tool(
+        self, session_id: str, agent_name: str, args: dict[str, Any], context: ChatContext | None = None
+    ) -> AsyncIterator[Event]:
+        context = context or ChatContext()
+        if agent_name not in DIRECT_AGENTS:
+            raise ValueError(f"{agent_name!r} cannot be called directly; use one of {sorted(DIRECT_AGENTS)}")
+        sql = clean_message(args.get("sql") or "")
+        question = args.get("question") or sql
+        if not question:
+            yield AgentReply(session_id=session_id, error="There is nothing to work on: the request was empty.",
+                             error_code="empty", request_id=context.request_id)
+            return
+        async with self._lock(session_id):
+            turn = await self._new_turn(
+                session_id,
+                question,
+                context,
+                agent_name=agent_name,
+                original_sql=sql or None,
+                error_message=args.get("error") or None,
+                sql_dialect=args.get("dialect") or "presto",
+            )
+            async for event in self._run(session_id, turn, context):
+                yield event
+
+    async def pending(self, session_id: str) -> AskHuman | None:
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        if not snapshot.interrupts:
+            return None
+        return AskHuman.model_validate(_ask_human_fields(snapshot.interrupts[0].value))
+
+    async def reply(self, events: AsyncIterator[Event]) -> AgentReply:
+        """The final reply of a stream, for callers that do not show progress."""
+        last = None
+        async for event in events:
+            last = event
+        assert isinstance(last, AgentReply)
+        return last
+
+    # -- running ----------------------------------------------------------------------------
+
+    def _config(self, session_id: str, **extra) -> dict:
+        return {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra}
+
+    def _lock(self, session_id: str) -> asyncio.Lock:
+        return self._locks.setdefault(session_id, asyncio.Lock())
+
+    async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields) -> dict:
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        limit = self.settings.max_execute_second
+        return {
+            "messages": [*_close_dangling_calls(snapshot.values.get("messages", [])), HumanMessage(content=text)],
+            "question": text,
+            "agent_name": fields.pop("agent_name", "Common Agent"),
+            "session_id": session_id,
+            "thread_id": session_id,
+            "chat_context": {
+                "user": context.user,
+                "channel": context.channel,
+                "locale": context.locale,
+                "request_id": context.request_id,
+                "dispatch_strategy": self.dispatch_strategy,
+            },
+            "sql_dialect": fields.pop("sql_dialect", "presto"),
+            "original_sql": fields.pop("original_sql", None),
+            "error_message": fields.pop("error_message", None),
+            "chat_tool_call_info": empty_tool_call_info(),
+            "selected_tables": [],
+            "ask_human": None,
+            "human_answer": None,
+            "confirmed_tool_calls": [],
+            "has_internal_error": False,
+            "internal_error_message": None,
+            "internal_error_code": None,
+            "tool_call_retry_count": 0,
+            "timeout_timestamp": time.time() + limit,
+            "max_execute_second": limit,
+            "reply": None,
+        }
+
+    async def _drain(self, session_id: str, graph_input: Any, context: ChatContext) -> None:
+        async for _ in self._run(session_id, graph_input, context):
+            pass
+
+    async def _run(self, session_id: str, graph_input: Any, context: ChatContext) -> AsyncIterator[Event]:
+        request_id = context.request_id or uuid.uuid4().hex[:12]
+        counter = LLMCallCounter()
+        config = self._config(session_id, callbacks=[counter])
+        limit = self.settings.max_execute_second
+        failure: AgentReply | None = None
+        try:
+            async with asyncio.timeout(limit):
+                async for mode, chunk in self.graph.astream(
+                    graph_input, config, context=self.context, stream_mode=["custom", "updates"]
+                ):
+                    if mode == "custom" and isinstance(chunk, dict) and "label" in chunk:
+                        yield Progress(**chunk)
+        except TimeoutError:
+            log.warning("run passed its deadline (request %s, session %s)", request_id, session_id)
+            failure = AgentReply(
+                session_id=session_id,
+                error=f"This took longer than {limit:g} seconds, so I stopped. Please try again or narrow the question.",
+                error_code="deadline",
+            )
+        except AssistantError as exc:
+            log.warning("run failed (request %s): %s", request_id, exc.detail or exc)
+            failure = AgentReply(session_id=session_id, error=exc.user_message, error_code=exc.code)
+        except Exception:
+            log.exception("run crashed (request %s, session %s)", request_id, session_id)
+            failure = AgentReply(
+                session_id=session_id,
+                error="Something went wrong on my side. Please try again.",
+                error_code="internal",
+            )
+        if failure is not None:
+            failure.request_id, failure.llm_calls = request_id, counter.count
+            yield failure
+            return
+        reply = await self._final_reply(session_id, request_id)
+        reply.llm_calls = counter.count
+        yield reply
+
+    async def _final_reply(self, session_id: str, request_id: str) -> AgentReply:
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        values = snapshot.values
+        tools = list((values.get("chat_tool_call_info") or {}).get("tool_call_name_mapping", {}).values())
+        if snapshot.interrupts:
+            ask = AskHuman.model_validate(_ask_human_fields(snapshot.interrupts[0].value))
+            return AgentReply(
+                session_id=session_id, text=ask.question, sql=ask.sql, ask_human=ask, tools=tools, request_id=request_id
+            )
+        data = dict(values.get("reply") or {})
+        chart = await self._chart(data.pop("chart_spec", None), data.get("columns") or [], data.get("rows") or [])
+        data.setdefault("tools", tools)
+        return AgentReply(session_id=session_id, chart=chart, request_id=request_id, **data)
+
+    async def _chart(self, spec: dict | None, columns: list[str], rows: list[list]) -> Chart | None:
+        if not spec or spec.get("kind") == "none" or not rows:
+            return None
+        chart_spec = ChartSpec.model_validate(spec)
+        try:
+            png = await asyncio.to_thread(render_png, chart_spec, columns, rows)
+        except AssistantError as exc:
+            log.warning("chart not drawn: %s", exc.user_message)
+            return None
+        return Chart(spec=chart_spec, png=png)
+
+
+def interpret_reply(text: str, pending: AskHuman) -> dict | None:
+    """Read a thread reply as the answer to a pending question, or None when it is a new request."""
+    if pending.kind == "confirm_sql":
+        sql, _, _ = split_sql(text)
+        if sql:
+            return {"choice": "edit", "sql": sql}
+        if _YES.match(text):
+            return {"choice": "run"}
+        if _NO.match(text):
+            return {"choice": "cancel"}
+        return None
+    if pending.kind == "choose_table":
+        lowered = text.lower()
+        for option in pending.options:
+            if option.value.lower() in lowered or option.label.lower() in lowered:
+                return {"choice": option.value}
+        return None
+    return {"choice": text}
+
+
+def _ask_human_fields(value: dict) -> dict:
+    options = [
+        {"label": str(o.get("label", o.get("value")))[:75], "value": str(o.get("value", o.get("label"))),
+         "style": o.get("style", "default")}
+        for o in value.get("options") or []
+    ]
+    return {"kind": value.get("kind", "clarify"), "question": value.get("question", ""), "options": options,
+            "sql": value.get("sql")}
+
+
+def _close_dangling_calls(messages: list) -> list[ToolMessage]:
+    """Answer tool calls a stopped run left open, so the history stays valid for an LLM."""
+    answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
+    dangling = [
+        call for m in messages if isinstance(m, AIMessage) for call in m.tool_calls if call["id"] not in answered
+    ]
+    return [
+        ToolMessage(content='{"error": "This step was interrupted."}', tool_call_id=c["id"], name=c["name"])
+        for c in dangling
+    ]

@@ -1,0 +1,121 @@
+"""The offline model: a real LangChain chat model that needs no network.
+
+It answers the router with the same tool calls an LLM would (from `routing.py`), and fills
+`SemanticParse` for `with_structured_output` from the deterministic extractor, so the graph
+runs unchanged. Prose (narratives, explanations) is left to the tools' own engines: the
+model says so through `is_offline`.
+"""
+
+from __future__ import annotations
+
+import json
+import uuid
+from typing import Any, Callable, Sequence
+
+from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.utils.function_calling import convert_to_openai_tool
+from pydantic import BaseModel, ConfigDict
+
+from agent.llm.routing import Recognisers, route_message
+
+# What the offline model can fill for `with_structured_output`, by schema name.
+StructuredAnswer = Callable[[str], BaseModel]
+
+
+class OfflineChatModel(BaseChatModel):
+    model_config = ConfigDict(arbitrary_types_allowed=True)
+
+    recognisers: Recognisers
+    structured: dict[str, StructuredAnswer]
+    is_offline: bool = True
+
+    @property
+    def _llm_type(self) -> str:
+        return "offline-rules"
+
+    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any):
+        formatted = [convert_to_openai_tool(t) for t in tools]
+        return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
+
+    def _generate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: CallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        tools = kwargs.get("tools") or []
+        if kwargs.get("tool_choice") and len(tools) == 1:
+            message = self._structured(tools[0]["function"]["name"], messages)
+        else:
+            message = self._route(messages)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
+    def _structured(self, schema_name: str, messages: list[BaseMessage]) -> AIMessage:
+        answer = self.structured.get(schema_name)
+        if answer is None:
+            raise NotImplementedError(f"The offline model cannot write {schema_name}; it needs a language model.")
+        value = answer(_last_human_text(messages))
+        return _call(schema_name, value.model_dump(mode="json"))
+
+    def _route(self, messages: list[BaseMessage]) -> AIMessage:
+        turn = _current_turn(messages)
+        question = _last_human_text(messages)
+        answered = [m for m in turn if isinstance(m, ToolMessage)]
+        if answered:
+            last = answered[-1]
+            if last.name == "ask_human":
+                question = f"{question} ({str(last.content).removeprefix('The person answered: ')})"
+            else:
+                return AIMessage(content=_text_of(last))
+        previous_question, has_sql = _history_facts(messages[: len(messages) - len(turn)])
+        route = route_message(question, self.recognisers, previous_question=previous_question, has_sql_to_run=has_sql)
+        if route.tool is None:
+            return AIMessage(content=route.text)
+        return _call(route.tool, route.args)
+
+
+def _call(name: str, args: dict) -> AIMessage:
+    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "call_" + uuid.uuid4().hex[:24]}])
+
+
+def _current_turn(messages: list[BaseMessage]) -> list[BaseMessage]:
+    for index in range(len(messages) - 1, -1, -1):
+        if isinstance(messages[index], HumanMessage):
+            return messages[index:]
+    return list(messages)
+
+
+def _last_human_text(messages: list[BaseMessage]) -> str:
+    for message in reversed(messages):
+        if isinstance(message, HumanMessage):
+            return str(message.content)
+    return ""
+
+
+def _text_of(message: ToolMessage) -> str:
+    try:
+        data = json.loads(str(message.content))
+    except json.JSONDecodeError:
+        return str(message.content)
+    return str(data.get("text") or data.get("error") or "Done.") if isinstance(data, dict) else str(data)
+
+
+def _history_facts(earlier: list[BaseMessage]) -> tuple[str | None, bool]:
+    """The last data question asked before this turn, and whether its SQL is waiting to run."""
+    previous_question = None
+    has_sql = False
+    for message in earlier:
+        if isinstance(message, AIMessage):
+            for call in message.tool_calls:
+                question = call["args"].get("user_question")
+                if call["name"] in ("data_discovery", "generate_sql") and question:
+                    previous_question = question
+        if isinstance(message, ToolMessage) and message.name in ("generate_sql", "fix_sql"):
+            has_sql = '"sql"' in str(message.content)
+        if isinstance(message, ToolMessage) and message.name == "execute_sql_and_analyze_result":
+            has_sql = False
+    return previous_question, has_sql

@@ -1,0 +1,150 @@
+"""The offline model's routing rules: which tool a message needs, with which final intent.
+
+General rules over the shape of the request (pasted SQL, how-to phrasing, log words) and
+over what the catalog and semantic model recognise; no rule names a particular question.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any, Callable
+
+FOLLOW_UP_MARK = " | follow-up: "
+
+_MENTION = re.compile(r"<@[A-Z0-9]+>")
+_FENCE = re.compile(r"```(?:[a-zA-Z]+\n)?(.*?)```", re.S)
+_SQL_START = re.compile(
+    r"\b(select|with|insert|update|delete|create|drop|alter|merge|truncate)\b\s+[\w*(\"`]", re.I
+)
+_SQL_BODY = re.compile(r"\bselect\b.+\bfrom\b|\b(insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table|create\s+table)\b", re.I | re.S)
+_EXPLAIN = re.compile(r"\b(explain|what does (this|it|the)\b.*\b(do|mean|return)|walk me through|describe|understand|meaning of)\b", re.I)
+_FIX = re.compile(r"\b(fix|fixing|broken|error|errors|wrong|fails?|failing|failed|doesn'?t work|not working|debug|repair|correct)\b", re.I)
+_RUN = re.compile(r"\b(run|execute|results?|and show)\b", re.I)
+_LOGS = re.compile(r"\b(logs?|logql|loki|grafana|stack ?traces?)\b", re.I)
+_LOG_SUBJECT = re.compile(r"\b(service|pod|namespace|container|app|api|server|worker|deployment)\b", re.I)
+_AFFIRM = re.compile(r"^(yes|yeah|yep|sure|ok|okay|go|go ahead|run it|run|do it|please do|execute|execute it|confirm|sounds good)[.! ]*$", re.I)
+_FOLLOW_UP = re.compile(
+    r"^(now|and|what about|how about|same|also|instead|only|just|but|then|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",
+    re.I,
+)
+_WHERE_DATA = re.compile(
+    r"\b(which|what) (tables?|columns?|fields?|datasets?|data sources?)\b|\bwhere (can|do|could|would|should) (i|we) (find|get|look)|"
+    r"\bwhere is\b.*\b(data|stored|kept)\b|\bdo (we|you) have (any )?data\b|\bwhat data\b|\bschema of\b",
+    re.I,
+)
+_SQL_ONLY = re.compile(
+    r"\b(write|give me|generate|show me|create|draft|build|need|want)\b.*\b(sql|query|queries|select statement)\b|"
+    r"\b(sql|query) (for|to get|that|which)\b",
+    re.I,
+)
+_HOW_TO = re.compile(
+    r"^(how (do|can|should) (i|we|you)|how to|can you help|help\b|what can you do|what do you do|who (do|should) i (ask|contact))|"
+    r"\b(slash command|/fixsql|/explainsql)\b",
+    re.I,
+)
+_DEFINITION = re.compile(
+    r"^(what('s| is| are) (a|an)\b|what does \S+ mean|define\b|definition of|meaning of|what do you mean by)|\bstand for\b",
+    re.I,
+)
+_GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|cheers|good (morning|afternoon|evening))\b[!. ]*$", re.I)
+
+
+@dataclass
+class Route:
+    tool: str | None  # None: answer directly with `text`
+    args: dict[str, Any] = field(default_factory=dict)
+    text: str = ""
+
+
+@dataclass
+class Recognisers:
+    """What the data side recognises; injected so the rules stay testable without a warehouse."""
+
+    is_data_question: Callable[[str], bool]
+    knows_term: Callable[[str], bool]
+    sql_runs: Callable[[str], bool]
+
+
+def clean_message(text: str) -> str:
+    return _MENTION.sub("", text or "").strip()
+
+
+def split_sql(text: str) -> tuple[str | None, str, str]:
+    """(sql, words around it, error text after `--`) from a message that may contain SQL."""
+    fence = _FENCE.search(text)
+    if fence:
+        sql = fence.group(1).strip()
+        rest = (text[: fence.start()] + " " + text[fence.end():]).strip()
+    else:
+        start = _SQL_START.search(text)
+        if not start or not _SQL_BODY.search(text[start.start():]):
+            return None, text, ""
+        sql, rest = text[start.start():].strip(), text[: start.start()].strip()
+    error = ""
+    if "\n-- " in "\n" + rest or rest.startswith("--"):
+        rest, _, error = rest.partition("--")
+    match = re.search(r"\s--\s+(.+)$", sql, re.S)
+    if match and not re.search(r"\b(select|from|where)\b", match.group(1), re.I):
+        error, sql = match.group(1).strip(), sql[: match.start()].strip()
+    if m := re.search(r"\b(?:error|fails with|says)\s*:?\s*(.+)$", rest, re.I | re.S):
+        error = error or m.group(1).strip()
+    return sql, rest.strip(), error.strip()
+
+
+def route_message(
+    text: str, recognise: Recognisers, *, previous_question: str | None = None, has_sql_to_run: bool = False
+) -> Route:
+    message = clean_message(text)
+    if not message:
+        return Route(None, text="Ask me a data question, or paste SQL to fix or explain.")
+
+    sql, words, error = split_sql(message)
+    if sql:
+        runs = recognise.sql_runs(sql)
+        if _EXPLAIN.search(words) and not _FIX.search(words):
+            return Route("explain_sql", {"sql": sql, "final_intent": "explain_sql"})
+        if _FIX.search(words) or error or not runs:
+            final = "execute_sql_and_analyze_result" if _RUN.search(words) else "fix_sql"
+            return Route("fix_sql", {"sql": sql, "error_info": error, "final_intent": final})
+        if _RUN.search(words):
+            return Route(
+                "execute_sql_and_analyze_result",
+                {"user_question": words or "Run this query", "sql": sql, "sql_dialect": "presto",
+                 "final_intent": "execute_sql_and_analyze_result"},
+            )
+        return Route("explain_sql", {"sql": sql, "final_intent": "explain_sql"})
+
+    if _AFFIRM.match(message):
+        if has_sql_to_run:
+            return Route(
+                "execute_sql_and_analyze_result",
+                {"user_question": previous_question or message, "final_intent": "execute_sql_and_analyze_result"},
+            )
+        return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
+
+    if _GREETING.match(message):
+        return Route(None, text="Hi! Ask me a data question, or use /fixsql and /explainsql for SQL.")
+
+    if _LOGS.search(message) or (re.search(r"\b(errors?|exceptions?|timeouts?|panics?)\b", message, re.I) and _LOG_SUBJECT.search(message)):
+        return Route("search_log", {"description": message, "final_intent": "search_log"})
+
+    if _HOW_TO.search(message) or (_DEFINITION.search(message) and recognise.knows_term(message)):
+        return Route("datasuite_faq", {"user_question": message, "final_intent": "datasuite_faq"})
+
+    question = message
+    if previous_question and _FOLLOW_UP.match(message):
+        question = previous_question + FOLLOW_UP_MARK + message
+
+    if _WHERE_DATA.search(message):
+        return Route("data_discovery", {"user_question": question, "final_intent": "data_discovery"})
+
+    if recognise.is_data_question(question):
+        final = "generate_sql" if _SQL_ONLY.search(message) else "execute_sql_and_analyze_result"
+        return Route("data_discovery", {"user_question": question, "final_intent": final})
+
+    if _DEFINITION.search(message) or recognise.knows_term(message):
+        return Route("datasuite_faq", {"user_question": message, "final_intent": "datasuite_faq"})
+
+    reason = "it is not about the data I can reach" if re.search(r"[a-z]{3,}", message, re.I) else "I could not make sense of it"
+    return Route("reject_out_of_scope", {"reason": reason, "final_intent": "reject_out_of_scope"})

@@ -1,0 +1,73 @@
+"""`data_discovery`: find the tables and columns that hold the data for a question."""
+
+from __future__ import annotations
+
+from typing import Annotated
+
+from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
+
+from agent.state import FinalIntent
+from agent.tools.results import tool_result
+from agent.tools.semantic import semantic_tables
+
+# Two tables this close in score are a real choice only when nothing else settles it.
+AMBIGUITY_RATIO = 0.9
+
+
+@tool
+async def data_discovery(
+    user_question: Annotated[str, "The person's question, rewritten to stand on its own."],
+    runtime: ToolRuntime,
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "execute_sql_and_analyze_result",
+) -> str:
+    """Find the tables and columns that hold the data for a question, with why they match.
+    Call it before generate_sql, and on its own for "which table has X / where can I find Y"."""
+    ctx = runtime.context
+    matches = ctx.catalog.search(user_question, limit=3)
+    tables = [
+        {
+            "table": m.table,
+            "description": m.description,
+            "columns": [c.name for c in m.columns],
+            "matched_columns": m.matched_columns,
+            "score": round(m.score, 3),
+            "reasons": m.reasons,
+        }
+        for m in matches
+    ]
+    if not matches:
+        text = (
+            "I could not find data about that in the warehouse. "
+            f"What I have: {ctx.catalog.summary}"
+        )
+        return tool_result(final_intent, tables=[], selected_tables=[], text=text)
+
+    needed = semantic_tables(ctx, user_question)
+    if needed:
+        selected = needed
+    elif (
+        final_intent != "data_discovery"
+        and len(matches) > 1
+        and matches[1].score >= AMBIGUITY_RATIO * matches[0].score
+    ):
+        question = "Which data should I use for this?"
+        options = [{"label": m.table, "value": m.table, "description": m.description} for m in matches]
+        return tool_result(
+            final_intent,
+            tables=tables,
+            selected_tables=[],
+            ask_human={"kind": "choose_table", "question": question, "options": options, "final_intent": final_intent},
+        )
+    else:
+        selected = [matches[0].table]
+    return tool_result(final_intent, tables=tables, selected_tables=selected, text=_describe(matches))
+
+
+def _describe(matches) -> str:
+    lines = []
+    for m in matches:
+        columns = ", ".join(f"`{c}`" for c in m.matched_columns[:6]) or ", ".join(f"`{c.name}`" for c in m.columns[:6])
+        why = f" ({'; '.join(m.reasons[:2])})" if m.reasons else ""
+        lines.append(f"• *{m.table}*: {m.description} Columns: {columns}{why}")
+    return "Here is where that data lives:\n" + "\n".join(lines)

@@ -1,0 +1,46 @@
+"""`datasuite_faq`: "how do I / what is" answers from the docs and glossary kept in the repo."""
+
+from typing import Annotated
+
+from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
+
+from agent.state import FinalIntent
+from agent.tools.results import tool_result
+
+
+@tool
+async def datasuite_faq(
+    user_question: Annotated[str, "The person's how-to or definition question, as they asked it."],
+    runtime: ToolRuntime,
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "datasuite_faq",
+) -> str:
+    """Answer how-to questions about this assistant (slash commands, confirmations, charts) and
+    definitions of data terms (what a column or a business term means) from the team's docs."""
+    catalog = runtime.context.catalog
+    terms = catalog.lookup_terms(user_question)
+    docs = catalog.search_docs(user_question, limit=2)
+    parts = [f"*{t.term}*: {t.definition}" for t in terms[:3]]
+    parts += [f"*{name}*: {description}" for name, description in _named_columns(catalog, user_question)]
+    if docs and (not parts or docs[0].score >= 0.5):
+        parts.append(f"*{docs[0].title}*\n{docs[0].body}")
+    if not parts:
+        return tool_result(
+            "datasuite_faq",
+            text="I don't know that one, and I'd rather not guess. Try asking about a table, a column or "
+            "a command such as /fixsql, or ask a data question directly.",
+            found=False,
+        )
+    return tool_result("datasuite_faq", text="\n\n".join(parts), found=True)
+
+
+def _named_columns(catalog, question: str) -> list[tuple[str, str]]:
+    """Columns the question names outright ("what does dep_delay mean?"), with their descriptions."""
+    words = {w.strip("`'\"?.,").lower() for w in question.split()}
+    found = []
+    for match in catalog.search(question, limit=3):
+        for column in match.columns:
+            if column.name.lower() in words:
+                unit = f" ({column.unit})" if column.unit else ""
+                found.append((f"{match.table}.{column.name}", column.description + unit))
+    return found[:3]

@@ -1,0 +1,77 @@
+"""The semantic path's front door: a question becomes a `SemanticParse`, then SQL by the compiler.
+
+An LLM fills `SemanticParse` with structured output; the offline model fills it from the
+deterministic extractor. Either way the names are checked against the model and the values
+against the warehouse before anything is compiled, so neither can invent a column or a value.
+"""
+
+from __future__ import annotations
+
+from pydantic import BaseModel, Field
+
+from agent.context import AgentContext
+from agent.semantic.compiler import CompiledQuery, compile_intent
+from agent.semantic.extract import extract_intent
+from agent.semantic.intent import StructuredIntent, validate_intent
+
+
+class SemanticParse(BaseModel):
+    """What the question asks for, in the semantic model's names, or why it cannot be said so."""
+
+    intent: StructuredIntent | None = Field(
+        default=None, description="Metrics, dimensions, filters, time, order and limit, using only the model's names"
+    )
+    not_in_warehouse: str | None = Field(
+        default=None, description="Set when the question asks for data the warehouse does not have: what is missing"
+    )
+    cannot_express: str | None = Field(
+        default=None, description="Set when the data exists but the model's names cannot express the question"
+    )
+    unknown_values: list[str] = Field(default_factory=list, description="Values the person named that the data lacks")
+    clarify_question: str | None = Field(default=None, description="Ask this when the question is ambiguous")
+    clarify_options: list[str] = Field(default_factory=list)
+
+
+def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
+    extraction = extract_intent(question, ctx.semantic, ctx.values)
+    unknown = [
+        f"'{u.text}'" + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
+        for u in extraction.unknown_values
+    ]
+    ambiguity = extraction.ambiguous[0] if extraction.ambiguous else None
+    labels = ctx.semantic.dimension_by_name
+    return SemanticParse(
+        intent=extraction.intent,
+        not_in_warehouse=extraction.unsupported,
+        cannot_express=None if extraction.intent or extraction.unsupported else extraction.reason,
+        unknown_values=unknown,
+        clarify_question=f"What do you mean by “{ambiguity.text}”?" if ambiguity else None,
+        clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
+    )
+
+
+def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
+    """Tables the semantic model would read for this question; [] when it cannot tell."""
+    parse = offline_parse(ctx, question)
+    if parse.intent is None or parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
+        return []
+    return list(compile_intent(parse.intent, ctx.semantic).tables)
+
+
+def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[CompiledQuery | None, list[str]]:
+    problems = validate_intent(intent, ctx.semantic)
+    if problems:
+        return None, problems
+    return compile_intent(intent, ctx.semantic), []
+
+
+def semantic_prompt(ctx: AgentContext) -> str:
+    """The LLM's view of the model: names only, so whatever it answers can be checked."""
+    metrics = "; ".join(f"{m.name} ({m.label})" for m in ctx.semantic.metrics)
+    dimensions = "; ".join(f"{d.name} ({d.label})" for d in ctx.semantic.dimensions)
+    return (
+        "Turn the question into a StructuredIntent using ONLY these names.\n"
+        f"Metrics: {metrics}\nDimensions: {dimensions}\n"
+        "If the warehouse lacks the data, set not_in_warehouse; if the names cannot express it, set "
+        "cannot_express; if it is ambiguous, set clarify_question and clarify_options."
+    )

@@ -1,0 +1,269 @@
+"""The SQL tools: write (`generate_sql`), repair (`fix_sql`), explain (`explain_sql`) and run
+(`execute_sql_and_analyze_result`). Each is a thin typed shell over an engine module."""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+from typing import Annotated
+
+from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
+from pydantic import BaseModel, Field
+
+from agent.chatbi import analyze
+from agent.context import AgentContext
+from agent.errors import AssistantError, SqlError
+from agent.sql.explain import explain_sql as explain_engine
+from agent.sql.fix import fix_sql as fix_engine
+from agent.sql.parse import clean_sql_text, pretty, transpile
+from agent.state import FinalIntent
+from agent.text2sql import draft_sql
+from agent.tools.results import latest_output, linked_output, tool_error, tool_result
+from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
+
+log = logging.getLogger(__name__)
+
+EXECUTE = "execute_sql_and_analyze_result"
+REPLY_ROWS_MAX = 1000
+LLM_REPAIR_TRIES = 2
+
+
+def _structured(ctx: AgentContext, schema: type[BaseModel]):
+    return ctx.model.with_structured_output(schema, method="function_calling")
+
+
+# -- generate_sql --------------------------------------------------------------------------
+
+
+@tool
+async def generate_sql(
+    user_question: Annotated[str, "The data question, rewritten to stand on its own."],
+    runtime: ToolRuntime,
+    related_table_source_tool_call_id: Annotated[
+        str | None, "The tool_call_id of the data_discovery call whose tables to use."
+    ] = None,
+    clarification: Annotated[str | None, "The person's answer to a clarifying question, if any."] = None,
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
+) -> str:
+    """Write a DuckDB SQL query that answers a data question, from the tables data_discovery found."""
+    ctx: AgentContext = runtime.context
+    question = f"{user_question} ({clarification})" if clarification else user_question
+    discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
+    tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
+
+    parse = await _structured(ctx, SemanticParse).ainvoke(
+        [SystemMessage(content=semantic_prompt(ctx)), HumanMessage(content=question)]
+    )
+
+    if parse.not_in_warehouse:
+        text = f"I don't have that data ({parse.not_in_warehouse.rstrip('.')}). What I have: {ctx.catalog.summary}"
+        return tool_result(final_intent, done=True, text=text)
+    if parse.unknown_values:
+        names = ", ".join(parse.unknown_values)
+        return tool_result(
+            final_intent,
+            done=True,
+            text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code.",
+        )
+    if parse.clarify_question and not clarification:
+        options = [{"label": o, "value": o} for o in parse.clarify_options]
+        return tool_result(final_intent, ask_human={"kind": "clarify", "question": parse.clarify_question, "options": options})
+
+    if parse.intent is not None:
+        compiled, problems = compile_checked(ctx, parse.intent)
+        if compiled is not None:
+            try:
+                await ctx.warehouse.adry_run(compiled.sql)
+            except SqlError as exc:
+                log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
+            else:
+                return tool_result(
+                    final_intent,
+                    sql=compiled.sql,
+                    reason=compiled.reason,
+                    tables=list(compiled.tables),
+                    intent=parse.intent.model_dump(),
+                    path="semantic",
+                    text=f"Here is the SQL. {compiled.reason}",
+                )
+        else:
+            log.info("semantic intent rejected: %s", problems)
+
+    if not ctx.has_llm:
+        text = (
+            "I can't turn that question into SQL without a language model. "
+            f"I can answer questions about: {_metric_list(ctx)}."
+        )
+        return tool_result(final_intent, done=True, text=text)
+
+    draft = await draft_sql(question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables)
+    if draft.placeholders:
+        first = draft.placeholders[0]
+        options = [{"label": str(o), "value": str(o)} for o in first.options[:10]]
+        return tool_result(final_intent, ask_human={"kind": "clarify", "question": first.question, "options": options})
+    if not draft.valid or not draft.sql:
+        return tool_error(final_intent, draft.error or "I could not write a query that runs for that question.")
+    return tool_result(
+        final_intent, sql=draft.sql, reason=draft.reason, tables=draft.tables, path="free",
+        text=f"Here is the SQL. {draft.reason}",
+    )
+
+
+def _metric_list(ctx: AgentContext) -> str:
+    return ", ".join(m.label for m in ctx.semantic.metrics[:12])
+
+
+# -- fix_sql --------------------------------------------------------------------------------
+
+
+class SqlRepair(BaseModel):
+    sql: str = Field(description="The repaired query, changed as little as possible")
+    explanation: str = Field(description="What was wrong and what changed, in one or two sentences")
+
+
+@tool
+async def fix_sql(
+    sql: Annotated[str, "The broken SQL exactly as the person gave it."],
+    runtime: ToolRuntime,
+    error_info: Annotated[str, "The error message the person saw, if any."] = "",
+    sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "fix_sql",
+) -> str:
+    """Repair broken SQL with the smallest change that makes it run, and say what changed and why."""
+    ctx: AgentContext = runtime.context
+    try:
+        result = await asyncio.to_thread(
+            fix_engine,
+            sql,
+            error=error_info or None,
+            dialect=sql_dialect,
+            schema=ctx.warehouse.schema(),
+            dry_run=ctx.warehouse.dry_run,
+        )
+    except AssistantError as exc:
+        return tool_error(final_intent, exc)
+    changes = [f"• {c.what}: {c.why}" for c in result.changes]
+    fixed = result.fixed_sql
+    if not result.valid and ctx.has_llm:
+        repaired = await _llm_repair(ctx, fixed or sql, result.reason or error_info)
+        if repaired is not None:
+            fixed, note = repaired
+            changes.append(f"• {note}")
+            result.valid = True
+    if not result.valid:
+        return tool_error(final_intent, f"I could not fix this query: {result.reason or 'it still fails'}.", sql=fixed)
+    if not changes:
+        text = "This query already runs as it is; I found nothing to fix." + (f" {result.reason}" if result.reason else "")
+    else:
+        text = "Here is the fixed query:\n" + "\n".join(changes)
+    return tool_result(final_intent, sql=fixed, original_sql=sql, changes=changes, text=text)
+
+
+async def _llm_repair(ctx: AgentContext, sql: str, error: str) -> tuple[str, str] | None:
+    for _ in range(LLM_REPAIR_TRIES):
+        answer = await _structured(ctx, SqlRepair).ainvoke(
+            "Repair this DuckDB SQL with a minimal edit. Tables and columns: "
+            f"{_schema_text(ctx)}\nSQL:\n{sql}\nError: {error}"
+        )
+        try:
+            candidate = pretty(clean_sql_text(answer.sql), dialect="duckdb")
+            await ctx.warehouse.adry_run(candidate)
+            return candidate, answer.explanation
+        except AssistantError as exc:
+            sql, error = answer.sql, exc.user_message
+    return None
+
+
+def _schema_text(ctx: AgentContext) -> str:
+    return "; ".join(
+        f"{table}({', '.join(c.name for c in columns)})" for table, columns in ctx.warehouse.schema().tables.items()
+    )
+
+
+# -- explain_sql --------------------------------------------------------------------------------
+
+
+class ExplainNarrative(BaseModel):
+    text: str = Field(description="A short plain-English explanation for a non-expert, using only the facts given")
+
+
+@tool
+async def explain_sql(
+    sql: Annotated[str, "The SQL to explain, as the person gave it."],
+    runtime: ToolRuntime,
+    sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
+) -> str:
+    """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms."""
+    ctx: AgentContext = runtime.context
+    try:
+        explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
+    except AssistantError as exc:
+        return tool_error(final_intent, exc)
+    text = explanation.text
+    if ctx.has_llm:
+        facts = explanation.model_dump_json(exclude={"text"})
+        narrative = await _structured(ctx, ExplainNarrative).ainvoke(
+            f"Explain this query to a colleague who does not read SQL. Facts: {facts}\nDraft: {text}"
+        )
+        text = narrative.text or text
+    return tool_result(final_intent, text=text, sql=clean_sql_text(sql), tables=explanation.tables)
+
+
+def _column_descriptions(ctx: AgentContext) -> dict[str, str]:
+    return {
+        f"{table}.{column.name}": column.description
+        for table in ctx.catalog.table_names
+        for column in ctx.catalog.describe_table(table).columns
+    }
+
+
+# -- execute_sql_and_analyze_result -------------------------------------------------------------
+
+
+@tool
+async def execute_sql_and_analyze_result(
+    user_question: Annotated[str, "The question the result should answer."],
+    runtime: ToolRuntime,
+    sql: Annotated[str | None, "The SQL to run, when the person gave it directly."] = None,
+    related_sql_source_tool_call_id: Annotated[
+        str | None, "The tool_call_id of the generate_sql or fix_sql call whose SQL to run."
+    ] = None,
+    sql_dialect: Annotated[str, "The dialect of `sql` when given directly."] = "duckdb",
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
+) -> str:
+    """Run a read-only SQL query and answer the question: key numbers, insights, a chart and follow-ups."""
+    ctx: AgentContext = runtime.context
+    source = linked_output(runtime.state, related_sql_source_tool_call_id, ("generate_sql", "fix_sql"))
+    if source is None and not sql:
+        source = latest_output(runtime.state, ("generate_sql", "fix_sql"), with_key="sql")
+    try:
+        if sql:
+            query = transpile(clean_sql_text(sql), read=sql_dialect, write="duckdb")
+        elif source:
+            query = source[1]["sql"]
+        else:
+            return tool_error(final_intent, "There is no SQL to run yet. Ask a data question or paste a query.")
+        result = await ctx.warehouse.arun(query)
+    except AssistantError as exc:
+        return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
+    intent = source[1].get("intent") if source else None
+    analysis = await analyze(
+        user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
+        follow_up_source=(ctx.semantic, ctx.values),
+    )
+    text = analysis.answer
+    if analysis.insights:
+        text += "\n" + "\n".join(f"• {line}" for line in analysis.insights)
+    return tool_result(
+        final_intent,
+        sql=query,
+        columns=result.columns,
+        rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
+        row_count=result.row_count,
+        chart_spec=analysis.chart.model_dump() if analysis.chart else None,
+        follow_ups=analysis.follow_ups,
+        text=text,
+    )

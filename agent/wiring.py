@@ -1,0 +1,68 @@
+"""Builds the agent's run context once: warehouse, catalog, semantic model, values, chat model."""
+
+from __future__ import annotations
+
+import logging
+
+from agent.catalog import default_catalog
+from agent.context import AgentContext
+from agent.errors import AssistantError
+from agent.llm import build_chat_model
+from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
+from agent.semantic.model import load_model
+from agent.semantic.values import ValueIndex
+from agent.settings import Settings
+from agent.sql.parse import transpile
+from agent.tools.semantic import SemanticParse, offline_parse
+from agent.warehouse import Warehouse
+
+log = logging.getLogger(__name__)
+
+# A catalog match this strong makes a message a data question even when the semantic
+# model cannot express it (the free path or a clear "I can't" answers it then).
+DATA_MATCH_SCORE = 1.0
+
+
+def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None) -> AgentContext:
+    warehouse = warehouse or Warehouse.from_settings(settings)
+    semantic = load_model()
+    context = AgentContext(
+        settings=settings,
+        warehouse=warehouse,
+        catalog=default_catalog(),
+        semantic=semantic,
+        values=ValueIndex.from_warehouse(warehouse, semantic),
+        model=None,  # set below: the offline model needs the rest of the context
+    )
+    context.model = chat_model or build_chat_model(
+        settings,
+        recognisers=_recognisers(context),
+        structured={SemanticParse.__name__: lambda question: offline_parse(context, question)},
+    )
+    log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.path)
+    return context
+
+
+def _recognisers(ctx: AgentContext) -> Recognisers:
+    def is_data_question(question: str) -> bool:
+        parse = offline_parse(ctx, question)
+        if parse.intent or parse.not_in_warehouse or parse.unknown_values:
+            return True
+        latest = question.split(FOLLOW_UP_MARK)[-1]
+        matches = ctx.catalog.search(latest, limit=1)
+        return bool(matches) and matches[0].score >= DATA_MATCH_SCORE
+
+    def knows_term(text: str) -> bool:
+        if ctx.catalog.lookup_terms(text):
+            return True
+        docs = ctx.catalog.search_docs(text, limit=1)
+        return bool(docs) and docs[0].score >= 0.5
+
+    def sql_runs(sql: str) -> bool:
+        try:
+            ctx.warehouse.dry_run(transpile(sql, read="presto", write="duckdb"))
+        except AssistantError:
+            return False
+        return True
+
+    return Recognisers(is_data_question=is_data_question, knows_term=knows_term, sql_runs=sql_runs)
