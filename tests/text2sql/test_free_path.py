@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from agent.text2sql import draft_sql, fill_placeholders
 from tests.text2sql.conftest import (
     StepModel,

@@ -1,0 +1,79 @@
+"""ChatBI: turn a query result into an answer, insights, a chart spec and follow-up questions.
+
+Facts are computed from the numbers; the offline sentences are built from them. With a
+model, a short narrative replaces those sentences only if every number it states is a fact.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any
+
+from langchain_core.language_models import BaseChatModel
+from pydantic import BaseModel, Field
+
+from agent.charts.choose import choose_chart
+from agent.charts.spec import ChartSpec
+from agent.chatbi.facts import compute_facts
+from agent.chatbi.follow_ups import FollowUpSource, follow_ups
+from agent.chatbi.narrative import invented_numbers, narrate
+from agent.chatbi.sentences import answer_sentence, insight_sentences
+from agent.errors import LLMError
+from agent.semantic.intent import StructuredIntent
+from agent.warehouse import QueryResult
+
+log = logging.getLogger(__name__)
+
+
+class Analysis(BaseModel):
+    answer: str
+    insights: list[str] = Field(default_factory=list)
+    chart: ChartSpec
+    follow_ups: list[str] = Field(default_factory=list)
+    facts: dict[str, Any] = Field(default_factory=dict)
+    llm_calls: int = 0
+    narrated: bool = False  # True when the words are the model's (they passed the number check)
+
+
+async def analyze(
+    question: str,
+    result: QueryResult,
+    *,
+    model: BaseChatModel | None = None,
+    intent: StructuredIntent | dict | None = None,
+    follow_up_source: FollowUpSource | None = None,
+) -> Analysis:
+    facts = compute_facts(result.columns, result.types, result.rows)
+    answer = answer_sentence(facts, result.columns)
+    insights = insight_sentences(facts)
+    llm_calls, narrated = 0, False
+    if model is not None and facts["shape"] != "empty":
+        llm_calls = 1
+        try:
+            narrative = await narrate(model, question, facts, {"answer": answer, **_numbered(insights)})
+        except LLMError as exc:
+            log.warning("narrative failed, using the computed sentences: %s", exc.detail)
+        else:
+            text = " ".join([narrative.answer, *narrative.insights])
+            invented = invented_numbers(text, facts, allowed_text=" ".join([question, answer, *insights]))
+            if invented or not narrative.answer.strip():
+                log.warning("narrative states numbers that are not facts %s; using the computed sentences", invented)
+            else:
+                answer, insights, narrated = narrative.answer, narrative.insights, True
+    if isinstance(intent, dict):
+        intent = StructuredIntent.model_validate(intent)
+    return Analysis(
+        answer=answer,
+        insights=insights,
+        chart=choose_chart(result.columns, result.types, result.rows, question),
+        follow_ups=follow_ups(
+            question, result.columns, result.types, result.rows, facts, intent=intent, source=follow_up_source
+        ),
+        facts=facts,
+        llm_calls=llm_calls,
+        narrated=narrated,
+    )
+
+
+def _numbered(insights: list[str]) -> dict[str, str]:
+    return {f"insight {i}": text for i, text in enumerate(insights, 1)}

@@ -1,0 +1,119 @@
+"""Numbers and names as people read them: 336,776 flights, 12.64 minutes, "average departure delay"."""
+
+from __future__ import annotations
+
+import calendar
+import math
+import re
+
+from agent.charts.roles import parse_time, time_part
+
+# Abbreviations in column names, spelt out ("avg_dep_delay" -> "average departure delay").
+_WORDS = {
+    "avg": "average", "mean": "average", "max": "maximum", "min": "minimum", "cnt": "count",
+    "num": "number of", "n": "number", "pct": "percent", "dep": "departure", "arr": "arrival",
+    "dest": "destination", "sched": "scheduled", "temp": "temperature", "dewp": "dew point",
+    "humid": "humidity", "precip": "precipitation", "visib": "visibility", "tz": "time zone",
+    "qty": "quantity", "amt": "amount", "yr": "year", "mo": "month", "hr": "hour",
+}
+
+# A unit is named only where the column name makes it obvious; first match wins.
+_UNITS: tuple[tuple[re.Pattern, str], ...] = (
+    (re.compile(r"(^|_)(pct|percent|percentage|share)(_|$)"), "%"),
+    (re.compile(r"(^|_)humid"), "%"),
+    (re.compile(r"delay|air_time|minutes"), "minutes"),
+    (re.compile(r"(^|_)(distance|miles)(_|$)"), "miles"),
+    (re.compile(r"(^|_)(temp|dewp|temperature)(_|$)"), "°F"),
+    (re.compile(r"wind_speed|wind_gust"), "mph"),
+    (re.compile(r"(^|_)precip"), "inches"),
+)
+
+_NON_WORD = re.compile(r"[^0-9a-zA-Z]+")
+
+
+def label(column: str) -> str:
+    """A column name as words: `avg_dep_delay` -> "average departure delay", `count_star()` -> "count"."""
+    words = [w for w in _NON_WORD.split(column.lower()) if w]
+    if words[-1:] == ["star"]:
+        words = words[:-1]
+    spelt = [_WORDS.get(w, w) for w in words]
+    return " ".join(spelt) or column
+
+
+def plural(noun: str) -> str:
+    if noun.endswith("s"):
+        return noun
+    if noun.endswith(("x", "ch", "sh")):
+        return noun + "es"
+    if len(noun) > 1 and noun.endswith("y") and noun[-2] not in "aeiou":
+        return noun[:-1] + "ies"
+    return noun + "s"
+
+
+def unit_of(column: str) -> str | None:
+    name = column.lower()
+    for pattern, unit in _UNITS:
+        if pattern.search(name):
+            return unit
+    return None
+
+
+def number(value: float) -> str:
+    """Thousands separators; whole numbers without decimals, others with one or two."""
+    if isinstance(value, float) and not math.isfinite(value):
+        return str(value)
+    if float(value).is_integer():
+        return f"{int(value):,}"
+    if abs(value) >= 1000:
+        return f"{value:,.1f}"
+    if abs(value) >= 0.01:
+        return f"{value:,.2f}"
+    return f"{value:.2g}"
+
+
+def quantity(value: float | None, column: str) -> str:
+    """A value with its unit: "12.64 minutes", "45.2%", "336,776"."""
+    if value is None:
+        return "no value"
+    if time_part(column) == "year" and float(value).is_integer():
+        return str(int(value))  # 2006, not 2,006
+    unit = unit_of(column)
+    text = number(value)
+    if unit is None:
+        return text
+    return f"{text}{unit}" if unit in ("%", "°F") else f"{text} {unit}"
+
+
+def percent(value: float, *, signed: bool = False) -> str:
+    return f"{value:+.1f}%" if signed else f"{value:.1f}%"
+
+
+def time_label(value, column: str) -> str:
+    """A time value as people say it: month 7 -> "July", 2013-07-01 -> "2013-07-01", hour 14 -> "14:00"."""
+    part = time_part(column)
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and part:
+        whole = int(value)
+        if part == "month" and 1 <= whole <= 12:
+            return calendar.month_name[whole]
+        if part == "quarter":
+            return f"Q{whole}"
+        if part == "hour":
+            return f"{whole:02d}:00"
+        if part in ("weekday", "dow") and 0 <= whole <= 7:
+            # Works for both dayofweek (0 = Sunday) and isodow (7 = Sunday).
+            return calendar.day_name[(whole - 1) % 7]
+        return f"{part} {whole}" if part != "year" else str(whole)
+    moment = parse_time(value)
+    if moment is not None:
+        if moment.hour or moment.minute:
+            return moment.strftime("%Y-%m-%d %H:%M")
+        return moment.strftime("%Y-%m-%d")
+    return str(value)
+
+
+def value_label(value) -> str:
+    if value is None:
+        return "(no value)"
+    if isinstance(value, float) and value.is_integer():
+        return str(int(value))
+    return str(value)
