@@ -136,6 +136,7 @@ class Surfaces:
                 tool=agent_name,
                 tool_args=args,
                 placeholder=placeholder.format(user=user),
+                response_url=command.get("response_url"),
             )
         )
 

@@ -13,6 +13,7 @@ from collections.abc import Callable
 
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
+from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from agent.reply import Chart
 from bot.blocks import Rendered, render_progress
@@ -20,6 +21,7 @@ from bot.blocks import Rendered, render_progress
 log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL_S = 1.0
+_NOT_A_MEMBER = ("not_in_channel", "channel_not_found")
 
 
 class ThreadDelivery:
@@ -30,6 +32,7 @@ class ThreadDelivery:
         thread_ts: str | None,
         *,
         use_status: bool = False,
+        response_url: str | None = None,
         clock: Callable[[], float] = time.monotonic,
         min_interval_s: float = PROGRESS_INTERVAL_S,
     ):
@@ -38,6 +41,8 @@ class ThreadDelivery:
         self.thread_ts = thread_ts
         self.placeholder_ts: str | None = None
         self._use_status = use_status
+        self._response_url = response_url
+        self._via_response_url = False
         self._clock = clock
         self._min_interval_s = min_interval_s
         self._last_update = float("-inf")
@@ -55,9 +60,17 @@ class ThreadDelivery:
                 log.info("status refused (%s); using a placeholder message", exc.response.get("error"))
                 self._use_status = False
         rendered = render_progress(label)
-        response = await self.client.chat_postMessage(
-            channel=self.channel, thread_ts=self.thread_ts, text=rendered.text, blocks=rendered.blocks
-        )
+        try:
+            response = await self.client.chat_postMessage(
+                channel=self.channel, thread_ts=self.thread_ts, text=rendered.text, blocks=rendered.blocks
+            )
+        except SlackApiError as exc:
+            if not self._response_url or exc.response.get("error") not in _NOT_A_MEMBER:
+                raise
+            # A slash command in a channel the bot is not in: answer through the command's response_url.
+            log.info("cannot post in %s (%s); answering via response_url", self.channel, exc.response.get("error"))
+            self._via_response_url = True
+            return
         self.placeholder_ts = response["ts"]
         if self.thread_ts is None:
             self.thread_ts = response["ts"]  # the placeholder starts the thread (slash commands)
@@ -69,7 +82,7 @@ class ThreadDelivery:
 
     async def progress(self, label: str) -> None:
         """Show a progress label; at most one Slack call per interval, repeated labels skipped."""
-        if label == self._last_label or self._clock() - self._last_update < self._min_interval_s:
+        if self._via_response_url or label == self._last_label or self._clock() - self._last_update < self._min_interval_s:
             return
         self._mark(label)
         try:
@@ -85,8 +98,15 @@ class ThreadDelivery:
         except SlackClientError as exc:
             log.warning("progress update failed: %s", exc)  # cosmetic; the final reply still comes
 
-    async def finish(self, rendered: Rendered) -> str:
-        """Replace the placeholder with the reply (or post it); return the reply message's ts."""
+    async def finish(self, rendered: Rendered) -> str | None:
+        """Replace the placeholder with the reply (or post it); return the reply message's ts, if known."""
+        if self._via_response_url:
+            response = await AsyncWebhookClient(self._response_url).send(
+                text=rendered.text, blocks=rendered.blocks, response_type="ephemeral"
+            )
+            if response.status_code != 200:
+                log.error("response_url refused the reply: %s %s", response.status_code, response.body)
+            return None
         if self.placeholder_ts:
             try:
                 await self.client.chat_update(
@@ -102,6 +122,8 @@ class ThreadDelivery:
 
     async def attach(self, *, filename: str, content: bytes, title: str) -> None:
         """Upload a file (chart, CSV) into the thread; a failure is told in the thread, not swallowed."""
+        if self._via_response_url:
+            return  # no thread to upload into
         try:
             await self.client.files_upload_v2(
                 channel=self.channel, thread_ts=self.thread_ts, file=content, filename=filename, title=title

@@ -40,6 +40,7 @@ class AgentJob(BaseModel):
     placeholder: str = "Working on it…"
     echo: str | None = None  # posted in the thread first, e.g. the follow-up question a button asked
     thread_title: str | None = None  # set on a new Assistant thread
+    response_url: str | None = None  # slash commands: the way back when the bot may not post in the channel
 
 
 JobHandler = Callable[[AgentJob], Awaitable[None]]

@@ -62,6 +62,7 @@ class TurnRunner:
             where.channel,
             where.thread_ts,
             use_status=where.assistant_thread,
+            response_url=job.response_url,
             clock=self._clock,
             min_interval_s=self._progress_interval_s,
         )
@@ -88,7 +89,7 @@ class TurnRunner:
         if reply.error:
             await self.store.save_job(job.job_id, job.model_dump_json(), RETRY_TTL_S)
         reply_ts = await delivery.finish(rendered)
-        if reply.ask_human:
+        if reply.ask_human and reply_ts:
             await self.store.mark_pending(session_id, reply_ts)
         if reply.chart:
             await delivery.attach_chart(reply.chart)

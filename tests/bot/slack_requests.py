@@ -60,7 +60,9 @@ class SlackSender:
         }
         return await self.post(json.dumps(payload), "application/json", **kwargs)
 
-    async def command(self, command: str, text: str, *, user: str = "U1", channel: str = "C1") -> tuple[int, str]:
+    async def command(
+        self, command: str, text: str, *, user: str = "U1", channel: str = "C1", response_url: str | None = None
+    ) -> tuple[int, str]:
         form = {
             "command": command,
             "text": text,
@@ -68,7 +70,7 @@ class SlackSender:
             "channel_id": channel,
             "team_id": "T1",
             "trigger_id": "trig-1",
-            "response_url": "http://127.0.0.1:9/unused",
+            "response_url": response_url or "http://127.0.0.1:9/unused",
         }
         return await self.post(urlencode(form), "application/x-www-form-urlencoded")
 

@@ -37,6 +37,7 @@ class SlackStandIn:
     calls: list[Call] = field(default_factory=list)
     messages: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # (channel, ts) -> message
     uploads: dict[str, bytes] = field(default_factory=dict)
+    responses: list[dict[str, Any]] = field(default_factory=list)  # bodies posted to slash commands' response_url
     _faults: dict[str, list[_Fault]] = field(default_factory=dict)
     _ts: itertools.count = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
@@ -49,6 +50,7 @@ class SlackStandIn:
         app.router.add_post("/api/{method}", self._api)
         app.router.add_get("/api/{method}", self._api)
         app.router.add_post("/upload/{file_id}", self._upload)
+        app.router.add_post("/response/{id}", self._response_url)
         self._runner = web.AppRunner(app)
         await self._runner.setup()
         site = web.TCPSite(self._runner, "127.0.0.1", 0)
@@ -120,6 +122,10 @@ class SlackStandIn:
     async def _upload(self, request: web.Request) -> web.Response:
         self.uploads[request.match_info["file_id"]] = await request.read()
         return web.Response(text="OK")
+
+    async def _response_url(self, request: web.Request) -> web.Response:
+        self.responses.append(await request.json())
+        return web.Response(text="ok")
 
     def _auth_test(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "user_id": self.bot_user_id, "bot_id": "BBOT", "team_id": "T1", "user": "databot"}

@@ -263,3 +263,13 @@ async def test_chart_is_uploaded_into_the_thread(bot, slack, fake_agent):
 async def test_healthz(bot):
     async with bot.send.session.get(bot.url + "/healthz") as response:
         assert response.status == 200 and (await response.json()) == {"ok": True}
+
+
+async def test_slash_command_in_a_channel_the_bot_is_not_in_answers_via_response_url(bot, slack, fake_agent):
+    slack.fail("chat.postMessage", "not_in_channel")
+    await bot.send.command("/explainsql", "select 1", response_url=f"{slack.url}/response/1")
+    await bot.drain()
+    [response] = slack.responses
+    assert response["response_type"] == "ephemeral"
+    assert "Explain SQL Agent looked at it." in response["text"]
+    assert slack.calls_to("chat.update") == []
