@@ -442,11 +442,10 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
     ambiguous: list[Ambiguity] = []
     i = 0
     while i < len(tokens):
-        op, values, span = _comparison_at(tokens, i)
+        op, values, span, end = _comparison_at(tokens, i)
         if op is None:
             i += 1
             continue
-        end = span[-1] + 1
         unit = _UNITS.get(tokens[end].low) if end < len(tokens) else None
         unit_index = end if unit else None
         field_mention = _numeric_mention_after(state, end, model) or _numeric_mention_before(state, span[0], model)
@@ -462,7 +461,7 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
             elif candidates:
                 ambiguous.append(Ambiguity(text=" ".join(t.text for t in tokens[span[0]:end + 1]), options=candidates))
         if dim_name is None:
-            i = end
+            i = span[-1] + 1
             continue
         dim = model.dimension_by_name[dim_name]
         factor = unit[1] if unit is not None and unit[0] == dim.unit else 1
@@ -471,29 +470,36 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
         _consume_with_mentions(state, [*span, *([unit_index] if unit_index is not None else [])])
         if field_mention is not None:
             field_mention.used = True
-        i = end + 1
+        i = max(span[-1], end) + 1
     return filters, ambiguous
 
 
-def _comparison_at(tokens: list[Token], i: int) -> tuple[str | None, list[float], list[int]]:
+_OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less": "<=", "fewer": "<=",
+              "shorter": "<=", "under": "<="}
+
+
+def _comparison_at(tokens: list[Token], i: int) -> tuple[str | None, list[float], list[int], int]:
+    """A comparison starting at token i: (op, numbers, its token indexes, where a unit may stand)."""
     words = tuple(t.low for t in tokens)
     if words[i] == "between" and i + 3 < len(tokens) and tokens[i + 1].number is not None \
             and words[i + 2] == "and" and tokens[i + 3].number is not None:
-        return "between", [tokens[i + 1].number, tokens[i + 3].number], [i, i + 1, i + 2, i + 3]
+        return "between", [tokens[i + 1].number, tokens[i + 3].number], [i, i + 1, i + 2, i + 3], i + 4
     for cue, op in _COMPARATORS:
         n = len(cue)
         if words[i:i + n] != cue:
             continue
         j = i + n
         if j < len(tokens) and words[j] in {"a", "an"} and j + 1 < len(tokens) and words[j + 1] in _UNITS:
-            return op, [1.0], list(range(i, j + 1))  # "over an hour"
+            return op, [1.0], list(range(i, j + 1)), j + 1  # "over an hour"
         if j < len(tokens) and tokens[j].number is not None:
-            return op, [tokens[j].number], list(range(i, j + 1))
-    if tokens[i].number is not None and i + 2 < len(tokens) and words[i + 1] == "or":
-        suffix = {"more": ">=", "greater": ">=", "longer": ">=", "less": "<=", "fewer": "<=", "shorter": "<="}
-        if words[i + 2] in suffix:  # "2 hours or more" is handled by the unit after the number
-            return suffix[words[i + 2]], [tokens[i].number], [i, i + 1, i + 2]
-    return None, [], []
+            return op, [tokens[j].number], list(range(i, j + 1)), j + 1
+    if tokens[i].number is not None:
+        # "4 engines or more", "2 hours or longer": the unit sits between the number and "or"
+        for gap in (0, 1):
+            k = i + 1 + gap
+            if k + 1 < len(tokens) and words[k] == "or" and words[k + 1] in _OR_SUFFIX:
+                return _OR_SUFFIX[words[k + 1]], [tokens[i].number], [i, k, k + 1], i + 1
+    return None, [], [], i
 
 
 def _clean_number(value: float) -> int | float:

@@ -14,6 +14,7 @@ from agent.semantic.values import ValueIndex
 
 _MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
                 "October", "November", "December"]
+_OTHER_GRAINS = ["day_of_week", "hour", "month"]
 _OP_WORDS = {">": "more than", "<": "less than", ">=": "at least", "<=": "at most"}
 
 
@@ -50,6 +51,31 @@ def follow_up_intents(
         pairs.append((f"Top 5 {plural} by {label.lower()}{suffix}",
                       StructuredIntent(metrics=[metric], dimensions=[dim], filters=filters, time=time,
                                        order_by=[OrderBy(field=metric, descending=True)], limit=5)))
+    for flt in filters:
+        # compare the filtered value with its peers: "from EWR" -> "by origin airport"
+        if model.dimension_by_name[flt.field].kind == "categorical" and len(intent.dimensions) <= 1:
+            rest = [f for f in filters if f is not flt]
+            rest_suffix = "".join(" " + _phrase_filter(f, model) for f in rest) + (" " + _phrase_time(time) if time else "")
+            dims = [*intent.dimensions, flt.field]
+            by = " and ".join(model.dimension_by_name[d].label for d in dims)
+            pairs.append((f"{label} by {by}{rest_suffix}",
+                          StructuredIntent(metrics=[metric], dimensions=dims, filters=rest, time=time)))
+            break
+    time_dims = [d for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
+    if len(intent.dimensions) == 1 and time_dims:
+        for grain in _OTHER_GRAINS:
+            if grain != time_dims[0]:
+                pairs.append((f"{label} by {model.dimension_by_name[grain].label}{suffix}",
+                              StructuredIntent(metrics=[metric], dimensions=[grain], filters=filters, time=time)))
+                break
+    measure = model.metric_by_name[metric].measure
+    if measure is not None and len(intent.dimensions) <= 1:
+        by = f" by {model.dimension_by_name[intent.dimensions[0]].label}" if intent.dimensions else ""
+        for sibling in (m for m in model.metrics if m.measure == measure and m.name not in intent.metrics):
+            pairs.append((f"{sibling.label}{by}{suffix}",
+                          StructuredIntent(metrics=[sibling.name], dimensions=list(intent.dimensions),
+                                           filters=filters, time=time)))
+            break
     valid = [(q, i) for q, i in pairs if not validate_intent(i, model)]
     # alternate kinds of step so the first three are varied
     return sorted(valid, key=lambda pair: (pairs.index(pair) % 2, pairs.index(pair)))[:6]

@@ -1,0 +1,193 @@
+import pytest
+
+from agent.semantic.follow_ups import follow_up_intents, suggest_follow_ups
+from agent.semantic.intent import validate_intent
+
+
+def intent_of(ask, question):
+    extraction = ask(question)
+    assert extraction.intent is not None, (question, extraction)
+    return extraction.intent
+
+
+def filters_of(intent):
+    return {(f.field, f.op, tuple(f.values)) for f in intent.filters}
+
+
+@pytest.mark.parametrize("question, metric", [
+    ("How late are flights on average?", "avg_dep_delay"),
+    ("mean arrival delay", "avg_arr_delay"),
+    ("worst departure delay", "max_dep_delay"),
+    ("What's the longest flight?", "max_distance"),
+    ("shortest flight distance", "min_distance"),
+    ("total miles flown", "total_distance"),
+    ("How many cancellations were there?", "cancelled_flights"),
+    ("How many different aircraft flew?", "distinct_planes"),
+    ("fleet size", "plane_count"),
+    ("typical humidity", "avg_humid"),
+    ("punctuality", "on_time_share"),
+])
+def test_metric_synonyms(ask, question, metric):
+    assert intent_of(ask, question).metrics == [metric]
+
+
+def test_every_metric_label_reads_back_as_that_metric(ask, model):
+    for metric in model.metrics:
+        assert intent_of(ask, metric.label).metrics == [metric.name], metric.label
+
+
+@pytest.mark.parametrize("question, dimension", [
+    ("flights by airline", "carrier"),
+    ("flights per airline name", "airline_name"),
+    ("flights for each route", "route"),
+    ("average seats by maker", "manufacturer"),
+    ("number of flights per destination time zone", "dest_tzone"),
+    ("flights across weekdays", "day_of_week"),
+    ("hourly departures", "hour"),
+    ("weekly flight count", "week"),
+])
+def test_dimension_words(ask, question, dimension):
+    assert intent_of(ask, question).dimensions == [dimension]
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("flights from Newark", ("origin", "=", ("EWR",))),
+    ("flights out of LaGuardia", ("origin", "=", ("LGA",))),
+    ("flights leaving Kennedy", ("origin", "=", ("JFK",))),
+    ("flights to LAX", ("dest", "=", ("LAX",))),
+    ("flights operated by Hawaiian", ("carrier", "=", ("HA",))),  # from airlines.name, no alias
+    ("ExpressJet flights", ("carrier", "=", ("EV",))),
+    ("flights by carrier B6", ("carrier", "=", ("B6",))),
+    ("flights from JFK or EWR", ("origin", "in", ("JFK", "EWR"))),
+    ("flights excluding United", ("carrier", "!=", ("UA",))),
+    ("Boeing planes", ("manufacturer", "=", ("BOEING",))),
+])
+def test_values_from_the_warehouse(ask, question, expected):
+    assert expected in filters_of(intent_of(ask, question))
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("flights with an arrival delay over 2 hours", ("arr_delay", ">", (120,))),
+    ("flights delayed by at least 90 minutes", ("dep_delay", ">=", (90,))),
+    ("flights delayed more than an hour", ("dep_delay", ">", (60,))),
+    ("planes with more than 200 seats", ("seats", ">", (200,))),
+    ("planes with fewer than 10 seats", ("seats", "<", (10,))),
+    ("flights under 500 miles", ("distance", "<", (500,))),
+    ("flights with a distance between 1000 and 2000", ("distance", "between", (1000, 2000))),
+    ("planes with 4 engines or more", ("engines", ">=", (4,))),
+])
+def test_numbers_with_comparison_words(ask, question, expected):
+    assert filters_of(intent_of(ask, question)) == {expected}
+
+
+@pytest.mark.parametrize("question, months", [
+    ("flights in March", [3]),
+    ("flights in Sept", [9]),
+    ("flights in Q2", [4, 5, 6]),
+    ("flights in the third quarter", [7, 8, 9]),
+    ("flights in the first half of the year", [1, 2, 3, 4, 5, 6]),
+    ("flights in H2", [7, 8, 9, 10, 11, 12]),
+    ("flights from June through August", [6, 7, 8]),
+    ("flights between March and May", [3, 4, 5]),
+    ("flights from November to February", [1, 2, 11, 12]),
+    ("flights in March and May", [3, 5]),
+    ("flights in summer", [6, 7, 8]),
+    ("flights in winter", [1, 2, 12]),
+])
+def test_time_words(ask, question, months):
+    assert intent_of(ask, question).time.months == months
+
+
+def test_a_day_of_a_month(ask):
+    time = intent_of(ask, "flights on October 5th").time
+    assert (time.months, time.days) == ([10], [5])
+
+
+def test_may_the_verb_is_not_a_month(ask):
+    extraction = ask("Which carrier may have the highest average departure delay?")
+    assert extraction.intent.time is None
+
+
+def test_daily_means_the_date_unless_one_month_is_asked(ask):
+    assert intent_of(ask, "daily flight count").dimensions == ["date"]
+    assert intent_of(ask, "daily flight count in July").dimensions == ["day"]
+
+
+def test_top_n_and_which(ask):
+    top = intent_of(ask, "top 3 destinations by number of flights")
+    assert (top.dimensions, top.limit, top.order_by[0].field, top.order_by[0].descending) == \
+        (["dest"], 3, "flight_count", True)
+    which = intent_of(ask, "Which carrier has the lowest average arrival delay?")
+    assert (which.limit, which.order_by[0].descending) == (1, False)
+    busiest = intent_of(ask, "the busiest route")
+    assert (busiest.metrics, busiest.dimensions, busiest.limit) == (["flight_count"], ["route"], 1)
+    several = intent_of(ask, "Which carriers have the most cancellations?")
+    assert several.limit is None and several.order_by[0].descending
+
+
+def test_a_metric_is_chosen_by_what_it_can_reach(ask):
+    # planes counted on their own table, or from flights when a flight field is asked about
+    assert intent_of(ask, "How many planes have more than 200 seats?").metrics == ["plane_count"]
+    assert intent_of(ask, "How many planes flew from JFK?").metrics == ["distinct_planes"]
+    assert intent_of(ask, "average humidity by month").metrics == ["avg_humid"]
+
+
+def test_per_row_is_not_a_grouping(ask):
+    assert intent_of(ask, "average seats per plane").dimensions == []
+    assert intent_of(ask, "average departure delay per plane").dimensions == ["tailnum"]
+
+
+def test_unknown_value_is_reported(ask):
+    extraction = ask("How many flights did carrier ZZ operate?")
+    assert extraction.intent is None
+    assert [(u.text, u.dimension) for u in extraction.unknown_values] == [("ZZ", "carrier")]
+    assert extraction.unknown_values[0].suggestions
+    extraction = ask("flights from XYZ")
+    assert [(u.text, u.dimension) for u in extraction.unknown_values] == [("XYZ", "origin")]
+
+
+def test_data_the_warehouse_does_not_have(ask):
+    extraction = ask("What is the average ticket price by airline?")
+    assert extraction.intent is None
+    assert "ticket prices" in extraction.unsupported
+    assert "number of flights" in extraction.unsupported and "average temperature" in extraction.unsupported
+    assert "passengers" in ask("How many passengers flew to Boston?").unsupported
+
+
+def test_an_ambiguous_word_offers_its_meanings(ask):
+    extraction = ask("number of flights by airport")
+    assert extraction.intent is None
+    assert extraction.ambiguous[0].options == ["origin", "dest"]
+    # where only one meaning fits the measure there is no question to ask
+    assert intent_of(ask, "average temperature by airport").dimensions == ["origin"]
+
+
+def test_no_measure_is_said_not_guessed(ask):
+    extraction = ask("tell me something interesting")
+    assert extraction.intent is None and extraction.reason
+    assert ask("total temperature").reason.startswith("The semantic model has no metric")
+
+
+def test_confidence_drops_with_words_not_understood(ask):
+    clear = ask("average arrival delay by carrier")
+    vague = ask("average arrival delay by carrier for the glorious jubilee squadron")
+    assert clear.confidence == 1.0 and vague.confidence < clear.confidence
+    assert "jubilee" in vague.ignored_words
+
+
+@pytest.mark.parametrize("question", [
+    "How many flights departed from Newark (EWR) in March?",
+    "Average seats per plane by engine type",
+    "Daily flight count in October",
+    "Average humidity by month at LGA",
+    "How many planes have more than 200 seats?",
+    "Average departure delay for Southwest in the second half of the year",
+])
+def test_follow_ups_parse_back_to_what_they_mean(ask, model, values, question):
+    intent = intent_of(ask, question)
+    suggestions = suggest_follow_ups(intent, model, values, n=3)
+    assert len(suggestions) == 3 and len(set(suggestions)) == 3
+    for text, meant in follow_up_intents(intent, model, values):
+        parsed = intent_of(ask, text)
+        assert validate_intent(parsed, model) == []
+        assert parsed == meant, text
