@@ -82,7 +82,8 @@ class ThreadDelivery:
 
     async def progress(self, label: str) -> None:
         """Show a progress label; at most one Slack call per interval, repeated labels skipped."""
-        if self._via_response_url or label == self._last_label or self._clock() - self._last_update < self._min_interval_s:
+        too_soon = self._clock() - self._last_update < self._min_interval_s
+        if self._via_response_url or label == self._last_label or too_soon:
             return
         self._mark(label)
         try:

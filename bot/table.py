@@ -49,7 +49,9 @@ def _is_numeric(values: list[Any]) -> bool:
     return bool(present) and all(isinstance(v, (int, float, Decimal)) and not isinstance(v, bool) for v in present)
 
 
-def render_table(columns: list[str], rows: list[list[Any]], *, max_chars: int, max_rows: int = MAX_ROWS) -> TablePreview:
+def render_table(
+    columns: list[str], rows: list[list[Any]], *, max_chars: int, max_rows: int = MAX_ROWS
+) -> TablePreview:
     """As many leading rows as fit in `max_chars` (and `max_rows`); columns that would not fit are dropped."""
     cells = [[cell(v) for v in row] for row in rows[:max_rows]]
     header = [cell(c) for c in columns]

@@ -54,7 +54,9 @@ def fake_agent():
     return FakeAgent()
 
 
-async def start_bot(bot_settings, slack: SlackStandIn, agent) -> tuple[RunningBot, web.AppRunner, aiohttp.ClientSession]:
+async def start_bot(
+    bot_settings, slack: SlackStandIn, agent
+) -> tuple[RunningBot, web.AppRunner, aiohttp.ClientSession]:
     runtime = build_runtime(bot_settings, agent, progress_interval_s=0)
     runner = web.AppRunner(build_web_app(runtime.app))
     await runner.setup()

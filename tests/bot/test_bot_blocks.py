@@ -111,7 +111,8 @@ def test_small_result_needs_no_csv():
 
 
 def test_error_reply_is_a_sentence_request_id_and_retry():
-    rendered = render_reply(AgentReply(session_id="s", error="The query timed out.", request_id="abc"), retry_job_id="j1")
+    failed = AgentReply(session_id="s", error="The query timed out.", request_id="abc")
+    rendered = render_reply(failed, retry_job_id="j1")
     assert section_texts(rendered.blocks) == [":warning: The query timed out."]
     assert "`abc`" in json.dumps(rendered.blocks)
     [retry] = buttons(rendered.blocks)
