@@ -132,6 +132,9 @@ def _time_conditions(intent: StructuredIntent, model: SemanticModel, table: str)
     for grain, values in (("month", intent.time.months), ("day", intent.time.days), ("hour", intent.time.hours)):
         if values:
             conditions.append(_set_condition(_qualify(columns[grain], table), values))
+    if intent.time.weekdays:
+        date = _qualify(f"make_date({columns['year']}, {columns['month']}, {columns['day']})", table)
+        conditions.append(_set_condition(f"isodow({date})", intent.time.weekdays))
     return conditions
 
 
@@ -164,7 +167,8 @@ def _reason(intent: StructuredIntent, model: SemanticModel, table: str, joins: l
         parts.append(f"where {label} {flt.op.replace('_', ' ')} {values}".rstrip())
     if intent.time is not None and not intent.time.is_empty():
         bits = [f"{name} {', '.join(map(str, vals))}" for name, vals in
-                (("months", intent.time.months), ("days", intent.time.days), ("hours", intent.time.hours)) if vals]
+                (("months", intent.time.months), ("days", intent.time.days), ("hours", intent.time.hours),
+                 ("weekdays", intent.time.weekdays)) if vals]
         if intent.time.year is not None:
             bits.insert(0, f"year {intent.time.year}")
         parts.append("in " + "; ".join(bits))

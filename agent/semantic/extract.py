@@ -47,12 +47,17 @@ class Extraction(BaseModel):
 
 # -- the lexicon ------------------------------------------------------------------------------
 
-Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "topic", "value", "context"]
+Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
+               "value", "context"]
 
 _MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
            "october", "november", "december"]
 _MONTH_ABBREVIATIONS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
                         "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+_WEEKDAYS = {name: [number] for number, name in enumerate(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"], start=1)}
+_WEEKDAYS.update({"weekend": [6, 7], "weekday": [1, 2, 3, 4, 5], "workday": [1, 2, 3, 4, 5],
+                  "business day": [1, 2, 3, 4, 5]})
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "last": 4, "final": 4}
 
@@ -105,6 +110,9 @@ class Lexicon:
             self._add((name,), "month", number)
         for name, number in _MONTH_ABBREVIATIONS.items():
             self._add((name,), "month", number)
+        for name, days in _WEEKDAYS.items():
+            for form in inflections(phrase(name)):
+                self._add(form, "weekday", days)
         for name, months in model.seasons.items():
             self._add(phrase(name), "season", months)
         for topic, words in model.unsupported_topics.items():
@@ -184,10 +192,10 @@ _GROUP_CUES = [("by",), ("per",), ("each",), ("every",), ("across",), ("for", "e
 _WHICH = {"which", "what"}
 _COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [(phrase(text), op) for op, texts in {
-        ">": ["more than", "greater than", "over", "above", "exceeding", "longer than", "later than",
+        ">": ["more than", "greater than", "over", "above", "exceeding", "longer than", "later than", "after",
               "higher than", "bigger than", "larger than", "in excess of", "worse than", ">"],
         ">=": ["at least", ">=", "no less than"],
-        "<": ["less than", "fewer than", "under", "below", "shorter than", "lower than", "smaller than",
+        "<": ["less than", "fewer than", "under", "below", "shorter than", "lower than", "smaller than", "before",
               "earlier than", "<"],
         "<=": ["at most", "no more than", "up to", "<="],
         "=": ["exactly", "equal to"],
@@ -245,10 +253,11 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
             state.consume(*range(mention.start, mention.end))
 
     time = _time_filter(state, model)
-    filters, ambiguous = _comparisons(state, model)
+    filters, ambiguous, unresolved = _comparisons(state, model)
     limit, top = _limit(state)
     value_filters, unknown = _values(state, model, values)
     filters += value_filters
+    counted = _counted_dimensions(state, model)
     grouping, which_singular, by_metric_mentions, dim_ambiguous = _groupings(state, model, time)
     ambiguous += dim_ambiguous
     metric_choices, rank_mentions, unmatched = _metrics(state, model, has_grouping=bool(grouping))
@@ -261,6 +270,12 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
                           ignored_words=ignored)
     if ambiguous:
         return Extraction(ambiguous=ambiguous, reason="A word could mean more than one thing.", ignored_words=ignored)
+    if unresolved:
+        return Extraction(reason="I could not tell what " + ", ".join(f"'{u}'" for u in unresolved) + " refers to.",
+                          ignored_words=ignored)
+    if counted:
+        return Extraction(reason="The semantic model has no metric counting distinct " + ", ".join(counted) + ".",
+                          ignored_words=ignored)
     if unmatched:
         return Extraction(reason="The semantic model has no metric for the " + ", ".join(unmatched) + ".",
                           ignored_words=ignored)
@@ -367,6 +382,12 @@ def _time_filter(state: _State, model: SemanticModel) -> TimeFilter | None:
         for entry in mention.of("season"):
             months += entry.payload
             mention.used = True
+    weekdays: list[int] = []
+    for mention in state.mentions:
+        # "on weekdays" restricts; "by weekday" groups (left to the dimension reading)
+        if mention.has("weekday") and not (mention.has("dimension") and state.cue_before(mention.start, _GROUP_CUES)):
+            weekdays += mention.of("weekday")[0].payload
+            mention.used = True
 
     words = [t.low for t in tokens]
     for idx, word in enumerate(words):
@@ -396,9 +417,9 @@ def _time_filter(state: _State, model: SemanticModel) -> TimeFilter | None:
             if idx > 0 and words[idx - 1] in {"in", "during", "for", "of", "since", "year"}:
                 year = int(number)
                 state.consume(idx)
-    if not (months or days or year):
+    if not (months or days or year or weekdays):
         return None
-    return TimeFilter(year=year, months=months, days=days)
+    return TimeFilter(year=year, months=months, days=days, weekdays=weekdays)
 
 
 def _is_day(token: Token) -> bool:
@@ -436,10 +457,13 @@ def _mention_at(state: _State, index: int) -> Mention | None:
     return next((m for m in state.mentions if m.start <= index < m.end), None)
 
 
-def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], list[Ambiguity]]:
+def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], list[Ambiguity], list[str]]:
+    """'over 2 hours', 'more than 200 seats': a comparison becomes a filter on the measure it
+    names; one whose measure cannot be told is returned as unresolved, never dropped."""
     tokens = state.tokens
     filters: list[Filter] = []
     ambiguous: list[Ambiguity] = []
+    unresolved: list[str] = []
     i = 0
     while i < len(tokens):
         op, values, span, end = _comparison_at(tokens, i)
@@ -461,6 +485,8 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
             elif candidates:
                 ambiguous.append(Ambiguity(text=" ".join(t.text for t in tokens[span[0]:end + 1]), options=candidates))
         if dim_name is None:
+            if unit is None or not ambiguous:
+                unresolved.append(" ".join(t.text for t in tokens[span[0]:max(span[-1], end) + 1]))
             i = span[-1] + 1
             continue
         dim = model.dimension_by_name[dim_name]
@@ -471,7 +497,7 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
         if field_mention is not None:
             field_mention.used = True
         i = max(span[-1], end) + 1
-    return filters, ambiguous
+    return filters, ambiguous, unresolved
 
 
 _OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less": "<=", "fewer": "<=",
@@ -547,6 +573,10 @@ def _limit(state: _State) -> tuple[int | None, bool]:
                 return None, True
         mention = _mention_at(state, index + 1)
         if token.number is not None and index not in state.used_tokens and mention is not None \
+                and mention.has("dimension") and index > 0 and tokens[index - 1].low in _WHICH:
+            state.consume(index)  # "which 3 carriers ..."
+            return int(token.number), False
+        if token.number is not None and index not in state.used_tokens and mention is not None \
                 and mention.has("rank") and (index == 0 or tokens[index - 1].low in {"the", "show", "list"}):
             state.consume(index)
             return int(token.number), False
@@ -596,9 +626,15 @@ def _value_dimension(state: _State, mention: Mention, dims: list[str], model: Se
 def _unknown_values(state: _State, model: SemanticModel, values: ValueIndex) -> list[UnknownValue]:
     """Code-like words ('ZZ', 'XYZ') that match nothing are reported, never silently dropped."""
     covered = _covered(state) | {i for m in state.mentions for i in range(m.start, m.end)}
+    value_cues = [phrase(c) for d in model.dimensions if d.values for c in d.value_cues]
     unknown = []
     for index, token in enumerate(state.tokens):
-        if index in covered or not _CODE_LIKE.fullmatch(token.text) or re.fullmatch(r"[QH][1-4]", token.text):
+        if index in covered or re.fullmatch(r"[QH][1-4]", token.text):
+            continue
+        # a code ('ZZ') anywhere, or a name ('Dallas') right after 'from' / 'to'
+        named = index > 0 and token.text[:1].isupper() and token.low not in STOPWORDS \
+            and state.cue_before(index, value_cues) is not None
+        if not (_CODE_LIKE.fullmatch(token.text) or named):
             continue
         dim = None
         before = _mention_at(state, index - 1)
@@ -614,6 +650,25 @@ def _unknown_values(state: _State, model: SemanticModel, values: ValueIndex) -> 
         suggestions = values.suggest(dim, token.text) if dim else []
         unknown.append(UnknownValue(text=token.text, dimension=dim, suggestions=suggestions))
     return unknown
+
+
+def _counted_dimensions(state: _State, model: SemanticModel) -> list[str]:
+    """'the most routes', 'how many manufacturers': a count of distinct values, which only a
+    metric of the model can answer; named here so the question is not answered as a grouping."""
+    counted = []
+    for mention in state.mentions:
+        if mention.used or mention.has("metric") or mention.has("entity") or not _plural(state, mention):
+            continue
+        dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
+        if not dims:
+            continue
+        before = _mention_at(state, mention.start - 1)
+        words = state.words_before(mention.start, 2)
+        if (before is not None and before.has("rank") and not state.cue_before(before.start, [("the",)])) \
+                or words in {("how", "many"), ("number", "of")}:
+            counted.append(model.dimension_by_name[dims[0]].label + "s")
+            mention.used = True
+    return counted
 
 
 # -- groupings --------------------------------------------------------------------------------------------

@@ -41,6 +41,7 @@ class TimeFilter(BaseModel):
     months: list[int] = Field(default_factory=list)
     days: list[int] = Field(default_factory=list)
     hours: list[int] = Field(default_factory=list)
+    weekdays: list[int] = Field(default_factory=list)  # ISO: 1 = Monday … 7 = Sunday
 
     @model_validator(mode="after")
     def _in_range(self) -> "TimeFilter":
@@ -48,16 +49,18 @@ class TimeFilter(BaseModel):
             ("months", self.months, 1, 12),
             ("days", self.days, 1, 31),
             ("hours", self.hours, 0, 23),
+            ("weekdays", self.weekdays, 1, 7),
         ):
             if any(not low <= v <= high for v in values):
                 raise ValueError(f"{name} must be between {low} and {high}")
         self.months = sorted(set(self.months))
         self.days = sorted(set(self.days))
         self.hours = sorted(set(self.hours))
+        self.weekdays = sorted(set(self.weekdays))
         return self
 
     def is_empty(self) -> bool:
-        return self.year is None and not (self.months or self.days or self.hours)
+        return self.year is None and not (self.months or self.days or self.hours or self.weekdays)
 
 
 class OrderBy(BaseModel):
@@ -113,6 +116,8 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         spec = model.table_by_name[table]
         needed = [g for g, v in (("year", intent.time.year), ("month", intent.time.months),
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]
+        if intent.time.weekdays:
+            needed += [g for g in ("year", "month", "day") if g not in needed]  # the date gives the weekday
         missing = [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")

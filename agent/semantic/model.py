@@ -21,7 +21,7 @@ from agent.warehouse import Schema
 
 DEFAULT_MODEL_PATH = Path(__file__).with_name("model.yaml")
 
-Aggregation = Literal["avg", "sum", "max", "min", "count"]
+Aggregation = Literal["avg", "median", "sum", "max", "min", "count"]
 
 
 class SemanticModelError(AssistantError):

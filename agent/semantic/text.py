@@ -24,7 +24,7 @@ STOPWORDS = frozenset(
     as into out over under up down about across during between through there's what's whats
     have has had flew fly flown flying departed depart departing left leave leaving arrive arrived
     arriving operate operated went go going data set dataset overall value
-    year's made recorded were got""".split()
+    year's recorded were got count""".split()
 )
 
 

@@ -126,7 +126,7 @@ def _name_variants(name: str) -> set[tuple[str, ...]]:
     trimmed = list(words)
     while len(trimmed) > 1 and trimmed[-1] in _NAME_SUFFIXES:
         trimmed.pop()
-    short = tuple(trimmed)
-    if short != words and not (len(short) == 1 and (len(short[0]) < 3 or short[0] in STOPWORDS)):
-        variants.add(short)
+        short = tuple(trimmed)  # every step: "american airlines inc" -> "american airlines" -> "american"
+        if not (len(short) == 1 and (len(short[0]) < 3 or short[0] in STOPWORDS)):
+            variants.add(short)
     return variants

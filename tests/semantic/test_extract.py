@@ -191,3 +191,48 @@ def test_follow_ups_parse_back_to_what_they_mean(ask, model, values, question):
         parsed = intent_of(ask, text)
         assert validate_intent(parsed, model) == []
         assert parsed == meant, text
+
+
+def test_which_n_keeps_n(ask):
+    intent = intent_of(ask, "Which 3 carriers have the highest average arrival delay?")
+    assert (intent.limit, intent.order_by[0].field) == (3, "avg_arr_delay")
+
+
+def test_full_airline_name_is_one_value(ask):
+    intent = intent_of(ask, "How many flights did American Airlines have to Dallas?")
+    assert intent.dimensions == []
+    assert filters_of(intent) == {("carrier", "=", ("AA",)), ("dest", "=", ("DFW",))}
+
+
+def test_unknown_place_after_from_or_to_is_reported(ask):
+    extraction = ask("How many flights went to Springfield?")
+    assert extraction.intent is None
+    assert [(u.text, u.dimension) for u in extraction.unknown_values] == [("Springfield", "dest")]
+
+
+def test_comparison_without_a_measure_is_not_dropped(ask):
+    extraction = ask("flights after 6 pm")
+    assert extraction.intent is None and "after 6" in extraction.reason
+    assert filters_of(intent_of(ask, "How many planes were built before 2000?")) == {("plane_year", "<", (2000,))}
+
+
+def test_counting_distinct_values_the_model_lacks_is_said(ask):
+    extraction = ask("Which carrier flies the most routes?")
+    assert extraction.intent is None and "distinct routes" in extraction.reason
+
+
+def test_median_is_its_own_aggregation(ask):
+    assert intent_of(ask, "median arrival delay by origin").metrics == ["median_arr_delay"]
+
+
+def test_weekdays_filter_and_group(ask, model, warehouse):
+    from agent.semantic.compiler import compile_intent
+
+    mondays = intent_of(ask, "average departure delay on Mondays")
+    assert mondays.time.weekdays == [1]
+    weekend = intent_of(ask, "flights on weekends")
+    assert weekend.time.weekdays == [6, 7]
+    assert intent_of(ask, "flights by weekday").dimensions == ["day_of_week"]
+    by_day = dict(warehouse.run(compile_intent(intent_of(ask, "flights by weekday"), model).sql).rows)
+    weekend_count = warehouse.run(compile_intent(weekend, model).sql).rows[0][0]
+    assert weekend_count == by_day["6 Saturday"] + by_day["7 Sunday"]
