@@ -197,7 +197,8 @@ class Catalog:
                             kind="type_mismatch",
                             table=table_name,
                             column=column,
-                            message=f"{table_name}.{column} is documented as {doc.type} but the warehouse has {real[column]}.",
+                            message=f"{table_name}.{column} is documented as {doc.type} "
+                            f"but the warehouse has {real[column]}.",
                         )
                     )
             for column in real:
@@ -207,7 +208,8 @@ class Catalog:
                             kind="undocumented_column",
                             table=table_name,
                             column=column,
-                            message=f"{table_name}.{column} exists in the warehouse but the catalog does not describe it.",
+                            message=f"{table_name}.{column} exists in the warehouse "
+                            "but the catalog does not describe it.",
                         )
                     )
         for table_name in schema.tables:

@@ -125,7 +125,8 @@ class TableIndex:
             for value in doc.values:
                 for word in _table_terms(value):
                     if value_counts[column].get(word, 0) < _GENERIC_VALUE_SHARE:
-                        entry.add(word, Evidence(COLUMN_VALUE, "column '{column}' has the value '" + _literal(value) + "'", column))
+                        reason = "column '{column}' has the value '" + _literal(value) + "'"
+                        entry.add(word, Evidence(COLUMN_VALUE, reason, column))
             if doc.pattern:
                 entry.patterns.append((re.compile(doc.pattern, re.IGNORECASE), column))
         return entry

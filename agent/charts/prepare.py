@@ -76,14 +76,16 @@ def check_spec(spec: ChartSpec, columns: list[str], rows: list) -> None:
             raise ChartError(f"The chart plots '{name}' as a number, but it holds {bad!r}.")
 
 
-def prepare(spec: ChartSpec, columns: list[str], rows: list, *, top_n: int = 20, types: list[str] | None = None) -> PreparedChart:
+def prepare(
+    spec: ChartSpec, columns: list[str], rows: list, *, top_n: int = 20, types: list[str] | None = None
+) -> PreparedChart:
     check_spec(spec, columns, rows)
     if spec.kind == "none":
         raise ChartError("This result is answered without a chart.")
     x_index = columns.index(spec.x)
-    x_type = (types or [""] * len(columns))[x_index]
-    x_role = column_role(spec.x, x_type, [row[x_index] for row in rows])
     if spec.kind == "line":
+        x_type = (types or [""] * len(columns))[x_index]
+        x_role = column_role(spec.x, x_type, [row[x_index] for row in rows])
         chart = _line(spec, columns, rows, x_index, x_role)
     else:
         chart = _bar(spec, columns, rows, x_index, top_n)
@@ -92,19 +94,15 @@ def prepare(spec: ChartSpec, columns: list[str], rows: list, *, top_n: int = 20,
 
 
 def _line(spec: ChartSpec, columns, rows, x_index: int, x_role: Role) -> PreparedChart:
-    as_dates = x_role is Role.TIME and all(
-        parse_time(row[x_index]) is not None for row in rows if row[x_index] is not None
-    ) and not all(is_number(row[x_index]) for row in rows if row[x_index] is not None)
-
-    def x_key(value):
-        if value is None:
-            return None
-        if as_dates:
-            return parse_time(value)
-        return value if is_number(value) else str(value)
-
-    keyed = [(x_key(row[x_index]), row) for row in rows]
-    keyed = [(key, row) for key, row in keyed if key is not None]
+    raw = [row[x_index] for row in rows]
+    dates = None
+    if x_role is Role.TIME and not all(is_number(v) for v in raw if v is not None):
+        dates = [None if v is None else parse_time(v) for v in raw]  # parsed once: results can be long
+        if any(d is None for d, v in zip(dates, raw) if v is not None):
+            dates = None
+    as_dates = dates is not None
+    keys = dates if as_dates else [v if v is None or is_number(v) else str(v) for v in raw]
+    keyed = [(key, row) for key, row in zip(keys, rows) if key is not None]
     x_values = sorted({key for key, _ in keyed})
     position = {key: i for i, key in enumerate(x_values)}
     series, note = _series(spec, columns, [row for _, row in keyed], [key for key, _ in keyed], position)

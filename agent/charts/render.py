@@ -75,7 +75,9 @@ def _draw_lines(axes, chart: PreparedChart) -> None:
     elif is_month_axis(chart):
         months = sorted({int(v) for v in chart.x_values})
         axes.xaxis.set_major_locator(FixedLocator(months))
-        axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: MONTHS[int(value) - 1] if 1 <= value <= 12 else ""))
+        axes.xaxis.set_major_formatter(
+            FuncFormatter(lambda value, _: MONTHS[int(value) - 1] if 1 <= value <= 12 else "")
+        )
     elif chart.x_kind == "number":
         axes.xaxis.set_major_locator(MaxNLocator(integer=True))
         axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: format_number(value, thousands=False)))

@@ -57,7 +57,7 @@ def time_part(name: str) -> str | None:
 def parse_time(value) -> dt.datetime | None:
     """An ISO date or timestamp (as the warehouse returns them) as a naive datetime."""
     if isinstance(value, dt.datetime):
-        return value.replace(tzinfo=None)
+        return value if value.tzinfo is None else value.replace(tzinfo=None)
     if isinstance(value, dt.date):
         return dt.datetime(value.year, value.month, value.day)
     if isinstance(value, str) and _ISO_DATE.match(value):
@@ -65,9 +65,10 @@ def parse_time(value) -> dt.datetime | None:
         if len(text) == 7:  # YYYY-MM
             text += "-01"
         try:
-            return dt.datetime.fromisoformat(text).replace(tzinfo=None)
+            parsed = dt.datetime.fromisoformat(text)
         except ValueError:
             return None
+        return parsed if parsed.tzinfo is None else parsed.replace(tzinfo=None)
     return None
 
 

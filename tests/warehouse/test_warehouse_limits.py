@@ -115,7 +115,9 @@ def test_dry_run_validates_without_running(warehouse):
 
 
 def test_results_are_plain_json_values(warehouse):
-    result = warehouse.run("SELECT time_hour, avg(temp) AS t FROM weather GROUP BY time_hour ORDER BY time_hour LIMIT 1")
+    result = warehouse.run(
+        "SELECT time_hour, avg(temp) AS t FROM weather GROUP BY time_hour ORDER BY time_hour LIMIT 1"
+    )
     assert result.columns == ["time_hour", "t"]
     assert result.types == ["TIMESTAMP", "DOUBLE"]
     assert result.rows[0][0] == "2013-01-01T06:00:00"

@@ -8,8 +8,7 @@ import pytest
 
 from agent.errors import WarehouseError
 from agent.settings import load_settings
-from agent.warehouse import Warehouse
-from agent.warehouse import demo
+from agent.warehouse import Warehouse, demo
 from agent.warehouse.demo import TABLES, demo_path, ensure_demo_warehouse
 
 
