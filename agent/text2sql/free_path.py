@@ -25,7 +25,7 @@ from agent.text2sql.judge import rank_candidates
 from agent.text2sql.placeholders import describe_placeholders, mask_placeholders
 from agent.text2sql.state import FreePathState
 from agent.text2sql.strategies import divide_and_conquer, plan_and_reflect
-from agent.text2sql.validation import SqlValidator
+from agent.text2sql.validation import SqlValidator, Validated
 from agent.warehouse import Warehouse
 
 
@@ -79,45 +79,43 @@ def build_free_path(
             state["question"],
             state["context"],
             written,
-            {c.strategy: check for c, check in zip(written, checks)},
+            dict(zip((c.strategy for c in written), checks)),
             model=model,
             dialect=dialect,
         )
-        return {"ranked": ranking.ranked, "choice_reason": ranking.reason, "llm_calls": ranking.llm_calls}
+        return {
+            "ranked": ranking.ranked,
+            "checks": {c.strategy: check for c, check in zip(written, checks)},
+            "choice_reason": ranking.reason,
+            "llm_calls": ranking.llm_calls,
+        }
 
     async def validate(state: FreePathState) -> dict:
-        ranked = state.get("ranked") or []
-        if not ranked:
-            return {"valid": False, "sql": None}
+        """Walk the ranking: the first candidate that runs, as written or after repair, wins."""
         calls = 0
-        last = None
-        for candidate in ranked:
-            check = await validator.acheck(candidate.sql)
-            outcome = None
-            if not check.ok:
+        first_failure: dict | None = None
+        for candidate in state.get("ranked") or []:
+            outcome = Validated(sql=candidate.sql, check=state["checks"][candidate.strategy])
+            if not outcome.check.ok:
                 outcome = await validator.repair(
-                    candidate.sql,
-                    check,
-                    question=state["question"],
-                    context=state["context"],
-                    model=model,
+                    candidate.sql, outcome.check, question=state["question"], context=state["context"], model=model
                 )
                 calls += outcome.llm_calls
-                check = outcome.check
-            sql = outcome.sql if outcome else candidate.sql
             result = {
-                "sql": sql,
+                "sql": outcome.sql,
                 "strategy": candidate.strategy,
                 "reason": candidate.reason,
-                "repairs": outcome.repairs if outcome else [],
-                "valid": check.ok,
-                "llm_calls": calls,
+                "repairs": outcome.repairs,
+                "valid": outcome.check.ok,
             }
-            if check.ok:
-                return result
-            last = last or {**result, "error": f"I could not write SQL that runs: {check.error}"}
-        # Nothing ran: report the first-ranked query and why it failed.
-        return {**last, "llm_calls": calls}
+            if outcome.check.ok:
+                return {**result, "llm_calls": calls}
+            first_failure = first_failure or {
+                **result,
+                "error": f"I could not write SQL that runs: {outcome.check.error}",
+            }
+        # Nothing runs: report the best-ranked query and why it fails.
+        return {**(first_failure or {"valid": False, "sql": None}), "llm_calls": calls}
 
     async def placeholders(state: FreePathState) -> dict:
         if not state.get("valid"):

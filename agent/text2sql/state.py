@@ -6,6 +6,7 @@ import operator
 from typing import Annotated, TypedDict
 
 from agent.text2sql.draft import Candidate, Placeholder, SqlDraft
+from agent.text2sql.validation import Check
 
 
 class FreePathState(TypedDict, total=False):
@@ -15,6 +16,7 @@ class FreePathState(TypedDict, total=False):
     tables: list[str]
     candidates: Annotated[list[Candidate], operator.add]
     ranked: list[Candidate]  # best first: the order in which candidates are validated
+    checks: dict[str, Check]  # strategy -> its query's dry run, so validation does not repeat it
     choice_reason: str
     sql: str | None
     strategy: str | None

@@ -14,8 +14,8 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel
 
 from agent.errors import AssistantError, LLMError
-from agent.sql.guard import ensure_read_only
 from agent.sql.fix import fix_sql
+from agent.sql.guard import ensure_read_only
 from agent.sql.parse import sqlglot_dialect, transpile
 from agent.text2sql import prompts
 from agent.text2sql.placeholders import mask_placeholders
