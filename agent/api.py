@@ -58,9 +58,14 @@ class Assistant:
 
     @classmethod
     def from_settings(cls, settings: Settings, *, chat_model=None, checkpointer=None, **options) -> "Assistant":
-        from agent.wiring import build_context
+        from agent.wiring import build_checkpointer, build_context
 
-        return cls(build_context(settings, chat_model=chat_model), checkpointer, **options)
+        return cls(build_context(settings, chat_model=chat_model), checkpointer or build_checkpointer(settings), **options)
+
+    async def aclose(self) -> None:
+        closer = getattr(self.graph.checkpointer, "aclose", None)
+        if closer is not None:
+            await closer()
 
     # -- public calls ---------------------------------------------------------------------
 

@@ -50,7 +50,7 @@ async def _one_shot(assistant, args) -> AgentReply:
             if not (args.yes and reply.ask_human and reply.ask_human.kind == "confirm_sql"):
                 break
             reply = await assistant.reply(assistant.resume(session, "run"))
-            tools += reply.tools
+            tools = reply.tools  # a resumed turn reports every tool of the turn
             calls += reply.llm_calls
         reply.tools, reply.llm_calls = tools, calls
         return reply

@@ -9,6 +9,7 @@ from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
+from agent.semantic.extract import extract_intent
 from agent.semantic.model import load_model
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
@@ -21,6 +22,8 @@ log = logging.getLogger(__name__)
 # A catalog match this strong makes a message a data question even when the semantic
 # model cannot express it (the free path or a clear "I can't" answers it then).
 DATA_MATCH_SCORE = 1.0
+# Below this share of recognised words an intent is a guess (a season word in a poem request).
+DATA_INTENT_CONFIDENCE = 0.75
 
 
 def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None) -> AgentContext:
@@ -43,10 +46,24 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
     return context
 
 
+def build_checkpointer(settings: Settings):
+    """Sessions live in Redis when REDIS_URL is set (several replicas share them), else in-process."""
+    if settings.redis_url:
+        from agent.checkpoint import AsyncRedisSaver
+
+        return AsyncRedisSaver.from_url(settings.redis_url, ttl_seconds=settings.session_idle_ttl_s)
+    from langgraph.checkpoint.memory import InMemorySaver
+
+    log.info("REDIS_URL is not set: sessions are kept in this process only (one replica)")
+    return InMemorySaver()
+
+
 def _recognisers(ctx: AgentContext) -> Recognisers:
     def is_data_question(question: str) -> bool:
-        parse = offline_parse(ctx, question)
-        if parse.intent or parse.not_in_warehouse or parse.unknown_values:
+        extraction = extract_intent(question, ctx.semantic, ctx.values)
+        if extraction.unsupported or extraction.unknown_values:
+            return True
+        if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:
             return True
         latest = question.split(FOLLOW_UP_MARK)[-1]
         matches = ctx.catalog.search(latest, limit=1)

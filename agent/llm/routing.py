@@ -14,10 +14,17 @@ FOLLOW_UP_MARK = " | follow-up: "
 
 _MENTION = re.compile(r"<@[A-Z0-9]+>")
 _FENCE = re.compile(r"```(?:[a-zA-Z]+\n)?(.*?)```", re.S)
+# "select" and its common typos (SELEC, SLECT, SELCT…), but not English words such as "selected".
+_SELECT = r"(?:select|selec|selet|selct|slect|seelct|selcet|sleect)"
 _SQL_START = re.compile(
-    r"\b(select|with|insert|update|delete|create|drop|alter|merge|truncate)\b\s+[\w*(\"`]", re.I
+    rf"\b({_SELECT}|with|insert|update|delete|create|drop|alter|merge|truncate)\b\s+[\w*(\"`]", re.I
 )
-_SQL_BODY = re.compile(r"\bselect\b.+\bfrom\b|\b(insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table|create\s+table)\b", re.I | re.S)
+_SQL_BODY = re.compile(
+    rf"\b{_SELECT}\b.+\b(from|form|fro|frm|fom)\b\s+\w|"
+    r"\b(insert\s+into|update\s+\w+\s+set|delete\s+from|drop\s+table|create\s+table)\b",
+    re.I | re.S,
+)
+_ERROR_AFTER = re.compile(r"(?:^|\s)--\s+")
 _EXPLAIN = re.compile(r"\b(explain|what does (this|it|the)\b.*\b(do|mean|return)|walk me through|describe|understand|meaning of)\b", re.I)
 _FIX = re.compile(r"\b(fix|fixing|broken|error|errors|wrong|fails?|failing|failed|doesn'?t work|not working|debug|repair|correct)\b", re.I)
 _RUN = re.compile(r"\b(run|execute|results?|and show)\b", re.I)
@@ -45,6 +52,11 @@ _HOW_TO = re.compile(
 )
 _DEFINITION = re.compile(
     r"^(what('s| is| are) (a|an)\b|what does \S+ mean|define\b|definition of|meaning of|what do you mean by)|\bstand for\b",
+    re.I,
+)
+_NOT_FOR_US = re.compile(
+    r"^(please\s+)?((can|could|would) you\s+)?(please\s+)?(book|reserve|buy|purchase|order|send|email|text|call|schedule|remind|"
+    r"translate|sing|tell me a joke|write (me )?(a|an) (poem|story|essay|song|joke|haiku|letter|email|limerick|speech))\b",
     re.I,
 )
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|cheers|good (morning|afternoon|evening))\b[!. ]*$", re.I)
@@ -82,8 +94,8 @@ def split_sql(text: str) -> tuple[str | None, str, str]:
             return None, text, ""
         sql, rest = text[start.start():].strip(), text[: start.start()].strip()
     error = ""
-    if "\n-- " in "\n" + rest or rest.startswith("--"):
-        rest, _, error = rest.partition("--")
+    if marker := _ERROR_AFTER.search(rest):
+        rest, error = rest[: marker.start()], rest[marker.end():]
     match = re.search(r"\s--\s+(.+)$", sql, re.S)
     if match and not re.search(r"\b(select|from|where)\b", match.group(1), re.I):
         error, sql = match.group(1).strip(), sql[: match.start()].strip()
@@ -122,6 +134,9 @@ def route_message(
                 {"user_question": previous_question or message, "final_intent": "execute_sql_and_analyze_result"},
             )
         return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
+
+    if _NOT_FOR_US.match(message):
+        return Route("reject_out_of_scope", {"reason": "I only work with data, SQL and logs", "final_intent": "reject_out_of_scope"})
 
     if _GREETING.match(message):
         return Route(None, text="Hi! Ask me a data question, or use /fixsql and /explainsql for SQL.")

@@ -3,12 +3,18 @@
 Agent names are what `final_intent` is compared with to know a goal is reached.
 """
 
+import warnings
+
 from agent.tools.discovery import data_discovery
 from agent.tools.faq import datasuite_faq
 from agent.tools.human import ask_human
 from agent.tools.logs import search_log
 from agent.tools.scope import reject_out_of_scope
 from agent.tools.sql_tools import execute_sql_and_analyze_result, explain_sql, fix_sql, generate_sql
+
+# langchain-core dumps validated tool input, injected ToolRuntime included; its schema types
+# the run context as None, so every call would warn about our AgentContext. Nothing is lost.
+warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
 
 ALL_TOOLS = [
     ask_human,

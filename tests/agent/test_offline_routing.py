@@ -1,0 +1,105 @@
+"""The offline model sends requests to the right tool with the right final intent.
+
+Phrasings are written as people type in Slack: lowercase, mentions, typos in SQL, fences.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.llm.routing import FOLLOW_UP_MARK, route_message, split_sql
+
+EXECUTE = "execute_sql_and_analyze_result"
+
+CASES = [
+    # data questions -> discovery, answer with numbers
+    ("<@U01BOT> how many flights left JFK in june?", "data_discovery", EXECUTE),
+    ("avg arrival delay per carrier", "data_discovery", EXECUTE),
+    ("which airline had the most cancellations in Q1", "data_discovery", EXECUTE),
+    ("what's the average temperature at newark by month", "data_discovery", EXECUTE),
+    ("top 10 destinations from LGA", "data_discovery", EXECUTE),
+    ("how late are united flights on average", "data_discovery", EXECUTE),
+    ("number of planes per manufacturer", "data_discovery", EXECUTE),
+    ("What is the longest flight distance?", "data_discovery", EXECUTE),
+    ("total air time for delta in the summer months june through august", "data_discovery", EXECUTE),
+    ("what's the average ticket price by airline?", "data_discovery", EXECUTE),
+    # SQL only
+    ("write me a sql query for flights per origin", "data_discovery", "generate_sql"),
+    ("can you give me the query to get avg dep delay by month", "data_discovery", "generate_sql"),
+    ("generate SQL that counts flights by destination", "data_discovery", "generate_sql"),
+    # where is the data
+    ("which table has the tail numbers?", "data_discovery", "data_discovery"),
+    ("where can i find wind speed data", "data_discovery", "data_discovery"),
+    ("what columns are in the planes table", "data_discovery", "data_discovery"),
+    ("do we have data on airports time zones?", "data_discovery", "data_discovery"),
+    # fix
+    ("fix this: SELECT count(*) FORM flights", "fix_sql", "fix_sql"),
+    ("```SELECT orign, count(*) FROM flights GROUP BY orign```", "fix_sql", "fix_sql"),
+    ("why does this fail? select dest, avg(arr_delay) from flight", "fix_sql", "fix_sql"),
+    ("this query is broken, can you fix and run it: SELEC max(distance) FROM flights", "fix_sql", EXECUTE),
+    ("SELECT carrier, avg(dep_delay FROM flights GROUP BY carrier", "fix_sql", "fix_sql"),
+    ("getting an error with ```select count(*) from flights where carrier = \"UA\"```", "fix_sql", "fix_sql"),
+    # explain
+    ("what does this query do? SELECT dest, count(*) FROM flights GROUP BY dest", "explain_sql", "explain_sql"),
+    ("explain ```SELECT a.name, count(*) FROM flights f JOIN airlines a ON f.carrier = a.carrier GROUP BY 1```", "explain_sql", "explain_sql"),
+    ("can you walk me through select origin, max(dep_delay) from flights group by origin", "explain_sql", "explain_sql"),
+    ("SELECT origin, count(*) FROM flights GROUP BY origin", "explain_sql", "explain_sql"),
+    # run pasted SQL
+    ("run this: SELECT origin, count(*) FROM flights GROUP BY origin", EXECUTE, EXECUTE),
+    # glossary and how-to
+    ("how do I use /fixsql?", "datasuite_faq", "datasuite_faq"),
+    ("what is a cancelled flight?", "datasuite_faq", "datasuite_faq"),
+    ("what does dep_delay mean", "datasuite_faq", "datasuite_faq"),
+    ("how can i see the sql before it runs", "datasuite_faq", "datasuite_faq"),
+    ("what can you do?", "datasuite_faq", "datasuite_faq"),
+    ("define on-time", "datasuite_faq", "datasuite_faq"),
+    # logs
+    ("show me error logs for the checkout service", "search_log", "search_log"),
+    ("logql for timeouts in payments api in the last 15 minutes", "search_log", "search_log"),
+    ("how many 5xx errors did the gateway service log per minute", "search_log", "search_log"),
+    ("grep loki for 'connection refused' in namespace prod", "search_log", "search_log"),
+    # out of scope
+    ("write me a poem about autumn", "reject_out_of_scope", "reject_out_of_scope"),
+    ("what's the capital of france", "reject_out_of_scope", "reject_out_of_scope"),
+    ("book me a flight to boston tomorrow", "reject_out_of_scope", "reject_out_of_scope"),
+    ("asdfgh qwerty zxcv", "reject_out_of_scope", "reject_out_of_scope"),
+    ("who will win the election", "reject_out_of_scope", "reject_out_of_scope"),
+]
+
+
+@pytest.fixture(scope="module")
+def recognisers(offline_context):
+    return offline_context.model.recognisers
+
+
+@pytest.mark.parametrize("text,tool,final_intent", CASES, ids=[c[0][:40] for c in CASES])
+def test_routes_to_the_right_tool(recognisers, text, tool, final_intent):
+    route = route_message(text, recognisers)
+    assert (route.tool, route.args.get("final_intent")) == (tool, final_intent)
+
+
+def test_table_is_large_enough():
+    assert len(CASES) >= 40
+
+
+def test_greeting_and_empty_messages_get_a_direct_answer(recognisers):
+    assert route_message("hi!", recognisers).tool is None
+    assert "data question" in route_message("<@U1>  ", recognisers).text
+
+
+def test_short_yes_runs_waiting_sql_and_otherwise_says_nothing_waits(recognisers):
+    runs = route_message("go ahead", recognisers, previous_question="flights by origin", has_sql_to_run=True)
+    assert runs.tool == EXECUTE and runs.args["user_question"] == "flights by origin"
+    idle = route_message("go ahead", recognisers)
+    assert idle.tool is None and "nothing waiting" in idle.text
+
+
+def test_follow_up_is_rewritten_from_the_previous_question(recognisers):
+    route = route_message("now by month", recognisers, previous_question="average departure delay at JFK")
+    assert route.tool == "data_discovery"
+    assert route.args["user_question"] == "average departure delay at JFK" + FOLLOW_UP_MARK + "now by month"
+
+
+def test_split_sql_reads_fences_and_error_text():
+    sql, words, error = split_sql("fix ```select 1 form t``` -- syntax error near form")
+    assert sql == "select 1 form t" and "fix" in words and error == "syntax error near form"
