@@ -245,7 +245,7 @@ async def human_node(state: CommonAgentState) -> Command:
         call = {
             "name": "generate_sql",
             "args": {
-                "user_question": state.get("question", ""),
+                "user_question": _rewritten_question(state, call_id),
                 "related_table_source_tool_call_id": call_id,
                 "final_intent": question.get("final_intent") or EXECUTE,
             },
@@ -326,21 +326,28 @@ def _implied_next_call(state: CommonAgentState, message: ToolMessage, output: di
     if (state.get("chat_context") or {}).get("dispatch_strategy") == "llm":
         return None
     final_intent = output.get("final_intent")
+    question = _rewritten_question(state, message.tool_call_id)
     if message.name == "data_discovery" and final_intent in ("generate_sql", EXECUTE):
         args = {
-            "user_question": state.get("question", ""),
+            "user_question": question,
             "related_table_source_tool_call_id": message.tool_call_id,
             "final_intent": final_intent,
         }
         return {"name": "generate_sql", "args": args, "id": new_tool_call_id()}
     if message.name in ("generate_sql", "fix_sql") and final_intent == EXECUTE and output.get("sql"):
         args = {
-            "user_question": state.get("question", ""),
+            "user_question": question,
             "related_sql_source_tool_call_id": message.tool_call_id,
             "final_intent": EXECUTE,
         }
         return {"name": EXECUTE, "args": args, "id": new_tool_call_id()}
     return None
+
+
+def _rewritten_question(state: CommonAgentState, tool_call_id: str | None) -> str:
+    """The question as the router rewrote it for the previous tool ("now by month" -> a full request)."""
+    inputs = (state.get("session_tool_call_info") or {}).get("tool_call_input_mapping", {})
+    return (inputs.get(tool_call_id or "") or {}).get("user_question") or state.get("question", "")
 
 
 def _confirmation(state: CommonAgentState, call: dict) -> dict:

@@ -7,9 +7,12 @@ against the warehouse before anything is compiled, so neither can invent a colum
 
 from __future__ import annotations
 
+import re
+
 from pydantic import BaseModel, Field
 
 from agent.context import AgentContext
+from agent.llm.routing import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, compile_intent
 from agent.semantic.extract import extract_intent
 from agent.semantic.intent import StructuredIntent, validate_intent
@@ -32,8 +35,20 @@ class SemanticParse(BaseModel):
     clarify_options: list[str] = Field(default_factory=list)
 
 
+# How people ask for SQL rather than numbers: part of the request, not of the data question.
+_ASKING_FOR_SQL = re.compile(
+    r"\b(?:(?:write|give|generate|draft|build|create|show|need|want)\s+(?:me\s+)?(?:the\s+|a\s+|an\s+)?)?"
+    r"(?:sql|query|queries|select statement)(?:\s+(?:for|to get|to find|that|which|to))?\b",
+    re.I,
+)
+
+
 def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
-    extraction = extract_intent(question, ctx.semantic, ctx.values)
+    question = _ASKING_FOR_SQL.sub(" ", question)
+    extraction = extract_intent(question.replace(FOLLOW_UP_MARK, " "), ctx.semantic, ctx.values)
+    latest = question.split(FOLLOW_UP_MARK)[-1]
+    if latest != question and extraction.intent is not None:
+        extraction.intent = _latest_wins(extraction.intent, extract_intent(latest, ctx.semantic, ctx.values).intent)
     unknown = [
         f"'{u.text}'" + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
         for u in extraction.unknown_values
@@ -48,6 +63,17 @@ def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
         clarify_question=f"What do you mean by “{ambiguity.text}”?" if ambiguity else None,
         clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
     )
+
+
+def _latest_wins(merged: StructuredIntent, latest: StructuredIntent | None) -> StructuredIntent:
+    """In a follow-up ("what about JFK?"), what the latest message filters on replaces the earlier filter
+    on the same field, instead of adding to it."""
+    if latest is None:
+        return merged
+    latest_filters = {f.field: f for f in latest.filters}
+    filters = [latest_filters.pop(f.field, f) for f in merged.filters] if latest_filters else merged.filters
+    time = latest.time if latest.time is not None and not latest.time.is_empty() else merged.time
+    return merged.model_copy(update={"filters": filters, "time": time})
 
 
 def semantic_tables(ctx: AgentContext, question: str) -> list[str]:

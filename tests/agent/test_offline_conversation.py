@@ -1,0 +1,97 @@
+"""Whole conversations through the offline model: the product with no LLM key."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+_sessions = itertools.count()
+
+
+@pytest.fixture
+def session():
+    return f"conv-{next(_sessions)}"
+
+
+async def ask(assistant, session, text, *, confirm=True):
+    reply = await assistant.reply(assistant.ask(session, text))
+    if confirm and reply.ask_human and reply.ask_human.kind == "confirm_sql":
+        reply = await assistant.reply(assistant.resume(session, "run"))
+    return reply
+
+
+async def test_question_then_follow_up_by_month(offline_assistant, session):
+    first = await ask(offline_assistant, session, "average departure delay at JFK")
+    assert first.error is None and first.row_count == 1
+    second = await ask(offline_assistant, session, "now by month")
+    assert second.row_count == 12 and "JFK" in second.sql
+    assert second.chart is not None and second.chart.spec.kind == "line"
+    assert second.chart.png.startswith(b"\x89PNG")
+
+
+async def test_follow_up_replaces_the_filter_it_names(offline_assistant, session):
+    ewr = await ask(offline_assistant, session, "How many flights departed from Newark in March?")
+    jfk = await ask(offline_assistant, session, "what about JFK")
+    assert "'JFK'" in jfk.sql and "'EWR'" not in jfk.sql
+    assert ewr.rows != jfk.rows
+
+
+async def test_reply_carries_answer_sql_preview_chart_and_follow_ups(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "Number of flights by carrier name")
+    assert reply.row_count == 16 and len(reply.rows) == 16
+    assert reply.chart.spec.kind == "bar" and len(reply.follow_ups) == 3
+    assert "United" in reply.text
+    assert reply.tools == ["data_discovery", "generate_sql", "execute_sql_and_analyze_result"]
+
+
+async def test_unknown_value_is_reported_not_dropped(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "How many flights did carrier ZZ fly in May?")
+    assert "ZZ" in reply.text and reply.sql is None
+
+
+async def test_missing_data_says_what_exists(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "What is the average ticket price by airline?")
+    assert "don't have" in reply.text and "flights" in reply.text and reply.sql is None
+
+
+async def test_pasted_broken_sql_is_fixed_not_answered(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "SELECT carrier, avg(dep_delay FROM flights GROUP BY carrier")
+    assert reply.tools == ["fix_sql"] and reply.error is None and "avg(dep_delay)" in reply.sql.lower().replace(" ", "")
+
+
+async def test_pasted_working_sql_is_explained(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "SELECT origin, count(*) FROM flights GROUP BY origin")
+    assert reply.tools == ["explain_sql"] and "flights" in reply.text
+
+
+async def test_bad_input_gets_clear_replies(offline_assistant, session):
+    empty = await ask(offline_assistant, session, "   ")
+    assert empty.error is None and "data question" in empty.text
+    nonsense = await ask(offline_assistant, session, "qwpoeiru zmxncb")
+    assert nonsense.tools == ["reject_out_of_scope"] and nonsense.text
+    poem = await ask(offline_assistant, session, "write me a poem about autumn")
+    assert poem.tools == ["reject_out_of_scope"]
+    after = await ask(offline_assistant, session, "How many planes have more than 200 seats?")
+    assert after.error is None and after.row_count == 1
+
+
+async def test_sql_only_request_shows_sql_without_running(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "write me the SQL for average arrival delay by destination")
+    assert reply.sql and "arr_delay" in reply.sql and reply.rows == [] and reply.ask_human is None
+    ran = await ask(offline_assistant, session, "run it")
+    assert ran.row_count > 100
+
+
+async def test_new_question_while_confirmation_pending_starts_over(offline_assistant, session):
+    pending = await ask(offline_assistant, session, "flights per origin", confirm=False)
+    assert pending.ask_human.kind == "confirm_sql"
+    other = await ask(offline_assistant, session, "What is the longest flight distance?")
+    assert other.rows == [[4983]]
+
+
+async def test_glossary_and_log_questions(offline_assistant, session):
+    term = await ask(offline_assistant, session, "what is a cancelled flight?")
+    assert "dep_time" in term.text
+    logs = await ask(offline_assistant, session, "show me error logs for the checkout service")
+    assert '{app="checkout"}' in logs.text
