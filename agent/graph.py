@@ -160,6 +160,25 @@ async def action_dispatch_node(state: CommonAgentState, runtime: Runtime[AgentCo
         _progress(call["name"], "started", STEP_LABELS.get(call["name"], "Working…"))
         return Command(goto="tool_call_node", update=_record_call(state, call))
 
+    if isinstance(last, AIMessage) and last.invalid_tool_calls:
+        # Arguments that are not even JSON: answer each call so the history stays valid, then retry.
+        retries = state.get("tool_call_retry_count", 0) + 1
+        answers = [
+            ToolMessage(
+                content=f"Error: 1 validation error for {call.get('name')}: the arguments are not valid JSON.",
+                tool_call_id=call.get("id") or new_tool_call_id(),
+                name=call.get("name") or "unknown",
+                status="error",
+            )
+            for call in last.invalid_tool_calls
+        ]
+        if retries > MAX_VALIDATION_RETRIES:
+            return Command(
+                goto="response_to_user_chain",
+                update={**_internal_error(state, "validation"), "messages": answers, "tool_call_retry_count": retries},
+            )
+        return Command(goto="invoke_common_agent", update={"messages": answers, "tool_call_retry_count": retries})
+
     if isinstance(last, AIMessage):
         return Command(goto="response_to_user_chain")
 

@@ -1,0 +1,69 @@
+"""The command line as people and checks use it: real subprocesses, offline model, real DuckDB."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+REPO = Path(__file__).resolve().parents[2]
+DEV_QUESTIONS = REPO.parent / "shared" / "eval" / "dev_questions.json"
+# One question per shape: a count, a filter, top-N, a time series, a join, a second table.
+SUBSET = ("d01", "d03", "d04", "d05", "d11", "d18")
+
+
+@pytest.fixture(scope="module")
+def env(data_dir, warehouse):  # `warehouse` builds the demo file once for every subprocess
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SLACK_", "REDIS_URL"))}
+    return {**clean, "DATA_DIR": str(data_dir), "LOG_LEVEL": "WARNING"}
+
+
+def cli(env, *args) -> subprocess.CompletedProcess:
+    return subprocess.run(
+        [sys.executable, "-m", "agent", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+    )
+
+
+def json_of(proc) -> dict:
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+def test_fixsql_json(env):
+    proc = cli(env, "fixsql", "SELECT count(*) FROM flight WHERE month = 1", "--json")
+    reply = json_of(proc)
+    assert proc.returncode == 0 and "FROM flights" in reply["sql"] and reply["tools"] == ["fix_sql"]
+    assert reply["llm_calls"] == 0 and reply["error"] is None
+
+
+def test_explainsql_text(env):
+    proc = cli(env, "explainsql", "SELECT dest, count(*) FROM flights WHERE origin = 'JFK' GROUP BY dest")
+    assert proc.returncode == 0 and "JFK" in proc.stdout and "flights" in proc.stdout
+
+
+def test_runsql_writes_a_chart_and_refusals_exit_non_zero(env):
+    proc = cli(env, "runsql", "SELECT origin, count(*) AS n FROM flights GROUP BY origin", "--json")
+    reply = json_of(proc)
+    assert proc.returncode == 0 and reply["row_count"] == 3
+    assert Path(reply["chart"]).read_bytes().startswith(b"\x89PNG")
+    refused = cli(env, "runsql", "DROP TABLE flights", "--json")
+    assert refused.returncode == 1 and "read-only" in json_of(refused)["error"]
+
+
+def test_ask_without_yes_stops_at_the_confirmation(env):
+    reply = json_of(cli(env, "ask", "How many flights are in the data set?", "--json"))
+    assert reply["ask_human"]["kind"] == "confirm_sql" and reply["rows"] == []
+
+
+def test_accuracy_harness_passes_on_a_subset(env, tmp_path):
+    questions = [q for q in json.loads(DEV_QUESTIONS.read_text()) if q["id"] in SUBSET]
+    subset = tmp_path / "subset.json"
+    subset.write_text(json.dumps(questions))
+    proc = subprocess.run(
+        [sys.executable, "bench/accuracy.py", "--questions", str(subset)],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+    )
+    assert f"accuracy: {len(SUBSET)}/{len(SUBSET)}" in proc.stdout, proc.stdout + proc.stderr
