@@ -30,6 +30,7 @@ from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.history import messages_for_router
 from agent.llm import describe_llm_failure
+from agent.next_step import implied_next_call
 from agent.prompts import router_system_prompt
 from agent.respond import build_reply
 from agent.sql.guard import ensure_read_only
@@ -344,23 +345,8 @@ def _implied_next_call(state: CommonAgentState, message: ToolMessage, output: di
     """Rule-based dispatch: when the next step is implied, take it without a router LLM call."""
     if (state.get("chat_context") or {}).get("dispatch_strategy") == "llm":
         return None
-    final_intent = output.get("final_intent")
     question = _rewritten_question(state, message.tool_call_id)
-    if message.name == "data_discovery" and final_intent in ("generate_sql", EXECUTE):
-        args = {
-            "user_question": question,
-            "related_table_source_tool_call_id": message.tool_call_id,
-            "final_intent": final_intent,
-        }
-        return {"name": "generate_sql", "args": args, "id": new_tool_call_id()}
-    if message.name in ("generate_sql", "fix_sql") and final_intent == EXECUTE and output.get("sql"):
-        args = {
-            "user_question": question,
-            "related_sql_source_tool_call_id": message.tool_call_id,
-            "final_intent": EXECUTE,
-        }
-        return {"name": EXECUTE, "args": args, "id": new_tool_call_id()}
-    return None
+    return implied_next_call(message.name or "", message.tool_call_id, output, question)
 
 
 def _rewritten_question(state: CommonAgentState, tool_call_id: str | None) -> str:

@@ -20,6 +20,7 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ConfigDict
 
 from agent.llm.routing import Recognisers, route_message
+from agent.next_step import implied_next_call
 
 # What the offline model can fill for `with_structured_output`, by schema name.
 StructuredAnswer = Callable[[str], BaseModel]
@@ -70,7 +71,8 @@ class OfflineChatModel(BaseChatModel):
             if last.name == "ask_human":
                 question = f"{question} ({str(last.content).removeprefix('The person answered: ')})"
             else:
-                return AIMessage(content=_text_of(last))
+                step = implied_next_call(last.name or "", last.tool_call_id, _json_of(last), _asked(turn, last))
+                return _call(step["name"], step["args"]) if step else AIMessage(content=_text_of(last))
         previous_question, has_sql = _history_facts(messages[: len(messages) - len(turn)])
         route = route_message(question, self.recognisers, previous_question=previous_question, has_sql_to_run=has_sql)
         if route.tool is None:
@@ -96,12 +98,27 @@ def _last_human_text(messages: list[BaseMessage]) -> str:
     return ""
 
 
-def _text_of(message: ToolMessage) -> str:
+def _json_of(message: ToolMessage) -> dict:
     try:
         data = json.loads(str(message.content))
     except json.JSONDecodeError:
-        return str(message.content)
-    return str(data.get("text") or data.get("error") or "Done.") if isinstance(data, dict) else str(data)
+        return {"text": str(message.content)}
+    return data if isinstance(data, dict) else {"text": str(data)}
+
+
+def _text_of(message: ToolMessage) -> str:
+    data = _json_of(message)
+    return str(data.get("text") or data.get("error") or "Done.")
+
+
+def _asked(turn: list[BaseMessage], answer: ToolMessage) -> str:
+    """The question the answered tool call was given (the router's rewrite of the message)."""
+    for message in turn:
+        if isinstance(message, AIMessage):
+            for call in message.tool_calls:
+                if call["id"] == answer.tool_call_id and call["args"].get("user_question"):
+                    return call["args"]["user_question"]
+    return _last_human_text(turn)
 
 
 def _history_facts(earlier: list[BaseMessage]) -> tuple[str | None, bool]:

@@ -73,7 +73,7 @@ Answer = TypeVar("Answer", bound=BaseModel)
 
 async def ask(model: BaseChatModel, schema: type[Answer], system: str, user: str) -> Answer:
     """One structured LLM step; raises LLMError with a sentence when it gives no usable answer."""
-    runnable = model.with_structured_output(schema)
+    runnable = model.with_structured_output(schema, method="function_calling")
     try:
         answer = await runnable.ainvoke([SystemMessage(system), HumanMessage(user)])
         if isinstance(answer, dict):

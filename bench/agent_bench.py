@@ -1,0 +1,114 @@
+"""LLM calls per scenario, rule-based dispatch against the seeds' flow, and graph overhead.
+
+A counting model stands in for the LLM: it emits the tool calls the offline model would
+and answers every structured step, so each scenario makes the calls a real LLM would.
+Run from the repo root: python bench/agent_bench.py
+"""
+
+from __future__ import annotations
+
+import asyncio
+import dataclasses
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.api import Assistant  # noqa: E402
+from agent.chatbi.narrative import Narrative  # noqa: E402
+from agent.llm.offline import OfflineChatModel  # noqa: E402
+from agent.settings import load_settings  # noqa: E402
+from agent.tools.semantic import SemanticParse, offline_parse  # noqa: E402
+from agent.tools.sql_tools import ExplainNarrative  # noqa: E402
+from agent.wiring import build_context  # noqa: E402
+
+SCENARIOS = {
+    "data question": ("ask", "Average arrival delay by origin airport"),
+    "SQL-only request": ("ask", "Write me the SQL for the number of flights per carrier"),
+    "fix (/fixsql)": ("Fix SQL Agent", "SELECT orign, count(*) FROM flights GROUP BY orign"),
+    "explain (/explainsql)": ("Explain SQL Agent", "SELECT dest, count(*) FROM flights GROUP BY dest"),
+}
+RUNS = 15
+
+
+class CountingModel(OfflineChatModel):
+    """Behaves like an LLM (prose steps included), instantly."""
+
+    is_offline: bool = False
+
+
+def counting_model(context) -> CountingModel:
+    return CountingModel(
+        recognisers=context.model.recognisers,
+        structured={
+            SemanticParse.__name__: lambda q: offline_parse(context, q),
+            Narrative.__name__: lambda q: Narrative(answer="The answer is in the table.", insights=[]),
+            ExplainNarrative.__name__: lambda q: ExplainNarrative(text="It counts flights per destination."),
+        },
+    )
+
+
+async def run_once(assistant: Assistant, kind: str, text: str, session: str):
+    if kind == "ask":
+        reply = await assistant.reply(assistant.ask(session, text))
+        calls = reply.llm_calls
+        if reply.ask_human and reply.ask_human.kind == "confirm_sql":
+            reply = await assistant.reply(assistant.resume(session, "run"))
+            calls += reply.llm_calls
+        return reply, calls
+    reply = await assistant.reply(assistant.run_tool(session, kind, {"sql": text}))
+    return reply, reply.llm_calls
+
+
+class SqlClock:
+    """Time spent inside the warehouse, to subtract from a run's wall time."""
+
+    def __init__(self, warehouse):
+        self.seconds = 0.0
+        for name in ("run", "dry_run"):
+            original = getattr(warehouse, name)
+            setattr(warehouse, name, self._timed(original))
+
+    def _timed(self, function):
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        return timed
+
+
+async def main() -> None:
+    context = build_context(load_settings())
+    model = counting_model(context)
+    by_strategy = {
+        strategy: Assistant(dataclasses.replace(context, model=model), dispatch_strategy=strategy)
+        for strategy in ("rules", "llm")
+    }
+    print(f"{'scenario':24} {'LLM calls (rules)':>18} {'LLM calls (seeds)':>18}")
+    for name, (kind, text) in SCENARIOS.items():
+        counts = []
+        for strategy, assistant in by_strategy.items():
+            reply, calls = await run_once(assistant, kind, text, f"{strategy}-{name}")
+            assert reply.error is None, reply.error
+            counts.append(calls)
+        print(f"{name:24} {counts[0]:>18} {counts[1]:>18}")
+
+    clock = SqlClock(context.warehouse)
+    assistant = by_strategy["rules"]
+    for name, (kind, text) in SCENARIOS.items():
+        overheads = []
+        for run in range(RUNS):
+            clock.seconds = 0.0
+            started = time.perf_counter()
+            await run_once(assistant, kind, text, f"overhead-{name}-{run}")
+            overheads.append((time.perf_counter() - started - clock.seconds) * 1000)
+        print(f"graph overhead, {name}: median {statistics.median(overheads):.1f} ms (SQL time excluded, {RUNS} runs)")
+
+
+if __name__ == "__main__":
+    asyncio.run(main())
