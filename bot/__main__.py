@@ -42,6 +42,7 @@ async def _serve(settings: Settings, mode: str) -> None:
 
     _require(settings, mode)
     runtime = build_runtime(settings, Assistant.from_settings(settings))
+    await runtime.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
     for sig in (signal.SIGTERM, signal.SIGINT):
@@ -52,7 +53,7 @@ async def _serve(settings: Settings, mode: str) -> None:
 
         from bot.http_server import build_web_app
 
-        runner = web.AppRunner(build_web_app(runtime.app))
+        runner = web.AppRunner(build_web_app(runtime.app, runtime.health))
         await runner.setup()
         await web.TCPSite(runner, "0.0.0.0", settings.port).start()
         log.info("HTTP mode: listening on port %d", settings.port)
@@ -67,12 +68,9 @@ async def _serve(settings: Settings, mode: str) -> None:
         await stop.wait()
         await handler.close_async()
 
+    # No new requests reach us now; running answers finish within the grace period or go back to the queue.
     log.info("shutting down: finishing running answers (up to %ds)", SHUTDOWN_GRACE_S)
-    try:
-        await asyncio.wait_for(runtime.jobs.drain(), SHUTDOWN_GRACE_S)
-    except TimeoutError:
-        log.warning("shutdown grace period over; unfinished answers are dropped")
-    await runtime.close()
+    await runtime.shutdown(SHUTDOWN_GRACE_S)
 
 
 async def _console(settings: Settings) -> None:

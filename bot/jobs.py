@@ -1,7 +1,8 @@
-"""Agent work runs after the ack, as jobs: in-process asyncio tasks now, a durable queue later.
+"""Agent work runs after the ack, as jobs: in-process asyncio tasks, or a durable Redis
+Streams queue shared by every replica (bot/redis_jobs.py).
 
-A job is a serialisable request (pydantic), so a Redis Streams runner can carry the same
-object across processes and a Retry button can re-run it.
+A job is a serialisable request (pydantic), so the queue carries the same object across
+processes and a Retry button can re-run it.
 """
 
 from __future__ import annotations
@@ -49,11 +50,17 @@ JobHandler = Callable[[AgentJob], Awaitable[None]]
 class JobRunner(Protocol):
     async def submit(self, job: AgentJob) -> None: ...
 
+    async def start(self) -> None:
+        """Begin taking jobs (workers of a shared queue); called once the process is ready."""
+
     def spawn(self, work: Awaitable[None], name: str) -> None:
         """Run a quick Slack touch-up after the ack (open a modal, settle buttons); not durable."""
 
     async def drain(self) -> None:
         """Wait until every submitted job (including ones submitted meanwhile) has finished."""
+
+    async def shutdown(self, grace_s: float) -> None:
+        """Stop taking jobs, let running ones finish within the grace period, then stop the rest."""
 
     async def close(self) -> None: ...
 
@@ -88,9 +95,20 @@ class InProcessJobRunner:
         except Exception:
             log.exception("job %s (%s) crashed", job.job_id, job.kind)
 
+    async def start(self) -> None:
+        return None  # jobs start as they are submitted
+
     async def drain(self) -> None:
         while self._tasks:
             await asyncio.gather(*list(self._tasks), return_exceptions=True)
+
+    async def shutdown(self, grace_s: float) -> None:
+        try:
+            await asyncio.wait_for(self.drain(), grace_s)
+        except TimeoutError:
+            # Nothing outside this process knows these jobs: say how many answers are lost.
+            log.warning("shutdown grace period over; %d unfinished answer(s) dropped", len(self._tasks))
+        await self.close()
 
     async def close(self) -> None:
         for task in list(self._tasks):

@@ -16,9 +16,11 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from agent.reply import AgentReply, ChatContext, Progress
 from bot.agent_port import AgentPort
-from bot.blocks import render_reply
+from bot import ledger
+from bot.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
 from bot.jobs import AgentJob
+from bot.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
 from bot.logs import request_id_var
 from bot.sessions import thread_key
 from bot.state import StateStore
@@ -27,6 +29,7 @@ log = logging.getLogger(__name__)
 
 RETRY_TTL_S = 24 * 3600
 INTERNAL_ERROR = "Something went wrong on my side while working on this. Please try again."
+SERVICE_STALLED = "The service is briefly unavailable; I will finish this as soon as it is back…"
 
 
 class TurnRunner:
@@ -36,6 +39,7 @@ class TurnRunner:
         client: AsyncWebClient,
         store: StateStore,
         *,
+        ledger: JobLedger | None = None,
         clock: Callable[[], float] = time.monotonic,
         progress_interval_s: float = PROGRESS_INTERVAL_S,
         max_concurrent_runs: int = 32,
@@ -43,6 +47,7 @@ class TurnRunner:
         self.agent = agent
         self.client = client
         self.store = store
+        self.ledger = ledger or InMemoryLedger()
         self._clock = clock
         self._progress_interval_s = progress_interval_s
         # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
@@ -56,6 +61,10 @@ class TurnRunner:
             request_id_var.reset(token)
 
     async def _run(self, job: AgentJob) -> None:
+        # Every step is noted in the ledger once done, so a re-run (the first worker died) skips it.
+        done = await self.ledger.steps(job.job_id)
+        if ledger.DONE in done:
+            return
         where = job.where
         delivery = ThreadDelivery(
             self.client,
@@ -66,35 +75,48 @@ class TurnRunner:
             clock=self._clock,
             min_interval_s=self._progress_interval_s,
         )
-        if job.echo and where.thread_ts:
+        if job.echo and where.thread_ts and ledger.ECHO not in done:
             await self.client.chat_postMessage(channel=where.channel, thread_ts=where.thread_ts, text=job.echo)
-        if job.thread_title and where.thread_ts:
+            await self.ledger.note(job.job_id, ledger.ECHO)
+        if job.thread_title and where.thread_ts and ledger.TITLE not in done:
             await self._quietly(
                 self.client.assistant_threads_setTitle(
                     channel_id=where.channel, thread_ts=where.thread_ts, title=job.thread_title
                 )
             )
-        try:
-            await delivery.start(job.placeholder)
-        except SlackClientError:
-            log.exception("could not show the first feedback; the reply will still be posted")
+            await self.ledger.note(job.job_id, ledger.TITLE)
+        await self._show_placeholder(job, delivery, done)
 
         session_id = job.session_id or f"slack-{where.channel}-{job.job_id[:16]}"
         if where.thread_ts is None and delivery.thread_ts:
             await self.store.bind_session(thread_key(where.channel, delivery.thread_ts), session_id)
 
-        async with self._run_slots:
-            reply = await self._agent_reply(job, session_id, delivery)
+        if ledger.REPLY in done:
+            reply = unpack_reply(done[ledger.REPLY])
+        else:
+            async with self._run_slots:
+                reply = await self._agent_reply(job, session_id, delivery)
+            await self.ledger.note(job.job_id, ledger.REPLY, pack_reply(reply))
         rendered = render_reply(reply, retry_job_id=job.job_id if reply.error else None)
         if reply.error:
             await self.store.save_job(job.job_id, job.model_dump_json(), RETRY_TTL_S)
-        reply_ts = await delivery.finish(rendered)
-        if reply.ask_human and reply_ts:
+        if ledger.REPLY_TS in done:
+            reply_ts = done[ledger.REPLY_TS].decode() or None
+        else:
+            # Replacing the placeholder is idempotent: a re-run updates the same message.
+            reply_ts = await delivery.finish(rendered)
+            await self.ledger.note(job.job_id, ledger.REPLY_TS, (reply_ts or "").encode())
+        if reply.ask_human and reply_ts and ledger.PENDING not in done:
             await self.store.mark_pending(session_id, reply_ts)
-        if reply.chart:
+            await self.ledger.note(job.job_id, ledger.PENDING)
+        if reply.chart and ledger.CHART not in done:
             await delivery.attach_chart(reply.chart)
-        if rendered.csv:
+            await self.ledger.note(job.job_id, ledger.CHART)
+        if rendered.csv and ledger.CSV not in done:
             await delivery.attach(filename="result.csv", content=rendered.csv, title="Query result (CSV)")
+            await self.ledger.note(job.job_id, ledger.CSV)
+        await self.ledger.note(job.job_id, ledger.DONE)
+        await self.ledger.forget(job.job_id)
         log.info(
             "answered kind=%s session=%s agent=%s tools=%s error=%s",
             job.kind,
@@ -102,6 +124,39 @@ class TurnRunner:
             reply.response_agent,
             ",".join(reply.tools),
             reply.error_code,
+        )
+
+    async def _show_placeholder(self, job: AgentJob, delivery: ThreadDelivery, done: dict[str, bytes]) -> None:
+        """Post the first feedback, or adopt the one an earlier run of this job posted."""
+        if ledger.PLACEHOLDER in done:
+            delivery.placeholder_ts = done[ledger.PLACEHOLDER].decode()
+            delivery.thread_ts = delivery.thread_ts or done[ledger.THREAD].decode()
+            await delivery.progress(job.placeholder)
+            return
+        try:
+            await delivery.start(job.placeholder)
+        except SlackClientError:
+            log.exception("could not show the first feedback; the reply will still be posted")
+        if not delivery.placeholder_ts:
+            return
+        if delivery.thread_ts:
+            await self.ledger.note(job.job_id, ledger.THREAD, delivery.thread_ts.encode())
+        standing = (await self.ledger.note_first(job.job_id, ledger.PLACEHOLDER, delivery.placeholder_ts.encode())).decode()
+        if standing != delivery.placeholder_ts:
+            # Two runs of one job raced (a worker was thought dead); keep the first placeholder only.
+            await self._quietly(self.client.chat_delete(channel=delivery.channel, ts=delivery.placeholder_ts))
+            delivery.placeholder_ts = standing
+
+    async def stalled(self, job: AgentJob) -> None:
+        """Shared state is unreachable mid-turn: say so on the placeholder; the job resumes when it returns."""
+        placeholder = self.ledger.cached(job.job_id).get(ledger.PLACEHOLDER)
+        if not placeholder:
+            return
+        rendered = render_progress(SERVICE_STALLED)
+        await self._quietly(
+            self.client.chat_update(
+                channel=job.where.channel, ts=placeholder.decode(), text=rendered.text, blocks=rendered.blocks
+            )
         )
 
     async def _agent_reply(self, job: AgentJob, session_id: str, delivery: ThreadDelivery) -> AgentReply:
