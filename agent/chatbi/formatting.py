@@ -36,6 +36,9 @@ def label(column: str) -> str:
     words = [w for w in _NON_WORD.split(column.lower()) if w]
     if words[-1:] == ["star"]:
         words = words[:-1]
+    if len(words) >= 2 and words[-1] == "count":
+        # "flight_count" reads as "flights": the counted thing, not the word "count".
+        words = words[:-2] + [plural(words[-2])]
     spelt = [_WORDS.get(w, w) for w in words]
     return " ".join(spelt) or column
 

@@ -120,6 +120,9 @@ def _at(time_text: str) -> str:
 
 
 def _capital(text: str) -> str:
+    # A sentence ending on a name that ends in a period ("Inc.") keeps a single full stop.
+    if text.endswith(".."):
+        text = text[:-1]
     return text[:1].upper() + text[1:]
 
 
