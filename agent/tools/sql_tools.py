@@ -20,6 +20,7 @@ from agent.sql.fix import fix_sql as fix_engine
 from agent.sql.parse import clean_sql_text, pretty, transpile
 from agent.state import FinalIntent
 from agent.text2sql import draft_sql
+from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
 
@@ -49,6 +50,9 @@ async def generate_sql(
 ) -> str:
     """Write a DuckDB SQL query that answers a data question, from the tables data_discovery found."""
     ctx: AgentContext = runtime.context
+    waiting = latest_output(runtime.state, ("generate_sql",))
+    if clarification and waiting and waiting[1].get("draft_sql"):
+        return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
     question = f"{user_question} ({clarification})" if clarification else user_question
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
@@ -99,16 +103,35 @@ async def generate_sql(
         return tool_result(final_intent, done=True, text=text)
 
     draft = await draft_sql(question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables)
-    if draft.placeholders:
-        first = draft.placeholders[0]
-        options = [{"label": str(o), "value": str(o)} for o in first.options[:10]]
-        return tool_result(final_intent, ask_human={"kind": "clarify", "question": first.question, "options": options})
-    if not draft.valid or not draft.sql:
+    if not draft.sql or (not draft.valid and not draft.placeholders):
         return tool_error(final_intent, draft.error or "I could not write a query that runs for that question.")
+    if draft.placeholders:
+        return _ask_placeholder(final_intent, draft.sql, [p.model_dump() for p in draft.placeholders], draft.reason)
     return tool_result(
         final_intent, sql=draft.sql, reason=draft.reason, tables=draft.tables, path="free",
         text=f"Here is the SQL. {draft.reason}",
     )
+
+
+def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict], reason: str) -> str:
+    """Ask for the first value the SQL still needs; the answer comes back as `clarification`."""
+    first = placeholders[0]
+    options = [{"label": str(o), "value": str(o)} for o in first.get("options", [])[:10]]
+    question = {"kind": "clarify", "question": first["question"], "options": options}
+    return tool_result(final_intent, ask_human=question, draft_sql=sql, placeholders=placeholders, reason=reason)
+
+
+async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, waiting: dict, answer: str) -> str:
+    placeholders = waiting["placeholders"]
+    sql = fill_placeholders(waiting["draft_sql"], {placeholders[0]["name"]: answer.strip()})
+    if len(placeholders) > 1:
+        return _ask_placeholder(final_intent, sql, placeholders[1:], waiting.get("reason", ""))
+    try:
+        await ctx.warehouse.adry_run(sql)
+    except AssistantError as exc:
+        return tool_error(final_intent, exc, sql=sql)
+    reason = waiting.get("reason", "")
+    return tool_result(final_intent, sql=sql, reason=reason, path="free", text=f"Here is the SQL. {reason}")
 
 
 def _metric_list(ctx: AgentContext) -> str:
