@@ -32,7 +32,8 @@ class SemanticParse(BaseModel):
     )
     unknown_values: list[str] = Field(default_factory=list, description="Values the person named that the data lacks")
     clarify_question: str | None = Field(default=None, description="Ask this when the question is ambiguous")
-    clarify_options: list[str] = Field(default_factory=list)
+    clarify_term: str | None = Field(default=None, description="The ambiguous words, exactly as in the question")
+    clarify_options: list[str] = Field(default_factory=list, description="Meanings that can replace clarify_term")
 
 
 # How people ask for SQL rather than numbers: part of the request, not of the data question.
@@ -61,6 +62,7 @@ def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
         cannot_express=None if extraction.intent or extraction.unsupported else extraction.reason,
         unknown_values=unknown,
         clarify_question=f"What do you mean by “{ambiguity.text}”?" if ambiguity else None,
+        clarify_term=ambiguity.text if ambiguity else None,
         clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
     )
 

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import re
 from typing import Annotated
 
 from langchain_core.messages import HumanMessage, SystemMessage
@@ -53,7 +54,7 @@ async def generate_sql(
     waiting = latest_output(runtime.state, ("generate_sql",))
     if clarification and waiting and waiting[1].get("draft_sql"):
         return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
-    question = f"{user_question} ({clarification})" if clarification else user_question
+    question = _clarified(user_question, clarification, waiting[1].get("clarify_term") if waiting else None)
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
@@ -73,7 +74,8 @@ async def generate_sql(
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
-        return tool_result(final_intent, ask_human={"kind": "clarify", "question": parse.clarify_question, "options": options})
+        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
+        return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
 
     if parse.intent is not None:
         compiled, problems = compile_checked(ctx, parse.intent)
@@ -132,6 +134,15 @@ async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, wa
         return tool_error(final_intent, exc, sql=sql)
     reason = waiting.get("reason", "")
     return tool_result(final_intent, sql=sql, reason=reason, path="free", text=f"Here is the SQL. {reason}")
+
+
+def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
+    """The question with the person's answer in place of the ambiguous words, or appended."""
+    if not answer:
+        return question
+    if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
+        return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda _: answer, question, count=1, flags=re.I)
+    return f"{question} ({answer})"
 
 
 def _metric_list(ctx: AgentContext) -> str:

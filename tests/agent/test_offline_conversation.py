@@ -95,3 +95,13 @@ async def test_glossary_and_log_questions(offline_assistant, session):
     assert "dep_time" in term.text
     logs = await ask(offline_assistant, session, "show me error logs for the checkout service")
     assert '{app="checkout"}' in logs.text
+
+
+async def test_ambiguous_question_asks_and_the_answer_settles_it(offline_assistant, session):
+    asked = await ask(offline_assistant, session, "number of flights by airport")
+    assert asked.ask_human.kind == "clarify" and len(asked.ask_human.options) >= 2
+    origin = next(o.value for o in asked.ask_human.options if "origin" in o.value)
+    confirm = await offline_assistant.reply(offline_assistant.resume(session, origin))
+    assert confirm.ask_human.kind == "confirm_sql" and "origin" in confirm.sql
+    answer = await offline_assistant.reply(offline_assistant.resume(session, "run"))
+    assert answer.row_count == 3
