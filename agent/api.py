@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import asyncio
 import logging
-import re
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -22,7 +21,7 @@ from agent.charts.spec import ChartSpec
 from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.graph import build_graph
-from agent.llm.routing import clean_message, split_sql
+from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
 from agent.settings import Settings
 from agent.state import empty_tool_call_info
@@ -32,8 +31,6 @@ log = logging.getLogger(__name__)
 
 Event = Progress | AgentReply
 
-_YES = re.compile(r"^(yes|yeah|yep|y|sure|ok|okay|go|go ahead|run|run it|do it|please do|execute|confirm|looks good)\b", re.I)
-_NO = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
 
 
 class LLMCallCounter(BaseCallbackHandler):
@@ -262,9 +259,9 @@ def interpret_reply(text: str, pending: AskHuman) -> dict | None:
         sql, _, _ = split_sql(text)
         if sql:
             return {"choice": "edit", "sql": sql}
-        if _YES.match(text):
+        if AFFIRMATIVE.match(text):
             return {"choice": "run"}
-        if _NO.match(text):
+        if NEGATIVE.match(text):
             return {"choice": "cancel"}
         return None
     if pending.kind == "choose_table":

@@ -30,7 +30,14 @@ _FIX = re.compile(r"\b(fix|fixing|broken|error|errors|wrong|fails?|failing|faile
 _RUN = re.compile(r"\b(run|execute|results?|and show)\b", re.I)
 _LOGS = re.compile(r"\b(logs?|logql|loki|grafana|stack ?traces?)\b", re.I)
 _LOG_SUBJECT = re.compile(r"\b(service|pod|namespace|container|app|api|server|worker|deployment)\b", re.I)
-_AFFIRM = re.compile(r"^(yes|yeah|yep|sure|ok|okay|go|go ahead|run it|run|do it|please do|execute|execute it|confirm|sounds good)[.! ]*$", re.I)
+# Short answers to "Shall I run this?"; a message of nothing else also means "run what is waiting".
+_YES_WORDS = (
+    r"(yes|yeah|yep|y|sure|ok|okay|go|go ahead|run|run it|do it|please do|execute|execute it|confirm|"
+    r"sounds good|looks good)"
+)
+AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
+NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
+_ONLY_YES = re.compile(rf"^({_YES_WORDS}[.!, ]*)+(please)?[.! ]*$", re.I)
 _FOLLOW_UP = re.compile(
     r"^(now|and|what about|how about|same|also|instead|only|just|but|then|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",
     re.I,
@@ -127,7 +134,7 @@ def route_message(
             )
         return Route("explain_sql", {"sql": sql, "final_intent": "explain_sql"})
 
-    if _AFFIRM.match(message):
+    if _ONLY_YES.match(message):
         if has_sql_to_run:
             return Route(
                 "execute_sql_and_analyze_result",
