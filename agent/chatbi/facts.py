@@ -143,6 +143,9 @@ def _time_key(value) -> tuple:
     return (1, value) if is_number(value) else (2, str(value))
 
 
+STEADY_TREND_R2 = 0.5
+
+
 def _trend(values: list[float]) -> str:
     """Direction of the least-squares line through the points, relative to their mean level."""
     n = len(values)
@@ -156,6 +159,11 @@ def _trend(values: list[float]) -> str:
     fitted_change = slope * (n - 1) / level
     if abs(fitted_change) < FLAT_TREND:
         return "flat"
+    # A line that explains little of the movement (a seasonal rise and fall) is no trend to report.
+    total = sum((v - mean_y) ** 2 for v in values)
+    explained = sum((slope * (i - mean_x)) ** 2 for i in range(n))
+    if total and explained / total < STEADY_TREND_R2:
+        return "mixed"
     return "up" if fitted_change > 0 else "down"
 
 

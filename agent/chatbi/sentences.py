@@ -9,7 +9,7 @@ from typing import Any
 from agent.chatbi.facts import is_additive
 from agent.chatbi.formatting import label, number, percent, plural, quantity, unit_of
 
-_TREND_WORDS = {"up": "upward", "down": "downward", "flat": "flat"}
+_TREND_WORDS = {"up": "upward", "down": "downward", "flat": "flat", "mixed": "mixed, rising and falling with no steady direction"}
 # A measure whose name starts with one of these reads "the average delay is …", not "… delays".
 _AGGREGATE_WORDS = {
     "average", "maximum", "minimum", "total", "sum", "count", "number", "median", "percent",

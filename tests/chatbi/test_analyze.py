@@ -69,7 +69,7 @@ async def test_time_series_facts_answer_and_line_chart(warehouse):
     assert facts["peak"]["label"] == "July" and facts["trough"]["label"] == "February"
     first, last = facts["first"]["value"], facts["last"]["value"]
     assert facts["change_pct"] == pytest.approx((last - first) / first * 100)
-    assert facts["trend"] == "up" and "total" not in facts
+    assert facts["trend"] == "mixed" and "total" not in facts  # a seasonal curve, no steady direction
     assert analysis.answer == (
         "The average temperature went from 35.64°F in January to 38.44°F in December (+7.9%), "
         "peaking at 80.07°F in July."
@@ -166,3 +166,12 @@ async def test_a_numeric_group_key_is_read_as_a_category(warehouse):
     assert analysis.facts["category"] == "engines" and analysis.facts["measure"] == "avg_seats"
     assert analysis.answer.startswith("Engines 3 has the highest average seats: 256.67")
     assert analysis.chart.kind == "bar" and analysis.chart.x == "engines"
+
+
+async def test_a_seasonal_rise_and_fall_is_not_called_a_trend(warehouse):
+    from agent.chatbi import analyze
+
+    result = warehouse.run("SELECT month, avg(dep_delay) AS avg_dep_delay FROM flights GROUP BY month ORDER BY month")
+    analysis = await analyze("Monthly average departure delay", result)
+    assert analysis.facts["trend"] == "mixed"
+    assert not any("downward" in line or "upward" in line for line in analysis.insights)
