@@ -19,7 +19,7 @@ _WORDS = {
 
 # A unit is named only where the column name makes it obvious; first match wins.
 _UNITS: tuple[tuple[re.Pattern, str], ...] = (
-    (re.compile(r"(^|_)(pct|percent|percentage|share)(_|$)"), "%"),
+    (re.compile(r"(^|_)(pct|percent|percentage)(_|$)"), "%"),
     (re.compile(r"(^|_)humid"), "%"),
     (re.compile(r"delay|air_time|minutes"), "minutes"),
     (re.compile(r"(^|_)(distance|miles)(_|$)"), "miles"),
@@ -29,6 +29,8 @@ _UNITS: tuple[tuple[re.Pattern, str], ...] = (
 )
 
 _NON_WORD = re.compile(r"[^0-9a-zA-Z]+")
+# Shares and ratios hold fractions (0.59); people read them as percentages (59.0%).
+_FRACTION = re.compile(r"(^|_)(share|ratio|fraction)(_|$)")
 
 
 def label(column: str) -> str:
@@ -78,8 +80,10 @@ def quantity(value: float | None, column: str) -> str:
     """A value with its unit: "12.64 minutes", "45.2%", "336,776"."""
     if value is None:
         return "no value"
-    if time_part(column) == "year" and float(value).is_integer():
-        return str(int(value))  # 2006, not 2,006
+    if time_part(column) == "year":
+        return str(int(value)) if float(value).is_integer() else f"{value:.1f}"  # 2006, not 2,006
+    if _FRACTION.search(column.lower()):
+        return percent(value * 100)
     unit = unit_of(column)
     text = number(value)
     if unit is None:

@@ -175,3 +175,13 @@ async def test_a_seasonal_rise_and_fall_is_not_called_a_trend(warehouse):
     analysis = await analyze("Monthly average departure delay", result)
     assert analysis.facts["trend"] == "mixed"
     assert not any("downward" in line or "upward" in line for line in analysis.insights)
+
+
+async def test_a_share_reads_as_a_percentage(warehouse):
+    from agent.chatbi import analyze
+
+    result = warehouse.run(
+        "SELECT avg(CASE WHEN arr_delay <= 0 THEN 1.0 ELSE 0.0 END) AS on_time_share FROM flights WHERE arr_delay IS NOT NULL"
+    )
+    analysis = await analyze("What share of flights were on time?", result)
+    assert "59.1%" in analysis.answer
