@@ -21,7 +21,7 @@ class TablePreview:
     columns_shown: int
 
 
-def cell(value: Any) -> str:
+def cell(value: Any, decimals: int | None = None) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -29,6 +29,8 @@ def cell(value: Any) -> str:
     if isinstance(value, float):
         if math.isnan(value):
             return "NaN"
+        if decimals is not None:
+            return f"{value:,.{decimals}f}"
         if value.is_integer():
             return f"{value:,.0f}"
         return f"{value:,.1f}" if abs(value) >= 1000 else f"{value:.4g}"
@@ -53,7 +55,12 @@ def render_table(
     columns: list[str], rows: list[list[Any]], *, max_chars: int, max_rows: int = MAX_ROWS
 ) -> TablePreview:
     """As many leading rows as fit in `max_chars` (and `max_rows`); columns that would not fit are dropped."""
-    cells = [[cell(v) for v in row] for row in rows[:max_rows]]
+    # A column of fractional numbers shows one number of decimals, so the figures line up.
+    decimals = [
+        2 if any(isinstance(row[i], float) and not row[i].is_integer() for row in rows[:max_rows] if i < len(row)) else None
+        for i in range(len(columns))
+    ]
+    cells = [[cell(v, decimals[i] if i < len(decimals) else None) for i, v in enumerate(row)] for row in rows[:max_rows]]
     header = [cell(c) for c in columns]
     widths = [max([len(header[i])] + [len(r[i]) for r in cells if i < len(r)]) for i in range(len(columns))]
     numeric = [_is_numeric([row[i] for row in rows[:max_rows] if i < len(row)]) for i in range(len(columns))]

@@ -43,13 +43,18 @@ def test_split_keeps_every_chunk_within_limit_and_fences_balanced():
     assert "".join(chunks).count("select") == 200
 
 
+def test_a_column_of_fractions_shows_the_same_decimals():
+    preview = render_table(["carrier", "avg_delay"], [["F9", 20.2217], ["YV", 19.0]], max_chars=3000)
+    assert preview.text.splitlines()[2:] == ["F9           20.22", "YV           19.00"]
+
+
 def test_table_is_aligned_and_numbers_right_aligned():
     preview = render_table(["carrier", "flights"], [["UA", 58665], ["9E", 1234.5], ["OO", None]], max_chars=3000)
     assert preview.text.splitlines() == [
-        "carrier  flights",
-        "-------  -------",
-        "UA        58,665",
-        "9E       1,234.5",
+        "carrier   flights",
+        "-------  --------",
+        "UA         58,665",
+        "9E       1,234.50",
         "OO",
     ]
     assert preview.rows_shown == 3
