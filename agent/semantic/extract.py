@@ -20,7 +20,7 @@ from pydantic import BaseModel, Field
 
 from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table, validate_intent
 from agent.semantic.model import SemanticModel
-from agent.semantic.text import STOPWORDS, Token, inflections, phrase, tokenize
+from agent.semantic.text import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, WEEKDAYS, Token, inflections, phrase, tokenize
 from agent.semantic.values import ValueIndex
 
 
@@ -50,14 +50,6 @@ class Extraction(BaseModel):
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
                "value", "context"]
 
-_MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
-           "october", "november", "december"]
-_MONTH_ABBREVIATIONS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
-                        "sept": 9, "oct": 10, "nov": 11, "dec": 12}
-_WEEKDAYS = {name: [number] for number, name in enumerate(
-    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"], start=1)}
-_WEEKDAYS.update({"weekend": [6, 7], "weekday": [1, 2, 3, 4, 5], "workday": [1, 2, 3, 4, 5],
-                  "business day": [1, 2, 3, 4, 5]})
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "last": 4, "final": 4}
 
@@ -68,6 +60,7 @@ class Entry:
     kind: Kind
     payload: object
     case_sensitive: bool = False
+    needs_cue: bool = False
 
 
 @dataclass
@@ -106,11 +99,11 @@ class Lexicon:
         for direction, words in (("desc", model.ranking.descending), ("asc", model.ranking.ascending)):
             for text in words:
                 self._add(phrase(text), "rank", direction)
-        for number, name in enumerate(_MONTHS, start=1):
+        for number, name in enumerate(MONTHS, start=1):
             self._add((name,), "month", number)
-        for name, number in _MONTH_ABBREVIATIONS.items():
+        for name, number in MONTH_ABBREVIATIONS.items():
             self._add((name,), "month", number)
-        for name, days in _WEEKDAYS.items():
+        for name, days in WEEKDAYS.items():
             for form in inflections(phrase(name)):
                 self._add(form, "weekday", days)
         for name, months in model.seasons.items():
@@ -121,44 +114,46 @@ class Lexicon:
         for text in model.context_words:
             self._add(phrase(text), "context", None)
         for item in values.phrases:
-            self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive)
+            self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
 
-    def _add(self, words: tuple[str, ...], kind: Kind, payload, case_sensitive: bool = False) -> None:
+    def _add(self, words: tuple[str, ...], kind: Kind, payload, case_sensitive: bool = False,
+             needs_cue: bool = False) -> None:
         if not words:
             return
-        entry = Entry(words, kind, payload, case_sensitive)
+        entry = Entry(words, kind, payload, case_sensitive, needs_cue)
         bucket = self.entries.setdefault(words[0].lower(), [])
         if entry not in bucket:
             bucket.append(entry)
 
     def match(self, tokens: list[Token]) -> list[Mention]:
-        """Longest phrase first, left to right; every entry of the winning length is kept."""
+        """Longest phrase first across the whole question, so 'per day of week' reads as
+        'per' + 'day of week' rather than 'per day' + 'of week'; ties go to the leftmost.
+        Every entry of the winning length is kept."""
+        candidates = [m for i in range(len(tokens)) for m in self._matches_at(tokens, i)]
+        taken: set[int] = set()
         mentions: list[Mention] = []
-        i = 0
-        while i < len(tokens):
-            best: list[Entry] = []
-            best_len = 0
-            for entry in self.entries.get(tokens[i].low, []):
-                n = len(entry.words)
-                if n < best_len or i + n > len(tokens):
-                    continue
-                window = tokens[i:i + n]
-                if entry.case_sensitive:
-                    hit = all(t.text == w for t, w in zip(window, entry.words))
-                else:
-                    hit = all(t.low == w for t, w in zip(window, entry.words))
-                if not hit or (entry.kind == "month" and not _is_month_word(tokens, i)):
-                    continue
-                if n > best_len:
-                    best, best_len = [entry], n
-                else:
-                    best.append(entry)
-            if best:
-                mentions.append(Mention(i, i + best_len, best))
-                i += best_len
+        for mention in sorted(candidates, key=lambda m: (m.start - m.end, m.start)):
+            span = set(range(mention.start, mention.end))
+            if not span & taken:
+                taken |= span
+                mentions.append(mention)
+        return sorted(mentions, key=lambda m: m.start)
+
+    def _matches_at(self, tokens: list[Token], i: int) -> list[Mention]:
+        """Every phrase starting at token i, one mention per length."""
+        by_length: dict[int, list[Entry]] = {}
+        for entry in self.entries.get(tokens[i].low, []):
+            n = len(entry.words)
+            if i + n > len(tokens):
+                continue
+            window = tokens[i:i + n]
+            if entry.case_sensitive:
+                hit = all(t.text == w for t, w in zip(window, entry.words))
             else:
-                i += 1
-        return mentions
+                hit = all(t.low == w for t, w in zip(window, entry.words))
+            if hit and not (entry.kind == "month" and not _is_month_word(tokens, i)):
+                by_length.setdefault(n, []).append(entry)
+        return [Mention(i, i + n, entries) for n, entries in by_length.items()]
 
 
 def _is_month_word(tokens: list[Token], i: int) -> bool:
@@ -589,7 +584,7 @@ def _values(state: _State, model: SemanticModel, values: ValueIndex) -> tuple[li
     chosen: dict[str, list[str]] = {}
     negated: dict[str, list[str]] = {}
     for mention in state.mentions:
-        candidates = [e.payload for e in mention.of("value")]
+        candidates = [e.payload for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
         if not candidates or mention.used:
             continue
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
@@ -603,6 +598,11 @@ def _values(state: _State, model: SemanticModel, values: ValueIndex) -> tuple[li
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)
     return filters, unknown
+
+
+def _value_cue_before(state: _State, mention: Mention, entry: Entry, model: SemanticModel) -> bool:
+    dimension = model.dimension_by_name[entry.payload[0]]
+    return state.cue_before(mention.start, [phrase(c) for c in dimension.value_cues]) is not None
 
 
 def _value_dimension(state: _State, mention: Mention, dims: list[str], model: SemanticModel) -> str:

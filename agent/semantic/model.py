@@ -7,6 +7,7 @@ warehouse schema, so a renamed column is reported by name instead of failing a q
 
 from __future__ import annotations
 
+import re
 from functools import cached_property
 from pathlib import Path
 from typing import Literal
@@ -189,6 +190,23 @@ class SemanticModel(_Strict):
         return self
 
     # -- look-ups ----------------------------------------------------------------------------
+
+    @cached_property
+    def vocabulary(self) -> frozenset[str]:
+        """Every word the model itself uses to name things (lower case): metric, dimension and
+        table words, aggregation and ranking words. Value aliases are names of data, not words
+        of the model, so they are left out."""
+        texts: list[str] = []
+        for metric in self.metrics:
+            texts += [metric.name, metric.label, *metric.synonyms]
+        for dim in self.dimensions:
+            texts += [dim.name, dim.label, *dim.synonyms, *dim.grain_words, *([dim.unit] if dim.unit else [])]
+        for table in self.tables:
+            texts += [table.name, *table.entity_words]
+        for words in self.aggregations.values():
+            texts += words
+        texts += [*self.ranking.descending, *self.ranking.ascending, *self.seasons]
+        return frozenset(word for text in texts for word in re.findall(r"[a-z]+", text.lower()))
 
     @cached_property
     def metric_by_name(self) -> dict[str, Metric]:

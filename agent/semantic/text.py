@@ -15,6 +15,22 @@ NUMBER_WORDS = {
     "forty": 40, "fifty": 50, "hundred": 100,
 }
 
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december"]
+MONTH_ABBREVIATIONS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+                       "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+WEEKDAYS = {name: [number] for number, name in enumerate(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"], start=1)}
+WEEKDAYS.update({"weekend": [6, 7], "weekday": [1, 2, 3, 4, 5], "workday": [1, 2, 3, 4, 5],
+                 "business day": [1, 2, 3, 4, 5]})
+# Every word that names a part of the calendar, in any of its forms.
+CALENDAR_WORDS = frozenset(
+    [*MONTHS, *MONTH_ABBREVIATIONS]
+    + [word for name in WEEKDAYS for form in (name, name + "s") for word in form.split()]
+    + "day days week weeks weekly month months monthly year years yearly hour hours hourly minute minutes "
+      "quarter quarters half today tomorrow yesterday morning afternoon evening night noon midnight".split()
+)
+
 # Function words: they carry no meaning of their own for the model, so they neither count
 # as "not understood" nor break the link between a cue word and what it refers to.
 STOPWORDS = frozenset(

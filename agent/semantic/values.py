@@ -13,7 +13,7 @@ import threading
 from dataclasses import dataclass, field
 
 from agent.semantic.model import SemanticModel
-from agent.semantic.text import STOPWORDS, phrase
+from agent.semantic.text import CALENDAR_WORDS, STOPWORDS, phrase
 from agent.warehouse import Warehouse
 
 # Trailing words of company and airport names that people leave out ("JetBlue", "Denver").
@@ -30,6 +30,7 @@ class ValuePhrase:
     dimension: str
     value: str
     case_sensitive: bool
+    needs_cue: bool = False  # an everyday word ('den', 'sea') is this value only after a cue ('to den')
 
 
 @dataclass
@@ -60,20 +61,24 @@ class ValueIndex:
         index = cls(values={k: sorted(map(str, v)) for k, v in values.items()}, labels=labels)
         seen: set[ValuePhrase] = set()
 
-        def add(words: tuple[str, ...], dimension: str, value: str, case_sensitive: bool) -> None:
-            item = ValuePhrase(words, dimension, value, case_sensitive)
+        def add(words: tuple[str, ...], dimension: str, value: str, case_sensitive: bool,
+                needs_cue: bool = False) -> None:
+            item = ValuePhrase(words, dimension, value, case_sensitive, needs_cue)
             if words and item not in seen:
                 seen.add(item)
                 index.phrases.append(item)
 
+        # Words the model uses itself ('day', 'delay'): typed in lower case they mean that, never a code.
+        model_words = model.vocabulary | CALENDAR_WORDS | STOPWORDS
         for name in values:
             dim = model.dimension_by_name[name]
             known = set(index.values[name])
             for value in index.values[name]:
                 if _CODE.fullmatch(value):
                     add(tuple(value.split()), name, value, True)
-                    if len(value) >= 3 and value.lower() not in STOPWORDS and value.lower() not in _COMMON_WORDS:
-                        add((value.lower(),), name, value, False)
+                    low = value.lower()
+                    if len(value) >= 3 and low not in model_words:
+                        add((low,), name, value, False, needs_cue=low in _COMMON_WORDS)
                 else:
                     add(phrase(value), name, value, False)
             for value, label in labels.get(name, {}).items():
@@ -95,7 +100,8 @@ class ValueIndex:
         return f"{name} ({value})" if name else value
 
 
-# Short words that are also airport codes; typed in lower case they are words, not airports.
+# Everyday short words that are also airport codes: typed in lower case they are that airport
+# only after a word that points to one ('to den', 'from sea').
 _COMMON_WORDS = frozenset("sea den san sat bur man mia bos ord aus sun pit pvd dal".split())
 
 _CACHE: dict[tuple[int, int], tuple[Warehouse, SemanticModel, ValueIndex]] = {}
