@@ -86,11 +86,12 @@ class RedisJobQueue:
         self._read_block_ms = read_block_ms
         self._renew = redis.register_script(_RENEW_LEASE)
         self._running: dict[str, asyncio.Task] = {}  # entry id -> its job's task
-        self._reserved = 0  # slots promised to a read in progress
+        self._reserved = 0  # slots promised to the take in progress
         self._room = asyncio.Condition()
         self._loops: list[asyncio.Task] = []
         self._touch_ups: set[asyncio.Task] = set()
         self._stopping = False
+        self._next_sweep = 0.0
 
     # -- JobRunner --------------------------------------------------------------------------
 
@@ -111,8 +112,7 @@ class RedisJobQueue:
         with contextlib.suppress(*UNREACHABLE):
             await self._ensure_group()
         self._loops = [
-            asyncio.create_task(self._loop(self._read_new), name="jobs-read"),
-            asyncio.create_task(self._loop(self._claim_abandoned), name="jobs-reclaim"),
+            asyncio.create_task(self._loop(self._take_jobs), name="jobs-take"),
             asyncio.create_task(self._loop(self._renew_leases), name="jobs-lease"),
         ]
 
@@ -164,42 +164,49 @@ class RedisJobQueue:
             if pause:
                 await asyncio.sleep(pause)
 
-    async def _read_new(self) -> float:
+    async def _take_jobs(self) -> float:
+        """Fill free slots: first jobs whose worker stopped renewing their lease, then new ones."""
         slots = await self._reserve()
         try:
-            answer = await self.redis.xreadgroup(
-                GROUP, self.consumer, {self.stream: ">"}, count=slots, block=self._read_block_ms
-            )
-            for _, entries in answer or []:
-                for entry_id, fields in entries:
-                    self._run(entry_id, fields)
+            free = slots
+            loop = asyncio.get_running_loop()
+            if loop.time() >= self._next_sweep:
+                free -= await self._claim_abandoned(free)
+                self._next_sweep = loop.time() + self._lease_ms / 4000
+            if free:
+                # Wake up in time for the next sweep, so abandoned jobs never wait behind an idle read.
+                block_ms = max(1, min(self._read_block_ms, int((self._next_sweep - loop.time()) * 1000)))
+                answer = await self.redis.xreadgroup(
+                    GROUP, self.consumer, {self.stream: ">"}, count=free, block=block_ms
+                )
+                for _, entries in answer or []:
+                    for entry_id, fields in entries:
+                        self._run(entry_id, fields)
         finally:
             await self._unreserve(slots)
         return 0
 
-    async def _claim_abandoned(self) -> float:
-        """Take over jobs whose worker stopped renewing their lease (it died, or handed them back)."""
-        slots = await self._reserve()
-        try:
-            claimed = []
-            cursor = "0-0"
-            while len(claimed) < slots:
-                cursor, entries, *_ = await self.redis.xautoclaim(
-                    self.stream, GROUP, self.consumer, self._lease_ms, cursor, count=slots - len(claimed)
-                )
-                claimed += entries
-                if cursor in (b"0-0", "0-0"):
-                    break
-            for entry_id, fields in claimed:
-                if await self._deliveries(entry_id) > self._max_deliveries:
-                    log.error("job entry %s failed %d times; giving up on it", entry_id, self._max_deliveries)
-                    await self._ack(entry_id)
-                    continue
-                log.warning("took over job entry %s from a worker that stopped", entry_id)
-                self._run(entry_id, fields)
-        finally:
-            await self._unreserve(slots)
-        return self._lease_ms / 4000
+    async def _claim_abandoned(self, slots: int) -> int:
+        """Take over up to `slots` jobs idle past their lease (their worker died, or handed them back)."""
+        claimed = []
+        cursor = "0-0"
+        while len(claimed) < slots:
+            cursor, entries, *_ = await self.redis.xautoclaim(
+                self.stream, GROUP, self.consumer, self._lease_ms, cursor, count=slots - len(claimed)
+            )
+            claimed += entries
+            if cursor in (b"0-0", "0-0"):
+                break
+        started = 0
+        for entry_id, fields in claimed:
+            if await self._deliveries(entry_id) > self._max_deliveries:
+                log.error("job entry %s failed %d times; giving up on it", entry_id, self._max_deliveries)
+                await self._ack(entry_id)
+                continue
+            log.warning("took over job entry %s from a worker that stopped", entry_id)
+            self._run(entry_id, fields)
+            started += 1
+        return started
 
     async def _renew_leases(self) -> float:
         for entry_id in list(self._running):
@@ -258,6 +265,11 @@ class RedisJobQueue:
             except UNREACHABLE as exc:
                 self.health.report(exc)
                 await self.health.wait_up()
+            except ResponseError as exc:
+                if "NOGROUP" not in str(exc):
+                    raise
+                log.warning("job entry %s is gone (Redis restarted empty); nothing to acknowledge", entry_id)
+                return
 
     async def _release(self, entry_ids: list[str]) -> None:
         """Hand jobs back: still ours, but so idle that the next sweep anywhere takes them."""

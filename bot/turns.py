@@ -96,7 +96,9 @@ class TurnRunner:
         else:
             async with self._run_slots:
                 reply = await self._agent_reply(job, session_id, delivery)
-            await self.ledger.note(job.job_id, ledger.REPLY, pack_reply(reply))
+            if reply.error_code != "internal":
+                # A crash (e.g. shared state went away mid-run) is worth running again, not remembering.
+                await self.ledger.note(job.job_id, ledger.REPLY, pack_reply(reply))
         rendered = render_reply(reply, retry_job_id=job.job_id if reply.error else None)
         if reply.error:
             await self.store.save_job(job.job_id, job.model_dump_json(), RETRY_TTL_S)

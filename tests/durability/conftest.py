@@ -1,0 +1,109 @@
+"""Fixtures: the main Redis on 127.0.0.1:6379 under a fresh key prefix (never flushed), a
+private redis-server that a test may stop and start, and the Slack Web API stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+import shutil
+import socket
+import subprocess
+import sys
+from pathlib import Path
+from uuid import uuid4
+
+import pytest
+import redis
+from redis.asyncio import Redis
+
+# Reuse the Slack stand-in, the signed-request sender and the fake agent from tests/bot.
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
+
+from slack_standin import SlackStandIn  # noqa: E402
+
+MAIN_REDIS_URL = "redis://127.0.0.1:6379/0"
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.fixture(scope="session")
+def main_redis_url() -> str:
+    probe = redis.Redis.from_url(MAIN_REDIS_URL, socket_connect_timeout=1)
+    try:
+        probe.ping()
+    except redis.exceptions.ConnectionError:
+        pytest.skip("no Redis answers on 127.0.0.1:6379")
+    finally:
+        probe.close()
+    return MAIN_REDIS_URL
+
+
+@pytest.fixture
+async def redis_client(main_redis_url):
+    client = Redis.from_url(main_redis_url)
+    yield client
+    await client.aclose()
+
+
+@pytest.fixture
+async def prefix(redis_client):
+    prefix = f"sda:test:durability:{uuid4().hex}:"
+    yield prefix
+    leftovers = [key async for key in redis_client.scan_iter(match=f"{prefix}*", count=1000)]
+    if leftovers:
+        await redis_client.delete(*leftovers)
+
+
+class PrivateRedis:
+    """A redis-server of our own (free port, temp dir): the one a test may stop and start again."""
+
+    def __init__(self, workdir: Path):
+        self.workdir = workdir
+        self.port = free_port()
+        self.process: subprocess.Popen | None = None
+
+    @property
+    def url(self) -> str:
+        return f"redis://127.0.0.1:{self.port}/0"
+
+    async def start(self) -> PrivateRedis:
+        self.process = subprocess.Popen(
+            [shutil.which("redis-server") or "redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
+             "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", str(self.workdir)],
+            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+        )
+        client = redis.Redis(port=self.port, socket_connect_timeout=0.2)
+        try:
+            for _ in range(100):
+                try:
+                    client.ping()
+                    return self
+                except redis.exceptions.ConnectionError:
+                    await asyncio.sleep(0.05)
+        finally:
+            client.close()
+        raise RuntimeError("private redis-server did not start")
+
+    def stop(self) -> None:
+        if self.process and self.process.poll() is None:
+            self.process.terminate()
+            self.process.wait(10)
+
+
+@pytest.fixture(scope="module")
+async def private_redis(tmp_path_factory):
+    if shutil.which("redis-server") is None:
+        pytest.skip("redis-server is not installed")
+    server = await PrivateRedis(tmp_path_factory.mktemp("redis")).start()
+    yield server
+    server.stop()
+
+
+@pytest.fixture
+async def slack():
+    standin = await SlackStandIn().start()
+    yield standin
+    await standin.close()
