@@ -252,10 +252,11 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     limit, top = _limit(state)
     value_filters, unknown = _values(state, model, values)
     filters += value_filters
-    counted = _counted_dimensions(state, model)
+    counted_metrics, counted = _counted_dimensions(state, model)
     grouping, which_singular, by_metric_mentions, dim_ambiguous = _groupings(state, model, time)
     ambiguous += dim_ambiguous
     metric_choices, rank_mentions, unmatched = _metrics(state, model, has_grouping=bool(grouping))
+    metric_choices = [[m] for m in counted_metrics] + metric_choices
 
     ignored = [t.text for i, t in enumerate(tokens) if i not in _covered(state) and t.low not in STOPWORDS
                and t.number is None]
@@ -298,7 +299,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     if grouping and (rank_mentions or top):
         ranked = _ranked_metric(by_metric_mentions, metrics, state, model) or metrics[0]
         order_by = [OrderBy(field=ranked, descending=descending if rank_mentions else True)]
-        if limit is None and (which_singular or _singular_superlative(state, rank_mentions)):
+        if limit is None and (which_singular or _singular_superlative(state, rank_mentions, model)):
             limit = 1
         if limit is None and top:
             limit = 5
@@ -652,10 +653,13 @@ def _unknown_values(state: _State, model: SemanticModel, values: ValueIndex) -> 
     return unknown
 
 
-def _counted_dimensions(state: _State, model: SemanticModel) -> list[str]:
-    """'the most routes', 'how many manufacturers': a count of distinct values, which only a
-    metric of the model can answer; named here so the question is not answered as a grouping."""
-    counted = []
+def _counted_dimensions(state: _State, model: SemanticModel) -> tuple[list[str], list[str]]:
+    """'the most routes', 'how many manufacturers': a count of distinct values. Returns the
+    metrics that count them, and the labels of those no metric counts (so the question is
+    not answered as a grouping). 'The busiest routes' describes routes: not counted here."""
+    metrics: list[str] = []
+    missing: list[str] = []
+    counting = {phrase(w) for w in model.ranking.counting}
     for mention in state.mentions:
         if mention.used or mention.has("metric") or mention.has("entity") or not _plural(state, mention):
             continue
@@ -663,12 +667,19 @@ def _counted_dimensions(state: _State, model: SemanticModel) -> list[str]:
         if not dims:
             continue
         before = _mention_at(state, mention.start - 1)
-        words = state.words_before(mention.start, 2)
-        if (before is not None and before.has("rank") and not state.cue_before(before.start, [("the",)])) \
-                or words in {("how", "many"), ("number", "of")}:
-            counted.append(model.dimension_by_name[dims[0]].label + "s")
+        quantity = before is not None and before.has("rank") and _words(state, before) in counting
+        if quantity or state.words_before(mention.start, 2) in {("how", "many"), ("number", "of")}:
+            metric = model.distinct_count_metric(dims[0])
+            if metric is not None:
+                metrics.append(metric)
+            else:
+                missing.append(model.dimension_by_name[dims[0]].label + "s")
             mention.used = True
-    return counted
+    return metrics, missing
+
+
+def _words(state: _State, mention: Mention) -> tuple[str, ...]:
+    return tuple(t.low for t in state.tokens[mention.start:mention.end])
 
 
 # -- groupings --------------------------------------------------------------------------------------------
@@ -878,13 +889,13 @@ def _ranked_metric(by_metric: list[Mention], metrics: list[str], state: _State, 
     return None
 
 
-def _singular_superlative(state: _State, rank_mentions: list[Mention]) -> bool:
-    """'the busiest route', 'the carrier with the most flights': one group is wanted."""
+def _singular_superlative(state: _State, rank_mentions: list[Mention], model: SemanticModel) -> bool:
+    """'the busiest route', 'busiest month', 'the carrier with the most flights': one group is wanted."""
     for mention in state.mentions:
-        if not mention.has("dimension") or _plural(state, mention):
+        groups = [e for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind != "numeric"]
+        if not groups or _plural(state, mention):
             continue
-        if mention.start >= 2 and any(state.tokens[mention.start - 2].low == "the" and r.end == mention.start
-                                      for r in rank_mentions):
+        if any(r.end == mention.start for r in rank_mentions):
             return True
         if mention.start >= 1 and state.tokens[mention.start - 1].low == "the" and mention.end < len(state.tokens) \
                 and state.tokens[mention.end].low in {"with", "that", "having", "where"}:

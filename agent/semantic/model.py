@@ -110,6 +110,9 @@ class Ranking(_Strict):
     descending: list[str]
     ascending: list[str]
     implies_measure: dict[str, str] = {}
+    # quantity words: before a plural noun they count its distinct values ("the most routes"),
+    # where other ranking words describe it ("the busiest routes")
+    counting: list[str] = []
 
 
 class SemanticModel(_Strict):
@@ -223,6 +226,16 @@ class SemanticModel(_Strict):
     @cached_property
     def join_by_name(self) -> dict[str, JoinSpec]:
         return {j.name: j for j in self.joins}
+
+    def distinct_count_metric(self, dimension: str) -> str | None:
+        """The metric counting distinct values of a dimension ('count(DISTINCT dest)'), if any."""
+        for metric in self.metrics:
+            expr = " ".join(metric.expr.lower().split())
+            for source in self.dimension_by_name[dimension].sources:
+                if source.table == metric.table and source.join is None and not metric.filter \
+                        and expr == f"count(distinct {' '.join(source.expr.lower().split())})":
+                    return metric.name
+        return None
 
     def resolve(self, dimension: str, base_table: str) -> tuple[DimensionSource, JoinSpec | None] | None:
         """How `dimension` is reached from rows of `base_table`, or None when it cannot be
