@@ -590,15 +590,27 @@ def _values(state: _State, model: SemanticModel, values: ValueIndex) -> tuple[li
             continue
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
         dim = _value_dimension(state, mention, dims, model)
-        value = next(v for d, v in candidates if d == dim)
-        target = negated if state.cue_before(mention.start, _NEGATIONS) else chosen
-        if value not in target.setdefault(dim, []):
-            target[dim].append(value)
+        target = negated if _negated(state, mention.start) else chosen
+        for value in (v for d, v in candidates if d == dim):  # 'Canadair': CANADAIR and CANADAIR LTD
+            if value not in target.setdefault(dim, []):
+                target[dim].append(value)
         mention.used = True
     filters = [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)
     return filters, unknown
+
+
+def _negated(state: _State, start: int) -> bool:
+    """'not JFK', 'except Delta', 'not operated by United': a negation, maybe across function words."""
+    for gap in range(4):
+        if start - gap < 0 or any(t.low not in STOPWORDS for t in state.tokens[start - gap:start]):
+            break
+        cue = state.cue_before(start - gap, _NEGATIONS, skip=())
+        if cue:
+            state.consume(*range(start - gap - len(cue), start - gap))
+            return True
+    return False
 
 
 def _value_cue_before(state: _State, mention: Mention, entry: Entry, model: SemanticModel) -> bool:
@@ -758,6 +770,7 @@ def _metrics(state: _State, model: SemanticModel, has_grouping: bool) -> tuple[l
     rank_mentions = [m for m in state.mentions if m.has("rank") and not m.used]
     on_average = any(t.low == "average" for t in state.tokens) and ("on", "average") in {
         (a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
+    counts_things = _asks_how_many(state, model)
     for mention in state.mentions:
         if mention.used and not mention.has("metric"):
             continue
@@ -772,6 +785,9 @@ def _metrics(state: _State, model: SemanticModel, has_grouping: bool) -> tuple[l
             aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping)
             if not aggs and on_average:
                 aggs = ["avg"]
+            if not aggs and (counts_things or _describes_counted_noun(state, mention, model)):
+                mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
+                continue
             picked = _metrics_for(measures[0], aggs, model)
             if picked:
                 choices.append(picked)
@@ -807,6 +823,34 @@ def _metrics(state: _State, model: SemanticModel, has_grouping: bool) -> tuple[l
         if option not in unique:
             unique.append(option)
     return unique, rank_mentions, unmatched
+
+
+_HOW_MANY = {("how", "many"), ("number", "of"), ("count", "of")}
+
+
+def _asks_how_many(state: _State, model: SemanticModel) -> bool:
+    """'how many planes', 'number of flights': the question counts one kind of thing."""
+    for mention in state.mentions:
+        counts = mention.has("entity") or any(model.metric_by_name[e.payload].measure is None
+                                              for e in mention.of("metric"))
+        if counts and (state.words_before(mention.start, 2) in _HOW_MANY or _words(state, mention)[:2] in _HOW_MANY):
+            return True
+    return False
+
+
+def _describes_counted_noun(state: _State, mention: Mention, model: SemanticModel) -> bool:
+    """'planes made by Airbus': a participle between a counted noun and 'by <value>' says what
+    the things are, it does not ask for a measure of them."""
+    if mention.end >= len(state.tokens) or state.tokens[mention.end].low != "by":
+        return False
+    agent = _mention_at(state, mention.end + 1)
+    if agent is None or not agent.has("value"):
+        return False
+    j = mention.start
+    while j > 0 and state.tokens[j - 1].low in {"were", "was", "that", "which", "been"}:
+        j -= 1
+    noun = _mention_at(state, j - 1)
+    return noun is not None and noun.has("entity")
 
 
 def _sibling_aggregations(state: _State, mention: Mention, measure: str | None, model: SemanticModel) -> list[list[str]]:

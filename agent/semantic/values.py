@@ -80,7 +80,8 @@ class ValueIndex:
                     if len(value) >= 3 and low not in model_words:
                         add((low,), name, value, False, needs_cue=low in _COMMON_WORDS)
                 else:
-                    add(phrase(value), name, value, False)
+                    for variant in _name_variants(value):  # 'BOMBARDIER INC' is also 'Bombardier'
+                        add(variant, name, value, False)
             for value, label in labels.get(name, {}).items():
                 if value in known:
                     for variant in _name_variants(label):
