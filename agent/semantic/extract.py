@@ -250,10 +250,12 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     time = _time_filter(state, model)
     filters, ambiguous, unresolved = _comparisons(state, model)
     limit, top = _limit(state)
-    value_filters, unknown = _values(state, model, values)
+    value_filters, unknown, compared = _values(state, model, values)
     filters += value_filters
     counted_metrics, counted = _counted_dimensions(state, model)
     grouping, which_singular, by_metric_mentions, dim_ambiguous = _groupings(state, model, time)
+    for dim in compared:
+        grouping.setdefault(dim, None)
     ambiguous += dim_ambiguous
     metric_choices, rank_mentions, unmatched = _metrics(state, model, has_grouping=bool(grouping))
     metric_choices = [[m] for m in counted_metrics] + metric_choices
@@ -380,8 +382,9 @@ def _time_filter(state: _State, model: SemanticModel) -> TimeFilter | None:
             mention.used = True
     weekdays: list[int] = []
     for mention in state.mentions:
-        # "on weekdays" restricts; "by weekday" groups (left to the dimension reading)
-        if mention.has("weekday") and not (mention.has("dimension") and state.cue_before(mention.start, _GROUP_CUES)):
+        # "on weekdays" restricts; "by weekday", "which weekday" group (left to the dimension reading)
+        grouped = state.cue_before(mention.start, _GROUP_CUES + [(w,) for w in _WHICH])
+        if mention.has("weekday") and not (mention.has("dimension") and grouped):
             weekdays += mention.of("weekday")[0].payload
             mention.used = True
 
@@ -463,6 +466,8 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
     i = 0
     while i < len(tokens):
         op, values, span, end = _comparison_at(tokens, i)
+        if op is None and _exact_count_at(state, i, model):
+            op, values, span, end = "=", [tokens[i].number], [i], i + 1  # 'planes with 4 engines'
         if op is None:
             i += 1
             continue
@@ -474,8 +479,13 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
             dim_name = field_mention.of("dimension")[0].payload
             dim_name = next((e.payload for e in field_mention.of("dimension")
                              if model.dimension_by_name[e.payload].kind == "numeric"), dim_name)
+            if field_mention.start >= end:
+                dim_name = _split_synonym(state, span[0], field_mention, model) or dim_name
         elif unit is not None:
             candidates = [d.name for d in model.dimensions if d.kind == "numeric" and d.unit == unit[0]]
+            # 'longer than 5 hours' compares a duration, not a delay: the comparative word narrows
+            compared = [c for c in candidates if tokens[span[0]].low in model.dimension_by_name[c].comparatives]
+            candidates = compared or candidates
             if len(candidates) == 1:
                 dim_name = candidates[0]
             elif candidates:
@@ -494,6 +504,22 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
             field_mention.used = True
         i = max(span[-1], end) + 1
     return filters, ambiguous, unresolved
+
+
+def _split_synonym(state: _State, start: int, after: Mention, model: SemanticModel) -> str | None:
+    """'arrived more than an hour late': a measure's synonym ('arrived late') split by the comparison."""
+    if start == 0:
+        return None
+    words = (state.tokens[start - 1].low, *_words(state, after))
+    return next((d.name for d in model.dimensions if d.kind == "numeric"
+                 and any(phrase(s) == words for s in d.synonyms)), None)
+
+
+def _exact_count_at(state: _State, i: int, model: SemanticModel) -> bool:
+    """'with 4 engines', 'that have 2 engines': a number owned by a measure named right after it."""
+    token = state.tokens[i]
+    return token.number is not None and i > 0 and state.tokens[i - 1].low in {"with", "have", "has", "had"} \
+        and i not in state.used_tokens and _numeric_mention_after(state, i + 1, model) is not None
 
 
 _OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less": "<=", "fewer": "<=",
@@ -581,9 +607,12 @@ def _limit(state: _State) -> tuple[int | None, bool]:
 
 # -- values ---------------------------------------------------------------------------------------------
 
-def _values(state: _State, model: SemanticModel, values: ValueIndex) -> tuple[list[Filter], list[UnknownValue]]:
+def _values(state: _State, model: SemanticModel, values: ValueIndex) -> tuple[list[Filter], list[UnknownValue], list[str]]:
+    """Value filters, words that look like values but are none, and the dimensions whose
+    values are set against each other ('Delta vs United') and so also group the answer."""
     chosen: dict[str, list[str]] = {}
     negated: dict[str, list[str]] = {}
+    placed: list[tuple[Mention, str]] = []
     for mention in state.mentions:
         candidates = [e.payload for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
         if not candidates or mention.used:
@@ -595,10 +624,30 @@ def _values(state: _State, model: SemanticModel, values: ValueIndex) -> tuple[li
             if value not in target.setdefault(dim, []):
                 target[dim].append(value)
         mention.used = True
+        if target is chosen:
+            placed.append((mention, dim))
     filters = [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)
-    return filters, unknown
+    return filters, unknown, _compared_dimensions(state, placed)
+
+
+_CONTRASTS = {("vs",), ("versus",), ("v",), ("compared", "to"), ("compared", "with"), ("against",)}
+
+
+def _compared_dimensions(state: _State, placed: list[tuple[Mention, str]]) -> list[str]:
+    """'American vs Delta', 'compare JFK and LGA': each value is wanted on its own row."""
+    comparing = any(t.low in {"compare", "comparing", "comparison"} for t in state.tokens)
+    compared: list[str] = []
+    for (first, dim), (second, other) in zip(placed, placed[1:]):
+        link = tuple(t.low for t in state.tokens[first.end:second.start])
+        if dim == other and (link in _CONTRASTS or (comparing and link in {("and",), ("with",)})):
+            state.consume(*range(first.end, second.start))
+            if dim not in compared:
+                compared.append(dim)
+    if compared:
+        state.consume(*(i for i, t in enumerate(state.tokens) if t.low in {"compare", "comparing", "comparison"}))
+    return compared
 
 
 def _negated(state: _State, start: int) -> bool:
@@ -785,6 +834,8 @@ def _metrics(state: _State, model: SemanticModel, has_grouping: bool) -> tuple[l
             aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping)
             if not aggs and on_average:
                 aggs = ["avg"]
+            if not aggs and _counted_by_quantity_word(state, mention, model):
+                aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
             if not aggs and (counts_things or _describes_counted_noun(state, mention, model)):
                 mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
                 continue
@@ -823,6 +874,12 @@ def _metrics(state: _State, model: SemanticModel, has_grouping: bool) -> tuple[l
         if option not in unique:
             unique.append(option)
     return unique, rank_mentions, unmatched
+
+
+def _counted_by_quantity_word(state: _State, mention: Mention, model: SemanticModel) -> bool:
+    before = _mention_at(state, mention.start - 1)
+    return before is not None and before.has("rank") and _words(state, before) in {
+        phrase(w) for w in model.ranking.counting}
 
 
 _HOW_MANY = {("how", "many"), ("number", "of"), ("count", "of")}

@@ -83,6 +83,7 @@ class Dimension(_Strict):
     value_labels: ValueLabels | None = None
     value_aliases: dict[str, str] = {}
     value_cues: list[str] = []  # words before a value that point here ("from JFK" -> origin)
+    comparatives: list[str] = []  # words that compare this measure alone ("longer than 5 hours" -> air_time)
 
     @model_validator(mode="before")
     @classmethod
