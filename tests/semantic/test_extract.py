@@ -236,3 +236,112 @@ def test_weekdays_filter_and_group(ask, model, warehouse):
     by_day = dict(warehouse.run(compile_intent(intent_of(ask, "flights by weekday"), model).sql).rows)
     weekend_count = warehouse.run(compile_intent(weekend, model).sql).rows[0][0]
     assert weekend_count == by_day["6 Saturday"] + by_day["7 Sunday"]
+
+
+@pytest.mark.parametrize("question", [
+    "Number of flights per hour of the day",
+    "average delay by time of day",
+    "how many flights per day",
+    "flights per day of the week",
+])
+def test_a_model_word_typed_in_lower_case_is_not_a_code(ask, question):
+    # DAY is an airport code, but "day" is one of the model's own words
+    assert not {f.field for f in intent_of(ask, question).filters} & {"origin", "dest"}
+
+
+def test_a_code_typed_as_a_code_is_still_a_value(ask):
+    assert filters_of(intent_of(ask, "flights to DAY")) == {("dest", "=", ("DAY",))}
+
+
+def test_model_vocabulary_keeps_lower_case_codes_out_of_the_value_index(model):
+    from agent.semantic.values import ValueIndex
+
+    index = ValueIndex.build({"dest": ["DAY", "LAX", "DEN"]}, {}, model)
+    lower = {(p.words, p.needs_cue) for p in index.phrases if not p.case_sensitive}
+    assert ("day",) not in {words for words, _ in lower}
+    assert (("lax",), False) in lower and (("den",), True) in lower
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("how many flights from ewr to den in may", {("origin", "=", ("EWR",)), ("dest", "=", ("DEN",))}),
+    ("flights to sea", {("dest", "=", ("SEA",))}),
+])
+def test_an_everyday_word_code_is_a_value_after_a_cue(ask, question, expected):
+    assert filters_of(intent_of(ask, question)) == expected
+
+
+@pytest.mark.parametrize("question", [
+    "flights per day of week",
+    "flights per day of the week",
+    "flights by day of week",
+    "number of flights each day of the week",
+])
+def test_the_longest_phrase_wins_whatever_the_cue(ask, question):
+    assert intent_of(ask, question).dimensions == ["day_of_week"]
+
+
+@pytest.mark.parametrize("question, limit", [
+    ("list the 10 busiest routes", 10),
+    ("top 10 busiest routes", 10),
+    ("what are the busiest routes", None),
+    ("show me the 3 most popular routes", 3),
+])
+def test_a_ranking_adjective_ranks_the_noun_by_the_default_metric(ask, question, limit):
+    intent = intent_of(ask, question)
+    assert (intent.metrics, intent.dimensions, intent.limit) == (["flight_count"], ["route"], limit)
+    assert intent.order_by[0].field == "flight_count" and intent.order_by[0].descending
+
+
+def test_a_quantity_word_counts_distinct_values_with_the_models_metric(ask, model):
+    assert model.distinct_count_metric("dest") == "distinct_destinations"
+    assert model.distinct_count_metric("route") is None
+    intent = intent_of(ask, "which carrier flies to the most destinations")
+    assert (intent.metrics, intent.dimensions, intent.limit) == (["distinct_destinations"], ["carrier"], 1)
+
+
+@pytest.mark.parametrize("question", [
+    "How many planes were made by Boeing?",
+    "how many planes were built by boeing",
+    "number of planes manufactured by Boeing",
+    "planes made by boeing",
+])
+def test_a_counted_question_takes_no_measure_from_a_verb(ask, question):
+    intent = intent_of(ask, question)
+    assert intent.metrics == ["plane_count"]
+    assert filters_of(intent) == {("manufacturer", "=", ("BOEING",))}
+
+
+@pytest.mark.parametrize("question, dimensions, limit", [
+    ("busiest month", ["month"], 1),
+    ("most popular destination from jfk", ["dest"], 1),
+    ("top carrier by flights", ["carrier"], 1),
+    ("what is the busiest day of the year", ["date"], 1),
+    ("which weekday has the highest avg arrival delay", ["day_of_week"], 1),
+])
+def test_a_superlative_before_a_singular_group_keeps_one(ask, question, dimensions, limit):
+    intent = intent_of(ask, question)
+    assert (intent.dimensions, intent.limit) == (dimensions, limit)
+
+
+@pytest.mark.parametrize("question, dimension, compared", [
+    ("avg dep delay for american vs delta", "carrier", ("AA", "DL")),
+    ("compare jfk and lga by number of flights", "origin", ("JFK", "LGA")),
+])
+def test_values_set_against_each_other_are_grouped(ask, question, dimension, compared):
+    intent = intent_of(ask, question)
+    assert intent.dimensions == [dimension] and filters_of(intent) == {(dimension, "in", compared)}
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("how many planes have 4 engines", ("engines", "=", (4,))),
+    ("how many flights arrived more than 1 hour late", ("arr_delay", ">", (60,))),
+    ("flights longer than 5 hours", ("air_time", ">", (300,))),
+    ("flights not operated by united", ("carrier", "!=", ("UA",))),
+])
+def test_more_filters_people_type(ask, question, expected):
+    assert filters_of(intent_of(ask, question)) == {expected}
+
+
+def test_the_most_of_a_measure_adds_it_up(ask):
+    intent = intent_of(ask, "which carrier flew the most miles")
+    assert (intent.metrics, intent.limit) == (["total_distance"], 1)
