@@ -11,6 +11,7 @@ from collections import OrderedDict
 
 from redis.asyncio import Redis
 
+from bot.redis_health import UNREACHABLE
 from bot.redis_state import DEFAULT_PREFIX
 
 LEDGER_TTL_S = 24 * 3600
@@ -47,11 +48,16 @@ class RedisLedger:
             await pipe.execute()
 
     async def note_first(self, job_id: str, step: str, value: bytes) -> bytes:
-        async with self.redis.pipeline(transaction=True) as pipe:
-            pipe.hsetnx(self._key(job_id), step, value)
-            pipe.hget(self._key(job_id), step)
-            pipe.expire(self._key(job_id), self._ttl_s)
-            _, standing, _ = await pipe.execute()
+        try:
+            async with self.redis.pipeline(transaction=True) as pipe:
+                pipe.hsetnx(self._key(job_id), step, value)
+                pipe.hget(self._key(job_id), step)
+                pipe.expire(self._key(job_id), self._ttl_s)
+                _, standing, _ = await pipe.execute()
+        except UNREACHABLE:
+            # What was done in Slack stays done: this process keeps knowing it until Redis is back.
+            self._local.setdefault(job_id, {}).setdefault(step, value)
+            raise
         self._remember(job_id, {step: standing})
         return standing
 

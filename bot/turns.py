@@ -15,8 +15,8 @@ from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from agent.reply import AgentReply, ChatContext, Progress
-from bot.agent_port import AgentPort
 from bot import ledger
+from bot.agent_port import AgentPort
 from bot.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
 from bot.jobs import AgentJob
@@ -132,7 +132,7 @@ class TurnRunner:
         """Post the first feedback, or adopt the one an earlier run of this job posted."""
         if ledger.PLACEHOLDER in done:
             delivery.placeholder_ts = done[ledger.PLACEHOLDER].decode()
-            delivery.thread_ts = delivery.thread_ts or done[ledger.THREAD].decode()
+            delivery.thread_ts = delivery.thread_ts or done.get(ledger.THREAD, b"").decode() or None
             await delivery.progress(job.placeholder)
             return
         try:
@@ -141,9 +141,8 @@ class TurnRunner:
             log.exception("could not show the first feedback; the reply will still be posted")
         if not delivery.placeholder_ts:
             return
-        if delivery.thread_ts:
-            await self.ledger.note(job.job_id, ledger.THREAD, delivery.thread_ts.encode())
         standing = (await self.ledger.note_first(job.job_id, ledger.PLACEHOLDER, delivery.placeholder_ts.encode())).decode()
+        await self.ledger.note(job.job_id, ledger.THREAD, (delivery.thread_ts or "").encode())
         if standing != delivery.placeholder_ts:
             # Two runs of one job raced (a worker was thought dead); keep the first placeholder only.
             await self._quietly(self.client.chat_delete(channel=delivery.channel, ts=delivery.placeholder_ts))
@@ -151,9 +150,10 @@ class TurnRunner:
 
     async def stalled(self, job: AgentJob) -> None:
         """Shared state is unreachable mid-turn: say so on the placeholder; the job resumes when it returns."""
-        placeholder = self.ledger.cached(job.job_id).get(ledger.PLACEHOLDER)
-        if not placeholder:
-            return
+        known = self.ledger.cached(job.job_id)
+        placeholder = known.get(ledger.PLACEHOLDER)
+        if not placeholder or ledger.REPLY_TS in known:
+            return  # nothing shown yet, or the answer already replaced the placeholder
         rendered = render_progress(SERVICE_STALLED)
         await self._quietly(
             self.client.chat_update(

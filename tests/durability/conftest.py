@@ -18,7 +18,7 @@ from redis.asyncio import Redis
 # Reuse the Slack stand-in, the signed-request sender and the fake agent from tests/bot.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
 
-from slack_standin import SlackStandIn  # noqa: E402
+from slack_standin import SlackStandIn
 
 MAIN_REDIS_URL = "redis://127.0.0.1:6379/0"
 
@@ -70,7 +70,7 @@ class PrivateRedis:
         return f"redis://127.0.0.1:{self.port}/0"
 
     async def start(self) -> PrivateRedis:
-        self.process = subprocess.Popen(
+        self.process = subprocess.Popen(  # noqa: ASYNC220 - a long-lived child, stopped synchronously too
             [shutil.which("redis-server") or "redis-server", "--port", str(self.port), "--bind", "127.0.0.1",
              "--save", "", "--appendonly", "no", "--daemonize", "no", "--dir", str(self.workdir)],
             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,

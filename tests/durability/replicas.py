@@ -12,9 +12,9 @@ from dataclasses import dataclass, field
 
 import aiohttp
 from aiohttp import web
-
 from slack_requests import SlackSender
 from slack_standin import SlackStandIn
+
 from tests.durability.conftest import free_port
 
 SECRET = "durability-secret"

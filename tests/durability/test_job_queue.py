@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
+from fakes import FakeAgent
 
 from bot import ledger
 from bot.ledger import pack_reply
-from fakes import FakeAgent
 from tests.durability.workers import ask, make_worker
 
 

@@ -11,9 +11,16 @@ import signal
 import aiohttp
 import pytest
 from redis.asyncio import Redis
-
 from slack_requests import click, find_button, mention
-from tests.durability.replicas import GatedSlack, Hold, bot_messages, is_final, start_replica, wait_until
+
+from tests.durability.replicas import (
+    GatedSlack,
+    Hold,
+    bot_messages,
+    is_final,
+    start_replica,
+    wait_until,
+)
 
 JOBS_STREAM = "sda:bot:jobs"
 
