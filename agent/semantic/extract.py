@@ -820,6 +820,8 @@ def _metrics(state: _State, model: SemanticModel, has_grouping: bool) -> tuple[l
     on_average = any(t.low == "average" for t in state.tokens) and ("on", "average") in {
         (a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
     counts_things = _asks_how_many(state, model)
+    # 'max arrival delay per route' aggregates; 'which route has the highest delay' ranks
+    asks_which = any(t.low in _WHICH | {"top", "bottom"} for t in state.tokens)
     for mention in state.mentions:
         if mention.used and not mention.has("metric"):
             continue
@@ -831,7 +833,8 @@ def _metrics(state: _State, model: SemanticModel, has_grouping: bool) -> tuple[l
             continue
         measures = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "numeric"]
         if measures:
-            aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping)
+            aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping or not asks_which,
+                                        grouped=has_grouping)
             if not aggs and on_average:
                 aggs = ["avg"]
             if not aggs and _counted_by_quantity_word(state, mention, model):
@@ -931,14 +934,15 @@ def _with_other_tables(metrics: list[str], model: SemanticModel) -> list[str]:
     return result
 
 
-def _aggregations_before(state: _State, mention: Mention, rank_as_agg: bool) -> list[str]:
+def _aggregations_before(state: _State, mention: Mention, rank_as_agg: bool, grouped: bool = False) -> list[str]:
     """Aggregation words right before a measure: 'average', 'average and maximum', 'the total'."""
     aggs: list[str] = []
     j = mention.start
     while j > 0:
         before = _mention_at(state, j - 1)
         if before is not None and before.has("agg") and not before.used:
-            if before.has("rank") and not rank_as_agg:
+            # among groups, 'the highest delay' picks a group; 'highest delay by month' aggregates
+            if before.has("rank") and (not rank_as_agg or (grouped and state.cue_before(before.start, [("the",)], skip=()))):
                 break
             aggs.insert(0, before.of("agg")[0].payload)
             before.used = True

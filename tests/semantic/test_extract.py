@@ -345,3 +345,14 @@ def test_more_filters_people_type(ask, question, expected):
 def test_the_most_of_a_measure_adds_it_up(ask):
     intent = intent_of(ask, "which carrier flew the most miles")
     assert (intent.metrics, intent.limit) == (["total_distance"], 1)
+
+
+@pytest.mark.parametrize("question, metrics, ranked", [
+    ("max arrival delay per route", ["max_arr_delay"], False),
+    ("highest temperature by month", ["max_temp"], False),
+    ("which month has the highest temperature", ["avg_temp"], True),
+    ("carriers with the highest delay", ["avg_dep_delay"], True),
+])
+def test_a_superlative_before_a_grouped_measure_aggregates_unless_it_picks_a_group(ask, question, metrics, ranked):
+    intent = intent_of(ask, question)
+    assert (intent.metrics, bool(intent.order_by)) == (metrics, ranked)
