@@ -200,10 +200,10 @@ class RedisJobQueue:
         started = 0
         for entry_id, fields in claimed:
             if await self._deliveries(entry_id) > self._max_deliveries:
-                log.error("job entry %s failed %d times; giving up on it", entry_id, self._max_deliveries)
+                log.error("job entry %s failed %d times; giving up on it", _text(entry_id), self._max_deliveries)
                 await self._ack(entry_id)
                 continue
-            log.warning("took over job entry %s from a worker that stopped", entry_id)
+            log.warning("took over job entry %s from a worker that stopped", _text(entry_id))
             self._run(entry_id, fields)
             started += 1
         return started
@@ -325,3 +325,7 @@ async def _cancel(tasks: list[asyncio.Task]) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)
+
+
+def _text(entry_id: bytes | str) -> str:
+    return entry_id.decode() if isinstance(entry_id, bytes) else entry_id

@@ -1,0 +1,159 @@
+"""Durable jobs bench: throughput of one replica and the time to take over a dead worker's job.
+
+1. Messages per second one replica (one RedisJobQueue + TurnRunner, posting to the Slack
+   stand-in) sustains when every agent call takes 1 s (a scripted agent): jobs run
+   concurrently, so the rate follows the worker's concurrency, not 1 per second.
+2. Time from a worker's SIGKILL (a real subprocess holding the job) to the reply posted by
+   another worker, for two lease lengths.
+
+Uses the Redis on 127.0.0.1:6379 under a fresh key prefix, removed afterwards.
+Run: python bench/durability_bench.py
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import signal
+import statistics
+import sys
+import time
+import uuid
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bot"))
+
+from redis.asyncio import Redis  # noqa: E402
+from slack_sdk.web.async_client import AsyncWebClient  # noqa: E402
+from slack_standin import SlackStandIn  # noqa: E402
+
+from agent.reply import AgentReply, ChatContext, Progress  # noqa: E402
+from bot.jobs import AgentJob, Where  # noqa: E402
+from bot.redis_health import RedisHealth  # noqa: E402
+from bot.redis_jobs import GROUP, RedisJobQueue  # noqa: E402
+from bot.redis_ledger import RedisLedger  # noqa: E402
+from bot.redis_state import RedisStateStore  # noqa: E402
+from bot.turns import TurnRunner  # noqa: E402
+
+REDIS_URL = "redis://127.0.0.1:6379/0"
+LLM_SECONDS = 1.0
+
+
+class ScriptedAgent:
+    """One LLM call per turn, each taking LLM_SECONDS."""
+
+    async def _turn(self, session_id: str, text: str, ctx: ChatContext):
+        yield Progress(step="invoke_common_agent", status="started", label="Thinking…")
+        await asyncio.sleep(LLM_SECONDS)
+        yield AgentReply(session_id=session_id, text=f"Answer to {text}", request_id=ctx.request_id, llm_calls=1)
+
+    def ask(self, session_id, text, ctx):
+        return self._turn(session_id, text, ctx)
+
+    def resume(self, session_id, choice, ctx, edited_sql=None):
+        return self._turn(session_id, choice, ctx)
+
+    def run_tool(self, session_id, agent_name, args, ctx):
+        return self._turn(session_id, agent_name, ctx)
+
+    async def pending(self, session_id):
+        return None
+
+
+def job(i: int, channel: str = "C1") -> AgentJob:
+    ts = f"{1000 + i}.1"
+    return AgentJob(request_id=f"r{i}", kind="ask", session_id=f"s-{channel}-{i}",
+                    where=Where(channel=channel, thread_ts=ts, user="U1"), text=f"q{i}")
+
+
+def worker(redis: Redis, prefix: str, slack: SlackStandIn, **options) -> RedisJobQueue:
+    client = AsyncWebClient(token="xoxb-bench", base_url=slack.api_url)
+    turns = TurnRunner(ScriptedAgent(), client, RedisStateStore(redis, prefix=prefix),
+                       ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=0.2)
+    return RedisJobQueue(redis, turns, RedisHealth(redis), prefix=prefix, **options)
+
+
+async def throughput(redis: Redis, slack: SlackStandIn, concurrency: int, jobs: int) -> float:
+    prefix = f"sda:bench:{uuid.uuid4().hex}:"
+    queue = worker(redis, prefix, slack, concurrency=concurrency)
+    await queue.start()
+    try:
+        started = time.perf_counter()
+        for i in range(jobs):
+            await queue.submit(job(i, channel=f"T{concurrency}"))
+        await queue.drain()
+        return jobs / (time.perf_counter() - started)
+    finally:
+        await queue.shutdown(0)
+        await _delete(redis, prefix)
+
+
+async def takeover_seconds(redis: Redis, slack: SlackStandIn, lease_s: float, run: int) -> float:
+    prefix = f"sda:bench:{uuid.uuid4().hex}:"
+    doomed = await asyncio.create_subprocess_exec(
+        sys.executable, __file__, "--hang-worker", prefix, str(lease_s),
+    )
+    survivor = worker(redis, prefix, slack, lease_s=lease_s)
+    try:
+        stream = f"{prefix}jobs"
+        while not await redis.exists(stream):  # the doomed worker has created the group
+            await asyncio.sleep(0.05)
+        await survivor.submit(job(run, channel=f"K{lease_s}"))
+        while not (await redis.xpending(stream, GROUP))["pending"]:  # the doomed worker holds it
+            await asyncio.sleep(0.02)
+        await survivor.start()
+        doomed.send_signal(signal.SIGKILL)
+        await doomed.wait()
+        killed = time.perf_counter()
+        await survivor.drain()
+        return time.perf_counter() - killed
+    finally:
+        await survivor.shutdown(0)
+        await _delete(redis, prefix)
+
+
+async def _delete(redis: Redis, prefix: str) -> None:
+    keys = [key async for key in redis.scan_iter(match=f"{prefix}*", count=1000)]
+    if keys:
+        await redis.delete(*keys)
+
+
+async def hang_worker(prefix: str, lease_s: float) -> None:
+    """The worker to be killed: takes jobs and never finishes them."""
+    redis = Redis.from_url(REDIS_URL)
+
+    async def hang(_: AgentJob) -> None:
+        await asyncio.Event().wait()
+
+    queue = RedisJobQueue(redis, hang, RedisHealth(redis), prefix=prefix, lease_s=lease_s)
+    await queue.start()
+    await asyncio.Event().wait()
+
+
+async def main() -> None:
+    redis = Redis.from_url(REDIS_URL)
+    slack = await SlackStandIn().start()
+    try:
+        print(f"one replica, scripted agent taking {LLM_SECONDS:.0f} s per call")
+        print(f"{'concurrency':>11} {'jobs':>5} {'msgs/s':>7}")
+        for concurrency, jobs in [(1, 4), (4, 16), (16, 64), (32, 128)]:
+            rate = await throughput(redis, slack, concurrency, jobs)
+            print(f"{concurrency:>11} {jobs:>5} {rate:>7.1f}")
+        print("\ntime from SIGKILL of the worker holding a job to its reply by another worker")
+        for lease_s in (2.0, 10.0):
+            times = [await takeover_seconds(redis, slack, lease_s, run) for run in range(3)]
+            print(f"lease {lease_s:>4.0f} s: median {statistics.median(times):.2f} s "
+                  f"(min {min(times):.2f}, max {max(times):.2f}, 3 runs)")
+    finally:
+        await slack.close()
+        await redis.aclose()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--hang-worker", nargs=2, metavar=("PREFIX", "LEASE_S"), help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.hang_worker:
+        asyncio.run(hang_worker(args.hang_worker[0], float(args.hang_worker[1])))
+    else:
+        asyncio.run(main())
