@@ -23,17 +23,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bot"))
 
-from redis.asyncio import Redis  # noqa: E402
-from slack_sdk.web.async_client import AsyncWebClient  # noqa: E402
-from slack_standin import SlackStandIn  # noqa: E402
+from redis.asyncio import Redis
+from slack_sdk.web.async_client import AsyncWebClient
+from slack_standin import SlackStandIn
 
-from agent.reply import AgentReply, ChatContext, Progress  # noqa: E402
-from bot.jobs import AgentJob, Where  # noqa: E402
-from bot.redis_health import RedisHealth  # noqa: E402
-from bot.redis_jobs import GROUP, RedisJobQueue  # noqa: E402
-from bot.redis_ledger import RedisLedger  # noqa: E402
-from bot.redis_state import RedisStateStore  # noqa: E402
-from bot.turns import TurnRunner  # noqa: E402
+from agent.reply import AgentReply, ChatContext, Progress
+from bot.jobs import AgentJob, Where
+from bot.redis_health import RedisHealth
+from bot.redis_jobs import GROUP, RedisJobQueue
+from bot.redis_ledger import RedisLedger
+from bot.redis_state import RedisStateStore
+from bot.turns import TurnRunner
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
 LLM_SECONDS = 1.0
