@@ -63,6 +63,7 @@ class Assistant:
         closer = getattr(self.graph.checkpointer, "aclose", None)
         if closer is not None:
             await closer()
+        self.context.warehouse.close()
 
     # -- public calls ---------------------------------------------------------------------
 

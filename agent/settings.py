@@ -35,6 +35,11 @@ class Settings(BaseSettings):
 
     # State and data
     redis_url: str | None = None
+    redis_key_prefix: str = "sda:bot:"
+    job_lease_s: float = Field(default=10.0, gt=0)  # a dead worker's job is taken over after this
+    worker_concurrency: int = Field(default=16, ge=1)  # agent runs at once per bot process
+    job_max_deliveries: int = Field(default=5, ge=1)
+    shutdown_grace_s: int = Field(default=30, ge=0)
     warehouse_url: str | None = None
     data_dir: Path = Path("data")
 

@@ -13,8 +13,6 @@ from bot.logs import configure_logging
 
 log = logging.getLogger("bot")
 
-SHUTDOWN_GRACE_S = 30
-
 
 def choose_mode(settings: Settings) -> str:
     if settings.bot_mode != "auto":
@@ -41,7 +39,8 @@ async def _serve(settings: Settings, mode: str) -> None:
     from bot.runtime import build_runtime
 
     _require(settings, mode)
-    runtime = build_runtime(settings, Assistant.from_settings(settings))
+    assistant = Assistant.from_settings(settings)
+    runtime = build_runtime(settings, assistant)
     await runtime.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -69,8 +68,9 @@ async def _serve(settings: Settings, mode: str) -> None:
         await handler.close_async()
 
     # No new requests reach us now; running answers finish within the grace period or go back to the queue.
-    log.info("shutting down: finishing running answers (up to %ds)", SHUTDOWN_GRACE_S)
-    await runtime.shutdown(SHUTDOWN_GRACE_S)
+    log.info("shutting down: finishing running answers (up to %ds)", settings.shutdown_grace_s)
+    await runtime.shutdown(settings.shutdown_grace_s)
+    await assistant.aclose()
 
 
 async def _console(settings: Settings) -> None:

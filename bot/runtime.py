@@ -77,9 +77,15 @@ def _redis_runtime(
     from bot.redis_health import RedisHealth
     from bot.redis_jobs import RedisJobQueue
     from bot.redis_ledger import RedisLedger
-    from bot.redis_state import DEFAULT_PREFIX, RedisStateStore
+    from bot.redis_state import RedisStateStore
 
-    prefix = options.pop("prefix", DEFAULT_PREFIX)
+    options = {
+        "concurrency": settings.worker_concurrency,
+        "lease_s": settings.job_lease_s,
+        "max_deliveries": settings.job_max_deliveries,
+        **options,
+    }
+    prefix = options.pop("prefix", settings.redis_key_prefix)
     # Short timeouts: an outage must turn into a notice within Slack's 3 s, not hang the ack.
     redis = Redis.from_url(settings.redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
     health = RedisHealth(redis)
