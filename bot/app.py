@@ -85,19 +85,8 @@ class Surfaces:
             notice = f"You have asked {limit} questions in the last minute; please wait a moment and ask again."
             self.jobs.spawn(self._notice(channel, user, thread_ts, notice), "rate-limit-notice")
             return
-        session_id, existed = await session_for_thread(self.store, channel, thread_ts)
-        # A reply while a confirmation waits answers it in words; the agent reads "yes/run it/cancel".
-        await self.store.take_pending(session_id)
-        await self.jobs.submit(
-            AgentJob(
-                request_id=new_request_id(),
-                kind="ask",
-                session_id=session_id,
-                where=Where(channel=channel, thread_ts=thread_ts, user=user, assistant_thread=assistant_thread),
-                text=text,
-                thread_title=text[:80] if assistant_thread and not existed else None,
-            )
-        )
+        where = Where(channel=channel, thread_ts=thread_ts, user=user, assistant_thread=assistant_thread)
+        await self._ask_in_thread(where, text, title=text[:80] if assistant_thread else None)
 
     async def wants_channel_message(self, event: dict[str, Any], bot_user_id: str | None) -> bool:
         """A channel message is ours when it mentions the bot or continues a thread the bot is in."""
@@ -222,16 +211,24 @@ class Surfaces:
         channel, _, thread_ts, user = _where_clicked(body)
         if not (question and channel and thread_ts):
             return
-        session_id, _ = await session_for_thread(self.store, channel, thread_ts)
+        await self._ask_in_thread(
+            Where(channel=channel, thread_ts=thread_ts, user=user), question, echo=f"<@{user}> asked: {question}"
+        )
+
+    async def _ask_in_thread(self, where: Where, text: str, *, title: str | None = None, echo: str | None = None) -> None:
+        """Queue a question in the thread's session; `title` names the thread when the session is new."""
+        session_id, existed = await session_for_thread(self.store, where.channel, where.thread_ts)
+        # A message while a confirmation waits answers it in words; the agent reads "yes/run it/cancel".
         await self.store.take_pending(session_id)
         await self.jobs.submit(
             AgentJob(
                 request_id=new_request_id(),
                 kind="ask",
                 session_id=session_id,
-                where=Where(channel=channel, thread_ts=thread_ts, user=user),
-                text=question,
-                echo=f"<@{user}> asked: {question}",
+                where=where,
+                text=text,
+                thread_title=None if existed else title,
+                echo=echo,
             )
         )
 
