@@ -9,19 +9,14 @@ import socket
 import subprocess
 import sys
 from pathlib import Path
-from uuid import uuid4
 
 import pytest
 import redis
-from redis.asyncio import Redis
 
 # Reuse the Slack stand-in, the signed-request sender and the fake agent from tests/bot.
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
 
 from slack_standin import SlackStandIn
-
-MAIN_REDIS_URL = "redis://127.0.0.1:6379/0"
-
 
 def free_port() -> int:
     with socket.socket() as s:
@@ -29,32 +24,14 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-@pytest.fixture(scope="session")
-def main_redis_url() -> str:
-    probe = redis.Redis.from_url(MAIN_REDIS_URL, socket_connect_timeout=1)
-    try:
-        probe.ping()
-    except redis.exceptions.ConnectionError:
-        pytest.skip("no Redis answers on 127.0.0.1:6379")
-    finally:
-        probe.close()
-    return MAIN_REDIS_URL
+@pytest.fixture
+def main_redis_url(redis_url) -> str:
+    return redis_url
 
 
 @pytest.fixture
-async def redis_client(main_redis_url):
-    client = Redis.from_url(main_redis_url)
-    yield client
-    await client.aclose()
-
-
-@pytest.fixture
-async def prefix(redis_client):
-    prefix = f"sda:test:durability:{uuid4().hex}:"
-    yield prefix
-    leftovers = [key async for key in redis_client.scan_iter(match=f"{prefix}*", count=1000)]
-    if leftovers:
-        await redis_client.delete(*leftovers)
+def prefix(redis_prefix) -> str:
+    return redis_prefix
 
 
 class PrivateRedis:
