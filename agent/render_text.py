@@ -35,7 +35,8 @@ def format_reply_text(reply: AgentReply, *, chart_path: str | None = None) -> st
     if reply.sql:
         parts.append("SQL:\n" + "\n".join("    " + line for line in reply.sql.splitlines()))
     if reply.columns and reply.rows:
-        parts.append(format_table(reply.columns, reply.rows) + f"\n({reply.row_count:,} rows)")
+        noun = "row" if reply.row_count == 1 else "rows"
+        parts.append(format_table(reply.columns, reply.rows) + f"\n({reply.row_count:,} {noun})")
     if chart_path:
         parts.append(f"Chart: {chart_path}")
     if reply.ask_human:
