@@ -343,34 +343,19 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
         async def command(ack, command):
             await surfaces.accept_command(command, ack)
 
-    async def on_choice(body, action):
-        await surfaces.answer_question(body, action)
-
-    async def on_edit(body, action):
-        await surfaces.open_sql_editor(body, action)
-
-    async def on_follow_up(body, action):
-        await surfaces.ask_follow_up(body, action)
-
-    async def on_feedback(body, action):
-        await surfaces.record_feedback(body, action)
-
-    async def on_retry(body, action):
-        await surfaces.retry(body, action)
-
     async def on_edit_submitted(ack, body, view):
         await surfaces.submit_edited_sql(body, view, ack)
 
     # Each click is acked first, then handled; the handlers only touch the store and the job runner.
     for action_id, handler in [
-        (actions.RUN, on_choice),
-        (actions.CANCEL, on_choice),
-        (actions.CHOOSE_PATTERN, on_choice),
-        (actions.EDIT, on_edit),
-        (actions.FOLLOW_UP_PATTERN, on_follow_up),
-        (actions.FEEDBACK_UP, on_feedback),
-        (actions.FEEDBACK_DOWN, on_feedback),
-        (actions.RETRY, on_retry),
+        (actions.RUN, surfaces.answer_question),
+        (actions.CANCEL, surfaces.answer_question),
+        (actions.CHOOSE_PATTERN, surfaces.answer_question),
+        (actions.EDIT, surfaces.open_sql_editor),
+        (actions.FOLLOW_UP_PATTERN, surfaces.ask_follow_up),
+        (actions.FEEDBACK_UP, surfaces.record_feedback),
+        (actions.FEEDBACK_DOWN, surfaces.record_feedback),
+        (actions.RETRY, surfaces.retry),
     ]:
         app.action(action_id)(_acking(handler))
     app.view_submission(actions.EDIT_SQL_VIEW)(on_edit_submitted)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from contextlib import asynccontextmanager
 from dataclasses import dataclass
 
 import aiohttp
@@ -54,24 +55,25 @@ def fake_agent():
     return FakeAgent()
 
 
-async def start_bot(
-    bot_settings, slack: SlackStandIn, agent
-) -> tuple[RunningBot, web.AppRunner, aiohttp.ClientSession]:
+@asynccontextmanager
+async def serving_bot(bot_settings, slack: SlackStandIn, agent):
+    """The bot's real HTTP endpoint on a free loopback port, over `agent`; torn down on exit."""
     runtime = build_runtime(bot_settings, agent, progress_interval_s=0)
     runner = web.AppRunner(build_web_app(runtime.app))
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
     await site.start()
     port = site._server.sockets[0].getsockname()[1]
-    session = aiohttp.ClientSession()
     url = f"http://127.0.0.1:{port}"
-    return RunningBot(runtime, slack, SlackSender(url + EVENTS_PATH, SECRET, session), url), runner, session
+    async with aiohttp.ClientSession() as session:
+        try:
+            yield RunningBot(runtime, slack, SlackSender(url + EVENTS_PATH, SECRET, session), url)
+        finally:
+            await runtime.close()
+            await runner.cleanup()
 
 
 @pytest.fixture
 async def bot(bot_settings, slack, fake_agent):
-    running, runner, session = await start_bot(bot_settings, slack, fake_agent)
-    yield running
-    await running.runtime.close()
-    await session.close()
-    await runner.cleanup()
+    async with serving_bot(bot_settings, slack, fake_agent) as running:
+        yield running

@@ -9,7 +9,7 @@ import sys
 import pytest
 
 from bot import actions
-from conftest import start_bot
+from conftest import serving_bot
 from slack_requests import click, find_button, mention
 
 
@@ -22,11 +22,8 @@ def real_agent(settings):
 
 @pytest.fixture
 async def real_bot(bot_settings, slack, real_agent):
-    running, runner, session = await start_bot(bot_settings, slack, real_agent)
-    yield running
-    await running.runtime.close()
-    await session.close()
-    await runner.cleanup()
+    async with serving_bot(bot_settings, slack, real_agent) as running:
+        yield running
 
 
 def everything(msg: dict) -> str:
