@@ -5,6 +5,7 @@ one `AgentReply`. This is all `bot/` (or the command line) needs; graph internal
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import logging
 import time
 import uuid
@@ -22,6 +23,7 @@ from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.graph import build_graph
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
+from agent.policy.scope import RUN_CONTEXT, Governance
 from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
 from agent.settings import Settings
 from agent.state import empty_tool_call_info
@@ -50,6 +52,7 @@ class Assistant:
         self.context = context
         self.settings: Settings = context.settings
         self.graph = build_graph(checkpointer or InMemorySaver())
+        self.governance: Governance = context.governance or Governance(context.warehouse, policy=None, audit=None)
         self.dispatch_strategy = dispatch_strategy
         self._locks: dict[str, asyncio.Lock] = {}
 
@@ -63,6 +66,7 @@ class Assistant:
         closer = getattr(self.graph.checkpointer, "aclose", None)
         if closer is not None:
             await closer()
+        self.governance.close()
         self.context.warehouse.close()
 
     # -- public calls ---------------------------------------------------------------------
@@ -82,6 +86,10 @@ class Assistant:
             if pending is not None:
                 answer = interpret_reply(message, pending)
                 if answer is not None:
+                    refusal = await self._not_yours(session_id, context)
+                    if refusal is not None:
+                        yield refusal
+                        return
                     async for event in self._run(session_id, Command(resume=answer), context):
                         yield event
                     return
@@ -102,6 +110,10 @@ class Assistant:
                     error_code="nothing_pending",
                     request_id=context.request_id,
                 )
+                return
+            refusal = await self._not_yours(session_id, context)
+            if refusal is not None:
+                yield refusal
                 return
             async for event in self._run(session_id, Command(resume={"choice": choice, "sql": edited_sql}), context):
                 yield event
@@ -146,6 +158,22 @@ class Assistant:
         return last
 
     # -- running ----------------------------------------------------------------------------
+
+    async def _not_yours(self, session_id: str, context: ChatContext) -> AgentReply | None:
+        """A refusal when someone other than the asker (or the policy's run_button groups) answers."""
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        owner = (snapshot.values.get("chat_context") or {}).get("user")
+        if self.governance.may_answer_for(context, owner):
+            return None
+        log.info("answer refused: %s is not the asker of session %s (request %s)",
+                 context.user, session_id, context.request_id)
+        return AgentReply(
+            session_id=session_id,
+            error="This question belongs to the person who asked it, so only they can run, edit or cancel it. "
+            "Ask your own question to get an answer of your own.",
+            error_code="not_yours",
+            request_id=context.request_id,
+        )
 
     def _config(self, session_id: str, **extra) -> dict:
         return {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra}
@@ -196,10 +224,12 @@ class Assistant:
         config = self._config(session_id, callbacks=[counter])
         limit = self.settings.max_execute_second
         failure: AgentReply | None = None
+        run_context = self.governance.context_for(self.context, context.model_copy(update={"request_id": request_id}), session_id)
+        token = RUN_CONTEXT.set(run_context)
         try:
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(
-                    graph_input, config, context=self.context, stream_mode=["custom", "updates"]
+                    graph_input, config, context=run_context, stream_mode=["custom", "updates"]
                 ):
                     if mode == "custom" and isinstance(chunk, dict) and "label" in chunk:
                         yield Progress(**chunk)
@@ -220,6 +250,9 @@ class Assistant:
                 error="Something went wrong on my side. Please try again.",
                 error_code="internal",
             )
+        finally:
+            with contextlib.suppress(ValueError):  # a stream closed from another context
+                RUN_CONTEXT.reset(token)
         if failure is not None:
             failure.request_id, failure.llm_calls = request_id, counter.count
             yield failure

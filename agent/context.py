@@ -23,6 +23,7 @@ class AgentContext:
     semantic: Any  # agent.semantic.SemanticModel
     values: Any  # agent.semantic.ValueIndex
     model: BaseChatModel
+    governance: Any = None  # agent.policy.scope.Governance: access policy and audit trail
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
 

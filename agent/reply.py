@@ -63,9 +63,10 @@ class AgentReply(BaseModel):
 
 
 class ChatContext(BaseModel):
-    """Who is asking and where; the agent uses it for tone and logs, never for Slack calls."""
+    """Who is asking and where; the agent uses it for access, tone and logs, never for Slack calls."""
 
     user: str | None = None
     channel: str | None = None
+    groups: list[str] = Field(default_factory=list)  # the person's user groups, for the access policy
     locale: str = "en-US"
     request_id: str | None = None

@@ -55,6 +55,12 @@ class Settings(BaseSettings):
     session_idle_ttl_s: int = Field(default=7 * 24 * 3600, ge=60)
     user_rate_limit_per_minute: int = Field(default=20, ge=0)
 
+    # Access policy and audit trail
+    policy_path: Path | None = None  # YAML: who may read which schemas, tables and columns
+    audit_path: str = ""  # JSON lines; empty: DATA_DIR/audit.jsonl; "-": stdout
+    audit_stream_key: str = "sda:audit"  # with REDIS_URL, a capped stream as well
+    audit_stream_maxlen: int = Field(default=100_000, ge=100)
+
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @field_validator("query_memory_limit")

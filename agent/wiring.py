@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import logging
 
+from agent.audit import AuditTrail
 from agent.catalog import default_catalog
 from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
+from agent.policy import Policy
+from agent.policy.scope import RUN_CONTEXT, Governance
 from agent.semantic.extract import extract_intent
 from agent.semantic.model import load_model
 from agent.semantic.values import ValueIndex
@@ -40,10 +43,21 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
     context.model = chat_model or build_chat_model(
         settings,
         recognisers=_recognisers(context),
-        structured={SemanticParse.__name__: lambda question: offline_parse(context, question)},
+        structured={SemanticParse.__name__: lambda question: offline_parse(RUN_CONTEXT.get() or context, question)},
     )
+    context.governance = build_governance(settings, context)
     log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.path)
     return context
+
+
+def build_governance(settings: Settings, context: AgentContext) -> Governance:
+    """The access policy (when POLICY_PATH is set; a bad file stops start-up) and the audit trail."""
+    policy = Policy.load(settings.policy_path) if settings.policy_path else None
+    governance = Governance(context.warehouse, policy, AuditTrail.from_settings(settings))
+    if policy is not None:
+        log.info("access policy %s: default %s, %d rules", settings.policy_path, policy.data.default,
+                 len(policy.data.rules))
+    return governance
 
 
 def build_checkpointer(settings: Settings):
@@ -58,8 +72,9 @@ def build_checkpointer(settings: Settings):
     return InMemorySaver()
 
 
-def _recognisers(ctx: AgentContext) -> Recognisers:
+def _recognisers(base: AgentContext) -> Recognisers:
     def is_data_question(question: str) -> bool:
+        ctx = RUN_CONTEXT.get() or base
         extraction = extract_intent(question, ctx.semantic, ctx.values)
         if extraction.unsupported or extraction.unknown_values:
             return True
@@ -70,12 +85,14 @@ def _recognisers(ctx: AgentContext) -> Recognisers:
         return bool(matches) and matches[0].score >= DATA_MATCH_SCORE
 
     def knows_term(text: str) -> bool:
+        ctx = RUN_CONTEXT.get() or base
         if ctx.catalog.lookup_terms(text):
             return True
         docs = ctx.catalog.search_docs(text, limit=1)
         return bool(docs) and docs[0].score >= 0.5
 
     def sql_runs(sql: str) -> bool:
+        ctx = RUN_CONTEXT.get() or base
         try:
             ctx.warehouse.dry_run(transpile(sql, read="presto", write="duckdb"))
         except AssistantError:

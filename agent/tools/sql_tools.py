@@ -16,6 +16,7 @@ from pydantic import BaseModel, Field
 from agent.chatbi import analyze
 from agent.context import AgentContext
 from agent.errors import AssistantError, SqlError
+from agent.policy import check_readable
 from agent.sql.explain import explain_sql as explain_engine
 from agent.sql.fix import fix_sql as fix_engine
 from agent.sql.parse import clean_sql_text, pretty, transpile
@@ -168,6 +169,7 @@ async def fix_sql(
     """Repair broken SQL with the smallest change that makes it run, and say what changed and why."""
     ctx: AgentContext = runtime.context
     try:
+        _check_pasted(ctx, sql, sql_dialect)
         result = await asyncio.to_thread(
             fix_engine,
             sql,
@@ -193,6 +195,14 @@ async def fix_sql(
     else:
         text = "Here is the fixed query:\n" + "\n".join(changes)
     return tool_result(final_intent, sql=fixed, original_sql=sql, changes=changes, text=text)
+
+
+def _check_pasted(ctx: AgentContext, sql: str, dialect: str) -> None:
+    """Refuse broken SQL that reads what the person may not; SQL too broken to read is checked once fixed."""
+    try:
+        check_readable(ctx, sql, dialect)
+    except SqlError:
+        pass
 
 
 async def _llm_repair(ctx: AgentContext, sql: str, error: str) -> tuple[str, str] | None:
@@ -233,6 +243,7 @@ async def explain_sql(
     """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms."""
     ctx: AgentContext = runtime.context
     try:
+        check_readable(ctx, sql, sql_dialect)
         explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
     except AssistantError as exc:
         return tool_error(final_intent, exc)

@@ -1,0 +1,13 @@
+"""Who may read what (POLICY_PATH): the policy file, one person's rights, and the run's scoped view."""
+
+from agent.policy.access import AccessDenied, Access, Identity, Policy
+from agent.policy.model import PolicyFileError
+
+__all__ = ["Access", "AccessDenied", "Identity", "Policy", "PolicyFileError", "check_readable"]
+
+
+def check_readable(ctx, sql: str, dialect: str = "duckdb") -> None:
+    """Refuse SQL the run's person may not read, before a tool explains or repairs it."""
+    access = getattr(ctx.warehouse, "access", None)
+    if access is not None:
+        access.authorize(sql, dialect)

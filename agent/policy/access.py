@@ -1,0 +1,231 @@
+"""Who may read what: the policy's rules narrowed to one person in one channel, and the check
+every query passes before it runs.
+
+How rules combine (the README says the same): a rule applies when it names the person, the
+channel, one of the person's groups, or everyone. What is readable is the intersection of
+the `allow` lists of the rules that apply (the policy's `default` when none has one), minus
+every applying rule's `deny`; `mask` from any applying rule masks. So a person in two groups
+gets the more restrictive of the two, and a channel's rule limits everyone who asks there.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from fnmatch import fnmatchcase
+from functools import cached_property
+from pathlib import Path
+
+from sqlglot import exp
+
+from agent.errors import AssistantError
+from agent.policy.model import LoadedPolicy, PolicyFileError, Rule, field_name, line_of, load_policy_file
+from agent.policy.reads import ColumnName, Reads, TableName, find_reads
+from agent.sql.parse import sqlglot_dialect
+
+MASK = "***"
+MAX_NAMED = 3
+
+
+class AccessDenied(AssistantError):
+    """The access policy does not let this person read something the request needs."""
+
+    code = "access_denied"
+
+
+@dataclass(frozen=True)
+class Identity:
+    user: str | None = None
+    channel: str | None = None
+    groups: frozenset[str] = frozenset()
+
+
+def _matches(pattern: str, table: TableName, column: str | None = None) -> bool:
+    parts = pattern.split(".")
+    if not (fnmatchcase(table[0], parts[0]) and fnmatchcase(table[1], parts[1])):
+        return False
+    if len(parts) == 2:
+        return True
+    return column is not None and fnmatchcase(column, parts[2])
+
+
+class Policy:
+    """A validated policy file; `access_for` gives one person's view of the warehouse."""
+
+    def __init__(self, loaded: LoadedPolicy):
+        self.loaded = loaded
+        self.data = loaded.data
+
+    @classmethod
+    def load(cls, path: Path | str) -> "Policy":
+        return cls(load_policy_file(path))
+
+    @property
+    def contact(self) -> str:
+        return self.data.contact
+
+    def groups_of(self, identity: Identity) -> frozenset[str]:
+        defined = {name for name, members in self.data.groups.items() if identity.user in members}
+        return frozenset(identity.groups | defined)
+
+    def rules_for(self, identity: Identity) -> list[Rule]:
+        groups = self.groups_of(identity)
+        return [
+            rule for rule in self.data.rules
+            if rule.everyone
+            or (identity.user is not None and identity.user in rule.users)
+            or (identity.channel is not None and identity.channel in rule.channels)
+            or groups.intersection(rule.groups)
+        ]
+
+    def access_for(self, identity: Identity, tables: dict[TableName, list[str]], default_schema: str) -> "Access":
+        rules = self.rules_for(identity)
+        return Access(
+            tables=tables,
+            default_schema=default_schema,
+            contact=self.contact,
+            restricted=True,
+            allow_lists=tuple(tuple(r.allow) for r in rules if r.allow is not None),
+            default_allow=self.data.default == "allow",
+            deny=tuple(p for r in rules for p in r.deny),
+            mask=tuple(p for r in rules for p in r.mask),
+        )
+
+    def may_answer_for(self, clicker: Identity, owner: str | None) -> bool:
+        """Whether `clicker` may answer a question `owner` asked (Run, Edit, Cancel, a choice)."""
+        if owner is None or clicker.user == owner:
+            return True
+        return bool(self.groups_of(clicker).intersection(self.data.run_button))
+
+    def check_against(self, tables: dict[TableName, list[str]]) -> None:
+        """Stop start-up on a pattern that names nothing: a misspelt deny would quietly grant."""
+        problems = []
+        for index, rule in enumerate(self.data.rules):
+            for kind in ("allow", "deny", "mask"):
+                for position, pattern in enumerate(getattr(rule, kind) or []):
+                    if not any(
+                        _matches(pattern, table, column)
+                        for table, columns in tables.items()
+                        for column in (columns if pattern.count(".") == 2 else [None])
+                    ):
+                        loc = ("rules", index, kind, position)
+                        problems.append(
+                            f"line {line_of(self.loaded.lines, loc)}, {field_name(loc)}: "
+                            f"'{pattern}' matches no table or column in the warehouse"
+                        )
+        if problems:
+            raise PolicyFileError(f"The access policy file {self.loaded.path} is invalid: " + "; ".join(problems))
+
+
+@dataclass(frozen=True)
+class Access:
+    """One person's read rights; `unrestricted` when no policy is configured."""
+
+    tables: dict[TableName, list[str]] = field(hash=False, compare=False)
+    default_schema: str = "main"
+    contact: str = ""
+    restricted: bool = False
+    allow_lists: tuple[tuple[str, ...], ...] = ()
+    default_allow: bool = True
+    deny: tuple[str, ...] = ()
+    mask: tuple[str, ...] = ()
+
+    @classmethod
+    def unrestricted(cls, tables: dict[TableName, list[str]], default_schema: str = "main") -> "Access":
+        return cls(tables=tables, default_schema=default_schema)
+
+    @property
+    def key(self) -> tuple:
+        """Equal for two people with the same rights, so their filtered views can be shared."""
+        return (self.restricted, self.allow_lists, self.default_allow, self.deny, self.mask)
+
+    # -- what is readable ----------------------------------------------------------------
+
+    def column_readable(self, table: TableName, column: str) -> bool:
+        if not self.restricted:
+            return True
+        if self.allow_lists:
+            allowed = all(any(_matches(p, table, column) for p in allow) for allow in self.allow_lists)
+        else:
+            allowed = self.default_allow
+        return allowed and not any(_matches(p, table, column) for p in self.deny)
+
+    def table_readable(self, table: TableName) -> bool:
+        if not self.restricted:
+            return True
+        if any(p.count(".") == 1 and _matches(p, table) for p in self.deny):
+            return False
+        return any(self.column_readable(table, c) for c in self.tables.get(table, []))
+
+    def masked(self, table: TableName, column: str) -> bool:
+        return self.restricted and any(_matches(p, table, column) for p in self.mask)
+
+    @cached_property
+    def readable(self) -> dict[TableName, list[str]]:
+        """The tables this person may read, each with the columns they may read."""
+        return {
+            table: [c for c in columns if self.column_readable(table, c)]
+            for table, columns in self.tables.items()
+            if self.table_readable(table)
+        }
+
+    def hidden(self) -> bool:
+        """Whether anything at all is out of this person's sight."""
+        return self.readable != self.tables
+
+    # -- the check ------------------------------------------------------------------------
+
+    def reads(self, sql: str, dialect: str = "duckdb") -> Reads:
+        return find_reads(sql, dialect, self.tables, self.default_schema)
+
+    def authorize(self, sql: str, dialect: str = "duckdb") -> str:
+        """The SQL to run for this person (masked columns rewritten), or AccessDenied naming why."""
+        if not self.restricted:
+            return sql
+        reads = self.reads(sql, dialect)
+        if reads.unknown:
+            raise self._refusal(
+                reads.unknown,
+                "{names} {is_are} not a table you can read here (system catalogs and table functions are off "
+                "under the data access policy)",
+            )
+        tables = sorted(t for t in reads.tables if not self.table_readable(t))
+        if tables:
+            raise self._refusal([self._name(t) for t in tables], "You don't have access to the table {names}")
+        columns = sorted(c for c in reads.columns if not self.column_readable(c[:2], c[2]))
+        for table in sorted(reads.whole_rows):
+            columns += [(*table, c) for c in self.tables[table] if not self.column_readable(table, c)]
+        if columns:
+            names = [self._name(c) for c in dict.fromkeys(columns)]
+            raise self._refusal(names, "You don't have access to the column {names}")
+        masked_whole = sorted({(*t, c) for t in reads.whole_rows for c in self.tables[t] if self.masked(t, c)})
+        masked_unplaced = sorted(c for c in reads.unplaced if self.masked(c[:2], c[2]))
+        if masked_whole or masked_unplaced:
+            names = [self._name(c) for c in masked_whole + masked_unplaced]
+            raise self._refusal(
+                names, "The column {names} {is_are} masked for you, so name the columns you need (with their table)"
+            )
+        to_mask = [(node, c) for node, c in reads.column_nodes if self.masked(c[:2], c[2])]
+        if not to_mask:
+            return sql
+        for node, _ in to_mask:
+            node.replace(_masked_value(node))
+        return reads.tree.sql(dialect=sqlglot_dialect(dialect))
+
+    def _name(self, name: TableName | ColumnName) -> str:
+        return ".".join(name)
+
+    def _refusal(self, names: list[str], template: str) -> AccessDenied:
+        shown = names[:MAX_NAMED]
+        listed = ", ".join(shown) + (f" and {len(names) - len(shown)} more" if len(names) > len(shown) else "")
+        text = template.format(names=listed, is_are="is" if len(names) == 1 else "are")
+        return AccessDenied(f"{text}. Ask {self.contact} if you need it.", detail=", ".join(names))
+
+
+def _masked_value(node: exp.Column) -> exp.Expression:
+    """A masked column shows as *** where it is selected, and counts as NULL anywhere else."""
+    if isinstance(node.parent, exp.Alias) and isinstance(node.parent.parent, exp.Select) \
+            and node.parent.arg_key == "expressions":
+        return exp.Literal.string(MASK)
+    if isinstance(node.parent, exp.Select) and node.arg_key == "expressions":
+        return exp.alias_(exp.Literal.string(MASK), node.name)
+    return exp.Null()

@@ -1,0 +1,173 @@
+"""A run's view of the agent's context: the warehouse, catalog, semantic model and values as the
+person asking may see them, with every query checked against their rights and audited.
+
+Tools only ever see this view, so whatever path a query takes (generated, compiled, fixed,
+edited, pasted) it meets the same check at the same place before the engine runs it.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import time
+from contextvars import ContextVar
+from typing import Any
+
+from agent.audit import AuditRecord, AuditTrail
+from agent.context import AgentContext
+from agent.errors import AssistantError
+from agent.policy.access import AccessDenied, Access, Identity, Policy
+from agent.policy.reads import TableName
+from agent.policy.views import scoped_catalog, scoped_schema, scoped_semantic, scoped_values
+from agent.reply import ChatContext
+from agent.warehouse import QueryResult, Schema, Warehouse
+
+DEFAULT_SCHEMA = "main"
+MAX_SHARED_VIEWS = 64
+
+# The context of the run in progress, for code built once that must answer per person
+# (the offline model's semantic parse).
+RUN_CONTEXT: ContextVar[AgentContext | None] = ContextVar("run_context", default=None)
+
+
+def warehouse_tables(warehouse: Warehouse) -> tuple[dict[TableName, list[str]], str]:
+    schema_name = getattr(warehouse, "default_schema", DEFAULT_SCHEMA)
+    tables: dict[TableName, list[str]] = {}
+    for name, columns in warehouse.schema().tables.items():
+        owner, _, table = name.rpartition(".")
+        tables[((owner or schema_name).lower(), table.lower())] = [c.name.lower() for c in columns]
+    return tables, schema_name
+
+
+class ScopedWarehouse:
+    """The warehouse for one person: queries pass their access check and land in the audit trail."""
+
+    def __init__(self, warehouse: Warehouse, access: Access, audit: AuditTrail | None, who: ChatContext,
+                 session_id: str | None):
+        self._warehouse = warehouse
+        self.access = access
+        self._audit = audit
+        self._who = who
+        self._session_id = session_id
+        self._schema: Schema | None = None
+
+    def __getattr__(self, name: str) -> Any:  # path, settings, close…: the engine's own
+        return getattr(self._warehouse, name)
+
+    def schema(self) -> Schema:
+        if self._schema is None:
+            full = self._warehouse.schema()
+            self._schema = scoped_schema(full, self.access) if self.access.restricted else full
+        return self._schema
+
+    def distinct_values(self, table: str, column: str, limit: int = 2000) -> list:
+        key = (self.access.default_schema, table.lower())
+        if not self.access.column_readable(key, column.lower()):
+            raise AccessDenied(f"You don't have access to the column {'.'.join(key)}.{column}. "
+                               f"Ask {self.access.contact} if you need it.")
+        return self._warehouse.distinct_values(table, column, limit)
+
+    def authorize(self, sql: str, dialect: str = "duckdb") -> str:
+        return self.access.authorize(sql, dialect)
+
+    def dry_run(self, sql: str) -> None:
+        self._warehouse.dry_run(self.access.authorize(sql))
+
+    def run(self, sql: str, **limits) -> QueryResult:
+        started = time.perf_counter()
+        record = AuditRecord(
+            request_id=self._who.request_id, session_id=self._session_id, user=self._who.user,
+            channel=self._who.channel, sql=sql, outcome="error",
+        )
+        try:
+            record.tables = self._tables(sql)
+            executed = self.access.authorize(sql)
+            if executed != sql:
+                record.executed_sql = executed
+            result = self._warehouse.run(executed, **limits)
+        except AssistantError as exc:
+            record.outcome = "refused" if isinstance(exc, AccessDenied) or exc.code == "unsafe_sql" else "error"
+            record.error_code, record.error = exc.code, exc.user_message
+            raise
+        except Exception as exc:
+            record.error_code, record.error = "internal", type(exc).__name__
+            raise
+        else:
+            record.outcome, record.rows = "ok", result.row_count
+            return result
+        finally:
+            record.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+            if self._audit is not None:
+                self._audit.record(record)
+
+    async def arun(self, sql: str, **limits) -> QueryResult:
+        import asyncio
+
+        return await asyncio.to_thread(self.run, sql, **limits)
+
+    async def adry_run(self, sql: str) -> None:
+        import asyncio
+
+        await asyncio.to_thread(self.dry_run, sql)
+
+    def _tables(self, sql: str) -> list[str]:
+        try:
+            return sorted(".".join(t) for t in self.access.reads(sql).tables)
+        except AssistantError:
+            return []  # the run below reports what is wrong with the SQL
+
+
+class Governance:
+    """Built once at start: the policy (or none) and the audit trail; scopes each run's context."""
+
+    def __init__(self, warehouse: Warehouse, policy: Policy | None, audit: AuditTrail | None):
+        self.policy = policy
+        self.audit = audit
+        self.tables, self.default_schema = warehouse_tables(warehouse)
+        if policy is not None:
+            policy.check_against(self.tables)
+        self._views: dict[tuple, tuple[Any, Any, Any]] = {}
+        self._lock = threading.Lock()
+
+    def identity(self, who: ChatContext) -> Identity:
+        return Identity(user=who.user, channel=who.channel, groups=frozenset(who.groups))
+
+    def access_for(self, who: ChatContext) -> Access:
+        if self.policy is None:
+            return Access.unrestricted(self.tables, self.default_schema)
+        return self.policy.access_for(self.identity(who), self.tables, self.default_schema)
+
+    def may_answer_for(self, who: ChatContext, owner: str | None) -> bool:
+        if self.policy is None:
+            return owner is None or who.user is None or who.user == owner
+        return self.policy.may_answer_for(self.identity(who), owner)
+
+    def context_for(self, base: AgentContext, who: ChatContext, session_id: str | None = None) -> AgentContext:
+        """`base` as `who` may see it: scoped warehouse, catalog, semantic model and values."""
+        access = self.access_for(who)
+        catalog, semantic, values = self._views_for(base, access)
+        return dataclasses.replace(
+            base,
+            warehouse=ScopedWarehouse(base.warehouse, access, self.audit, who, session_id),
+            catalog=catalog,
+            semantic=semantic,
+            values=values,
+        )
+
+    def _views_for(self, base: AgentContext, access: Access) -> tuple[Any, Any, Any]:
+        if not access.restricted or not access.hidden():
+            return base.catalog, base.semantic, base.values
+        key = (id(base.catalog), id(base.semantic), id(base.values), access.key)
+        with self._lock:
+            views = self._views.get(key)
+            if views is None:
+                semantic = scoped_semantic(base.semantic, access)
+                views = (scoped_catalog(base.catalog, access), semantic, scoped_values(base.values, semantic))
+                if len(self._views) >= MAX_SHARED_VIEWS:
+                    self._views.pop(next(iter(self._views)))
+                self._views[key] = views
+            return views
+
+    def close(self) -> None:
+        if self.audit is not None:
+            self.audit.close()
