@@ -36,6 +36,10 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("sql")
     run.add_argument("--dialect", default="presto")
     commands.add_parser("chat", help="an interactive session")
+    audit = commands.add_parser("audit", help="the audit trail of executed queries")
+    audit_commands = audit.add_subparsers(dest="audit_command", required=True)
+    tail = audit_commands.add_parser("tail", help="print the newest records, one JSON object a line")
+    tail.add_argument("-n", "--lines", type=int, default=20, help="how many records (default 20)")
     for sub in (ask, fix, explain, run):
         sub.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -76,9 +80,11 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict:
 
 async def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
+    settings = load_settings()
+    if args.command == "audit":
+        return _audit_tail(settings, args.lines)
     from agent.api import Assistant  # after parsing, so --help is instant
 
-    settings = load_settings()
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     assistant = Assistant.from_settings(settings)
     if args.command == "chat":
@@ -98,6 +104,14 @@ async def _main(argv: list[str]) -> int:
     else:
         print(format_reply_text(reply, chart_path=chart_path))
     return 1 if reply.error else 0
+
+
+def _audit_tail(settings, count: int) -> int:
+    from agent.audit import read_tail
+
+    for record in read_tail(settings, count):
+        print(json.dumps(record))
+    return 0
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -18,9 +18,14 @@ from typing import Any, Literal, TextIO
 
 from pydantic import BaseModel, Field
 
+from agent.errors import AssistantError
 from agent.settings import Settings
 
 log = logging.getLogger(__name__)
+
+
+class AuditError(AssistantError):
+    code = "audit"
 
 
 class AuditRecord(BaseModel):
@@ -112,14 +117,16 @@ def read_tail(settings: Settings, count: int) -> list[dict]:
     if settings.redis_url:
         import redis
 
-        client = redis.Redis.from_url(settings.redis_url, socket_timeout=5)
+        client = redis.Redis.from_url(settings.redis_url, socket_timeout=5, socket_connect_timeout=5)
         try:
             entries = client.xrevrange(settings.audit_stream_key, count=count)
+        except redis.RedisError as exc:
+            raise AuditError(f"The audit stream {settings.audit_stream_key} could not be read from REDIS_URL: {exc}") from None
         finally:
             client.close()
         return [json.loads(fields[b"record"]) for _, fields in reversed(entries)]
     if settings.audit_path == "-":
-        raise ValueError("AUDIT_PATH is '-' (stdout): read the records where stdout is collected.")
+        raise AuditError("AUDIT_PATH is '-' (stdout): read the records where stdout is collected.")
     path = audit_file(settings)
     if not path.exists():
         return []

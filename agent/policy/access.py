@@ -16,6 +16,9 @@ from functools import cached_property
 from pathlib import Path
 
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
+from sqlglot.errors import TokenError
+from sqlglot.tokens import TokenType
 
 from agent.errors import AssistantError
 from agent.policy.model import LoadedPolicy, PolicyFileError, Rule, field_name, line_of, load_policy_file
@@ -23,6 +26,8 @@ from agent.policy.reads import ColumnName, Reads, TableName, find_reads
 from agent.sql.parse import sqlglot_dialect
 
 MASK = "***"
+SYSTEM_NAMES = frozenset({"information_schema", "pg_catalog", "sqlite_master", "sqlite_schema", "pg_class",
+                          "pg_tables", "pg_attribute", "pg_namespace"})
 MAX_NAMED = 3
 
 
@@ -210,6 +215,30 @@ class Access:
         for node, _ in to_mask:
             node.replace(_masked_value(node))
         return reads.tree.sql(dialect=sqlglot_dialect(dialect))
+
+    def authorize_text(self, sql: str, dialect: str = "duckdb") -> None:
+        """For SQL too broken to parse: refuse when its words name a hidden table, column or catalog."""
+        if not self.restricted:
+            return
+        try:
+            tokens = Dialect.get_or_raise(sqlglot_dialect(dialect)).tokenize(sql)
+        except TokenError:
+            return
+        words = {t.text.lower().strip('"`') for t in tokens if t.token_type in (TokenType.VAR, TokenType.IDENTIFIER)}
+        hidden_tables = [t for t in self.tables if not self.table_readable(t) and t[1] in words]
+        if hidden_tables:
+            raise self._refusal([self._name(t) for t in sorted(hidden_tables)], "You don't have access to the table {names}")
+        if words & SYSTEM_NAMES or any(w.startswith("duckdb_") for w in words):
+            raise self._refusal(sorted(words & SYSTEM_NAMES) or ["duckdb_*"], "{names} {is_are} not a table you can read "
+                                "here (system catalogs are off under the data access policy)")
+        readable = self.readable
+        hidden_columns = sorted(
+            (*t, c) for t, columns in self.tables.items() if t in readable for c in columns
+            if c in words and c not in readable[t]
+            and not any(c in cols for cols in readable.values())
+        )
+        if hidden_columns:
+            raise self._refusal([self._name(c) for c in hidden_columns], "You don't have access to the column {names}")
 
     def _name(self, name: TableName | ColumnName) -> str:
         return ".".join(name)

@@ -19,10 +19,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Literal
+from typing import Annotated, Literal
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
 
 from agent.errors import SettingsError
 
@@ -41,14 +41,14 @@ class _Strict(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
 
 
-def _check_patterns(value: list[str]) -> list[str]:
-    for pattern in value:
-        parts = pattern.split(".")
-        if len(parts) not in (2, 3) or not all(_PART.match(p) for p in parts):
-            raise ValueError(
-                f"'{pattern}' should be schema.table or schema.table.column (globs * and ? allowed)"
-            )
-    return [p.lower() for p in value]
+def _check_pattern(pattern: str) -> str:
+    parts = pattern.split(".")
+    if len(parts) not in (2, 3) or not all(_PART.match(p) for p in parts):
+        raise ValueError(f"'{pattern}' should be schema.table or schema.table.column (globs * and ? allowed)")
+    return pattern.lower()
+
+
+Pattern = Annotated[str, AfterValidator(_check_pattern)]
 
 
 class Rule(_Strict):
@@ -57,14 +57,9 @@ class Rule(_Strict):
     users: list[str] = Field(default_factory=list)
     channels: list[str] = Field(default_factory=list)
     groups: list[str] = Field(default_factory=list)
-    allow: list[str] | None = None  # None: this rule does not narrow what the default allows
-    deny: list[str] = Field(default_factory=list)
-    mask: list[str] = Field(default_factory=list)
-
-    @field_validator("allow", "deny", "mask")
-    @classmethod
-    def _patterns(cls, value: list[str] | None) -> list[str] | None:
-        return value if value is None else _check_patterns(value)
+    allow: list[Pattern] | None = None  # None: this rule does not narrow what the default allows
+    deny: list[Pattern] = Field(default_factory=list)
+    mask: list[Pattern] = Field(default_factory=list)
 
     @model_validator(mode="after")
     def _names_someone(self) -> "Rule":

@@ -198,11 +198,11 @@ async def fix_sql(
 
 
 def _check_pasted(ctx: AgentContext, sql: str, dialect: str) -> None:
-    """Refuse broken SQL that reads what the person may not; SQL too broken to read is checked once fixed."""
+    """Refuse broken SQL that reads what the person may not; SQL too broken to parse, by the names it uses."""
     try:
         check_readable(ctx, sql, dialect)
     except SqlError:
-        pass
+        check_readable(ctx, sql, dialect, loosely=True)
 
 
 async def _llm_repair(ctx: AgentContext, sql: str, error: str) -> tuple[str, str] | None:
@@ -243,7 +243,7 @@ async def explain_sql(
     """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms."""
     ctx: AgentContext = runtime.context
     try:
-        check_readable(ctx, sql, sql_dialect)
+        _check_pasted(ctx, sql, sql_dialect)
         explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
     except AssistantError as exc:
         return tool_error(final_intent, exc)

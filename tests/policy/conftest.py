@@ -62,8 +62,13 @@ def audit_file(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="session")
-def policed_context(settings, warehouse, policy_file, audit_file):
-    base = build_context(settings, warehouse=warehouse)
+def base_context(settings, warehouse):
+    return build_context(settings, warehouse=warehouse)
+
+
+@pytest.fixture(scope="session")
+def policed_context(base_context, warehouse, policy_file, audit_file):
+    base = base_context
     governance = Governance(warehouse, Policy.load(policy_file), AuditTrail([JsonLinesSink(audit_file)]))
     return dataclasses.replace(base, governance=governance)
 

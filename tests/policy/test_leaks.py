@@ -72,12 +72,13 @@ async def test_pasted_sql_is_refused_by_name(policed, session, audit_file, sql, 
 
 
 @pytest.mark.parametrize("sql", [
-    "SELECT seats FROM planes",
-    "SELECT tailnum, count(*) FROM flights GROUP BY 1",
-    "SELECT * FROM information_schema.tables",
+    "SELECT seats FORM planes",
+    "SELECT tailnum, count(*) FROM flights GROUP BY 1 ORDER BY",
+    "SELECT * FROM information_schema.tables WHERE",
+    "SELECT seat FROM planes",
 ])
 async def test_fixsql_refuses_instead_of_repairing(policed, session, sql):
-    reply = await policed.reply(policed.run_tool(session, "Fix SQL Agent", {"sql": sql + " FORM"}, ANALYST))
+    reply = await policed.reply(policed.run_tool(session, "Fix SQL Agent", {"sql": sql}, ANALYST))
     assert reply.error is not None and "#data-access" in reply.error, reply.text
     assert "seats" not in reply.text and reply.rows == []
 
