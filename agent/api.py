@@ -9,14 +9,16 @@ import contextlib
 import logging
 import time
 import uuid
-from collections.abc import AsyncIterator
+from collections.abc import AsyncIterator, Callable
 from typing import Any
 
 from langchain_core.callbacks import BaseCallbackHandler
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.outputs import LLMResult
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from agent.audit import AuditTrail
 from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
 from agent.context import AgentContext
@@ -27,6 +29,7 @@ from agent.policy.scope import RUN_CONTEXT, Governance
 from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
 from agent.settings import Settings
 from agent.state import empty_tool_call_info
+from agent.tracing import build_tracers
 from agent.tools import DIRECT_AGENTS
 
 log = logging.getLogger(__name__)
@@ -36,15 +39,22 @@ Event = Progress | AgentReply
 
 
 class LLMCallCounter(BaseCallbackHandler):
-    """Counts chat-model calls in one run (routing, intent, narrative…)."""
+    """Counts chat-model calls in one run (routing, intent, narrative…) and the tokens they used."""
 
     run_inline = True
 
     def __init__(self) -> None:
         self.count = 0
+        self.tokens = {"input": 0, "output": 0}
 
     def on_chat_model_start(self, serialized, messages, **kwargs) -> None:
         self.count += 1
+
+    def on_llm_end(self, response: LLMResult, **kwargs) -> None:
+        for generation in (g for batch in response.generations for g in batch):
+            usage = getattr(getattr(generation, "message", None), "usage_metadata", None) or {}
+            self.tokens["input"] += usage.get("input_tokens", 0)
+            self.tokens["output"] += usage.get("output_tokens", 0)
 
 
 class Assistant:
@@ -52,8 +62,10 @@ class Assistant:
         self.context = context
         self.settings: Settings = context.settings
         self.graph = build_graph(checkpointer or InMemorySaver())
-        self.governance: Governance = context.governance or Governance(context.warehouse, policy=None, audit=None)
+        self.governance: Governance = context.governance or Governance(context.warehouse, policy=None,
+                                                                         audit=AuditTrail([]))
         self.dispatch_strategy = dispatch_strategy
+        self._tracers = build_tracers(self.settings)
         self._locks: dict[str, asyncio.Lock] = {}
 
     @classmethod
@@ -68,6 +80,11 @@ class Assistant:
             await closer()
         self.governance.close()
         self.context.warehouse.close()
+
+    def on_query(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        """Call `listener` with the audit record of every query the warehouse is asked to run."""
+        if self.governance.audit is not None:
+            self.governance.audit.listeners.append(listener)
 
     # -- public calls ---------------------------------------------------------------------
 
@@ -221,7 +238,7 @@ class Assistant:
     async def _run(self, session_id: str, graph_input: Any, context: ChatContext) -> AsyncIterator[Event]:
         request_id = context.request_id or uuid.uuid4().hex[:12]
         counter = LLMCallCounter()
-        config = self._config(session_id, callbacks=[counter])
+        config = self._config(session_id, callbacks=[counter, *self._tracers])
         limit = self.settings.max_execute_second
         failure: AgentReply | None = None
         run_context = self.governance.context_for(self.context, context.model_copy(update={"request_id": request_id}), session_id)
@@ -254,11 +271,11 @@ class Assistant:
             with contextlib.suppress(ValueError):  # a stream closed from another context
                 RUN_CONTEXT.reset(token)
         if failure is not None:
-            failure.request_id, failure.llm_calls = request_id, counter.count
+            failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, counter.count, counter.tokens
             yield failure
             return
         reply = await self._final_reply(session_id, request_id)
-        reply.llm_calls = counter.count
+        reply.llm_calls, reply.llm_tokens = counter.count, counter.tokens
         yield reply
 
     async def _final_reply(self, session_id: str, request_id: str) -> AgentReply:

@@ -55,6 +55,7 @@ class AgentReply(BaseModel):
     error_code: str | None = None
     tools: list[str] = Field(default_factory=list)  # tool names in call order, this run
     llm_calls: int = 0
+    llm_tokens: dict[str, int] = Field(default_factory=dict)  # {"input": n, "output": n} this run
     request_id: str | None = None
 
     @property

@@ -61,6 +61,11 @@ class Settings(BaseSettings):
     audit_stream_key: str = "sda:audit"  # with REDIS_URL, a capped stream as well
     audit_stream_maxlen: int = Field(default=100_000, ge=100)
 
+    # Tracing: off unless a LangSmith key is set
+    langsmith_api_key: SecretStr | None = None
+    langsmith_endpoint: str = "https://api.smith.langchain.com"
+    langsmith_project: str = "slack-data-assistant"
+
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
     @field_validator("query_memory_limit")

@@ -13,6 +13,7 @@ import logging
 import sys
 import threading
 from collections import deque
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any, Literal, TextIO
 
@@ -86,6 +87,7 @@ class RedisStreamSink:
 class AuditTrail:
     def __init__(self, sinks: list[Any]):
         self.sinks = sinks
+        self.listeners: list[Callable[[dict[str, Any]], None]] = []  # e.g. the bot's query-duration metric
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "AuditTrail":
@@ -102,6 +104,11 @@ class AuditTrail:
             except Exception as exc:  # noqa: BLE001 - any sink failure is logged, never raised
                 log.error("audit record not written to %s (request %s): %s",
                           type(sink).__name__, record.request_id, exc)
+        for listener in self.listeners:
+            try:
+                listener(record.model_dump())
+            except Exception:  # noqa: BLE001 - an observer must not fail the query it observes
+                log.exception("audit listener failed (request %s)", record.request_id)
 
     def close(self) -> None:
         for sink in self.sinks:

@@ -11,10 +11,9 @@ import dataclasses
 import threading
 import time
 from contextvars import ContextVar
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.audit import AuditRecord, AuditTrail
-from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
 from agent.policy.reads import TableName
@@ -22,12 +21,15 @@ from agent.policy.views import scoped_catalog, scoped_schema, scoped_semantic, s
 from agent.reply import ChatContext
 from agent.warehouse import QueryResult, Schema, Warehouse
 
+if TYPE_CHECKING:
+    from agent.context import AgentContext
+
 DEFAULT_SCHEMA = "main"
 MAX_SHARED_VIEWS = 64
 
 # The context of the run in progress, for code built once that must answer per person
 # (the offline model's semantic parse).
-RUN_CONTEXT: ContextVar[AgentContext | None] = ContextVar("run_context", default=None)
+RUN_CONTEXT: ContextVar["AgentContext | None"] = ContextVar("run_context", default=None)
 
 
 def warehouse_tables(warehouse: Warehouse) -> tuple[dict[TableName, list[str]], str]:
