@@ -67,6 +67,7 @@ class Settings(BaseSettings):
     langsmith_project: str = "slack-data-assistant"
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
+    log_format: Literal["text", "json"] = "text"
 
     @field_validator("query_memory_limit")
     @classmethod

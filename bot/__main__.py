@@ -37,10 +37,15 @@ def _require(settings: Settings, mode: str) -> None:
 async def _serve(settings: Settings, mode: str) -> None:
     from agent.api import Assistant
     from bot.runtime import build_runtime
+    from bot.slack_auth import SlackAuth
+    from bot.slack_client import build_web_client
 
     _require(settings, mode)
+    client = build_web_client(settings)
+    # Before anything slow: a bad token is one clear line, not a traceback on the first event.
+    log.info("Slack: signed in as %s", await SlackAuth(client).verify())
     assistant = Assistant.from_settings(settings)
-    runtime = build_runtime(settings, assistant)
+    runtime = build_runtime(settings, assistant, client=client)
     await runtime.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
@@ -86,7 +91,7 @@ def main() -> int:
     except AssistantError as exc:
         print(exc.user_message, file=sys.stderr)
         return 2
-    configure_logging(settings.log_level)
+    configure_logging(settings.log_level, settings.log_format)
     mode = choose_mode(settings)
     try:
         if mode == "console":

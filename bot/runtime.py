@@ -33,6 +33,7 @@ class BotRuntime:
     client: AsyncWebClient
     app: AsyncApp
     health: Any = None  # a RedisHealth when Redis is configured; /healthz reads it
+    slack_auth: Any = None  # a SlackAuth; /readyz asks it (cached) whether the token still works
     _closers: list[Any] = field(default_factory=list)
 
     async def start(self) -> None:

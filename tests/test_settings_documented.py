@@ -1,0 +1,29 @@
+"""Every setting is in the README's configuration table, and the table names no setting that is gone."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from agent.settings import Settings
+
+README = Path(__file__).resolve().parents[1] / "README.md"
+
+
+def _table_variables() -> set[str]:
+    text = README.read_text(encoding="utf-8")
+    table = text.split("## Configuration", 1)[1].split("\n## ", 1)[0]
+    return {name for row in table.splitlines() if row.startswith("| `")
+            for name in re.findall(r"`([A-Z][A-Z0-9_]+)`", row.split("|")[1])}
+
+
+def _settings_variables() -> set[str]:
+    return {name.upper() for name in Settings.model_fields}
+
+
+def test_every_setting_is_documented():
+    assert _settings_variables() - _table_variables() == set()
+
+
+def test_the_readme_documents_no_setting_that_does_not_exist():
+    assert _table_variables() - _settings_variables() == set()
