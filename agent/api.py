@@ -1,5 +1,5 @@
 """The agent's public API: `ask`, `resume`, `run_tool`, each streaming progress and ending with
-one `AgentReply`. This is all `bot/` (or the command line) needs; graph internals stay here.
+one `AgentReply`. This is all `bot/` needs (import-linter checks it); graph internals stay behind it.
 """
 
 from __future__ import annotations
@@ -18,19 +18,35 @@ from langgraph.types import Command
 
 from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
-from agent.context import AgentContext
-from agent.errors import AssistantError
-from agent.graph import build_graph
+from agent.runtime import AgentContext
+from agent.errors import AssistantError, SettingsError
+from agent.supervisor.graph import build_graph
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
-from agent.settings import Settings
-from agent.state import empty_tool_call_info
-from agent.tools import DIRECT_AGENTS
+from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
+from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress
+from agent.supervisor.state import empty_tool_call_info
+from agent.tools.registry import DIRECT_AGENTS
+
+__all__ = [
+    "SESSION_IDLE_TTL_S",
+    "AgentReply",
+    "AskHuman",
+    "Assistant",
+    "AssistantError",
+    "Chart",
+    "ChatContext",
+    "Event",
+    "HumanOption",
+    "Progress",
+    "Settings",
+    "SettingsError",
+    "interpret_reply",
+    "load_settings",
+]
 
 log = logging.getLogger(__name__)
 
 Event = Progress | AgentReply
-
 
 
 class LLMCallCounter(BaseCallbackHandler):
@@ -55,7 +71,7 @@ class Assistant:
 
     @classmethod
     def from_settings(cls, settings: Settings, *, chat_model=None, checkpointer=None, **options) -> "Assistant":
-        from agent.wiring import build_checkpointer, build_context
+        from agent.runtime import build_checkpointer, build_context
 
         return cls(build_context(settings, chat_model=chat_model), checkpointer or build_checkpointer(settings), **options)
 
@@ -161,7 +177,6 @@ class Assistant:
             "question": text,
             "agent_name": fields.pop("agent_name", "Common Agent"),
             "session_id": session_id,
-            "thread_id": session_id,
             "chat_context": {
                 "user": context.user,
                 "channel": context.channel,
@@ -175,7 +190,6 @@ class Assistant:
             "chat_tool_call_info": empty_tool_call_info(),
             "selected_tables": [],
             "ask_human": None,
-            "human_answer": None,
             "confirmed_tool_calls": [],
             "has_internal_error": False,
             "internal_error_message": None,

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.reply import AgentReply, AskHuman, ChatContext, Progress
+from agent.api import AgentReply, AskHuman, ChatContext, Progress
 
 AgentEvent = Progress | AgentReply
 

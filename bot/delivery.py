@@ -15,8 +15,8 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from agent.reply import Chart
-from bot.blocks import Rendered, render_progress
+from agent.api import Chart
+from bot.render.blocks import Rendered, render_progress
 
 log = logging.getLogger(__name__)
 

@@ -18,8 +18,8 @@ from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.redis_health import UNREACHABLE
-from bot.redis_jobs import ServiceUnavailable
-from bot.state import InMemoryStateStore
+from bot.jobs.redis_streams import ServiceUnavailable
+from bot.store.state import InMemoryStateStore
 
 log = logging.getLogger(__name__)
 

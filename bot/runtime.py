@@ -13,12 +13,13 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.settings import Settings
+from bot.settings import BotSettings
 from bot.agent_port import AgentPort
-from bot.app import Surfaces, build_app
-from bot.jobs import InProcessJobRunner, JobRunner
+from bot.listeners.app import Surfaces, build_app
+from bot.jobs import JobRunner
+from bot.jobs.memory import InProcessJobRunner
 from bot.slack_client import build_web_client
-from bot.state import InMemoryStateStore, StateStore
+from bot.store.state import InMemoryStateStore, StateStore
 from bot.turns import TurnRunner
 
 log = logging.getLogger(__name__)
@@ -26,7 +27,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class BotRuntime:
-    settings: Settings
+    settings: BotSettings
     agent: AgentPort
     store: StateStore
     jobs: JobRunner
@@ -48,7 +49,7 @@ class BotRuntime:
 
 
 def build_runtime(
-    settings: Settings,
+    settings: BotSettings,
     agent: AgentPort,
     *,
     store: StateStore | None = None,
@@ -69,15 +70,15 @@ def build_runtime(
 
 
 def _redis_runtime(
-    settings: Settings, agent: AgentPort, client: AsyncWebClient, turn_options: dict, options: dict[str, Any]
+    settings: BotSettings, agent: AgentPort, client: AsyncWebClient, turn_options: dict, options: dict[str, Any]
 ) -> BotRuntime:
     from redis.asyncio import Redis
 
     from bot.outage import OutageNotice
     from bot.redis_health import RedisHealth
-    from bot.redis_jobs import RedisJobQueue
-    from bot.redis_ledger import RedisLedger
-    from bot.redis_state import RedisStateStore
+    from bot.jobs.redis_streams import RedisJobQueue
+    from bot.store.redis_ledger import RedisLedger
+    from bot.store.redis_state import RedisStateStore
 
     options = {
         "concurrency": settings.worker_concurrency,
@@ -98,7 +99,7 @@ def _redis_runtime(
     return BotRuntime(settings, agent, store, jobs, client, app, health=health, _closers=[redis.aclose])
 
 
-def _app(settings: Settings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:
+def _app(settings: BotSettings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:
     surfaces = Surfaces(settings=settings, agent=agent, store=store, jobs=jobs, client=client)
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None
     return build_app(surfaces, signing_secret=secret)

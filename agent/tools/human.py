@@ -3,8 +3,8 @@
 from typing import Annotated
 
 from langchain_core.tools import tool
+from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
 
-from agent.state import FinalIntent
 
 
 @tool
@@ -16,3 +16,11 @@ async def ask_human(
     """Ask the person a clarifying question when the request is ambiguous or a value is missing.
     Use it only when you cannot proceed without their answer; offer options when you can."""
     raise RuntimeError("ask_human is handled by the graph's human step and never executed")
+
+
+SPEC = ToolSpec(
+    name=ToolName.ASK_HUMAN,
+    agent_name=COMMON_AGENT,
+    label="Working…",
+    prompt_line="ask the person when you cannot proceed without their answer.",
+)

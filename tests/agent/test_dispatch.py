@@ -6,7 +6,7 @@ import asyncio
 
 from langchain_core.messages import AIMessage
 
-from agent.reply import AgentReply, Progress
+from agent.supervisor.reply import AgentReply, Progress
 from tests.support.scripted_model import ScriptedChatModel, tool_call
 
 EXECUTE = "execute_sql_and_analyze_result"

@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import json
 
-from agent.reply import AgentReply, AskHuman, HumanOption
-from bot import actions
-from bot.blocks import MAX_BLOCKS, MAX_BUTTON_TEXT, MAX_SECTION, render_reply, settle_question, split_mrkdwn
-from bot.commands import parse_sql_command
-from bot.mrkdwn import from_slack, to_mrkdwn
-from bot.table import render_table
+from agent.supervisor.reply import AgentReply, AskHuman, HumanOption
+from bot.render import actions
+from bot.render.blocks import MAX_BLOCKS, MAX_BUTTON_TEXT, MAX_SECTION, render_reply, settle_question, split_mrkdwn
+from bot.listeners.commands import parse_sql_command
+from bot.render.mrkdwn import from_slack, to_mrkdwn
+from bot.render.table import render_table
 
 
 def section_texts(blocks):

@@ -12,7 +12,7 @@ import pytest
 from pydantic import SecretStr
 
 from bot.__main__ import choose_mode
-from slack_requests import SlackSender, mention
+from tests.support.slack_requests import SlackSender, mention
 
 SECRET = "main-secret"
 

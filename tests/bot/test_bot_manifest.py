@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from bot.app import BOT_EVENTS, COMMANDS
-from slack_requests import message
+from bot.listeners.app import BOT_EVENTS, COMMANDS
+from tests.support.slack_requests import message
 
 MANIFEST = yaml.safe_load((Path(__file__).parents[2] / "manifest.yml").read_text())
 MANIFEST_EVENTS = MANIFEST["settings"]["event_subscriptions"]["bot_events"]

@@ -8,9 +8,9 @@ import sys
 
 import pytest
 
-from bot import actions
-from conftest import serving_bot
-from slack_requests import click, find_button, mention
+from bot.render import actions
+from tests.support.bot_server import serving_bot
+from tests.support.slack_requests import click, find_button, mention
 
 
 @pytest.fixture(scope="module")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import time
 
-from bot import actions
-from bot.blocks import MAX_BLOCKS, MAX_SECTION
-from slack_requests import click, find_button, mention, message
+from bot.render import actions
+from bot.render.blocks import MAX_BLOCKS, MAX_SECTION
+from tests.support.slack_requests import click, find_button, mention, message
 
 
 def bot_messages(slack, channel="C1"):

@@ -5,8 +5,9 @@ from __future__ import annotations
 import asyncio
 
 from bot.delivery import ThreadDelivery
-from bot.jobs import AgentJob, InProcessJobRunner, Where
-from bot.state import Feedback, InMemoryStateStore
+from bot.jobs import AskJob, Where
+from bot.jobs.memory import InProcessJobRunner
+from bot.store.state import Feedback, InMemoryStateStore
 from slack_sdk.web.async_client import AsyncWebClient
 
 
@@ -56,7 +57,7 @@ async def test_drain_waits_for_jobs_submitted_while_draining_and_survives_a_cras
     done = []
     runner: InProcessJobRunner
 
-    async def handler(job: AgentJob):
+    async def handler(job: AskJob):
         await asyncio.sleep(0)
         if job.text == "boom":
             raise RuntimeError("crash")
@@ -66,8 +67,8 @@ async def test_drain_waits_for_jobs_submitted_while_draining_and_survives_a_cras
 
     runner = InProcessJobRunner(handler)
     where = Where(channel="C", thread_ts="1", user="U")
-    await runner.submit(AgentJob(request_id="r", kind="ask", where=where, text="boom"))
-    await runner.submit(AgentJob(request_id="r", kind="ask", where=where, text="first"))
+    await runner.submit(AskJob(request_id="r", where=where, text="boom"))
+    await runner.submit(AskJob(request_id="r", where=where, text="first"))
     await runner.drain()
     assert done == ["first", "second"]
 

@@ -3,10 +3,10 @@
 from __future__ import annotations
 
 from agent.charts.spec import ChartSpec
-from agent.reply import AskHuman, Chart, HumanOption
-from bot import actions
-from fakes import SQL
-from slack_requests import click, find_button, mention, message
+from agent.supervisor.reply import AskHuman, Chart, HumanOption
+from bot.render import actions
+from tests.support.fakes import SQL
+from tests.support.slack_requests import click, find_button, mention, message
 
 
 def texts(msg: dict) -> str:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import aiohttp
 from aiohttp import web
-from slack_requests import SlackSender
-from slack_standin import SlackStandIn
+from tests.support.slack_requests import SlackSender
+from tests.support.slack_standin import SlackStandIn
 
 from tests.durability.conftest import free_port
 

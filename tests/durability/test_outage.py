@@ -8,7 +8,7 @@ import asyncio
 
 import aiohttp
 import pytest
-from slack_requests import mention
+from tests.support.slack_requests import mention
 
 from bot.outage import UNAVAILABLE
 from bot.turns import SERVICE_STALLED

@@ -1,0 +1,80 @@
+"""The interactive console: the agent in a terminal, with buttons shown as numbered choices."""
+
+from __future__ import annotations
+
+import asyncio
+import sys
+import uuid
+from pathlib import Path
+from typing import TextIO
+
+from agent.api import AgentReply, ChatContext, Progress
+from bot.console.render_text import format_reply_text
+
+BANNER = (
+    "Data assistant (console). Ask a data question, or start with /fixsql or /explainsql.\n"
+    "When I ask to confirm, type run, edit or cancel (or the option's number). Type quit to leave."
+)
+
+
+async def run_repl(assistant, *, input_stream: TextIO = sys.stdin, output: TextIO = sys.stdout) -> None:
+    session_id = "console-" + uuid.uuid4().hex[:8]
+    charts_dir = Path(assistant.settings.data_dir) / "charts"
+
+    def say(text: str) -> None:
+        output.write(text + "\n")
+        output.flush()
+
+    async def read(prompt: str) -> str | None:
+        output.write(prompt)
+        output.flush()
+        line = await asyncio.to_thread(input_stream.readline)
+        return None if line == "" else line.strip()
+
+    say(BANNER)
+    pending = None
+    turn = 0
+    while True:
+        line = await read("\nyou> ")
+        if line is None or line.lower() in ("quit", "exit", ":q"):
+            say("bye")
+            return
+        if not line:
+            continue
+        turn += 1
+        context = ChatContext(user="console", request_id=f"{session_id}-{turn}")
+        if pending is not None:
+            events = await _answer_pending(assistant, session_id, pending, line, context, read)
+        elif line.startswith("/fixsql") or line.startswith("/explainsql"):
+            command, _, rest = line.partition(" ")
+            sql, _, error = rest.partition(" -- ")
+            agent = "Fix SQL Agent" if command == "/fixsql" else "Explain SQL Agent"
+            events = assistant.run_tool(session_id, agent, {"sql": sql, "error": error or None}, context)
+        else:
+            events = assistant.ask(session_id, line, context)
+        reply = None
+        async for event in events:
+            if isinstance(event, Progress) and event.status == "started":
+                say(f"  … {event.label}")
+            elif isinstance(event, AgentReply):
+                reply = event
+        chart_path = None
+        if reply.chart is not None:
+            charts_dir.mkdir(parents=True, exist_ok=True)
+            chart_path = str(charts_dir / f"{session_id}-{turn}.png")
+            Path(chart_path).write_bytes(reply.chart.png)
+        say("\nbot> " + format_reply_text(reply, chart_path=chart_path))
+        pending = reply.ask_human
+
+
+async def _answer_pending(assistant, session_id, pending, line, context, read):
+    choice = line
+    if line.isdigit() and 1 <= int(line) <= len(pending.options):
+        choice = pending.options[int(line) - 1].value
+    if pending.kind == "confirm_sql" and choice.lower() == "edit":
+        sql = await read("edited SQL> ")
+        return assistant.resume(session_id, "edit", context, edited_sql=sql or "")
+    by_value = {o.value.lower(): o.value for o in pending.options}
+    if choice.lower() in by_value:
+        return assistant.resume(session_id, by_value[choice.lower()], context)
+    return assistant.ask(session_id, line, context)
