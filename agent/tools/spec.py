@@ -50,7 +50,9 @@ def new_tool_call_id() -> str:
 
 
 def tool_call(name: str, args: dict[str, Any]) -> dict[str, Any]:
-    return {"name": str(name), "args": args, "id": new_tool_call_id()}
+    # Calls cross the checkpointer and the LLM: names and enum values go as plain strings.
+    plain = {key: str(value) if isinstance(value, StrEnum) else value for key, value in args.items()}
+    return {"name": str(name), "args": plain, "id": new_tool_call_id()}
 
 
 @dataclass(frozen=True)
