@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table, validate_intent
+from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, WEEKDAYS, Token, inflections, phrase, tokenize
 from agent.semantic.values import ValueIndex

@@ -10,7 +10,7 @@ from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
 @tool
 async def ask_human(
     question: Annotated[str, "The question for the person, in one or two sentences."],
-    options: Annotated[list[str], "Short answers the person can click; empty for a free-text answer."] = [],
+    options: Annotated[list[str], "Short answers the person can click; empty for a free-text answer."] = [],  # noqa: B006 (pydantic copies defaults)
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = None,
 ) -> str:
     """Ask the person a clarifying question when the request is ambiguous or a value is missing.

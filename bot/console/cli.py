@@ -12,7 +12,7 @@ from pathlib import Path
 
 from agent.api import AssistantError
 from agent.api import AgentReply
-from bot.console.render_text import format_reply_text
+from bot.console.render_text import format_reply_text, save_chart
 from agent.api import load_settings
 
 MAX_CONFIRMATIONS = 3
@@ -90,9 +90,7 @@ async def _main(argv: list[str]) -> int:
     chart_path = None
     if reply.chart is not None:
         charts = Path(settings.data_dir) / "charts"
-        charts.mkdir(parents=True, exist_ok=True)
-        chart_path = str(charts / f"{reply.session_id}.png")
-        Path(chart_path).write_bytes(reply.chart.png)
+        chart_path = await asyncio.to_thread(save_chart, charts, reply.session_id, reply.chart.png)
     if args.json:
         print(json.dumps(_as_json(reply, chart_path), default=str))
     else:

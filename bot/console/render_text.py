@@ -2,9 +2,19 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 from agent.api import AgentReply
 
 PREVIEW_ROWS = 15
+
+
+def save_chart(directory: Path, name: str, png: bytes) -> str:
+    """Charts go to files in a terminal; the reply text names the path."""
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / f"{name}.png"
+    path.write_bytes(png)
+    return str(path)
 
 
 def format_table(columns: list[str], rows: list[list], limit: int = PREVIEW_ROWS) -> str:

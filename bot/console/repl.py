@@ -9,7 +9,7 @@ from pathlib import Path
 from typing import TextIO
 
 from agent.api import AgentReply, ChatContext, Progress
-from bot.console.render_text import format_reply_text
+from bot.console.render_text import format_reply_text, save_chart
 
 BANNER = (
     "Data assistant (console). Ask a data question, or start with /fixsql or /explainsql.\n"
@@ -60,9 +60,7 @@ async def run_repl(assistant, *, input_stream: TextIO = sys.stdin, output: TextI
                 reply = event
         chart_path = None
         if reply.chart is not None:
-            charts_dir.mkdir(parents=True, exist_ok=True)
-            chart_path = str(charts_dir / f"{session_id}-{turn}.png")
-            Path(chart_path).write_bytes(reply.chart.png)
+            chart_path = await asyncio.to_thread(save_chart, charts_dir, f"{session_id}-{turn}", reply.chart.png)
         say("\nbot> " + format_reply_text(reply, chart_path=chart_path))
         pending = reply.ask_human
 

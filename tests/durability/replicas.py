@@ -78,7 +78,9 @@ class Replica:
                 return
             except aiohttp.ClientConnectorError:
                 if self.process.returncode is not None:
-                    raise AssertionError(f"replica {self.name} exited: {(await self.process.stderr.read())[-3000:]}")
+                    raise AssertionError(
+                        f"replica {self.name} exited: {(await self.process.stderr.read())[-3000:]}"
+                    ) from None
                 await asyncio.sleep(0.1)
         raise AssertionError(f"replica {self.name} did not start")
 
