@@ -61,6 +61,7 @@ async def _serve(settings: BotSettings, mode: str) -> None:
     else:
         from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
+        assert settings.slack_app_token is not None  # choose_mode picks Socket Mode only with an app token
         handler = AsyncSocketModeHandler(runtime.app, settings.slack_app_token.get_secret_value())
         await handler.connect_async()
         log.info("Socket Mode: connected")

@@ -9,14 +9,14 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from agent.api import AgentReply, ChatContext, Progress
 from bot.store import ledger
-from bot.agent_port import AgentPort
+from bot.agent_port import AgentEvent, AgentPort
 from bot.render.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
 from bot.jobs.model import AskJob, Job, ResumeJob
@@ -179,7 +179,7 @@ class TurnRunner:
             reply = reply.model_copy(update={"request_id": job.request_id})
         return reply
 
-    def _stream(self, job: Job, session_id: str):
+    def _stream(self, job: Job, session_id: str) -> AsyncIterator[AgentEvent]:
         ctx = ChatContext(user=job.where.user, channel=job.where.channel, request_id=job.request_id)
         if isinstance(job, AskJob):
             return self.agent.ask(session_id, job.text, ctx)
@@ -188,7 +188,7 @@ class TurnRunner:
         return self.agent.run_tool(session_id, job.tool, job.tool_args, ctx)
 
     @staticmethod
-    async def _quietly(call) -> None:
+    async def _quietly(call: Awaitable[object]) -> None:
         try:
             await call
         except SlackClientError as exc:

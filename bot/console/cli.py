@@ -9,11 +9,10 @@ import logging
 import sys
 import uuid
 from pathlib import Path
+from typing import Any
 
-from agent.api import AssistantError
-from agent.api import AgentReply
+from agent.api import AgentReply, Assistant, AssistantError, load_settings
 from bot.console.render_text import format_reply_text, save_chart
-from agent.api import load_settings
 
 MAX_CONFIRMATIONS = 3
 
@@ -41,7 +40,7 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
-async def _one_shot(assistant, args) -> AgentReply:
+async def _one_shot(assistant: Assistant, args: argparse.Namespace) -> AgentReply:
     session = getattr(args, "session", None) or "cli-" + uuid.uuid4().hex[:8]
     if args.command == "ask":
         reply = await assistant.reply(assistant.ask(session, args.question))
@@ -59,7 +58,7 @@ async def _one_shot(assistant, args) -> AgentReply:
     return await assistant.reply(assistant.run_tool(session, agent_name, payload))
 
 
-def _as_json(reply: AgentReply, chart_path: str | None) -> dict:
+def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
     return {
         "answer": reply.text,
         "sql": reply.sql,
@@ -76,7 +75,6 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict:
 
 async def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
-    from agent.api import Assistant  # after parsing, so --help is instant
 
     settings = load_settings()
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 from agent.api import AgentReply
 
@@ -17,7 +18,7 @@ def save_chart(directory: Path, name: str, png: bytes) -> str:
     return str(path)
 
 
-def format_table(columns: list[str], rows: list[list], limit: int = PREVIEW_ROWS) -> str:
+def format_table(columns: list[str], rows: list[list[Any]], limit: int = PREVIEW_ROWS) -> str:
     shown = [["" if v is None else _cell(v) for v in row] for row in rows[:limit]]
     widths = [max([len(c)] + [len(r[i]) for r in shown]) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
@@ -28,7 +29,7 @@ def format_table(columns: list[str], rows: list[list], limit: int = PREVIEW_ROWS
     return "\n".join(lines)
 
 
-def _cell(value) -> str:
+def _cell(value: object) -> str:
     if isinstance(value, float):
         return f"{value:,.2f}"
     if isinstance(value, int) and not isinstance(value, bool):

@@ -6,9 +6,10 @@ import asyncio
 import sys
 import uuid
 from pathlib import Path
+from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TextIO
 
-from agent.api import AgentReply, ChatContext, Progress
+from agent.api import AgentReply, AskHuman, Assistant, ChatContext, Event, Progress
 from bot.console.render_text import format_reply_text, save_chart
 
 BANNER = (
@@ -17,7 +18,7 @@ BANNER = (
 )
 
 
-async def run_repl(assistant, *, input_stream: TextIO = sys.stdin, output: TextIO = sys.stdout) -> None:
+async def run_repl(assistant: Assistant, *, input_stream: TextIO = sys.stdin, output: TextIO = sys.stdout) -> None:
     session_id = "console-" + uuid.uuid4().hex[:8]
     charts_dir = Path(assistant.settings.data_dir) / "charts"
 
@@ -58,6 +59,8 @@ async def run_repl(assistant, *, input_stream: TextIO = sys.stdin, output: TextI
                 say(f"  … {event.label}")
             elif isinstance(event, AgentReply):
                 reply = event
+        if reply is None:  # every run ends with a reply; a stream without one is the agent's bug
+            raise RuntimeError("the agent ended a run without a reply")
         chart_path = None
         if reply.chart is not None:
             chart_path = await asyncio.to_thread(save_chart, charts_dir, f"{session_id}-{turn}", reply.chart.png)
@@ -65,7 +68,14 @@ async def run_repl(assistant, *, input_stream: TextIO = sys.stdin, output: TextI
         pending = reply.ask_human
 
 
-async def _answer_pending(assistant, session_id, pending, line, context, read):
+async def _answer_pending(
+    assistant: Assistant,
+    session_id: str,
+    pending: AskHuman,
+    line: str,
+    context: ChatContext,
+    read: Callable[[str], Awaitable[str | None]],
+) -> AsyncIterator[Event]:
     choice = line
     if line.isdigit() and 1 <= int(line) <= len(pending.options):
         choice = pending.options[int(line) - 1].value

@@ -19,20 +19,20 @@ class InProcessJobRunner:
 
     def __init__(self, handler: JobHandler):
         self._handler = handler
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     async def submit(self, job: Job) -> None:
         task = asyncio.create_task(self._run(job), name=f"job-{job.job_id}")
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
-    def spawn(self, work: Awaitable[None], name: str) -> None:
+    def spawn(self, work: Awaitable[object], name: str) -> None:
         task = asyncio.create_task(self._guard(work, name), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
     @staticmethod
-    async def _guard(work: Awaitable[None], name: str) -> None:
+    async def _guard(work: Awaitable[object], name: str) -> None:
         try:
             await work
         except Exception:

@@ -74,7 +74,7 @@ class JobRunner(Protocol):
     async def start(self) -> None:
         """Begin taking jobs (workers of a shared queue); called once the process is ready."""
 
-    def spawn(self, work: Awaitable[None], name: str) -> None:
+    def spawn(self, work: Awaitable[object], name: str) -> None:
         """Run a quick Slack touch-up after the ack (open a modal, settle buttons); not durable."""
 
     async def drain(self) -> None:

@@ -25,6 +25,7 @@ import os
 import socket
 import uuid
 from collections.abc import Awaitable, Callable
+from typing import Any, cast
 
 from pydantic import ValidationError
 from redis.asyncio import Redis
@@ -36,6 +37,9 @@ from bot.redis_health import UNREACHABLE, RedisHealth
 from bot.settings import DEFAULT_KEY_PREFIX
 
 log = logging.getLogger(__name__)
+
+# Stream entries as Redis replies carry them: (entry id, {field: value}).
+Entry = tuple[bytes, dict[bytes, bytes] | None]
 
 GROUP = "workers"
 JOB_FIELD = b"job"
@@ -85,11 +89,11 @@ class RedisJobQueue:
         self._max_deliveries = max_deliveries
         self._read_block_ms = read_block_ms
         self._renew = redis.register_script(_RENEW_LEASE)
-        self._running: dict[str, asyncio.Task] = {}  # entry id -> its job's task
+        self._running: dict[str, asyncio.Task[None]] = {}  # entry id -> its job's task
         self._reserved = 0  # slots promised to the take in progress
         self._room = asyncio.Condition()
-        self._loops: list[asyncio.Task] = []
-        self._touch_ups: set[asyncio.Task] = set()
+        self._loops: list[asyncio.Task[None]] = []
+        self._touch_ups: set[asyncio.Task[None]] = set()
         self._stopping = False
         self._next_sweep = 0.0
 
@@ -102,7 +106,7 @@ class RedisJobQueue:
             self.health.report(exc)
             raise ServiceUnavailable(f"could not queue job {job.job_id}") from exc
 
-    def spawn(self, work: Awaitable[None], name: str) -> None:
+    def spawn(self, work: Awaitable[object], name: str) -> None:
         task = asyncio.create_task(_guard(work, name), name=name)
         self._touch_ups.add(task)
         task.add_done_callback(self._touch_ups.discard)
@@ -176,8 +180,9 @@ class RedisJobQueue:
             if free:
                 # Wake up in time for the next sweep, so abandoned jobs never wait behind an idle read.
                 block_ms = max(1, min(self._read_block_ms, int((self._next_sweep - loop.time()) * 1000)))
-                answer = await self.redis.xreadgroup(
-                    GROUP, self.consumer, {self.stream: ">"}, count=free, block=block_ms
+                answer = cast(
+                    list[tuple[bytes, list[Entry]]] | None,
+                    await self.redis.xreadgroup(GROUP, self.consumer, {self.stream: ">"}, count=free, block=block_ms),
                 )
                 for _, entries in answer or []:
                     for entry_id, fields in entries:
@@ -188,12 +193,13 @@ class RedisJobQueue:
 
     async def _claim_abandoned(self, slots: int) -> int:
         """Take over up to `slots` jobs idle past their lease (their worker died, or handed them back)."""
-        claimed = []
-        cursor = "0-0"
+        claimed: list[Entry] = []
+        cursor: bytes | str = "0-0"
         while len(claimed) < slots:
-            cursor, entries, *_ = await self.redis.xautoclaim(
+            reply: list[Any] = await self.redis.xautoclaim(
                 self.stream, GROUP, self.consumer, self._lease_ms, cursor, count=slots - len(claimed)
             )
+            cursor, entries = reply[0], cast(list[Entry], reply[1])
             claimed += entries
             if cursor in (b"0-0", "0-0"):
                 break
@@ -254,7 +260,7 @@ class RedisJobQueue:
         finally:
             request_id_var.reset(token)
 
-    async def _ack(self, entry_id: str) -> None:
+    async def _ack(self, entry_id: bytes | str) -> None:
         while True:
             try:
                 async with self.redis.pipeline(transaction=True) as pipe:
@@ -276,16 +282,15 @@ class RedisJobQueue:
         if not entry_ids:
             return
         try:
-            await self.redis.xclaim(
-                self.stream, GROUP, self.consumer, 0, entry_ids, idle=self._lease_ms * 10, justid=True
-            )
+            ids: list[int | bytes | str | memoryview[int]] = list(entry_ids)
+            await self.redis.xclaim(self.stream, GROUP, self.consumer, 0, ids, idle=self._lease_ms * 10, justid=True)
             log.info("handed back %d unfinished job(s) to the other workers", len(entry_ids))
         except (*UNREACHABLE, ResponseError) as exc:
             log.warning("could not hand back %d job(s) (%s); they return after the lease", len(entry_ids), exc)
 
     async def _deliveries(self, entry_id: bytes | str) -> int:
-        pending = await self.redis.xpending_range(self.stream, GROUP, entry_id, entry_id, 1)
-        return pending[0]["times_delivered"] if pending else 0
+        pending = cast(list[dict[str, Any]], await self.redis.xpending_range(self.stream, GROUP, entry_id, entry_id, 1))
+        return int(pending[0]["times_delivered"]) if pending else 0
 
     async def _ensure_group(self) -> None:
         try:
@@ -314,14 +319,14 @@ class RedisJobQueue:
             self._room.notify_all()
 
 
-async def _guard(work: Awaitable[None], name: str) -> None:
+async def _guard(work: Awaitable[object], name: str) -> None:
     try:
         await work
     except Exception:
         log.exception("background step %s failed", name)
 
 
-async def _cancel(tasks: list[asyncio.Task]) -> None:
+async def _cancel(tasks: list[asyncio.Task[None]]) -> None:
     for task in tasks:
         task.cancel()
     await asyncio.gather(*tasks, return_exceptions=True)

@@ -11,10 +11,15 @@ from __future__ import annotations
 import logging
 import re
 import uuid
+from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
 from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncAssistant
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
+from slack_bolt.context.say.async_say import AsyncSay
+from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.settings import BotSettings
@@ -93,7 +98,9 @@ class Surfaces:
         if bot_user_id and f"<@{bot_user_id}" in (event.get("text") or ""):
             return True
         thread_ts = event.get("thread_ts")
-        return bool(thread_ts) and await self.store.session_for(thread_key(event["channel"], thread_ts)) is not None
+        if not thread_ts:
+            return False
+        return await self.store.session_for(thread_key(event["channel"], thread_ts)) is not None
 
     async def _over_rate_limit(self, user: str) -> bool:
         limit = self.settings.user_rate_limit_per_minute
@@ -214,6 +221,8 @@ class Surfaces:
 
     async def _ask_in_thread(self, where: Where, text: str, *, title: str | None = None, echo: str | None = None) -> None:
         """Queue a question in the thread's session; `title` names the thread when the session is new."""
+        if where.thread_ts is None:  # only slash commands start threads, and they do not come this way
+            raise ValueError("a question in a thread needs the thread's ts")
         session_id, existed = await session_for_thread(self.store, where.channel, where.thread_ts)
         # A message while a confirmation waits answers it in words; the agent reads "yes/run it/cancel".
         await self.store.take_pending(session_id)
@@ -305,29 +314,29 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
     assistant = AsyncAssistant()
 
     @assistant.thread_started
-    async def thread_started(say, set_suggested_prompts):
+    async def thread_started(say: AsyncSay, set_suggested_prompts: AsyncSetSuggestedPrompts) -> None:
         await say(GREETING)
         await set_suggested_prompts(prompts=SUGGESTED_PROMPTS)
 
     @assistant.thread_context_changed
-    async def context_changed(save_thread_context, payload):
+    async def context_changed(save_thread_context: AsyncSaveThreadContext, payload: dict[str, Any]) -> None:
         # Which channel the person is looking at; saved after the ack, like every Web API call.
         surfaces.jobs.spawn(save_thread_context(payload["assistant_thread"]["context"]), "save-thread-context")
 
     @assistant.user_message
-    async def assistant_message(payload, context):
+    async def assistant_message(payload: dict[str, Any], context: AsyncBoltContext) -> None:
         if is_person_message(payload, context.bot_user_id):
             await surfaces.accept_message(payload, context.bot_user_id, assistant_thread=True)
 
     app.assistant(assistant)
 
     @app.event("app_mention")
-    async def mention(event, context):
+    async def mention(event: dict[str, Any], context: AsyncBoltContext) -> None:
         if is_person_message(event, context.bot_user_id):
             await surfaces.accept_message(event, context.bot_user_id, assistant_thread=False)
 
     @app.event("message")
-    async def message(event, context):
+    async def message(event: dict[str, Any], context: AsyncBoltContext) -> None:
         if not is_person_message(event, context.bot_user_id):
             return
         if event.get("channel_type") == "im" or await surfaces.wants_channel_message(event, context.bot_user_id):
@@ -336,14 +345,14 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
     for name in COMMANDS:
 
         @app.command(name)
-        async def command(ack, command):
+        async def command(ack: AsyncAck, command: dict[str, Any]) -> None:
             await surfaces.accept_command(command, ack)
 
-    async def on_edit_submitted(ack, body, view):
+    async def on_edit_submitted(ack: AsyncAck, body: dict[str, Any], view: dict[str, Any]) -> None:
         await surfaces.submit_edited_sql(body, view, ack)
 
     # Each click is acked first, then handled; the handlers only touch the store and the job runner.
-    for action_id, handler in [
+    clicks: list[tuple[str | re.Pattern[str], ClickHandler]] = [
         (actions.RUN, surfaces.answer_question),
         (actions.CANCEL, surfaces.answer_question),
         (actions.CHOOSE_PATTERN, surfaces.answer_question),
@@ -352,14 +361,18 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
         (actions.FEEDBACK_UP, surfaces.record_feedback),
         (actions.FEEDBACK_DOWN, surfaces.record_feedback),
         (actions.RETRY, surfaces.retry),
-    ]:
+    ]
+    for action_id, handler in clicks:
         app.action(action_id)(_acking(handler))
     app.view_submission(actions.EDIT_SQL_VIEW)(on_edit_submitted)
     return app
 
 
-def _acking(handler):
-    async def listener(ack, body, action):
+ClickHandler = Callable[[dict[str, Any], dict[str, Any]], Awaitable[None]]
+
+
+def _acking(handler: ClickHandler) -> Callable[[AsyncAck, dict[str, Any], dict[str, Any]], Awaitable[None]]:
+    async def listener(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]) -> None:
         await ack()
         await handler(body, action)
 

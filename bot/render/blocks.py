@@ -202,8 +202,9 @@ def render_error(message: str, request_id: str | None, retry_job_id: str | None)
         section(f":warning: {escape(message)}"[:MAX_SECTION]),
         context(f"Request id `{request_id or '-'}`: mention it if you ask for help."),
     ]
-    if retry_job_id:
-        blocks.append(actions_block([button("Retry", actions.RETRY, actions.encode(j=retry_job_id), "primary")]))
+    retry = actions_block([button("Retry", actions.RETRY, actions.encode(j=retry_job_id), "primary")]) if retry_job_id else None
+    if retry is not None:
+        blocks.append(retry)
     return Rendered(text=message[:MAX_FALLBACK_TEXT], blocks=blocks)
 
 

@@ -36,7 +36,7 @@ class RedisLedger:
 
     async def steps(self, job_id: str) -> dict[str, bytes]:
         stored = await self.redis.hgetall(self._key(job_id))
-        steps = {**self._local.get(job_id, {}), **{k.decode(): v for k, v in stored.items()}}
+        steps = {**self._local.get(job_id, {}), **{_text(k): _bytes(v) for k, v in stored.items()}}
         self._remember(job_id, steps)
         return steps
 
@@ -58,11 +58,19 @@ class RedisLedger:
             # What was done in Slack stays done: this process keeps knowing it until Redis is back.
             self._local.setdefault(job_id, {}).setdefault(step, value)
             raise
-        self._remember(job_id, {step: standing})
-        return standing
+        self._remember(job_id, {step: _bytes(standing)})
+        return _bytes(standing)
 
     def cached(self, job_id: str) -> dict[str, bytes]:
         return dict(self._local.get(job_id, {}))
 
     async def forget(self, job_id: str) -> None:
         self._local.pop(job_id, None)
+
+
+def _text(key: bytes | str) -> str:
+    return key.decode() if isinstance(key, bytes) else key
+
+
+def _bytes(value: bytes | str) -> bytes:
+    return value if isinstance(value, bytes) else value.encode()
