@@ -22,6 +22,8 @@ from tests.durability.replicas import (
     wait_until,
 )
 
+pytestmark = pytest.mark.subprocess
+
 
 @pytest.fixture
 async def outage_setup(warehouse, settings, tmp_path):

@@ -22,6 +22,8 @@ from tests.durability.replicas import (
     wait_until,
 )
 
+pytestmark = pytest.mark.subprocess
+
 JOBS_STREAM = "sda:bot:jobs"
 
 

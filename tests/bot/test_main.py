@@ -36,6 +36,7 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+@pytest.mark.subprocess
 async def test_http_mode_process_serves_health_and_answers_a_signed_mention(slack, settings, tmp_path):
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OPENAI_", "BOT_", "REDIS_"))}

@@ -59,6 +59,7 @@ async def test_fixsql_through_slack_returns_a_repaired_query(real_bot, slack):
     assert "GROUP BY" in text.upper()
 
 
+@pytest.mark.subprocess
 def test_console_mode_is_driven_through_standard_input(settings, tmp_path):
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OPENAI_", "BOT_", "REDIS_"))}
     env["DATA_DIR"] = str(settings.data_dir)
