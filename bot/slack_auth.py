@@ -9,7 +9,7 @@ import time
 from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.errors import AssistantError
+from agent.api import AssistantError
 
 log = logging.getLogger(__name__)
 

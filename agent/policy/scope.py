@@ -18,11 +18,11 @@ from agent.errors import AssistantError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
 from agent.policy.reads import TableName
 from agent.policy.views import scoped_catalog, scoped_schema, scoped_semantic, scoped_values
-from agent.reply import ChatContext
 from agent.warehouse import QueryResult, Schema, Warehouse
 
 if TYPE_CHECKING:
-    from agent.context import AgentContext
+    from agent.runtime import AgentContext
+    from agent.supervisor.reply import ChatContext
 
 DEFAULT_SCHEMA = "main"
 MAX_SHARED_VIEWS = 64

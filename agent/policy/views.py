@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 
 from agent.catalog import Catalog
+from agent.catalog.loader import parse_catalog_data
 from agent.policy.access import Access
 from agent.semantic.model import SemanticModel, expression_columns
 from agent.semantic.values import ValueIndex
@@ -55,7 +56,7 @@ def scoped_catalog(catalog: Catalog, access: Access) -> Catalog:
     raw["summary"] = "The tables you can read: " + ", ".join(sorted(tables)) + "." if tables else (
         "You cannot read any table here under the data access policy."
     )
-    return Catalog.from_dict(raw, source="the catalog as you may see it")
+    return Catalog(parse_catalog_data(raw, source="the catalog as you may see it"))
 
 
 def _join_columns(on: str) -> list[tuple[str, str]]:

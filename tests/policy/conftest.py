@@ -15,8 +15,8 @@ from agent.audit import AuditTrail
 from agent.audit.trail import JsonLinesSink
 from agent.policy import Policy
 from agent.policy.scope import Governance
-from agent.reply import ChatContext
-from agent.wiring import build_context
+from agent.api import ChatContext
+from agent.runtime import build_context
 
 POLICY = """\
 version: 1

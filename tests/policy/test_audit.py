@@ -13,7 +13,7 @@ from agent.api import Assistant
 from agent.audit import AuditTrail
 from agent.audit.trail import JsonLinesSink, RedisStreamSink
 from agent.policy.scope import Governance
-from agent.reply import ChatContext
+from agent.api import ChatContext
 from tests.policy.conftest import ANALYST, audit_records
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.reply import ChatContext
+from agent.api import ChatContext
 from tests.policy.conftest import ANALYST, audit_records
 
 # SQL that reads planes (denied to everyone) or flights.tailnum (a denied column), spelled every way.

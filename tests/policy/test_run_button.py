@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from agent.api import Assistant
-from agent.reply import ChatContext
+from agent.api import ChatContext
 from tests.policy.conftest import ANALYST
 
 OTHER = ChatContext(user="UOPS", channel="CDATA")
