@@ -193,6 +193,13 @@ class Assistant:
             async for event in self._run(session_id, turn, context):
                 yield event
 
+    async def may_answer(self, session_id: str, context: ChatContext) -> bool:
+        """Whether this person may answer the session's open question (Run, Edit, Cancel, a choice):
+        the person who asked, or a member of the access policy's `run_button` groups."""
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        owner = (snapshot.values.get("chat_context") or {}).get("user")
+        return self.governance.may_answer_for(context, owner)
+
     async def pending(self, session_id: str) -> AskHuman | None:
         snapshot = await self.graph.aget_state(self._config(session_id))
         if not snapshot.interrupts:
@@ -211,9 +218,7 @@ class Assistant:
 
     async def _not_yours(self, session_id: str, context: ChatContext) -> AgentReply | None:
         """A refusal when someone other than the asker (or the policy's run_button groups) answers."""
-        snapshot = await self.graph.aget_state(self._config(session_id))
-        owner = (snapshot.values.get("chat_context") or {}).get("user")
-        if self.governance.may_answer_for(context, owner):
+        if await self.may_answer(session_id, context):
             return None
         log.info("answer refused: %s is not the asker of session %s (request %s)",
                  context.user, session_id, context.request_id)

@@ -50,6 +50,9 @@ class SleepyAgent:
     async def pending(self, session_id):
         return None
 
+    async def may_answer(self, session_id, ctx):
+        return True
+
 
 async def serve(web_app: web.Application) -> tuple[web.AppRunner, str]:
     runner = web.AppRunner(web_app, access_log=None)

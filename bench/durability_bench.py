@@ -59,6 +59,9 @@ class ScriptedAgent:
     async def pending(self, session_id):
         return None
 
+    async def may_answer(self, session_id, ctx):
+        return True
+
 
 def job(i: int, channel: str = "C1") -> AskJob:
     ts = f"{1000 + i}.1"

@@ -57,7 +57,10 @@ async def _serve(settings: BotSettings, mode: str) -> None:
 
         from bot.http_server import build_web_app
 
-        runner = web.AppRunner(build_web_app(runtime.app, runtime.health))
+        runner = web.AppRunner(
+            build_web_app(runtime.app, runtime.health, metrics=runtime.metrics, slack_auth=runtime.slack_auth),
+            access_log=None,  # request lines carry no request id; the listeners log what matters
+        )
         await runner.setup()
         await web.TCPSite(runner, "0.0.0.0", settings.port).start()
         log.info("HTTP mode: listening on port %d", settings.port)

@@ -1,6 +1,8 @@
-"""HTTP mode: one aiohttp server, POST /slack/events for events, commands and interactivity, GET /healthz.
+"""HTTP mode: one aiohttp server, POST /slack/events for events, commands and interactivity,
+GET /healthz and GET /metrics (Prometheus).
 
-/healthz answers 503 with `{"redis": "down"}` while shared state is unreachable, so a load
+/healthz answers 503 with `{"redis": "down"}` while shared state is unreachable, or with
+`{"slack": …}` while Slack refuses the bot token (checked at most every 30 s), so a load
 balancer can route around a degraded replica; it turns 200 again by itself.
 """
 
@@ -10,24 +12,39 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.async_app import AsyncApp
 
+from bot.metrics import BotMetrics
 from bot.redis_health import RedisHealth
+from bot.slack_auth import SlackAuth
 
 EVENTS_PATH = "/slack/events"
 
 
-def build_web_app(app: AsyncApp, health: RedisHealth | None = None) -> web.Application:
+def build_web_app(
+    app: AsyncApp, health: RedisHealth | None = None, *, metrics: BotMetrics | None = None,
+    slack_auth: SlackAuth | None = None,
+) -> web.Application:
     async def events(request: web.Request) -> web.Response:
         bolt_response = await app.async_dispatch(await to_bolt_request(request))
         return await to_aiohttp_response(bolt_response)
 
     async def healthz(_: web.Request) -> web.Response:
-        if health is None:
-            return web.json_response({"ok": True})
-        if health.up:
-            return web.json_response({"ok": True, "redis": "up"})
-        return web.json_response({"ok": False, "redis": "down"}, status=503)
+        report: dict[str, object] = {"ok": True}
+        if health is not None:
+            report["redis"] = "up" if health.up else "down"
+        if slack_auth is not None:
+            slack_ok, detail = await slack_auth.check()
+            report["slack"] = "up" if slack_ok else detail
+        report["ok"] = report.get("redis", "up") == "up" and report.get("slack", "up") == "up"
+        return web.json_response(report, status=200 if report["ok"] else 503)
+
+    async def metrics_text(_: web.Request) -> web.Response:
+        assert metrics is not None
+        body, content_type = metrics.render()
+        return web.Response(body=body, headers={"Content-Type": content_type})
 
     web_app = web.Application()
     web_app.router.add_post(EVENTS_PATH, events)
     web_app.router.add_get("/healthz", healthz)
+    if metrics is not None:
+        web_app.router.add_get("/metrics", metrics_text)
     return web_app

@@ -25,7 +25,9 @@ TEXT_FORMAT = "%(asctime)s %(levelname)s %(name)s [req=%(request_id)s user=%(use
 
 
 def new_request_id() -> str:
-    return uuid.uuid4().hex[:12]
+    """The id of the request being handled (so its job keeps it), or a fresh one outside any."""
+    current = request_id_var.get()
+    return current if current != "-" else uuid.uuid4().hex[:12]
 
 
 @contextlib.contextmanager

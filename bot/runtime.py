@@ -21,6 +21,8 @@ from bot.jobs.memory import InProcessJobRunner
 from bot.slack_client import build_web_client
 from bot.store.state import InMemoryStateStore, StateStore
 from bot.delivery import PROGRESS_INTERVAL_S
+from bot.metrics import BotMetrics
+from bot.slack_auth import SlackAuth
 from bot.turns import TurnRunner
 
 log = logging.getLogger(__name__)
@@ -34,8 +36,9 @@ class BotRuntime:
     jobs: JobRunner
     client: AsyncWebClient
     app: AsyncApp
+    metrics: BotMetrics = field(default_factory=BotMetrics)
     health: Any = None  # a RedisHealth when Redis is configured; /healthz reads it
-    slack_auth: Any = None  # a SlackAuth; /readyz asks it (cached) whether the token still works
+    slack_auth: SlackAuth | None = None  # /healthz asks it (cached) whether the token still works
     _closers: list[Any] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -62,17 +65,26 @@ def build_runtime(
     """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…)."""
     client = client or build_web_client(settings)
     interval = PROGRESS_INTERVAL_S if progress_interval_s is None else progress_interval_s
+    metrics = BotMetrics()
+    on_query = getattr(agent, "on_query", None)  # the real agent reports each warehouse query
+    if on_query is not None:
+        on_query(metrics.query_ran)
     if settings.redis_url and store is None:
-        return _redis_runtime(settings, agent, client, interval, redis_options or {})
+        return _redis_runtime(settings, agent, client, interval, redis_options or {}, metrics)
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
-    jobs = InProcessJobRunner(TurnRunner(agent, client, store, progress_interval_s=interval))
-    return BotRuntime(settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client))
+    memory_jobs = InProcessJobRunner(
+        TurnRunner(agent, client, store, progress_interval_s=interval, on_reply=metrics.reply_delivered)
+    )
+    metrics.watch_queue(memory_jobs.depth)
+    app = _app(settings, agent, store, memory_jobs, client, metrics)
+    return BotRuntime(settings, agent, store, memory_jobs, client, app, metrics, slack_auth=SlackAuth(client))
 
 
 def _redis_runtime(
-    settings: BotSettings, agent: AgentPort, client: AsyncWebClient, interval: float, options: dict[str, Any]
+    settings: BotSettings, agent: AgentPort, client: AsyncWebClient, interval: float, options: dict[str, Any],
+    metrics: BotMetrics,
 ) -> BotRuntime:
     from redis.asyncio import Redis
 
@@ -94,15 +106,22 @@ def _redis_runtime(
     redis = Redis.from_url(settings.redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
     health = RedisHealth(redis)
     store = RedisStateStore(redis, prefix=prefix, session_ttl_s=settings.session_idle_ttl_s)
-    turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval)
-    jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled, **options)
-    app = _app(settings, agent, store, jobs, client)
+    turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
+                       on_reply=metrics.reply_delivered)
+    jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled,
+                         on_retry=metrics.job_retries.inc, **options)
+    metrics.watch_queue(jobs.depth)
+    app = _app(settings, agent, store, jobs, client, metrics)
     OutageNotice(client).install(app)
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
-    return BotRuntime(settings, agent, store, jobs, client, app, health=health, _closers=[redis.aclose])
+    return BotRuntime(settings, agent, store, jobs, client, app, metrics, health=health, slack_auth=SlackAuth(client),
+                      _closers=[redis.aclose])
 
 
-def _app(settings: BotSettings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:
+def _app(
+    settings: BotSettings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient,
+    metrics: BotMetrics,
+) -> AsyncApp:
     surfaces = Surfaces(settings=settings, agent=agent, store=store, jobs=jobs, client=client)
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None
-    return build_app(surfaces, signing_secret=secret)
+    return build_app(surfaces, signing_secret=secret, metrics=metrics)

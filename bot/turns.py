@@ -21,7 +21,7 @@ from bot.render.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
 from bot.jobs.model import AskJob, Job, ResumeJob
 from bot.store.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
-from bot.logs import request_id_var
+from bot.logs import request_scope
 from bot.sessions import thread_key
 from bot.store.state import StateStore
 
@@ -43,6 +43,7 @@ class TurnRunner:
         clock: Callable[[], float] = time.monotonic,
         progress_interval_s: float = PROGRESS_INTERVAL_S,
         max_concurrent_runs: int = 32,
+        on_reply: Callable[[AgentReply], None] | None = None,
     ):
         self.agent = agent
         self.client = client
@@ -52,13 +53,11 @@ class TurnRunner:
         self._progress_interval_s = progress_interval_s
         # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
         self._run_slots = asyncio.Semaphore(max_concurrent_runs)
+        self._on_reply = on_reply  # metrics: every reply delivered
 
     async def __call__(self, job: Job) -> None:
-        token = request_id_var.set(job.request_id)
-        try:
+        with request_scope(job.request_id, job.where.user, job.where.channel):
             await self._run(job)
-        finally:
-            request_id_var.reset(token)
 
     async def _run(self, job: Job) -> None:
         # Every step is noted in the ledger once done, so a re-run (the first worker died) skips it.
@@ -119,6 +118,8 @@ class TurnRunner:
             await self.ledger.note(job.job_id, ledger.CSV)
         await self.ledger.note(job.job_id, ledger.DONE)
         await self.ledger.forget(job.job_id)
+        if self._on_reply is not None:
+            self._on_reply(reply)
         log.info(
             "answered kind=%s session=%s agent=%s tools=%s error=%s",
             job.kind,

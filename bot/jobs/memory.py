@@ -20,6 +20,11 @@ class InProcessJobRunner:
     def __init__(self, handler: JobHandler):
         self._handler = handler
         self._tasks: set[asyncio.Task[None]] = set()
+        self._jobs = 0  # agent jobs running (the tasks include smaller background steps)
+
+    def depth(self) -> int:
+        """Agent jobs this process holds: in this runner each starts at once, so all are running."""
+        return self._jobs
 
     async def submit(self, job: Job) -> None:
         task = asyncio.create_task(self._run(job), name=f"job-{job.job_id}")
@@ -39,10 +44,13 @@ class InProcessJobRunner:
             log.exception("background step %s failed", name)
 
     async def _run(self, job: Job) -> None:
+        self._jobs += 1
         try:
             await self._handler(job)
         except Exception:
             log.exception("job %s (%s) crashed", job.job_id, job.kind)
+        finally:
+            self._jobs -= 1
 
     async def start(self) -> None:
         return None  # jobs start as they are submitted

@@ -77,6 +77,7 @@ class RedisJobQueue:
         max_deliveries: int = 5,
         read_block_ms: int = 1000,
         on_stall: Callable[[Job], Awaitable[None]] | None = None,
+        on_retry: Callable[[], None] | None = None,
     ):
         self.redis = redis
         self.health = health
@@ -84,6 +85,7 @@ class RedisJobQueue:
         self.consumer = consumer or consumer_name()
         self._handler = handler
         self._on_stall = on_stall
+        self._on_retry = on_retry  # metrics: a job taken over after a lost or failed attempt
         self._concurrency = concurrency
         self._lease_ms = int(lease_s * 1000)
         self._max_deliveries = max_deliveries
@@ -98,6 +100,10 @@ class RedisJobQueue:
         self._next_sweep = 0.0
 
     # -- JobRunner --------------------------------------------------------------------------
+
+    def depth(self) -> int:
+        """Agent jobs this process holds (running, or reserved while it takes more)."""
+        return len(self._running) + self._reserved
 
     async def submit(self, job: Job) -> None:
         try:
@@ -210,6 +216,8 @@ class RedisJobQueue:
                 await self._ack(entry_id)
                 continue
             log.warning("took over job entry %s from a worker that stopped", _text(entry_id))
+            if self._on_retry is not None:
+                self._on_retry()
             self._run(entry_id, fields)
             started += 1
         return started

@@ -22,13 +22,16 @@ from slack_bolt.context.say.async_say import AsyncSay
 from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
 from slack_sdk.web.async_client import AsyncWebClient
 
+from agent.api import ChatContext
 from bot.settings import BotSettings
 from bot.render import actions
 from bot.agent_port import AgentPort
 from bot.render.blocks import edit_sql_modal, settle_question
 from bot.listeners.commands import EXPLAINSQL_USAGE, FIXSQL_USAGE, parse_sql_command
 from bot.jobs.model import AskJob, JobRunner, ResumeJob, ToolJob, Where, job_from_json
+from bot.listeners.observe import observing
 from bot.logs import new_request_id
+from bot.metrics import BotMetrics
 from bot.render.mrkdwn import from_slack
 from bot.sessions import new_session_id, session_for_thread, thread_key
 from bot.store.state import Feedback, StateStore
@@ -43,6 +46,10 @@ SUGGESTED_PROMPTS = [
     {"title": "What data is there?", "message": "Which tables do you have and what is in them?"},
 ]
 GREETING = "Hi! Ask me a question about the data, paste SQL to fix or explain, or pick a suggestion below."
+NOT_YOURS = (
+    "This question belongs to the person who asked it, so only they can run, edit or cancel it. "
+    "Ask your own question and I will answer you."
+)
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
 # What manifest.yml must subscribe to for the listeners below (message.* all arrive as `message`).
 BOT_EVENTS = (
@@ -144,6 +151,8 @@ class Surfaces:
         channel, message_ts, thread_ts, user = _where_clicked(body)
         if not (session_id and choice and channel):
             return
+        if not await self._may_answer(session_id, channel, user, thread_ts):
+            return
         if await self.store.take_pending(session_id) is None:
             self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
             return
@@ -165,6 +174,14 @@ class Surfaces:
             )
         )
 
+    async def _may_answer(self, session_id: str, channel: str, user: str, thread_ts: str | None) -> bool:
+        """A question's buttons belong to the person who asked; anyone else gets a note only they see."""
+        if await self.agent.may_answer(session_id, ChatContext(user=user, channel=channel)):
+            return True
+        log.info("click by %s on someone else's question in session %s refused", user, session_id)
+        self.jobs.spawn(self._notice(channel, user, thread_ts, NOT_YOURS), "not-yours")
+        return False
+
     async def open_sql_editor(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         session_id = actions.decode(action.get("value")).get("s")
         channel, message_ts, thread_ts, user = _where_clicked(body)
@@ -181,6 +198,8 @@ class Surfaces:
         if pending is None:
             await self._notice(channel, user, thread_ts, "That question was already answered.")
             return
+        if not await self._may_answer(session_id, channel, user, thread_ts):
+            return
         metadata = actions.encode(s=session_id, c=channel, t=thread_ts, m=message_ts)
         await self.client.views_open(trigger_id=trigger_id, view=edit_sql_modal(pending.sql or "", metadata))
 
@@ -195,6 +214,8 @@ class Surfaces:
         meta = actions.decode(view.get("private_metadata"))
         session_id, channel, thread_ts, user = meta.get("s"), meta.get("c"), meta.get("t"), body["user"]["id"]
         if not (session_id and channel and thread_ts):
+            return
+        if not await self._may_answer(session_id, channel, user, thread_ts):
             return
         if await self.store.take_pending(session_id) is None:
             self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
@@ -302,7 +323,7 @@ def _where_clicked(body: dict[str, Any]) -> tuple[str, str, str, str]:
     return channel, message_ts, thread_ts, body["user"]["id"]
 
 
-def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
+def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMetrics | None = None) -> AsyncApp:
     """Register every surface on one AsyncApp; manifest.yml declares exactly these (a test checks)."""
     app = AsyncApp(
         client=surfaces.client,
@@ -311,6 +332,7 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
         # Socket Mode requests arrive unsigned over the authenticated socket; HTTP requires the secret.
         request_verification_enabled=signing_secret is not None,
     )
+    app.use(observing(metrics or BotMetrics()))
     assistant = AsyncAssistant()
 
     @assistant.thread_started
