@@ -12,6 +12,7 @@ from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
 from slack_bolt.async_app import AsyncApp
 
+from bot.jobs.ack_first import AckFirst
 from bot.metrics import BotMetrics
 from bot.redis_health import RedisHealth
 from bot.slack_auth import SlackAuth
@@ -21,11 +22,14 @@ EVENTS_PATH = "/slack/events"
 
 def build_web_app(
     app: AsyncApp, health: RedisHealth | None = None, *, metrics: BotMetrics | None = None,
-    slack_auth: SlackAuth | None = None,
+    slack_auth: SlackAuth | None = None, ack_first: AckFirst | None = None,
 ) -> web.Application:
+    gate = ack_first or AckFirst()
+
     async def events(request: web.Request) -> web.Response:
-        bolt_response = await app.async_dispatch(await to_bolt_request(request))
-        return await to_aiohttp_response(bolt_response)
+        with gate.acknowledging():  # the jobs this starts wait until the acks in flight are out
+            bolt_response = await app.async_dispatch(await to_bolt_request(request))
+            return await to_aiohttp_response(bolt_response)
 
     async def healthz(_: web.Request) -> web.Response:
         report: dict[str, object] = {"ok": True}

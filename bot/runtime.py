@@ -17,6 +17,7 @@ from bot.settings import BotSettings
 from bot.agent_port import AgentPort
 from bot.listeners.app import Surfaces, build_app
 from bot.jobs import JobRunner
+from bot.jobs.ack_first import AckFirst
 from bot.jobs.memory import InProcessJobRunner
 from bot.slack_client import build_web_client
 from bot.store.state import InMemoryStateStore, StateStore
@@ -37,6 +38,7 @@ class BotRuntime:
     client: AsyncWebClient
     app: AsyncApp
     metrics: BotMetrics = field(default_factory=BotMetrics)
+    ack_first: AckFirst = field(default_factory=AckFirst)  # the HTTP server marks requests it is acking
     health: Any = None  # a RedisHealth when Redis is configured; /healthz reads it
     slack_auth: SlackAuth | None = None  # /healthz asks it (cached) whether the token still works
     _closers: list[Any] = field(default_factory=list)
@@ -65,26 +67,27 @@ def build_runtime(
     """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…)."""
     client = client or build_web_client(settings)
     interval = PROGRESS_INTERVAL_S if progress_interval_s is None else progress_interval_s
-    metrics = BotMetrics()
+    metrics, ack_first = BotMetrics(), AckFirst()
     on_query = getattr(agent, "on_query", None)  # the real agent reports each warehouse query
     if on_query is not None:
         on_query(metrics.query_ran)
     if settings.redis_url and store is None:
-        return _redis_runtime(settings, agent, client, interval, redis_options or {}, metrics)
+        return _redis_runtime(settings, agent, client, interval, redis_options or {}, metrics, ack_first)
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
     memory_jobs = InProcessJobRunner(
-        TurnRunner(agent, client, store, progress_interval_s=interval, on_reply=metrics.reply_delivered)
+        TurnRunner(agent, client, store, progress_interval_s=interval, on_reply=metrics.reply_delivered,
+                   ack_first=ack_first)
     )
     metrics.watch_queue(memory_jobs.depth)
     app = _app(settings, agent, store, memory_jobs, client, metrics)
-    return BotRuntime(settings, agent, store, memory_jobs, client, app, metrics, slack_auth=SlackAuth(client))
+    return BotRuntime(settings, agent, store, memory_jobs, client, app, metrics, ack_first, slack_auth=SlackAuth(client))
 
 
 def _redis_runtime(
     settings: BotSettings, agent: AgentPort, client: AsyncWebClient, interval: float, options: dict[str, Any],
-    metrics: BotMetrics,
+    metrics: BotMetrics, ack_first: AckFirst,
 ) -> BotRuntime:
     from redis.asyncio import Redis
 
@@ -107,14 +110,15 @@ def _redis_runtime(
     health = RedisHealth(redis)
     store = RedisStateStore(redis, prefix=prefix, session_ttl_s=settings.session_idle_ttl_s)
     turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
-                       on_reply=metrics.reply_delivered)
+                       on_reply=metrics.reply_delivered, ack_first=ack_first)
     jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled,
                          on_retry=metrics.job_retries.inc, **options)
     metrics.watch_queue(jobs.depth)
     app = _app(settings, agent, store, jobs, client, metrics)
     OutageNotice(client).install(app)
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
-    return BotRuntime(settings, agent, store, jobs, client, app, metrics, health=health, slack_auth=SlackAuth(client),
+    return BotRuntime(settings, agent, store, jobs, client, app, metrics, ack_first, health=health,
+                      slack_auth=SlackAuth(client),
                       _closers=[redis.aclose])
 
 

@@ -19,6 +19,7 @@ from bot.store import ledger
 from bot.agent_port import AgentEvent, AgentPort
 from bot.render.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
+from bot.jobs.ack_first import AckFirst
 from bot.jobs.model import AskJob, Job, ResumeJob
 from bot.store.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
 from bot.logs import request_scope
@@ -44,6 +45,7 @@ class TurnRunner:
         progress_interval_s: float = PROGRESS_INTERVAL_S,
         max_concurrent_runs: int = 32,
         on_reply: Callable[[AgentReply], None] | None = None,
+        ack_first: AckFirst | None = None,
     ):
         self.agent = agent
         self.client = client
@@ -54,8 +56,10 @@ class TurnRunner:
         # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
         self._run_slots = asyncio.Semaphore(max_concurrent_runs)
         self._on_reply = on_reply  # metrics: every reply delivered
+        self._ack_first = ack_first or AckFirst()
 
     async def __call__(self, job: Job) -> None:
+        await self._ack_first.wait()
         with request_scope(job.request_id, job.where.user, job.where.channel):
             await self._run(job)
 

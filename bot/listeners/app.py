@@ -15,7 +15,7 @@ from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
 from typing import Any
 
-from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncAssistant
+from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
 from slack_bolt.context.say.async_say import AsyncSay
@@ -29,7 +29,7 @@ from bot.agent_port import AgentPort
 from bot.render.blocks import edit_sql_modal, settle_question
 from bot.listeners.commands import EXPLAINSQL_USAGE, FIXSQL_USAGE, parse_sql_command
 from bot.jobs.model import AskJob, JobRunner, ResumeJob, ToolJob, Where, job_from_json
-from bot.listeners.observe import observing
+from bot.listeners.observe import AssistantEventsOnly, Observe
 from bot.logs import new_request_id
 from bot.metrics import BotMetrics
 from bot.render.mrkdwn import from_slack
@@ -332,8 +332,8 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
         # Socket Mode requests arrive unsigned over the authenticated socket; HTTP requires the secret.
         request_verification_enabled=signing_secret is not None,
     )
-    app.use(observing(metrics or BotMetrics()))
-    assistant = AsyncAssistant()
+    app.use(Observe(metrics or BotMetrics()))
+    assistant = AssistantEventsOnly()
 
     @assistant.thread_started
     async def thread_started(say: AsyncSay, set_suggested_prompts: AsyncSetSuggestedPrompts) -> None:

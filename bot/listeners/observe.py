@@ -1,5 +1,6 @@
-"""A Bolt middleware in front of every listener: counts the request by surface, and gives every
-log line written while it is handled the request's id, user and channel."""
+"""Bolt middleware on the ack path, kept cheap because every request pays for it before its ack:
+one counts the request by surface and scopes its log lines (id, user, channel); one lets the
+Assistant middleware look only at Assistant events."""
 
 from __future__ import annotations
 
@@ -8,11 +9,16 @@ import uuid
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from slack_bolt.async_app import AsyncAssistant
+from slack_bolt.middleware.async_middleware import AsyncMiddleware
 from slack_bolt.request.async_request import AsyncBoltRequest
+from slack_bolt.request.payload_utils import is_assistant_event, is_other_message_sub_event_in_assistant_thread
 from slack_bolt.response import BoltResponse
 
 from bot.logs import request_scope
 from bot.metrics import BotMetrics
+
+Next = Callable[[], Awaitable[BoltResponse]]
 
 
 def surface_of(body: dict[str, Any]) -> str:
@@ -22,7 +28,7 @@ def surface_of(body: dict[str, Any]) -> str:
         event = body.get("event") or {}
         if event.get("type") == "app_mention":
             return "mention"
-        if str(event.get("type", "")).startswith("assistant_thread") or event.get("assistant_thread"):
+        if is_assistant_event(body):
             return "assistant"
         if event.get("type") == "message":
             return "dm" if event.get("channel_type") == "im" else "message"
@@ -43,13 +49,27 @@ def _who(body: dict[str, Any]) -> tuple[str | None, str | None]:
     return user, channel
 
 
-def observing(metrics: BotMetrics) -> Callable[..., Awaitable[BoltResponse | None]]:
-    async def middleware(req: AsyncBoltRequest, resp: BoltResponse,
-                         next: Callable[[], Awaitable[BoltResponse | None]]) -> BoltResponse | None:  # noqa: A002
+class Observe(AsyncMiddleware):
+    """A plain middleware class: Bolt calls it without building keyword arguments for it."""
+
+    def __init__(self, metrics: BotMetrics):
+        self.metrics = metrics
+
+    async def async_process(self, *, req: AsyncBoltRequest, resp: BoltResponse, next: Next) -> BoltResponse | None:  # noqa: A002
         body = req.body or {}
-        metrics.requests.labels(surface_of(body)).inc()
+        self.metrics.requests.labels(surface_of(body)).inc()
         user, channel = _who(body)
         with request_scope(uuid.uuid4().hex[:12], user, channel, started=time.perf_counter()):
             return await next()
 
-    return middleware
+
+class AssistantEventsOnly(AsyncAssistant):
+    """Bolt's Assistant middleware tries all its listeners' matchers on every request; most
+    requests are mentions, commands and clicks, so a cheap look at the body skips it for them."""
+
+    async def async_process(self, *, req: AsyncBoltRequest, resp: BoltResponse, next: Next) -> BoltResponse | None:  # noqa: A002
+        body = req.body or {}
+        if is_assistant_event(body) or is_other_message_sub_event_in_assistant_thread(body):
+            return await super().async_process(req=req, resp=resp, next=next)
+        await next()
+        return None

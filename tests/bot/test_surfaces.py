@@ -262,7 +262,7 @@ async def test_chart_is_uploaded_into_the_thread(bot, slack, fake_agent):
 
 async def test_healthz(bot):
     async with bot.send.session.get(bot.url + "/healthz") as response:
-        assert response.status == 200 and (await response.json()) == {"ok": True}
+        assert response.status == 200 and (await response.json()) == {"ok": True, "slack": "up"}
 
 
 async def test_slash_command_in_a_channel_the_bot_is_not_in_answers_via_response_url(bot, slack, fake_agent):

@@ -32,7 +32,8 @@ async def serving_bot(bot_settings, slack: SlackStandIn, agent):
     """The bot's real HTTP endpoint on a free loopback port, over `agent`; torn down on exit."""
     runtime = build_runtime(bot_settings, agent, progress_interval_s=0)
     runner = web.AppRunner(
-        build_web_app(runtime.app, runtime.health, metrics=runtime.metrics, slack_auth=runtime.slack_auth)
+        build_web_app(runtime.app, runtime.health, metrics=runtime.metrics, slack_auth=runtime.slack_auth,
+                      ack_first=runtime.ack_first)
     )
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)
