@@ -23,7 +23,6 @@ from langgraph.types import Command
 
 from agent.audit import AuditTrail
 from agent.audit import read_tail as read_audit_tail
-from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
 from agent.runtime import AgentContext
 from agent.errors import AssistantError, SettingsError
@@ -330,6 +329,8 @@ class Assistant:
     async def _chart(self, spec: dict[str, Any] | None, columns: list[str], rows: list[list[Any]]) -> Chart | None:
         if not spec or spec.get("kind") == "none" or not rows:
             return None
+        from agent.charts.render import render_png  # matplotlib: imported only when a chart is drawn
+
         chart_spec = ChartSpec.model_validate(spec)
         try:
             png = await asyncio.to_thread(render_png, chart_spec, columns, rows)

@@ -1,4 +1,9 @@
-"""`python -m agent …`: the agent from a terminal, for people and for scripted checks."""
+"""`python -m agent …`: the agent from a terminal, for people and for scripted checks.
+
+Only the standard library is imported at the top: the agent (LangGraph, LangChain, sqlglot,
+DuckDB) takes a second or two to import, so the command says it is working before that, and
+`--help` and argument errors are instant.
+"""
 
 from __future__ import annotations
 
@@ -8,11 +13,12 @@ import json
 import logging
 import sys
 import uuid
+from collections.abc import AsyncIterator
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-from agent.api import AgentReply, Assistant, AssistantError, Settings, load_settings, read_audit_tail
-from bot.console.render_text import format_reply_text, save_chart
+if TYPE_CHECKING:
+    from agent.api import AgentReply, Assistant, Event, Settings
 
 MAX_CONFIRMATIONS = 3
 
@@ -44,22 +50,35 @@ def _parser() -> argparse.ArgumentParser:
     return parser
 
 
+async def _shown(events: AsyncIterator[Event]) -> AgentReply:
+    """The final reply; each step is shown on stderr as it starts (stdout stays the answer)."""
+    from agent.api import AgentReply, Progress
+
+    last: Event | None = None
+    async for event in events:
+        if isinstance(event, Progress) and event.status == "started":
+            print(f"… {event.label}", file=sys.stderr, flush=True)
+        last = event
+    assert isinstance(last, AgentReply)
+    return last
+
+
 async def _one_shot(assistant: Assistant, args: argparse.Namespace) -> AgentReply:
     session = getattr(args, "session", None) or "cli-" + uuid.uuid4().hex[:8]
     if args.command == "ask":
-        reply = await assistant.reply(assistant.ask(session, args.question))
+        reply = await _shown(assistant.ask(session, args.question))
         tools, calls = list(reply.tools), reply.llm_calls
         for _ in range(MAX_CONFIRMATIONS):
             if not (args.yes and reply.ask_human and reply.ask_human.kind == "confirm_sql"):
                 break
-            reply = await assistant.reply(assistant.resume(session, "run"))
+            reply = await _shown(assistant.resume(session, "run"))
             tools = reply.tools  # a resumed turn reports every tool of the turn
             calls += reply.llm_calls
         reply.tools, reply.llm_calls = tools, calls
         return reply
     agent_name = {"fixsql": "Fix SQL Agent", "explainsql": "Explain SQL Agent", "runsql": "Chat BI Agent"}[args.command]
     payload = {"sql": args.sql, "error": getattr(args, "error", None), "dialect": args.dialect}
-    return await assistant.reply(assistant.run_tool(session, agent_name, payload))
+    return await _shown(assistant.run_tool(session, agent_name, payload))
 
 
 def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
@@ -77,8 +96,10 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
     }
 
 
-async def _main(argv: list[str]) -> int:
-    args = _parser().parse_args(argv)
+async def _main(args: argparse.Namespace) -> int:
+    from agent.api import Assistant, load_settings
+    from bot.console.render_text import format_reply_text, save_chart
+
     settings = load_settings()
     if args.command == "audit":
         return _audit_tail(settings, args.lines)
@@ -103,14 +124,21 @@ async def _main(argv: list[str]) -> int:
 
 
 def _audit_tail(settings: Settings, count: int) -> int:
+    from agent.api import read_audit_tail
+
     for record in read_audit_tail(settings, count):
         print(json.dumps(record))
     return 0
 
 
 def main(argv: list[str] | None = None) -> int:
+    args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
+    if args.command in ("ask", "fixsql", "explainsql", "runsql"):
+        print("… Working on it", file=sys.stderr, flush=True)
+    from agent.api import AssistantError
+
     try:
-        return asyncio.run(_main(sys.argv[1:] if argv is None else argv))
+        return asyncio.run(_main(args))
     except AssistantError as exc:  # start-up problems: bad settings, no warehouse
         print(f"error: {exc.user_message}", file=sys.stderr)
         return 2
