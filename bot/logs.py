@@ -34,17 +34,17 @@ def new_request_id() -> str:
 def request_scope(request_id: str, user: str | None = None, channel: str | None = None,
                   started: float | None = None) -> Iterator[None]:
     """Lines logged inside carry this request's id, user, channel and time since `started`."""
-    tokens = [
-        (request_id_var, request_id_var.set(request_id)),
-        (user_var, user_var.set(user or "-")),
-        (channel_var, channel_var.set(channel or "-")),
-        (started_var, started_var.set(started if started is not None else time.perf_counter())),
-    ]
+    request_token = request_id_var.set(request_id)
+    user_token = user_var.set(user or "-")
+    channel_token = channel_var.set(channel or "-")
+    started_token = started_var.set(started if started is not None else time.perf_counter())
     try:
         yield
     finally:
-        for var, token in reversed(tokens):
-            var.reset(token)
+        started_var.reset(started_token)
+        channel_var.reset(channel_token)
+        user_var.reset(user_token)
+        request_id_var.reset(request_token)
 
 
 class _RequestFields(logging.Filter):

@@ -98,7 +98,6 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
 
 async def _main(args: argparse.Namespace) -> int:
     from agent.api import Assistant, load_settings
-    from bot.console.render_text import format_reply_text, save_chart
 
     settings = load_settings()
     if args.command == "audit":
@@ -106,6 +105,15 @@ async def _main(args: argparse.Namespace) -> int:
 
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     assistant = Assistant.from_settings(settings)
+    try:
+        return await _work(assistant, args, settings)
+    finally:
+        await assistant.aclose()  # the warehouse connection closes before the interpreter exits
+
+
+async def _work(assistant: Assistant, args: argparse.Namespace, settings: Settings) -> int:
+    from bot.console.render_text import format_reply_text, save_chart
+
     if args.command == "chat":
         from bot.console.repl import run_repl
 

@@ -14,10 +14,12 @@ from tests.support.slack_requests import click, find_button, mention
 
 
 @pytest.fixture(scope="module")
-def real_agent(settings):
+async def real_agent(settings):
     from agent.api import Assistant
 
-    return Assistant.from_settings(settings)
+    assistant = Assistant.from_settings(settings)
+    yield assistant
+    await assistant.aclose()
 
 
 @pytest.fixture

@@ -6,8 +6,10 @@ Each replica gets its own bot token, so the stand-in can tell which process made
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import os
 import sys
+from collections.abc import AsyncIterator
 from dataclasses import dataclass, field
 
 import aiohttp
@@ -84,11 +86,32 @@ class Replica:
                 await asyncio.sleep(0.1)
         raise AssertionError(f"replica {self.name} did not start")
 
-    async def stop(self) -> bytes:
+    async def stop(self, timeout_s: float = 60) -> bytes:
+        """SIGTERM, then SIGKILL if it has not exited within `timeout_s`; its stderr."""
         if self.process.returncode is None:
             self.process.terminate()
-        _, stderr = await self.process.communicate()
+        try:
+            _, stderr = await asyncio.wait_for(self.process.communicate(), timeout_s)
+        except TimeoutError:
+            self.process.kill()
+            _, stderr = await self.process.communicate()
         return stderr
+
+
+@contextlib.asynccontextmanager
+async def replicas_running(names: list[str], **options) -> AsyncIterator[list[Replica]]:
+    """Started and ready replicas that are stopped however the block ends: a failed start-up or
+    a failing test never leaves a process behind."""
+    started: list[Replica] = []
+    try:
+        for name in names:
+            started.append(await start_replica(name, **options))
+        await asyncio.gather(*(replica.wait_ready() for replica in started))
+        yield started
+    finally:
+        for replica in started:
+            if replica.process.returncode is None:
+                await replica.stop(timeout_s=10)
 
 
 async def start_replica(name: str, *, slack_api_url: str, redis_url: str, data_dir, cwd, session) -> Replica:

@@ -18,7 +18,7 @@ from tests.durability.replicas import (
     Hold,
     bot_messages,
     is_final,
-    start_replica,
+    replicas_running,
     wait_until,
 )
 
@@ -30,16 +30,17 @@ async def outage_setup(warehouse, settings, tmp_path):
     redis_server = await PrivateRedis(tmp_path).start()
     slack = await GatedSlack().start()
     session = aiohttp.ClientSession()
-    replica = await start_replica("solo", slack_api_url=slack.api_url, redis_url=redis_server.url,
-                                  data_dir=settings.data_dir, cwd=tmp_path, session=session)
-    await replica.wait_ready()
-    yield redis_server, slack, replica
-    stderr = await replica.stop()
-    redis_server.stop()
-    await slack.close()
-    await session.close()
-    assert replica.process.returncode == 0
-    assert b"Traceback" not in stderr, stderr.decode()[-3000:]
+    try:  # whatever fails, nothing this fixture started outlives it
+        async with replicas_running(["solo"], slack_api_url=slack.api_url, redis_url=redis_server.url,
+                                    data_dir=settings.data_dir, cwd=tmp_path, session=session) as (replica,):
+            yield redis_server, slack, replica
+            stderr = await replica.stop()
+            assert replica.process.returncode == 0
+            assert b"Traceback" not in stderr, stderr.decode()[-3000:]
+    finally:
+        redis_server.stop()
+        await slack.close()
+        await session.close()
 
 
 async def wait_health(replica, status: int) -> dict:

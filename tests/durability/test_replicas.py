@@ -18,7 +18,7 @@ from tests.durability.replicas import (
     Hold,
     bot_messages,
     is_final,
-    start_replica,
+    replicas_running,
     wait_until,
 )
 
@@ -38,17 +38,16 @@ async def gated_slack():
 async def replicas(private_redis, gated_slack, warehouse, settings, tmp_path_factory):
     session = aiohttp.ClientSession()
     cwd = tmp_path_factory.mktemp("replicas")
-    pair = [
-        await start_replica(name, slack_api_url=gated_slack.api_url, redis_url=private_redis.url,
-                            data_dir=settings.data_dir, cwd=cwd, session=session)
-        for name in ("a", "b")
-    ]
-    await asyncio.gather(*(replica.wait_ready() for replica in pair))
-    yield pair
-    for replica in pair:
-        stderr = await replica.stop()
-        assert b"Traceback" not in stderr or replica.process.returncode == -signal.SIGKILL, stderr.decode()[-3000:]
-    await session.close()
+    try:  # whatever fails, no replica outlives the module
+        async with replicas_running(["a", "b"], slack_api_url=gated_slack.api_url, redis_url=private_redis.url,
+                                    data_dir=settings.data_dir, cwd=cwd, session=session) as pair:
+            yield pair
+            for replica in pair:
+                stderr = await replica.stop()
+                assert b"Traceback" not in stderr or replica.process.returncode == -signal.SIGKILL, \
+                    stderr.decode()[-3000:]
+    finally:
+        await session.close()
 
 
 @pytest.fixture

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import datetime as dt
 import json
@@ -59,8 +60,8 @@ async def test_redis_stream_is_capped_and_tail_reads_it(base_context, settings, 
     length = await redis_client.xlen(key)
     assert 100 <= length < 250  # MAXLEN ~ trims in whole nodes: near the cap, never unbounded
     env = {**os.environ, "REDIS_URL": redis_url, "AUDIT_STREAM_KEY": key, "DATA_DIR": str(settings.data_dir)}
-    proc = subprocess.run([sys.executable, "-m", "agent", "audit", "tail", "-n", "2"], env=env,
-                          capture_output=True, text=True, timeout=60)
+    proc = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "agent", "audit", "tail", "-n", "2"],
+                                   env=env, capture_output=True, text=True, timeout=60)
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert len(lines) == 2 and lines[-1]["user"] == "UREDIS" and lines[-1]["rows"] == 1
