@@ -20,6 +20,7 @@ from bot.jobs import JobRunner
 from bot.jobs.ack_first import AckFirst
 from bot.jobs.memory import InProcessJobRunner
 from bot.slack_client import build_web_client
+from bot.user_groups import UserGroups
 from bot.store.state import InMemoryStateStore, StateStore
 from bot.delivery import PROGRESS_INTERVAL_S
 from bot.metrics import BotMetrics
@@ -67,27 +68,27 @@ def build_runtime(
     """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…)."""
     client = client or build_web_client(settings)
     interval = PROGRESS_INTERVAL_S if progress_interval_s is None else progress_interval_s
-    metrics, ack_first = BotMetrics(), AckFirst()
+    metrics, ack_first, user_groups = BotMetrics(), AckFirst(), UserGroups(client)
     on_query = getattr(agent, "on_query", None)  # the real agent reports each warehouse query
     if on_query is not None:
         on_query(metrics.query_ran)
     if settings.redis_url and store is None:
-        return _redis_runtime(settings, agent, client, interval, redis_options or {}, metrics, ack_first)
+        return _redis_runtime(settings, agent, client, interval, redis_options or {}, metrics, ack_first, user_groups)
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
     memory_jobs = InProcessJobRunner(
         TurnRunner(agent, client, store, progress_interval_s=interval, on_reply=metrics.reply_delivered,
-                   ack_first=ack_first)
+                   ack_first=ack_first, user_groups=user_groups)
     )
     metrics.watch_queue(memory_jobs.depth)
-    app = _app(settings, agent, store, memory_jobs, client, metrics)
+    app = _app(settings, agent, store, memory_jobs, client, metrics, user_groups)
     return BotRuntime(settings, agent, store, memory_jobs, client, app, metrics, ack_first, slack_auth=SlackAuth(client))
 
 
 def _redis_runtime(
     settings: BotSettings, agent: AgentPort, client: AsyncWebClient, interval: float, options: dict[str, Any],
-    metrics: BotMetrics, ack_first: AckFirst,
+    metrics: BotMetrics, ack_first: AckFirst, user_groups: UserGroups,
 ) -> BotRuntime:
     from redis.asyncio import Redis
 
@@ -110,11 +111,11 @@ def _redis_runtime(
     health = RedisHealth(redis)
     store = RedisStateStore(redis, prefix=prefix, session_ttl_s=settings.session_idle_ttl_s)
     turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
-                       on_reply=metrics.reply_delivered, ack_first=ack_first)
+                       on_reply=metrics.reply_delivered, ack_first=ack_first, user_groups=user_groups)
     jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled,
                          on_retry=metrics.job_retries.inc, **options)
     metrics.watch_queue(jobs.depth)
-    app = _app(settings, agent, store, jobs, client, metrics)
+    app = _app(settings, agent, store, jobs, client, metrics, user_groups)
     OutageNotice(client).install(app)
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
     return BotRuntime(settings, agent, store, jobs, client, app, metrics, ack_first, health=health,
@@ -124,8 +125,9 @@ def _redis_runtime(
 
 def _app(
     settings: BotSettings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient,
-    metrics: BotMetrics,
+    metrics: BotMetrics, user_groups: UserGroups,
 ) -> AsyncApp:
-    surfaces = Surfaces(settings=settings, agent=agent, store=store, jobs=jobs, client=client)
+    surfaces = Surfaces(settings=settings, agent=agent, store=store, jobs=jobs, client=client,
+                        user_groups=user_groups)
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None
     return build_app(surfaces, signing_secret=secret, metrics=metrics)

@@ -25,6 +25,7 @@ from bot.store.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
 from bot.logs import request_scope
 from bot.sessions import thread_key
 from bot.store.state import StateStore
+from bot.user_groups import UserGroups
 
 log = logging.getLogger(__name__)
 
@@ -46,6 +47,7 @@ class TurnRunner:
         max_concurrent_runs: int = 32,
         on_reply: Callable[[AgentReply], None] | None = None,
         ack_first: AckFirst | None = None,
+        user_groups: UserGroups | None = None,
     ):
         self.agent = agent
         self.client = client
@@ -57,6 +59,7 @@ class TurnRunner:
         self._run_slots = asyncio.Semaphore(max_concurrent_runs)
         self._on_reply = on_reply  # metrics: every reply delivered
         self._ack_first = ack_first or AckFirst()
+        self._user_groups = user_groups  # the asker's Slack user groups, for the agent's access policy
 
     async def __call__(self, job: Job) -> None:
         await self._ack_first.wait()
@@ -169,7 +172,7 @@ class TurnRunner:
     async def _agent_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
         reply: AgentReply | None = None
         try:
-            async for item in self._stream(job, session_id):
+            async for item in self._stream(job, session_id, await self._groups(job.where.user)):
                 if isinstance(item, Progress):
                     if item.status == "started":
                         await delivery.progress(item.label)
@@ -184,8 +187,11 @@ class TurnRunner:
             reply = reply.model_copy(update={"request_id": job.request_id})
         return reply
 
-    def _stream(self, job: Job, session_id: str) -> AsyncIterator[AgentEvent]:
-        ctx = ChatContext(user=job.where.user, channel=job.where.channel, request_id=job.request_id)
+    async def _groups(self, user: str | None) -> list[str]:
+        return await self._user_groups.of(user) if self._user_groups is not None else []
+
+    def _stream(self, job: Job, session_id: str, groups: list[str]) -> AsyncIterator[AgentEvent]:
+        ctx = ChatContext(user=job.where.user, channel=job.where.channel, groups=groups, request_id=job.request_id)
         if isinstance(job, AskJob):
             return self.agent.ask(session_id, job.text, ctx)
         if isinstance(job, ResumeJob):

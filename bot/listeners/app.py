@@ -35,6 +35,7 @@ from bot.metrics import BotMetrics
 from bot.render.mrkdwn import from_slack
 from bot.sessions import new_session_id, session_for_thread, thread_key
 from bot.store.state import Feedback, StateStore
+from bot.user_groups import UserGroups
 
 log = logging.getLogger(__name__)
 
@@ -76,6 +77,7 @@ class Surfaces:
     store: StateStore
     jobs: JobRunner
     client: AsyncWebClient
+    user_groups: UserGroups | None = None  # Slack user groups, for the access policy's run_button groups
 
     # -- messages: mentions, DMs, thread replies, Assistant threads -------------------------
 
@@ -176,8 +178,14 @@ class Surfaces:
 
     async def _may_answer(self, session_id: str, channel: str, user: str, thread_ts: str | None) -> bool:
         """A question's buttons belong to the person who asked; anyone else gets a note only they see."""
-        if await self.agent.may_answer(session_id, ChatContext(user=user, channel=channel)):
+        who = ChatContext(user=user, channel=channel)
+        if await self.agent.may_answer(session_id, who):
             return True
+        # Not the asker: a run_button group may still let them (groups are looked up only now).
+        if self.user_groups is not None:
+            who.groups = await self.user_groups.of(user)
+            if who.groups and await self.agent.may_answer(session_id, who):
+                return True
         log.info("click by %s on someone else's question in session %s refused", user, session_id)
         self.jobs.spawn(self._notice(channel, user, thread_ts, NOT_YOURS), "not-yours")
         return False

@@ -171,3 +171,20 @@ async def test_json_logs_carry_request_fields_and_no_bodies_or_secrets(slack, se
     assert answered[0]["request_id"] != "-" and answered[0]["duration_ms"] is not None
     assert any("Invalid request signature" in r["message"] for r in lines)
     assert "SECRETBODYTEXT" not in text and "xoxb-very-secret-token" not in text and SECRET not in text
+
+
+async def test_the_askers_slack_user_groups_reach_the_agent(bot, slack, fake_agent):
+    slack.usergroups = [{"id": "S0ANALYSTS", "handle": "analysts", "users": ["U1", "U7"]},
+                        {"id": "S0OPS", "handle": "ops", "users": ["U7"]}]
+    await ask_and_pause(bot)
+    await bot.send.event(mention("and another", ts="101.1"))
+    await bot.drain()
+    assert [c.groups for c in fake_agent.contexts] == [["S0ANALYSTS", "analysts"]] * 2
+    assert len(slack.calls_to("usergroups.list")) == 1  # read once, then cached
+
+
+async def test_without_the_scope_people_have_no_slack_groups(bot, slack, fake_agent, caplog):
+    slack.fail("usergroups.list", "missing_scope")
+    await ask_and_pause(bot)
+    assert fake_agent.contexts[-1].groups == [] and fake_agent.contexts[-1].user == "U1"
+    assert "Slack user groups are not available" in caplog.text

@@ -46,3 +46,10 @@ async def test_without_a_policy_the_asker_still_owns_the_button(base_context):
     assert first.ask_human is not None
     refused = await offline_assistant.reply(offline_assistant.resume(session, "run", OTHER))
     assert refused.error_code == "not_yours"
+
+
+async def test_a_slack_user_group_the_bot_passes_counts_like_a_policy_group(policed, session):
+    await _pending(policed, session)
+    slack_lead = ChatContext(user="UNEWLEAD", channel="CDATA", groups=["S0123", "leads"])
+    reply = await policed.reply(policed.resume(session, "run", slack_lead))
+    assert reply.error is None and reply.row_count == 3

@@ -22,8 +22,10 @@ class FakeAgent:
     next_ask: AskHuman | None = None  # the next ask() pauses with this instead of a SQL confirmation
     chart: Chart | None = None  # attached to results
     not_owners: set[str] = field(default_factory=set)  # people whose clicks on others' questions are refused
+    contexts: list[ChatContext] = field(default_factory=list)  # who asked, as each run was told
 
     async def _events(self, session_id: str, reply: AgentReply, ctx: ChatContext):
+        self.contexts.append(ctx)
         yield Progress(step="data_discovery", status="started", label="Finding tables…")
         if self.delay_s:
             await asyncio.sleep(self.delay_s)

@@ -38,6 +38,7 @@ class SlackStandIn:
     messages: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # (channel, ts) -> message
     uploads: dict[str, bytes] = field(default_factory=dict)
     responses: list[dict[str, Any]] = field(default_factory=list)  # bodies posted to slash commands' response_url
+    usergroups: list[dict[str, Any]] = field(default_factory=list)  # what usergroups.list answers
     _faults: dict[str, list[_Fault]] = field(default_factory=dict)
     _ts: itertools.count = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
@@ -126,6 +127,9 @@ class SlackStandIn:
     async def _response_url(self, request: web.Request) -> web.Response:
         self.responses.append(await request.json())
         return web.Response(text="ok")
+
+    def _usergroups_list(self, params: dict[str, Any]) -> dict[str, Any]:
+        return {"ok": True, "usergroups": self.usergroups}
 
     def _auth_test(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "user_id": self.bot_user_id, "bot_id": "BBOT", "team_id": "T1", "user": "databot"}
