@@ -3,24 +3,27 @@
 from typing import Annotated
 
 from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
 
 from agent.tools.results import tool_result
 from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
-
-CAPABILITIES = (
-    "I answer questions about the flights data (flights, airlines, airports, planes, weather), "
-    "write, fix and explain SQL, find the right tables, and write log queries."
-)
 
 
 @tool
 async def reject_out_of_scope(
     reason: Annotated[str, "Why the request is outside what this assistant does, in a few words."],
+    runtime: ToolRuntime,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "reject_out_of_scope",
 ) -> str:
     """Politely decline a request this data assistant is not for (general knowledge, chit-chat,
     writing prose, booking things, opinions) and say what it can do instead."""
-    text = f"Sorry, that is outside what I can help with ({reason.strip().rstrip('.')}). {CAPABILITIES}"
+    # The tables named are the ones this person may read (the run's catalog follows the access policy).
+    tables = ", ".join(runtime.context.catalog.table_names) or "none you can read"
+    capabilities = (
+        f"I answer questions about the data here (tables: {tables}), write, fix and explain SQL, "
+        "find the right tables, and write log queries."
+    )
+    text = f"Sorry, that is outside what I can help with ({reason.strip().rstrip('.')}). {capabilities}"
     return tool_result("reject_out_of_scope", text=text)
 
 

@@ -192,3 +192,8 @@ async def test_allowed_queries_still_run(policed, session):
            "SELECT a.name AS airport, avg(d.dep_delay) AS delay FROM d JOIN airports a ON a.faa = d.origin GROUP BY 1")
     reply = await policed.reply(policed.run_tool(session, "Chat BI Agent", {"sql": sql, "dialect": "duckdb"}, ANALYST))
     assert reply.error is None and reply.row_count == 3
+
+
+async def test_an_out_of_scope_answer_names_only_readable_tables(policed, session):
+    reply = await policed.reply(policed.ask(session, "write me a poem about the sea", ANALYST))
+    assert "flights" in reply.text and "planes" not in reply.text and "weather" not in reply.text
