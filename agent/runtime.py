@@ -88,7 +88,7 @@ def build_governance(settings: Settings, context: AgentContext) -> Governance:
     policy = Policy.load(settings.policy_path) if settings.policy_path else None
     governance = Governance(context.warehouse, policy, AuditTrail.from_settings(settings))
     if policy is not None:
-        log.info("access policy %s: default %s, %d rules", settings.policy_path, policy.data.default,
+        log.info("access policy %s: default %s, rules: %d", settings.policy_path, policy.data.default,
                  len(policy.data.rules))
     return governance
 

@@ -171,6 +171,7 @@ async def test_json_logs_carry_request_fields_and_no_bodies_or_secrets(slack, se
     assert answered[0]["request_id"] != "-" and answered[0]["duration_ms"] is not None
     assert any("Invalid request signature" in r["message"] for r in lines)
     assert "SECRETBODYTEXT" not in text and "xoxb-very-secret-token" not in text and SECRET not in text
+    assert "number of flights by origin" not in text  # what people write stays out of the logs
 
 
 async def test_the_askers_slack_user_groups_reach_the_agent(bot, slack, fake_agent):
