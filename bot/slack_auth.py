@@ -59,3 +59,8 @@ class SlackAuth:
             self._result = (False, exc.user_message)
         self._checked_at = now
         return self._result
+
+    async def problem(self) -> str | None:
+        """None while Slack accepts the token, else why not: a readiness check."""
+        ok, detail = await self.check()
+        return None if ok else detail

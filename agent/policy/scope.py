@@ -7,9 +7,12 @@ edited, pasted) it meets the same check at the same place before the engine runs
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import dataclasses
 import threading
 import time
+from collections.abc import Iterator
 from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
@@ -75,42 +78,54 @@ class ScopedWarehouse:
     def dry_run(self, sql: str) -> None:
         self._warehouse.dry_run(self.access.authorize(sql))
 
-    def run(self, sql: str, **limits) -> QueryResult:
+    async def adry_run(self, sql: str, **options: Any) -> None:
+        checked = await asyncio.to_thread(self.access.authorize, sql)
+        await self._warehouse.adry_run(checked, **options)
+
+    def run(self, sql: str, **limits: Any) -> QueryResult:
+        """Blocking, for callers already off the event loop."""
+        with self._audited(sql) as record:
+            executed = self._checked(sql, record)
+            result = self._warehouse.run(executed, **limits)
+            record.outcome, record.rows = "ok", result.row_count
+            return result
+
+    async def arun(self, sql: str, **options: Any) -> QueryResult:
+        """The engine's own `arun` (its slots and budgets), after the person's check; audited."""
+        with self._audited(sql) as record:
+            executed = await asyncio.to_thread(self._checked, sql, record)
+            result = await self._warehouse.arun(executed, **options)
+            record.outcome, record.rows = "ok", result.row_count
+            return result
+
+    def _checked(self, sql: str, record: AuditRecord) -> str:
+        record.tables = self._tables(sql)
+        executed = self.access.authorize(sql)
+        if executed != sql:
+            record.executed_sql = executed
+        return executed
+
+    @contextlib.contextmanager
+    def _audited(self, sql: str) -> Iterator[AuditRecord]:
+        """One audit record for one query, whatever happens to it."""
         started = time.perf_counter()
         record = AuditRecord(
             request_id=self._who.request_id, session_id=self._session_id, user=self._who.user,
             channel=self._who.channel, sql=sql, outcome="error",
         )
         try:
-            record.tables = self._tables(sql)
-            executed = self.access.authorize(sql)
-            if executed != sql:
-                record.executed_sql = executed
-            result = self._warehouse.run(executed, **limits)
+            yield record
         except AssistantError as exc:
             record.outcome = "refused" if isinstance(exc, AccessDenied) or exc.code == "unsafe_sql" else "error"
             record.error_code, record.error = exc.code, exc.user_message
             raise
-        except Exception as exc:
+        except BaseException as exc:
             record.error_code, record.error = "internal", type(exc).__name__
             raise
-        else:
-            record.outcome, record.rows = "ok", result.row_count
-            return result
         finally:
             record.duration_ms = round((time.perf_counter() - started) * 1000, 3)
             if self._audit is not None:
                 self._audit.record(record)
-
-    async def arun(self, sql: str, **limits) -> QueryResult:
-        import asyncio
-
-        return await asyncio.to_thread(self.run, sql, **limits)
-
-    async def adry_run(self, sql: str) -> None:
-        import asyncio
-
-        await asyncio.to_thread(self.dry_run, sql)
 
     def _tables(self, sql: str) -> list[str]:
         try:
