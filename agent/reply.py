@@ -48,6 +48,8 @@ class AgentReply(BaseModel):
     columns: list[str] = Field(default_factory=list)
     rows: list[list[Any]] = Field(default_factory=list)  # a preview, at most `preview_rows`
     row_count: int = 0
+    # per column: "fraction" (0.403 shows as 40.3%), "percent" (40.3 shows as 40.3%) or None
+    column_formats: list[str | None] = Field(default_factory=list)
     chart: Chart | None = None
     ask_human: AskHuman | None = None
     follow_ups: list[str] = Field(default_factory=list)

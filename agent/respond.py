@@ -12,7 +12,7 @@ from agent.state import CommonAgentState
 from agent.tools import AGENT_NAME_BY_TOOL
 from agent.tools.results import parse_result
 
-CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups")
+CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups", "column_formats")
 
 
 def build_reply(state: CommonAgentState) -> dict:

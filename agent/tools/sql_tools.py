@@ -13,7 +13,8 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
-from agent.chatbi import analyze
+from agent.chatbi.analyze import analyze
+from agent.chatbi.meaning import column_format, describe_columns
 from agent.context import AgentContext
 from agent.errors import AssistantError, SqlError
 from agent.sql.explain import explain_sql as explain_engine
@@ -284,9 +285,13 @@ async def execute_sql_and_analyze_result(
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None
+    meanings = describe_columns(
+        query, result.columns, semantic=ctx.semantic, catalog=ctx.catalog, labels=ctx.values.labels
+    )
     analysis = await analyze(
         user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
-        follow_up_source=(ctx.semantic, ctx.values),
+        follow_up_source=(ctx.semantic, ctx.values), sql=query, meanings=meanings, warehouse=ctx.warehouse,
+        reading=_reading(ctx, intent),
     )
     text = analysis.answer
     if analysis.insights:
@@ -298,6 +303,21 @@ async def execute_sql_and_analyze_result(
         rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
         row_count=result.row_count,
         chart_spec=analysis.chart.model_dump() if analysis.chart else None,
+        column_formats=[column_format(meanings.get(c)) for c in result.columns],
         follow_ups=analysis.follow_ups,
         text=text,
     )
+
+
+def _reading(ctx: AgentContext, intent: dict | None) -> str:
+    """The filters a question was read with, in the model's words ("origin airport JFK"), for titles."""
+    if not intent:
+        return ""
+    labels = ctx.semantic.dimension_by_name
+    parts = []
+    for flt in intent.get("filters") or []:
+        name = labels[flt["field"]].label if flt["field"] in labels else flt["field"]
+        values = ", ".join(str(v) for v in flt.get("values") or [])
+        op = "" if flt.get("op", "=") in ("=", "in") else f"{flt['op']} "
+        parts.append(f"{name} {op}{values}".strip())
+    return "; ".join(parts)
