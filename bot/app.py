@@ -20,7 +20,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from agent.settings import Settings
 from bot import actions
 from bot.agent_port import AgentPort
-from bot.blocks import edit_sql_modal, settle_question
+from bot.blocks import edit_sql_modal, feedback_reason_prompt, settle_question
 from bot.commands import EXPLAINSQL_USAGE, FIXSQL_USAGE, parse_sql_command
 from bot.jobs import AgentJob, JobRunner, Where
 from bot.logs import new_request_id
@@ -235,14 +235,41 @@ class Surfaces:
     async def record_feedback(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         value = actions.decode(action.get("value"))
         channel, message_ts, thread_ts, user = _where_clicked(body)
-        vote = "up" if action["action_id"] == actions.FEEDBACK_UP else "down"
+        if action["action_id"] == actions.FEEDBACK:
+            vote = "down" if value.get("v") == "down" else "up"
+        else:
+            vote = "up" if action["action_id"] == actions.FEEDBACK_UP else "down"
         feedback = Feedback(
             session_id=value.get("s") or "", message_ts=message_ts, channel=channel, user=user, vote=vote,
             request_id=value.get("r"),
         )
         await self.store.record_feedback(feedback)
         log.info("feedback vote=%s session=%s request=%s user=%s", vote, feedback.session_id, feedback.request_id, user)
+        if vote == "down":
+            # A thumbs-down is most useful with a reason; asking is one ephemeral message, answering is optional.
+            rendered = feedback_reason_prompt(feedback.session_id, message_ts, feedback.request_id)
+            self.jobs.spawn(
+                self.client.chat_postEphemeral(
+                    channel=channel, user=user, thread_ts=thread_ts, text=rendered.text, blocks=rendered.blocks
+                ),
+                "feedback-reason",
+            )
+            return
         self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks for the feedback!"), "feedback-thanks")
+
+    async def record_feedback_reason(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        value = actions.decode(action.get("value"))
+        channel, _, thread_ts, user = _where_clicked(body)
+        if not value.get("m"):
+            return
+        feedback = Feedback(
+            session_id=value.get("s") or "", message_ts=value["m"], channel=channel, user=user, vote="down",
+            request_id=value.get("r"), reason=value.get("why"),
+        )
+        await self.store.record_feedback(feedback)
+        log.info("feedback reason=%s session=%s request=%s user=%s", feedback.reason, feedback.session_id,
+                 feedback.request_id, user)
+        self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks, that helps me improve."), "feedback-thanks")
 
     async def retry(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         job_id = actions.decode(action.get("value")).get("j")
@@ -353,8 +380,10 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
         (actions.CHOOSE_PATTERN, surfaces.answer_question),
         (actions.EDIT, surfaces.open_sql_editor),
         (actions.FOLLOW_UP_PATTERN, surfaces.ask_follow_up),
+        (actions.FEEDBACK, surfaces.record_feedback),
         (actions.FEEDBACK_UP, surfaces.record_feedback),
         (actions.FEEDBACK_DOWN, surfaces.record_feedback),
+        (actions.FEEDBACK_REASON_PATTERN, surfaces.record_feedback_reason),
         (actions.RETRY, surfaces.retry),
     ]:
         app.action(action_id)(_acking(handler))
