@@ -85,7 +85,8 @@ class Surfaces:
             notice = f"You have asked {limit} questions in the last minute; please wait a moment and ask again."
             self.jobs.spawn(self._notice(channel, user, thread_ts, notice), "rate-limit-notice")
             return
-        where = Where(channel=channel, thread_ts=thread_ts, user=user, assistant_thread=assistant_thread)
+        team = event.get("team") or event.get("user_team")
+        where = Where(channel=channel, thread_ts=thread_ts, user=user, team=team, assistant_thread=assistant_thread)
         await self._ask_in_thread(where, text, title=text[:80] if assistant_thread else None)
 
     async def wants_channel_message(self, event: dict[str, Any], bot_user_id: str | None) -> bool:
@@ -154,7 +155,7 @@ class Surfaces:
                 request_id=new_request_id(),
                 kind="resume",
                 session_id=session_id,
-                where=Where(channel=channel, thread_ts=thread_ts, user=user),
+                where=Where(channel=channel, thread_ts=thread_ts, user=user, team=_team(body)),
                 choice=choice,
                 placeholder="Running it…" if choice == "run" else "Working on it…",
             )
@@ -212,7 +213,8 @@ class Surfaces:
         if not (question and channel and thread_ts):
             return
         await self._ask_in_thread(
-            Where(channel=channel, thread_ts=thread_ts, user=user), question, echo=f"<@{user}> asked: {question}"
+            Where(channel=channel, thread_ts=thread_ts, user=user, team=_team(body)), question,
+            echo=f"<@{user}> asked: {question}",
         )
 
     async def _ask_in_thread(self, where: Where, text: str, *, title: str | None = None, echo: str | None = None) -> None:
@@ -312,6 +314,10 @@ def is_person_message(event: dict[str, Any], bot_user_id: str | None) -> bool:
         and not event.get("bot_id")
         and event.get("user") not in (None, bot_user_id)
     )
+
+
+def _team(body: dict[str, Any]) -> str | None:
+    return (body.get("team") or {}).get("id") or (body.get("user") or {}).get("team_id")
 
 
 def _where_clicked(body: dict[str, Any]) -> tuple[str, str, str, str]:

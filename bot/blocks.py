@@ -35,6 +35,10 @@ class Rendered:
     # The same reply without Slack's newer blocks (data_table, data_visualization, feedback
     # buttons): what to send when a workspace or client refuses them as invalid_blocks.
     fallback_blocks: list[dict[str, Any]] | None = None
+    stream_text: str = ""  # the answer's words, when they may be streamed (chat.startStream …)
+    stream_blocks: list[dict[str, Any]] | None = None  # what chat.stopStream puts beneath them
+    fallback_stream_blocks: list[dict[str, Any]] | None = None
+    tail: list[dict[str, Any]] | None = None  # the blocks after the prose (SQL, table, buttons)
 
 
 def section(mrkdwn: str) -> dict[str, Any]:
@@ -220,9 +224,17 @@ def render_reply(reply: AgentReply, *, retry_job_id: str | None = None) -> Rende
         return render_error(reply.error, reply.request_id, retry_job_id)
     legacy = _render(reply, native=False)
     native = _render(reply, native=True)
-    if native.blocks == legacy.blocks:
-        return legacy
-    return Rendered(text=native.text, blocks=native.blocks, csv=native.csv, fallback_blocks=legacy.blocks)
+    streamable = not reply.ask_human and bool(reply.text.strip())
+    return Rendered(
+        text=native.text,
+        blocks=native.blocks,
+        csv=native.csv,
+        fallback_blocks=None if native.blocks == legacy.blocks else legacy.blocks,
+        # Streamed, the answer's words arrive as markdown and the rest comes beneath them when it stops.
+        stream_text=reply.text.strip() if streamable else "",
+        stream_blocks=native.tail,
+        fallback_stream_blocks=None if native.tail == legacy.tail else legacy.tail,
+    )
 
 
 def _render(reply: AgentReply, *, native: bool) -> Rendered:
@@ -260,7 +272,7 @@ def _render(reply: AgentReply, *, native: bool) -> Rendered:
     blocks = (answer + tail)[:MAX_BLOCKS]
 
     fallback = _plain(reply.text) or (reply.ask_human.question if reply.ask_human else "Here is your result.")
-    return Rendered(text=fallback[:MAX_FALLBACK_TEXT], blocks=blocks, csv=csv)
+    return Rendered(text=fallback[:MAX_FALLBACK_TEXT], blocks=blocks, csv=csv, tail=tail[:MAX_BLOCKS])
 
 
 def render_error(message: str, request_id: str | None, retry_job_id: str | None) -> Rendered:

@@ -60,7 +60,7 @@ async def test_run_button_resumes_and_replaces_question_buttons(bot, slack, fake
     assert find_button(settled, actions.RUN) is None and "<@U1> chose *Run*" in texts(settled)
     answer = bot_messages(slack)[-1]
     assert answer["thread_ts"] == "100.1"
-    assert "*EWR* leads" in texts(answer)
+    assert "**EWR** leads" in texts(answer)  # streamed as markdown
     [table] = [b for b in answer["blocks"] if b["type"] == "data_table"]
     assert [c["text"] for c in table["rows"][0]] == ["origin", "flights"]
     assert find_button(answer, actions.FOLLOW_UP) and find_feedback(answer, "up")
