@@ -22,7 +22,7 @@ from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.graph import build_graph
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
+from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress, SuggestedPrompt
 from agent.settings import Settings
 from agent.state import empty_tool_call_info
 from agent.tools import DIRECT_AGENTS
@@ -30,6 +30,7 @@ from agent.tools import DIRECT_AGENTS
 log = logging.getLogger(__name__)
 
 Event = Progress | AgentReply
+PROMPT_TITLE = 40  # a suggested prompt's label; the full question is what gets asked
 
 
 
@@ -130,6 +131,15 @@ class Assistant:
             )
             async for event in self._run(session_id, turn, context):
                 yield event
+
+    def suggested_prompts(self, n: int = 4) -> list[SuggestedPrompt]:
+        """Questions to offer a new conversation: the team's own example questions from the catalog."""
+        prompts = []
+        for example in self.context.catalog.data.examples[:n]:
+            question = " ".join(example.question.split())
+            title = question if len(question) <= PROMPT_TITLE else question[: PROMPT_TITLE - 1].rsplit(" ", 1)[0] + "…"
+            prompts.append(SuggestedPrompt(title=title, message=question))
+        return prompts
 
     async def pending(self, session_id: str) -> AskHuman | None:
         snapshot = await self.graph.aget_state(self._config(session_id))

@@ -64,6 +64,13 @@ class AgentReply(BaseModel):
         return self.error is None
 
 
+class SuggestedPrompt(BaseModel):
+    """A question to offer before the person has asked anything (Slack's suggested prompts)."""
+
+    title: str
+    message: str
+
+
 class ChatContext(BaseModel):
     """Who is asking and where; the agent uses it for tone and logs, never for Slack calls."""
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.reply import AgentReply, AskHuman, ChatContext, Progress
+from agent.reply import AgentReply, AskHuman, ChatContext, Progress, SuggestedPrompt
 
 AgentEvent = Progress | AgentReply
 
@@ -22,3 +22,5 @@ class AgentPort(Protocol):
     ) -> AsyncIterator[AgentEvent]: ...
 
     async def pending(self, session_id: str) -> AskHuman | None: ...
+
+    def suggested_prompts(self, n: int = 4) -> list[SuggestedPrompt]: ...

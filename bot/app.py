@@ -32,11 +32,8 @@ log = logging.getLogger(__name__)
 
 DEDUPE_TTL_S = 3600
 PERSON_SUBTYPES = (None, "thread_broadcast")  # edits, deletions, bot posts, joins… all carry other subtypes
-SUGGESTED_PROMPTS = [
-    {"title": "Busiest airports", "message": "Which 5 origin airports had the most departures?"},
-    {"title": "Delays by carrier", "message": "Average arrival delay by airline, worst first"},
-    {"title": "What data is there?", "message": "Which tables do you have and what is in them?"},
-]
+MAX_SUGGESTED_PROMPTS = 4  # Slack shows up to four
+PROMPTS_TITLE = "Try asking"
 GREETING = "Hi! Ask me a question about the data, paste SQL to fix or explain, or pick a suggestion below."
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
 # What manifest.yml must subscribe to for the listeners below (message.* all arrive as `message`).
@@ -44,6 +41,7 @@ BOT_EVENTS = (
     "app_mention",
     "assistant_thread_context_changed",
     "assistant_thread_started",
+    "app_home_opened",
     "message.channels",
     "message.groups",
     "message.im",
@@ -99,6 +97,15 @@ class Surfaces:
     async def _over_rate_limit(self, user: str) -> bool:
         limit = self.settings.user_rate_limit_per_minute
         return limit > 0 and await self.store.count_hit(f"rate:{user}", 60) > limit
+
+    def prompts(self) -> list[dict[str, str]]:
+        return [p.model_dump() for p in self.agent.suggested_prompts(MAX_SUGGESTED_PROMPTS)]
+
+    async def offer_prompts(self, channel: str) -> None:
+        """Suggested prompts on the Messages tab; no thread_ts, which the agent view would ignore."""
+        prompts = self.prompts()
+        if prompts:
+            await self.client.assistant_threads_setSuggestedPrompts(channel_id=channel, prompts=prompts, title=PROMPTS_TITLE)
 
     async def _notice(self, channel: str, user: str, thread_ts: str | None, text: str) -> None:
         await self.client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, text=text)
@@ -343,8 +350,15 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
 
     @assistant.thread_started
     async def thread_started(say, set_suggested_prompts):
+        # The legacy Assistant pane (assistant_view): prompts per thread.
         await say(GREETING)
-        await set_suggested_prompts(prompts=SUGGESTED_PROMPTS)
+        await set_suggested_prompts(prompts=surfaces.prompts(), title=PROMPTS_TITLE)
+
+    @app.event("app_home_opened")
+    async def home_opened(event):
+        # The agent view (agent_view): the Messages tab of the app's DM shows the prompts.
+        if event.get("tab") == "messages" and event.get("channel"):
+            surfaces.jobs.spawn(surfaces.offer_prompts(event["channel"]), "suggested-prompts")
 
     @assistant.thread_context_changed
     async def context_changed(save_thread_context, payload):

@@ -22,6 +22,8 @@ log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL_S = 1.0
 _NOT_A_MEMBER = ("not_in_channel", "channel_not_found")
+# Rotated by Slack under the status while the agent works (the agent view's loading messages).
+LOADING_MESSAGES = ["Reading your question…", "Finding the right tables…", "Writing SQL…", "Checking the numbers…"]
 STREAM_CHUNK = 400  # characters of the answer per chat.appendStream call
 MAX_STREAM_TEXT = 12_000  # Slack's limit on markdown_text per stream call
 
@@ -57,7 +59,7 @@ class ThreadDelivery:
         if self._use_status and self.thread_ts:
             try:
                 await self.client.assistant_threads_setStatus(
-                    channel_id=self.channel, thread_ts=self.thread_ts, status=label
+                    channel_id=self.channel, thread_ts=self.thread_ts, status=label, loading_messages=LOADING_MESSAGES
                 )
                 self._mark(label)
                 return

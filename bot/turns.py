@@ -72,7 +72,9 @@ class TurnRunner:
             self.client,
             where.channel,
             where.thread_ts,
-            use_status=where.assistant_thread,
+            # Assistant threads and the agent view's DMs show a status with loading messages;
+            # where Slack refuses it, a placeholder message is posted instead.
+            use_status=where.assistant_thread or where.channel.startswith("D"),
             response_url=job.response_url,
             recipient=(where.team, where.user) if where.team and self.stream_answers else None,
             clock=self._clock,
