@@ -222,6 +222,8 @@ async def human_node(state: CommonAgentState) -> Command:
     kind = question.get("kind")
     call_id = question.get("tool_call_id")
     cleared = {"ask_human": None, "human_answer": answer if isinstance(answer, dict) else {"choice": choice}}
+    if isinstance(answer, dict) and answer.get("deadline"):
+        cleared["timeout_timestamp"] = answer["deadline"]  # the person's wait does not count against the run
     if choice == "cancel" and kind != "confirm_sql":
         closing = [ToolMessage(content="The person cancelled.", tool_call_id=call_id, name="ask_human")] if (
             question.get("origin") == "ask_human"
