@@ -10,13 +10,14 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from agent.reply import Chart
-from bot.blocks import Rendered, render_progress
+from agent.api import Chart
+from bot.render.blocks import Rendered, render_progress
 
 log = logging.getLogger(__name__)
 
@@ -94,7 +95,7 @@ class ThreadDelivery:
             return
         self._mark(label)
         try:
-            if self._use_status:
+            if self._use_status and self.thread_ts:
                 await self.client.assistant_threads_setStatus(
                     channel_id=self.channel, thread_ts=self.thread_ts, status=label
                 )
@@ -113,12 +114,12 @@ class ThreadDelivery:
         placeholder is replaced (chat.update) or the reply posted; blocks Slack refuses as
         invalid_blocks are sent again in their fallback form (text table, PNG only, plain buttons).
         """
-        if self._via_response_url:
-            response = await AsyncWebhookClient(self._response_url).send(
+        if self._via_response_url and self._response_url:
+            hook = await AsyncWebhookClient(self._response_url).send(
                 text=rendered.text, blocks=rendered.fallback_blocks or rendered.blocks, response_type="ephemeral"
             )
-            if response.status_code != 200:
-                log.error("response_url refused the reply: %s %s", response.status_code, response.body)
+            if hook.status_code != 200:
+                log.error("response_url refused the reply: %s %s", hook.status_code, hook.body)
             return None
         if rendered.stream_text and self._recipient and self.thread_ts:
             streamed = await self._stream(rendered)
@@ -132,7 +133,7 @@ class ThreadDelivery:
             log.warning("Slack refused the reply's blocks (%s); sending the fallback", exc.response.get("errors"))
             return await self._replace_or_post(rendered.text, rendered.fallback_blocks)
 
-    async def _replace_or_post(self, text: str, blocks: list) -> str:
+    async def _replace_or_post(self, text: str, blocks: list[dict[str, Any]]) -> str | None:
         if self.placeholder_ts:
             try:
                 await self.client.chat_update(channel=self.channel, ts=self.placeholder_ts, text=text, blocks=blocks)
@@ -142,7 +143,8 @@ class ThreadDelivery:
                     raise
                 log.warning("could not replace the placeholder (%s); posting the reply", exc.response.get("error"))
         response = await self.client.chat_postMessage(channel=self.channel, thread_ts=self.thread_ts, text=text, blocks=blocks)
-        return response["ts"]
+        ts: str | None = response.get("ts")
+        return ts
 
     async def _stream(self, rendered: Rendered) -> str | None:
         """Stream the answer's words, then stop with the blocks beneath; None when Slack would not stream."""

@@ -27,7 +27,7 @@ def later(monkeypatch, seconds: float) -> None:
     """Move the agent's clock forward, as if the person answered `seconds` later."""
     now = time.time()
     monkeypatch.setattr("agent.api.time.time", lambda: now + seconds)
-    monkeypatch.setattr("agent.graph.time.time", lambda: now + seconds)
+    monkeypatch.setattr("agent.supervisor.calls.time.time", lambda: now + seconds)
 
 
 async def test_waiting_for_a_person_does_not_count_against_the_run_deadline(offline_context, session, monkeypatch):

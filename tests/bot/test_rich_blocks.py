@@ -8,15 +8,15 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from agent.charts.spec import ChartSpec
-from bot import actions
-from bot.rich_blocks import (
+from bot.render import actions
+from bot.render.rich_blocks import (
     CHART_MAX_SERIES,
     data_table_block,
     data_visualization_block,
     feedback_block,
 )
-from bot.table import column_cells
-from block_limits import block_problems
+from bot.render.table import column_cells
+from tests.support.block_limits import block_problems
 
 TEXT = st.text(alphabet=string.ascii_letters + " éü-_.", min_size=0, max_size=60)
 NUMBER = st.one_of(st.none(), st.integers(-10**9, 10**9), st.floats(-1e9, 1e9, allow_nan=False))
