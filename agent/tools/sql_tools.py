@@ -229,8 +229,12 @@ async def explain_sql(
     runtime: ToolRuntime,
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
+    reading: Annotated[
+        str | None, "When explaining an earlier answer (\"why?\"): how its question was read."
+    ] = None,
 ) -> str:
-    """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms."""
+    """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms.
+    After an answer, "why?" or "how did you get that?" is explained with the SQL of that answer."""
     ctx: AgentContext = runtime.context
     try:
         explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
@@ -243,6 +247,8 @@ async def explain_sql(
             f"Explain this query to a colleague who does not read SQL. Facts: {facts}\nDraft: {text}"
         )
         text = narrative.text or text
+    if reading:
+        text = f"I read your question as: {reading.rstrip('.')}.\n\n{text}"
     return tool_result(final_intent, text=text, sql=clean_sql_text(sql), tables=explanation.tables)
 
 
