@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -152,9 +153,10 @@ class Surfaces:
         channel, message_ts, thread_ts, user = _where_clicked(body)
         if not (session_id and choice and channel):
             return
-        if await self.store.take_pending(session_id) is None:
+        if await self.store.take_pending(session_id) is None and not self._expired(message_ts):
             self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
             return
+        # An expired question goes to the agent too: it says so and offers to ask again.
         label = action.get("text", {}).get("text", choice)
         blocks = body.get("message", {}).get("blocks", [])
         self.jobs.spawn(
@@ -172,6 +174,13 @@ class Surfaces:
                 placeholder="Running it…" if choice == "run" else "Working on it…",
             )
         )
+
+    def _expired(self, message_ts: str | None) -> bool:
+        """The question message is older than a pending question may wait (Slack ts are epoch seconds)."""
+        try:
+            return time.time() - float(message_ts or "") > self.settings.pending_ttl_s
+        except ValueError:
+            return False
 
     async def open_sql_editor(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         session_id = actions.decode(action.get("value")).get("s")

@@ -158,3 +158,11 @@ def test_question_repeated_as_the_reply_text_is_shown_once():
     ask = AskHuman(kind="confirm_sql", question="Shall I run this query?", sql="select 1")
     rendered = render_reply(AgentReply(session_id="s", text="Shall I run this query?", sql="select 1", ask_human=ask))
     assert section_texts(rendered.blocks).count("Shall I run this query?") == 1
+
+
+def test_the_console_table_has_one_number_format_per_column_and_counts_rows_in_english():
+    from bot.console.render_text import format_table
+
+    text = format_table(["team", "orders", "share"], [["a", 9705, 0.403], ["b", 17283, 0.597], ["c", 1, 0.0]],
+                        limit=2, formats=[None, None, "fraction"])
+    assert text.splitlines()[2:] == ["a     9,705   40.3%", "b     17,283  59.7%", "… 1 more row"]

@@ -289,3 +289,14 @@ async def test_slash_command_in_a_channel_the_bot_is_not_in_answers_via_response
     assert response["response_type"] == "ephemeral"
     assert "Explain SQL Agent looked at it." in response["text"]
     assert slack.calls_to("chat.update") == []
+
+
+async def test_a_click_on_a_question_older_than_the_pending_ttl_reaches_the_agent_to_say_it_expired(bot, slack, fake_agent):
+    question = await ask_and_pause(bot)
+    run = find_button(question, actions.RUN)
+    await bot.runtime.store.take_pending("slack-C1-100.1")  # the waiting marker is long gone
+    old = {**question, "ts": f"{int(question['ts'].split('.')[0]) - bot.runtime.settings.pending_ttl_s - 60}.000001"}
+    await bot.send.interaction(click(actions.RUN, run["value"], message=old, label="Run"))
+    await bot.drain()
+    assert fake_agent.calls[-1][0] == "resume"
+    assert not any("already answered" in m.get("text", "") for m in slack.ephemerals())

@@ -99,7 +99,8 @@ class SlackStandIn:
     # -- the API -----------------------------------------------------------------------------
 
     def _next_ts(self) -> str:
-        return f"{1700000000 + next(self._ts)}.000100"
+        # Like Slack's: epoch seconds now, unique per message.
+        return f"{int(time.time())}.{next(self._ts):06d}"
 
     async def _params(self, request: web.Request) -> dict[str, Any]:
         # The SDK sends some methods as JSON, others as a form or a query string with JSON-encoded fields.
