@@ -21,6 +21,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from agent.charts.prepare import ChartError, PreparedChart
+from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
 from agent.runtime import AgentContext
@@ -39,6 +41,9 @@ __all__ = [
     "Assistant",
     "AssistantError",
     "Chart",
+    "ChartError",
+    "ChartSpec",
+    "PreparedChart",
     "ChatContext",
     "Event",
     "HumanOption",
@@ -48,6 +53,7 @@ __all__ = [
     "SuggestedPrompt",
     "interpret_reply",
     "load_settings",
+    "prepare_chart",
 ]
 
 log = logging.getLogger(__name__)
@@ -144,7 +150,7 @@ class Assistant:
             async for event in self._answer(session_id, {"choice": choice, "sql": edited_sql}, context):
                 yield event
 
-    async def _answer(self, session_id: str, answer: dict, context: ChatContext) -> AsyncIterator[Event]:
+    async def _answer(self, session_id: str, answer: dict[str, Any], context: ChatContext) -> AsyncIterator[Event]:
         """Resume with the person's answer. The time they took is not the run's: the deadline moves
         by the wait; an answer after `pending_ttl_s` finds the question expired and offers it again."""
         snapshot = await self.graph.aget_state(self._config(session_id))

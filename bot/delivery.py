@@ -149,6 +149,8 @@ class ThreadDelivery:
     async def _stream(self, rendered: Rendered) -> str | None:
         """Stream the answer's words, then stop with the blocks beneath; None when Slack would not stream."""
         team, user = self._recipient or (None, None)
+        if self.thread_ts is None:
+            return None  # a stream is always a reply in a thread
         streamer = await self.client.chat_stream(
             channel=self.channel, thread_ts=self.thread_ts, recipient_team_id=team, recipient_user_id=user,
             buffer_size=STREAM_CHUNK,

@@ -18,8 +18,7 @@ from __future__ import annotations
 import math
 from typing import Any
 
-from agent.charts.prepare import ChartError, PreparedChart, prepare
-from agent.charts.spec import ChartSpec
+from agent.api import ChartError, ChartSpec, PreparedChart, prepare_chart
 from bot.render import actions
 from bot.render.table import column_cells
 
@@ -86,7 +85,7 @@ def data_visualization_block(
     if spec.kind not in CHART_KINDS:
         return None
     try:
-        chart = prepare(spec, columns, rows, top_n=CHART_MAX_POINTS)
+        chart = prepare_chart(spec, columns, rows, top_n=CHART_MAX_POINTS)
     except ChartError:
         return None
     if not chart.series or len(chart.series) > CHART_MAX_SERIES or len(chart.x_values) > CHART_MAX_POINTS:
@@ -106,7 +105,7 @@ def data_visualization_block(
         series.append({"name": _fit(s.name, CHART_MAX_LABEL), "data": points})
     if len({s["name"] for s in series}) != len(series):
         return None
-    axis = {"categories": categories}
+    axis: dict[str, Any] = {"categories": categories}
     if chart.x_label:
         axis["x_label"] = _fit(chart.x_label, CHART_MAX_AXIS_LABEL)
     if chart.y_label:
@@ -125,7 +124,7 @@ def _categories(chart: PreparedChart) -> list[str] | None:
 
 def _x_text(value: Any, chart: PreparedChart) -> str:
     if chart.x_kind == "date":
-        return value.strftime("%Y-%m-%d") if (value.hour, value.minute) == (0, 0) else value.strftime("%m-%d %H:%M")
+        return str(value.strftime("%Y-%m-%d") if (value.hour, value.minute) == (0, 0) else value.strftime("%m-%d %H:%M"))
     if isinstance(value, float) and value.is_integer():
         return str(int(value))
     return str(value)

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import date, datetime
 from decimal import Decimal
@@ -58,7 +59,7 @@ def column_cells(columns: list[str], rows: list[list[Any]], formats: list[str | 
     return [[per_column[i](row[i]) if i < len(row) else "" for i in range(width)] for row in rows]
 
 
-def _column_formatter(values: list[Any], kind: str | None):
+def _column_formatter(values: list[Any], kind: str | None) -> Callable[[Any], str]:
     if not _is_numeric(values):
         return cell
     numbers = [float(v) for v in values if v is not None]
