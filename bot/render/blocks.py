@@ -211,11 +211,13 @@ def _native_table(reply: AgentReply) -> tuple[list[dict[str, Any]], bytes | None
     return blocks, csv
 
 
-def _chart_blocks(reply: AgentReply) -> list[dict[str, Any]]:
+def _chart_blocks(reply: AgentReply, *, native: bool) -> list[dict[str, Any]]:
+    """The native chart where it fits; what the chart leaves out is said in words either way."""
     if reply.chart is None:
         return []
-    block = data_visualization_block(reply.chart.spec, reply.columns, reply.rows)
-    return [block] if block else []
+    block = data_visualization_block(reply.chart.spec, reply.columns, reply.rows) if native else None
+    note = [context(f"Chart: {escape(reply.chart.spec.note)}")] if reply.chart.spec.note else []
+    return ([block] if block else []) + note
 
 
 def render_reply(reply: AgentReply, *, retry_job_id: str | None = None) -> Rendered:
@@ -246,8 +248,7 @@ def _render(reply: AgentReply, *, native: bool) -> Rendered:
     if reply.sql:
         tail += code_sections(reply.sql)
     csv = None
-    if native:
-        tail += _chart_blocks(reply)
+    tail += _chart_blocks(reply, native=native)
     if reply.columns:
         table, csv = (_native_table(reply) if native else None) or _table_blocks(reply)
         tail += table

@@ -90,8 +90,8 @@ def data_visualization_block(
         return None
     if not chart.series or len(chart.series) > CHART_MAX_SERIES or len(chart.x_values) > CHART_MAX_POINTS:
         return None  # cutting series or points here would drop data silently; the PNG shows them
-    if chart.note and "Showing" in chart.note:
-        return None  # the prepared chart is already a cut; only the PNG says so beside it
+    if chart.note:
+        return None  # a cut, or points without a value: the PNG shows them and says so
     categories = _categories(chart)
     if categories is None:
         return None

@@ -96,3 +96,16 @@ def test_feedback_buttons_fit_the_context_actions_block():
     [element] = block["elements"]
     assert element["type"] == "feedback_buttons" and element["action_id"] == actions.FEEDBACK
     assert actions.decode(element["negative_button"]["value"])["v"] == "down"
+
+
+def test_a_chart_with_missing_values_is_left_to_the_png_and_its_note_is_said():
+    from agent.api import AgentReply, Chart
+    from bot.render.blocks import render_reply
+
+    spec = ChartSpec(kind="bar", x="k", y=["v"], title="V by k", note="No value for b.")
+    rows = [["a", 1.0], ["b", None], ["c", 2.0]]
+    assert data_visualization_block(spec, ["k", "v"], rows) is None
+    reply = AgentReply(session_id="s", text="x", columns=["k", "v"], rows=rows, row_count=3,
+                       chart=Chart(spec=spec, png=b"png"))
+    rendered = render_reply(reply)
+    assert "No value for b." in str(rendered.blocks) and "No value for b." in str(rendered.fallback_blocks)
