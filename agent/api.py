@@ -21,7 +21,7 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
-from agent.charts.prepare import ChartError, PreparedChart
+from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
 from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
@@ -52,6 +52,7 @@ __all__ = [
     "SettingsError",
     "SuggestedPrompt",
     "interpret_reply",
+    "is_month_axis",
     "load_settings",
     "prepare_chart",
 ]

@@ -15,10 +15,11 @@ the PNG, which every reply carries anyway.
 
 from __future__ import annotations
 
+import calendar
 import math
 from typing import Any
 
-from agent.api import ChartError, ChartSpec, PreparedChart, prepare_chart
+from agent.api import ChartError, ChartSpec, PreparedChart, is_month_axis, prepare_chart
 from bot.render import actions
 from bot.render.table import column_cells
 
@@ -123,6 +124,8 @@ def _categories(chart: PreparedChart) -> list[str] | None:
 
 
 def _x_text(value: Any, chart: PreparedChart) -> str:
+    if is_month_axis(chart):
+        return calendar.month_abbr[int(value)]
     if chart.x_kind == "date":
         return str(value.strftime("%Y-%m-%d") if (value.hour, value.minute) == (0, 0) else value.strftime("%m-%d %H:%M"))
     if isinstance(value, float) and value.is_integer():

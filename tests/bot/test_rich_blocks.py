@@ -109,3 +109,9 @@ def test_a_chart_with_missing_values_is_left_to_the_png_and_its_note_is_said():
                        chart=Chart(spec=spec, png=b"png"))
     rendered = render_reply(reply)
     assert "No value for b." in str(rendered.blocks) and "No value for b." in str(rendered.fallback_blocks)
+
+
+def test_a_month_axis_reads_as_month_names():
+    spec = ChartSpec(kind="line", x="month", y=["v"], title="V by month")
+    block = data_visualization_block(spec, ["month", "v"], [[1, 2.0], [2, 3.0], [3, 1.5]])
+    assert block["chart"]["axis_config"]["categories"] == ["Jan", "Feb", "Mar"]
