@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.api import AskHuman, ChatContext, Event
+from agent.api import AskHuman, ChatContext, Event, SuggestedPrompt
 
 AgentEvent = Event
 
@@ -24,3 +24,5 @@ class AgentPort(Protocol):
     async def pending(self, session_id: str) -> AskHuman | None: ...
 
     async def may_answer(self, session_id: str, context: ChatContext) -> bool: ...
+
+    def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]: ...

@@ -197,3 +197,10 @@ async def test_allowed_queries_still_run(policed, session):
 async def test_an_out_of_scope_answer_names_only_readable_tables(policed, session):
     reply = await policed.reply(policed.ask(session, "write me a poem about the sea", ANALYST))
     assert "flights" in reply.text and "planes" not in reply.text and "weather" not in reply.text
+
+
+def test_suggested_prompts_offer_only_questions_on_readable_tables(policed, base_context):
+    hidden = {" ".join(e.question.split()) for e in base_context.catalog.data.examples
+              if {"planes", "weather"} & set(e.tables)}
+    mine = {p.message for p in policed.suggested_prompts(100, ANALYST)}
+    assert hidden and mine and not (mine & hidden)
