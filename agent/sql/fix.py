@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from agent.errors import AssistantError, SqlError, SqlSyntaxError, UnsafeSqlError
 from agent.sql.diagnose import Problem, diagnose
-from agent.sql.guard import ensure_read_only
+from agent.sql.guard import UnknownFunctionError, ensure_read_only
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
 from agent.sql.repair_text import repair_syntax_once
 from agent.sql.repair_tree import repair
@@ -68,6 +68,8 @@ def fix_sql(
     changes.extend(_dialect_changes(tree, read))
     try:
         tree = ensure_read_only(tree.sql(dialect="duckdb"), dialect="duckdb")
+    except UnknownFunctionError:
+        pass  # a misspelt function: the dry run below names it and the repair loop fixes it
     except UnsafeSqlError as exc:
         return give_up(text, f"{exc.user_message} I only fix read-only queries.")
     except SqlSyntaxError as exc:
@@ -81,22 +83,28 @@ def fix_sql(
         attempt = tree.sql(dialect="duckdb")
         try:
             dry_run(attempt)
+        except UnknownFunctionError as exc:  # a typo the guard caught before the engine did
+            failure: SqlError | None = exc
         except UnsafeSqlError as exc:
             return give_up(_pretty(tree), f"{exc.user_message} I only fix read-only queries.")
         except SqlError as exc:
-            problem = diagnose(exc.detail or exc.user_message)
+            failure = exc
+        except AssistantError as exc:
+            return give_up(_pretty(tree), f"I could not check the query: {exc.user_message}")
+        else:
+            failure = None
+        if failure is not None:
+            problem = diagnose(failure.detail or failure.user_message)
             if problem is None and user_problem not in seen:
                 problem = user_problem
             if problem is None or problem in seen:
-                return give_up(_pretty(tree), _unfixable(exc))
+                return give_up(_pretty(tree), _unfixable(failure))
             seen.add(problem)
             edit = repair(tree, problem, schema)
             if edit is None:
-                return give_up(_pretty(tree), _no_repair(problem, exc))
+                return give_up(_pretty(tree), _no_repair(problem, failure))
             changes.append(Change(what=edit.what, why=edit.why))
             continue
-        except AssistantError as exc:
-            return give_up(_pretty(tree), f"I could not check the query: {exc.user_message}")
         reason = None if changes else _nothing_to_fix(error)
         return FixResult(original_sql=sql, fixed_sql=_pretty(tree), changes=changes, valid=True, reason=reason)
     return give_up(

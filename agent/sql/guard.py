@@ -28,9 +28,11 @@ from agent.sql.allowlist import (
     SYSTEM_PREFIXES,
     SYSTEM_SCHEMAS,
     allowed_functions,
+    duckdb_refused,
     table_functions,
 )
 from agent.sql.limits import check_sql_size
+from agent.sql.names import allowed_typos, edit_distance
 from agent.sql.parse import clean_sql_text, parse_statements, sqlglot_dialect
 
 _WRITES = "would write data"
@@ -105,6 +107,13 @@ _GENERATORS = frozenset({"range", "generate_series", "sequence", "numbers", "gen
 
 # Operators that sqlglot models as functions (AND, =, NOT, IN, LIKE): syntax, not calls.
 _OPERATORS = (exp.Binary, exp.Connector, exp.Unary, exp.Predicate)
+_ALL_ALLOWED = sorted(allowed_functions("duckdb") | allowed_functions("postgres") | allowed_functions("mysql"))
+# Names that are dangerous on some engine even when DuckDB has never heard of them.
+_DANGEROUS_PREFIXES = (
+    "pg_", "lo_", "dblink", "sleep", "benchmark", "load_file", "get_lock", "release_lock", "sys_",
+    "xp_", "set_config", "current_setting", "query_to", "table_to", "database_to", "version",
+    "user", "session_user", "current_user", "connection_id", "system", "shell", "read_", "write_",
+)
 _CALL_NAME = re.compile(r"^\s*([\w.\"`]+)\s*\(")
 # A table "name" with these characters is a file path or URL that DuckDB would open.
 _PATH_LIKE = re.compile(r"[./\\:~*?]")
@@ -199,7 +208,7 @@ class _Checker:
     def check(self, called: list[str]) -> None:
         for name in called:
             if name not in self.aliases and name not in self.allowed and name not in self.table_funcs:
-                raise UnsafeSqlError(_unknown_function(name))
+                raise _refuse_function(name)
         for node in self.tree.walk():
             if isinstance(node, exp.Func) and not isinstance(node, _OPERATORS):
                 self._function(node)
@@ -217,7 +226,7 @@ class _Checker:
                     f"{', '.join(sorted(self.table_funcs)) or 'none'} on this warehouse)."
                 )
         elif name not in self.allowed:
-            raise UnsafeSqlError(_unknown_function(name))
+            raise _refuse_function(name)
         if name in _GENERATORS or isinstance(node, exp.GenerateSeries):
             _bound_generator(node, name)
         elif name in SIZE_ARGUMENTS:
@@ -361,6 +370,28 @@ def _bound_size(node: exp.Func, name: str) -> None:
             f"I only run queries whose size I can bound; the length given to {name}() must be a "
             f"number up to {MAX_GENERATED:,}."
         )
+
+
+class UnknownFunctionError(UnsafeSqlError):
+    """A function that no engine list knows: likely a typo, which Fix SQL may repair."""
+
+    code = "unknown_function"
+
+
+def _refuse_function(name: str) -> UnsafeSqlError:
+    """Known-dangerous names are refusals; names nobody knows read like an engine's error too."""
+    message = _unknown_function(name)
+    if name in duckdb_refused() or name.startswith(_DANGEROUS_PREFIXES):
+        return UnsafeSqlError(message)
+    detail = f"function {name} does not exist"
+    closest = min(_ALL_ALLOWED, key=lambda known: (edit_distance(name, known), -_shared_prefix(name, known)))
+    if edit_distance(name, closest) <= allowed_typos(name):
+        detail += f'. Did you mean "{closest}"?'
+    return UnknownFunctionError(message, detail=detail)
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
 
 
 def _unknown_function(name: str) -> str:
