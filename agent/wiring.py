@@ -42,7 +42,7 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
         recognisers=_recognisers(context),
         structured={SemanticParse.__name__: lambda question: offline_parse(context, question)},
     )
-    log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.path)
+    log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
     return context
 
 

@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from agent.errors import AssistantError, SqlError, SqlSyntaxError, UnsafeSqlError
 from agent.sql.diagnose import Problem, diagnose
-from agent.sql.guard import UnknownFunctionError, ensure_read_only
+from agent.sql.guard import UnknownNameError, ensure_read_only
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
 from agent.sql.repair_text import repair_syntax_once
 from agent.sql.repair_tree import repair
@@ -68,8 +68,8 @@ def fix_sql(
     changes.extend(_dialect_changes(tree, read))
     try:
         tree = ensure_read_only(tree.sql(dialect="duckdb"), dialect="duckdb")
-    except UnknownFunctionError:
-        pass  # a misspelt function: the dry run below names it and the repair loop fixes it
+    except UnknownNameError:
+        pass  # a misspelt name: the dry run below names it and the repair loop fixes it
     except UnsafeSqlError as exc:
         return give_up(text, f"{exc.user_message} I only fix read-only queries.")
     except SqlSyntaxError as exc:
@@ -83,7 +83,7 @@ def fix_sql(
         attempt = tree.sql(dialect="duckdb")
         try:
             dry_run(attempt)
-        except UnknownFunctionError as exc:  # a typo the guard caught before the engine did
+        except UnknownNameError as exc:  # a typo the guard caught before the engine did
             failure: SqlError | None = exc
         except UnsafeSqlError as exc:
             return give_up(_pretty(tree), f"{exc.user_message} I only fix read-only queries.")

@@ -273,9 +273,15 @@ class _Checker:
             )
         known = self.policy.tables
         if known is not None and qualified not in known and ".".join(p.lower() for p in parts[-2:]) not in known:
-            raise UnsafeSqlError(
+            detail = f"Table with name {node.name} does not exist!"
+            candidates = sorted(k for k in known if "." not in k)
+            if candidates:
+                closest = min(candidates, key=lambda k: (edit_distance(name, k), -_shared_prefix(name, k)))
+                detail += f' Did you mean "{closest}"?'
+            raise UnknownTableError(
                 f"I only run read-only queries on the warehouse's own tables; there is no table "
-                f"{qualified} among them."
+                f"{qualified} among them.",
+                detail=detail,
             )
 
 
@@ -372,10 +378,17 @@ def _bound_size(node: exp.Func, name: str) -> None:
         )
 
 
-class UnknownFunctionError(UnsafeSqlError):
-    """A function that no engine list knows: likely a typo, which Fix SQL may repair."""
+class UnknownNameError(UnsafeSqlError):
+    """A name nobody knows (likely a typo, which Fix SQL may repair); `detail` reads like an
+    engine's own error so the repair can use it."""
 
+
+class UnknownFunctionError(UnknownNameError):
     code = "unknown_function"
+
+
+class UnknownTableError(UnknownNameError):
+    code = "unknown_table"
 
 
 def _refuse_function(name: str) -> UnsafeSqlError:
