@@ -183,7 +183,7 @@ class Warehouse:
     dialect: str = "duckdb"  # sqlglot's name for the SQL this warehouse runs
     engine: str = "duckdb"  # the product name people know it by
     is_demo: bool = False
-    FETCH_BATCH = 500
+    FETCH_BATCH = 200
 
     def __init__(self, settings: Settings, *, url: str = ""):
         self.settings = settings

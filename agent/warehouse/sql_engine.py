@@ -13,6 +13,7 @@ import logging
 import re
 import threading
 import time
+import warnings
 from concurrent.futures import ThreadPoolExecutor
 from concurrent.futures import TimeoutError as FutureTimeout
 
@@ -20,7 +21,7 @@ import sqlalchemy
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
 
-from agent.errors import QueryTimeoutError, SqlError, SqlSyntaxError, WarehouseError
+from agent.errors import QueryTimeoutError, ResultTooLargeError, SqlError, SqlSyntaxError, WarehouseError
 from agent.settings import Settings
 from agent.warehouse.base import (
     Column,
@@ -138,7 +139,9 @@ class SqlAlchemyWarehouse(Warehouse):
         text = str(exc.orig or exc).lower()
         where = self.describe()
         if any(word in text for word in ("password authentication failed", "access denied for user",
-                                         "authentication failed", "incorrect username or password")):
+                                         "authentication failed", "incorrect username or password")) or (
+            "role" in text and "does not exist" in text
+        ):
             return WarehouseUnavailableError(
                 f"The warehouse ({where}) refused the bot's credentials; ask the person who runs the "
                 "bot to check the user and password in WAREHOUSE_URL.",
@@ -225,6 +228,10 @@ class SqlAlchemyWarehouse(Warehouse):
                 result.close()
         except sa_exc.DBAPIError as exc:
             raise self._as_error(exc, limits) from None
+        except ResultTooLargeError:
+            # The rest of a streamed result would be read (or block) on the next use: drop it.
+            _abandon(conn)
+            raise
         finally:
             with self._lock:
                 self._running.pop(id(conn), None)
@@ -379,7 +386,9 @@ def _optional(method, schema_name):
 
 def _abandon(conn: sqlalchemy.Connection) -> None:
     try:
-        conn.invalidate()
+        with warnings.catch_warnings():  # PyMySQL warns that the unread rows are dropped: intended
+            warnings.simplefilter("ignore")
+            conn.invalidate()
     except Exception:  # noqa: BLE001 - the connection is being thrown away anyway
         pass
 
@@ -389,12 +398,16 @@ def _type_name(description) -> str:
     return str(code) if code is not None else ""
 
 
-_DENIED = re.compile(r"(?:for table|on table|table) [`'\"]?([\w.$ -]+?)[`'\"]?(?:\s|$)", re.IGNORECASE)
+_PART = r"(?:`[^`]+`|\"[^\"]+\"|'[^']+'|[\w$]+)"
+_DENIED = re.compile(rf"\btable\s+((?:{_PART}\.)*{_PART})", re.IGNORECASE)
 
 
 def _denied_table(message: str) -> str | None:
+    """'permission denied for table x' / "... for table `db`.`x`" -> x."""
     found = _DENIED.search(message)
-    return found.group(1) if found else None
+    if not found:
+        return None
+    return re.findall(_PART, found.group(1))[-1].strip("`'\"")
 
 
 def _timeout(limits: Limits) -> QueryTimeoutError:
