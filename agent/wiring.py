@@ -77,7 +77,7 @@ def _recognisers(ctx: AgentContext) -> Recognisers:
 
     def sql_runs(sql: str) -> bool:
         try:
-            ctx.warehouse.dry_run(transpile(sql, read="presto", write="duckdb"))
+            ctx.warehouse.dry_run(transpile(sql, read="presto", write=ctx.warehouse.dialect))
         except AssistantError:
             return False
         return True

@@ -49,9 +49,16 @@ def fix_sql(
     schema: Schema,
     dry_run: Callable[[str], None],
     max_rounds: int = 6,
+    target: str = "duckdb",
 ) -> FixResult:
-    """Repair `sql` (written in `dialect`) until the warehouse's dry run accepts it."""
+    """Repair `sql` (written in `dialect`) until the warehouse's dry run accepts it; the fixed
+    SQL is written in `target`, the warehouse's own dialect."""
     read = sqlglot_dialect(dialect)
+    target = sqlglot_dialect(target)
+
+    def _pretty(tree: exp.Expression) -> str:
+        return tree.sql(dialect=target, pretty=True)
+
     text = clean_sql_text(sql)
     changes: list[Change] = []
 
@@ -65,22 +72,22 @@ def fix_sql(
         tree = parse_one_statement(text, read)
     except SqlSyntaxError as exc:
         return give_up(text, f"I could not repair the syntax. {exc.user_message}")
-    changes.extend(_dialect_changes(tree, read))
+    changes.extend(_dialect_changes(tree, read, target))
     try:
-        tree = ensure_read_only(tree.sql(dialect="duckdb"), dialect="duckdb")
+        tree = ensure_read_only(tree.sql(dialect=target), dialect=target)
     except UnknownNameError:
         pass  # a misspelt name: the dry run below names it and the repair loop fixes it
     except UnsafeSqlError as exc:
         return give_up(text, f"{exc.user_message} I only fix read-only queries.")
     except SqlSyntaxError as exc:
-        return give_up(text, f"The query could not be translated to DuckDB. {exc.user_message}")
+        return give_up(text, f"The query could not be translated to {_ENGINE_NAMES.get(target, target)}. {exc.user_message}")
 
     # The person's error is from their engine; ours is the judge of what runs here, so the
     # person's message is read only when the engine's own message names nothing fixable.
     user_problem = diagnose(error)
     seen: set[Problem] = set()
     for _ in range(max_rounds):
-        attempt = tree.sql(dialect="duckdb")
+        attempt = tree.sql(dialect=target)
         try:
             dry_run(attempt)
         except UnknownNameError as exc:  # a typo the guard caught before the engine did
@@ -130,24 +137,25 @@ def _known_names(schema: Schema) -> set[str]:
     return names | {c.lower() for c in schema.all_column_names()}
 
 
-def _dialect_changes(tree: exp.Expression, read: str) -> list[Change]:
-    """Functions that DuckDB knows under another name than the source dialect does."""
-    if read == "duckdb":
+_ENGINE_NAMES = {"duckdb": "DuckDB", "postgres": "PostgreSQL", "mysql": "MySQL", "trino": "Trino",
+                 "snowflake": "Snowflake", "bigquery": "BigQuery", "clickhouse": "ClickHouse"}
+
+
+def _dialect_changes(tree: exp.Expression, read: str, target: str) -> list[Change]:
+    """Functions the warehouse knows under another name than the source dialect does."""
+    if read == target:
         return []
+    engine = _ENGINE_NAMES.get(target, target)
     renamed: dict[str, str] = {}
     for node in tree.find_all(exp.Func):
         before = _FUNCTION_NAME.match(node.sql(dialect=read))
-        after = _FUNCTION_NAME.match(node.sql(dialect="duckdb"))
+        after = _FUNCTION_NAME.match(node.sql(dialect=target))
         if before and after and before.group(1).lower() != after.group(1).lower():
             renamed.setdefault(before.group(1).lower(), after.group(1).lower())
     return [
-        Change(what=f"{old}() → {new}()", why=f"{old} is {read.title()} SQL; DuckDB calls it {new}.")
+        Change(what=f"{old}() → {new}()", why=f"{old} is {read.title()} SQL; {engine} calls it {new}.")
         for old, new in renamed.items()
     ]
-
-
-def _pretty(tree: exp.Expression) -> str:
-    return tree.sql(dialect="duckdb", pretty=True)
 
 
 def _unfixable(exc: SqlError) -> str:

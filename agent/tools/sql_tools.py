@@ -81,13 +81,14 @@ async def generate_sql(
         compiled, problems = compile_checked(ctx, parse.intent)
         if compiled is not None:
             try:
-                await ctx.warehouse.adry_run(compiled.sql)
+                compiled_sql = in_warehouse_dialect(ctx, compiled.sql, COMPILER_DIALECT)
+                await ctx.warehouse.adry_run(compiled_sql)
             except SqlError as exc:
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
             else:
                 return tool_result(
                     final_intent,
-                    sql=compiled.sql,
+                    sql=compiled_sql,
                     reason=compiled.reason,
                     tables=list(compiled.tables),
                     intent=parse.intent.model_dump(),
@@ -104,7 +105,10 @@ async def generate_sql(
         )
         return tool_result(final_intent, done=True, text=text)
 
-    draft = await draft_sql(question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables)
+    draft = await draft_sql(
+        question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables,
+        dialect=ctx.warehouse.dialect,
+    )
     if not draft.sql or (not draft.valid and not draft.placeholders):
         return tool_error(final_intent, draft.error or "I could not write a query that runs for that question.")
     if draft.placeholders:
@@ -113,6 +117,15 @@ async def generate_sql(
         final_intent, sql=draft.sql, reason=draft.reason, tables=draft.tables, path="free",
         text=f"Here is the SQL. {draft.reason}",
     )
+
+
+# The dialect the semantic compiler writes; its SQL is transpiled to the warehouse's.
+COMPILER_DIALECT = "duckdb"
+
+
+def in_warehouse_dialect(ctx: AgentContext, sql: str, written_in: str) -> str:
+    dialect = ctx.warehouse.dialect
+    return sql if written_in == dialect else pretty(transpile(sql, read=written_in, write=dialect), dialect=dialect)
 
 
 def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict], reason: str) -> str:
@@ -175,6 +188,7 @@ async def fix_sql(
             dialect=sql_dialect,
             schema=ctx.warehouse.schema(),
             dry_run=ctx.warehouse.dry_run,
+            target=ctx.warehouse.dialect,
         )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
@@ -198,11 +212,11 @@ async def fix_sql(
 async def _llm_repair(ctx: AgentContext, sql: str, error: str) -> tuple[str, str] | None:
     for _ in range(LLM_REPAIR_TRIES):
         answer = await _structured(ctx, SqlRepair).ainvoke(
-            "Repair this DuckDB SQL with a minimal edit. Tables and columns: "
+            f"Repair this {ctx.warehouse.engine} SQL with a minimal edit. Tables and columns: "
             f"{_schema_text(ctx)}\nSQL:\n{sql}\nError: {error}"
         )
         try:
-            candidate = pretty(clean_sql_text(answer.sql), dialect="duckdb")
+            candidate = pretty(clean_sql_text(answer.sql), dialect=ctx.warehouse.dialect)
             await ctx.warehouse.adry_run(candidate)
             return candidate, answer.explanation
         except AssistantError as exc:
@@ -265,7 +279,7 @@ async def execute_sql_and_analyze_result(
     related_sql_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the generate_sql or fix_sql call whose SQL to run."
     ] = None,
-    sql_dialect: Annotated[str, "The dialect of `sql` when given directly."] = "duckdb",
+    sql_dialect: Annotated[str | None, "The dialect of `sql` when given directly (the warehouse's by default)."] = None,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
 ) -> str:
     """Run a read-only SQL query and answer the question: key numbers, insights, a chart and follow-ups."""
@@ -275,7 +289,8 @@ async def execute_sql_and_analyze_result(
         source = latest_output(runtime.state, ("generate_sql", "fix_sql"), with_key="sql")
     try:
         if sql:
-            query = transpile(clean_sql_text(sql), read=sql_dialect, write="duckdb")
+            dialect = ctx.warehouse.dialect
+            query = transpile(clean_sql_text(sql), read=sql_dialect or dialect, write=dialect)
         elif source:
             query = source[1]["sql"]
         else:
