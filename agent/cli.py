@@ -36,6 +36,14 @@ def _parser() -> argparse.ArgumentParser:
     run.add_argument("sql")
     run.add_argument("--dialect", default="presto")
     commands.add_parser("chat", help="an interactive session")
+    catalog = commands.add_parser("catalog", help="bootstrap, check or refresh the catalog of WAREHOUSE_URL")
+    steps = catalog.add_subparsers(dest="step", required=True)
+    steps.add_parser("init", help="write catalog.yaml and a dbt semantic model from the schema").add_argument(
+        "--out", type=Path, required=True)
+    steps.add_parser("check", help="validate a folder written by init against the warehouse").add_argument(
+        "folder", type=Path)
+    steps.add_parser("refresh", help="re-read the schema; with a folder, list what changed").add_argument(
+        "folder", type=Path, nargs="?")
     for sub in (ask, fix, explain, run):
         sub.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -74,12 +82,29 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict:
     }
 
 
+def _catalog(args, settings) -> int:
+    from agent.catalog import commands
+
+    if args.step == "init":
+        lines = commands.init(settings, args.out)
+    elif args.step == "refresh":
+        lines = commands.refresh(settings, args.folder)
+    else:
+        problems = commands.check(settings, args.folder)
+        print("\n".join(problems) if problems else f"{args.folder} agrees with the warehouse.")
+        return 1 if problems else 0
+    print("\n".join(lines))
+    return 0
+
+
 async def _main(argv: list[str]) -> int:
     args = _parser().parse_args(argv)
     from agent.api import Assistant  # after parsing, so --help is instant
 
     settings = load_settings()
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    if args.command == "catalog":
+        return await asyncio.to_thread(_catalog, args, settings)
     assistant = Assistant.from_settings(settings)
     if args.command == "chat":
         from agent.repl import run_repl

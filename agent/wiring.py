@@ -5,6 +5,9 @@ from __future__ import annotations
 import logging
 
 from agent.catalog import default_catalog
+from agent.catalog.bootstrap_dbt import bootstrap, write_project
+from agent.catalog.commands import semantic_dir_for
+from agent.catalog.introspected import build_catalog
 from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.llm import build_chat_model
@@ -28,11 +31,11 @@ DATA_INTENT_CONFIDENCE = 0.75
 
 def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None) -> AgentContext:
     warehouse = warehouse or Warehouse.from_settings(settings)
-    semantic = load_model()
+    semantic = _semantic_model(settings, warehouse)
     context = AgentContext(
         settings=settings,
         warehouse=warehouse,
-        catalog=default_catalog(),
+        catalog=_catalog(settings, warehouse),
         semantic=semantic,
         values=ValueIndex.from_warehouse(warehouse, semantic),
         model=None,  # set below: the offline model needs the rest of the context
@@ -44,6 +47,27 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
     )
     log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
     return context
+
+
+def _catalog(settings: Settings, warehouse: Warehouse):
+    """The demo's hand-written catalog, or the live warehouse's (CATALOG_PATH laid on top)."""
+    if warehouse.is_demo and settings.catalog_path is None:
+        return default_catalog()
+    return build_catalog(warehouse, settings.catalog_path)
+
+
+def _semantic_model(settings: Settings, warehouse: Warehouse):
+    """The demo's model; for another warehouse a dbt model is bootstrapped from its schema and
+    written under DATA_DIR (SEMANTIC_MODEL_PATH replaces it). Until the dbt reader lands the
+    agent answers such warehouses by the free path only, with a model that names nothing."""
+    demo = load_model()
+    if warehouse.is_demo and settings.semantic_model_path is None:
+        return demo
+    if settings.semantic_model_path is None:
+        folder = semantic_dir_for(settings, warehouse)
+        write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
+        log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
+    return demo.model_copy(update={"tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None})
 
 
 def build_checkpointer(settings: Settings):
