@@ -31,7 +31,7 @@ FIELDS = ["amount", "status", "region", "channel", "created_at", "updated_at", "
 
 
 def columns_sql(table: int) -> str:
-    cols = [f"id INTEGER PRIMARY KEY"]
+    cols = ["id INTEGER PRIMARY KEY"]
     for j in range(29):
         field = FIELDS[(table + j) % len(FIELDS)]
         kind = "TIMESTAMP" if field.endswith("_at") else ("VARCHAR" if field in ("status", "region", "channel", "category", "owner", "country", "plan", "source", "tier", "priority") else "DOUBLE")
@@ -76,7 +76,7 @@ def drop_postgres(name: str) -> None:
 def measure(url: str, n: int, data_dir: Path) -> dict:
     from agent.catalog.bootstrap_dbt import bootstrap
     from agent.catalog.introspected import build_catalog
-    from agent.prompts import router_system_prompt
+    from agent.supervisor.prompt import router_system_prompt
     from agent.settings import load_settings
     from agent.text2sql.context import build_context
     from agent.warehouse import open_warehouse
