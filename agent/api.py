@@ -92,6 +92,10 @@ class Assistant:
         context = build_context(settings, chat_model=chat_model)
         return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
 
+    async def warehouse_problem(self) -> str | None:
+        """None while the warehouse answers, else the sentence a person would get (for /healthz)."""
+        return await asyncio.to_thread(self.context.warehouse.health)
+
     async def aclose(self) -> None:
         closer = getattr(self.graph.checkpointer, "aclose", None)
         if closer is not None:

@@ -52,7 +52,7 @@ async def _serve(settings: BotSettings, mode: str) -> None:
 
         from bot.http_server import build_web_app
 
-        runner = web.AppRunner(build_web_app(runtime.app, runtime.health))
+        runner = web.AppRunner(build_web_app(runtime.app, runtime.health, assistant.warehouse_problem))
         await runner.setup()
         await web.TCPSite(runner, "0.0.0.0", settings.port).start()
         log.info("HTTP mode: listening on port %d", settings.port)

@@ -219,6 +219,10 @@ class Warehouse:
     def close(self) -> None:
         pass
 
+    def health(self) -> str | None:
+        """None when the warehouse answers; an embedded file always does."""
+        return None
+
     def describe(self) -> str:
         """Where this warehouse is, safe to log (no password)."""
         from agent.warehouse.urls import mask_url

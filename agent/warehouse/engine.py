@@ -9,13 +9,14 @@ from agent.settings import Settings
 from agent.warehouse.base import Column, QueryResult, Schema, Warehouse
 from agent.warehouse.demo import ensure_demo_warehouse
 from agent.warehouse.duck import DuckDBWarehouse
-from agent.warehouse.urls import duckdb_path, engine_of
+from agent.warehouse.urls import duckdb_path, engine_of, mask_passwords_in_logs
 
 __all__ = ["Column", "QueryResult", "Schema", "Warehouse", "open_warehouse"]
 
 
 def open_warehouse(settings: Settings) -> Warehouse:
     """The configured warehouse; nothing connects yet for servers (start-up never hangs)."""
+    mask_passwords_in_logs()
     url = settings.warehouse_url
     if not url:
         return DuckDBWarehouse(ensure_demo_warehouse(settings.data_dir), settings, is_demo=True)

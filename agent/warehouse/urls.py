@@ -9,6 +9,7 @@ driver is an optional extra so a DuckDB-only install stays small.
 from __future__ import annotations
 
 import importlib.util
+import logging
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -55,11 +56,24 @@ def mask_url(text: str) -> str:
     return _PASSWORD.sub(lambda m: m.group("head") + "***" + m.group("tail"), text)
 
 
-def url_password(url: str) -> str | None:
-    try:
-        return urlsplit(url).password
-    except ValueError:
-        return None
+def mask_passwords_in_logs() -> None:
+    """Every log record, from any library, has URL passwords masked (installed once)."""
+    previous = logging.getLogRecordFactory()
+    if getattr(previous, "masks_passwords", False):
+        return
+
+    def factory(*args: Any, **kwargs: Any) -> logging.LogRecord:
+        record = previous(*args, **kwargs)
+        if "://" in str(record.msg) or any("://" in str(a) for a in (record.args or ()) if isinstance(a, str)):
+            try:
+                message = record.getMessage()
+            except (TypeError, ValueError):
+                return record
+            record.msg, record.args = mask_url(message), None
+        return record
+
+    factory.masks_passwords = True  # type: ignore[attr-defined]
+    logging.setLogRecordFactory(factory)
 
 
 def duckdb_path(url: str) -> Path:

@@ -107,3 +107,13 @@ def test_each_dialect_has_an_allow_list(dialect, sql):
     from agent.sql.guard import ensure_read_only
 
     ensure_read_only(sql, dialect=dialect)
+
+
+def test_every_log_line_has_url_passwords_masked(tmp_path, caplog):
+    import logging
+
+    open_warehouse(server_settings(tmp_path, None)).close()  # installs the masking
+    caplog.set_level(logging.INFO)
+    logging.getLogger("some.driver").info("connecting to %s", "postgresql://bot:hunter2@db:5432/a")
+    logging.getLogger("other").warning("retry postgresql://bot:hunter2@db:5432/a failed")
+    assert "hunter2" not in caplog.text and caplog.text.count("bot:***@db") == 2
