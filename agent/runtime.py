@@ -8,14 +8,14 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.bootstrap_dbt import bootstrap, write_project
 from agent.catalog.commands import semantic_dir_for
-from agent.catalog.introspected import build_catalog
+from agent.catalog.introspected import LazyCatalog, build_catalog
 from agent.errors import AssistantError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
@@ -24,7 +24,7 @@ from agent.semantic.model import SemanticModel, load_model
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
 from agent.sql.parse import transpile
-from agent.warehouse import Warehouse
+from agent.warehouse import Warehouse, WarehouseUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -85,7 +85,11 @@ def _catalog(settings: Settings, warehouse: Warehouse):
     """The demo's hand-written catalog, or the live warehouse's (CATALOG_PATH laid on top)."""
     if warehouse.is_demo and settings.catalog_path is None:
         return default_catalog()
-    return build_catalog(warehouse, settings.catalog_path)
+    try:
+        return build_catalog(warehouse, settings.catalog_path)
+    except WarehouseUnavailableError as exc:
+        log.warning("starting without the catalog until the warehouse answers: %s", exc.user_message)
+        return cast(Catalog, LazyCatalog(lambda: build_catalog(warehouse, settings.catalog_path)))
 
 
 def _semantic_model(settings: Settings, warehouse: Warehouse):
@@ -97,8 +101,11 @@ def _semantic_model(settings: Settings, warehouse: Warehouse):
         return demo
     if settings.semantic_model_path is None:
         folder = semantic_dir_for(settings, warehouse)
-        write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
-        log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
+        try:
+            write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
+            log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
+        except WarehouseUnavailableError as exc:
+            log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
     return demo.model_copy(update={"tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None})
 
 

@@ -10,6 +10,8 @@ from __future__ import annotations
 
 import logging
 import re
+import threading
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -138,6 +140,22 @@ def build_catalog(warehouse: Warehouse, catalog_path: Path | None, *, with_value
         raw = overlay(raw, Path(catalog_path), schema)
         source = str(catalog_path)
     return Catalog(parse_catalog_data(raw, source=source))
+
+
+class LazyCatalog:
+    """A catalog built on first use: a warehouse that is down at start-up does not stop the bot;
+    each use until it answers gets the warehouse's own sentence, then the catalog is built."""
+
+    def __init__(self, build: Callable[[], Catalog]):
+        self._build = build
+        self._catalog: Catalog | None = None
+        self._lock = threading.Lock()
+
+    def __getattr__(self, name: str) -> Any:
+        with self._lock:
+            if self._catalog is None:
+                self._catalog = self._build()
+        return getattr(self._catalog, name)
 
 
 def _read(path: Path) -> str:

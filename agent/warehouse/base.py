@@ -20,13 +20,23 @@ from typing import Any
 
 from sqlglot import exp
 
-from agent.errors import ResultTooLargeError, SqlError
+from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
 from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
 
 log = logging.getLogger(__name__)
 
 _MIN_REFRESH_S = 30.0  # an unknown table re-reads the schema at most this often
+
+
+class WarehouseUnavailableError(WarehouseError):
+    """The warehouse does not answer or refuses the bot's credentials."""
+
+    code = "warehouse_unavailable"
+
+
+class PermissionDeniedError(WarehouseError):
+    code = "permission_denied"
 
 
 @dataclass(frozen=True)

@@ -25,6 +25,8 @@ from agent.errors import QueryTimeoutError, ResultTooLargeError, SqlError, SqlSy
 from agent.settings import Settings
 from agent.warehouse.base import (
     Column,
+    PermissionDeniedError,
+    WarehouseUnavailableError,
     ForeignKey,
     Limits,
     QueryResult,
@@ -42,14 +44,6 @@ log = logging.getLogger(__name__)
 CANCEL_GRACE_S = 2.0
 _SAMPLE_ABOVE_ROWS = 1_000_000
 _MAX_BACKOFF_S = 60.0
-
-
-class WarehouseUnavailableError(WarehouseError):
-    code = "warehouse_unavailable"
-
-
-class PermissionDeniedError(WarehouseError):
-    code = "permission_denied"
 
 
 class SqlAlchemyWarehouse(Warehouse):

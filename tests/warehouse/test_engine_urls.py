@@ -117,3 +117,20 @@ def test_every_log_line_has_url_passwords_masked(tmp_path, caplog):
     logging.getLogger("some.driver").info("connecting to %s", "postgresql://bot:hunter2@db:5432/a")
     logging.getLogger("other").warning("retry postgresql://bot:hunter2@db:5432/a failed")
     assert "hunter2" not in caplog.text and caplog.text.count("bot:***@db") == 2
+
+
+def test_an_unreachable_warehouse_at_start_up_is_a_sentence_not_a_crash(tmp_path):
+    import json
+    import os
+    import subprocess
+    import sys
+
+    pytest.importorskip("psycopg")
+    env = {**os.environ, "WAREHOUSE_URL": "postgresql://bot:hunter2@127.0.0.1:1/db", "DATA_DIR": str(tmp_path),
+           "OPENAI_API_KEY": "", "REDIS_URL": ""}
+    done = subprocess.run([sys.executable, "-m", "agent", "ask", "how many orders", "--json"],
+                          env=env, capture_output=True, text=True, timeout=120)
+    reply = json.loads(done.stdout.strip().splitlines()[-1])
+    assert "cannot reach the warehouse" in reply["error"]
+    assert "Traceback" not in done.stderr
+    assert "hunter2" not in done.stderr + done.stdout
