@@ -188,9 +188,9 @@ class SqlAlchemyWarehouse(Warehouse):
 
     # -- queries ----------------------------------------------------------------------
 
-    def _execute(self, sql: str, limits: Limits) -> QueryResult:
+    def _execute(self, sql: str, limits: Limits, *, stream: bool = True) -> QueryResult:
         conn = self._connect()
-        future = self._workers.submit(self._run_on, conn, sql, limits)
+        future = self._workers.submit(self._run_on, conn, sql, limits, stream)
         try:
             return future.result(timeout=limits.timeout_s + CANCEL_GRACE_S)
         except FutureTimeout:
@@ -206,7 +206,7 @@ class SqlAlchemyWarehouse(Warehouse):
             if future.done():
                 conn.close()
 
-    def _run_on(self, conn: sqlalchemy.Connection, sql: str, limits: Limits) -> QueryResult:
+    def _run_on(self, conn: sqlalchemy.Connection, sql: str, limits: Limits, stream: bool) -> QueryResult:
         started = time.perf_counter()
         collector = RowCollector(limits)
         with self._lock:
@@ -214,7 +214,9 @@ class SqlAlchemyWarehouse(Warehouse):
         try:
             with conn.begin():
                 self._per_query_timeout(conn, limits)
-                result = conn.execution_options(stream_results=True).exec_driver_sql(_escape_percent(sql, self.info))
+                # A server-side cursor keeps a big result on the server until it is fetched (and
+                # bounded); EXPLAIN cannot run in one.
+                result = conn.execution_options(stream_results=stream).exec_driver_sql(_escape_percent(sql, self.info))
                 columns = list(result.keys())
                 cursor_description = result.cursor.description if result.cursor else None
                 while collector.add(result.fetchmany(self.FETCH_BATCH)):
@@ -248,7 +250,7 @@ class SqlAlchemyWarehouse(Warehouse):
 
     def _explain(self, sql: str) -> None:
         limits = self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0))
-        self._execute("EXPLAIN " + sql, limits)
+        self._execute("EXPLAIN " + sql, limits, stream=False)
 
     def _as_error(self, exc: sa_exc.DBAPIError, limits: Limits) -> Exception:
         orig = exc.orig

@@ -52,6 +52,12 @@ def test_guarded_reads(bot_wh):
         bot_wh.run("SELECT * FROM mysql.user")
 
 
+def test_dry_run_uses_the_engines_explain(bot_wh):
+    bot_wh.dry_run("SELECT status, COUNT(*) FROM orders GROUP BY status")
+    with pytest.raises(SqlError, match="does not exist|Unknown column"):
+        bot_wh.dry_run("SELECT no_such_column FROM orders")
+
+
 @pytest.mark.parametrize("write", [
     "CREATE TABLE intruder (a INT)",
     "INSERT INTO customers VALUES (999, 'x', 'y', NULL)",

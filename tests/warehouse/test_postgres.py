@@ -62,6 +62,12 @@ def test_guarded_reads_run_with_odd_identifiers(admin_wh):
     assert sorted(admin_wh.distinct_values("customers", "segment")) == ["online", "retail", "wholesale"]
 
 
+def test_dry_run_uses_the_engines_explain(bot_wh):
+    bot_wh.dry_run("WITH t AS (SELECT status, count(*) AS n FROM orders GROUP BY 1) SELECT * FROM t")
+    with pytest.raises(SqlError, match="does not exist"):
+        bot_wh.dry_run("SELECT no_such_column FROM orders")
+
+
 def test_the_guard_refuses_system_catalogs_and_unknown_tables(admin_wh):
     with pytest.raises(UnsafeSqlError, match="system catalog"):
         admin_wh.run("SELECT * FROM pg_catalog.pg_settings")
