@@ -9,6 +9,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 from sqlglot import exp
 
+from agent.errors import SqlError, UnsafeSqlError
+from agent.sql.guard import ensure_read_only
 from agent.sql.parse import parse_one_statement
 
 _COMPARISON_WORDS = {
@@ -60,8 +62,24 @@ class Explanation(BaseModel):
 def explain_sql(
     sql: str, dialect: str = "presto", column_descriptions: dict[str, str] | None = None
 ) -> Explanation:
-    """A plain-English account of one query, with its parts listed for programs."""
+    """A plain-English account of one query, with its parts listed for programs.
+
+    Only queries are explained: a statement the guard refuses gets UnsafeSqlError saying why, and
+    one that does not read data (SHOW, DESCRIBE, …) a SqlError saying what it is instead.
+    """
+    try:
+        ensure_read_only(sql, dialect=dialect)
+    except UnsafeSqlError as exc:
+        raise UnsafeSqlError(
+            f"This statement is refused, so I do not explain it. {exc.user_message}", detail=exc.detail
+        ) from exc
     tree = parse_one_statement(sql, dialect)
+    root = tree.unnest() if isinstance(tree, exp.Subquery) else tree
+    if not isinstance(root, exp.Query):
+        raise SqlError(
+            f"I only explain queries, statements that read data (SELECT or WITH); this is a "
+            f"{root.key.upper()} statement."
+        )
     return _Explainer(column_descriptions or {}).explain(tree)
 
 

@@ -41,6 +41,7 @@ class FixResult(BaseModel):
     )
     changes: list[Change] = Field(default_factory=list)
     valid: bool
+    refused: bool = Field(default=False, description="the guard refuses the statement; nothing was tried")
     reason: str | None = Field(default=None, description="why it gave up, or why nothing changed")
 
 
@@ -70,6 +71,9 @@ def fix_sql(
 
     if not text:
         return give_up("There is no SQL to fix; paste the query after the command.")
+    refusal = _refusal(text, read)
+    if refusal is not None:
+        return FixResult(original_sql=sql, valid=False, refused=True, reason=refusal)
     text = _repair_syntax(text, read, _known_names(schema), changes)
     try:
         tree = parse_one_statement(text, reader(read))
@@ -89,7 +93,10 @@ def fix_sql(
     try:
         tree = ensure_read_only(tree.sql(dialect="duckdb"), dialect="duckdb")
     except UnsafeSqlError as exc:
-        return give_up(f"{exc.user_message} I only fix read-only queries.")
+        return FixResult(
+            original_sql=sql, changes=changes, valid=False, refused=True,
+            reason=f"This statement is refused. {exc.user_message} I only fix queries that read data.",
+        )
     except SqlSyntaxError as exc:
         return give_up(f"The query could not be translated to DuckDB. {exc.user_message}")
 
@@ -102,7 +109,10 @@ def fix_sql(
         try:
             dry_run(attempt)
         except UnsafeSqlError as exc:
-            return give_up(f"{exc.user_message} I only fix read-only queries.")
+            return FixResult(
+                original_sql=sql, changes=changes, valid=False, refused=True,
+                reason=f"This statement is refused. {exc.user_message} I only fix queries that read data.",
+            )
         except SqlError as exc:
             problem = diagnose(exc.detail or exc.user_message)
             if problem is None and user_problem not in seen:
@@ -133,6 +143,19 @@ def fix_sql(
         f"After {max_rounds} rounds of repairs the warehouse still rejects the query; "
         "it needs a person's eye.",
     )
+
+
+def _refusal(text: str, read: str) -> str | None:
+    """Why the guard refuses the statement as written, checked before any repair so a write or a
+    file read is never turned into something that runs. Text that does not parse is left to the
+    repairs (and the guard checks again after them)."""
+    try:
+        ensure_read_only(text, dialect=read)
+    except UnsafeSqlError as exc:
+        return f"This statement is refused. {exc.user_message} I only fix queries that read data."
+    except SqlError:
+        return None
+    return None
 
 
 def _repair_syntax(text: str, read: str, known: set[str], changes: list[Change]) -> str:
