@@ -4,7 +4,9 @@ and per category (the kind of mistake, read from what the fix changed or from th
 dialect), each failure with its reason, and the median time.
 
 Run: python bench/fix_accuracy.py [path/to/broken_sql.json ...]
-(default: dev_broken_sql.json and dev_broken_sql2.json from the shared eval folder)
+(default: dev_broken_sql.json and dev_broken_sql2.json from the shared eval folder).
+A second schema: build TPC-H with ../shared/eval/tpch/load.py, then
+WAREHOUSE_URL=duckdb:///tmp/tpch.duckdb python bench/fix_accuracy.py bench/data/tpch_broken_sql.json
 """
 
 from __future__ import annotations

@@ -163,6 +163,10 @@ def _repair_column(
             f'double quotes name a column, and there is no column "{problem.name}"; '
             f"as a value it needs single quotes.",
         )
+    # The exact name in another table of the query beats a similar name in the one written.
+    moved = _repair_alias(tree, columns, schema)
+    if moved is not None:
+        return moved
     visible = _visible_columns(tree, schema)
     renamed, target = 0, None
     for column in columns:
@@ -179,7 +183,7 @@ def _repair_column(
             f"no table in the query has a column named {problem.name}; {target} is the closest "
             "column in the tables it reads.",
         )
-    return _repair_alias(tree, columns, schema) or _repair_join_column(tree, columns, schema, probe)
+    return _repair_join_column(tree, columns, schema, probe)
 
 
 def _sources(tree: exp.Expression, column: exp.Column) -> dict[str, exp.Expression | Scope]:
@@ -607,7 +611,7 @@ def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
 
 
 def _repair_bad_value(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
-    """A month written as a name ('July') where the column holds month numbers: use the number."""
+    """A month written as a name ('July') where a month number is compared: use the number."""
     value = problem.name.strip().lower()
     month = next(
         (i for i, name in enumerate(MONTH_NAMES, start=1) if value in (name, name[:3])), None
@@ -618,38 +622,38 @@ def _repair_bad_value(tree: exp.Expression, problem: Problem, schema: Schema) ->
     for literal in list(tree.find_all(exp.Literal)):
         if not (literal.is_string and literal.name.strip().lower() == value):
             continue
-        column = _compared_column(literal)
-        if column is None or "month" not in column.name.lower():
+        subject = _compared_subject(literal)
+        if subject is None or not _is_month_number(subject):
             continue
         literal.replace(exp.Literal.number(month))
-        changed.append(column.name)
+        changed.append(subject.sql(dialect="duckdb"))
     if not changed:
         return None
     return TreeEdit(
         f"'{problem.name}' → {month}",
-        f"{changed[0]} holds month numbers, not names; {problem.name} is month {month}.",
+        f"{changed[0]} is a month number, not a name; {problem.name} is month {month}.",
     )
 
 
-def _compared_column(literal: exp.Literal) -> exp.Column | None:
+# Date parts that engines return as numbers.
+_NUMBER_PARTS = (exp.Month, exp.Year, exp.Day, exp.DayOfWeek, exp.DayOfMonth, exp.DayOfYear, exp.WeekOfYear, exp.Quarter)
+
+
+def _is_month_number(node: exp.Expression) -> bool:
+    if isinstance(node, exp.Column):
+        return "month" in node.name.lower()
+    if isinstance(node, exp.Month):
+        return True
+    return isinstance(node, exp.Extract) and node.name.upper() in ("MONTH", "MON", "MONTHS")
+
+
+def _compared_subject(literal: exp.Literal) -> exp.Expression | None:
     parent = literal.parent
     if isinstance(parent, exp.In):
-        return parent.this if isinstance(parent.this, exp.Column) else None
+        return parent.this if literal is not parent.this else None
     if isinstance(parent, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
-        other = parent.this if parent.expression is literal else parent.expression
-        return other if isinstance(other, exp.Column) else None
+        return parent.this if parent.expression is literal else parent.expression
     return None
-
-
-def _sources_having(tree: exp.Expression, column: str, schema: Schema) -> list[str]:
-    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
-    if select is None:
-        return []
-    found = []
-    for table in select.find_all(exp.Table):
-        if any(c.name.lower() == column for c in schema.columns_of(table.name)):
-            found.append(table.alias_or_name)
-    return found
 
 
 # -- checks the engine's dry run does not make ----------------------------------------------------
@@ -661,9 +665,12 @@ def mistyped_value(tree: exp.Expression, schema: Schema) -> Problem | None:
     for literal in tree.find_all(exp.Literal):
         if not literal.is_string or _is_number(literal.name):
             continue
-        column = _compared_column(literal)
-        if column is None:
+        subject = _compared_subject(literal)
+        if isinstance(subject, (exp.Extract, *_NUMBER_PARTS)):
+            return Problem(kind="bad_value", name=literal.name, qualifier=subject.sql(dialect="duckdb"))
+        if not isinstance(subject, exp.Column):
             continue
+        column = subject
         source = _sources(tree, column).get(column.table) if column.table else None
         tables = [source.name] if isinstance(source, exp.Table) else [t.name for t in tree.find_all(exp.Table)]
         types = {_type_family(_type_of(schema, t, column.name)) for t in tables} - {""}
