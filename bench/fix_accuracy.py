@@ -30,7 +30,7 @@ _CATEGORIES = (
     ("HAVING", "aggregate in WHERE"),
     ("outer query", "window in WHERE"),
     ("comma", "missing comma"),
-    ("quote opened", "unbalanced quote"),
+    ("closed the string", "unbalanced quote"),
     ("'", "value / quoting"),
     ("join column", "join column"),
     (".", "alias / qualifier"),

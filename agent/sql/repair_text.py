@@ -182,7 +182,7 @@ def _close_quote(sql: str, read: str) -> TextEdit | None:
             value = rest[:end]
             return TextEdit(
                 candidate,
-                f"closed the quote opened at line {line}, column {column} after {quote}{value}",
+                f"closed the string: {quote}{value}{quote}",
                 f"the quote {quote} opened at line {line}, column {column} was never closed, so "
                 f"everything after it read as one value; it most likely ends after {quote}{value}{quote}.",
             )

@@ -93,3 +93,15 @@ async def test_the_refusal_names_the_warehouse_tables_not_a_fixed_list(offline_a
     reply = await offline_assistant.reply(offline_assistant.ask(f"honest-{next(_sessions)}", "drop the weather table"))
     for table in offline_context.catalog.table_names:
         assert table in reply.text
+
+
+async def test_fixsql_without_a_fix_carries_no_sql_and_says_what_and_where(offline_assistant):
+    reply = await _direct(offline_assistant, "Fix SQL Agent", "SELECT frobnicate, count(*) FROM flights GROUP BY 1")
+    assert reply.sql is None
+    assert "frobnicate" in reply.error and "line 1" in reply.error
+
+
+async def test_fixsql_names_where_an_unclosed_quote_opens_when_it_fixes_it(offline_assistant):
+    reply = await _direct(offline_assistant, "Fix SQL Agent", "SELECT count(*) FROM airlines WHERE carrier = 'UA")
+    assert reply.error is None and "'UA'" in reply.sql
+    assert "opened at line 1, column 47" in reply.text

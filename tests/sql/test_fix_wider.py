@@ -26,7 +26,7 @@ CASES = [
     ("missing-comma", "SELECT carrier, tailnum count(*) AS n FROM flights GROUP BY carrier, tailnum", "duckdb",
      "SELECT carrier, tailnum, count(*) AS n FROM flights GROUP BY carrier, tailnum", "comma"),
     ("unclosed-quote", "SELECT count(*) FROM planes WHERE manufacturer = 'BOEING AND seats > 100", "duckdb",
-     "SELECT count(*) FROM planes WHERE manufacturer = 'BOEING' AND seats > 100", "column 50"),
+     "SELECT count(*) FROM planes WHERE manufacturer = 'BOEING' AND seats > 100", "opened at line 1, column 50"),
     ("wrong-alias",
      ("SELECT p.manufacturer, count(*) FROM flights f JOIN planes p ON f.tailnum = p.tailnum "
       "GROUP BY f.manufacturer"), "duckdb",
