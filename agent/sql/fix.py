@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 from sqlglot import exp
 
 from agent.errors import AssistantError, SqlError, SqlSyntaxError, UnsafeSqlError
-from agent.sql.dialect_meaning import dialect_title, keep_meaning, reader
 from agent.sql.diagnose import Problem, diagnose
+from agent.sql.dialect_meaning import dialect_title, keep_meaning, reader
 from agent.sql.guard import ensure_read_only
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
 from agent.sql.repair_text import repair_syntax_once

@@ -508,6 +508,17 @@ def _compared_with_literals(column: exp.Column) -> bool:
     return False
 
 
+def _sources_having(tree: exp.Expression, column: str, schema: Schema) -> list[str]:
+    select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if select is None:
+        return []
+    found = []
+    for table in select.find_all(exp.Table):
+        if any(c.name.lower() == column for c in schema.columns_of(table.name)):
+            found.append(table.alias_or_name)
+    return found
+
+
 # -- aggregates and window functions in WHERE ---------------------------------------------------
 
 
@@ -636,7 +647,9 @@ def _repair_bad_value(tree: exp.Expression, problem: Problem, schema: Schema) ->
 
 
 # Date parts that engines return as numbers.
-_NUMBER_PARTS = (exp.Month, exp.Year, exp.Day, exp.DayOfWeek, exp.DayOfMonth, exp.DayOfYear, exp.WeekOfYear, exp.Quarter)
+_NUMBER_PARTS = (
+    exp.Month, exp.Year, exp.Day, exp.DayOfWeek, exp.DayOfMonth, exp.DayOfYear, exp.WeekOfYear, exp.Quarter,
+)
 
 
 def _is_month_number(node: exp.Expression) -> bool:

@@ -28,5 +28,6 @@ async def reject_out_of_scope(
     """Politely decline a request this data assistant is not for (general knowledge, chit-chat,
     writing prose, booking things, opinions, and any request to change data: drop, delete,
     update, insert; it only reads) and say what it can do instead."""
-    text = f"Sorry, that is outside what I can help with ({reason.strip().rstrip('.')}). {capabilities(runtime.context)}"
+    why = reason.strip().rstrip(".")
+    text = f"Sorry, that is outside what I can help with ({why}). {capabilities(runtime.context)}"
     return tool_result("reject_out_of_scope", text=text)

@@ -126,3 +126,23 @@ def test_an_ambiguous_filter_both_tables_can_meet_keeps_the_first_and_says_so(wa
     )
     assert result.valid
     assert "first table in FROM" in result.changes[0].why
+
+
+def test_an_ambiguous_column_is_resolved_from_the_schema_when_the_engine_lists_no_options(warehouse):
+    from agent.errors import SqlError
+
+    def terse_dry_run(sql):
+        try:
+            warehouse.dry_run(sql)
+        except SqlError as exc:
+            if "Ambiguous" in (exc.detail or ""):
+                raise SqlError("The query failed.", detail="Column 'year' is ambiguous") from exc
+            raise
+
+    result = fix_sql(
+        "SELECT count(*) FROM flights f JOIN planes p ON f.tailnum = p.tailnum WHERE year < 1990",
+        dialect="duckdb", schema=warehouse.schema(), dry_run=terse_dry_run,
+        probe=lambda probe_sql: warehouse.run(probe_sql, row_cap=100).rows,
+    )
+    assert result.valid, result.reason
+    assert [c.what for c in result.changes] == ["year → p.year"]
