@@ -60,6 +60,8 @@ def keep_meaning(tree: exp.Expression, read: str) -> list[MeaningChange]:
     if read == "oracle":
         changes += _oracle_to_char(tree)
         changes += _oracle_rownum(tree)
+    if read == "postgres":
+        changes += _postgres_day_number(tree)
     if read == "postgres" and _uses_name_patterns(tree):
         changes.append(
             MeaningChange(
@@ -128,6 +130,27 @@ def _mysql_weekday(tree: exp.Expression) -> list[MeaningChange]:
         MeaningChange(
             "WEEKDAY(d) → isodow(d) - 1",
             "MySQL's WEEKDAY counts 0 = Monday … 6 = Sunday; DuckDB's isodow counts 1 = Monday … 7.",
+        )
+    ]
+
+
+def _postgres_day_number(tree: exp.Expression) -> list[MeaningChange]:
+    """to_char(d, 'D') is the day of the week, 1 = Sunday … 7 = Saturday (sqlglot reads it as ISO
+    %u, 1 = Monday). Only a format of 'D' alone is rewritten; it is the usual way to ask for it."""
+    nodes = [
+        n for n in tree.find_all(exp.TimeToStr)
+        if isinstance(n.args.get("format"), exp.Literal) and n.args["format"].name == "%u"
+    ]
+    for node in nodes:
+        number = exp.Paren(this=exp.Add(this=exp.DayOfWeek(this=node.this), expression=exp.Literal.number(1)))
+        node.replace(exp.cast(number, "TEXT"))
+    if not nodes:
+        return []
+    return [
+        MeaningChange(
+            "to_char(d, 'D') → dayofweek(d) + 1",
+            "in PostgreSQL 'D' is the day of the week counted 1 = Sunday … 7 = Saturday; DuckDB's "
+            "dayofweek counts from 0 = Sunday.",
         )
     ]
 

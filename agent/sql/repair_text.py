@@ -35,6 +35,9 @@ _VALUE_START = {TokenType.VAR, TokenType.IDENTIFIER, TokenType.NUMBER, TokenType
 _AFTER_VALUE_WORDS = set(SQL_KEYWORDS) - {"AS", "NULL", "NULLS", "FIRST", "LAST", "ALL", "VALUES", "CAST"}
 
 
+MAX_QUOTE_TRIES = 12
+
+
 @dataclass(frozen=True)
 class TextEdit:
     sql: str
@@ -176,7 +179,9 @@ def _close_quote(sql: str, read: str) -> TextEdit | None:
     start = _offset(sql, line, column)
     rest = sql[start + 1 :]
     ends = [m.start() for m in re.finditer(r"\s+(\w+)", rest) if m.group(1).upper() in _AFTER_VALUE_WORDS]
-    for end in [*ends, len(rest.rstrip())]:
+    # Each try is a full parse, so only the first few places are tried (a string that runs on
+    # past a dozen keywords is not a quote closed one word early).
+    for end in [*ends[:MAX_QUOTE_TRIES], len(rest.rstrip())]:
         candidate = sql[: start + 1] + rest[:end] + quote + rest[end:]
         if parse_stop(candidate, read) is None:
             value = rest[:end]

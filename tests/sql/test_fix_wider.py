@@ -65,6 +65,8 @@ CASES = [
      "postgres", "SELECT strftime(time_hour, '%b') AS m, avg(temp) FROM weather GROUP BY 1", "%b"),
     ("postgres-day-name", "SELECT to_char(time_hour, 'Day') AS d, count(*) FROM weather GROUP BY 1",
      "postgres", "SELECT dayname(time_hour) AS d, count(*) FROM weather GROUP BY 1", "%A"),
+    ("postgres-day-number", "SELECT count(*) FROM weather WHERE to_char(time_hour, 'D') = '1'", "postgres",
+     "SELECT count(*) FROM weather WHERE dayofweek(time_hour) = 0", "Sunday"),
     ("mysql-date-format", "SELECT DATE_FORMAT(time_hour, '%Y') AS y, count(*) FROM weather GROUP BY y",
      "mysql", "SELECT strftime(time_hour, '%Y') AS y, count(*) FROM weather GROUP BY y", "strftime"),
 ]
