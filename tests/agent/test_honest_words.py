@@ -21,6 +21,11 @@ REFUSED = [
 ]
 
 
+def _refused_with_a_reason(said: str) -> bool:
+    """It says 'refused' and then why, in a sentence of its own (the guard's words)."""
+    return "refused" in said and len(said.split("refused", 1)[1].strip(" .")) > 20
+
+
 async def _direct(assistant, agent_name, sql):
     return await assistant.reply(assistant.run_tool(f"honest-{next(_sessions)}", agent_name, {"sql": sql}))
 
@@ -29,7 +34,7 @@ async def _direct(assistant, agent_name, sql):
 async def test_fixsql_says_a_refused_statement_is_refused_and_why(offline_assistant, sql):
     reply = await _direct(offline_assistant, "Fix SQL Agent", sql)
     said = f"{reply.text or ''} {reply.error or ''}"
-    assert "refused" in said and "read-only" in said
+    assert _refused_with_a_reason(said)
     assert "already runs" not in said
     assert reply.sql is None
 
@@ -38,7 +43,7 @@ async def test_fixsql_says_a_refused_statement_is_refused_and_why(offline_assist
 async def test_explainsql_says_a_refused_statement_is_refused_and_why(offline_assistant, sql):
     reply = await _direct(offline_assistant, "Explain SQL Agent", sql)
     said = f"{reply.text or ''} {reply.error or ''}"
-    assert "refused" in said and "read-only" in said
+    assert _refused_with_a_reason(said)
     assert "This query" not in said
     assert reply.sql is None
 
