@@ -1,8 +1,10 @@
 """Fix SQL: make a broken query run on the warehouse with the smallest edits, and say why.
 
-The loop is: repair the text until it parses, translate it to DuckDB, then ask the engine
-(a dry run) and repair whatever its error names, a bounded number of rounds. Each edit is
-reported as a `Change` (what and why); when no repair applies the result says so in words.
+The loop is: refuse what the guard refuses, repair the text until it parses, translate it to
+DuckDB with its meaning kept (`dialect_meaning`), then ask the engine (a dry run) and repair
+whatever its error names, a bounded number of rounds; a few mistakes the dry run cannot see
+(a month name compared with a month number) are checked on the tree. Each edit is reported as
+a `Change` (what and why); when no repair applies the result has no SQL and says why in words.
 """
 
 from __future__ import annotations
@@ -69,11 +71,15 @@ def fix_sql(
         # No SQL goes back: a query that does not run is not a fix.
         return FixResult(original_sql=sql, changes=changes, valid=False, reason=reason)
 
+    def refuse(exc: UnsafeSqlError) -> FixResult:
+        reason = f"This statement is refused. {exc.user_message} I only fix queries that read data."
+        return FixResult(original_sql=sql, changes=changes, valid=False, refused=True, reason=reason)
+
     if not text:
         return give_up("There is no SQL to fix; paste the query after the command.")
-    refusal = _refusal(text, read)
+    refusal = _guard_refusal(text, read)
     if refusal is not None:
-        return FixResult(original_sql=sql, valid=False, refused=True, reason=refusal)
+        return refuse(refusal)
     text = _repair_syntax(text, read, _known_names(schema), changes)
     try:
         tree = parse_one_statement(text, reader(read))
@@ -93,10 +99,7 @@ def fix_sql(
     try:
         tree = ensure_read_only(tree.sql(dialect="duckdb"), dialect="duckdb")
     except UnsafeSqlError as exc:
-        return FixResult(
-            original_sql=sql, changes=changes, valid=False, refused=True,
-            reason=f"This statement is refused. {exc.user_message} I only fix queries that read data.",
-        )
+        return refuse(exc)
     except SqlSyntaxError as exc:
         return give_up(f"The query could not be translated to DuckDB. {exc.user_message}")
 
@@ -109,10 +112,7 @@ def fix_sql(
         try:
             dry_run(attempt)
         except UnsafeSqlError as exc:
-            return FixResult(
-                original_sql=sql, changes=changes, valid=False, refused=True,
-                reason=f"This statement is refused. {exc.user_message} I only fix queries that read data.",
-            )
+            return refuse(exc)
         except SqlError as exc:
             problem = diagnose(exc.detail or exc.user_message)
             if problem is None and user_problem not in seen:
@@ -145,14 +145,14 @@ def fix_sql(
     )
 
 
-def _refusal(text: str, read: str) -> str | None:
-    """Why the guard refuses the statement as written, checked before any repair so a write or a
+def _guard_refusal(text: str, read: str) -> UnsafeSqlError | None:
+    """The guard's refusal of the statement as written, checked before any repair so a write or a
     file read is never turned into something that runs. Text that does not parse is left to the
     repairs (and the guard checks again after them)."""
     try:
         ensure_read_only(text, dialect=read)
     except UnsafeSqlError as exc:
-        return f"This statement is refused. {exc.user_message} I only fix queries that read data."
+        return exc
     except SqlError:
         return None
     return None
