@@ -182,7 +182,9 @@ def _dialect_changes(tree: exp.Expression, read: str) -> list[Change]:
     for node in tree.find_all(exp.Func):
         before = _FUNCTION_NAME.match(node.sql(dialect=read))
         after = _FUNCTION_NAME.match(node.sql(dialect="duckdb"))
-        if before and after and before.group(1).lower() != after.group(1).lower():
+        # A CAST is a type conversion sqlglot adds, not another name for the same function.
+        if before and after and after.group(1).lower() not in ("cast", "try_cast") \
+                and before.group(1).lower() != after.group(1).lower():
             renamed.setdefault(before.group(1).lower(), after.group(1).lower())
     return [
         Change(what=f"{old}() → {new}()", why=f"{old} is {dialect_title(read)} SQL; DuckDB calls it {new}.")

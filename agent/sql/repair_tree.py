@@ -164,7 +164,7 @@ def _repair_column(
             f"as a value it needs single quotes.",
         )
     # The exact name in another table of the query beats a similar name in the one written.
-    moved = _repair_alias(tree, columns, schema)
+    moved = _repair_alias(tree, columns, schema) or _repair_aggregate_name(columns)
     if moved is not None:
         return moved
     visible = _visible_columns(tree, schema)
@@ -184,6 +184,41 @@ def _repair_column(
             "column in the tables it reads.",
         )
     return _repair_join_column(tree, columns, schema, probe)
+
+
+def _repair_aggregate_name(columns: list[exp.Column]) -> TreeEdit | None:
+    """`ORDER BY count` where the query computes one count(*): the name of the function stands for
+    the value the query computes with it, so it becomes that output."""
+    column = columns[0]
+    select = column.find_ancestor(exp.Select)
+    if select is None or column.table:
+        return None
+    wrong = column.name.lower()
+    computed = [
+        p for p in select.expressions
+        if any(_function_name(a) == wrong for a in p.find_all(exp.AggFunc)) and not _inside_window(p)
+    ]
+    if len(computed) != 1:
+        return None
+    projection = computed[0]
+    if isinstance(projection, exp.Alias):
+        replacement: exp.Expression = exp.column(projection.alias)
+    else:
+        replacement = projection.copy()
+    shown = replacement.sql(dialect="duckdb")
+    for node in columns:
+        if node.find_ancestor(exp.Select) is select:
+            node.replace(replacement.copy())
+    return TreeEdit(
+        f"{column.name} → {shown}",
+        f"there is no column {column.name}; the query computes one {column.name}, {shown}, which is "
+        "what the name stands for here.",
+    )
+
+
+def _function_name(node: exp.Expression) -> str:
+    found = _FUNCTION_NAME.match(node.sql(dialect="duckdb"))
+    return found.group(1).lower() if found else ""
 
 
 def _sources(tree: exp.Expression, column: exp.Column) -> dict[str, exp.Expression | Scope]:
