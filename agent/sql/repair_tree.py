@@ -566,8 +566,8 @@ def _repair_aggregate_in_where(tree: exp.Expression) -> TreeEdit | None:
         if where is None:
             continue
         conditions = _conjuncts(where.this)
-        windowed = [c for c in conditions if c.find(exp.Window)]
-        summaries = [c for c in conditions if c not in windowed and _has_aggregate(c)]
+        windowed = [c for c in conditions if _computes_here(c, exp.Window, select)]
+        summaries = [c for c in conditions if c not in windowed and _computes_here(c, exp.AggFunc, select)]
         if not windowed and not summaries:
             continue
         kept = [c for c in conditions if c not in windowed and c not in summaries]
@@ -584,6 +584,15 @@ def _repair_aggregate_in_where(tree: exp.Expression) -> TreeEdit | None:
             notes.append(_window_to_outer_query(select, windowed))
         return TreeEdit("; ".join(n[0] for n in notes), " ".join(n[1] for n in notes))
     return None
+
+
+def _computes_here(condition: exp.Expression, kind: type, select: exp.Select) -> bool:
+    """`condition` has a `kind` node of `select` itself (not of a subquery inside it; not an
+    aggregate that is a window's argument)."""
+    for node in condition.find_all(kind):
+        if node.find_ancestor(exp.Select) is select and (kind is exp.Window or not _inside_window(node)):
+            return True
+    return False
 
 
 def _window_to_outer_query(select: exp.Select, windowed: list[exp.Expression]) -> tuple[str, str]:

@@ -17,6 +17,11 @@ CASES = [
      "presto",
      "SELECT origin, max(wind_speed) FROM weather WHERE month = 3 GROUP BY origin HAVING max(wind_speed) > 30",
      "HAVING"),
+    ("having-beside-a-subquery",
+     ("SELECT origin, count(*) FROM weather WHERE temp > (SELECT avg(temp) FROM weather) AND count(*) > 10 "
+      "GROUP BY origin"), "duckdb",
+     ("SELECT origin, count(*) FROM weather WHERE temp > (SELECT avg(temp) FROM weather) GROUP BY origin "
+      "HAVING count(*) > 10"), "HAVING"),
     ("window-in-where",
      ("SELECT manufacturer, model, count(*) AS n FROM planes WHERE rank() OVER (PARTITION BY manufacturer "
       "ORDER BY count(*) DESC) = 1 GROUP BY manufacturer, model"), "duckdb",
