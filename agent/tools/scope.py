@@ -5,9 +5,9 @@ from typing import Annotated
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
-from agent.context import AgentContext
-from agent.state import FinalIntent
+from agent.runtime import AgentContext
 from agent.tools.results import tool_result
+from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
 
 
 def capabilities(ctx: AgentContext) -> str:
@@ -31,3 +31,15 @@ async def reject_out_of_scope(
     why = reason.strip().rstrip(".")
     text = f"Sorry, that is outside what I can help with ({why}). {capabilities(runtime.context)}"
     return tool_result("reject_out_of_scope", text=text)
+
+
+SPEC = ToolSpec(
+    name=ToolName.REJECT,
+    agent_name=COMMON_AGENT,
+    label="Thinking…",
+    prompt_line=(
+        "anything else (general knowledge, chit-chat, prose, opinions, booking), and any request to "
+        "change data (drop, delete, update, insert, create): say that you only read data."
+    ),
+    terminal=True,
+)
