@@ -157,3 +157,31 @@ def test_an_ambiguous_column_is_resolved_from_the_schema_when_the_engine_lists_n
     )
     assert result.valid, result.reason
     assert [c.what for c in result.changes] == ["year → p.year"]
+
+
+@pytest.mark.parametrize(
+    ("message", "kind", "name"),
+    [
+        ("Binder Error: WHERE clause cannot contain aggregates!", "aggregate_in_where", "WHERE"),
+        ("Binder Error: WHERE clause cannot contain window functions!", "aggregate_in_where", "WHERE"),
+        ("ERROR: aggregate functions are not allowed in WHERE", "aggregate_in_where", "WHERE"),
+        ("ERROR 1111 (HY000): Invalid use of group function", "aggregate_in_where", "function"),
+        ("Conversion Error: Could not convert string 'July' to INT64", "bad_value", "July"),
+        ('ERROR: invalid input syntax for type integer: "July"', "bad_value", "July"),
+    ],
+)
+def test_engine_messages_for_the_wider_repairs_are_understood(message, kind, name):
+    from agent.sql.diagnose import diagnose
+
+    problem = diagnose(message)
+    assert problem is not None and (problem.kind, problem.name) == (kind, name)
+
+
+def test_a_pasted_postgres_error_is_used_when_our_engine_runs_the_query(warehouse):
+    # Our dry run plans `month = 'July'` without complaint; the person's error names the value.
+    result = fix_sql(
+        "SELECT count(*) FROM weather WHERE month = 'July'",
+        error='ERROR: invalid input syntax for type integer: "July"',
+        dialect="postgres", schema=warehouse.schema(), dry_run=warehouse.dry_run,
+    )
+    assert result.valid and [c.what for c in result.changes] == ["'July' → 7"]
