@@ -12,6 +12,7 @@ import re
 import time
 import uuid
 from collections.abc import AsyncIterator, Callable
+from pathlib import Path
 from typing import Any, cast
 
 from langchain_core.callbacks import BaseCallbackHandler
@@ -56,6 +57,7 @@ __all__ = [
     "Settings",
     "SettingsError",
     "SuggestedPrompt",
+    "catalog_command",
     "interpret_reply",
     "is_month_axis",
     "load_settings",
@@ -116,6 +118,10 @@ class Assistant:
 
         context = build_context(settings, chat_model=chat_model)
         return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
+
+    async def warehouse_problem(self) -> str | None:
+        """None while the warehouse answers, else the sentence a person would get (for /healthz)."""
+        return await asyncio.to_thread(self.context.warehouse.health)
 
     async def aclose(self) -> None:
         closer = getattr(self.graph.checkpointer, "aclose", None)
@@ -388,6 +394,22 @@ class Assistant:
             log.warning("chart not drawn: %s", exc.user_message)
             return None
         return Chart(spec=chart_spec, png=png)
+
+
+def catalog_command(settings: Settings, step: str, folder: Path | None) -> tuple[int, list[str]]:
+    """`catalog init|check|refresh` for a terminal: (exit status, lines to print)."""
+    from agent.catalog import commands
+
+    if folder is None and step in ("init", "check"):
+        return 2, [f"catalog {step} needs a folder."]
+    if step == "init":
+        assert folder is not None
+        return 0, commands.init(settings, folder)
+    if step == "refresh":
+        return 0, commands.refresh(settings, folder)
+    assert folder is not None
+    problems = commands.check(settings, folder)
+    return (1, problems) if problems else (0, [f"{folder} agrees with the warehouse."])
 
 
 REASK: dict[str, Any] = {"reask": True}

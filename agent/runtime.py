@@ -8,12 +8,15 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from agent.audit import AuditTrail
 from agent.catalog import Catalog, default_catalog
+from agent.catalog.bootstrap_dbt import bootstrap, write_project
+from agent.catalog.commands import semantic_dir_for
+from agent.catalog.introspected import LazyCatalog, build_catalog
 from agent.errors import AssistantError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
@@ -24,7 +27,7 @@ from agent.semantic.model import SemanticModel, load_model
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
 from agent.sql.parse import transpile
-from agent.warehouse import Warehouse
+from agent.warehouse import Warehouse, WarehouseUnavailableError
 
 log = logging.getLogger(__name__)
 
@@ -64,11 +67,11 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
     from agent.tools.semantic import SemanticParse, offline_parse
 
     warehouse = warehouse or Warehouse.from_settings(settings)
-    semantic = load_model()
+    semantic = _semantic_model(settings, warehouse)
     context = AgentContext(
         settings=settings,
         warehouse=warehouse,
-        catalog=default_catalog(),
+        catalog=_catalog(settings, warehouse),
         semantic=semantic,
         values=ValueIndex.from_warehouse(warehouse, semantic),
         model=None,  # set below: the offline model needs the rest of the context
@@ -79,7 +82,7 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
         structured={SemanticParse.__name__: lambda question: offline_parse(RUN_CONTEXT.get() or context, question)},
     )
     context.governance = build_governance(settings, context)
-    log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.path)
+    log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
     return context
 
 
@@ -91,6 +94,34 @@ def build_governance(settings: Settings, context: AgentContext) -> Governance:
         log.info("access policy %s: default %s, rules: %d", settings.policy_path, policy.data.default,
                  len(policy.data.rules))
     return governance
+
+
+def _catalog(settings: Settings, warehouse: Warehouse):
+    """The demo's hand-written catalog, or the live warehouse's (CATALOG_PATH laid on top)."""
+    if warehouse.is_demo and settings.catalog_path is None:
+        return default_catalog()
+    try:
+        return build_catalog(warehouse, settings.catalog_path)
+    except WarehouseUnavailableError as exc:
+        log.warning("starting without the catalog until the warehouse answers: %s", exc.user_message)
+        return cast(Catalog, LazyCatalog(lambda: build_catalog(warehouse, settings.catalog_path)))
+
+
+def _semantic_model(settings: Settings, warehouse: Warehouse):
+    """The demo's model; for another warehouse a dbt model is bootstrapped from its schema and
+    written under DATA_DIR (SEMANTIC_MODEL_PATH replaces it). Until the dbt reader lands the
+    agent answers such warehouses by the free path only, with a model that names nothing."""
+    demo = load_model()
+    if warehouse.is_demo and settings.semantic_model_path is None:
+        return demo
+    if settings.semantic_model_path is None:
+        folder = semantic_dir_for(settings, warehouse)
+        try:
+            write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
+            log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
+        except WarehouseUnavailableError as exc:
+            log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
+    return demo.model_copy(update={"tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None})
 
 
 def build_checkpointer(settings: Settings):
@@ -127,7 +158,7 @@ def _recognisers(base: AgentContext) -> Recognisers:
     def sql_runs(sql: str) -> bool:
         ctx = RUN_CONTEXT.get() or base
         try:
-            ctx.warehouse.dry_run(transpile(sql, read="presto", write="duckdb"))
+            ctx.warehouse.dry_run(transpile(sql, read="presto", write=ctx.warehouse.dialect))
         except AssistantError:
             return False
         return True

@@ -33,12 +33,20 @@ class Settings(BaseSettings):
     # State and data
     redis_url: str | None = None
     warehouse_url: str | None = None
+    warehouse_schemas: str = ""  # comma-separated; empty: the engine's default schema
+    warehouse_allow_system_tables: bool = False
+    warehouse_pool_size: int = Field(default=4, ge=1, le=64)
+    catalog_path: Path | None = None  # the team's catalog YAML, overlaid on the introspected one
+    semantic_model_path: Path | None = None
+    catalog_ttl_s: float = Field(default=3600.0, ge=0)  # 0: read the schema once
     data_dir: Path = Path("data")
 
     # Query limits
     query_timeout_s: float = Field(default=20.0, gt=0)
     query_row_cap: int = Field(default=10_000, ge=1)
     query_memory_limit: str = "1GB"
+    query_result_bytes: int = Field(default=50_000_000, ge=1_000)  # result size brought back
+    query_max_bytes_billed: int = Field(default=10_000_000_000, ge=0)  # BigQuery cost cap
     query_threads: int = Field(default=2, ge=1)
 
     # Agent behaviour
@@ -70,6 +78,10 @@ class Settings(BaseSettings):
         if not re.fullmatch(r"\s*\d+(\.\d+)?\s*(KB|MB|GB|TB|KiB|MiB|GiB|TiB)\s*", value, re.I):
             raise ValueError("expected a size such as 512MB or 2GB")
         return value.strip()
+
+    @property
+    def warehouse_schema_list(self) -> list[str]:
+        return [s.strip() for s in self.warehouse_schemas.split(",") if s.strip()]
 
     @property
     def has_llm(self) -> bool:

@@ -58,8 +58,8 @@ async def _serve(settings: BotSettings, mode: str) -> None:
         from bot.http_server import build_web_app
 
         runner = web.AppRunner(
-            build_web_app(runtime.app, runtime.health, metrics=runtime.metrics, slack_auth=runtime.slack_auth,
-                          ack_first=runtime.ack_first),
+            build_web_app(runtime.app, runtime.health, assistant.warehouse_problem, metrics=runtime.metrics,
+                          slack_auth=runtime.slack_auth, ack_first=runtime.ack_first),
             access_log=None,  # request lines carry no request id; the listeners log what matters
         )
         await runner.setup()

@@ -1,12 +1,15 @@
 """HTTP mode: one aiohttp server, POST /slack/events for events, commands and interactivity,
 GET /healthz and GET /metrics (Prometheus).
 
-/healthz answers 503 with `{"redis": "down"}` while shared state is unreachable, or with
-`{"slack": …}` while Slack refuses the bot token (checked at most every 30 s), so a load
-balancer can route around a degraded replica; it turns 200 again by itself.
+/healthz answers 503 with `{"redis": "down"}` while shared state is unreachable,
+`{"warehouse": "down", "warehouse_problem": "..."}` while the warehouse is, or `{"slack": …}` while
+Slack refuses the bot token (checked at most every 30 s), so a load balancer can route around a
+degraded replica; it turns 200 again by itself.
 """
 
 from __future__ import annotations
+
+from collections.abc import Awaitable, Callable
 
 from aiohttp import web
 from slack_bolt.adapter.aiohttp import to_aiohttp_response, to_bolt_request
@@ -21,8 +24,13 @@ EVENTS_PATH = "/slack/events"
 
 
 def build_web_app(
-    app: AsyncApp, health: RedisHealth | None = None, *, metrics: BotMetrics | None = None,
-    slack_auth: SlackAuth | None = None, ack_first: AckFirst | None = None,
+    app: AsyncApp,
+    health: RedisHealth | None = None,
+    warehouse_problem: Callable[[], Awaitable[str | None]] | None = None,
+    *,
+    metrics: BotMetrics | None = None,
+    slack_auth: SlackAuth | None = None,
+    ack_first: AckFirst | None = None,
 ) -> web.Application:
     gate = ack_first or AckFirst()
 
@@ -32,14 +40,19 @@ def build_web_app(
             return await to_aiohttp_response(bolt_response)
 
     async def healthz(_: web.Request) -> web.Response:
-        report: dict[str, object] = {"ok": True}
+        body: dict[str, object] = {"ok": True}
         if health is not None:
-            report["redis"] = "up" if health.up else "down"
+            body["redis"] = "up" if health.up else "down"
+        if warehouse_problem is not None:
+            problem = await warehouse_problem()
+            body["warehouse"] = "up" if problem is None else "down"
+            if problem is not None:
+                body["warehouse_problem"] = problem
         if slack_auth is not None:
             slack_ok, detail = await slack_auth.check()
-            report["slack"] = "up" if slack_ok else detail
-        report["ok"] = report.get("redis", "up") == "up" and report.get("slack", "up") == "up"
-        return web.json_response(report, status=200 if report["ok"] else 503)
+            body["slack"] = "up" if slack_ok else detail
+        body["ok"] = all(body.get(part, "up") == "up" for part in ("redis", "warehouse", "slack"))
+        return web.json_response(body, status=200 if body["ok"] else 503)
 
     async def metrics_text(_: web.Request) -> web.Response:
         assert metrics is not None

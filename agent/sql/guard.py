@@ -1,22 +1,38 @@
 """The read-only guard: one query that only reads the warehouse's own tables, or a refusal.
 
-It is an allow-list at the top (SELECT / WITH / VALUES and set operations of them) and a
-deny-list underneath (every node of the tree: writes, session commands, and table or scalar
-functions that reach files, URLs, other databases, settings or the environment). The engine
-is also opened read-only with external access off; this guard is the first lock, and the
-one that can say in words why a statement was refused.
+Everything is an allow-list: the statement must be SELECT / WITH / VALUES (or set
+operations of them); every function must be on the dialect's reviewed list
+(`agent.sql.allowlist`), table functions only the bounded generators; tables only the
+warehouse's user tables, never system catalogs. Anything unknown is refused with a
+sentence naming it. The text is bounded in length and nesting before it is parsed.
+
+Underneath, every engine session is read-only as well (see `agent.warehouse`); this guard
+is the first lock and the one that can say in words why a statement was refused.
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import re
+from dataclasses import dataclass
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import TokenError
-from sqlglot.tokens import TokenType
+from sqlglot.tokens import Token, TokenType
 
 from agent.errors import UnsafeSqlError
+from agent.sql.allowlist import (
+    MAX_GENERATED,
+    SIZE_ARGUMENTS,
+    SYSTEM_PREFIXES,
+    SYSTEM_SCHEMAS,
+    allowed_functions,
+    duckdb_refused,
+    table_functions,
+)
+from agent.sql.limits import check_sql_size
+from agent.sql.names import allowed_typos, edit_distance
 from agent.sql.parse import clean_sql_text, parse_statements, sqlglot_dialect
 
 _WRITES = "would write data"
@@ -24,6 +40,7 @@ _SCHEMA = "would change the database's structure"
 _SESSION = "would change the session or the engine"
 _EXTERNAL = "would reach outside the warehouse"
 _NOT_QUERY = "is not a query"
+_LOCKS = "would lock rows"
 
 # Leading words of statements that are never a read query, with what they would do.
 # Checked on tokens before parsing because sqlglot reads some of them as something
@@ -31,19 +48,29 @@ _NOT_QUERY = "is not a query"
 _STATEMENT_WORDS = {
     "INSERT": _WRITES, "UPDATE": _WRITES, "DELETE": _WRITES, "MERGE": _WRITES,
     "UPSERT": _WRITES, "REPLACE": _WRITES, "COPY": _WRITES, "EXPORT": _WRITES,
-    "IMPORT": _WRITES, "UNLOAD": _WRITES, "LOAD": _SESSION,
+    "IMPORT": _WRITES, "UNLOAD": _WRITES, "LOAD": _SESSION, "PUT": _WRITES, "GET": _EXTERNAL,
     "CREATE": _SCHEMA, "ALTER": _SCHEMA, "DROP": _SCHEMA, "TRUNCATE": _SCHEMA,
     "RENAME": _SCHEMA, "COMMENT": _SCHEMA, "GRANT": _SCHEMA, "REVOKE": _SCHEMA,
-    "ATTACH": _EXTERNAL, "DETACH": _EXTERNAL, "INSTALL": _SESSION, "FORCE": _SESSION,
-    "PRAGMA": _SESSION, "SET": _SESSION, "RESET": _SESSION, "CALL": _SESSION,
+    "REFRESH": _SCHEMA, "REINDEX": _SCHEMA, "CLUSTER": _SCHEMA, "OPTIMIZE": _SCHEMA,
+    "REPAIR": _SCHEMA, "SECURITY": _SCHEMA, "UNDROP": _SCHEMA,
+    "ATTACH": _EXTERNAL, "DETACH": _EXTERNAL, "INSTALL": _SESSION, "UNINSTALL": _SESSION,
+    "FORCE": _SESSION, "PRAGMA": _SESSION, "SET": _SESSION, "RESET": _SESSION, "CALL": _SESSION,
     "EXECUTE": _SESSION, "EXEC": _SESSION, "PREPARE": _SESSION, "DEALLOCATE": _SESSION,
     "USE": _SESSION, "CHECKPOINT": _SESSION, "VACUUM": _SESSION, "ANALYZE": _SESSION,
     "BEGIN": _SESSION, "START": _SESSION, "COMMIT": _SESSION, "ROLLBACK": _SESSION,
     "ABORT": _SESSION, "END": _SESSION, "SAVEPOINT": _SESSION, "RELEASE": _SESSION,
     "LOCK": _SESSION, "UNLOCK": _SESSION, "KILL": _SESSION, "SHUTDOWN": _SESSION,
+    "DO": _SESSION, "HANDLER": _SESSION, "FLUSH": _SESSION, "PURGE": _SESSION, "XA": _SESSION,
+    "LISTEN": _SESSION, "NOTIFY": _SESSION, "UNLISTEN": _SESSION, "DISCARD": _SESSION,
+    "DECLARE": _SESSION, "FETCH": _SESSION, "MOVE": _SESSION, "CLOSE": _SESSION,
+    "CACHE": _SESSION, "CHECKSUM": _NOT_QUERY, "HELP": _NOT_QUERY, "BINLOG": _SESSION,
+    "CHANGE": _SESSION, "SYSTEM": _SESSION, "TABLE": _NOT_QUERY,
     "DESCRIBE": _NOT_QUERY, "DESC": _NOT_QUERY, "SHOW": _NOT_QUERY, "SUMMARIZE": _NOT_QUERY,
-    "EXPLAIN": _NOT_QUERY, "PIVOT": _NOT_QUERY, "UNPIVOT": _NOT_QUERY,
+    "EXPLAIN": _NOT_QUERY, "PIVOT": _NOT_QUERY, "UNPIVOT": _NOT_QUERY, "LIST": _NOT_QUERY,
 }
+# Words that anywhere in a statement mean it writes (SELECT ... INTO OUTFILE, INTO t).
+_ANYWHERE_WORDS = {"INTO": ("SELECT INTO", _WRITES), "OUTFILE": ("INTO OUTFILE", _WRITES),
+                   "DUMPFILE": ("INTO DUMPFILE", _WRITES)}
 
 # Tree nodes that never belong in a read query, wherever they appear.
 _FORBIDDEN_NODES: tuple[tuple[type[exp.Expression], str, str], ...] = (
@@ -69,39 +96,50 @@ _FORBIDDEN_NODES: tuple[tuple[type[exp.Expression], str, str], ...] = (
     (exp.Command, "a command", _NOT_QUERY),
     (exp.Describe, "DESCRIBE", _NOT_QUERY),
     (exp.Show, "SHOW", _NOT_QUERY),
+    (exp.Lock, "FOR UPDATE / FOR SHARE", _LOCKS),
+    (exp.SessionParameter, "a session variable (@@...)", _SESSION),
+    (exp.Parameter, "a variable (@...)", _SESSION),
 )
 
 _READ_QUERIES = (exp.Select, exp.SetOperation, exp.Values)
+_GENERATORS = frozenset({"range", "generate_series", "sequence", "numbers", "generate_array",
+                         "generate_date_array", "generate_subscripts"})
 
-# Functions, by lower-case name, that read files or URLs, query other databases, run SQL
-# given as text, or reveal settings, secrets or the environment.
-_FORBIDDEN_FUNCTIONS = frozenset({
-    "glob", "sniff_csv", "query", "query_table", "getenv", "current_setting",
-    "duckdb_secrets", "which_secret", "duckdb_settings", "duckdb_extensions",
-    "load_extension", "install_extension", "json_execute_serialized_sql", "setseed",
-    "checkpoint", "force_checkpoint", "arrow_scan", "python_map_function", "system",
-    "shell", "ducklake_snapshots", "txid_current", "nextval", "currval",
-    "pg_read_file", "pg_read_binary_file", "pg_ls_dir", "pg_stat_file", "lo_import",
-    "lo_export", "dblink", "load_file", "sys_exec", "sys_eval", "xp_cmdshell",
-    "openrowset", "opendatasource", "openquery",
-})
-_FORBIDDEN_PREFIXES = (
-    "read_", "write_", "parquet_", "iceberg_", "delta_", "sqlite_", "postgres_", "mysql_",
-    "pragma_", "set_", "http", "st_read", "excel_", "ducklake_", "azure_", "s3_", "gcs_",
-    "hf_", "file_", "pg_read", "pg_ls",
+# Operators that sqlglot models as functions (AND, =, NOT, IN, LIKE): syntax, not calls.
+_OPERATORS = (exp.Binary, exp.Connector, exp.Unary, exp.Predicate)
+_ALL_ALLOWED = sorted(allowed_functions("duckdb") | allowed_functions("postgres") | allowed_functions("mysql"))
+# Names that are dangerous on some engine even when DuckDB has never heard of them.
+_DANGEROUS_PREFIXES = (
+    "pg_", "lo_", "dblink", "sleep", "benchmark", "load_file", "get_lock", "release_lock", "sys_",
+    "xp_", "set_config", "current_setting", "query_to", "table_to", "database_to", "version",
+    "user", "session_user", "current_user", "connection_id", "system", "shell", "read_", "write_",
 )
-_FORBIDDEN_SUFFIXES = ("_scan", "_attach", "_execute", "_query")
-
-_FUNCTION_NAME = re.compile(r"^\s*([\w.]+)\s*\(")
+_CALL_NAME = re.compile(r"^\s*([\w.\"`]+)\s*\(")
 # A table "name" with these characters is a file path or URL that DuckDB would open.
 _PATH_LIKE = re.compile(r"[./\\:~*?]")
 
 
-def ensure_read_only(sql: str, dialect: str = "duckdb") -> exp.Expression:
+@dataclass(frozen=True)
+class GuardPolicy:
+    """What a query may read beyond the function allow-list.
+
+    `tables` holds the warehouse's user tables, lower-case, both bare and schema-qualified;
+    None means "not known" (only system catalogs are refused then).
+    """
+
+    tables: frozenset[str] | None = None
+    allow_system: bool = False
+
+
+def ensure_read_only(
+    sql: str, dialect: str = "duckdb", *, policy: GuardPolicy | None = None
+) -> exp.Expression:
     """The parsed statement when it is one read-only query; UnsafeSqlError or SqlSyntaxError if not."""
     text = clean_sql_text(sql)
+    check_sql_size(text)
     read = sqlglot_dialect(dialect)
-    _refuse_by_leading_word(text, read)
+    policy = policy or GuardPolicy()
+    called = _check_tokens(text, read)
     statements = parse_statements(text, read)
     if not statements:
         raise UnsafeSqlError("There is no query here to run, only comments or semicolons.")
@@ -112,76 +150,268 @@ def ensure_read_only(sql: str, dialect: str = "duckdb") -> exp.Expression:
         )
     tree = statements[0]
     for node in tree.walk():
-        _refuse_node(node)
+        for kind, label, effect in _FORBIDDEN_NODES:
+            if isinstance(node, kind):
+                raise UnsafeSqlError(_refusal(label, effect))
     root = tree.unnest() if isinstance(tree, exp.Subquery) else tree
     if not isinstance(root, _READ_QUERIES):
         raise UnsafeSqlError(
             "I only run read-only queries (SELECT, WITH or VALUES); this statement is not one."
         )
+    _Checker(tree, read, policy).check(called)
     return tree
 
 
-def _refuse_by_leading_word(text: str, read: str) -> None:
-    """Refuse each statement whose first word is a known non-query keyword."""
+def _check_tokens(text: str, read: str) -> list[str]:
+    """Refuse non-query leading words and INTO; return every name written as a call `name(`."""
     try:
         tokens = Dialect.get_or_raise(read).tokenize(text)
     except TokenError:
-        return  # the parser reports the exact syntax problem
+        return []  # the parser reports the exact syntax problem
     at_start = True
-    for token in tokens:
+    called: list[str] = []
+    for i, token in enumerate(tokens):
         if token.token_type == TokenType.SEMICOLON:
             at_start = True
             continue
-        if at_start and token.token_type not in (TokenType.L_PAREN,):
-            word = token.text.upper()
+        word = token.text.upper()
+        if at_start and token.token_type != TokenType.L_PAREN:
             if word in _STATEMENT_WORDS:
                 raise UnsafeSqlError(_refusal(word, _STATEMENT_WORDS[word]))
             at_start = False
+        if word in _ANYWHERE_WORDS and token.token_type not in (TokenType.STRING, TokenType.IDENTIFIER):
+            raise UnsafeSqlError(_refusal(*_ANYWHERE_WORDS[word]))
+        if _is_call(tokens, i):
+            called.append(token.text.lower())
+    return called
 
 
-def _refuse_node(node: exp.Expression) -> None:
-    for kind, label, effect in _FORBIDDEN_NODES:
-        if isinstance(node, kind):
-            raise UnsafeSqlError(_refusal(label, effect))
-    if isinstance(node, exp.Func):
-        for name in _function_names(node):
-            if _is_forbidden_function(name):
+def _is_call(tokens: list[Token], i: int) -> bool:
+    return (
+        tokens[i].token_type in (TokenType.VAR, TokenType.IDENTIFIER)
+        and i + 1 < len(tokens)
+        and tokens[i + 1].token_type == TokenType.L_PAREN
+    )
+
+
+class _Checker:
+    def __init__(self, tree: exp.Expression, read: str, policy: GuardPolicy):
+        self.tree = tree
+        self.read = read
+        self.policy = policy
+        self.allowed = allowed_functions(read)
+        self.table_funcs = table_functions(read)
+        self.ctes = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
+        # `t(a, b)` after AS or in WITH names columns, not a call.
+        self.aliases = {a.name.lower() for a in tree.find_all(exp.TableAlias) if a.name}
+
+    def check(self, called: list[str]) -> None:
+        for name in called:
+            if name not in self.aliases and name not in self.allowed and name not in self.table_funcs:
+                raise _refuse_function(name)
+        for node in self.tree.walk():
+            if isinstance(node, exp.Func) and not isinstance(node, _OPERATORS):
+                self._function(node)
+            elif isinstance(node, exp.Table) and isinstance(node.this, exp.Identifier):
+                self._table(node)
+
+    def _function(self, node: exp.Func) -> None:
+        name = self._name(node)
+        in_from = isinstance(node.parent, (exp.Table, exp.From, exp.Join)) and node.arg_key == "this"
+        if in_from:
+            if name not in self.table_funcs:
                 raise UnsafeSqlError(
-                    f"I only run read-only queries on the warehouse's own tables; the function "
-                    f"{name}() {_EXTERNAL} (files, URLs, other databases or settings)."
+                    f"I only run read-only queries on the warehouse's own tables; the table "
+                    f"function {name}() is not one I allow (only "
+                    f"{', '.join(sorted(self.table_funcs)) or 'none'} on this warehouse)."
                 )
-    if (
-        isinstance(node, exp.Table)
-        and isinstance(node.this, exp.Identifier)
-        and any(_PATH_LIKE.search(part.name) for part in node.parts)
-    ):
+        elif name not in self.allowed:
+            raise _refuse_function(name)
+        if name in _GENERATORS or isinstance(node, exp.GenerateSeries):
+            _bound_generator(node, name)
+        elif name in SIZE_ARGUMENTS:
+            _bound_size(node, name)
+
+    def _name(self, node: exp.Func) -> str:
+        if isinstance(node, exp.Anonymous):
+            return node.name.lower()
+        try:
+            printed = _CALL_NAME.match(node.sql(dialect=self.read))
+        except Exception:  # noqa: BLE001 - some nodes do not print in every dialect
+            printed = None
+        if printed:
+            name = printed.group(1).strip('"`').lower().rsplit(".", 1)[-1]
+            if name in self.allowed or name in self.table_funcs:
+                return name
+        for alias in node.sql_names():
+            if alias.lower() in self.allowed or alias.lower() in self.table_funcs:
+                return alias.lower()
+        return printed.group(1).strip('"`').lower() if printed else node.sql_name().lower()
+
+    def _table(self, node: exp.Table) -> None:
+        parts = [p.name for p in node.parts]
+        if any(_PATH_LIKE.search(part) for part in parts):
+            raise UnsafeSqlError(
+                f"I only run read-only queries on the warehouse's own tables; '{node.name}' looks "
+                "like a file or URL, and reading files is not allowed."
+            )
+        name = node.name.lower()
+        alias = node.args.get("alias")
+        if alias is not None and alias.columns and not alias.name and name not in self.table_funcs:
+            # `FROM show(1)` parses as table `show` with columns `(1)`, but the engine calls it.
+            raise UnsafeSqlError(
+                f"I only run read-only queries on the warehouse's own tables; the table function "
+                f"{name}() is not one I allow."
+            )
+        if len(parts) == 1 and name in self.ctes:
+            return
+        qualified = ".".join(p.lower() for p in parts)
+        if not self.policy.allow_system and _is_system(parts):
+            raise UnsafeSqlError(
+                f"I only run read-only queries on the warehouse's own tables; {qualified} is a "
+                "system catalog, which I do not read."
+            )
+        known = self.policy.tables
+        if known is not None and qualified not in known and ".".join(p.lower() for p in parts[-2:]) not in known:
+            detail = f"Table with name {node.name} does not exist!"
+            candidates = sorted(k for k in known if "." not in k)
+            if candidates:
+                closest = min(candidates, key=lambda k: (edit_distance(name, k), -_shared_prefix(name, k)))
+                detail += f' Did you mean "{closest}"?'
+            raise UnknownTableError(
+                f"I only run read-only queries on the warehouse's own tables; there is no table "
+                f"{qualified} among them.",
+                detail=detail,
+            )
+
+
+def _is_system(parts: list[str]) -> bool:
+    lowered = [p.lower() for p in parts]
+    return any(p in SYSTEM_SCHEMAS for p in lowered[:-1]) or any(
+        p.startswith(SYSTEM_PREFIXES) for p in lowered
+    )
+
+
+def _number(node: exp.Expression | None) -> float | None:
+    while isinstance(node, (exp.Cast, exp.Paren)):
+        node = node.this
+    if isinstance(node, exp.Neg):
+        inner = _number(node.this)
+        return -inner if inner is not None else None
+    if isinstance(node, exp.Literal) and node.is_number:
+        return float(node.this)
+    return None
+
+
+def _moment(node: exp.Expression | None) -> dt.datetime | None:
+    while isinstance(node, (exp.Cast, exp.Paren, exp.TsOrDsToDate, exp.Date)):
+        node = node.this
+    if isinstance(node, exp.Literal) and node.is_string:
+        try:
+            return dt.datetime.fromisoformat(node.this)
+        except ValueError:
+            return None
+    return None
+
+
+_UNIT_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 604800,
+                 "month": 2_592_000, "quarter": 7_776_000, "year": 31_536_000}
+
+
+def _interval_seconds(node: exp.Expression | None) -> float | None:
+    if not isinstance(node, exp.Interval):
+        return None
+    text = node.this.name if node.this is not None else ""
+    unit = (node.unit.name if node.unit is not None else "").lower().rstrip("s")
+    match = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*([a-z]*?)s?\s*", text.lower())
+    if not match:
+        return None
+    unit = unit or match.group(2)
+    return float(match.group(1)) * _UNIT_SECONDS[unit] if unit in _UNIT_SECONDS else None
+
+
+def _bound_generator(node: exp.Func, name: str) -> None:
+    """A generator's size must be known from literals and at most MAX_GENERATED values."""
+    if isinstance(node, exp.Anonymous):
+        args = list(node.expressions)
+        if len(args) == 1:
+            args = [exp.Literal.number(0), args[0]]
+        start, end, step = (args + [None, None, None])[:3]
+    else:
+        start, end, step = node.args.get("start"), node.args.get("end"), node.args.get("step")
+    count: float | None = None
+    lo, hi = _number(start), _number(end)
+    if lo is not None and hi is not None:
+        stride = _number(step) if step is not None else 1.0
+        if stride:
+            count = abs(hi - lo) / abs(stride)
+    else:
+        first, last = _moment(start), _moment(end)
+        seconds = _interval_seconds(step) if step is not None else 86400.0
+        if first and last and seconds:
+            count = abs((last - first).total_seconds()) / seconds
+    if count is None:
         raise UnsafeSqlError(
-            f"I only run read-only queries on the warehouse's own tables; '{node.name}' looks "
-            "like a file or URL, and reading files is not allowed."
+            f"I only run queries whose size I can bound; {name}() needs literal start, end and "
+            "step values."
+        )
+    if count > MAX_GENERATED:
+        raise UnsafeSqlError(
+            f"I only run queries whose size I can bound; {name}() here would make about "
+            f"{count:,.0f} values, more than the {MAX_GENERATED:,} I allow."
         )
 
 
-def _function_names(node: exp.Func) -> set[str]:
-    """Every name a function node may go by: as written, as sqlglot knows it, as DuckDB prints it."""
-    names = set()
+def _bound_size(node: exp.Func, name: str) -> None:
     if isinstance(node, exp.Anonymous):
-        names.add(node.name.lower())
+        index = SIZE_ARGUMENTS[name]
+        size_arg = node.expressions[index] if len(node.expressions) > index else None
     else:
-        names.update(n.lower() for n in node.sql_names())
-    try:
-        printed = _FUNCTION_NAME.match(node.sql(dialect="duckdb"))
-    except Exception:  # noqa: BLE001 - printing is only a second opinion on the name
-        printed = None
-    if printed:
-        names.add(printed.group(1).lower().rsplit(".", 1)[-1])
-    return names
+        size_arg = node.args.get("times") or node.args.get("expression")
+        if size_arg is None and SIZE_ARGUMENTS[name] == 0:
+            size_arg = node.this
+    size = _number(size_arg)
+    if size is None or size > MAX_GENERATED:
+        raise UnsafeSqlError(
+            f"I only run queries whose size I can bound; the length given to {name}() must be a "
+            f"number up to {MAX_GENERATED:,}."
+        )
 
 
-def _is_forbidden_function(name: str) -> bool:
+class UnknownNameError(UnsafeSqlError):
+    """A name nobody knows (likely a typo, which Fix SQL may repair); `detail` reads like an
+    engine's own error so the repair can use it."""
+
+
+class UnknownFunctionError(UnknownNameError):
+    code = "unknown_function"
+
+
+class UnknownTableError(UnknownNameError):
+    code = "unknown_table"
+
+
+def _refuse_function(name: str) -> UnsafeSqlError:
+    """Known-dangerous names are refusals; names nobody knows read like an engine's error too."""
+    message = _unknown_function(name)
+    if name in duckdb_refused() or name.startswith(_DANGEROUS_PREFIXES):
+        return UnsafeSqlError(message)
+    detail = f"function {name} does not exist"
+    closest = min(_ALL_ALLOWED, key=lambda known: (edit_distance(name, known), -_shared_prefix(name, known)))
+    if edit_distance(name, closest) <= allowed_typos(name):
+        detail += f'. Did you mean "{closest}"?'
+    return UnknownFunctionError(message, detail=detail)
+
+
+def _shared_prefix(a: str, b: str) -> int:
+    return next((i for i, (x, y) in enumerate(zip(a, b)) if x != y), min(len(a), len(b)))
+
+
+def _unknown_function(name: str) -> str:
     return (
-        name in _FORBIDDEN_FUNCTIONS
-        or name.startswith(_FORBIDDEN_PREFIXES)
-        or name.endswith(_FORBIDDEN_SUFFIXES)
+        f"I only run read-only queries with functions I know are safe; {name}() is not on my "
+        "list for this warehouse. Rewrite the query without it, or ask the person who runs the "
+        "bot to review it."
     )
 
 

@@ -110,7 +110,8 @@ def _describe_table(table: str, warehouse: Warehouse, match: TableMatch | None) 
 
 def _sample_rows(table: str, warehouse: Warehouse) -> str:
     try:
-        result = warehouse.run(f'SELECT * FROM "{table}" LIMIT {SAMPLE_ROWS}')
+        source = warehouse.schema().reference(table, warehouse.dialect)
+        result = warehouse.run(f"SELECT * FROM {source} LIMIT {SAMPLE_ROWS}")
     except AssistantError:
         return "  (sample rows unavailable)"
     header = " | ".join(result.columns)

@@ -49,16 +49,16 @@ class SqlValidator:
         """Raise a typed SqlError unless the SQL (placeholders masked) would run on the warehouse."""
         masked = mask_placeholders(sql)
         ensure_read_only(masked, dialect=self.dialect)
-        if not self._writes_duckdb:
-            masked = transpile(masked, read=self.dialect, write="duckdb")
+        if not self._writes_native:
+            masked = transpile(masked, read=self.dialect, write=self.warehouse.dialect)
         self.warehouse.dry_run(masked)
 
-    def dry_run_duckdb(self, sql: str) -> None:
+    def dry_run_native(self, sql: str) -> None:
         self.warehouse.dry_run(mask_placeholders(sql))
 
     @property
-    def _writes_duckdb(self) -> bool:
-        return sqlglot_dialect(self.dialect) == "duckdb"
+    def _writes_native(self) -> bool:
+        return sqlglot_dialect(self.dialect) == self.warehouse.dialect
 
     def check(self, sql: str) -> Check:
         try:
@@ -105,7 +105,7 @@ class SqlValidator:
         return state
 
     async def _deterministic_fix(self, state: Validated) -> bool:
-        """The SQL layer's fix_sql; it works in DuckDB, so its result is written back in our dialect."""
+        """The SQL layer's fix_sql; it works in the warehouse's dialect, so its result is written back in ours."""
         try:
             outcome = await asyncio.to_thread(
                 fix_sql,
@@ -113,11 +113,12 @@ class SqlValidator:
                 error=state.check.detail,
                 dialect=self.dialect,
                 schema=self.warehouse.schema(),
-                dry_run=self.dry_run_duckdb,
+                dry_run=self.dry_run_native,
+                target=self.warehouse.dialect,
             )
             fixed = outcome.fixed_sql
-            if outcome.valid and not self._writes_duckdb:
-                fixed = transpile(fixed, read="duckdb", write=self.dialect)
+            if outcome.valid and not self._writes_native:
+                fixed = transpile(fixed, read=self.warehouse.dialect, write=self.dialect)
         except AssistantError:
             return False
         if not (outcome.valid and outcome.changes):

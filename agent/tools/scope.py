@@ -5,8 +5,18 @@ from typing import Annotated
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
+from agent.runtime import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
+
+
+def capabilities(ctx: AgentContext) -> str:
+    """What the bot does, with the tables of the run's catalog: the ones this person may read."""
+    tables = ", ".join(ctx.catalog.table_names) or "none you can read"
+    return (
+        f"I answer questions about the data in the warehouse ({tables}), write, fix and explain "
+        "SQL that reads it, find the right tables, and write log queries."
+    )
 
 
 @tool
@@ -16,14 +26,10 @@ async def reject_out_of_scope(
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "reject_out_of_scope",
 ) -> str:
     """Politely decline a request this data assistant is not for (general knowledge, chit-chat,
-    writing prose, booking things, opinions) and say what it can do instead."""
-    # The tables named are the ones this person may read (the run's catalog follows the access policy).
-    tables = ", ".join(runtime.context.catalog.table_names) or "none you can read"
-    capabilities = (
-        f"I answer questions about the data here (tables: {tables}), write, fix and explain SQL, "
-        "find the right tables, and write log queries."
-    )
-    text = f"Sorry, that is outside what I can help with ({reason.strip().rstrip('.')}). {capabilities}"
+    writing prose, booking things, opinions, and any request to change data: drop, delete,
+    update, insert; it only reads) and say what it can do instead."""
+    why = reason.strip().rstrip(".")
+    text = f"Sorry, that is outside what I can help with ({why}). {capabilities(runtime.context)}"
     return tool_result("reject_out_of_scope", text=text)
 
 
@@ -31,6 +37,9 @@ SPEC = ToolSpec(
     name=ToolName.REJECT,
     agent_name=COMMON_AGENT,
     label="Thinking…",
-    prompt_line="anything else (general knowledge, chit-chat, prose, opinions, booking).",
+    prompt_line=(
+        "anything else (general knowledge, chit-chat, prose, opinions, booking), and any request to "
+        "change data (drop, delete, update, insert, create): say that you only read data."
+    ),
     terminal=True,
 )

@@ -15,8 +15,8 @@ from pydantic import BaseModel, Field
 
 from agent.chatbi.analyze import analyze
 from agent.chatbi.meaning import column_format, describe_columns
+from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.runtime import AgentContext
-from agent.errors import AssistantError, SqlError
 from agent.policy import check_readable
 from agent.sql.explain import explain_sql as explain_engine
 from agent.sql.fix import fix_sql as fix_engine
@@ -31,6 +31,7 @@ log = logging.getLogger(__name__)
 
 REPLY_ROWS_MAX = 1000
 LLM_REPAIR_TRIES = 2
+PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
 
 
 def _structured(ctx: AgentContext, schema: type[BaseModel]):
@@ -82,13 +83,14 @@ async def generate_sql(
         compiled, problems = compile_checked(ctx, parse.intent)
         if compiled is not None:
             try:
-                await ctx.warehouse.adry_run(compiled.sql)
+                compiled_sql = in_warehouse_dialect(ctx, compiled.sql, COMPILER_DIALECT)
+                await ctx.warehouse.adry_run(compiled_sql)
             except SqlError as exc:
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
             else:
                 return tool_result(
                     final_intent,
-                    sql=compiled.sql,
+                    sql=compiled_sql,
                     reason=compiled.reason,
                     tables=list(compiled.tables),
                     intent=parse.intent.model_dump(),
@@ -105,7 +107,10 @@ async def generate_sql(
         )
         return tool_result(final_intent, done=True, text=text)
 
-    draft = await draft_sql(question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables)
+    draft = await draft_sql(
+        question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables,
+        dialect=ctx.warehouse.dialect,
+    )
     if not draft.sql or (not draft.valid and not draft.placeholders):
         return tool_error(final_intent, draft.error or "I could not write a query that runs for that question.")
     if draft.placeholders:
@@ -114,6 +119,15 @@ async def generate_sql(
         final_intent, sql=draft.sql, reason=draft.reason, tables=draft.tables, path="free",
         text=f"Here is the SQL. {draft.reason}",
     )
+
+
+# The dialect the semantic compiler writes; its SQL is transpiled to the warehouse's.
+COMPILER_DIALECT = "duckdb"
+
+
+def in_warehouse_dialect(ctx: AgentContext, sql: str, written_in: str) -> str:
+    dialect = ctx.warehouse.dialect
+    return sql if written_in == dialect else pretty(transpile(sql, read=written_in, write=dialect), dialect=dialect)
 
 
 def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict], reason: str) -> str:
@@ -177,19 +191,25 @@ async def fix_sql(
             dialect=sql_dialect,
             schema=ctx.warehouse.schema(),
             dry_run=ctx.warehouse.dry_run,
+            probe=lambda probe_sql: ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows,
+            target=ctx.warehouse.dialect,
         )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
+    if result.refused:
+        return tool_error(final_intent, UnsafeSqlError(result.reason or "This statement is refused."))
     changes = [f"• {c.what}: {c.why}" for c in result.changes]
     fixed = result.fixed_sql
     if not result.valid and ctx.has_llm:
-        repaired = await _llm_repair(ctx, fixed or sql, result.reason or error_info)
+        repaired = await _llm_repair(ctx, sql, sql_dialect, result.reason or error_info)
         if repaired is not None:
             fixed, note = repaired
             changes.append(f"• {note}")
             result.valid = True
     if not result.valid:
-        return tool_error(final_intent, f"I could not fix this query: {result.reason or 'it still fails'}.", sql=fixed)
+        # No `sql` in the reply: the broken query must never look like a fix.
+        reason = (result.reason or "it still fails").rstrip(".")
+        return tool_error(final_intent, f"I could not fix this query: {reason}.")
     if not changes:
         text = "This query already runs as it is; I found nothing to fix." + (f" {result.reason}" if result.reason else "")
     else:
@@ -205,14 +225,15 @@ def _check_pasted(ctx: AgentContext, sql: str, dialect: str) -> None:
         check_readable(ctx, sql, dialect, loosely=True)
 
 
-async def _llm_repair(ctx: AgentContext, sql: str, error: str) -> tuple[str, str] | None:
+async def _llm_repair(ctx: AgentContext, sql: str, dialect: str, error: str) -> tuple[str, str] | None:
     for _ in range(LLM_REPAIR_TRIES):
         answer = await _structured(ctx, SqlRepair).ainvoke(
-            "Repair this DuckDB SQL with a minimal edit. Tables and columns: "
+            f"Repair this SQL (written for {dialect}) with a minimal edit so it runs on "
+            f"{ctx.warehouse.engine}, keeping its meaning. Tables and columns: "
             f"{_schema_text(ctx)}\nSQL:\n{sql}\nError: {error}"
         )
         try:
-            candidate = pretty(clean_sql_text(answer.sql), dialect="duckdb")
+            candidate = pretty(clean_sql_text(answer.sql), dialect=ctx.warehouse.dialect)
             await ctx.warehouse.adry_run(candidate)
             return candidate, answer.explanation
         except AssistantError as exc:
@@ -282,7 +303,7 @@ async def execute_sql_and_analyze_result(
     related_sql_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the generate_sql or fix_sql call whose SQL to run."
     ] = None,
-    sql_dialect: Annotated[str, "The dialect of `sql` when given directly."] = "duckdb",
+    sql_dialect: Annotated[str | None, "The dialect of `sql` when given directly (the warehouse's by default)."] = None,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
 ) -> str:
     """Run a read-only SQL query and answer the question: key numbers, insights, a chart and follow-ups."""
@@ -292,7 +313,8 @@ async def execute_sql_and_analyze_result(
         source = latest_output(runtime.state, ("generate_sql", "fix_sql"), with_key="sql")
     try:
         if sql:
-            query = transpile(clean_sql_text(sql), read=sql_dialect, write="duckdb")
+            dialect = ctx.warehouse.dialect
+            query = transpile(clean_sql_text(sql), read=sql_dialect or dialect, write=dialect)
         elif source:
             query = source[1]["sql"]
         else:

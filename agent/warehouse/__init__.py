@@ -1,5 +1,27 @@
-"""The warehouse: where queries run (DuckDB by default)."""
+"""The warehouse: where queries run (DuckDB by default, servers by WAREHOUSE_URL)."""
 
-from agent.warehouse.engine import Column, QueryResult, Schema, Warehouse
+from agent.warehouse.base import (
+    Column,
+    ForeignKey,
+    Limits,
+    PermissionDeniedError,
+    QueryResult,
+    Schema,
+    TableInfo,
+    Warehouse,
+    WarehouseUnavailableError,
+)
+from agent.warehouse.engine import open_warehouse
 
-__all__ = ["Column", "QueryResult", "Schema", "Warehouse"]
+__all__ = [
+    "Column",
+    "ForeignKey",
+    "Limits",
+    "PermissionDeniedError",
+    "QueryResult",
+    "Schema",
+    "TableInfo",
+    "Warehouse",
+    "WarehouseUnavailableError",
+    "open_warehouse",
+]

@@ -45,6 +45,14 @@ def _parser() -> argparse.ArgumentParser:
     audit_commands = audit.add_subparsers(dest="audit_command", required=True)
     tail = audit_commands.add_parser("tail", help="print the newest records, one JSON object a line")
     tail.add_argument("-n", "--lines", type=int, default=20, help="how many records (default 20)")
+    catalog = commands.add_parser("catalog", help="bootstrap, check or refresh the catalog of WAREHOUSE_URL")
+    steps = catalog.add_subparsers(dest="step", required=True)
+    steps.add_parser("init", help="write catalog.yaml and a dbt semantic model from the schema").add_argument(
+        "--out", type=Path, required=True)
+    steps.add_parser("check", help="validate a folder written by init against the warehouse").add_argument(
+        "folder", type=Path)
+    steps.add_parser("refresh", help="re-read the schema; with a folder, list what changed").add_argument(
+        "folder", type=Path, nargs="?")
     for sub in (ask, fix, explain, run):
         sub.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -96,6 +104,14 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
     }
 
 
+def _catalog(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.api import catalog_command
+
+    status, lines = catalog_command(settings, args.step, getattr(args, "out", None) or getattr(args, "folder", None))
+    print("\n".join(lines))
+    return status
+
+
 async def _main(args: argparse.Namespace) -> int:
     from agent.api import Assistant, load_settings
 
@@ -104,6 +120,8 @@ async def _main(args: argparse.Namespace) -> int:
         return _audit_tail(settings, args.lines)
 
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
+    if args.command == "catalog":
+        return await asyncio.to_thread(_catalog, args, settings)
     assistant = Assistant.from_settings(settings)
     try:
         return await _work(assistant, args, settings)

@@ -141,3 +141,41 @@ def test_engine_refuses_files_even_past_the_guard(warehouse, tmp_path):
             cursor.execute(f"SELECT * FROM read_csv('{secret}')").fetchall()
     finally:
         cursor.close()
+
+
+def test_oversized_duckdb_results_end_with_a_sentence_within_a_memory_budget(tmp_path):
+    """Run in a child process so its peak memory is its own: SELECT repeat('x', 1e9) and a huge
+    range are refused by the guard; below the guard the byte cap stops the fetch."""
+    import json
+    import subprocess
+    import sys
+    import textwrap
+
+    script = textwrap.dedent(f"""
+        import json, resource
+        from agent.settings import load_settings
+        from agent.warehouse import Limits, open_warehouse
+        from agent.errors import AssistantError
+        s = load_settings(_env_file=None, data_dir={str(tmp_path)!r}, warehouse_url=None, openai_api_key=None,
+                          redis_url=None, slack_bot_token=None, query_memory_limit="512MB")
+        wh = open_warehouse(s)
+        out = []
+        for sql in ["SELECT repeat('x', 1e9)", "SELECT range(1e9)", "SELECT * FROM range(1e10)"]:
+            try:
+                wh.run(sql); out.append("ran")
+            except AssistantError as e:
+                out.append(e.user_message)
+        try:
+            wh._execute("SELECT repeat('x', 100000) FROM range(1000000)", Limits(20, 10**7, 20_000_000))
+            out.append("ran")
+        except AssistantError as e:
+            out.append(e.user_message)
+        out.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
+        print(json.dumps(out))
+    """)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    *messages, peak_kb = json.loads(done.stdout.strip().splitlines()[-1])
+    assert all(m.startswith(("I only run queries whose size", "The query's result is larger")) for m in messages)
+    assert "larger than 20 MB" in messages[-1]
+    assert peak_kb < 1_500_000  # well under the 8.6 GB the unbounded version reached

@@ -69,7 +69,7 @@ def test_warehouse_url_to_a_duckdb_file(tmp_path, warehouse):
 @pytest.mark.parametrize(
     "url, words",
     [
-        ("postgresql://user@db.internal/analytics", "engine 'postgresql'"),
+        ("oracle://user@db.internal/analytics", "engine 'oracle'"),
         ("duckdb:///no/such/place/warehouse.duckdb", "does not exist"),
     ],
 )

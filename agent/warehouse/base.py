@@ -1,0 +1,310 @@
+"""One small interface over every warehouse engine: run read-only with limits, dry run,
+introspect, cancel, and the dialect its SQL is written in.
+
+Engines implement four primitives (`_execute`, `_explain`, `_introspect`, `cancel`); this
+base class adds the guard, the limits, the schema cache with a time-to-live and the async
+wrappers, so every engine refuses, bounds and reports the same way.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import decimal
+import logging
+import threading
+import time
+import uuid
+from dataclasses import dataclass, field
+from typing import Any
+
+from sqlglot import exp
+
+from agent.errors import ResultTooLargeError, SqlError, WarehouseError
+from agent.settings import Settings
+from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
+
+log = logging.getLogger(__name__)
+
+_MIN_REFRESH_S = 30.0  # an unknown table re-reads the schema at most this often
+
+
+class WarehouseUnavailableError(WarehouseError):
+    """The warehouse does not answer or refuses the bot's credentials."""
+
+    code = "warehouse_unavailable"
+
+
+class PermissionDeniedError(WarehouseError):
+    code = "permission_denied"
+
+
+@dataclass(frozen=True)
+class Column:
+    name: str
+    type: str
+    comment: str = ""
+
+
+@dataclass(frozen=True)
+class ForeignKey:
+    columns: tuple[str, ...]
+    table: str  # the referenced table's key in `Schema.tables`
+    ref_columns: tuple[str, ...]
+
+
+@dataclass
+class TableInfo:
+    """What introspection knows about one table besides its columns."""
+
+    schema: str
+    name: str  # as the engine spells it (case and all)
+    comment: str = ""
+    primary_key: tuple[str, ...] = ()
+    foreign_keys: list[ForeignKey] = field(default_factory=list)
+    row_estimate: int | None = None
+
+
+@dataclass
+class Schema:
+    """Tables and their columns as the engine reports them (the source of truth for names).
+
+    `tables` is keyed by the lower-case table name, or `schema.table` for tables outside
+    the first configured schema.
+    """
+
+    tables: dict[str, list[Column]] = field(default_factory=dict)
+    info: dict[str, TableInfo] = field(default_factory=dict)
+
+    def columns_of(self, table: str) -> list[Column]:
+        return self.tables.get(table.lower(), [])
+
+    def all_column_names(self) -> set[str]:
+        return {c.name for cols in self.tables.values() for c in cols}
+
+    def known_names(self) -> frozenset[str]:
+        """Every way a query may name a table: bare, schema-qualified, lower-case."""
+        names = set(self.tables)
+        for key, info in self.info.items():
+            names.add(f"{info.schema}.{info.name}".lower())
+            names.add(info.name.lower())
+            names.add(key)
+        return frozenset(names)
+
+    def reference(self, table: str, dialect: str) -> str:
+        """The table as SQL in `dialect`, quoted when its name needs quoting."""
+        info = self.info.get(table.lower())
+        if info is None:
+            return exp.to_table(table).sql(dialect=dialect)
+        qualified_key = "." in table
+        parts = [info.schema, info.name] if qualified_key else [info.name]
+        return ".".join(quote(p, dialect) for p in parts)
+
+
+def quote(name: str, dialect: str) -> str:
+    """An identifier quoted only when it must be (odd characters, mixed case, keywords)."""
+    plain = exp.to_identifier(name).sql(dialect=dialect)
+    simple = name.isidentifier() and name.isascii() and name == name.lower()
+    return plain if simple and plain == name else exp.to_identifier(name, quoted=True).sql(dialect=dialect)
+
+
+@dataclass
+class QueryResult:
+    columns: list[str]
+    types: list[str]
+    rows: list[tuple]
+    elapsed_ms: float = 0.0
+    sql: str = ""
+
+    @property
+    def row_count(self) -> int:
+        return len(self.rows)
+
+    def records(self) -> list[dict]:
+        return [dict(zip(self.columns, row)) for row in self.rows]
+
+
+@dataclass(frozen=True)
+class Limits:
+    timeout_s: float
+    row_cap: int
+    max_bytes: int
+
+
+def json_safe(value):
+    """Engine values as plain JSON-friendly Python (results travel through checkpoints)."""
+    if isinstance(value, decimal.Decimal):
+        return float(value)
+    if isinstance(value, (dt.datetime, dt.date, dt.time)):
+        return value.isoformat()
+    if isinstance(value, dt.timedelta):
+        return value.total_seconds()
+    if isinstance(value, uuid.UUID):
+        return str(value)
+    if isinstance(value, (bytes, bytearray, memoryview)):
+        return bytes(value).hex()
+    return value
+
+
+def value_bytes(value: Any) -> int:
+    """A cheap upper-bound-ish size of one value as it travels in a reply."""
+    if value is None:
+        return 1
+    if isinstance(value, (str, bytes, bytearray)):
+        return len(value) + 8
+    if isinstance(value, (list, tuple)):
+        return sum(value_bytes(v) for v in value) + 8
+    if isinstance(value, dict):
+        return sum(value_bytes(k) + value_bytes(v) for k, v in value.items()) + 8
+    return 16
+
+
+class RowCollector:
+    """Rows fetched in batches, stopped as soon as the row cap or the byte budget is passed."""
+
+    def __init__(self, limits: Limits):
+        self.limits = limits
+        self.rows: list[tuple] = []
+        self.size = 0
+
+    def add(self, batch) -> bool:
+        """Add one batch; False when the result is complete (empty batch)."""
+        if not batch:
+            return False
+        for row in batch:
+            self.size += sum(value_bytes(v) for v in row)
+            self.rows.append(row)
+            if len(self.rows) > self.limits.row_cap:
+                raise ResultTooLargeError(
+                    f"The query returns more than {self.limits.row_cap:,} rows, the most I can bring "
+                    "back; add a filter, aggregate, or a LIMIT."
+                )
+            if self.size > self.limits.max_bytes:
+                raise ResultTooLargeError(
+                    f"The query's result is larger than {self.limits.max_bytes / 1_000_000:,.0f} MB, "
+                    "the most I can bring back; select fewer or shorter columns, or aggregate."
+                )
+        return True
+
+
+class Warehouse:
+    """Base class of every engine adapter; shared by every request, safe across threads."""
+
+    dialect: str = "duckdb"  # sqlglot's name for the SQL this warehouse runs
+    engine: str = "duckdb"  # the product name people know it by
+    is_demo: bool = False
+    FETCH_BATCH = 200
+
+    def __init__(self, settings: Settings, *, url: str = ""):
+        self.settings = settings
+        self.url = url
+        self._schema: Schema | None = None
+        self._schema_at = 0.0
+        self._schema_lock = threading.Lock()
+
+    @classmethod
+    def from_settings(cls, settings: Settings) -> "Warehouse":
+        from agent.warehouse.engine import open_warehouse
+
+        return open_warehouse(settings)
+
+    # -- what engines provide ---------------------------------------------------------
+
+    def _execute(self, sql: str, limits: Limits) -> QueryResult:
+        """Run SQL as given (no guard) on a read-only session within `limits`."""
+        raise NotImplementedError
+
+    def _explain(self, sql: str) -> None:
+        raise NotImplementedError
+
+    def _introspect(self) -> Schema:
+        raise NotImplementedError
+
+    def _sample_values(self, table: str, column: str, limit: int) -> list:
+        raise NotImplementedError
+
+    def cancel(self) -> None:
+        """Stop every query this adapter is running (used at shutdown and by deadlines)."""
+
+    def close(self) -> None:
+        pass
+
+    def health(self) -> str | None:
+        """None when the warehouse answers; an embedded file always does."""
+        return None
+
+    def describe(self) -> str:
+        """Where this warehouse is, safe to log (no password)."""
+        from agent.warehouse.urls import mask_url
+
+        return mask_url(self.url) if self.url else self.engine
+
+    # -- schema ---------------------------------------------------------------------
+
+    def schema(self) -> Schema:
+        """The introspected schema, read once and again after `catalog_ttl_s`."""
+        ttl = self.settings.catalog_ttl_s
+        with self._schema_lock:
+            if self._schema is None or (ttl and time.monotonic() - self._schema_at > ttl):
+                started = time.perf_counter()
+                log.info("reading the schema of %s", self.describe())
+                self._schema = self._introspect()
+                self._schema_at = time.monotonic()
+                log.info(
+                    "read %d tables from %s in %.1f s",
+                    len(self._schema.tables), self.describe(), time.perf_counter() - started,
+                )
+            return self._schema
+
+    def refresh(self) -> Schema:
+        with self._schema_lock:
+            self._schema = None
+        return self.schema()
+
+    def guard_policy(self) -> GuardPolicy:
+        return GuardPolicy(
+            tables=self.schema().known_names(), allow_system=self.settings.warehouse_allow_system_tables
+        )
+
+    def check(self, sql: str) -> exp.Expression:
+        """The guard with this warehouse's dialect and tables; a table created since the schema
+        was read gets one refresh before it is refused."""
+        try:
+            return ensure_read_only(sql, dialect=self.dialect, policy=self.guard_policy())
+        except UnknownTableError:
+            if time.monotonic() - self._schema_at < _MIN_REFRESH_S:
+                raise
+            self.refresh()
+            return ensure_read_only(sql, dialect=self.dialect, policy=self.guard_policy())
+
+    def distinct_values(self, table: str, column: str, limit: int = 2000) -> list:
+        """Distinct non-null values of one column (sampled on big tables), for matching words."""
+        columns = {c.name for c in self.schema().columns_of(table)}
+        if column not in columns:
+            raise SqlError(f"There is no column {column} in {table}.")
+        return self._sample_values(table, column, limit)
+
+    # -- queries ----------------------------------------------------------------------
+
+    def limits(self, *, row_cap: int | None = None, timeout_s: float | None = None) -> Limits:
+        return Limits(
+            timeout_s=timeout_s or self.settings.query_timeout_s,
+            row_cap=row_cap or self.settings.query_row_cap,
+            max_bytes=self.settings.query_result_bytes,
+        )
+
+    def dry_run(self, sql: str) -> None:
+        """Validate a query with the engine's own EXPLAIN; raises SqlError when it would fail."""
+        self.check(sql)
+        self._explain(sql)
+
+    def run(self, sql: str, *, row_cap: int | None = None, timeout_s: float | None = None) -> QueryResult:
+        """Run one guarded read query; blocking, so async callers use `arun`."""
+        self.check(sql)
+        return self._execute(sql, self.limits(row_cap=row_cap, timeout_s=timeout_s))
+
+    async def arun(self, sql: str, **limits) -> QueryResult:
+        return await asyncio.to_thread(self.run, sql, **limits)
+
+    async def adry_run(self, sql: str) -> None:
+        await asyncio.to_thread(self.dry_run, sql)

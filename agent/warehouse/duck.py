@@ -1,0 +1,208 @@
+"""DuckDB, the embedded default: a database file opened read-only, external access off,
+configuration locked, so even a statement the guard missed cannot write, read files or
+lift the limits."""
+
+from __future__ import annotations
+
+import logging
+import threading
+import time
+from pathlib import Path
+
+import duckdb
+
+from agent.errors import QueryTimeoutError, SqlError, SqlSyntaxError, WarehouseError
+from agent.settings import Settings
+from agent.warehouse.base import (
+    Column,
+    ForeignKey,
+    Limits,
+    QueryResult,
+    RowCollector,
+    Schema,
+    TableInfo,
+    Warehouse,
+    json_safe,
+    quote,
+)
+
+log = logging.getLogger(__name__)
+
+_SAMPLE_ABOVE_ROWS = 1_000_000  # bigger tables are sampled when reading distinct values
+
+
+class DuckDBWarehouse(Warehouse):
+    dialect = "duckdb"
+    engine = "DuckDB"
+
+    def __init__(self, path: Path, settings: Settings, *, url: str = "", is_demo: bool = False):
+        super().__init__(settings, url=url or f"duckdb:///{path}")
+        self.path = Path(path)
+        self.is_demo = is_demo
+        self._lock = threading.Lock()
+        self._running: set[duckdb.DuckDBPyConnection] = set()
+        try:
+            self._con = duckdb.connect(
+                str(self.path),
+                read_only=True,
+                config={
+                    "enable_external_access": False,
+                    "memory_limit": settings.query_memory_limit,
+                    "threads": settings.query_threads,
+                    "lock_configuration": True,
+                },
+            )
+        except duckdb.Error as exc:
+            raise WarehouseError(
+                "The warehouse could not be opened; ask the person who runs the bot to check "
+                "WAREHOUSE_URL.",
+                detail=str(exc),
+            ) from exc
+
+    def close(self) -> None:
+        self._con.close()
+
+    def cancel(self) -> None:
+        with self._lock:
+            running = list(self._running)
+        for cursor in running:
+            cursor.interrupt()
+
+    def _cursor(self) -> duckdb.DuckDBPyConnection:
+        with self._lock:
+            return self._con.cursor()
+
+    # -- introspection --------------------------------------------------------------
+
+    def _schemas(self) -> list[str]:
+        return self.settings.warehouse_schema_list or ["main"]
+
+    def _introspect(self) -> Schema:
+        schemas = self._schemas()
+        cursor = self._cursor()
+        try:
+            marks = ", ".join("?" for _ in schemas)
+            tables = cursor.execute(
+                f"SELECT schema_name, table_name, comment, estimated_size FROM duckdb_tables() "
+                f"WHERE schema_name IN ({marks}) AND NOT internal "
+                f"UNION ALL SELECT schema_name, view_name, comment, NULL FROM duckdb_views() "
+                f"WHERE schema_name IN ({marks}) AND NOT internal ORDER BY 1, 2",
+                schemas + schemas,
+            ).fetchall()
+            columns = cursor.execute(
+                f"SELECT schema_name, table_name, column_name, data_type, comment FROM duckdb_columns() "
+                f"WHERE schema_name IN ({marks}) ORDER BY schema_name, table_name, column_index",
+                schemas,
+            ).fetchall()
+            constraints = cursor.execute(
+                f"SELECT schema_name, table_name, constraint_type, constraint_column_names, "
+                f"referenced_table, referenced_column_names FROM duckdb_constraints() "
+                f"WHERE schema_name IN ({marks}) AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')",
+                schemas,
+            ).fetchall()
+        finally:
+            cursor.close()
+        schema = Schema()
+        keys = {}
+        for schema_name, table, comment, estimate in tables:
+            key = table_key(schema_name, table, schemas[0])
+            keys[(schema_name, table)] = key
+            schema.tables[key] = []
+            schema.info[key] = TableInfo(schema_name, table, comment or "", row_estimate=estimate)
+        for schema_name, table, column, data_type, comment in columns:
+            key = keys.get((schema_name, table))
+            if key is not None:
+                schema.tables[key].append(Column(column, data_type, comment or ""))
+        for schema_name, table, kind, cols, ref_table, ref_cols in constraints:
+            key = keys.get((schema_name, table))
+            if key is None:
+                continue
+            if kind == "PRIMARY KEY":
+                schema.info[key].primary_key = tuple(cols)
+            elif ref_table:
+                target = keys.get((schema_name, ref_table), table_key(schema_name, ref_table, schemas[0]))
+                schema.info[key].foreign_keys.append(ForeignKey(tuple(cols), target, tuple(ref_cols or ())))
+        return schema
+
+    def _sample_values(self, table: str, column: str, limit: int) -> list:
+        schema = self.schema()
+        info = schema.info.get(table.lower())
+        source = schema.reference(table, self.dialect)
+        sample = ""
+        if info is not None and (info.row_estimate or 0) > _SAMPLE_ABOVE_ROWS:
+            sample = f" USING SAMPLE {_SAMPLE_ABOVE_ROWS} ROWS"
+        name = quote(column, self.dialect)
+        sql = f"SELECT DISTINCT {name} FROM (SELECT {name} FROM {source}{sample}) WHERE {name} IS NOT NULL LIMIT {int(limit)}"
+        cursor = self._cursor()
+        try:
+            return [row[0] for row in cursor.execute(sql).fetchall()]
+        finally:
+            cursor.close()
+
+    # -- queries ----------------------------------------------------------------------
+
+    def _explain(self, sql: str) -> None:
+        cursor = self._cursor()
+        try:
+            cursor.execute("EXPLAIN " + sql).fetchall()
+        except duckdb.Error as exc:
+            raise _as_sql_error(exc) from exc
+        finally:
+            cursor.close()
+
+    def _execute(self, sql: str, limits: Limits) -> QueryResult:
+        cursor = self._cursor()
+        timer = threading.Timer(limits.timeout_s, cursor.interrupt)
+        started = time.perf_counter()
+        collector = RowCollector(limits)
+        with self._lock:
+            self._running.add(cursor)
+        timer.start()
+        try:
+            relation = cursor.execute(sql)
+            description = relation.description or []
+            while collector.add(relation.fetchmany(self.FETCH_BATCH)):
+                pass
+        except duckdb.InterruptException as exc:
+            raise _timeout(limits) from exc
+        except duckdb.Error as exc:
+            if not timer.is_alive() and "interrupt" in str(exc).lower():
+                raise _timeout(limits) from exc
+            raise _as_sql_error(exc) from exc
+        finally:
+            timer.cancel()
+            with self._lock:
+                self._running.discard(cursor)
+            cursor.close()
+        return QueryResult(
+            columns=[d[0] for d in description],
+            types=[str(d[1]) for d in description],
+            rows=[tuple(json_safe(v) for v in row) for row in collector.rows],
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            sql=sql,
+        )
+
+
+def table_key(schema_name: str, table: str, default_schema: str) -> str:
+    return table.lower() if schema_name == default_schema else f"{schema_name}.{table}".lower()
+
+
+def _timeout(limits: Limits) -> QueryTimeoutError:
+    return QueryTimeoutError(
+        f"The query took longer than {limits.timeout_s:g} seconds and was stopped; "
+        "try a narrower filter or a smaller time range."
+    )
+
+
+def _as_sql_error(exc: duckdb.Error) -> SqlError:
+    message = str(exc).strip()
+    first_line = message.splitlines()[0] if message else "The query failed."
+    if isinstance(exc, duckdb.ParserException):
+        return SqlSyntaxError(f"The SQL has a syntax error: {first_line}", detail=message)
+    if isinstance(exc, (duckdb.CatalogException, duckdb.BinderException)):
+        return SqlError(f"The query refers to something that does not exist: {first_line}", detail=message)
+    if isinstance(exc, duckdb.OutOfMemoryException):
+        return SqlError(
+            "The query needed more memory than the bot may use; aggregate or filter first.", detail=message
+        )
+    return SqlError(f"The warehouse could not run the query: {first_line}", detail=message)

@@ -1,0 +1,413 @@
+"""Server warehouses (PostgreSQL, MySQL/MariaDB, Trino, Snowflake, BigQuery, ClickHouse)
+through SQLAlchemy 2: pooled connections, read-only sessions, the engine's own timeout,
+a cancel at the time limit, and errors turned into sentences.
+
+Each query runs on a worker thread while the caller waits with a deadline: at the limit
+the engine is asked to cancel; if it does not stop within a grace period the connection
+is abandoned (invalidated, never returned to the pool) and the caller gets its answer.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import threading
+import time
+import warnings
+from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+
+import sqlalchemy
+from sqlalchemy import event
+from sqlalchemy import exc as sa_exc
+
+from agent.errors import QueryTimeoutError, ResultTooLargeError, SqlError, SqlSyntaxError, WarehouseError
+from agent.settings import Settings
+from agent.warehouse.base import (
+    Column,
+    PermissionDeniedError,
+    WarehouseUnavailableError,
+    ForeignKey,
+    Limits,
+    QueryResult,
+    RowCollector,
+    Schema,
+    TableInfo,
+    Warehouse,
+    json_safe,
+    quote,
+)
+from agent.warehouse.urls import Engine, mask_url, plan, require_extra
+
+log = logging.getLogger(__name__)
+
+CANCEL_GRACE_S = 2.0
+_SAMPLE_ABOVE_ROWS = 1_000_000
+_MAX_BACKOFF_S = 60.0
+
+
+class SqlAlchemyWarehouse(Warehouse):
+    def __init__(self, url: str, engine: Engine, settings: Settings):
+        require_extra(engine)
+        super().__init__(settings, url=url)
+        self.info = engine
+        self.dialect = engine.dialect
+        self.engine = engine.label
+        self._plan = plan(
+            url, engine, timeout_s=settings.query_timeout_s, max_bytes_billed=settings.query_max_bytes_billed
+        )
+        pool_size = settings.warehouse_pool_size
+        try:
+            self._sa = sqlalchemy.create_engine(
+                self._plan.url,
+                connect_args=self._plan.connect_args,
+                pool_size=pool_size,
+                max_overflow=2,
+                pool_pre_ping=True,
+                pool_recycle=1800,
+                pool_timeout=settings.query_timeout_s,
+                **self._plan.engine_kwargs,
+            )
+        except (sa_exc.ArgumentError, ValueError) as exc:
+            raise WarehouseError(
+                f"WAREHOUSE_URL ({mask_url(url)}) is not a valid {engine.label} URL: {mask_url(str(exc))}"
+            ) from exc
+        event.listen(self._sa, "connect", self._on_connect)
+        self._workers = ThreadPoolExecutor(max_workers=pool_size + 2, thread_name_prefix="warehouse")
+        self._running: dict[int, sqlalchemy.Connection] = {}
+        self._lock = threading.Lock()
+        self._down_until = 0.0
+        self._backoff_s = 1.0
+        self._last_failure: WarehouseError | None = None
+
+    # -- sessions ---------------------------------------------------------------------
+
+    def _on_connect(self, dbapi_connection, record) -> None:
+        """Every new session: read-only, and the engine's own statement time limit."""
+        cursor = dbapi_connection.cursor()
+        try:
+            for statement in self._plan.on_connect:
+                cursor.execute(statement)
+            if self.info.key == "mysql":
+                cursor.execute("SELECT VERSION()")
+                version = str(cursor.fetchone()[0])
+                record.info["mariadb"] = "mariadb" in version.lower()
+                cursor.execute(_mysql_timeout(record.info["mariadb"], self.settings.query_timeout_s))
+        finally:
+            cursor.close()
+        if self.info.key == "mysql":
+            dbapi_connection.commit()
+
+    def _connect(self) -> sqlalchemy.Connection:
+        """A pooled connection, or a clear sentence; a down warehouse is retried with backoff."""
+        now = time.monotonic()
+        if now < self._down_until and self._last_failure is not None:
+            raise self._last_failure
+        try:
+            conn = self._sa.connect()
+        except sa_exc.DBAPIError as exc:
+            failure = self._connection_error(exc)
+            self._last_failure = failure
+            self._down_until = now + self._backoff_s
+            log.warning(
+                "warehouse %s unavailable (retry in %.0f s): %s",
+                self.describe(), self._backoff_s, mask_url(str(exc.orig or exc)).splitlines()[0],
+            )
+            self._backoff_s = min(self._backoff_s * 2, _MAX_BACKOFF_S)
+            raise failure from None
+        self._backoff_s = 1.0
+        self._down_until = 0.0
+        self._last_failure = None
+        return conn
+
+    def health(self) -> str | None:
+        """None when the warehouse answers, else the sentence a person would get."""
+        try:
+            with self._connect() as conn:
+                conn.exec_driver_sql("SELECT 1").fetchall()
+        except WarehouseError as exc:
+            return exc.user_message
+        return None
+
+    def _connection_error(self, exc: sa_exc.DBAPIError) -> WarehouseError:
+        text = str(exc.orig or exc).lower()
+        where = self.describe()
+        if any(word in text for word in ("password authentication failed", "access denied for user",
+                                         "authentication failed", "incorrect username or password")) or (
+            "role" in text and "does not exist" in text
+        ):
+            return WarehouseUnavailableError(
+                f"The warehouse ({where}) refused the bot's credentials; ask the person who runs the "
+                "bot to check the user and password in WAREHOUSE_URL.",
+                detail=mask_url(str(exc.orig)),
+            )
+        if "does not exist" in text or "unknown database" in text:
+            return WarehouseUnavailableError(
+                f"The database named in WAREHOUSE_URL ({where}) does not exist on that server.",
+                detail=mask_url(str(exc.orig)),
+            )
+        return WarehouseUnavailableError(
+            f"I cannot reach the warehouse ({where}) right now; I will keep retrying. If this lasts, "
+            "ask the person who runs the bot to check that the server is up and WAREHOUSE_URL is right.",
+            detail=mask_url(str(exc.orig or exc)),
+        )
+
+    def close(self) -> None:
+        self.cancel()
+        self._workers.shutdown(wait=False, cancel_futures=True)
+        self._sa.dispose()
+
+    def cancel(self) -> None:
+        with self._lock:
+            running = list(self._running.values())
+        for conn in running:
+            self._cancel(conn)
+
+    def _cancel(self, conn: sqlalchemy.Connection) -> bool:
+        """Ask the engine to stop the statement running on `conn`; False when it could not."""
+        try:
+            raw = conn.connection.dbapi_connection
+            if self.info.key == "postgres":
+                raw.cancel_safe(timeout=CANCEL_GRACE_S)
+            elif self.info.key == "mysql":
+                killer = self._sa.raw_connection()
+                try:
+                    cursor = killer.cursor()
+                    cursor.execute(f"KILL QUERY {int(raw.thread_id())}")
+                    cursor.close()
+                finally:
+                    killer.close()
+            elif hasattr(raw, "cancel"):
+                raw.cancel()
+            else:
+                return False
+        except Exception as exc:  # noqa: BLE001 - any failure means: abandon the connection
+            log.warning("could not cancel a query on %s: %s", self.describe(), mask_url(str(exc)))
+            return False
+        return True
+
+    # -- queries ----------------------------------------------------------------------
+
+    def _execute(self, sql: str, limits: Limits, *, stream: bool = True) -> QueryResult:
+        conn = self._connect()
+        future = self._workers.submit(self._run_on, conn, sql, limits, stream)
+        try:
+            return future.result(timeout=limits.timeout_s + CANCEL_GRACE_S)
+        except FutureTimeout:
+            cancelled = self._cancel(conn)
+            try:
+                return future.result(timeout=CANCEL_GRACE_S)
+            except FutureTimeout:
+                log.warning("abandoning a connection to %s whose query would not stop (cancel %s)",
+                            self.describe(), "sent" if cancelled else "failed")
+                threading.Thread(target=_abandon, args=(conn,), daemon=True).start()
+                raise _timeout(limits) from None
+        finally:
+            if future.done():
+                conn.close()
+
+    def _run_on(self, conn: sqlalchemy.Connection, sql: str, limits: Limits, stream: bool) -> QueryResult:
+        started = time.perf_counter()
+        collector = RowCollector(limits)
+        with self._lock:
+            self._running[id(conn)] = conn
+        try:
+            with conn.begin():
+                self._per_query_timeout(conn, limits)
+                # A server-side cursor keeps a big result on the server until it is fetched (and
+                # bounded); EXPLAIN cannot run in one.
+                result = conn.execution_options(stream_results=stream).exec_driver_sql(_escape_percent(sql, self.info))
+                columns = list(result.keys())
+                cursor_description = result.cursor.description if result.cursor else None
+                while collector.add(result.fetchmany(self.FETCH_BATCH)):
+                    pass
+                result.close()
+        except sa_exc.DBAPIError as exc:
+            raise self._as_error(exc, limits) from None
+        except ResultTooLargeError:
+            # The rest of a streamed result would be read (or block) on the next use: drop it.
+            _abandon(conn)
+            raise
+        finally:
+            with self._lock:
+                self._running.pop(id(conn), None)
+        return QueryResult(
+            columns=columns,
+            types=[_type_name(d) for d in (cursor_description or [])],
+            rows=[tuple(json_safe(v) for v in row) for row in collector.rows],
+            elapsed_ms=(time.perf_counter() - started) * 1000,
+            sql=sql,
+        )
+
+    def _per_query_timeout(self, conn: sqlalchemy.Connection, limits: Limits) -> None:
+        if limits.timeout_s == self.settings.query_timeout_s:
+            return
+        if self.info.key == "postgres":
+            conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(limits.timeout_s * 1000)}")
+        elif self.info.key == "mysql":
+            mariadb = conn.connection._connection_record.info.get("mariadb", False)
+            conn.exec_driver_sql(_mysql_timeout(mariadb, limits.timeout_s))
+
+    def _explain(self, sql: str) -> None:
+        limits = self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0))
+        self._execute("EXPLAIN " + sql, limits, stream=False)
+
+    def _as_error(self, exc: sa_exc.DBAPIError, limits: Limits) -> Exception:
+        orig = exc.orig
+        message = mask_url(str(orig or exc)).strip()
+        first = message.splitlines()[0] if message else "The query failed."
+        state = getattr(getattr(orig, "diag", None), "sqlstate", None) or getattr(orig, "sqlstate", None)
+        errno = orig.args[0] if orig is not None and orig.args and isinstance(orig.args[0], int) else None
+        if state == "57014" or errno in (3024, 1969, 1317) or "statement timeout" in message.lower():
+            return _timeout(limits)
+        if state == "42501" or errno in (1142, 1143, 1044):
+            table = _denied_table(message)
+            what = f"table {table}" if table else "something the query reads"
+            return PermissionDeniedError(
+                f"The bot's warehouse account is not allowed to read {what}; ask the person who runs "
+                f"the bot to grant it SELECT, or ask about another table.",
+                detail=message,
+            )
+        if state == "25006" or errno in (1792, 1290):
+            return SqlError(f"The warehouse session is read-only, so it refused: {first}", detail=message)
+        if state == "42P01" or errno == 1146:
+            self._schema = None  # the table may have been dropped since the schema was read
+            return SqlError(f"The query refers to something that does not exist: {first}", detail=message)
+        if state in ("42703", "42883", "42702", "42803") or errno in (1054, 1305, 1052, 1055):
+            return SqlError(f"The query refers to something that does not exist: {first}", detail=message)
+        if state == "42601" or errno == 1064:
+            return SqlSyntaxError(f"The SQL has a syntax error: {first}", detail=message)
+        if isinstance(exc, sa_exc.OperationalError) and exc.connection_invalidated:
+            return WarehouseUnavailableError(
+                f"The connection to the warehouse ({self.describe()}) dropped during the query; try again.",
+                detail=message,
+            )
+        return SqlError(f"The warehouse could not run the query: {first}", detail=message)
+
+    # -- introspection ------------------------------------------------------------------
+
+    def _schemas(self, inspector) -> list[str]:
+        return self.settings.warehouse_schema_list or [inspector.default_schema_name]
+
+    def _introspect(self) -> Schema:
+        with self._connect() as conn:
+            inspector = sqlalchemy.inspect(conn)
+            schemas = self._schemas(inspector)
+            schema = Schema()
+            keys: dict[tuple[str, str], str] = {}
+            for schema_name in schemas:
+                try:
+                    columns = inspector.get_multi_columns(schema=schema_name)
+                    pks = inspector.get_multi_pk_constraint(schema=schema_name)
+                    fks = inspector.get_multi_foreign_keys(schema=schema_name)
+                    comments = _optional(inspector.get_multi_table_comment, schema_name)
+                except sa_exc.DBAPIError as exc:
+                    raise self._as_error(exc, self.limits()) from None
+                for (_, table), cols in sorted(columns.items()):
+                    key = table.lower() if schema_name == schemas[0] else f"{schema_name}.{table}".lower()
+                    keys[(schema_name, table)] = key
+                    schema.tables[key] = [
+                        Column(c["name"], str(c["type"]), c.get("comment") or "") for c in cols
+                    ]
+                    comment = (comments.get((schema_name, table)) or {}).get("text") or ""
+                    pk = tuple((pks.get((schema_name, table)) or {}).get("constrained_columns") or ())
+                    schema.info[key] = TableInfo(schema_name, table, comment, pk)
+                for (_, table), foreign in fks.items():
+                    key = keys.get((schema_name, table))
+                    for fk in foreign if key else []:
+                        ref_schema = fk.get("referred_schema") or schema_name
+                        target = keys.get((ref_schema, fk["referred_table"]), fk["referred_table"].lower())
+                        schema.info[key].foreign_keys.append(
+                            ForeignKey(tuple(fk["constrained_columns"]), target, tuple(fk["referred_columns"]))
+                        )
+            self._row_estimates(conn, schemas, schema, keys)
+        return schema
+
+    def _row_estimates(self, conn, schemas, schema: Schema, keys) -> None:
+        if self.info.key == "postgres":
+            sql = ("SELECT n.nspname, c.relname, c.reltuples::bigint FROM pg_class c "
+                   "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY(%(s)s)")
+            params = {"s": schemas}
+        elif self.info.key == "mysql":
+            sql = ("SELECT table_schema, table_name, table_rows FROM information_schema.tables "
+                   "WHERE table_schema IN %(s)s")
+            params = {"s": tuple(schemas)}
+        else:
+            return
+        try:
+            rows = conn.exec_driver_sql(sql, params).fetchall()
+        except sa_exc.DBAPIError as exc:
+            log.info("no row estimates from %s: %s", self.describe(), mask_url(str(exc.orig)).splitlines()[0])
+            conn.rollback()
+            return
+        for schema_name, table, estimate in rows:
+            key = keys.get((schema_name, table))
+            if key is not None and estimate is not None and estimate >= 0:
+                schema.info[key].row_estimate = int(estimate)
+
+    def _sample_values(self, table: str, column: str, limit: int) -> list:
+        schema = self.schema()
+        info = schema.info.get(table.lower())
+        source = schema.reference(table, self.dialect)
+        name = quote(column, self.dialect)
+        big = info is not None and (info.row_estimate or 0) > _SAMPLE_ABOVE_ROWS
+        if big and self.info.key == "postgres":
+            percent = max(100.0 * _SAMPLE_ABOVE_ROWS / info.row_estimate, 0.01)
+            inner = f"SELECT {name} FROM {source} TABLESAMPLE SYSTEM ({percent:.4f})"
+        elif big:
+            inner = f"SELECT {name} FROM {source} LIMIT {_SAMPLE_ABOVE_ROWS}"
+        else:
+            inner = f"SELECT {name} FROM {source}"
+        sql = f"SELECT DISTINCT {name} FROM ({inner}) sampled WHERE {name} IS NOT NULL LIMIT {int(limit)}"
+        return [row[0] for row in self._execute(sql, self.limits(row_cap=limit + 1)).rows]
+
+
+def _mysql_timeout(mariadb: bool, timeout_s: float) -> str:
+    if mariadb:
+        return f"SET SESSION max_statement_time = {timeout_s:.3f}"
+    return f"SET SESSION max_execution_time = {int(timeout_s * 1000)}"
+
+
+def _escape_percent(sql: str, engine: Engine) -> str:
+    """pyformat drivers read % as a parameter marker even without parameters."""
+    return sql.replace("%", "%%") if engine.key in ("postgres", "mysql") else sql
+
+
+def _optional(method, schema_name):
+    try:
+        return method(schema=schema_name)
+    except NotImplementedError:
+        return {}
+
+
+def _abandon(conn: sqlalchemy.Connection) -> None:
+    try:
+        with warnings.catch_warnings():  # PyMySQL warns that the unread rows are dropped: intended
+            warnings.simplefilter("ignore")
+            conn.invalidate()
+    except Exception:  # noqa: BLE001 - the connection is being thrown away anyway
+        pass
+
+
+def _type_name(description) -> str:
+    code = description[1] if len(description) > 1 else None
+    return str(code) if code is not None else ""
+
+
+_PART = r"(?:`[^`]+`|\"[^\"]+\"|'[^']+'|[\w$]+)"
+_DENIED = re.compile(rf"\btable\s+((?:{_PART}\.)*{_PART})", re.IGNORECASE)
+
+
+def _denied_table(message: str) -> str | None:
+    """'permission denied for table x' / "... for table `db`.`x`" -> x."""
+    found = _DENIED.search(message)
+    if not found:
+        return None
+    return re.findall(_PART, found.group(1))[-1].strip("`'\"")
+
+
+def _timeout(limits: Limits) -> QueryTimeoutError:
+    return QueryTimeoutError(
+        f"The query took longer than {limits.timeout_s:g} seconds and was stopped; "
+        "try a narrower filter or a smaller time range."
+    )

@@ -1,0 +1,76 @@
+"""TPC-H questions right / total, offline, on DuckDB and on PostgreSQL.
+
+    python bench/tpch_bench.py                  # both engines (PostgreSQL on 127.0.0.1:5432)
+    python bench/tpch_bench.py --engines duckdb
+
+Loads TPC-H sf 0.01 with ../shared/eval/tpch/load.py (tpchgen-cli), runs `python -m agent catalog
+init` on it, then every question of ../shared/eval/tpch/questions.json through
+`python -m agent ask --yes --json` (bench/accuracy.py's scoring) with WAREHOUSE_URL,
+CATALOG_PATH and SEMANTIC_MODEL_PATH pointing at the loaded data and the bootstrapped files.
+The PostgreSQL database is created for the run and dropped afterwards.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import subprocess
+import sys
+import tempfile
+import uuid
+from pathlib import Path
+
+REPO = Path(__file__).resolve().parents[1]
+TPCH = REPO.parent / "shared/eval/tpch"
+if not TPCH.exists():
+    TPCH = Path("/work/shared/eval/tpch")
+
+
+def _load(target: str, csv_dir: Path) -> None:
+    subprocess.run([sys.executable, str(TPCH / "load.py"), target, "--csv-dir", str(csv_dir)], check=True)
+
+
+def _run(engine: str, url: str, work: Path) -> int:
+    env = {**os.environ, "WAREHOUSE_URL": url, "DATA_DIR": str(work / engine), "OPENAI_API_KEY": "", "REDIS_URL": ""}
+    out = work / engine / "catalog"
+    subprocess.run([sys.executable, "-m", "agent", "catalog", "init", "--out", str(out)], env=env, check=True, cwd=REPO)
+    env.update({"CATALOG_PATH": str(out / "catalog.yaml"), "SEMANTIC_MODEL_PATH": str(out / "semantic")})
+    print(f"== {engine}: {url}", flush=True)
+    return subprocess.run(
+        [sys.executable, str(REPO / "bench/accuracy.py"), "--questions", str(TPCH / "questions.json")],
+        env=env, cwd=REPO,
+    ).returncode
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("--engines", default="duckdb,postgres")
+    args = parser.parse_args()
+    engines = args.engines.split(",")
+    with tempfile.TemporaryDirectory() as tmp:
+        work = Path(tmp)
+        csv_dir = work / "csv"
+        csv_dir.mkdir()
+        if "duckdb" in engines:
+            path = work / "tpch.duckdb"
+            _load(str(path), csv_dir)
+            _run("duckdb", f"duckdb://{path}", work)
+        if "postgres" in engines:
+            import psycopg
+
+            name = f"sda_tpch_bench_{uuid.uuid4().hex[:8]}"
+            admin_url = "postgresql://postgres@127.0.0.1:5432/postgres"
+            with psycopg.connect(admin_url, autocommit=True) as admin:
+                admin.execute(f'CREATE DATABASE "{name}"')
+            try:
+                url = f"postgresql://postgres@127.0.0.1:5432/{name}"
+                _load(url, csv_dir)
+                _run("postgres", url, work)
+            finally:
+                with psycopg.connect(admin_url, autocommit=True) as admin:
+                    admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
