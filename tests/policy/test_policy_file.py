@@ -64,5 +64,6 @@ def test_cli_start_up_stops_on_a_bad_policy(tmp_path, settings):
            "REDIS_URL": ""}
     proc = subprocess.run([sys.executable, "-m", "agent", "runsql", "SELECT 1"], env=env, capture_output=True,
                           text=True, timeout=120)
-    errors = [line for line in proc.stderr.strip().splitlines() if not line.startswith("…")]
+    errors = [line for line in proc.stderr.strip().splitlines() if line.startswith("error:")]
     assert proc.returncode == 2 and len(errors) == 1 and "rules[0].masks: unknown field" in errors[0]
+    assert "Traceback" not in proc.stderr
