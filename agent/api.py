@@ -19,7 +19,8 @@ from langgraph.types import Command
 from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
 from agent.context import AgentContext
-from agent.errors import AssistantError
+from agent.budget.inputs import check_question, check_sql
+from agent.errors import AssistantError, InputTooLargeError
 from agent.graph import build_graph
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
@@ -63,12 +64,16 @@ class Assistant:
         closer = getattr(self.graph.checkpointer, "aclose", None)
         if closer is not None:
             await closer()
+        self.context.cpu.close()
         self.context.warehouse.close()
 
     # -- public calls ---------------------------------------------------------------------
 
     async def ask(self, session_id: str, text: str, context: ChatContext | None = None) -> AsyncIterator[Event]:
         context = context or ChatContext()
+        if refused := self._refuse_oversized(session_id, text, context):
+            yield refused
+            return
         message = clean_message(text)
         if not message:
             yield AgentReply(
@@ -94,6 +99,9 @@ class Assistant:
         self, session_id: str, choice: str, context: ChatContext | None = None, *, edited_sql: str | None = None
     ) -> AsyncIterator[Event]:
         context = context or ChatContext()
+        if edited_sql and (refused := self._refuse_oversized(session_id, edited_sql, context, sql_only=True)):
+            yield refused
+            return
         async with self._lock(session_id):
             if await self.pending(session_id) is None:
                 yield AgentReply(
@@ -112,6 +120,10 @@ class Assistant:
         context = context or ChatContext()
         if agent_name not in DIRECT_AGENTS:
             raise ValueError(f"{agent_name!r} cannot be called directly; use one of {sorted(DIRECT_AGENTS)}")
+        for text in (args.get("sql"), args.get("question"), args.get("error")):
+            if text and (refused := self._refuse_oversized(session_id, text, context, sql_only=text == args.get("sql"))):
+                yield refused
+                return
         sql = clean_message(args.get("sql") or "")
         question = args.get("question") or sql
         if not question:
@@ -137,6 +149,21 @@ class Assistant:
             return None
         return AskHuman.model_validate(_ask_human_fields(snapshot.interrupts[0].value))
 
+    async def health(self, timeout_s: float = 2.0) -> dict[str, Any]:
+        """For readiness: does the warehouse answer, and are its slots wedged by work that would not stop?"""
+        slots = self.context.warehouse.slots.snapshot()
+        try:
+            await self.context.warehouse.aping(timeout_s)
+            warehouse = "up"
+        except AssistantError as exc:
+            warehouse = exc.code
+        return {
+            "warehouse": warehouse,
+            "wedged": slots["wedged"],
+            "warehouse_slots": slots,
+            "cpu_overruns": self.context.cpu.overruns,
+        }
+
     async def reply(self, events: AsyncIterator[Event]) -> AgentReply:
         """The final reply of a stream, for callers that do not show progress."""
         last = None
@@ -149,6 +176,28 @@ class Assistant:
 
     def _config(self, session_id: str, **extra) -> dict:
         return {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra}
+
+    def _refuse_oversized(
+        self, session_id: str, text: str, context: ChatContext, *, sql_only: bool = False
+    ) -> AgentReply | None:
+        """A reply refusing `text` when it is too big to read; the cheap length test runs before any regex."""
+        limits = self.settings
+        try:
+            if sql_only:
+                check_sql(text, max_chars=limits.max_sql_chars, max_depth=limits.max_sql_depth)
+            else:
+                if len(text) > limits.max_sql_chars + limits.max_question_chars:
+                    check_question(text, limits.max_question_chars)  # too big as words or SQL: no regex reads it
+                sql, words, _ = split_sql(text)
+                check_question(words if sql else text, limits.max_question_chars)
+                if sql:
+                    check_sql(sql, max_chars=limits.max_sql_chars, max_depth=limits.max_sql_depth)
+        except InputTooLargeError as exc:
+            log.warning("refused oversized input (request %s): %s", context.request_id, exc.user_message)
+            return AgentReply(
+                session_id=session_id, error=exc.user_message, error_code=exc.code, request_id=context.request_id
+            )
+        return None
 
     def _lock(self, session_id: str) -> asyncio.Lock:
         return self._locks.setdefault(session_id, asyncio.Lock())

@@ -11,6 +11,7 @@ from typing import Any
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from agent.budget.cpu import CpuPool
 from agent.settings import Settings
 from agent.warehouse import Warehouse
 
@@ -23,6 +24,7 @@ class AgentContext:
     semantic: Any  # agent.semantic.SemanticModel
     values: Any  # agent.semantic.ValueIndex
     model: BaseChatModel
+    cpu: CpuPool  # where CPU-heavy SQL steps run, each under a budget
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
 

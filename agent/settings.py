@@ -24,6 +24,7 @@ class Settings(BaseSettings):
     slack_signing_secret: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
     bot_mode: Literal["auto", "socket", "http", "console"] = "auto"
+    host: str = "127.0.0.1"  # HTTP mode's listen address; the Docker image sets 0.0.0.0
     port: int = Field(default=3000, ge=1, le=65535)
 
     # LLM
@@ -48,6 +49,16 @@ class Settings(BaseSettings):
     query_row_cap: int = Field(default=10_000, ge=1)
     query_memory_limit: str = "1GB"
     query_threads: int = Field(default=2, ge=1)
+    warehouse_slots: int = Field(default=4, ge=1)  # warehouse calls at once per process
+
+    # Budgets: what one request may cost, enforced from outside the work
+    max_question_chars: int = Field(default=4000, ge=1)
+    max_sql_chars: int = Field(default=100_000, ge=1)
+    max_sql_depth: int = Field(default=100, ge=1)  # bracket nesting; sqlglot recurses once per level
+    cpu_workers: int = Field(default=2, ge=1)  # worker processes for parse, guard, fix, explain
+    cpu_step_budget_s: float = Field(default=10.0, gt=0)
+    user_concurrency: int = Field(default=2, ge=0)  # one person's requests running at once (0: off)
+    loop_lag_limit_s: float = Field(default=2.0, gt=0)  # /readyz fails while the event loop lags more
 
     # Agent behaviour
     max_execute_second: float = Field(default=120.0, gt=0)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 
+from agent.budget.cpu import CpuPool
 from agent.catalog import default_catalog
 from agent.context import AgentContext
 from agent.errors import AssistantError
@@ -36,6 +37,7 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
         semantic=semantic,
         values=ValueIndex.from_warehouse(warehouse, semantic),
         model=None,  # set below: the offline model needs the rest of the context
+        cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
     )
     context.model = chat_model or build_chat_model(
         settings,

@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from typing import Annotated
@@ -16,9 +15,9 @@ from pydantic import BaseModel, Field
 from agent.chatbi import analyze
 from agent.context import AgentContext
 from agent.errors import AssistantError, SqlError
-from agent.sql.explain import explain_sql as explain_engine
-from agent.sql.fix import fix_sql as fix_engine
-from agent.sql.parse import clean_sql_text, pretty, transpile
+from agent.budget import steps
+from agent.budget.inputs import check_sql as check_sql_size
+from agent.sql.parse import clean_sql_text, pretty
 from agent.state import FinalIntent
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
@@ -30,6 +29,15 @@ log = logging.getLogger(__name__)
 EXECUTE = "execute_sql_and_analyze_result"
 REPLY_ROWS_MAX = 1000
 LLM_REPAIR_TRIES = 2
+
+
+def check_sql(ctx: AgentContext, sql: str) -> None:
+    """Refuse SQL too long or too deeply nested to parse, before anything parses it."""
+    check_sql_size(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
+
+
+def _person(runtime: ToolRuntime) -> str | None:
+    return (runtime.state.get("chat_context") or {}).get("user")
 
 
 def _structured(ctx: AgentContext, schema: type[BaseModel]):
@@ -168,13 +176,15 @@ async def fix_sql(
     """Repair broken SQL with the smallest change that makes it run, and say what changed and why."""
     ctx: AgentContext = runtime.context
     try:
-        result = await asyncio.to_thread(
-            fix_engine,
+        check_sql(ctx, sql)
+        result = await ctx.cpu.run(
+            "Fixing the SQL",
+            steps.fix,
             sql,
-            error=error_info or None,
-            dialect=sql_dialect,
-            schema=ctx.warehouse.schema(),
-            dry_run=ctx.warehouse.dry_run,
+            error_info or None,
+            sql_dialect,
+            ctx.warehouse.schema(),
+            steps.WarehouseFile(ctx.warehouse.path, ctx.settings.query_memory_limit),
         )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
@@ -233,7 +243,10 @@ async def explain_sql(
     """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms."""
     ctx: AgentContext = runtime.context
     try:
-        explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
+        check_sql(ctx, sql)
+        explanation = await ctx.cpu.run(
+            "Explaining the SQL", steps.explain, sql, sql_dialect, _column_descriptions(ctx)
+        )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
     text = explanation.text
@@ -275,12 +288,15 @@ async def execute_sql_and_analyze_result(
         source = latest_output(runtime.state, ("generate_sql", "fix_sql"), with_key="sql")
     try:
         if sql:
-            query = transpile(clean_sql_text(sql), read=sql_dialect, write="duckdb")
+            check_sql(ctx, sql)
+            query = await ctx.cpu.run("Reading the SQL", steps.translate, clean_sql_text(sql), sql_dialect, "duckdb")
         elif source:
             query = source[1]["sql"]
         else:
             return tool_error(final_intent, "There is no SQL to run yet. Ask a data question or paste a query.")
-        result = await ctx.warehouse.arun(query)
+        # The guard's parse is bounded in a worker first; the warehouse thread then parses a query known to be sane.
+        await ctx.cpu.run("Checking the SQL", steps.guard, query, "duckdb")
+        result = await ctx.warehouse.arun(query, owner=_person(runtime))
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None

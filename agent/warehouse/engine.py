@@ -8,7 +8,6 @@ or lift the limits.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import decimal
 import logging
@@ -27,11 +26,16 @@ from agent.errors import (
     SqlSyntaxError,
     WarehouseError,
 )
+from agent.budget.slots import BlockingSlots
 from agent.settings import Settings
 from agent.sql.guard import ensure_read_only
 from agent.warehouse.demo import ensure_demo_warehouse
 
 log = logging.getLogger(__name__)
+
+# After the engine's own interrupt at the time limit, how long a query may take to stop
+# before its caller gives up on it (the thread is abandoned, its slot stays taken).
+STOP_GRACE_S = 5.0
 
 
 @dataclass(frozen=True)
@@ -88,6 +92,7 @@ class Warehouse:
         self.settings = settings
         self._lock = threading.Lock()
         self._schema: Schema | None = None
+        self.slots = BlockingSlots(settings.warehouse_slots)
         try:
             self._con = duckdb.connect(
                 str(self.path),
@@ -122,6 +127,11 @@ class Warehouse:
         return cls(path, settings)
 
     def close(self) -> None:
+        busy = self.slots.snapshot()["busy"]
+        if busy:
+            # Closing under a running statement can block on it; the process is ending anyway.
+            log.warning("warehouse left open: %d query(ies) still running", busy)
+            return
         self._con.close()
 
     # -- metadata ---------------------------------------------------------------------
@@ -152,7 +162,7 @@ class Warehouse:
         """Validate a query with the engine's own EXPLAIN; raises SqlError when it would fail."""
         ensure_read_only(sql, dialect="duckdb")
         try:
-            self._cursor().execute("EXPLAIN " + sql).fetchall()
+            self._execute(self._cursor(), "EXPLAIN " + sql, None)
         except duckdb.Error as exc:
             raise _as_sql_error(exc) from exc
 
@@ -166,9 +176,7 @@ class Warehouse:
         started = time.perf_counter()
         timer.start()
         try:
-            relation = cursor.execute(sql)
-            rows = relation.fetchmany(cap + 1)
-            description = relation.description or []
+            rows, description = self._execute(cursor, sql, cap + 1)
         except duckdb.InterruptException as exc:
             raise QueryTimeoutError(
                 f"The query took longer than {limit_s:g} seconds and was stopped; "
@@ -196,11 +204,25 @@ class Warehouse:
             sql=sql,
         )
 
-    async def arun(self, sql: str, **limits) -> QueryResult:
-        return await asyncio.to_thread(self.run, sql, **limits)
+    async def arun(self, sql: str, *, owner: str | None = None, **limits) -> QueryResult:
+        """`run` on a warehouse slot; `owner` (the person asking) holds at most one runaway at a time."""
+        budget_s = (limits.get("timeout_s") or self.settings.query_timeout_s) + STOP_GRACE_S
+        return await self.slots.call(self.run, sql, budget_s=budget_s, owner=owner, **limits)
 
-    async def adry_run(self, sql: str) -> None:
-        await asyncio.to_thread(self.dry_run, sql)
+    async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
+        budget_s = self.settings.query_timeout_s + STOP_GRACE_S
+        await self.slots.call(self.dry_run, sql, budget_s=budget_s, owner=owner)
+
+    async def aping(self, timeout_s: float) -> None:
+        """Does the engine answer a trivial query within `timeout_s`? Raises an AssistantError if not."""
+        await self.slots.call(self.run, "SELECT 1", budget_s=timeout_s, timeout_s=timeout_s)
+
+    @staticmethod
+    def _execute(cursor: duckdb.DuckDBPyConnection, sql: str, max_rows: int | None) -> tuple[list, list]:
+        """The one engine call every query goes through: rows (at most `max_rows`) and their description."""
+        relation = cursor.execute(sql)
+        rows = relation.fetchall() if max_rows is None else relation.fetchmany(max_rows)
+        return rows, relation.description or []
 
     def _cursor(self) -> duckdb.DuckDBPyConnection:
         with self._lock:
