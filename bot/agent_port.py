@@ -22,3 +22,6 @@ class AgentPort(Protocol):
     ) -> AsyncIterator[AgentEvent]: ...
 
     async def pending(self, session_id: str) -> AskHuman | None: ...
+
+    async def health(self) -> dict[str, Any]:
+        """`warehouse` ("up" or why not) and `wedged` (its slots all held by work that would not stop)."""

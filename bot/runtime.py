@@ -16,6 +16,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from agent.settings import Settings
 from bot.agent_port import AgentPort
 from bot.app import Surfaces, build_app
+from bot.health import Readiness
 from bot.jobs import InProcessJobRunner, JobRunner
 from bot.slack_client import build_web_client
 from bot.state import InMemoryStateStore, StateStore
@@ -32,7 +33,8 @@ class BotRuntime:
     jobs: JobRunner
     client: AsyncWebClient
     app: AsyncApp
-    health: Any = None  # a RedisHealth when Redis is configured; /healthz reads it
+    health: Any = None  # a RedisHealth when Redis is configured; readiness reads it
+    readiness: Readiness | None = None  # /readyz and metrics read it
     _closers: list[Any] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -58,14 +60,23 @@ def build_runtime(
 ) -> BotRuntime:
     """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…)."""
     client = client or build_web_client(settings)
-    turn_options = {} if progress_interval_s is None else {"progress_interval_s": progress_interval_s}
+    turn_options: dict[str, Any] = {
+        "user_concurrency": settings.user_concurrency,
+        # A person's place outlives a worker that died mid-run by at most this long.
+        "user_hold_ttl_s": int(settings.max_execute_second) + 60,
+    }
+    if progress_interval_s is not None:
+        turn_options["progress_interval_s"] = progress_interval_s
     if settings.redis_url and store is None:
         return _redis_runtime(settings, agent, client, turn_options, redis_options or {})
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
     jobs = InProcessJobRunner(TurnRunner(agent, client, store, **turn_options))
-    return BotRuntime(settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client))
+    return BotRuntime(
+        settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client),
+        readiness=_readiness(settings, agent, None),
+    )
 
 
 def _redis_runtime(
@@ -95,7 +106,18 @@ def _redis_runtime(
     app = _app(settings, agent, store, jobs, client)
     OutageNotice(client).install(app)
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
-    return BotRuntime(settings, agent, store, jobs, client, app, health=health, _closers=[redis.aclose])
+    return BotRuntime(
+        settings, agent, store, jobs, client, app, health=health, readiness=_readiness(settings, agent, health),
+        _closers=[redis.aclose],
+    )
+
+
+def _readiness(settings: Settings, agent: AgentPort, redis_health: Any) -> Readiness:
+    return Readiness(
+        agent_health=getattr(agent, "health", None),
+        redis_up=(lambda: redis_health.up) if redis_health is not None else None,
+        lag_limit_s=settings.loop_lag_limit_s,
+    )
 
 
 def _app(settings: Settings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:

@@ -43,6 +43,8 @@ class TurnRunner:
         clock: Callable[[], float] = time.monotonic,
         progress_interval_s: float = PROGRESS_INTERVAL_S,
         max_concurrent_runs: int = 32,
+        user_concurrency: int = 0,
+        user_hold_ttl_s: int = 600,
     ):
         self.agent = agent
         self.client = client
@@ -52,6 +54,9 @@ class TurnRunner:
         self._progress_interval_s = progress_interval_s
         # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
         self._run_slots = asyncio.Semaphore(max_concurrent_runs)
+        # One person's requests running at once (0: no cap); a place outlives a dead worker by at most the TTL.
+        self._user_concurrency = user_concurrency
+        self._user_hold_ttl_s = user_hold_ttl_s
 
     async def __call__(self, job: AgentJob) -> None:
         token = request_id_var.set(job.request_id)
@@ -94,8 +99,7 @@ class TurnRunner:
         if ledger.REPLY in done:
             reply = unpack_reply(done[ledger.REPLY])
         else:
-            async with self._run_slots:
-                reply = await self._agent_reply(job, session_id, delivery)
+            reply = await self._fair_reply(job, session_id, delivery)
             if reply.error_code != "internal":
                 # A crash (e.g. shared state went away mid-run) is worth running again, not remembering.
                 await self.ledger.note(job.job_id, ledger.REPLY, pack_reply(reply))
@@ -160,6 +164,25 @@ class TurnRunner:
                 channel=job.where.channel, ts=placeholder.decode(), text=rendered.text, blocks=rendered.blocks
             )
         )
+
+    async def _fair_reply(self, job: AgentJob, session_id: str, delivery: ThreadDelivery) -> AgentReply:
+        """The agent's reply, unless this person already has as many requests running as anyone may."""
+        cap, key = self._user_concurrency, f"running:{job.where.user}"
+        if cap and not await self.store.hold(key, job.job_id, cap, self._user_hold_ttl_s):
+            log.info("user %s is at the concurrency cap (%d); job %s not started", job.where.user, cap, job.job_id)
+            return AgentReply(
+                session_id=session_id,
+                error=f"You already have {cap} requests running, the most I take from one person at once. "
+                "Press Retry once one of them has finished.",
+                error_code="busy",
+                request_id=job.request_id,
+            )
+        try:
+            async with self._run_slots:
+                return await self._agent_reply(job, session_id, delivery)
+        finally:
+            if cap:
+                await self.store.release(key, job.job_id)
 
     async def _agent_reply(self, job: AgentJob, session_id: str, delivery: ThreadDelivery) -> AgentReply:
         reply: AgentReply | None = None

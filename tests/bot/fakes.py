@@ -21,6 +21,7 @@ class FakeAgent:
     paused: dict[str, AskHuman] = field(default_factory=dict)
     next_ask: AskHuman | None = None  # the next ask() pauses with this instead of a SQL confirmation
     chart: Chart | None = None  # attached to results
+    wedged: bool = False  # what health() reports
 
     async def _events(self, session_id: str, reply: AgentReply, ctx: ChatContext):
         yield Progress(step="data_discovery", status="started", label="Finding tables…")
@@ -77,3 +78,6 @@ class FakeAgent:
 
     async def pending(self, session_id: str) -> AskHuman | None:
         return self.paused.get(session_id)
+
+    async def health(self) -> dict[str, Any]:
+        return {"warehouse": "up", "wedged": self.wedged}
