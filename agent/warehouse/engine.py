@@ -34,7 +34,8 @@ from agent.warehouse.demo import ensure_demo_warehouse
 log = logging.getLogger(__name__)
 
 # After the engine's own interrupt at the time limit, how long a query may take to stop
-# before its caller gives up on it (the thread is abandoned, its slot stays taken).
+# (at most its limit again) before its caller gives up on it: the thread is abandoned and
+# its slot stays taken until it ends.
 STOP_GRACE_S = 5.0
 
 
@@ -206,11 +207,12 @@ class Warehouse:
 
     async def arun(self, sql: str, *, owner: str | None = None, **limits) -> QueryResult:
         """`run` on a warehouse slot; `owner` (the person asking) holds at most one runaway at a time."""
-        budget_s = (limits.get("timeout_s") or self.settings.query_timeout_s) + STOP_GRACE_S
+        limit_s = limits.get("timeout_s") or self.settings.query_timeout_s
+        budget_s = limit_s + min(STOP_GRACE_S, limit_s)
         return await self.slots.call(self.run, sql, budget_s=budget_s, owner=owner, **limits)
 
     async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
-        budget_s = self.settings.query_timeout_s + STOP_GRACE_S
+        budget_s = self.settings.query_timeout_s + min(STOP_GRACE_S, self.settings.query_timeout_s)
         await self.slots.call(self.dry_run, sql, budget_s=budget_s, owner=owner)
 
     async def aping(self, timeout_s: float) -> None:

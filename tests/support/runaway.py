@@ -1,0 +1,35 @@
+"""Work that ignores every request to stop, for the budget tests.
+
+`spin` is CPU-bound pure Python (it never yields, so only killing its process stops it).
+`blocking_engine` stands in for the warehouse's engine call: for SQL that mentions
+`runaway` it blocks until released, never looking at the engine's interrupt, like a
+statement the engine cannot cancel.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Callable
+
+RUNAWAY_MARK = "runaway"
+
+
+def spin(seconds: float | None = None) -> int:
+    """Burn CPU (forever when `seconds` is None) without ever checking for cancellation."""
+    import time
+
+    count, started = 0, time.monotonic()
+    while seconds is None or time.monotonic() - started < seconds:
+        count += 1
+    return count
+
+
+def blocking_engine(real: Callable, release: threading.Event, started: Callable[[], None] | None = None) -> Callable:
+    def execute(cursor, sql: str, max_rows: int | None):
+        if RUNAWAY_MARK in sql and not sql.lstrip().upper().startswith("EXPLAIN"):
+            if started is not None:
+                started()
+            release.wait()
+        return real(cursor, sql, max_rows)
+
+    return staticmethod(execute)
