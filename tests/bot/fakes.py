@@ -22,11 +22,17 @@ class FakeAgent:
     next_ask: AskHuman | None = None  # the next ask() pauses with this instead of a SQL confirmation
     chart: Chart | None = None  # attached to results
     wedged: bool = False  # what health() reports
+    stuck_users: set[str] = field(default_factory=set)  # their runs wait for `unstick`
+    unstick: asyncio.Event = field(default_factory=asyncio.Event)
+    stuck_runs: int = 0
 
     async def _events(self, session_id: str, reply: AgentReply, ctx: ChatContext):
         yield Progress(step="data_discovery", status="started", label="Finding tables…")
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
+        if ctx.user in self.stuck_users:
+            self.stuck_runs += 1
+            await self.unstick.wait()
         if self.crash:
             self.crash = False
             raise RuntimeError("bug in the agent")
