@@ -174,6 +174,7 @@ class Warehouse:
         limit_s = timeout_s or self.settings.query_timeout_s
         cursor = self._cursor()
         timer = threading.Timer(limit_s, cursor.interrupt)
+        timer.daemon = True  # never what keeps a stopping process alive
         started = time.perf_counter()
         timer.start()
         try:

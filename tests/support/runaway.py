@@ -1,9 +1,9 @@
 """Work that ignores every request to stop, for the budget tests.
 
 `spin` is CPU-bound pure Python (it never yields, so only killing its process stops it).
-`blocking_engine` stands in for the warehouse's engine call: for SQL that mentions
-`runaway` it blocks until released, never looking at the engine's interrupt, like a
-statement the engine cannot cancel.
+`blocking_engine` stands in for the warehouse's engine call: for SQL that `blocks` (by
+default: it mentions `runaway`) it blocks until released, never looking at the engine's
+interrupt, like a statement the engine cannot cancel. Dry runs (EXPLAIN) pass through.
 """
 
 from __future__ import annotations
@@ -24,9 +24,14 @@ def spin(seconds: float | None = None) -> int:
     return count
 
 
-def blocking_engine(real: Callable, release: threading.Event, started: Callable[[], None] | None = None) -> Callable:
+def blocking_engine(
+    real: Callable,
+    release: threading.Event,
+    started: Callable[[], None] | None = None,
+    blocks: Callable[[str], bool] = lambda sql: RUNAWAY_MARK in sql,
+) -> Callable:
     def execute(cursor, sql: str, max_rows: int | None):
-        if RUNAWAY_MARK in sql and not sql.lstrip().upper().startswith("EXPLAIN"):
+        if blocks(sql) and not sql.lstrip().upper().startswith("EXPLAIN"):
             if started is not None:
                 started()
             release.wait()
