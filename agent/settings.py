@@ -52,7 +52,7 @@ class Settings(BaseSettings):
     warehouse_slots: int = Field(default=4, ge=1)  # warehouse calls at once per process
 
     # Budgets: what one request may cost, enforced from outside the work
-    max_question_chars: int = Field(default=4000, ge=1)
+    max_question_chars: int = Field(default=2000, ge=1)
     max_sql_chars: int = Field(default=100_000, ge=1)
     max_sql_depth: int = Field(default=100, ge=1)  # bracket nesting; sqlglot recurses once per level
     cpu_workers: int = Field(default=2, ge=1)  # worker processes for parse, guard, fix, explain

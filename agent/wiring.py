@@ -44,6 +44,7 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
         recognisers=_recognisers(context),
         structured={SemanticParse.__name__: lambda question: offline_parse(context, question)},
     )
+    context.cpu.warm()
     log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.path)
     return context
 

@@ -27,6 +27,8 @@ T = TypeVar("T")
 
 # Imported once by the forkserver so each worker starts with them loaded.
 _PRELOAD = ["agent.budget.steps"]
+# Starting the forkserver and its first workers takes seconds on a busy machine.
+START_S = 10.0
 
 
 class CpuPool:
@@ -47,8 +49,9 @@ class CpuPool:
         """`fn(*args, **kwargs)` in a worker; `what` names the step for the person ("Reading the SQL")."""
         future = self._ensure().schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
         try:
-            # The pool's timeout starts when a worker takes the step; the wait for a worker is bounded too.
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.budget_s * 2)
+            # The pool's timeout starts when a worker takes the step; the wait for a worker (or for
+            # the first workers to start) is bounded too.
+            return await asyncio.wait_for(asyncio.wrap_future(future), self.budget_s + max(self.budget_s, START_S))
         except TimeoutError:
             if future.cancelled():  # our own wait ran out first (wait_for cancelled the step)
                 raise BusyError(
@@ -66,9 +69,17 @@ class CpuPool:
             log.error("%s: its worker process died (%s)", what, exc)
             raise StepOverrunError(f"{what} failed: the worker running it stopped unexpectedly. Please try again.") from None
 
+    def warm(self) -> None:
+        """Start the workers now, so the first person's step does not wait for them."""
+        self._ensure().schedule(_nothing)
+
     def close(self) -> None:
         """Stop every worker now (running steps are abandoned); the next `run` starts a new pool."""
         if self._pool is not None:
             self._pool.stop()
             self._pool.join(timeout=5)
             self._pool = None
+
+
+def _nothing() -> None:
+    return None
