@@ -26,6 +26,7 @@ from langgraph.prebuilt.tool_node import ToolInvocationError
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
+from agent.budget import steps
 from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.history import messages_for_router
@@ -33,7 +34,6 @@ from agent.llm import describe_llm_failure
 from agent.next_step import implied_next_call
 from agent.prompts import router_system_prompt
 from agent.respond import build_reply
-from agent.sql.guard import ensure_read_only
 from agent.sql.parse import clean_sql_text
 from agent.state import CommonAgentState, empty_tool_call_info
 from agent.tools import (
@@ -215,7 +215,7 @@ async def action_dispatch_node(state: CommonAgentState, runtime: Runtime[AgentCo
     return Command(goto="invoke_common_agent")
 
 
-async def human_node(state: CommonAgentState) -> Command:
+async def human_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Command:
     question = state.get("ask_human") or {}
     answer = interrupt({k: v for k, v in question.items() if k != "tool_call_id"})
     choice = answer.get("choice") if isinstance(answer, dict) else str(answer)
@@ -244,7 +244,7 @@ async def human_node(state: CommonAgentState) -> Command:
         if choice == "edit":
             edited = clean_sql_text((answer or {}).get("sql") or "")
             try:
-                ensure_read_only(edited, dialect="duckdb")
+                await runtime.context.cpu.run("Checking the SQL", steps.guard, edited, "duckdb")
             except AssistantError as exc:
                 refused = ToolMessage(
                     content=tool_result(EXECUTE, error=exc.user_message, error_code=exc.code, sql=edited),

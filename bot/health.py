@@ -80,7 +80,9 @@ class Readiness:
             "wedged": bool(report.get("wedged")),
             "loop_lag_seconds": self.lag.lag_s,
             "redis_up": report.get("redis") != "down",
-            "warehouse_up": report.get("warehouse") == "up",
+            "warehouse_up": report.get("warehouse") in ("up", "busy"),
+            "warehouse_abandoned_total": (report.get("warehouse_slots") or {}).get("abandoned_total", 0),
+            "cpu_overruns_total": report.get("cpu_overruns", 0),
         }
 
     def start(self) -> None:
@@ -116,7 +118,9 @@ class Readiness:
             report["warehouse"] = agent.get("warehouse", "unknown")
             report["wedged"] = bool(agent.get("wedged"))
             report["warehouse_slots"] = agent.get("warehouse_slots")
-            if report["warehouse"] != "up":
+            report["cpu_overruns"] = agent.get("cpu_overruns", 0)
+            # "busy": every slot is taken by queries still within their budget; that is load, not failure.
+            if report["warehouse"] not in ("up", "busy"):
                 problems.append("warehouse")
             if report["wedged"]:
                 problems.append("wedged")

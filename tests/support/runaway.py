@@ -30,11 +30,22 @@ def blocking_engine(
     started: Callable[[], None] | None = None,
     blocks: Callable[[str], bool] = lambda sql: RUNAWAY_MARK in sql,
 ) -> Callable:
-    def execute(cursor, sql: str, max_rows: int | None):
+    """A replacement for the engine call `real`, whatever its other arguments: the SQL is the one string."""
+
+    def execute(*args):
+        sql = next(a for a in args if isinstance(a, str))
         if blocks(sql) and not sql.lstrip().upper().startswith("EXPLAIN"):
             if started is not None:
                 started()
             release.wait()
-        return real(cursor, sql, max_rows)
+        return real(*args)
 
-    return staticmethod(execute)
+    return execute if _is_method(real) else staticmethod(execute)
+
+
+def _is_method(function: Callable) -> bool:
+    """True for a plain function defined in a class body (it takes `self`), False for a staticmethod's."""
+    import inspect
+
+    parameters = list(inspect.signature(function).parameters)
+    return bool(parameters) and parameters[0] == "self"
