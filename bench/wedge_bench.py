@@ -3,8 +3,8 @@ Prints figures; asserts nothing.
 
 - time to refuse a 1 MB SQL and 10,000 nested parentheses (fix / explain / run), and an
   oversized question;
-- a CPU step that never yields: time until it is stopped from outside, and until the
-  next step is answered (its worker is replaced);
+- a CPU step that never yields: time until it is stopped from outside, until the next
+  step is answered (its worker is replaced), and others' steps meanwhile;
 - other people's queries while N statements that ignore cancellation hold warehouse
   slots (the engine call is replaced by one that blocks; tests/support/runaway.py):
   median answer time against the same queries with nothing running away.
@@ -71,7 +71,7 @@ async def refusals(assistant, runs: int) -> None:
     limit = assistant.settings.max_question_chars
     longest = ("average departure delay by origin airport for flights in july " * 100)[:limit]
     samples = [(await timed(lambda: final(assistant.ask(f"long-{n}", longest))))[0] for n in range(runs)]
-    print(f"answering a question at the {limit:,}-character limit (offline model, on the event loop): "
+    print(f"answering a question at the {limit:,}-character limit (offline model, end to end): "
           f"{median_ms(samples)}")
 
 
@@ -83,6 +83,30 @@ async def cpu_overrun(budget_s: float) -> None:
         after, _ = await timed(lambda: pool.run("next", spin, 0.0))
         print(f"CPU step that never yields, budget {budget_s:g} s: stopped after {took:.2f} s; "
               f"next step answered {after * 1000:,.0f} ms later (worker replaced)")
+    finally:
+        pool.close()
+
+
+async def others_while_a_step_spins(runs: int, budget_s: float) -> None:
+    """Two workers; one is taken by a step that never yields: how long do others' explain steps take?"""
+    from agent.budget import steps
+
+    pool = CpuPool(workers=2, budget_s=budget_s)
+    sql = "SELECT origin, count(*) AS n FROM flights WHERE month = 7 GROUP BY origin ORDER BY n DESC"
+
+    async def explain() -> float:
+        return (await timed(lambda: pool.run("Explaining", steps.explain, sql, "duckdb", {})))[0]
+
+    try:
+        for _ in range(2):
+            await explain()  # both workers started
+        baseline = [await explain() for _ in range(runs)]
+        spinning = asyncio.create_task(_expect_failure(pool.run("spin", spin)))
+        await asyncio.sleep(0.2)
+        during = [await explain() for _ in range(runs)]
+        await spinning
+        print(f"others' explain steps while a step spins in one of 2 workers (median of {runs}): "
+              f"{median_ms(during)} vs {median_ms(baseline)} with none")
     finally:
         pool.close()
 
@@ -146,6 +170,7 @@ async def main() -> None:
     try:
         await refusals(assistant, args.runs)
         await cpu_overrun(2.0)
+        await others_while_a_step_spins(args.runs, 5.0)
         await others_while_runaways(assistant.context, settings, args.runs, args.runaways)
     finally:
         await assistant.aclose()
