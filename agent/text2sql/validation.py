@@ -68,7 +68,12 @@ class SqlValidator:
         return Check(ok=True)
 
     async def acheck(self, sql: str) -> Check:
-        return await asyncio.to_thread(self.check, sql)
+        # On a warehouse slot, not the default executor: a dry run that never returns is abandoned.
+        limit = self.warehouse.settings.query_timeout_s
+        try:
+            return await self.warehouse.slots.call(self.check, sql, budget_s=2 * limit)
+        except AssistantError as exc:
+            return Check(ok=False, error=exc.user_message, detail=exc.detail or exc.user_message)
 
     async def repair(
         self,
