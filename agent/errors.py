@@ -68,10 +68,6 @@ class LLMError(AssistantError):
     code = "llm"
 
 
-class DeadlineExceeded(AssistantError):
-    code = "deadline"
-
-
 class InputTooLargeError(AssistantError):
     """Refused before any parsing: the text is longer or more deeply nested than the bot reads."""
 

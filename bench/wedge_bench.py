@@ -61,7 +61,11 @@ async def refusals(assistant, runs: int) -> None:
         for agent_name in ("Fix SQL Agent", "Explain SQL Agent", "Chat BI Agent"):
             samples, code = [], None
             for n in range(runs):
-                took, reply = await timed(lambda: final(assistant.run_tool(f"r-{n}", agent_name, {"sql": sql})))
+                took, reply = await timed(
+                    lambda n=n, agent_name=agent_name, sql=sql: final(
+                        assistant.run_tool(f"r-{n}", agent_name, {"sql": sql})
+                    )
+                )
                 samples.append(took)
                 code = reply.error_code
             print(f"  {label:<27} {agent_name:<18} {median_ms(samples):>9}  ({code})")
@@ -70,7 +74,7 @@ async def refusals(assistant, runs: int) -> None:
     print(f"  {len(question):,}-character question{'':<8} {median_ms(samples):>9}")
     limit = assistant.settings.max_question_chars
     longest = ("average departure delay by origin airport for flights in july " * 100)[:limit]
-    samples = [(await timed(lambda: final(assistant.ask(f"long-{n}", longest))))[0] for n in range(runs)]
+    samples = [(await timed(lambda n=n: final(assistant.ask(f"long-{n}", longest))))[0] for n in range(runs)]
     print(f"answering a question at the {limit:,}-character limit (offline model, end to end): "
           f"{median_ms(samples)}")
 

@@ -25,7 +25,7 @@ class LoopLag:
         self.interval_s = interval_s
         self._window = window
         self._recent: list[float] = []
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     @property
     def lag_s(self) -> float:
@@ -69,7 +69,7 @@ class Readiness:
         self._cache_s = cache_s
         self._checked_at = -float("inf")
         self._report: dict[str, Any] = {"ready": False, "checked": False}
-        self._checking: asyncio.Task | None = None
+        self._checking: asyncio.Task[dict[str, Any]] | None = None
 
     @property
     def state(self) -> dict[str, Any]:

@@ -13,13 +13,15 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.settings import Settings
+from bot.settings import BotSettings
 from bot.agent_port import AgentPort
-from bot.app import Surfaces, build_app
 from bot.health import Readiness
-from bot.jobs import InProcessJobRunner, JobRunner
+from bot.listeners.app import Surfaces, build_app
+from bot.jobs import JobRunner
+from bot.jobs.memory import InProcessJobRunner
 from bot.slack_client import build_web_client
-from bot.state import InMemoryStateStore, StateStore
+from bot.store.state import InMemoryStateStore, StateStore
+from bot.delivery import PROGRESS_INTERVAL_S
 from bot.turns import TurnRunner
 
 log = logging.getLogger(__name__)
@@ -27,7 +29,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class BotRuntime:
-    settings: Settings
+    settings: BotSettings
     agent: AgentPort
     store: StateStore
     jobs: JobRunner
@@ -50,7 +52,7 @@ class BotRuntime:
 
 
 def build_runtime(
-    settings: Settings,
+    settings: BotSettings,
     agent: AgentPort,
     *,
     store: StateStore | None = None,
@@ -60,19 +62,17 @@ def build_runtime(
 ) -> BotRuntime:
     """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…)."""
     client = client or build_web_client(settings)
-    turn_options: dict[str, Any] = {
-        "user_concurrency": settings.user_concurrency,
-        # A person's place outlives a worker that died mid-run by at most this long.
-        "user_hold_ttl_s": int(settings.max_execute_second) + 60,
-    }
-    if progress_interval_s is not None:
-        turn_options["progress_interval_s"] = progress_interval_s
+    interval = PROGRESS_INTERVAL_S if progress_interval_s is None else progress_interval_s
     if settings.redis_url and store is None:
-        return _redis_runtime(settings, agent, client, turn_options, redis_options or {})
+        return _redis_runtime(settings, agent, client, interval, redis_options or {})
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
-    jobs = InProcessJobRunner(TurnRunner(agent, client, store, **turn_options))
+    turns = TurnRunner(
+        agent, client, store, progress_interval_s=interval,
+        user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+    )
+    jobs = InProcessJobRunner(turns)
     return BotRuntime(
         settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client),
         readiness=_readiness(settings, agent, None),
@@ -80,15 +80,15 @@ def build_runtime(
 
 
 def _redis_runtime(
-    settings: Settings, agent: AgentPort, client: AsyncWebClient, turn_options: dict, options: dict[str, Any]
+    settings: BotSettings, agent: AgentPort, client: AsyncWebClient, interval: float, options: dict[str, Any]
 ) -> BotRuntime:
     from redis.asyncio import Redis
 
     from bot.outage import OutageNotice
     from bot.redis_health import RedisHealth
-    from bot.redis_jobs import RedisJobQueue
-    from bot.redis_ledger import RedisLedger
-    from bot.redis_state import RedisStateStore
+    from bot.jobs.redis_streams import RedisJobQueue
+    from bot.store.redis_ledger import RedisLedger
+    from bot.store.redis_state import RedisStateStore
 
     options = {
         "concurrency": settings.worker_concurrency,
@@ -98,10 +98,14 @@ def _redis_runtime(
     }
     prefix = options.pop("prefix", settings.redis_key_prefix)
     # Short timeouts: an outage must turn into a notice within Slack's 3 s, not hang the ack.
+    assert settings.redis_url is not None  # the caller chose this runtime because it is set
     redis = Redis.from_url(settings.redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
     health = RedisHealth(redis)
     store = RedisStateStore(redis, prefix=prefix, session_ttl_s=settings.session_idle_ttl_s)
-    turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), **turn_options)
+    turns = TurnRunner(
+        agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
+        user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+    )
     jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled, **options)
     app = _app(settings, agent, store, jobs, client)
     OutageNotice(client).install(app)
@@ -112,7 +116,12 @@ def _redis_runtime(
     )
 
 
-def _readiness(settings: Settings, agent: AgentPort, redis_health: Any) -> Readiness:
+def _hold_ttl_s(settings: BotSettings) -> int:
+    """A person's place outlives a worker that died mid-run by at most a minute past the run's deadline."""
+    return int(settings.max_execute_second) + 60
+
+
+def _readiness(settings: BotSettings, agent: AgentPort, redis_health: Any) -> Readiness:
     return Readiness(
         agent_health=getattr(agent, "health", None),
         redis_up=(lambda: redis_health.up) if redis_health is not None else None,
@@ -120,7 +129,7 @@ def _readiness(settings: Settings, agent: AgentPort, redis_health: Any) -> Readi
     )
 
 
-def _app(settings: Settings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:
+def _app(settings: BotSettings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:
     surfaces = Surfaces(settings=settings, agent=agent, store=store, jobs=jobs, client=client)
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None
     return build_app(surfaces, signing_secret=secret)

@@ -9,21 +9,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.reply import AgentReply, ChatContext, Progress
-from bot import ledger
-from bot.agent_port import AgentPort
-from bot.blocks import render_progress, render_reply
+from agent.api import AgentReply, ChatContext, Progress
+from bot.store import ledger
+from bot.agent_port import AgentEvent, AgentPort
+from bot.render.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
-from bot.jobs import AgentJob
-from bot.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
+from bot.jobs.model import AskJob, Job, ResumeJob
+from bot.store.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
 from bot.logs import request_id_var
 from bot.sessions import thread_key
-from bot.state import StateStore
+from bot.store.state import StateStore
 
 log = logging.getLogger(__name__)
 
@@ -58,14 +58,14 @@ class TurnRunner:
         self._user_concurrency = user_concurrency
         self._user_hold_ttl_s = user_hold_ttl_s
 
-    async def __call__(self, job: AgentJob) -> None:
+    async def __call__(self, job: Job) -> None:
         token = request_id_var.set(job.request_id)
         try:
             await self._run(job)
         finally:
             request_id_var.reset(token)
 
-    async def _run(self, job: AgentJob) -> None:
+    async def _run(self, job: Job) -> None:
         # Every step is noted in the ledger once done, so a re-run (the first worker died) skips it.
         done = await self.ledger.steps(job.job_id)
         if ledger.DONE in done:
@@ -132,7 +132,7 @@ class TurnRunner:
             reply.error_code,
         )
 
-    async def _show_placeholder(self, job: AgentJob, delivery: ThreadDelivery, done: dict[str, bytes]) -> None:
+    async def _show_placeholder(self, job: Job, delivery: ThreadDelivery, done: dict[str, bytes]) -> None:
         """Post the first feedback, or adopt the one an earlier run of this job posted."""
         if ledger.PLACEHOLDER in done:
             delivery.placeholder_ts = done[ledger.PLACEHOLDER].decode()
@@ -152,7 +152,7 @@ class TurnRunner:
             await self._quietly(self.client.chat_delete(channel=delivery.channel, ts=delivery.placeholder_ts))
             delivery.placeholder_ts = standing
 
-    async def stalled(self, job: AgentJob) -> None:
+    async def stalled(self, job: Job) -> None:
         """Shared state is unreachable mid-turn: say so on the placeholder; the job resumes when it returns."""
         known = self.ledger.cached(job.job_id)
         placeholder = known.get(ledger.PLACEHOLDER)
@@ -165,7 +165,7 @@ class TurnRunner:
             )
         )
 
-    async def _fair_reply(self, job: AgentJob, session_id: str, delivery: ThreadDelivery) -> AgentReply:
+    async def _fair_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
         """The agent's reply, unless this person already has as many requests running as anyone may."""
         cap, key = self._user_concurrency, f"running:{job.where.user}"
         if cap and not await self.store.hold(key, job.job_id, cap, self._user_hold_ttl_s):
@@ -184,7 +184,7 @@ class TurnRunner:
             if cap:
                 await self.store.release(key, job.job_id)
 
-    async def _agent_reply(self, job: AgentJob, session_id: str, delivery: ThreadDelivery) -> AgentReply:
+    async def _agent_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
         reply: AgentReply | None = None
         try:
             async for item in self._stream(job, session_id):
@@ -202,16 +202,16 @@ class TurnRunner:
             reply = reply.model_copy(update={"request_id": job.request_id})
         return reply
 
-    def _stream(self, job: AgentJob, session_id: str):
+    def _stream(self, job: Job, session_id: str) -> AsyncIterator[AgentEvent]:
         ctx = ChatContext(user=job.where.user, channel=job.where.channel, request_id=job.request_id)
-        if job.kind == "ask":
+        if isinstance(job, AskJob):
             return self.agent.ask(session_id, job.text, ctx)
-        if job.kind == "resume":
-            return self.agent.resume(session_id, job.choice or "", ctx, edited_sql=job.edited_sql)
-        return self.agent.run_tool(session_id, job.tool or "", job.tool_args, ctx)
+        if isinstance(job, ResumeJob):
+            return self.agent.resume(session_id, job.choice, ctx, edited_sql=job.edited_sql)
+        return self.agent.run_tool(session_id, job.tool, job.tool_args, ctx)
 
     @staticmethod
-    async def _quietly(call) -> None:
+    async def _quietly(call: Awaitable[object]) -> None:
         try:
             await call
         except SlackClientError as exc:

@@ -18,7 +18,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table, validate_intent
+from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, WEEKDAYS, Token, inflections, phrase, tokenize
 from agent.semantic.values import ValueIndex
@@ -208,7 +208,6 @@ _UNITS = {
 _NEGATIONS = [("excluding",), ("except",), ("not",), ("without",), ("other", "than"), ("apart", "from"),
               ("besides",), ("except", "for")]
 _RANGE_WORDS = {"through", "thru", "to", "until", "till"}
-_COUNT_CUES = {"how", "many", "number", "count"}
 _CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]{1,3}|[0-9][A-Z][A-Z0-9]{0,2}")
 
 
