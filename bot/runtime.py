@@ -123,7 +123,7 @@ def _hold_ttl_s(settings: BotSettings) -> int:
 
 def _readiness(settings: BotSettings, agent: AgentPort, redis_health: Any) -> Readiness:
     return Readiness(
-        agent_health=getattr(agent, "health", None),
+        agent_health=agent.health,
         redis_up=(lambda: redis_health.up) if redis_health is not None else None,
         lag_limit_s=settings.loop_lag_limit_s,
     )
