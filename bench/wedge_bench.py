@@ -124,8 +124,7 @@ async def _expect_failure(awaitable) -> None:
 
 
 async def others_while_runaways(context, settings, runs: int, runaways: int) -> None:
-    from agent.api import Assistant
-    from agent.reply import ChatContext
+    from agent.api import Assistant, ChatContext
     from agent.warehouse import Warehouse
 
     release = threading.Event()

@@ -14,11 +14,10 @@ import threading
 
 import pytest
 
-from agent.api import Assistant
+from agent.api import Assistant, ChatContext
 from agent.budget.cpu import CpuPool
 from agent.budget.inputs import nesting_depth
 from agent.errors import StepOverrunError
-from agent.reply import ChatContext
 from agent.warehouse import Warehouse
 from tests.support.runaway import blocking_engine, spin
 

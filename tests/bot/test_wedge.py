@@ -116,7 +116,7 @@ async def check_fair_sharing(running, fake_agent, slack) -> None:
 
 
 async def test_redis_places_are_shared_and_lapse(redis_client, redis_prefix):
-    from bot.redis_state import RedisStateStore
+    from bot.store.redis_state import RedisStateStore
 
     now = [1000.0]
     store = RedisStateStore(redis_client, prefix=redis_prefix, clock=lambda: now[0])
