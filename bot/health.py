@@ -2,8 +2,8 @@
 /readyz and any metrics endpoint (read `Readiness.state`).
 
 Ready means: shared state (Redis, when configured) answers, the warehouse answers a trivial
-query, its slots are not all held by work that would not stop (wedged), and the event loop
-is not lagging (every request waits that long before it is even looked at). Checks are
+query, its slots are not all held by work that would not stop and the job slots are not all
+held by runs past their deadline (wedged), and the event loop is not lagging (every request waits that long before it is even looked at). Checks are
 cached briefly so a load balancer polling often costs one check per interval.
 """
 
@@ -58,12 +58,14 @@ class Readiness:
         *,
         agent_health: AgentHealth | None,
         redis_up: Callable[[], bool] | None = None,
+        jobs_wedged: Callable[[], bool] | None = None,
         lag: LoopLag | None = None,
         lag_limit_s: float = 2.0,
         cache_s: float = 2.0,
     ):
         self._agent_health = agent_health
         self._redis_up = redis_up
+        self._jobs_wedged = jobs_wedged
         self.lag = lag or LoopLag()
         self._lag_limit_s = lag_limit_s
         self._cache_s = cache_s
@@ -124,6 +126,9 @@ class Readiness:
                 problems.append("warehouse")
             if report["wedged"]:
                 problems.append("wedged")
+        if self._jobs_wedged is not None and self._jobs_wedged():
+            report["wedged"] = True
+            problems.append("jobs_wedged")
         report["loop_lag_s"] = round(self.lag.lag_s, 3)
         if self.lag.lag_s > self._lag_limit_s:
             problems.append("loop_lag")

@@ -75,7 +75,7 @@ def build_runtime(
     jobs = InProcessJobRunner(turns)
     return BotRuntime(
         settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client),
-        readiness=_readiness(settings, agent, None),
+        readiness=_readiness(settings, agent, None, turns, turns.max_concurrent_runs),
     )
 
 
@@ -111,7 +111,8 @@ def _redis_runtime(
     OutageNotice(client).install(app)
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
     return BotRuntime(
-        settings, agent, store, jobs, client, app, health=health, readiness=_readiness(settings, agent, health),
+        settings, agent, store, jobs, client, app, health=health,
+        readiness=_readiness(settings, agent, health, turns, int(options["concurrency"])),
         _closers=[redis.aclose],
     )
 
@@ -121,10 +122,15 @@ def _hold_ttl_s(settings: BotSettings) -> int:
     return int(settings.max_execute_second) + 60
 
 
-def _readiness(settings: BotSettings, agent: AgentPort, redis_health: Any) -> Readiness:
+def _readiness(
+    settings: BotSettings, agent: AgentPort, redis_health: Any, turns: TurnRunner, slots: int
+) -> Readiness:
+    # A run past its own deadline plus a margin is stuck; every job slot stuck means nothing new is answered.
+    budget_s = settings.max_execute_second + 30
     return Readiness(
         agent_health=agent.health,
         redis_up=(lambda: redis_health.up) if redis_health is not None else None,
+        jobs_wedged=lambda: turns.overdue(budget_s) >= slots,
         lag_limit_s=settings.loop_lag_limit_s,
     )
 

@@ -54,6 +54,8 @@ class TurnRunner:
         self._progress_interval_s = progress_interval_s
         # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
         self._run_slots = asyncio.Semaphore(max_concurrent_runs)
+        self.max_concurrent_runs = max_concurrent_runs
+        self._running: dict[str, float] = {}  # job id -> when its agent run started (clock)
         # One person's requests running at once (0: no cap); a place outlives a dead worker by at most the TTL.
         self._user_concurrency = user_concurrency
         self._user_hold_ttl_s = user_hold_ttl_s
@@ -179,10 +181,19 @@ class TurnRunner:
             )
         try:
             async with self._run_slots:
-                return await self._agent_reply(job, session_id, delivery)
+                self._running[job.job_id] = self._clock()
+                try:
+                    return await self._agent_reply(job, session_id, delivery)
+                finally:
+                    self._running.pop(job.job_id, None)
         finally:
             if cap:
                 await self.store.release(key, job.job_id)
+
+    def overdue(self, budget_s: float) -> int:
+        """Agent runs going on longer than `budget_s`: each run has its own deadline, so these are stuck."""
+        now = self._clock()
+        return sum(1 for started in self._running.values() if now - started > budget_s)
 
     async def _agent_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
         reply: AgentReply | None = None

@@ -18,6 +18,10 @@ from aiohttp import web
 
 from bot.health import LoopLag, Readiness
 from bot.http_server import build_web_app
+from bot.jobs import AskJob, Where
+from bot.slack_client import build_web_client
+from bot.store.state import InMemoryStateStore
+from bot.turns import TurnRunner
 from tests.support.bot_server import serving_bot
 from tests.support.slack_requests import mention, signature
 
@@ -179,6 +183,25 @@ async def test_readyz_flips_while_wedged_and_while_the_loop_lags(bot, fake_agent
             assert (await statuses(session, url))["/readyz"] == 200
     finally:
         await runner.cleanup()
+
+
+async def test_readyz_reports_job_slots_stuck_past_their_deadline(bot_settings, fake_agent):
+    now = [0.0]
+    turns = TurnRunner(fake_agent, build_web_client(bot_settings), InMemoryStateStore(), clock=lambda: now[0])
+    fake_agent.stuck_users.add("U-stuck")
+    job = AskJob(request_id="r1", session_id="s1", where=Where(channel="C1", thread_ts="600.1", user="U-stuck"))
+    running = asyncio.create_task(turns(job))
+    try:
+        await until(lambda: fake_agent.stuck_runs == 1)
+        readiness = Readiness(agent_health=fake_agent.health, jobs_wedged=lambda: turns.overdue(100) >= 1, cache_s=0)
+        assert (await readiness.check())["ready"] is True
+        now[0] += 101  # the run is past its deadline and still holds its slot
+        report = await readiness.check()
+        assert report["ready"] is False and report["not_ready"] == ["jobs_wedged"]
+    finally:
+        fake_agent.unstick.set()
+        await asyncio.wait_for(running, GENEROUS_S)
+    assert turns.overdue(100) == 0 and (await readiness.check())["ready"] is True
 
 
 async def test_readiness_checks_are_cached_and_shared():
