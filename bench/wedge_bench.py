@@ -69,6 +69,15 @@ async def refusals(assistant, runs: int) -> None:
                 samples.append(took)
                 code = reply.error_code
             print(f"  {label:<27} {agent_name:<18} {median_ms(samples):>9}  ({code})")
+    chain, n = [], 0
+    while len(" UNION ALL ".join(chain)) < assistant.settings.max_sql_chars - 100:
+        chain.append(f"SELECT {n} AS x FROM flights WHERE origin = 'JFK'")
+        n += 1
+    union = " UNION ALL ".join(chain[:-1])
+    for agent_name in ("Fix SQL Agent", "Explain SQL Agent", "Chat BI Agent"):
+        took, reply = await timed(lambda agent_name=agent_name: final(assistant.run_tool("u", agent_name, {"sql": union})))
+        print(f"  {len(union):,}-char UNION ALL chain (under the cap) {agent_name:<18} {took:6.1f} s  "
+              f"({reply.error_code or 'answered'})")
     question = "how many flights left each airport " * 3000
     samples = [(await timed(lambda: final(assistant.ask("q", question))))[0] for _ in range(runs)]
     print(f"  {len(question):,}-character question{'':<8} {median_ms(samples):>9}")
