@@ -50,6 +50,8 @@ class LoopLag:
 
 
 AgentHealth = Callable[[], Awaitable[dict[str, Any]]]
+# One more thing readiness depends on: None when fine, else a short reason (e.g. Slack refusing the token).
+Check = Callable[[], Awaitable[str | None]]
 
 
 class Readiness:
@@ -59,6 +61,7 @@ class Readiness:
         agent_health: AgentHealth | None,
         redis_up: Callable[[], bool] | None = None,
         jobs_wedged: Callable[[], bool] | None = None,
+        checks: dict[str, Check] | None = None,
         lag: LoopLag | None = None,
         lag_limit_s: float = 2.0,
         cache_s: float = 2.0,
@@ -66,6 +69,7 @@ class Readiness:
         self._agent_health = agent_health
         self._redis_up = redis_up
         self._jobs_wedged = jobs_wedged
+        self._checks = dict(checks or {})
         self.lag = lag or LoopLag()
         self._lag_limit_s = lag_limit_s
         self._cache_s = cache_s
@@ -126,6 +130,15 @@ class Readiness:
                 problems.append("warehouse")
             if report["wedged"]:
                 problems.append("wedged")
+        for name, check in self._checks.items():
+            try:
+                problem = await check()
+            except Exception:
+                log.exception("readiness: the %s check failed", name)
+                problem = "the check failed"
+            report[name] = "up" if problem is None else problem
+            if problem is not None:
+                problems.append(name)
         if self._jobs_wedged is not None and self._jobs_wedged():
             report["wedged"] = True
             problems.append("jobs_wedged")

@@ -204,6 +204,19 @@ async def test_readyz_reports_job_slots_stuck_past_their_deadline(bot_settings, 
     assert turns.overdue(100) == 0 and (await readiness.check())["ready"] is True
 
 
+async def test_named_checks_join_the_report():
+    problem: list[str | None] = [None]
+
+    async def slack() -> str | None:
+        return problem[0]
+
+    readiness = Readiness(agent_health=None, checks={"slack": slack}, cache_s=0)
+    assert (await readiness.check())["ready"] is True
+    problem[0] = "invalid_auth"
+    report = await readiness.check()
+    assert report["ready"] is False and report["slack"] == "invalid_auth" and report["not_ready"] == ["slack"]
+
+
 async def test_readiness_checks_are_cached_and_shared():
     calls = 0
 
