@@ -69,9 +69,8 @@ class SqlValidator:
 
     async def acheck(self, sql: str) -> Check:
         # On a warehouse slot, not the default executor: a dry run that never returns is abandoned.
-        limit = self.warehouse.settings.query_timeout_s
         try:
-            return await self.warehouse.slots.call(self.check, sql, budget_s=2 * limit)
+            return await self.warehouse.slots.call(self.check, sql, budget_s=self.warehouse.budget_s())
         except AssistantError as exc:
             return Check(ok=False, error=exc.user_message, detail=exc.detail or exc.user_message)
 

@@ -206,15 +206,18 @@ class Warehouse:
             sql=sql,
         )
 
+    def budget_s(self, timeout_s: float | None = None) -> float:
+        """How long a caller waits for a query with this time limit before abandoning it."""
+        limit_s = timeout_s or self.settings.query_timeout_s
+        return limit_s + min(STOP_GRACE_S, limit_s)
+
     async def arun(self, sql: str, *, owner: str | None = None, **limits) -> QueryResult:
         """`run` on a warehouse slot; `owner` (the person asking) holds at most one runaway at a time."""
-        limit_s = limits.get("timeout_s") or self.settings.query_timeout_s
-        budget_s = limit_s + min(STOP_GRACE_S, limit_s)
+        budget_s = self.budget_s(limits.get("timeout_s"))
         return await self.slots.call(self.run, sql, budget_s=budget_s, owner=owner, **limits)
 
     async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
-        budget_s = self.settings.query_timeout_s + min(STOP_GRACE_S, self.settings.query_timeout_s)
-        await self.slots.call(self.dry_run, sql, budget_s=budget_s, owner=owner)
+        await self.slots.call(self.dry_run, sql, budget_s=self.budget_s(), owner=owner)
 
     async def aping(self, timeout_s: float) -> None:
         """Does the engine answer a trivial query within `timeout_s`? Raises an AssistantError if not."""
