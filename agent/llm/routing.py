@@ -41,7 +41,8 @@ AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
 NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
 _ONLY_YES = re.compile(rf"^({_YES_WORDS}[.!, ]*)+(please)?[.! ]*$", re.I)
 _FOLLOW_UP = re.compile(
-    r"^(now|and|what about|how about|same|also|instead|only|just|but|then|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",
+    # Only words that build on the last question; "just give me the number of X" is a question of its own.
+    r"^(now|and|what about|how about|same|also|instead|only|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",
     re.I,
 )
 _WHERE_DATA = re.compile(
@@ -60,7 +61,15 @@ _HOW_TO = re.compile(
     re.I,
 )
 _DEFINITION = re.compile(
-    r"^(what('s| is| are) (a|an)\b|what does \S+ mean|define\b|definition of|meaning of|what do you mean by)|\bstand for\b",
+    r"^(what('s| is| are) (a|an)\b|what does \S+ mean|define\b|definition of|meaning of|what do you mean by|"
+    r"what (counts|is counted|is considered|qualifies) as|how (do|does) (you|we|it) (define|count)|"
+    r"what do (you|we) (count|consider) as)|\bstand for\b",
+    re.I,
+)
+# "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
+_WHY = re.compile(
+    r"^(why|how come|how did you (get|calculate|compute|work out|arrive at)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
+    r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from)\b[^.!?]{0,40}[.!?]*$",
     re.I,
 )
 _NOT_FOR_US = re.compile(
@@ -114,11 +123,25 @@ def split_sql(text: str) -> tuple[str | None, str, str]:
 
 
 def route_message(
-    text: str, recognise: Recognisers, *, previous_question: str | None = None, has_sql_to_run: bool = False
+    text: str,
+    recognise: Recognisers,
+    *,
+    previous_question: str | None = None,
+    has_sql_to_run: bool = False,
+    last_answer: tuple[str, str] | None = None,
 ) -> Route:
+    """`last_answer` is the SQL of the thread's last answer and how its question was read."""
     message = clean_message(text)
     if not message:
         return Route(None, text="Ask me a data question, or paste SQL to fix or explain.")
+    if _WHY.match(message):
+        if last_answer is None:
+            return Route(None, text="There is no answer in this thread to explain yet. Ask a data question first.")
+        sql, reading = last_answer
+        return Route(
+            ToolName.EXPLAIN_SQL,
+            {"sql": sql, "sql_dialect": "duckdb", "reading": reading, "final_intent": ToolName.EXPLAIN_SQL},
+        )
 
     sql, words, error = split_sql(message)
     if sql:

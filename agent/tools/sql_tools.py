@@ -12,7 +12,8 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
-from agent.chatbi import analyze
+from agent.chatbi.analyze import analyze
+from agent.chatbi.meaning import column_format, describe_columns
 from agent.runtime import AgentContext
 from agent.errors import AssistantError, SqlError
 from agent.budget import steps
@@ -238,8 +239,12 @@ async def explain_sql(
     runtime: ToolRuntime,
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
+    reading: Annotated[
+        str | None, "When explaining an earlier answer (\"why?\"): how its question was read."
+    ] = None,
 ) -> str:
-    """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms."""
+    """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms.
+    After an answer, "why?" or "how did you get that?" is explained with the SQL of that answer."""
     ctx: AgentContext = runtime.context
     try:
         check_sql(ctx, sql)
@@ -255,6 +260,8 @@ async def explain_sql(
             f"Explain this query to a colleague who does not read SQL. Facts: {facts}\nDraft: {text}"
         )
         text = narrative.text or text
+    if reading:
+        text = f"I read your question as: {reading.rstrip('.')}.\n\n{text}"
     return tool_result(final_intent, text=text, sql=clean_sql_text(sql), tables=explanation.tables)
 
 
@@ -299,9 +306,13 @@ async def execute_sql_and_analyze_result(
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None
+    meanings = describe_columns(
+        query, result.columns, semantic=ctx.semantic, catalog=ctx.catalog, labels=ctx.values.labels
+    )
     analysis = await analyze(
         user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
-        follow_up_source=(ctx.semantic, ctx.values),
+        follow_up_source=(ctx.semantic, ctx.values), sql=query, meanings=meanings, warehouse=ctx.warehouse,
+        reading=_reading(ctx, intent),
     )
     text = analysis.answer
     if analysis.insights:
@@ -313,9 +324,24 @@ async def execute_sql_and_analyze_result(
         rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
         row_count=result.row_count,
         chart_spec=analysis.chart.model_dump() if analysis.chart else None,
+        column_formats=[column_format(meanings.get(c)) for c in result.columns],
         follow_ups=analysis.follow_ups,
         text=text,
     )
+
+
+def _reading(ctx: AgentContext, intent: dict | None) -> str:
+    """The filters a question was read with, in the model's words ("origin airport JFK"), for titles."""
+    if not intent:
+        return ""
+    labels = ctx.semantic.dimension_by_name
+    parts = []
+    for flt in intent.get("filters") or []:
+        name = labels[flt["field"]].label if flt["field"] in labels else flt["field"]
+        values = ", ".join(str(v) for v in flt.get("values") or [])
+        op = "" if flt.get("op", "=") in ("=", "in") else f"{flt['op']} "
+        parts.append(f"{name} {op}{values}".strip())
+    return "; ".join(parts)
 
 
 def _sql_args(request: DirectRequest) -> dict:
