@@ -25,8 +25,16 @@ class WarehouseFile:
 
     path: Path
     memory_limit: str
+    probe_rows: int = 100
 
     def dry_run(self, sql: str) -> None:
+        self._read("EXPLAIN " + sql, sql)
+
+    def probe(self, sql: str) -> list[tuple]:
+        """A small read query a repair uses to look at the data (at most `probe_rows` rows)."""
+        return self._read(sql, sql)[: self.probe_rows]
+
+    def _read(self, statement: str, sql: str) -> list[tuple]:
         import duckdb
 
         from agent.warehouse.engine import _as_sql_error
@@ -45,7 +53,7 @@ class WarehouseFile:
                 },
             )
         try:
-            _connections[key].execute("EXPLAIN " + sql).fetchall()
+            return _connections[key].execute(statement).fetchmany(self.probe_rows + 1)
         except duckdb.Error as exc:
             raise _as_sql_error(exc) from exc
 
@@ -63,4 +71,4 @@ def explain(sql: str, dialect: str, column_descriptions: dict[str, str]) -> Expl
 
 
 def fix(sql: str, error: str | None, dialect: str, schema: Schema, warehouse: WarehouseFile) -> FixResult:
-    return fix_sql(sql, error=error, dialect=dialect, schema=schema, dry_run=warehouse.dry_run)
+    return fix_sql(sql, error=error, dialect=dialect, schema=schema, dry_run=warehouse.dry_run, probe=warehouse.probe)

@@ -77,6 +77,18 @@ _NOT_FOR_US = re.compile(
     r"translate|sing|tell me a joke|write (me )?(a|an) (poem|story|essay|song|joke|haiku|letter|email|limerick|speech))\b",
     re.I,
 )
+# A request to change data, by its verb; the bot only reads, whatever the data set. Verbs that
+# also ask about data ("remove cancelled flights from the count", "change the chart") only count
+# with what a change acts on (tables, rows, columns).
+_CHANGE_DATA = re.compile(
+    r"^(please\s+)?((can|could|would|will) you\s+)?(please\s+)?(i (want|need|would like) to\s+|i'd like to\s+|let'?s\s+)?"
+    r"(go ahead and\s+)?"
+    r"(drop|delete|truncate|insert|alter|erase|wipe|purge|overwrite|update(?!\s+me\b)|"
+    r"(remove|clear|empty|rename)\s+(all\s+|the\s+|every\s+|this\s+|that\s+)*(\w+\s+)?(tables?|rows?|records?|columns?|entries)|"
+    r"(create|add)\s+(a\s+|an\s+|new\s+)*(\w+\s+)?(tables?|rows?|records?|columns?|views?|index|entry|entries))\b",
+    re.I,
+)
+READ_ONLY_REASON = "I only read data; I never change, add or delete anything in the warehouse"
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|cheers|good (morning|afternoon|evening))\b[!. ]*$", re.I)
 
 
@@ -166,6 +178,9 @@ def route_message(
                 {"user_question": previous_question or message, "final_intent": EXECUTE},
             )
         return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
+
+    if _CHANGE_DATA.match(message):
+        return Route("reject_out_of_scope", {"reason": READ_ONLY_REASON, "final_intent": "reject_out_of_scope"})
 
     if _NOT_FOR_US.match(message):
         return Route(ToolName.REJECT, {"reason": "I only work with data, SQL and logs", "final_intent": ToolName.REJECT})

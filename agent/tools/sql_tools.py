@@ -14,8 +14,8 @@ from pydantic import BaseModel, Field
 
 from agent.chatbi.analyze import analyze
 from agent.chatbi.meaning import column_format, describe_columns
+from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.runtime import AgentContext
-from agent.errors import AssistantError, SqlError
 from agent.budget import steps
 from agent.budget.inputs import check_sql as check_sql_size
 from agent.sql.parse import clean_sql_text, pretty
@@ -29,6 +29,7 @@ log = logging.getLogger(__name__)
 
 REPLY_ROWS_MAX = 1000
 LLM_REPAIR_TRIES = 2
+PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
 
 
 def check_sql(ctx: AgentContext, sql: str) -> None:
@@ -184,20 +185,24 @@ async def fix_sql(
             error_info or None,
             sql_dialect,
             ctx.warehouse.schema(),
-            steps.WarehouseFile(ctx.warehouse.path, ctx.settings.query_memory_limit),
+            steps.WarehouseFile(ctx.warehouse.path, ctx.settings.query_memory_limit, probe_rows=PROBE_ROWS),
         )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
+    if result.refused:
+        return tool_error(final_intent, UnsafeSqlError(result.reason or "This statement is refused."))
     changes = [f"• {c.what}: {c.why}" for c in result.changes]
     fixed = result.fixed_sql
     if not result.valid and ctx.has_llm:
-        repaired = await _llm_repair(ctx, fixed or sql, result.reason or error_info)
+        repaired = await _llm_repair(ctx, sql, sql_dialect, result.reason or error_info)
         if repaired is not None:
             fixed, note = repaired
             changes.append(f"• {note}")
             result.valid = True
     if not result.valid:
-        return tool_error(final_intent, f"I could not fix this query: {result.reason or 'it still fails'}.", sql=fixed)
+        # No `sql` in the reply: the broken query must never look like a fix.
+        reason = (result.reason or "it still fails").rstrip(".")
+        return tool_error(final_intent, f"I could not fix this query: {reason}.")
     if not changes:
         text = "This query already runs as it is; I found nothing to fix." + (f" {result.reason}" if result.reason else "")
     else:
@@ -205,10 +210,11 @@ async def fix_sql(
     return tool_result(final_intent, sql=fixed, original_sql=sql, changes=changes, text=text)
 
 
-async def _llm_repair(ctx: AgentContext, sql: str, error: str) -> tuple[str, str] | None:
+async def _llm_repair(ctx: AgentContext, sql: str, dialect: str, error: str) -> tuple[str, str] | None:
     for _ in range(LLM_REPAIR_TRIES):
         answer = await _structured(ctx, SqlRepair).ainvoke(
-            "Repair this DuckDB SQL with a minimal edit. Tables and columns: "
+            f"Repair this SQL (written for {dialect}) with a minimal edit so it runs on DuckDB, "
+            "keeping its meaning. Tables and columns: "
             f"{_schema_text(ctx)}\nSQL:\n{sql}\nError: {error}"
         )
         try:
