@@ -12,6 +12,7 @@ from typing import Any, cast
 
 from langchain_core.language_models.chat_models import BaseChatModel
 
+from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.bootstrap_dbt import bootstrap, write_project
 from agent.catalog.commands import semantic_dir_for
@@ -45,6 +46,7 @@ class AgentContext:
     semantic: SemanticModel
     values: ValueIndex
     model: BaseChatModel
+    cpu: CpuPool  # where CPU-heavy SQL steps run, each under a budget
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
 
@@ -71,12 +73,14 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
         semantic=semantic,
         values=ValueIndex.from_warehouse(warehouse, semantic),
         model=None,  # set below: the offline model needs the rest of the context
+        cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
     )
     context.model = chat_model or build_chat_model(
         settings,
         recognisers=_recognisers(context),
         structured={SemanticParse.__name__: lambda question: offline_parse(context, question)},
     )
+    context.cpu.warm()
     log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
     return context
 

@@ -24,3 +24,6 @@ class AgentPort(Protocol):
     async def pending(self, session_id: str) -> AskHuman | None: ...
 
     def suggested_prompts(self, n: int = 4) -> list[SuggestedPrompt]: ...
+
+    async def health(self) -> dict[str, Any]:
+        """`warehouse` ("up" or why not) and `wedged` (its slots all held by work that would not stop)."""

@@ -15,6 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.settings import BotSettings
 from bot.agent_port import AgentPort
+from bot.health import Readiness
 from bot.listeners.app import Surfaces, build_app
 from bot.jobs import JobRunner
 from bot.jobs.memory import InProcessJobRunner
@@ -34,7 +35,8 @@ class BotRuntime:
     jobs: JobRunner
     client: AsyncWebClient
     app: AsyncApp
-    health: Any = None  # a RedisHealth when Redis is configured; /healthz reads it
+    health: Any = None  # a RedisHealth when Redis is configured; readiness reads it
+    readiness: Readiness | None = None  # /readyz and metrics read it
     _closers: list[Any] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -66,8 +68,15 @@ def build_runtime(
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
-    jobs = InProcessJobRunner(TurnRunner(agent, client, store, progress_interval_s=interval))
-    return BotRuntime(settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client))
+    turns = TurnRunner(
+        agent, client, store, progress_interval_s=interval,
+        user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+    )
+    jobs = InProcessJobRunner(turns)
+    return BotRuntime(
+        settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client),
+        readiness=_readiness(settings, agent, None, turns, turns.max_concurrent_runs),
+    )
 
 
 def _redis_runtime(
@@ -93,12 +102,37 @@ def _redis_runtime(
     redis = Redis.from_url(settings.redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
     health = RedisHealth(redis)
     store = RedisStateStore(redis, prefix=prefix, session_ttl_s=settings.session_idle_ttl_s)
-    turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval)
+    turns = TurnRunner(
+        agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
+        user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+    )
     jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled, **options)
     app = _app(settings, agent, store, jobs, client)
     OutageNotice(client).install(app)
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
-    return BotRuntime(settings, agent, store, jobs, client, app, health=health, _closers=[redis.aclose])
+    return BotRuntime(
+        settings, agent, store, jobs, client, app, health=health,
+        readiness=_readiness(settings, agent, health, turns, int(options["concurrency"])),
+        _closers=[redis.aclose],
+    )
+
+
+def _hold_ttl_s(settings: BotSettings) -> int:
+    """A person's place outlives a worker that died mid-run by at most a minute past the run's deadline."""
+    return int(settings.max_execute_second) + 60
+
+
+def _readiness(
+    settings: BotSettings, agent: AgentPort, redis_health: Any, turns: TurnRunner, slots: int
+) -> Readiness:
+    # A run past its own deadline plus a margin is stuck; every job slot stuck means nothing new is answered.
+    budget_s = settings.max_execute_second + 30
+    return Readiness(
+        agent_health=agent.health,
+        redis_up=(lambda: redis_health.up) if redis_health is not None else None,
+        jobs_wedged=lambda: turns.overdue(budget_s) >= slots,
+        lag_limit_s=settings.loop_lag_limit_s,
+    )
 
 
 def _app(settings: BotSettings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:

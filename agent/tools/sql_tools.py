@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from typing import Annotated
@@ -17,8 +16,9 @@ from agent.chatbi.analyze import analyze
 from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.runtime import AgentContext
-from agent.sql.explain import explain_sql as explain_engine
-from agent.sql.fix import fix_sql as fix_engine
+from agent.budget import steps
+from agent.budget.inputs import check_sql as check_sql_size
+from agent.sql.fix import FixResult
 from agent.sql.parse import clean_sql_text, pretty, transpile
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
@@ -31,6 +31,15 @@ log = logging.getLogger(__name__)
 REPLY_ROWS_MAX = 1000
 LLM_REPAIR_TRIES = 2
 PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
+
+
+def check_sql(ctx: AgentContext, sql: str) -> None:
+    """Refuse SQL too long or too deeply nested to parse, before anything parses it."""
+    check_sql_size(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
+
+
+def _person(runtime: ToolRuntime) -> str | None:
+    return (runtime.state.get("chat_context") or {}).get("user")
 
 
 def _structured(ctx: AgentContext, schema: type[BaseModel]):
@@ -182,16 +191,8 @@ async def fix_sql(
     """Repair broken SQL with the smallest change that makes it run, and say what changed and why."""
     ctx: AgentContext = runtime.context
     try:
-        result = await asyncio.to_thread(
-            fix_engine,
-            sql,
-            error=error_info or None,
-            dialect=sql_dialect,
-            schema=ctx.warehouse.schema(),
-            dry_run=ctx.warehouse.dry_run,
-            probe=lambda probe_sql: ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows,
-            target=ctx.warehouse.dialect,
-        )
+        check_sql(ctx, sql)
+        result = await _fix(ctx, sql, error_info or None, sql_dialect)
     except AssistantError as exc:
         return tool_error(final_intent, exc)
     if result.refused:
@@ -213,6 +214,24 @@ async def fix_sql(
     else:
         text = "Here is the fixed query:\n" + "\n".join(changes)
     return tool_result(final_intent, sql=fixed, original_sql=sql, changes=changes, text=text)
+
+
+async def _fix(ctx: AgentContext, sql: str, error: str | None, dialect: str) -> FixResult:
+    """The fix engine under the CPU budget. A DuckDB file is opened by the worker process itself; a
+    server's dry runs and probes need this process's connection pool, so there it runs on a warehouse
+    slot (abandoned at the same budget, though not killed)."""
+    args = (sql, error, dialect, ctx.warehouse.schema(), ctx.warehouse.dialect)
+    path = getattr(ctx.warehouse, "path", None)
+    if path is not None:
+        warehouse_file = steps.WarehouseFile(path, ctx.settings.query_memory_limit, probe_rows=PROBE_ROWS)
+        return await ctx.cpu.run("Fixing the SQL", steps.fix, *args, warehouse_file.dry_run, warehouse_file.probe)
+
+    def probe(probe_sql: str) -> list[tuple]:
+        return ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows
+
+    return await ctx.warehouse.slots.call(
+        steps.fix, *args, ctx.warehouse.dry_run, probe, budget_s=ctx.settings.cpu_step_budget_s
+    )
 
 
 async def _llm_repair(ctx: AgentContext, sql: str, dialect: str, error: str) -> tuple[str, str] | None:
@@ -258,7 +277,10 @@ async def explain_sql(
     After an answer, "why?" or "how did you get that?" is explained with the SQL of that answer."""
     ctx: AgentContext = runtime.context
     try:
-        explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
+        check_sql(ctx, sql)
+        explanation = await ctx.cpu.run(
+            "Explaining the SQL", steps.explain, sql, sql_dialect, _column_descriptions(ctx)
+        )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
     text = explanation.text
@@ -302,13 +324,18 @@ async def execute_sql_and_analyze_result(
         source = latest_output(runtime.state, ("generate_sql", "fix_sql"), with_key="sql")
     try:
         if sql:
+            check_sql(ctx, sql)
             dialect = ctx.warehouse.dialect
-            query = transpile(clean_sql_text(sql), read=sql_dialect or dialect, write=dialect)
+            query = await ctx.cpu.run(
+                "Reading the SQL", steps.translate, clean_sql_text(sql), sql_dialect or dialect, dialect
+            )
         elif source:
             query = source[1]["sql"]
         else:
             return tool_error(final_intent, "There is no SQL to run yet. Ask a data question or paste a query.")
-        result = await ctx.warehouse.arun(query)
+        # The guard's parse is bounded in a worker first; the warehouse thread then parses a query known to be sane.
+        await ctx.cpu.run("Checking the SQL", steps.guard, query, "duckdb")
+        result = await ctx.warehouse.arun(query, owner=_person(runtime))
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None

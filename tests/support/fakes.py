@@ -21,11 +21,18 @@ class FakeAgent:
     paused: dict[str, AskHuman] = field(default_factory=dict)
     next_ask: AskHuman | None = None  # the next ask() pauses with this instead of a SQL confirmation
     chart: Chart | None = None  # attached to results
+    wedged: bool = False  # what health() reports
+    stuck_users: set[str] = field(default_factory=set)  # their runs wait for `unstick`
+    unstick: asyncio.Event = field(default_factory=asyncio.Event)
+    stuck_runs: int = 0
 
     async def _events(self, session_id: str, reply: AgentReply, ctx: ChatContext):
         yield Progress(step="data_discovery", status="started", label="Finding tables…")
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
+        if ctx.user in self.stuck_users:
+            self.stuck_runs += 1
+            await self.unstick.wait()
         if self.crash:
             self.crash = False
             raise RuntimeError("bug in the agent")
@@ -80,3 +87,6 @@ class FakeAgent:
 
     async def pending(self, session_id: str) -> AskHuman | None:
         return self.paused.get(session_id)
+
+    async def health(self) -> dict[str, Any]:
+        return {"warehouse": "up", "wedged": self.wedged}
