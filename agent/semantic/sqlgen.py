@@ -211,7 +211,7 @@ def _resolve(project: Project, start: SemanticModel, name: str, entity_path: tup
             options.append(_Resolved(path, here, dimension.expr, dimension))
             continue
         entity = here.entity(name)
-        if entity is not None and not path:
+        if entity is not None:
             options.append(_Resolved(path, here, entity.expr, None))
     if not options:
         reachable_elsewhere = any(m.dimension(name) or m.entity(name) for m in project.semantic_models)
@@ -390,7 +390,7 @@ class _Builder:
             select.append(exp.alias_(expr, item.alias, quoted=True))
             group.append(expr.copy())
         non_time = [c for c, f in zip(conditions, self.plan.query.where) if not self.is_time_filter(f, model)]
-        query = exp.select(*select, *aggs).from_(exp.alias_(exp.paren(periods), "__periods", table=True))
+        query = exp.select(*select, *aggs).from_(periods.subquery("__periods"))
         query = query.join(source, on=exp.and_(*on), join_type="inner")
         for join in joins.values():
             query = query.join(join)
