@@ -43,6 +43,8 @@ DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery")
 DATE_PARTS = ("day_of_week", "hour_of_day", "day_of_month", "month_of_year")
 Grain = Literal["hour", "day", "week", "month", "quarter", "year", "day_of_week", "hour_of_day", "day_of_month",
                 "month_of_year"]
+# Dialects where a median or percentile is only approximate or needs a window: refused, not approximated.
+_NO_EXACT_PERCENTILE = {"mysql", "trino", "bigquery"}
 _OPS = {"=": exp.EQ, "!=": exp.NEQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
 
 
@@ -255,7 +257,7 @@ class _Builder:
         tree = self.parse(sql)
         for column in list(tree.find_all(exp.Column)):
             if not column.table:
-                column.set("table", exp.to_identifier(alias))
+                column.set("table", exp.to_identifier(alias, quoted=True))
         return tree
 
     def grain(self, expr: exp.Expression, grain: str | None) -> exp.Expression:
@@ -333,7 +335,7 @@ class _Builder:
                for leaf, name in leaves}
         source = exp.Table(this=exp.to_identifier(model.relation.split(".")[-1]),
                            db=exp.to_identifier(model.relation.split(".")[0]) if "." in model.relation else None,
-                           alias=exp.TableAlias(this=exp.to_identifier(alias)))
+                           alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
         self.tables.append(model.relation)
         for leaf, name in leaves:
             select.append(exp.alias_(self.aggregate(leaf.measure, alias, own[name]), name, quoted=True))
@@ -418,7 +420,7 @@ class _Builder:
                 table = exp.Table(this=exp.to_identifier(hop.target.relation.split(".")[-1]),
                                   db=exp.to_identifier(hop.target.relation.split(".")[0])
                                   if "." in hop.target.relation else None,
-                                  alias=exp.TableAlias(this=exp.to_identifier(alias)))
+                                  alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
                 joins[key] = exp.Join(this=table, kind="LEFT", on=exp.EQ(this=left, expression=right))
                 self.tables.append(hop.target.relation)
             here, here_alias = hop.target, alias
@@ -456,6 +458,9 @@ class _Builder:
             return exp.Min(this=value)
         if agg == "max":
             return exp.Max(this=value)
+        if self.dialect in _NO_EXACT_PERCENTILE:
+            raise QueryError(f"{self.dialect.capitalize()} has no exact {agg} aggregate, so '{measure.name}' "
+                             "cannot be computed there.")
         fraction = 0.5 if agg == "median" else float(measure.percentile or 0.5)
         kind = exp.PercentileDisc if measure.discrete_percentile else exp.PercentileCont
         return exp.WithinGroup(this=kind(this=exp.Literal.number(fraction)),

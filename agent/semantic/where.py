@@ -144,9 +144,9 @@ class _Cursor:
 def _parse_call(text: str) -> Ref:
     cursor = _Cursor(text)
     function = cursor.take("name")
-    positional, named = cursor.arguments()
     if function not in ("Dimension", "TimeDimension", "Entity"):
         raise FilterSyntaxError(f"{function}(...) is not supported in filters (only Dimension, TimeDimension, Entity)")
+    positional, named = cursor.arguments()
     if not positional:
         raise FilterSyntaxError(f"{function}() needs a name")
     grain = named.pop("time_granularity_name", None) or named.pop("grain", None)
