@@ -109,7 +109,8 @@ def test_filter_grammar(text, kind, name, path, grain):
 
 
 @pytest.mark.parametrize("text, message", [
-    ("{{ Dimension('a__b') }} = 1 AND {{ config.x }}", "expected"),
+    ("{{ Dimension('a__b') }} = 1 AND {{ config.x }}", "config"),
+    ("{{ Dimension('a__b' }} = 1", "expected"),
     ("{{ Dimension('a__b').lower() }} = 'x'", ".lower"),
     ("{{ TimeDimension('a__b', 'fortnight') }} = 1", "fortnight"),
     ("{{ Dimension('a__b') }} = = 1", "does not parse"),
