@@ -40,9 +40,9 @@ from agent.semantic.dbt_spec import GRAIN_ORDER, Dimension, Metric, Project, Sem
 from agent.semantic.where import ParsedFilter, Ref
 
 DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery")
-DATE_PARTS = ("day_of_week", "hour_of_day", "day_of_month", "month_of_year")
-Grain = Literal["hour", "day", "week", "month", "quarter", "year", "day_of_week", "hour_of_day", "day_of_month",
-                "month_of_year"]
+# MetricFlow's date parts ('metric_time__extract_month'); extract_dow is ISO: 1 = Monday ... 7 = Sunday
+DATE_PARTS = ("extract_year", "extract_quarter", "extract_month", "extract_day", "extract_dow", "extract_doy",
+              "extract_hour")
 # Dialects where a median or percentile is only approximate or needs a window: refused, not approximated.
 _NO_EXACT_PERCENTILE = {"mysql", "trino", "bigquery"}
 _OPS = {"=": exp.EQ, "!=": exp.NEQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
@@ -268,10 +268,14 @@ class _Builder:
         if grain in GRAIN_ORDER:
             truncated = exp.DateTrunc(this=exp.cast(expr, "DATE"), unit=exp.Var(this=grain.upper()))
             return exp.cast(truncated, "DATE")
-        if grain == "day_of_week":
+        if grain == "extract_dow":
             return self.iso_weekday(exp.cast(expr, "DATE"))
-        part = {"hour_of_day": "HOUR", "day_of_month": "DAY", "month_of_year": "MONTH"}[grain]
-        return exp.Extract(this=exp.Var(this=part), expression=expr)
+        if grain not in DATE_PARTS:
+            raise QueryError(f"'{grain}' is not a time grain ({', '.join(GRAIN_ORDER + DATE_PARTS)}).")
+        part = grain.removeprefix("extract_").upper()
+        if part == "DOY":
+            return exp.DayOfYear(this=exp.cast(expr, "DATE"))
+        return exp.Extract(this=exp.Var(this=part), expression=exp.cast(expr, "TIMESTAMP" if part == "HOUR" else "DATE"))
 
     def iso_weekday(self, date: exp.Expression) -> exp.Expression:
         """1 = Monday ... 7 = Sunday in every dialect (each spells it differently)."""

@@ -116,7 +116,7 @@ def test_top_n_per_group(run):
 
 
 def test_day_of_week_and_entity_paths(run):
-    rows = run(Query(metrics=("orders",), group_by=(GroupBy("ordered_at", "day_of_week"),),
+    rows = run(Query(metrics=("orders",), group_by=(GroupBy("ordered_at", "extract_dow"),),
                      where=(dimension_filter("customer__segment", "=", ("business",)),)))
     # 2023-12-01 Fri, 2023-12-31 Sun, 2024-01-18 Thu, 2024-02-05 Mon, 2024-02-29 Thu
     assert rows == [(1, 1), (4, 2), (5, 1), (7, 1)]

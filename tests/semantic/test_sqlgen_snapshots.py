@@ -27,7 +27,7 @@ QUERIES = {
     "ratio": Query(metrics=("web_share", "items_per_order"), group_by=(GroupBy("segment"),)),
     "month_grain": Query(metrics=("revenue",), group_by=(GroupBy("metric_time", "month"),)),
     "week_and_weekday": Query(metrics=("orders",), group_by=(GroupBy("ordered_at", "week"),
-                                                            GroupBy("ordered_at", "day_of_week"))),
+                                                            GroupBy("ordered_at", "extract_dow"))),
     "derived_offset": Query(metrics=("revenue_growth",), group_by=(GroupBy("metric_time", "month"),)),
     "previous_year": Query(metrics=("orders",), group_by=(GroupBy("metric_time", "quarter"),),
                            compare="previous_year"),
