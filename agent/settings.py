@@ -42,6 +42,8 @@ class Settings(BaseSettings):
     shutdown_grace_s: int = Field(default=30, ge=0)
     warehouse_url: str | None = None
     data_dir: Path = Path("data")
+    # a dbt project (or folder of dbt Semantic Layer YAML); unset means the demo's own model
+    semantic_model_path: Path | None = None
 
     # Query limits
     query_timeout_s: float = Field(default=20.0, gt=0)

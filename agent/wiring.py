@@ -10,7 +10,7 @@ from agent.errors import AssistantError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.semantic.extract import extract_intent
-from agent.semantic.model import load_model
+from agent.semantic.layer import load_layer
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
 from agent.sql.parse import transpile
@@ -28,7 +28,9 @@ DATA_INTENT_CONFIDENCE = 0.75
 
 def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None) -> AgentContext:
     warehouse = warehouse or Warehouse.from_settings(settings)
-    semantic = load_model()
+    semantic = load_layer(settings.semantic_model_path)
+    for problem in semantic.project.diagnostics:
+        log.warning("semantic model: %s", problem)
     context = AgentContext(
         settings=settings,
         warehouse=warehouse,

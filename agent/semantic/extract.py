@@ -197,14 +197,6 @@ _COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     }.items() for text in texts],
     key=lambda item: -len(item[0]),
 )
-_UNITS = {
-    "minute": ("minutes", 1), "minutes": ("minutes", 1), "min": ("minutes", 1), "mins": ("minutes", 1),
-    "hour": ("minutes", 60), "hours": ("minutes", 60), "hr": ("minutes", 60), "hrs": ("minutes", 60),
-    "h": ("minutes", 60), "mile": ("miles", 1), "miles": ("miles", 1), "mi": ("miles", 1),
-    "seat": ("seats", 1), "seats": ("seats", 1), "degree": ("degrees", 1), "degrees": ("degrees", 1),
-    "percent": ("percent", 1), "%": ("percent", 1), "mph": ("mph", 1), "inch": ("inches", 1),
-    "inches": ("inches", 1), "engine": ("engines", 1), "engines": ("engines", 1),
-}
 _NEGATIONS = [("excluding",), ("except",), ("not",), ("without",), ("other", "than"), ("apart", "from"),
               ("besides",), ("except", "for")]
 _RANGE_WORDS = {"through", "thru", "to", "until", "till"}
@@ -465,13 +457,13 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
     unresolved: list[str] = []
     i = 0
     while i < len(tokens):
-        op, values, span, end = _comparison_at(tokens, i)
+        op, values, span, end = _comparison_at(tokens, i, model.unit_words)
         if op is None and _exact_count_at(state, i, model):
             op, values, span, end = "=", [tokens[i].number], [i], i + 1  # 'planes with 4 engines'
         if op is None:
             i += 1
             continue
-        unit = _UNITS.get(tokens[end].low) if end < len(tokens) else None
+        unit = model.unit_words.get(tokens[end].low) if end < len(tokens) else None
         unit_index = end if unit else None
         field_mention = _numeric_mention_after(state, end, model) or _numeric_mention_before(state, span[0], model)
         dim_name = None
@@ -526,7 +518,7 @@ _OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less
               "shorter": "<=", "under": "<="}
 
 
-def _comparison_at(tokens: list[Token], i: int) -> tuple[str | None, list[float], list[int], int]:
+def _comparison_at(tokens: list[Token], i: int, units: dict) -> tuple[str | None, list[float], list[int], int]:
     """A comparison starting at token i: (op, numbers, its token indexes, where a unit may stand)."""
     words = tuple(t.low for t in tokens)
     if words[i] == "between" and i + 3 < len(tokens) and tokens[i + 1].number is not None \
@@ -537,7 +529,7 @@ def _comparison_at(tokens: list[Token], i: int) -> tuple[str | None, list[float]
         if words[i:i + n] != cue:
             continue
         j = i + n
-        if j < len(tokens) and words[j] in {"a", "an"} and j + 1 < len(tokens) and words[j + 1] in _UNITS:
+        if j < len(tokens) and words[j] in {"a", "an"} and j + 1 < len(tokens) and words[j + 1] in units:
             return op, [1.0], list(range(i, j + 1)), j + 1  # "over an hour"
         if j < len(tokens) and tokens[j].number is not None:
             return op, [tokens[j].number], list(range(i, j + 1)), j + 1

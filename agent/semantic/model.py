@@ -1,26 +1,24 @@
-"""The semantic model: metrics, dimensions, joins and time words, loaded from YAML and validated.
+"""The offline parser's flat view of a semantic layer: tables, joins, dimensions, metrics and words.
 
-Loading checks the model against itself (every metric's table, every join, every
-dimension source names something declared); `check_against` checks it against the real
-warehouse schema, so a renamed column is reported by name instead of failing a query.
+`layer.load_layer` derives it from dbt Semantic Layer YAML (and keeps the dbt project on
+it for the compiler). Building it checks the view against itself (every metric's table,
+every join, every dimension source names something declared); `check_against` checks it
+against the real warehouse schema, so a renamed column is reported by name instead of
+failing a query.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cached_property
-from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import sqlglot
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlglot import exp
 
 from agent.errors import AssistantError
 from agent.warehouse import Schema
-
-DEFAULT_MODEL_PATH = Path(__file__).with_name("model.yaml")
 
 Aggregation = Literal["avg", "median", "sum", "max", "min", "count"]
 
@@ -36,14 +34,20 @@ class _Strict(BaseModel):
 
 
 class TableSpec(_Strict):
-    name: str
+    name: str  # the semantic model's name
+    relation: str | None = None  # the warehouse table it reads (defaults to the name)
     label: str
     primary_key: list[str] = []
     entity_words: list[str] = []  # what one row is called: "per flight" means no grouping
     count_metric: str | None = None
     # how to count this table's things from another table's rows ({flights: distinct_planes})
     counted_from: dict[str, str] = {}
-    time: dict[Literal["year", "month", "day", "hour"], str] = {}
+    time: dict[Literal["year", "month", "day", "hour"], str] = {}  # calendar parts -> dimension names
+    agg_time: str | None = None  # the time dimension its measures are dated by
+
+    @property
+    def table(self) -> str:
+        return self.relation or self.name
 
 
 class JoinSpec(_Strict):
@@ -107,6 +111,11 @@ class Metric(_Strict):
     synonyms: list[str] = []
 
 
+class Unit(_Strict):
+    unit: str
+    factor: float = 1
+
+
 class Ranking(_Strict):
     descending: list[str]
     ascending: list[str]
@@ -127,6 +136,10 @@ class SemanticModel(_Strict):
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
     context_words: list[str] = []  # describe the whole data set, so they need no filter
+    units: dict[str, "Unit"] = {}  # words after a number ('hours') and their size in a model unit
+    name_suffixes: list[str] = []  # trailing words of names people leave out ('Inc', 'Airways')
+    everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
+    project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
 
     @model_validator(mode="after")
     def _references_resolve(self) -> "SemanticModel":
@@ -213,6 +226,17 @@ class SemanticModel(_Strict):
         return frozenset(word for text in texts for word in re.findall(r"[a-z]+", text.lower()))
 
     @cached_property
+    def unit_words(self) -> dict[str, tuple[str, float]]:
+        """Words after a number and (unit, factor): the vocabulary's units, plus each dimension's
+        own unit word in both forms ('seats', 'seat') at factor 1."""
+        words = {word: (unit.unit, unit.factor) for word, unit in self.units.items()}
+        for dim in self.dimensions:
+            if dim.unit:
+                for form in {dim.unit, dim.unit[:-1] if dim.unit.endswith("s") else dim.unit + "s"}:
+                    words.setdefault(form.lower(), (dim.unit, 1))
+        return words
+
+    @cached_property
     def metric_by_name(self) -> dict[str, Metric]:
         return {m.name: m for m in self.metrics}
 
@@ -257,35 +281,6 @@ class SemanticModel(_Strict):
         return None
 
 
-def load_model(path: Path | str = DEFAULT_MODEL_PATH) -> SemanticModel:
-    """Read and validate the model; a bad entry raises SemanticModelError naming it."""
-    path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise SemanticModelError(f"The semantic model {path.name} could not be read: {exc}") from None
-    try:
-        return SemanticModel.model_validate(raw)
-    except ValidationError as exc:
-        problems = [f"{_describe_location(raw, err['loc'])}: {err['msg']}" for err in exc.errors()]
-        raise SemanticModelError(f"The semantic model {path.name} is invalid: " + "; ".join(problems)) from None
-
-
-def _describe_location(raw, loc: tuple) -> str:
-    """('metrics', 3, 'table') -> "metrics[3] 'avg_delay'.table", so the entry is findable."""
-    parts: list[str] = []
-    node = raw
-    for key in loc:
-        if isinstance(key, int) and isinstance(node, list) and key < len(node):
-            node = node[key]
-            name = node.get("name") if isinstance(node, dict) else None
-            parts.append(f"[{key}]" + (f" '{name}'" if name else ""))
-        else:
-            node = node.get(key) if isinstance(node, dict) else None
-            parts.append(("." if parts else "") + str(key))
-    return "".join(parts) or "model"
-
-
 def expression_columns(sql_expr: str) -> set[str]:
     """The column names an expression reads (used to check it and to qualify it)."""
     return {col.name for col in sqlglot.parse_one(sql_expr, read="duckdb").find_all(exp.Column)}
@@ -307,21 +302,26 @@ def check_against(model: SemanticModel, schema: Schema) -> list[str]:
         for name in sorted(set(names) - available):
             problems.append(f"{owner}: column '{name}' is not in table '{table}'")
 
+    tables = model.table_by_name
     for table in model.tables:
-        need(f"table '{table.name}'", table.name, [*table.primary_key, *table.time.values()])
+        keys = [c for key in table.primary_key for c in _columns_or_problem(key, table.name, problems)]
+        need(f"semantic model '{table.name}'", table.table, keys)
     for join in model.joins:
-        need(f"join '{join.name}'", join.from_table, [left for left, _ in join.keys])
-        need(f"join '{join.name}'", join.to_table, [right for _, right in join.keys])
+        for side, exprs in ((join.from_table, [left for left, _ in join.keys]), (join.to_table, [r for _, r in join.keys])):
+            cols = [c for e in exprs for c in _columns_or_problem(e, join.name, problems)]
+            need(f"join '{join.name}'", tables[side].table, cols)
     for dim in model.dimensions:
         for source in dim.sources:
-            need(f"dimension '{dim.name}'", source.table, _columns_or_problem(source.expr, dim.name, problems))
+            need(f"dimension '{dim.name}'", tables[source.table].table,
+                 _columns_or_problem(source.expr, dim.name, problems))
         if dim.value_labels:
             labels = dim.value_labels
             need(f"dimension '{dim.name}' value_labels", labels.table, [labels.key, labels.label])
     for metric in model.metrics:
-        exprs = [metric.expr] + ([metric.filter] if metric.filter else [])
-        for text in exprs:
-            need(f"metric '{metric.name}'", metric.table, _columns_or_problem(text, metric.name, problems))
+        if metric.measure is None and "(" not in metric.expr:
+            continue  # ratio, derived and cumulative metrics are checked through their inputs
+        need(f"metric '{metric.name}'", tables[metric.table].table,
+             _columns_or_problem(metric.expr, metric.name, problems))
     return problems
 
 
