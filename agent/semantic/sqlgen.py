@@ -75,6 +75,19 @@ class MetricCondition:
 
 
 @dataclass(frozen=True)
+class Contrast:
+    """One metric under two sets of conditions, set against each other: JFK vs Newark departures
+    (ratio), Q2 minus Q1 (difference), June to July (pct_change: (first - second) / second * 100).
+    A share is a ratio whose second side has no extra condition."""
+
+    name: str
+    kind: Literal["ratio", "difference", "pct_change"]
+    metric: str
+    first: tuple[ParsedFilter, ...]
+    second: tuple[ParsedFilter, ...] = ()
+
+
+@dataclass(frozen=True)
 class Query:
     metrics: tuple[str, ...]
     group_by: tuple[GroupBy, ...] = ()
@@ -84,6 +97,11 @@ class Query:
     limit: int | None = None
     limit_per: str | None = None  # top-N per group: the group-by alias the limit applies within
     compare: Literal["previous_period", "previous_year"] | None = None
+    # compare along an ordinal group-by (a month number) instead of a time grain: the previous row's
+    # value (LAG), with filters on that group-by applied after, so February still sees January
+    compare_by: str | None = None
+    contrasts: tuple[Contrast, ...] = ()
+    count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
 
 
 @dataclass(frozen=True)
@@ -497,13 +515,26 @@ def _literal(value) -> exp.Expression:
 def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Compiled:
     if dialect not in DIALECTS:
         raise QueryError(f"Dialect '{dialect}' is not one of {', '.join(DIALECTS)}.")
-    if not query.metrics:
+    if not query.metrics and not query.contrasts:
         raise QueryError("The query names no metric.")
+    deferred: list[ParsedFilter] = []
+    if query.compare and query.compare_by:
+        if query.compare_by not in {g.alias for g in query.group_by}:
+            raise QueryError("A comparison with the previous row needs that column among the group-bys.")
+        deferred = [f for f in query.where
+                    if {f"{r.name}__{r.grain}" if r.grain else r.name for r in f.refs} == {query.compare_by}]
+        query = replace(query, where=tuple(f for f in query.where if f not in deferred))
     plan = _Plan(project, dialect, query)
     outputs: list[tuple[str, exp.Expression]] = []
     time_groups = [g for g in query.group_by if g.grain in GRAIN_ORDER or g.name == "metric_time"]
+    for contrast in query.contrasts:
+        first = _metric_expr(plan, contrast.metric, filters=contrast.first)
+        second = _metric_expr(plan, contrast.metric, filters=contrast.second)
+        outputs.append((contrast.name, _contrast(contrast.kind, first, second)))
     for name in query.metrics:
         outputs.append((name, _metric_expr(plan, name)))
+        if query.compare and query.compare_by:
+            continue  # computed over the combined rows below
         if query.compare:
             if not time_groups:
                 raise QueryError("A comparison with an earlier period needs the answer grouped by a time grain.")
@@ -548,6 +579,8 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
                 column.set("this", exp.to_identifier(column.name, quoted=True))
         outer = outer.select(exp.alias_(expr, name, quoted=True))
     columns = keys + [name for name, _ in outputs]
+    if query.compare and query.compare_by:
+        outer, columns = _previous_row(outer, query, columns, deferred)
     outer = _wrap(outer, query, columns, plan)
     for cte_name, cte_query, _ in ctes:
         outer = outer.with_(cte_name, as_=cte_query)
@@ -555,6 +588,48 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
         outer = outer.with_("__keys", as_=union)
     sql = outer.sql(dialect=dialect, pretty=True)
     return Compiled(sql=sql, tables=list(dict.fromkeys(builder.tables)), columns=columns)
+
+
+def _contrast(kind: str, first: exp.Expression, second: exp.Expression) -> exp.Expression:
+    if kind == "difference":
+        return exp.Sub(this=first, expression=second)
+    denominator = exp.func("NULLIF", second.copy(), exp.Literal.number(0))
+    if kind == "ratio":
+        return exp.Div(this=exp.cast(first, "DOUBLE"), expression=denominator)
+    change = exp.cast(exp.paren(exp.Sub(this=first, expression=second)), "DOUBLE")
+    return exp.Mul(this=exp.Div(this=change, expression=denominator), expression=exp.Literal.number(100))
+
+
+def _previous_row(outer: exp.Select, query: Query, columns: list[str], deferred: list[ParsedFilter]):
+    """Each metric beside its value in the previous row along `compare_by` (LAG), then the
+    filters on `compare_by`, so the first reported row still has its predecessor."""
+    by = query.compare_by
+    others = [g.alias for g in query.group_by if g.alias != by]
+    inner = outer.subquery("__grouped")
+    select: list[exp.Expression] = [exp.column(c, quoted=True) for c in columns]
+    names = list(columns)
+    for metric in query.metrics:
+        current = exp.column(metric, quoted=True)
+        previous = exp.Window(this=exp.Anonymous(this="LAG", expressions=[current.copy()]),
+                              partition_by=[exp.column(o, quoted=True) for o in others] or None,
+                              order=exp.Order(expressions=[exp.Ordered(this=exp.column(by, quoted=True))]))
+        select += [exp.alias_(previous, f"{metric}__previous", quoted=True),
+                   exp.alias_(exp.Sub(this=current.copy(), expression=previous.copy()), f"{metric}__change", quoted=True),
+                   exp.alias_(_contrast("pct_change", current.copy(), previous.copy()), f"{metric}__pct_change",
+                              quoted=True)]
+        names += [f"{metric}__previous", f"{metric}__change", f"{metric}__pct_change"]
+    compared = exp.select(*select).from_(inner)
+    result = exp.select(*[exp.column(n, quoted=True) for n in names]).from_(compared.subquery("__compared"))
+    conditions = []
+    for parsed in deferred:
+        tree = parsed.condition.copy()
+        for column in list(tree.find_all(exp.Column)):
+            if column.name in parsed.placeholders():
+                column.replace(exp.column(by, quoted=True))
+        conditions.append(tree)
+    if conditions:
+        result = result.where(exp.and_(*conditions))
+    return result, names
 
 
 def _combine(ctes: list[tuple[str, exp.Select, bool]], keys: list[str]) -> tuple[exp.Select, exp.Expression | None]:
@@ -591,7 +666,7 @@ def _wrap(outer: exp.Select, query: Query, columns: list[str], plan: _Plan) -> e
     order = [exp.Ordered(this=exp.column(n, quoted=True), desc=d, nulls_first=False) for n, d in query.order_by]
     order += [exp.Ordered(this=exp.column(g.alias, quoted=True), nulls_first=False)
               for g in query.group_by if g.alias not in dict(query.order_by)]
-    needs_wrapper = bool(query.having or query.limit_per)
+    needs_wrapper = bool(query.having or query.limit_per or query.count_rows)
     if not needs_wrapper:
         if order:
             outer = outer.order_by(*order)
@@ -613,7 +688,11 @@ def _wrap(outer: exp.Select, query: Query, columns: list[str], plan: _Plan) -> e
         order = [exp.Ordered(this=exp.column(query.limit_per, quoted=True), nulls_first=False)] + [
             o for o in order if o.this.name != query.limit_per]
         return wrapped.order_by(*order)
-    wrapped = wrapped.where(exp.and_(*conditions))
+    if conditions:
+        wrapped = wrapped.where(exp.and_(*conditions))
+    if query.count_rows:
+        return exp.select(exp.alias_(exp.Count(this=exp.Star()), "groups", quoted=True)).from_(
+            wrapped.subquery("__groups"))
     if order:
         wrapped = wrapped.order_by(*order)
     return wrapped.limit(query.limit) if query.limit is not None else wrapped

@@ -127,3 +127,31 @@ def test_unknown_names_are_sentences(run):
         run(Query(metrics=("profit",)))
     with pytest.raises(QueryError, match="not a dimension"):
         run(Query(metrics=("revenue",), group_by=(GroupBy("colour"),)))
+
+
+def test_contrasts_ratio_difference_and_change(run):
+    from agent.semantic.sqlgen import Contrast
+
+    web, store = dimension_filter("channel", "=", ("web",)), dimension_filter("channel", "=", ("store",))
+    rows = run(Query(metrics=(), contrasts=(
+        Contrast("web_to_store", "ratio", "revenue", (web,), (store,)),
+        Contrast("web_minus_store", "difference", "revenue", (web,), (store,)),
+        Contrast("pct", "pct_change", "orders", (web,), (store,)),
+        Contrast("web_share", "ratio", "revenue", (web,)),
+    )))
+    assert rows[0][0] == pytest.approx(840 / 240) and rows[0][1] == 600.0
+    assert rows[0][2] == pytest.approx(50.0) and rows[0][3] == pytest.approx(840 / 1080)
+
+
+def test_previous_row_comparison_keeps_rows_outside_the_filter_as_predecessors(run):
+    rows = run(Query(metrics=("orders",), group_by=(GroupBy("ordered_at", "extract_month"),), compare="previous_period",
+                     compare_by="ordered_at__extract_month",
+                     where=(dimension_filter("ordered_at", "<=", (2,), "extract_month"),)))
+    # months 1 and 2 reported; January's predecessor in month order does not exist, February's is January
+    assert [(int(m), n, p) for m, n, p, *_ in rows] == [(1, 2, None), (2, 3, 2)]
+
+
+def test_counting_groups_that_pass_a_condition(run):
+    rows = run(Query(metrics=("orders",), group_by=(GroupBy("customer"),),
+                     having=(MetricCondition("orders", ">=", (3,)),), count_rows=True))
+    assert rows == [(2,)]
