@@ -13,7 +13,9 @@ from dataclasses import dataclass
 from agent.errors import AssistantError
 from agent.semantic.intent import StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel
-from agent.semantic.sqlgen import GroupBy, Query, QueryError, compile_query, dimension_filter
+from agent.semantic.reading import describe
+from agent.semantic.intent import Filter, Side, TimeFilter
+from agent.semantic.sqlgen import Contrast, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
 from agent.semantic.where import ParsedFilter
 
 
@@ -36,14 +38,28 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         raise IntentError(" ".join(problems))
     table = base_table(intent, model)
     assert table is not None  # validate_intent guarantees one base table
-    filters = [dimension_filter(f.field, f.op, tuple(f.values)) for f in intent.filters]
-    filters += _time_filters(intent, model, table)
+    filters = _filters(intent.filters, intent.time, model, table)
+    if intent.drop_unknown_groups:
+        filters += [dimension_filter(d, "not_null", ()) for d in intent.dimensions]
+    metrics = list(intent.metrics) + [h.metric for h in intent.having if h.metric not in intent.metrics]
+    contrasts = ()
+    if intent.contrast is not None:
+        c = intent.contrast
+        contrasts = (Contrast("contrast", "ratio" if c.kind == "share" else c.kind, c.metric,
+                              tuple(_side(c.first, model, table)), tuple(_side(c.second, model, table))),)
+    time_dims = [d for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     query = Query(
-        metrics=tuple(intent.metrics),
+        metrics=tuple(metrics),
         group_by=tuple(GroupBy(d) for d in intent.dimensions),
         where=tuple(filters),
+        having=tuple(MetricCondition(h.metric, h.op, (h.value,)) for h in intent.having),
         order_by=tuple((o.field, o.descending) for o in intent.order_by),
         limit=intent.limit,
+        limit_per=intent.limit_per,
+        compare=intent.compare,
+        compare_by=time_dims[0] if intent.compare and time_dims else None,
+        contrasts=contrasts,
+        count_rows=intent.count_groups,
     )
     try:
         compiled = compile_query(model.project, query, dialect)
@@ -53,16 +69,24 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
     return CompiledQuery(sql=compiled.sql, tables=compiled.tables, reason=_reason(intent, model, table, joined))
 
 
-def _time_filters(intent: StructuredIntent, model: SemanticModel, table: str) -> list[ParsedFilter]:
+def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
+    return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(time, model, table)
+
+
+def _side(side: Side, model: SemanticModel, table: str) -> list[ParsedFilter]:
+    return _filters(side.filters, side.time, model, table)
+
+
+def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
     """Calendar words as filters: on the table's calendar-part dimensions where the model names
     them (year, month, day, hour), else on date parts of its time dimension."""
-    if intent.time is None:
+    if time is None:
         return []
     spec = model.table_by_name[table]
     filters = []
-    parts = (("year", [intent.time.year] if intent.time.year is not None else [], "extract_year"),
-             ("month", intent.time.months, "extract_month"), ("day", intent.time.days, "extract_day"),
-             ("hour", intent.time.hours, "extract_hour"), ("weekday", intent.time.weekdays, "extract_dow"))
+    parts = (("year", [time.year] if time.year is not None else [], "extract_year"),
+             ("month", time.months, "extract_month"), ("day", time.days, "extract_day"),
+             ("hour", time.hours, "extract_hour"), ("weekday", time.weekdays, "extract_dow"))
     for part, values, extract in parts:
         if not values:
             continue
@@ -85,25 +109,4 @@ def _set_filter(name: str, grain: str | None, values: list[int]) -> ParsedFilter
 
 
 def _reason(intent: StructuredIntent, model: SemanticModel, table: str, joined: list[str]) -> str:
-    parts = [", ".join(model.metric_by_name[m].label.lower() for m in intent.metrics) + f" from {table}"]
-    if intent.dimensions:
-        parts.append("by " + ", ".join(model.dimension_by_name[d].label for d in intent.dimensions))
-    for flt in intent.filters:
-        label = model.dimension_by_name[flt.field].label
-        values = " and ".join(str(v) for v in flt.values)
-        parts.append(f"where {label} {flt.op.replace('_', ' ')} {values}".rstrip())
-    if intent.time is not None and not intent.time.is_empty():
-        bits = [f"{name} {', '.join(map(str, vals))}" for name, vals in
-                (("months", intent.time.months), ("days", intent.time.days), ("hours", intent.time.hours),
-                 ("weekdays", intent.time.weekdays)) if vals]
-        if intent.time.year is not None:
-            bits.insert(0, f"year {intent.time.year}")
-        parts.append("in " + "; ".join(bits))
-    if joined:
-        parts.append("joining " + ", ".join(joined))
-    if intent.order_by:
-        parts.append("ordered by " + ", ".join(
-            f"{o.field} {'highest' if o.descending else 'lowest'} first" for o in intent.order_by))
-    if intent.limit is not None:
-        parts.append(f"keeping the first {intent.limit}")
-    return "; ".join(parts) + "."
+    return describe(intent, model)

@@ -262,6 +262,13 @@ class SemanticModel(_Strict):
                     return metric.name
         return None
 
+    def reaches_back(self, dimension: str, base_table: str) -> bool:
+        """Is `dimension` on a table whose rows point at `base_table` rows (one-to-many from here)?
+        Then it can filter `base_table` as a semi-join, though never group it."""
+        tables = {s.table for s in self.dimension_by_name[dimension].sources} if dimension in self.dimension_by_name \
+            else set()
+        return any(j.from_table in tables and j.to_table == base_table for j in self.joins)
+
     def resolve(self, dimension: str, base_table: str) -> tuple[DimensionSource, JoinSpec | None] | None:
         """How `dimension` is reached from rows of `base_table`, or None when it cannot be
         reached without multiplying rows (only declared many-to-one joins are followed)."""

@@ -349,7 +349,7 @@ class _Builder:
         def sql_of(ref: Ref) -> exp.Expression:
             return column(ref.name, ref.entity_path, ref.grain)
 
-        conditions = [self.condition(f, sql_of) for f in self.plan.query.where]
+        conditions = [self.filter_condition(f, model, alias, sql_of) for f in self.plan.query.where]
         # filters every leaf shares restrict the rows; the others only their own aggregate
         shared = [f for f in leaves[0][0].filters if all(f.text in {g.text for g in leaf.filters} for leaf, _ in leaves)]
         row_filters = [self.condition(f, sql_of) for f in shared]
@@ -422,6 +422,29 @@ class _Builder:
         if where:
             query = query.where(exp.and_(*where))
         return query.group_by(*group)
+
+    def filter_condition(self, parsed: ParsedFilter, model: SemanticModel, alias: str, sql_of) -> exp.Expression:
+        """A filter on this model's rows; one on a model whose rows point here (one-to-many) becomes
+        a semi-join, `key IN (SELECT key FROM other WHERE ...)`, which can never multiply rows."""
+        try:
+            return self.condition(parsed, sql_of)
+        except QueryError:
+            entity = model.primary
+            names = {r.name for r in parsed.refs}
+            for other in self.project.semantic_models:
+                key = other.entity(entity.name) if entity else None
+                if other is model or key is None or not all(other.dimension(n) for n in names):
+                    continue
+                inner_alias = f"{other.name}__semi"
+                inner = exp.select(self.qualified(key.expr, inner_alias)).from_(exp.Table(
+                    this=exp.to_identifier(other.relation.split(".")[-1]),
+                    db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
+                    alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True))))
+                inner = inner.where(self.condition(parsed, lambda ref: self.grain(
+                    self.qualified(other.dimension(ref.name).expr, inner_alias), ref.grain)))
+                self.tables.append(other.relation)
+                return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
+            raise
 
     def is_time_filter(self, parsed: ParsedFilter, model: SemanticModel) -> bool:
         names = {r.name for r in parsed.refs}

@@ -155,3 +155,9 @@ def test_counting_groups_that_pass_a_condition(run):
     rows = run(Query(metrics=("orders",), group_by=(GroupBy("customer"),),
                      having=(MetricCondition("orders", ">=", (3,)),), count_rows=True))
     assert rows == [(2,)]
+
+
+def test_a_filter_across_one_to_many_is_a_semi_join(run):
+    # average order value of orders that contain a lamp: each order counted once however many lamps
+    rows = run(Query(metrics=("aov",), where=(dimension_filter("product", "=", ("lamp",)),)))
+    assert rows == [(pytest.approx((120 + 300 + 150) / 3),)]
