@@ -18,7 +18,16 @@ from typing import Literal
 
 from pydantic import BaseModel, Field
 
-from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table, validate_intent
+from agent.semantic.intent import (
+    Filter,
+    MetricFilter,
+    OrderBy,
+    StructuredIntent,
+    TimeFilter,
+    base_table,
+    validate_intent,
+)
+from agent.semantic import shapes
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import MONTH_ABBREVIATIONS, MONTHS, STOPWORDS, WEEKDAYS, Token, inflections, phrase, tokenize
 from agent.semantic.values import ValueIndex
@@ -209,6 +218,7 @@ class _State:
     tokens: list[Token]
     mentions: list[Mention]
     used_tokens: set[int] = field(default_factory=set)
+    positions: dict[tuple, int] = field(default_factory=dict)  # where each filter was said, for shapes
 
     def consume(self, *indexes: int) -> None:
         self.used_tokens.update(indexes)
@@ -240,7 +250,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
             state.consume(*range(mention.start, mention.end))
 
     time = _time_filter(state, model)
-    filters, ambiguous, unresolved = _comparisons(state, model)
+    filters, ambiguous, unresolved, having = _comparisons(state, model)
     limit, top = _limit(state)
     value_filters, unknown, compared = _values(state, model, values)
     filters += value_filters
@@ -270,6 +280,8 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
         return Extraction(reason="The semantic model has no metric for the " + ", ".join(unmatched) + ".",
                           ignored_words=ignored)
 
+    if not metric_choices and having:
+        metric_choices = [[h.metric] for h in having]
     if not metric_choices:
         if (grouping or rank_mentions or filters or time) and model.default_metric:
             metric_choices = [[model.default_metric]]
@@ -303,8 +315,11 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     intent = StructuredIntent(
         metrics=metrics, dimensions=list(grouping), filters=filters,
         time=time if time is not None and not time.is_empty() else None,
-        order_by=order_by, limit=limit if grouping else None,
+        having=having, order_by=order_by, limit=limit if grouping else None,
     )
+    intent, unexplained = shapes.refine(intent, state, model)
+    if unexplained:
+        return Extraction(reason=unexplained, ignored_words=ignored)
     problems = validate_intent(intent, model)
     if problems:
         return Extraction(reason=" ".join(problems), ignored_words=ignored)
@@ -448,10 +463,13 @@ def _mention_at(state: _State, index: int) -> Mention | None:
     return next((m for m in state.mentions if m.start <= index < m.end), None)
 
 
-def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], list[Ambiguity], list[str]]:
+def _comparisons(state: _State, model: SemanticModel):
     """'over 2 hours', 'more than 200 seats': a comparison becomes a filter on the measure it
-    names; one whose measure cannot be told is returned as unresolved, never dropped."""
+    names; 'more than 20k flights', 'an average delay over 10 min', 'at least 6 different
+    carriers' compare an aggregate, so they become conditions on a metric (HAVING); one whose
+    measure cannot be told is returned as unresolved, never dropped."""
     tokens = state.tokens
+    having: list[MetricFilter] = []
     filters: list[Filter] = []
     ambiguous: list[Ambiguity] = []
     unresolved: list[str] = []
@@ -467,6 +485,18 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
         unit_index = end if unit else None
         field_mention = _numeric_mention_after(state, end, model) or _numeric_mention_before(state, span[0], model)
         dim_name = None
+        aggregated = _aggregated_target(state, span[0], end, field_mention, model)
+        if aggregated is not None:
+            metric, used = aggregated
+            for index in used:
+                mention = _mention_at(state, index)
+                if mention is not None:
+                    mention.used = True
+            scale = unit[1] if unit is not None else 1
+            having.append(MetricFilter(metric=metric, op=op if op != "between" else ">=", value=values[0] * scale))
+            _consume_with_mentions(state, [*span, *used, *([unit_index] if unit_index is not None else [])])
+            i = max(span[-1], end, *used) + 1
+            continue
         if field_mention is not None:
             dim_name = field_mention.of("dimension")[0].payload
             dim_name = next((e.payload for e in field_mention.of("dimension")
@@ -491,11 +521,53 @@ def _comparisons(state: _State, model: SemanticModel) -> tuple[list[Filter], lis
         factor = unit[1] if unit is not None and unit[0] == dim.unit else 1
         scaled = [_clean_number(v * factor) for v in values]
         filters.append(Filter(field=dim_name, op=op, values=scaled))
+        state.positions[(dim_name, op, tuple(scaled))] = span[0]
         _consume_with_mentions(state, [*span, *([unit_index] if unit_index is not None else [])])
         if field_mention is not None:
             field_mention.used = True
         i = max(span[-1], end) + 1
-    return filters, ambiguous, unresolved
+    return filters, ambiguous, unresolved, having
+
+
+_QUALIFIERS = {"different", "distinct", "unique", "individual", "separate"}
+
+
+def _aggregated_target(state: _State, start: int, end: int, field: Mention | None, model: SemanticModel):
+    """The metric a comparison is about when it compares an aggregate, and the token indexes
+    naming it: 'more than 20k flights' (a count), 'flew more than 400 times' (rows counted),
+    'at least 6 different carriers' (distinct values), 'an avg arrival delay over 10 min'."""
+    if field is not None and field.start < start:
+        agg = _mention_at(state, field.start - 1)
+        if agg is not None and agg.has("agg") and not agg.has("rank"):
+            measure = next(e.payload for e in field.of("dimension")
+                           if model.dimension_by_name[e.payload].kind == "numeric")
+            metrics = _metrics_for(measure, [agg.of("agg")[0].payload], model)
+            if metrics:
+                return metrics[0], list(range(agg.start, field.end))
+        return None
+    j = end
+    while j < len(state.tokens) and state.tokens[j].low in _QUALIFIERS:
+        j += 1
+    if j >= len(state.tokens):
+        return None
+    if state.tokens[j].low == "times" and model.default_metric:
+        return model.default_metric, list(range(end, j + 1))
+    mention = _mention_at(state, j)
+    if mention is None or mention.start != j:
+        return None
+    used = list(range(end, mention.end))
+    if mention.has("metric"):
+        return mention.of("metric")[0].payload, used
+    if mention.has("entity"):
+        count = model.table_by_name[mention.of("entity")[0].payload].count_metric
+        if count:
+            return count, used
+    dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
+    if dims and _plural(state, mention):
+        metric = model.distinct_count_metric(dims[0])
+        if metric:
+            return metric, used
+    return None
 
 
 def _split_synonym(state: _State, start: int, after: Mention, model: SemanticModel) -> str | None:
@@ -618,6 +690,8 @@ def _values(state: _State, model: SemanticModel, values: ValueIndex) -> tuple[li
         mention.used = True
         if target is chosen:
             placed.append((mention, dim))
+            for _, value in candidates:
+                state.positions.setdefault((dim, str(value)), mention.start)
     filters = [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)

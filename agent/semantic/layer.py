@@ -107,6 +107,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "default_metric": default, "context_words": vocabulary.get("context_words") or [],
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],
+        "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
     }
 
 

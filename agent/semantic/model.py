@@ -139,6 +139,8 @@ class SemanticModel(_Strict):
     units: dict[str, "Unit"] = {}  # words after a number ('hours') and their size in a model unit
     name_suffixes: list[str] = []  # trailing words of names people leave out ('Inc', 'Airways')
     everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
+    shapes: dict[str, list[str]] = {}  # words that shape a question (share, ratio, month over month)
+    meaning_words: list[str] = []  # words that must be understood or the question is not answered
     project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
 
     @model_validator(mode="after")
