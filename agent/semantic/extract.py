@@ -373,10 +373,18 @@ def _time_filter(state: _State, model: SemanticModel) -> TimeFilter | None:
                 i += 2
                 continue
         months.append(start_month)
-        # "October 5", "5 October", "October 5th": a day of that month
+        # "October 5", "5 October", "October 5th", "Nov 24-30", "Feb 8 and 9", "the 4th of July"
         if first.end < len(tokens) and _is_day(tokens[first.end]):
             days.append(int(tokens[first.end].number))
             state.consume(first.end)
+            link = first.end + 1
+            if link + 1 < len(tokens) and tokens[link].low in _RANGE_WORDS | {"-", "and"} and _is_day(tokens[link + 1]):
+                last = int(tokens[link + 1].number)
+                days += list(range(days[-1] + 1, last + 1)) if tokens[link].low != "and" else [last]
+                state.consume(link, link + 1)
+        elif first.start > 1 and tokens[first.start - 1].low == "of" and _is_day(tokens[first.start - 2]):
+            days.append(int(tokens[first.start - 2].number))
+            state.consume(first.start - 2, first.start - 1)
         elif first.start > 0 and _is_day(tokens[first.start - 1]) and first.start - 1 not in state.used_tokens \
                 and (first.start < 2 or tokens[first.start - 2].low in {"on", "the"}):
             days.append(int(tokens[first.start - 1].number))
@@ -546,7 +554,7 @@ def _aggregated_target(state: _State, start: int, end: int, field: Mention | Non
                 return metrics[0], list(range(agg.start, field.end))
         return None
     j = end
-    while j < len(state.tokens) and state.tokens[j].low in _QUALIFIERS:
+    while j < len(state.tokens) and state.tokens[j].low in _QUALIFIERS and _mention_at(state, j) is None:
         j += 1
     if j >= len(state.tokens):
         return None
@@ -840,6 +848,9 @@ def _groupings(state: _State, model: SemanticModel, time: TimeFilter | None):
             mention.start > 0 and state.tokens[mention.start - 1].number is not None
             and mention.start - 1 in state.used_tokens)
         numeric = all(model.dimension_by_name[d].kind == "numeric" for d in dims)
+        after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
+        if after in {"when", "where", "while"} and not (cue or which or after_top):
+            continue  # 'in hours when the wind was over 25 mph': a clause, not a grouping
         if (numeric or mention.has("entity")) and not (cue or which or after_top):
             continue  # a measure ("average delay") or a counted thing ("how many planes")
         if dims[0] == "day" and not single_month:

@@ -164,7 +164,7 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     kinds = [(k, words.find(k)) for k in ("pct_change", "share", "ratio", "difference")]
     found = [(k, spans) for k, spans in kinds if spans]
     metrics = intent.metrics
-    if not found or len(metrics) != 1:
+    if not found or len(metrics) != 1 or intent.compare:
         return intent
     kind, spans = found[0]
     if kind == "share":
@@ -173,10 +173,11 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     if sides is None:
         return intent
     (first, second), rest = sides
-    later_first = kind in ("difference", "pct_change") and "from" in words.low and "minus" not in words.low
+    later_first = kind in ("difference", "pct_change") and "from" in words.low  # 'change from A to B': B vs A
     if later_first:
         first, second = second, first
-    words.consume([s for _, found_spans in found for s in found_spans])
+    words.consume([s for _, found_spans in found for s in found_spans]
+                  + [(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than", "to", "minus")])
     return intent.model_copy(update={
         "metrics": [], "contrast": Contrast(kind=kind, metric=metrics[0], first=first, second=second), **rest})
 
