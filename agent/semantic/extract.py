@@ -238,7 +238,7 @@ class _State:
 
 
 def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> Extraction:
-    tokens = tokenize(question)
+    tokens = _split_units(tokenize(question), model.unit_words)
     state = _State(tokens, _lexicon(model, values).match(tokens))
 
     topics = [e.payload for m in state.mentions for e in m.of("topic")]
@@ -326,6 +326,18 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     content = [t for t in tokens if t.low not in STOPWORDS]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     return Extraction(intent=intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
+
+
+def _split_units(tokens: list[Token], units: dict) -> list[Token]:
+    """'32F', '15min', '2h': a number glued to a unit word is a number and a unit."""
+    out: list[Token] = []
+    for token in tokens:
+        glued = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", token.low)
+        if token.number is None and glued and glued.group(2) in units:
+            out += [Token(glued.group(1), glued.group(1), float(glued.group(1))), Token(glued.group(2), glued.group(2))]
+        else:
+            out.append(token)
+    return out
 
 
 def _mention_text(state: _State, mention: Mention | None) -> str:
@@ -491,7 +503,11 @@ def _comparisons(state: _State, model: SemanticModel):
             continue
         unit = model.unit_words.get(tokens[end].low) if end < len(tokens) else None
         unit_index = end if unit else None
-        field_mention = _numeric_mention_after(state, end, model) or _numeric_mention_before(state, span[0], model)
+        after = _numeric_mention_after(state, end, model)
+        before = _numeric_mention_before(state, span[0], model)
+        # 'visibility under 1 mile': the unit word ('mile') may name a measure too; the measure said
+        # before the comparison wins over a unit after it
+        field_mention = before if before is not None and (after is None or (unit and after.start == end)) else after
         dim_name = None
         aggregated = _aggregated_target(state, span[0], end, field_mention, model)
         if aggregated is not None:
@@ -669,6 +685,11 @@ def _limit(state: _State) -> tuple[int | None, bool]:
         if token.number is not None and index not in state.used_tokens and mention is not None \
                 and mention.has("dimension") and index > 0 and tokens[index - 1].low in _WHICH:
             state.consume(index)  # "which 3 carriers ..."
+            return int(token.number), False
+        if token.number is not None and index not in state.used_tokens and mention is not None \
+                and mention.has("dimension") and (index == 0 or tokens[index - 1].low in {"the", "show", "list", "me"}) \
+                and tokens[mention.end - 1].low.endswith("s"):
+            state.consume(index)  # "5 tail numbers that ...", "show the 10 routes ..."
             return int(token.number), False
         if token.number is not None and index not in state.used_tokens and mention is not None \
                 and mention.has("rank") and (index == 0 or tokens[index - 1].low in {"the", "show", "list"}):
