@@ -303,7 +303,10 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     order_by: list[OrderBy] = []
     descending = next((m.of("rank")[0].payload == "desc" for m in rank_mentions), True)
     if grouping and (rank_mentions or top):
-        ranked = _ranked_metric(by_metric_mentions, metrics, state, model) or metrics[0]
+        ranked = _ranked_metric(by_metric_mentions, metrics, state, model) or _rankable(metrics, having, model)
+        polar = rank_mentions and _words(state, rank_mentions[0]) in {phrase(w) for w in model.shapes.get("polarity", [])}
+        if polar and model.metric_by_name[ranked].higher_is_better:
+            descending = not descending  # 'best first' of an on-time share is the highest
         order_by = [OrderBy(field=ranked, descending=descending if rank_mentions else True)]
         if limit is None and (which_singular or _singular_superlative(state, rank_mentions, model)):
             limit = 1
@@ -338,6 +341,16 @@ def _split_units(tokens: list[Token], units: dict) -> list[Token]:
         else:
             out.append(token)
     return out
+
+
+def _rankable(metrics: list[str], having: list[MetricFilter], model: SemanticModel) -> str:
+    """What 'worst first' ranks when only conditions named measures ('routes with at least 2000
+    flights and an average delay over 10 min'): the measured one, not the count."""
+    if set(metrics) <= {h.metric for h in having}:
+        measured = [m for m in metrics if model.metric_by_name[m].measure is not None]
+        if measured:
+            return measured[-1]
+    return metrics[0]
 
 
 def _mention_text(state: _State, mention: Mention | None) -> str:

@@ -169,7 +169,8 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
 def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
     meta = metric.meta
     entry: dict[str, Any] = {"name": metric.name, "label": metric.label or _words(metric.name).capitalize(),
-                             "synonyms": meta.get("synonyms", []), "default": bool(meta.get("default"))}
+                             "synonyms": meta.get("synonyms", []), "default": bool(meta.get("default")),
+                             "higher_is_better": meta.get("better") == "higher"}
     leaf = _first_measure(metric, project)
     if leaf is None:
         return None

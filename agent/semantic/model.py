@@ -109,6 +109,7 @@ class Metric(_Strict):
     agg: Aggregation | None = None
     default: bool = False  # the metric meant when the measure is named without an aggregation
     synonyms: list[str] = []
+    higher_is_better: bool = False  # meta 'better: higher': 'best first' ranks it from the top
 
 
 class Unit(_Strict):

@@ -16,6 +16,7 @@ from typing import TYPE_CHECKING
 
 from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent
 from agent.semantic.model import SemanticModel
+from agent.semantic.sqlgen import dimension_filter
 from agent.semantic.text import phrase
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
@@ -26,6 +27,7 @@ _QUARTER = {"q1": [1, 2, 3], "q2": [4, 5, 6], "q3": [7, 8, 9], "q4": [10, 11, 12
 
 def refine(intent: StructuredIntent, state: "_State", model: SemanticModel) -> tuple[StructuredIntent, str | None]:
     words = _Words(state, model)
+    intent = _restated_definition(intent, model)
     intent = _names_not_codes(intent, words, model)
     intent = _narrowed_count(intent, words, model)
     intent = _previous_period(intent, words, model)
@@ -70,6 +72,35 @@ class _Words:
 def _base(intent: StructuredIntent, model: SemanticModel) -> str | None:
     names = intent.all_metrics()
     return model.metric_by_name[names[0]].table if names and names[0] in model.metric_by_name else None
+
+
+# -- a condition the metric already holds ------------------------------------------------------------------------
+
+def _restated_definition(intent: StructuredIntent, model: SemanticModel) -> StructuredIntent:
+    """'percent on time (arr_delay <= 0)': a condition the chosen metric is defined by is its
+    definition restated, not a second filter (which would make every share 100%)."""
+    if model.project is None or not intent.filters:
+        return intent
+    defined = {_signature(f.refs[0].name, f.condition) for m in intent.metrics for f in _definition(model.project, m)
+               if len(f.refs) == 1}
+    kept = [f for f in intent.filters
+            if _signature(f.field, dimension_filter(f.field, f.op, tuple(f.values)).condition) not in defined]
+    return intent if len(kept) == len(intent.filters) else intent.model_copy(update={"filters": kept})
+
+
+def _signature(field: str, condition) -> tuple[str, str]:
+    return field, condition.sql(dialect="duckdb").lower()
+
+
+def _definition(project, name: str, seen: tuple = ()) -> list:
+    metric = project.metric_by_name.get(name)
+    if metric is None or name in seen:
+        return []
+    found = list(metric.filters) + (list(metric.measure.filters) if metric.measure else [])
+    for item in [metric.numerator, metric.denominator, *metric.inputs]:
+        if item is not None:
+            found += list(item.filters) + _definition(project, item.name, seen + (name,))
+    return found
 
 
 # -- names, not codes ----------------------------------------------------------------------------------------
@@ -168,6 +199,9 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         return intent
     kind, spans = found[0]
     if kind == "share":
+        if model.metric_by_name[metrics[0]].expr in ("ratio", "derived"):
+            words.consume(spans)  # 'what percent ... on time': the metric is the share already
+            return intent
         return _share(intent, words, spans)
     sides = _value_sides(intent, words) or _time_sides(intent, words)
     if sides is None:
