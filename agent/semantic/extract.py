@@ -57,7 +57,7 @@ class Extraction(BaseModel):
 # -- the lexicon ------------------------------------------------------------------------------
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
-               "value", "context"]
+               "value", "context", "flag"]
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "last": 4, "final": 4}
@@ -94,6 +94,9 @@ class Lexicon:
                 self._add(phrase(text), "metric", metric.name)
         for dim in model.dimensions:
             for text in [dim.label, dim.name.replace("_", " "), *dim.synonyms]:
+                if dim.kind == "flag":
+                    self._add(phrase(text), "flag", dim.name)
+                    continue
                 for form in inflections(phrase(text)):
                     self._add(form, "dimension", dim.name)
             for text in dim.grain_words:
@@ -252,6 +255,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     time = _time_filter(state, model)
     filters, ambiguous, unresolved, having = _comparisons(state, model)
     limit, top = _limit(state)
+    filters += _flags(state)
     value_filters, unknown, compared = _values(state, model, values)
     filters += value_filters
     counted_metrics, counted = _counted_dimensions(state, model)
@@ -351,6 +355,17 @@ def _rankable(metrics: list[str], having: list[MetricFilter], model: SemanticMod
         if measured:
             return measured[-1]
     return metrics[0]
+
+
+def _flags(state: _State) -> list[Filter]:
+    """'flights that actually took off': a true/false dimension said by its words, or negated."""
+    filters = []
+    for mention in state.mentions:
+        for entry in mention.of("flag"):
+            if not mention.used:
+                filters.append(Filter(field=entry.payload, values=[not _negated(state, mention.start)]))
+                mention.used = True
+    return filters
 
 
 def _mention_text(state: _State, mention: Mention | None) -> str:

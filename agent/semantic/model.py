@@ -78,7 +78,8 @@ class ValueLabels(_Strict):
 class Dimension(_Strict):
     name: str
     label: str
-    kind: Literal["categorical", "numeric", "time"] = "categorical"
+    # flag: a true/false expression ('took off'); its label and synonyms say when it is true
+    kind: Literal["categorical", "numeric", "time", "flag"] = "categorical"
     sources: list[DimensionSource]
     synonyms: list[str] = []
     grain_words: list[str] = []

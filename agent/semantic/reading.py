@@ -68,6 +68,8 @@ def _number(value) -> str:
 
 def _filter(flt: Filter, model: SemanticModel) -> str:
     dim = model.dimension_by_name.get(flt.field)
+    if dim is not None and dim.kind == "flag" and flt.op == "=":
+        return dim.label if flt.values[0] else f"not {dim.label}"
     unit = f" {dim.unit}" if dim is not None and dim.unit and flt.op in (">", ">=", "<", "<=", "between") else ""
     values = " and ".join(_number(v) for v in flt.values) if flt.op == "between" else ", ".join(
         _number(v) for v in flt.values)

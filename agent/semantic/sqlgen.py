@@ -528,7 +528,9 @@ def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
 
 
 def _literal(value) -> exp.Expression:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
+    if isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if not isinstance(value, (int, float)):
         return exp.Literal.string(str(value))
     return exp.Literal.number(value)
 
