@@ -92,14 +92,15 @@ async def generate_sql(
                     tables=list(compiled.tables),
                     intent=parse.intent.model_dump(),
                     path="semantic",
-                    text=f"Here is the SQL. {compiled.reason}",
+                    text=f"Here is the SQL. Read as: {compiled.reason}",
                 )
         else:
             log.info("semantic intent rejected: %s", problems)
 
     if not ctx.has_llm:
+        why = f"{parse.cannot_express.rstrip('.')}. " if parse.cannot_express else ""
         text = (
-            "I can't turn that question into SQL without a language model. "
+            f"I can't turn that question into SQL without a language model. {why}"
             f"I can answer questions about: {_metric_list(ctx)}."
         )
         return tool_result(final_intent, done=True, text=text)
@@ -137,11 +138,15 @@ async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, wa
 
 
 def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
-    """The question with the person's answer in place of the ambiguous words, or appended."""
+    """The question with the person's answer in place of the ambiguous words, or appended.
+    Ambiguous words that carry a number ("more than an hour") are a condition: the answer names
+    what they compare and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
-        return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda _: answer, question, count=1, flags=re.I)
+        keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
+        return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,
+                      question, count=1, flags=re.I)
     return f"{question} ({answer})"
 
 
@@ -289,6 +294,9 @@ async def execute_sql_and_analyze_result(
         follow_up_source=(ctx.semantic, ctx.values),
     )
     text = analysis.answer
+    reading = source[1].get("reason") if source and source[1].get("path") == "semantic" else None
+    if reading:  # how the question was read, so a misreading shows before the number is trusted
+        text = f"Read as: {reading}\n{text}"
     if analysis.insights:
         text += "\n" + "\n".join(f"• {line}" for line in analysis.insights)
     return tool_result(
