@@ -96,10 +96,16 @@ def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[Compil
 def semantic_prompt(ctx: AgentContext) -> str:
     """The LLM's view of the model: names only, so whatever it answers can be checked."""
     metrics = "; ".join(f"{m.name} ({m.label})" for m in ctx.semantic.metrics)
-    dimensions = "; ".join(f"{d.name} ({d.label})" for d in ctx.semantic.dimensions)
+    dimensions = "; ".join(f"{d.name} ({d.label}{', ' + d.unit if d.unit else ''})" for d in ctx.semantic.dimensions)
     return (
         "Turn the question into a StructuredIntent using ONLY these names.\n"
         f"Metrics: {metrics}\nDimensions: {dimensions}\n"
+        "Row conditions go in filters (values as stored, numbers in the dimension's unit) and time; conditions "
+        "on totals or averages ('more than 20,000 flights') go in having. 'Month over month' or 'compared with "
+        "the month before' set compare. Two sides set against each other (a ratio, a difference, a % change, "
+        "a share) go in contrast, with the metric and each side's conditions, the later period first for a "
+        "change. 'How many X had ...' with a having sets count_groups. Put nothing in the intent that the "
+        "question did not say.\n"
         "If the warehouse lacks the data, set not_in_warehouse; if the names cannot express it, set "
         "cannot_express; if it is ambiguous, set clarify_question and clarify_options."
     )
