@@ -57,7 +57,7 @@ class Extraction(BaseModel):
 # -- the lexicon ------------------------------------------------------------------------------
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
-               "value", "context", "flag"]
+               "value", "context", "flag", "day"]
 
 _ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
              "last": 4, "final": 4}
@@ -120,6 +120,8 @@ class Lexicon:
                 self._add(form, "weekday", days)
         for name, months in model.seasons.items():
             self._add(phrase(name), "season", months)
+        for name, (month, day) in model.named_days.items():
+            self._add(phrase(name), "day", (month, day))
         for topic, words in model.unsupported_topics.items():
             for text in words:
                 self._add(phrase(text), "topic", topic)
@@ -435,6 +437,18 @@ def _time_filter(state: _State, model: SemanticModel) -> TimeFilter | None:
         for entry in mention.of("season"):
             months += entry.payload
             mention.used = True
+        for entry in mention.of("day"):  # 'Christmas day', 'New Year's Eve'
+            months.append(entry.payload[0])
+            days.append(entry.payload[1])
+            mention.used = True
+    # 'the first week of January': days 1-7 of that month
+    for index in range(len(tokens) - 3):
+        if tokens[index].low in _ORDINALS and tokens[index + 1].low == "week" and tokens[index + 2].low == "of" \
+                and any(m.start == index + 3 and m.has("month") for m in state.mentions) and not days:
+            week = _ORDINALS[tokens[index].low] if tokens[index].low != "last" else 4
+            days += list(range(7 * week - 6, min(7 * week, 31) + 1)) if tokens[index].low != "last" else list(
+                range(25, 32))
+            _consume_with_mentions(state, [index, index + 1, index + 2])
     weekdays: list[int] = []
     for mention in state.mentions:
         # "on weekdays" restricts; "by weekday", "which weekday" group (left to the dimension reading)
@@ -584,10 +598,24 @@ def _comparisons(state: _State, model: SemanticModel):
 _QUALIFIERS = {"different", "distinct", "unique", "individual", "separate"}
 
 
+def _metric_before(state: _State, start: int) -> Mention | None:
+    """A metric named right before a comparison ('an average departure delay above 15 minutes')."""
+    j = start
+    while j > 0 and state.tokens[j - 1].low in {"was", "is", "were", "are", "of", "been", "be"}:
+        j -= 1
+    mention = _mention_at(state, j - 1) if j > 0 else None
+    if mention is not None and mention.end == j and mention.has("metric") and not mention.used:
+        return mention
+    return None
+
+
 def _aggregated_target(state: _State, start: int, end: int, field: Mention | None, model: SemanticModel):
     """The metric a comparison is about when it compares an aggregate, and the token indexes
     naming it: 'more than 20k flights' (a count), 'flew more than 400 times' (rows counted),
     'at least 6 different carriers' (distinct values), 'an avg arrival delay over 10 min'."""
+    named = _metric_before(state, start)
+    if named is not None and (field is None or field.start >= start):
+        return named.of("metric")[0].payload, list(range(named.start, named.end))  # 'an average delay above 15 min'
     if field is not None and field.start < start:
         agg = _mention_at(state, field.start - 1)
         if agg is not None and agg.has("agg") and not agg.has("rank"):

@@ -164,6 +164,8 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+    if intent.having and not intent.dimensions:
+        problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
     selected = set(intent.all_metrics()) | set(intent.dimensions)
     derived = {f"{m}__{suffix}" for m in selected for suffix in ("previous", "change", "pct_change")}
     for order in intent.order_by:

@@ -135,6 +135,7 @@ class SemanticModel(_Strict):
     aggregations: dict[Aggregation, list[str]]
     ranking: Ranking
     seasons: dict[str, list[int]] = {}
+    named_days: dict[str, tuple[int, int]] = {}  # 'christmas day' -> (12, 25): dates fixed in the calendar
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
     context_words: list[str] = []  # describe the whole data set, so they need no filter

@@ -12,6 +12,7 @@ asked back or declined instead of answered as a different question.
 
 from __future__ import annotations
 
+import re
 from typing import TYPE_CHECKING
 
 from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent
@@ -293,15 +294,22 @@ def _count_groups(intent: StructuredIntent, words: _Words, model: SemanticModel)
     dims = [d for d in intent.dimensions if model.dimension_by_name[d].kind == "categorical"]
     if not dims:
         counted = [m for m in intent.metrics if m not in having_metrics]
-        dims = [d for d in (_key_of(model.metric_by_name[m].table, table, model) for m in counted) if d]
+        dims = [d for d in (_key_of(m, table, model) for m in counted) if d]
     if len(dims) != 1:
         return intent
     return intent.model_copy(update={"metrics": having_metrics, "dimensions": dims, "count_groups": True,
                                      "drop_unknown_groups": True, "order_by": [], "limit": None})
 
 
-def _key_of(counted_table: str, base: str, model: SemanticModel) -> str | None:
-    """The dimension of `base` rows that names a `counted_table` row (flights.tailnum for planes)."""
+def _key_of(counted: str, base: str, model: SemanticModel) -> str | None:
+    """The dimension naming what a metric counts, on `base` rows: the destination for 'distinct
+    destinations', flights.tailnum for 'planes' (the planes table's key)."""
+    metric = model.metric_by_name[counted]
+    distinct = re.fullmatch(r"count\(DISTINCT (.+)\)", metric.expr, re.I)
+    if distinct and metric.table == base:
+        return next((d.name for d in model.dimensions for s in d.sources
+                     if s.table == base and s.expr == distinct.group(1) and d.kind == "categorical"), None)
+    counted_table = metric.table
     join = next((j for j in model.joins if j.from_table == base and j.to_table == counted_table), None)
     if join is None:
         return None
