@@ -598,13 +598,15 @@ def _comparisons(state: _State, model: SemanticModel):
 _QUALIFIERS = {"different", "distinct", "unique", "individual", "separate"}
 
 
-def _metric_before(state: _State, start: int) -> Mention | None:
-    """A metric named right before a comparison ('an average departure delay above 15 minutes')."""
+def _metric_before(state: _State, start: int, model: SemanticModel) -> Mention | None:
+    """A measure's aggregate named right before a comparison ('an average departure delay above
+    15 minutes'); a count before it ('how many flights were longer than ...') compares rows."""
     j = start
     while j > 0 and state.tokens[j - 1].low in {"was", "is", "were", "are", "of", "been", "be"}:
         j -= 1
     mention = _mention_at(state, j - 1) if j > 0 else None
-    if mention is not None and mention.end == j and mention.has("metric") and not mention.used:
+    if mention is not None and mention.end == j and mention.has("metric") and not mention.used \
+            and all(model.metric_by_name[e.payload].measure is not None for e in mention.of("metric")):
         return mention
     return None
 
@@ -613,7 +615,7 @@ def _aggregated_target(state: _State, start: int, end: int, field: Mention | Non
     """The metric a comparison is about when it compares an aggregate, and the token indexes
     naming it: 'more than 20k flights' (a count), 'flew more than 400 times' (rows counted),
     'at least 6 different carriers' (distinct values), 'an avg arrival delay over 10 min'."""
-    named = _metric_before(state, start)
+    named = _metric_before(state, start, model)
     if named is not None and (field is None or field.start >= start):
         return named.of("metric")[0].payload, list(range(named.start, named.end))  # 'an average delay above 15 min'
     if field is not None and field.start < start:
