@@ -21,7 +21,7 @@ from agent.semantic.sqlgen import dimension_filter
 from agent.semantic.text import phrase
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
-    from agent.semantic.extract import _State
+    from agent.semantic.parse.state import State as _State
 
 _QUARTER = {"q1": [1, 2, 3], "q2": [4, 5, 6], "q3": [7, 8, 9], "q4": [10, 11, 12]}
 
