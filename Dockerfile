@@ -12,6 +12,7 @@ WORKDIR /app
 COPY pyproject.toml README.md ./
 COPY agent ./agent
 COPY bot ./bot
+COPY checkpoint_redis ./checkpoint_redis
 RUN pip install . \
     && useradd --create-home --uid 10001 app \
     && mkdir -p /app/data \

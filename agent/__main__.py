@@ -1,5 +1,5 @@
 import sys
 
-from agent.cli import main
+from bot.console.cli import main
 
 sys.exit(main())

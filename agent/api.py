@@ -1,5 +1,5 @@
 """The agent's public API: `ask`, `resume`, `run_tool`, each streaming progress and ending with
-one `AgentReply`. This is all `bot/` (or the command line) needs; graph internals stay here.
+one `AgentReply`. This is all `bot/` needs (import-linter checks it); graph internals stay behind it.
 """
 
 from __future__ import annotations
@@ -9,28 +9,47 @@ import logging
 import time
 import uuid
 from collections.abc import AsyncIterator
-from typing import Any
+from typing import Any, cast
 
 from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langchain_core.language_models.chat_models import BaseChatModel
+from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
+from langchain_core.runnables import RunnableConfig
+from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
 from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
-from agent.context import AgentContext
-from agent.errors import AssistantError
-from agent.graph import build_graph
+from agent.runtime import AgentContext
+from agent.errors import AssistantError, SettingsError
+from agent.supervisor.graph import build_graph
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.reply import AgentReply, AskHuman, Chart, ChatContext, Progress
-from agent.settings import Settings
-from agent.state import empty_tool_call_info
-from agent.tools import DIRECT_AGENTS
+from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
+from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress
+from agent.supervisor.state import empty_tool_call_info
+from agent.tools.registry import DIRECT_AGENTS
+
+__all__ = [
+    "SESSION_IDLE_TTL_S",
+    "AgentReply",
+    "AskHuman",
+    "Assistant",
+    "AssistantError",
+    "Chart",
+    "ChatContext",
+    "Event",
+    "HumanOption",
+    "Progress",
+    "Settings",
+    "SettingsError",
+    "interpret_reply",
+    "load_settings",
+]
 
 log = logging.getLogger(__name__)
 
 Event = Progress | AgentReply
-
 
 
 class LLMCallCounter(BaseCallbackHandler):
@@ -41,12 +60,16 @@ class LLMCallCounter(BaseCallbackHandler):
     def __init__(self) -> None:
         self.count = 0
 
-    def on_chat_model_start(self, serialized, messages, **kwargs) -> None:
+    def on_chat_model_start(
+        self, serialized: dict[str, Any], messages: list[list[BaseMessage]], **kwargs: Any
+    ) -> None:
         self.count += 1
 
 
 class Assistant:
-    def __init__(self, context: AgentContext, checkpointer: Any = None, *, dispatch_strategy: str = "rules"):
+    def __init__(
+        self, context: AgentContext, checkpointer: BaseCheckpointSaver[Any] | None = None, *, dispatch_strategy: str = "rules"
+    ) -> None:
         self.context = context
         self.settings: Settings = context.settings
         self.graph = build_graph(checkpointer or InMemorySaver())
@@ -54,10 +77,18 @@ class Assistant:
         self._locks: dict[str, asyncio.Lock] = {}
 
     @classmethod
-    def from_settings(cls, settings: Settings, *, chat_model=None, checkpointer=None, **options) -> "Assistant":
-        from agent.wiring import build_checkpointer, build_context
+    def from_settings(
+        cls,
+        settings: Settings,
+        *,
+        chat_model: BaseChatModel | None = None,
+        checkpointer: BaseCheckpointSaver[Any] | None = None,
+        dispatch_strategy: str = "rules",
+    ) -> Assistant:
+        from agent.runtime import build_checkpointer, build_context
 
-        return cls(build_context(settings, chat_model=chat_model), checkpointer or build_checkpointer(settings), **options)
+        context = build_context(settings, chat_model=chat_model)
+        return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
 
     async def aclose(self) -> None:
         closer = getattr(self.graph.checkpointer, "aclose", None)
@@ -147,13 +178,13 @@ class Assistant:
 
     # -- running ----------------------------------------------------------------------------
 
-    def _config(self, session_id: str, **extra) -> dict:
-        return {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra}
+    def _config(self, session_id: str, **extra: Any) -> RunnableConfig:
+        return cast(RunnableConfig, {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra})
 
     def _lock(self, session_id: str) -> asyncio.Lock:
         return self._locks.setdefault(session_id, asyncio.Lock())
 
-    async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields) -> dict:
+    async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
         snapshot = await self.graph.aget_state(self._config(session_id))
         limit = self.settings.max_execute_second
         return {
@@ -161,7 +192,6 @@ class Assistant:
             "question": text,
             "agent_name": fields.pop("agent_name", "Common Agent"),
             "session_id": session_id,
-            "thread_id": session_id,
             "chat_context": {
                 "user": context.user,
                 "channel": context.channel,
@@ -175,7 +205,6 @@ class Assistant:
             "chat_tool_call_info": empty_tool_call_info(),
             "selected_tables": [],
             "ask_human": None,
-            "human_answer": None,
             "confirmed_tool_calls": [],
             "has_internal_error": False,
             "internal_error_message": None,
@@ -242,7 +271,7 @@ class Assistant:
         data.setdefault("tools", tools)
         return AgentReply(session_id=session_id, chart=chart, request_id=request_id, **data)
 
-    async def _chart(self, spec: dict | None, columns: list[str], rows: list[list]) -> Chart | None:
+    async def _chart(self, spec: dict[str, Any] | None, columns: list[str], rows: list[list[Any]]) -> Chart | None:
         if not spec or spec.get("kind") == "none" or not rows:
             return None
         chart_spec = ChartSpec.model_validate(spec)
@@ -254,7 +283,7 @@ class Assistant:
         return Chart(spec=chart_spec, png=png)
 
 
-def interpret_reply(text: str, pending: AskHuman) -> dict | None:
+def interpret_reply(text: str, pending: AskHuman) -> dict[str, Any] | None:
     """Read a thread reply as the answer to a pending question, or None when it is a new request."""
     if pending.kind == "confirm_sql":
         sql, _, _ = split_sql(text)
@@ -274,7 +303,7 @@ def interpret_reply(text: str, pending: AskHuman) -> dict | None:
     return {"choice": text}
 
 
-def _ask_human_fields(value: dict) -> dict:
+def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:
     options = [
         {"label": str(o.get("label", o.get("value")))[:75], "value": str(o.get("value", o.get("label"))),
          "style": o.get("style", "default")}
@@ -284,7 +313,7 @@ def _ask_human_fields(value: dict) -> dict:
             "sql": value.get("sql")}
 
 
-def _close_dangling_calls(messages: list) -> list[ToolMessage]:
+def _close_dangling_calls(messages: list[AnyMessage]) -> list[ToolMessage]:
     """Answer tool calls a stopped run left open, so the history stays valid for an LLM."""
     answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
     dangling = [

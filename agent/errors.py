@@ -66,7 +66,3 @@ class WarehouseError(AssistantError):
 
 class LLMError(AssistantError):
     code = "llm"
-
-
-class DeadlineExceeded(AssistantError):
-    code = "deadline"

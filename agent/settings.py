@@ -1,13 +1,14 @@
-"""The one settings object: read from the environment and `.env`, built once at start.
+"""The agent's settings (warehouse, LLM, limits): read from the environment and `.env`, built once.
 
 Nothing else in the code base reads the environment; entry points call `load_settings()`
-and pass the result down.
+and pass the result down. The bot's own settings (Slack, HTTP, queue) extend these in
+bot/settings.py and load through the same `load_settings`.
 """
 
 from __future__ import annotations
 
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal, TypeVar, overload
 
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
@@ -15,16 +16,12 @@ from pydantic_settings import BaseSettings, SettingsConfigDict
 from agent.errors import SettingsError
 
 
+# How long an idle session (its checkpoints, the bot's thread mapping) is kept.
+SESSION_IDLE_TTL_S = 7 * 24 * 3600
+
+
 class Settings(BaseSettings):
     model_config = SettingsConfigDict(env_file=".env", extra="ignore", case_sensitive=False)
-
-    # Slack
-    slack_bot_token: SecretStr | None = None
-    slack_app_token: SecretStr | None = None
-    slack_signing_secret: SecretStr | None = None
-    slack_api_url: str = "https://slack.com/api/"
-    bot_mode: Literal["auto", "socket", "http", "console"] = "auto"
-    port: int = Field(default=3000, ge=1, le=65535)
 
     # LLM
     openai_api_key: SecretStr | None = None
@@ -35,11 +32,6 @@ class Settings(BaseSettings):
 
     # State and data
     redis_url: str | None = None
-    redis_key_prefix: str = "sda:bot:"
-    job_lease_s: float = Field(default=10.0, gt=0)  # a dead worker's job is taken over after this
-    worker_concurrency: int = Field(default=16, ge=1)  # agent runs at once per bot process
-    job_max_deliveries: int = Field(default=5, ge=1)
-    shutdown_grace_s: int = Field(default=30, ge=0)
     warehouse_url: str | None = None
     data_dir: Path = Path("data")
     # a dbt project (or folder of dbt Semantic Layer YAML); unset means the demo's own model
@@ -54,8 +46,7 @@ class Settings(BaseSettings):
     # Agent behaviour
     max_execute_second: float = Field(default=120.0, gt=0)
     confirm_before_run: bool = True
-    session_idle_ttl_s: int = Field(default=7 * 24 * 3600, ge=60)
-    user_rate_limit_per_minute: int = Field(default=20, ge=0)
+    session_idle_ttl_s: int = Field(default=SESSION_IDLE_TTL_S, ge=60)
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"
 
@@ -68,26 +59,28 @@ class Settings(BaseSettings):
             raise ValueError("expected a size such as 512MB or 2GB")
         return value.strip()
 
-    @field_validator("slack_api_url")
-    @classmethod
-    def _api_url_ends_with_slash(cls, value: str) -> str:
-        return value if value.endswith("/") else value + "/"
-
     @property
     def has_llm(self) -> bool:
         return self.openai_api_key is not None and bool(self.openai_api_key.get_secret_value())
 
-    @property
-    def has_slack(self) -> bool:
-        return self.slack_bot_token is not None and bool(self.slack_bot_token.get_secret_value())
+
+SettingsT = TypeVar("SettingsT", bound=Settings)
 
 
-def load_settings(**overrides) -> Settings:
+@overload
+def load_settings(**overrides: Any) -> Settings: ...
+
+
+@overload
+def load_settings(kind: type[SettingsT], /, **overrides: Any) -> SettingsT: ...
+
+
+def load_settings(kind: type[Settings] = Settings, /, **overrides: Any) -> Settings:
     """Build the settings once; a bad value stops start-up with a message naming the variable."""
     try:
-        return Settings(**overrides)
+        return kind(**overrides)
     except ValidationError as exc:
-        problems = []
+        problems: list[str] = []
         for err in exc.errors():
             variable = "_".join(str(part) for part in err["loc"]).upper() or "settings"
             problems.append(f"{variable}: {err['msg']}")

@@ -21,13 +21,13 @@ from aiohttp import web
 from pydantic import SecretStr
 from slack_bolt.async_app import AsyncApp
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bot"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: benches reuse tests/support
 
-from slack_requests import SlackSender, mention  # noqa: E402
-from slack_standin import SlackStandIn  # noqa: E402
+from tests.support.slack_requests import SlackSender, mention  # noqa: E402
+from tests.support.slack_standin import SlackStandIn  # noqa: E402
 
-from agent.reply import AgentReply, Progress  # noqa: E402
-from agent.settings import load_settings  # noqa: E402
+from agent.api import AgentReply, Progress  # noqa: E402
+from bot.settings import load_bot_settings  # noqa: E402
 from bot.http_server import EVENTS_PATH, build_web_app  # noqa: E402
 from bot.runtime import build_runtime  # noqa: E402
 from bot.slack_client import build_web_client  # noqa: E402
@@ -80,7 +80,7 @@ def pct(values: list[float], q: float) -> float:
 
 async def main(events: int, agent_seconds: float) -> None:
     slack = await SlackStandIn().start()
-    settings = load_settings(
+    settings = load_bot_settings(
         _env_file=None,
         slack_bot_token=SecretStr("xoxb-bench"),
         slack_signing_secret=SecretStr(SECRET),

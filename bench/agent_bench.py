@@ -22,7 +22,7 @@ from agent.llm.offline import OfflineChatModel  # noqa: E402
 from agent.settings import load_settings  # noqa: E402
 from agent.tools.semantic import SemanticParse, offline_parse  # noqa: E402
 from agent.tools.sql_tools import ExplainNarrative  # noqa: E402
-from agent.wiring import build_context  # noqa: E402
+from agent.runtime import build_context  # noqa: E402
 
 SCENARIOS = {
     "data question": ("ask", "Average arrival delay by origin airport"),

@@ -21,18 +21,18 @@ import time
 import uuid
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "bot"))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: benches reuse tests/support
 
 from redis.asyncio import Redis
 from slack_sdk.web.async_client import AsyncWebClient
-from slack_standin import SlackStandIn
+from tests.support.slack_standin import SlackStandIn
 
-from agent.reply import AgentReply, ChatContext, Progress
-from bot.jobs import AgentJob, Where
+from agent.api import AgentReply, ChatContext, Progress
+from bot.jobs import AskJob, Where
 from bot.redis_health import RedisHealth
-from bot.redis_jobs import GROUP, RedisJobQueue
-from bot.redis_ledger import RedisLedger
-from bot.redis_state import RedisStateStore
+from bot.jobs.redis_streams import GROUP, RedisJobQueue
+from bot.store.redis_ledger import RedisLedger
+from bot.store.redis_state import RedisStateStore
 from bot.turns import TurnRunner
 
 REDIS_URL = "redis://127.0.0.1:6379/0"
@@ -60,9 +60,9 @@ class ScriptedAgent:
         return None
 
 
-def job(i: int, channel: str = "C1") -> AgentJob:
+def job(i: int, channel: str = "C1") -> AskJob:
     ts = f"{1000 + i}.1"
-    return AgentJob(request_id=f"r{i}", kind="ask", session_id=f"s-{channel}-{i}",
+    return AskJob(request_id=f"r{i}", session_id=f"s-{channel}-{i}",
                     where=Where(channel=channel, thread_ts=ts, user="U1"), text=f"q{i}")
 
 
@@ -122,7 +122,7 @@ async def hang_worker(prefix: str, lease_s: float) -> None:
     """The worker to be killed: takes jobs and never finishes them."""
     redis = Redis.from_url(REDIS_URL)
 
-    async def hang(_: AgentJob) -> None:
+    async def hang(_: AskJob) -> None:
         await asyncio.Event().wait()
 
     queue = RedisJobQueue(redis, hang, RedisHealth(redis), prefix=prefix, lease_s=lease_s)

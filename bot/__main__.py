@@ -7,14 +7,14 @@ import logging
 import signal
 import sys
 
-from agent.errors import AssistantError
-from agent.settings import Settings, load_settings
+from agent.api import AssistantError
+from bot.settings import BotSettings, load_bot_settings
 from bot.logs import configure_logging
 
 log = logging.getLogger("bot")
 
 
-def choose_mode(settings: Settings) -> str:
+def choose_mode(settings: BotSettings) -> str:
     if settings.bot_mode != "auto":
         return settings.bot_mode
     if settings.slack_app_token:
@@ -24,7 +24,7 @@ def choose_mode(settings: Settings) -> str:
     return "console"
 
 
-def _require(settings: Settings, mode: str) -> None:
+def _require(settings: BotSettings, mode: str) -> None:
     missing = [] if settings.has_slack else ["SLACK_BOT_TOKEN"]
     if mode == "http" and not settings.slack_signing_secret:
         missing.append("SLACK_SIGNING_SECRET")
@@ -34,7 +34,7 @@ def _require(settings: Settings, mode: str) -> None:
         raise AssistantError(f"{mode} mode needs {', '.join(missing)}; unset BOT_MODE to use the local console.")
 
 
-async def _serve(settings: Settings, mode: str) -> None:
+async def _serve(settings: BotSettings, mode: str) -> None:
     from agent.api import Assistant
     from bot.runtime import build_runtime
 
@@ -61,6 +61,7 @@ async def _serve(settings: Settings, mode: str) -> None:
     else:
         from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
+        assert settings.slack_app_token is not None  # choose_mode picks Socket Mode only with an app token
         handler = AsyncSocketModeHandler(runtime.app, settings.slack_app_token.get_secret_value())
         await handler.connect_async()
         log.info("Socket Mode: connected")
@@ -73,16 +74,16 @@ async def _serve(settings: Settings, mode: str) -> None:
     await assistant.aclose()
 
 
-async def _console(settings: Settings) -> None:
+async def _console(settings: BotSettings) -> None:
     from agent.api import Assistant
-    from agent.repl import run_repl
+    from bot.console.repl import run_repl
 
     await run_repl(Assistant.from_settings(settings))
 
 
 def main() -> int:
     try:
-        settings = load_settings()
+        settings = load_bot_settings()
     except AssistantError as exc:
         print(exc.user_message, file=sys.stderr)
         return 2

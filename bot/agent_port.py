@@ -5,20 +5,20 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.reply import AgentReply, AskHuman, ChatContext, Progress
+from agent.api import AskHuman, ChatContext, Event
 
-AgentEvent = Progress | AgentReply
+AgentEvent = Event
 
 
 class AgentPort(Protocol):
-    def ask(self, session_id: str, text: str, ctx: ChatContext) -> AsyncIterator[AgentEvent]: ...
+    def ask(self, session_id: str, text: str, context: ChatContext | None = None) -> AsyncIterator[AgentEvent]: ...
 
     def resume(
-        self, session_id: str, choice: str, ctx: ChatContext, edited_sql: str | None = None
+        self, session_id: str, choice: str, context: ChatContext | None = None, *, edited_sql: str | None = None
     ) -> AsyncIterator[AgentEvent]: ...
 
     def run_tool(
-        self, session_id: str, agent_name: str, args: dict[str, Any], ctx: ChatContext
+        self, session_id: str, agent_name: str, args: dict[str, Any], context: ChatContext | None = None
     ) -> AsyncIterator[AgentEvent]: ...
 
     async def pending(self, session_id: str) -> AskHuman | None: ...

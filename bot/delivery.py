@@ -15,8 +15,8 @@ from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
-from agent.reply import Chart
-from bot.blocks import Rendered, render_progress
+from agent.api import Chart
+from bot.render.blocks import Rendered, render_progress
 
 log = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ class ThreadDelivery:
             return
         self._mark(label)
         try:
-            if self._use_status:
+            if self._use_status and self.thread_ts:
                 await self.client.assistant_threads_setStatus(
                     channel_id=self.channel, thread_ts=self.thread_ts, status=label
                 )
@@ -101,12 +101,12 @@ class ThreadDelivery:
 
     async def finish(self, rendered: Rendered) -> str | None:
         """Replace the placeholder with the reply (or post it); return the reply message's ts, if known."""
-        if self._via_response_url:
-            response = await AsyncWebhookClient(self._response_url).send(
+        if self._via_response_url and self._response_url:
+            hook = await AsyncWebhookClient(self._response_url).send(
                 text=rendered.text, blocks=rendered.blocks, response_type="ephemeral"
             )
-            if response.status_code != 200:
-                log.error("response_url refused the reply: %s %s", response.status_code, response.body)
+            if hook.status_code != 200:
+                log.error("response_url refused the reply: %s %s", hook.status_code, hook.body)
             return None
         if self.placeholder_ts:
             try:
@@ -119,7 +119,8 @@ class ThreadDelivery:
         response = await self.client.chat_postMessage(
             channel=self.channel, thread_ts=self.thread_ts, text=rendered.text, blocks=rendered.blocks
         )
-        return response["ts"]
+        ts: str | None = response.get("ts")
+        return ts
 
     async def attach(self, *, filename: str, content: bytes, title: str) -> None:
         """Upload a file (chart, CSV) into the thread; a failure is told in the thread, not swallowed."""

@@ -13,13 +13,14 @@ import logging
 from typing import Any
 
 from slack_bolt.async_app import AsyncApp
+from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.response import BoltResponse
 from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.redis_health import UNREACHABLE
-from bot.redis_jobs import ServiceUnavailable
-from bot.state import InMemoryStateStore
+from bot.jobs.redis_streams import ServiceUnavailable
+from bot.store.state import InMemoryStateStore
 
 log = logging.getLogger(__name__)
 
@@ -35,12 +36,12 @@ class OutageNotice:
         self.client = client
         # This replica's memory only: the shared store is the thing that is down.
         self._told = InMemoryStateStore()
-        self._tasks: set[asyncio.Task] = set()
+        self._tasks: set[asyncio.Task[None]] = set()
 
     def install(self, app: AsyncApp) -> None:
         app.error(self.handle)
 
-    async def handle(self, error: Exception, body: dict[str, Any], request) -> BoltResponse | None:
+    async def handle(self, error: Exception, body: dict[str, Any], request: AsyncBoltRequest) -> BoltResponse | None:
         if not isinstance(error, (*UNREACHABLE, ServiceUnavailable)):
             log.error("listener failed: %s", error, exc_info=error)
             return None

@@ -37,7 +37,7 @@ class RedisHealth:
         self._up = asyncio.Event()
         self._up.set()
         self._wake = asyncio.Event()
-        self._task: asyncio.Task | None = None
+        self._task: asyncio.Task[None] | None = None
 
     @property
     def up(self) -> bool:

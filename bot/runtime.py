@@ -13,12 +13,14 @@ from typing import Any
 from slack_bolt.async_app import AsyncApp
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.settings import Settings
+from bot.settings import BotSettings
 from bot.agent_port import AgentPort
-from bot.app import Surfaces, build_app
-from bot.jobs import InProcessJobRunner, JobRunner
+from bot.listeners.app import Surfaces, build_app
+from bot.jobs import JobRunner
+from bot.jobs.memory import InProcessJobRunner
 from bot.slack_client import build_web_client
-from bot.state import InMemoryStateStore, StateStore
+from bot.store.state import InMemoryStateStore, StateStore
+from bot.delivery import PROGRESS_INTERVAL_S
 from bot.turns import TurnRunner
 
 log = logging.getLogger(__name__)
@@ -26,7 +28,7 @@ log = logging.getLogger(__name__)
 
 @dataclass
 class BotRuntime:
-    settings: Settings
+    settings: BotSettings
     agent: AgentPort
     store: StateStore
     jobs: JobRunner
@@ -48,7 +50,7 @@ class BotRuntime:
 
 
 def build_runtime(
-    settings: Settings,
+    settings: BotSettings,
     agent: AgentPort,
     *,
     store: StateStore | None = None,
@@ -58,26 +60,26 @@ def build_runtime(
 ) -> BotRuntime:
     """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…)."""
     client = client or build_web_client(settings)
-    turn_options = {} if progress_interval_s is None else {"progress_interval_s": progress_interval_s}
+    interval = PROGRESS_INTERVAL_S if progress_interval_s is None else progress_interval_s
     if settings.redis_url and store is None:
-        return _redis_runtime(settings, agent, client, turn_options, redis_options or {})
+        return _redis_runtime(settings, agent, client, interval, redis_options or {})
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
-    jobs = InProcessJobRunner(TurnRunner(agent, client, store, **turn_options))
+    jobs = InProcessJobRunner(TurnRunner(agent, client, store, progress_interval_s=interval))
     return BotRuntime(settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client))
 
 
 def _redis_runtime(
-    settings: Settings, agent: AgentPort, client: AsyncWebClient, turn_options: dict, options: dict[str, Any]
+    settings: BotSettings, agent: AgentPort, client: AsyncWebClient, interval: float, options: dict[str, Any]
 ) -> BotRuntime:
     from redis.asyncio import Redis
 
     from bot.outage import OutageNotice
     from bot.redis_health import RedisHealth
-    from bot.redis_jobs import RedisJobQueue
-    from bot.redis_ledger import RedisLedger
-    from bot.redis_state import RedisStateStore
+    from bot.jobs.redis_streams import RedisJobQueue
+    from bot.store.redis_ledger import RedisLedger
+    from bot.store.redis_state import RedisStateStore
 
     options = {
         "concurrency": settings.worker_concurrency,
@@ -87,10 +89,11 @@ def _redis_runtime(
     }
     prefix = options.pop("prefix", settings.redis_key_prefix)
     # Short timeouts: an outage must turn into a notice within Slack's 3 s, not hang the ack.
+    assert settings.redis_url is not None  # the caller chose this runtime because it is set
     redis = Redis.from_url(settings.redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
     health = RedisHealth(redis)
     store = RedisStateStore(redis, prefix=prefix, session_ttl_s=settings.session_idle_ttl_s)
-    turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), **turn_options)
+    turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval)
     jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled, **options)
     app = _app(settings, agent, store, jobs, client)
     OutageNotice(client).install(app)
@@ -98,7 +101,7 @@ def _redis_runtime(
     return BotRuntime(settings, agent, store, jobs, client, app, health=health, _closers=[redis.aclose])
 
 
-def _app(settings: Settings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:
+def _app(settings: BotSettings, agent: AgentPort, store: StateStore, jobs: JobRunner, client: AsyncWebClient) -> AsyncApp:
     surfaces = Surfaces(settings=settings, agent=agent, store=store, jobs=jobs, client=client)
     secret = settings.slack_signing_secret.get_secret_value() if settings.slack_signing_secret else None
     return build_app(surfaces, signing_secret=secret)

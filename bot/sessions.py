@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from bot.state import StateStore
+from bot.store.state import StateStore
 
 
 def thread_key(channel: str, thread_ts: str) -> str:

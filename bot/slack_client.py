@@ -8,10 +8,10 @@ from slack_sdk.http_retry.builtin_async_handlers import (
 )
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.settings import Settings
+from bot.settings import BotSettings
 
 
-def build_web_client(settings: Settings) -> AsyncWebClient:
+def build_web_client(settings: BotSettings) -> AsyncWebClient:
     token = settings.slack_bot_token.get_secret_value() if settings.slack_bot_token else None
     return AsyncWebClient(
         token=token,

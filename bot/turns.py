@@ -9,21 +9,21 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import Callable
+from collections.abc import AsyncIterator, Awaitable, Callable
 
 from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.reply import AgentReply, ChatContext, Progress
-from bot import ledger
-from bot.agent_port import AgentPort
-from bot.blocks import render_progress, render_reply
+from agent.api import AgentReply, ChatContext, Progress
+from bot.store import ledger
+from bot.agent_port import AgentEvent, AgentPort
+from bot.render.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
-from bot.jobs import AgentJob
-from bot.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
+from bot.jobs.model import AskJob, Job, ResumeJob
+from bot.store.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
 from bot.logs import request_id_var
 from bot.sessions import thread_key
-from bot.state import StateStore
+from bot.store.state import StateStore
 
 log = logging.getLogger(__name__)
 
@@ -53,14 +53,14 @@ class TurnRunner:
         # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
         self._run_slots = asyncio.Semaphore(max_concurrent_runs)
 
-    async def __call__(self, job: AgentJob) -> None:
+    async def __call__(self, job: Job) -> None:
         token = request_id_var.set(job.request_id)
         try:
             await self._run(job)
         finally:
             request_id_var.reset(token)
 
-    async def _run(self, job: AgentJob) -> None:
+    async def _run(self, job: Job) -> None:
         # Every step is noted in the ledger once done, so a re-run (the first worker died) skips it.
         done = await self.ledger.steps(job.job_id)
         if ledger.DONE in done:
@@ -128,7 +128,7 @@ class TurnRunner:
             reply.error_code,
         )
 
-    async def _show_placeholder(self, job: AgentJob, delivery: ThreadDelivery, done: dict[str, bytes]) -> None:
+    async def _show_placeholder(self, job: Job, delivery: ThreadDelivery, done: dict[str, bytes]) -> None:
         """Post the first feedback, or adopt the one an earlier run of this job posted."""
         if ledger.PLACEHOLDER in done:
             delivery.placeholder_ts = done[ledger.PLACEHOLDER].decode()
@@ -148,7 +148,7 @@ class TurnRunner:
             await self._quietly(self.client.chat_delete(channel=delivery.channel, ts=delivery.placeholder_ts))
             delivery.placeholder_ts = standing
 
-    async def stalled(self, job: AgentJob) -> None:
+    async def stalled(self, job: Job) -> None:
         """Shared state is unreachable mid-turn: say so on the placeholder; the job resumes when it returns."""
         known = self.ledger.cached(job.job_id)
         placeholder = known.get(ledger.PLACEHOLDER)
@@ -161,7 +161,7 @@ class TurnRunner:
             )
         )
 
-    async def _agent_reply(self, job: AgentJob, session_id: str, delivery: ThreadDelivery) -> AgentReply:
+    async def _agent_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
         reply: AgentReply | None = None
         try:
             async for item in self._stream(job, session_id):
@@ -179,16 +179,16 @@ class TurnRunner:
             reply = reply.model_copy(update={"request_id": job.request_id})
         return reply
 
-    def _stream(self, job: AgentJob, session_id: str):
+    def _stream(self, job: Job, session_id: str) -> AsyncIterator[AgentEvent]:
         ctx = ChatContext(user=job.where.user, channel=job.where.channel, request_id=job.request_id)
-        if job.kind == "ask":
+        if isinstance(job, AskJob):
             return self.agent.ask(session_id, job.text, ctx)
-        if job.kind == "resume":
-            return self.agent.resume(session_id, job.choice or "", ctx, edited_sql=job.edited_sql)
-        return self.agent.run_tool(session_id, job.tool or "", job.tool_args, ctx)
+        if isinstance(job, ResumeJob):
+            return self.agent.resume(session_id, job.choice, ctx, edited_sql=job.edited_sql)
+        return self.agent.run_tool(session_id, job.tool, job.tool_args, ctx)
 
     @staticmethod
-    async def _quietly(call) -> None:
+    async def _quietly(call: Awaitable[object]) -> None:
         try:
             await call
         except SlackClientError as exc:

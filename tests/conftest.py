@@ -25,9 +25,6 @@ def settings(data_dir) -> Settings:
         data_dir=data_dir,
         openai_api_key=None,
         openai_base_url=None,
-        slack_bot_token=None,
-        slack_app_token=None,
-        slack_signing_secret=None,
         redis_url=None,
         warehouse_url=None,
     )

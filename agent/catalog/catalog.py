@@ -6,7 +6,7 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
-from agent.catalog.loader import DEFAULT_CATALOG, CatalogError, load_catalog_data, parse_catalog_data
+from agent.catalog.loader import DEFAULT_CATALOG, CatalogError, load_catalog_data
 from agent.catalog.models import (
     CatalogData,
     CatalogProblem,
@@ -41,10 +41,6 @@ class Catalog:
     @classmethod
     def load(cls, path: Path | str = DEFAULT_CATALOG) -> "Catalog":
         return cls(load_catalog_data(path))
-
-    @classmethod
-    def from_dict(cls, raw: dict, *, source: str = "catalog") -> "Catalog":
-        return cls(parse_catalog_data(raw, source=source))
 
     # -- plain lookups ----------------------------------------------------------------
 

@@ -8,8 +8,6 @@ model says so through `is_offline`.
 
 from __future__ import annotations
 
-import json
-import uuid
 from typing import Any, Callable, Sequence
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -20,7 +18,9 @@ from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ConfigDict
 
 from agent.llm.routing import Recognisers, route_message
-from agent.next_step import implied_next_call
+from agent.tools.chain import implied_next_call
+from agent.tools.results import parse_result
+from agent.tools.spec import ToolName, tool_call
 
 # What the offline model can fill for `with_structured_output`, by schema name.
 StructuredAnswer = Callable[[str], BaseModel]
@@ -68,10 +68,10 @@ class OfflineChatModel(BaseChatModel):
         answered = [m for m in turn if isinstance(m, ToolMessage)]
         if answered:
             last = answered[-1]
-            if last.name == "ask_human":
+            if last.name == ToolName.ASK_HUMAN:
                 question = f"{question} ({str(last.content).removeprefix('The person answered: ')})"
             else:
-                step = implied_next_call(last.name or "", last.tool_call_id, _json_of(last), _asked(turn, last))
+                step = implied_next_call(last.name or "", last.tool_call_id, parse_result(last), _asked(turn, last))
                 return _call(step["name"], step["args"]) if step else AIMessage(content=_text_of(last))
         previous_question, has_sql = _history_facts(messages[: len(messages) - len(turn)])
         route = route_message(question, self.recognisers, previous_question=previous_question, has_sql_to_run=has_sql)
@@ -81,7 +81,7 @@ class OfflineChatModel(BaseChatModel):
 
 
 def _call(name: str, args: dict) -> AIMessage:
-    return AIMessage(content="", tool_calls=[{"name": name, "args": args, "id": "call_" + uuid.uuid4().hex[:24]}])
+    return AIMessage(content="", tool_calls=[tool_call(name, args)])
 
 
 def _current_turn(messages: list[BaseMessage]) -> list[BaseMessage]:
@@ -98,16 +98,8 @@ def _last_human_text(messages: list[BaseMessage]) -> str:
     return ""
 
 
-def _json_of(message: ToolMessage) -> dict:
-    try:
-        data = json.loads(str(message.content))
-    except json.JSONDecodeError:
-        return {"text": str(message.content)}
-    return data if isinstance(data, dict) else {"text": str(data)}
-
-
 def _text_of(message: ToolMessage) -> str:
-    data = _json_of(message)
+    data = parse_result(message)
     return str(data.get("text") or data.get("error") or "Done.")
 
 
@@ -129,10 +121,10 @@ def _history_facts(earlier: list[BaseMessage]) -> tuple[str | None, bool]:
         if isinstance(message, AIMessage):
             for call in message.tool_calls:
                 question = call["args"].get("user_question")
-                if call["name"] in ("data_discovery", "generate_sql") and question:
+                if call["name"] in (ToolName.DATA_DISCOVERY, ToolName.GENERATE_SQL) and question:
                     previous_question = question
-        if isinstance(message, ToolMessage) and message.name in ("generate_sql", "fix_sql"):
+        if isinstance(message, ToolMessage) and message.name in (ToolName.GENERATE_SQL, ToolName.FIX_SQL):
             has_sql = '"sql"' in str(message.content)
-        if isinstance(message, ToolMessage) and message.name == "execute_sql_and_analyze_result":
+        if isinstance(message, ToolMessage) and message.name == ToolName.EXECUTE:
             has_sql = False
     return previous_question, has_sql

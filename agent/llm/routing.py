@@ -10,6 +10,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Any, Callable
 
+from agent.tools.spec import EXECUTE, ToolName
+
 FOLLOW_UP_MARK = " | follow-up: "
 
 _MENTION = re.compile(r"<@[A-Z0-9]+>")
@@ -122,51 +124,51 @@ def route_message(
     if sql:
         runs = recognise.sql_runs(sql)
         if _EXPLAIN.search(words) and not _FIX.search(words):
-            return Route("explain_sql", {"sql": sql, "final_intent": "explain_sql"})
+            return Route(ToolName.EXPLAIN_SQL, {"sql": sql, "final_intent": ToolName.EXPLAIN_SQL})
         if _FIX.search(words) or error or not runs:
-            final = "execute_sql_and_analyze_result" if _RUN.search(words) else "fix_sql"
-            return Route("fix_sql", {"sql": sql, "error_info": error, "final_intent": final})
+            final = EXECUTE if _RUN.search(words) else ToolName.FIX_SQL
+            return Route(ToolName.FIX_SQL, {"sql": sql, "error_info": error, "final_intent": final})
         if _RUN.search(words):
             return Route(
-                "execute_sql_and_analyze_result",
+                EXECUTE,
                 {"user_question": words or "Run this query", "sql": sql, "sql_dialect": "presto",
-                 "final_intent": "execute_sql_and_analyze_result"},
+                 "final_intent": EXECUTE},
             )
-        return Route("explain_sql", {"sql": sql, "final_intent": "explain_sql"})
+        return Route(ToolName.EXPLAIN_SQL, {"sql": sql, "final_intent": ToolName.EXPLAIN_SQL})
 
     if _ONLY_YES.match(message):
         if has_sql_to_run:
             return Route(
-                "execute_sql_and_analyze_result",
-                {"user_question": previous_question or message, "final_intent": "execute_sql_and_analyze_result"},
+                EXECUTE,
+                {"user_question": previous_question or message, "final_intent": EXECUTE},
             )
         return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
 
     if _NOT_FOR_US.match(message):
-        return Route("reject_out_of_scope", {"reason": "I only work with data, SQL and logs", "final_intent": "reject_out_of_scope"})
+        return Route(ToolName.REJECT, {"reason": "I only work with data, SQL and logs", "final_intent": ToolName.REJECT})
 
     if _GREETING.match(message):
         return Route(None, text="Hi! Ask me a data question, or use /fixsql and /explainsql for SQL.")
 
     if _LOGS.search(message) or (re.search(r"\b(errors?|exceptions?|timeouts?|panics?)\b", message, re.I) and _LOG_SUBJECT.search(message)):
-        return Route("search_log", {"description": message, "final_intent": "search_log"})
+        return Route(ToolName.SEARCH_LOG, {"description": message, "final_intent": ToolName.SEARCH_LOG})
 
     if _HOW_TO.search(message) or (_DEFINITION.search(message) and recognise.knows_term(message)):
-        return Route("datasuite_faq", {"user_question": message, "final_intent": "datasuite_faq"})
+        return Route(ToolName.FAQ, {"user_question": message, "final_intent": ToolName.FAQ})
 
     question = message
     if previous_question and _FOLLOW_UP.match(message):
         question = previous_question + FOLLOW_UP_MARK + message
 
     if _WHERE_DATA.search(message):
-        return Route("data_discovery", {"user_question": question, "final_intent": "data_discovery"})
+        return Route(ToolName.DATA_DISCOVERY, {"user_question": question, "final_intent": ToolName.DATA_DISCOVERY})
 
     if recognise.is_data_question(question):
-        final = "generate_sql" if _SQL_ONLY.search(message) else "execute_sql_and_analyze_result"
-        return Route("data_discovery", {"user_question": question, "final_intent": final})
+        final = ToolName.GENERATE_SQL if _SQL_ONLY.search(message) else EXECUTE
+        return Route(ToolName.DATA_DISCOVERY, {"user_question": question, "final_intent": final})
 
     if _DEFINITION.search(message) or recognise.knows_term(message):
-        return Route("datasuite_faq", {"user_question": message, "final_intent": "datasuite_faq"})
+        return Route(ToolName.FAQ, {"user_question": message, "final_intent": ToolName.FAQ})
 
     reason = "it is not about the data I can reach" if re.search(r"[a-z]{3,}", message, re.I) else "I could not make sense of it"
-    return Route("reject_out_of_scope", {"reason": reason, "final_intent": "reject_out_of_scope"})
+    return Route(ToolName.REJECT, {"reason": reason, "final_intent": ToolName.REJECT})

@@ -65,7 +65,7 @@ def _abbreviates(short: str, long: str) -> bool:
     short_parts, long_parts = short.split("_"), long.split("_")
     return (
         len(short_parts) == len(long_parts) > 1
-        and all(s and l.startswith(s) for s, l in zip(short_parts, long_parts))
+        and all(s and long.startswith(s) for s, long in zip(short_parts, long_parts))
     )
 
 

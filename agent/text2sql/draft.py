@@ -40,7 +40,3 @@ class SqlDraft(BaseModel):
     error: str | None = None  # a sentence for a person when no valid SQL could be written
     llm_calls: int = 0
     repairs: list[str] = Field(default_factory=list)  # what was changed to make the SQL run
-
-    @property
-    def needs_human(self) -> bool:
-        return bool(self.placeholders)

@@ -7,9 +7,9 @@ from typing import Annotated
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
-from agent.state import FinalIntent
 from agent.tools.results import tool_result
 from agent.tools.semantic import semantic_tables
+from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
 # Two tables this close in score are a real choice only when nothing else settles it.
 AMBIGUITY_RATIO = 0.9
@@ -71,3 +71,12 @@ def _describe(matches) -> str:
         why = f" ({'; '.join(m.reasons[:2])})" if m.reasons else ""
         lines.append(f"• *{m.table}*: {m.description} Columns: {columns}{why}")
     return "Here is where that data lives:\n" + "\n".join(lines)
+
+
+SPEC = ToolSpec(
+    name=ToolName.DATA_DISCOVERY,
+    agent_name="Data Discovery",
+    label="Finding tables…",
+    prompt_line="find tables and columns for a question.",
+    direct_args=lambda r: {"user_question": r.question, "final_intent": ToolName.DATA_DISCOVERY},
+)

@@ -5,8 +5,8 @@ from typing import Annotated
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
-from agent.state import FinalIntent
 from agent.tools.results import tool_result
+from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
 
 @tool
@@ -44,3 +44,15 @@ def _named_columns(catalog, question: str) -> list[tuple[str, str]]:
                 unit = f" ({column.unit})" if column.unit else ""
                 found.append((f"{match.table}.{column.name}", column.description + unit))
     return found[:3]
+
+
+SPEC = ToolSpec(
+    name=ToolName.FAQ,
+    agent_name="Datasuite FAQ Agent",
+    label="Looking it up in the docs…",
+    prompt_line="how-to questions about this assistant and definitions of data terms.",
+    terminal=True,
+    direct_args=lambda r: {"user_question": r.question, "final_intent": ToolName.FAQ},
+    # The seeds' expert agent answers from the same docs as the FAQ tool here.
+    direct_names=("Data Suite Expert",),
+)

@@ -7,8 +7,8 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from agent.logql import LogQLError, check_logql, write_logql
-from agent.state import FinalIntent
 from agent.tools.results import tool_result
+from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
 
 class LogQueryDraft(BaseModel):
@@ -38,3 +38,13 @@ async def search_log(
             note = f" (The model's query was not valid LogQL: {exc.user_message} I used a rule-based one.)"
     text = f"```{query.logql}```\n{query.explanation}{note}"
     return tool_result("search_log", logql=query.logql, text=text)
+
+
+SPEC = ToolSpec(
+    name=ToolName.SEARCH_LOG,
+    agent_name="Logify Agent",
+    label="Writing the log query…",
+    prompt_line="write a LogQL query for Grafana Loki.",
+    terminal=True,
+    direct_args=lambda r: {"description": r.question, "final_intent": ToolName.SEARCH_LOG},
+)

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from agent.errors import AssistantError
-from agent.state import CommonAgentState
+from agent.supervisor.state import CommonAgentState
 
 MAX_LINK_HOPS = 8
 
@@ -25,14 +25,23 @@ def tool_error(final_intent: str | None, error: AssistantError | str, **fields: 
     return tool_result(final_intent, error=error, error_code="error", **fields)
 
 
-def parse_result(content: Any) -> dict[str, Any]:
+def json_object(content: Any) -> dict[str, Any] | None:
+    """A tool's output as the JSON object it is, or None when it is not one (plain text, a list)."""
     if isinstance(content, dict):
         return content
     try:
-        value = json.loads(content) if isinstance(content, str) else {}
+        value = json.loads(content) if isinstance(content, str) else None
     except json.JSONDecodeError:
-        return {"text": str(content)}
-    return value if isinstance(value, dict) else {"text": str(content)}
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def parse_result(content: Any) -> dict[str, Any]:
+    """A tool's output as a dict; text that is not a JSON object becomes its `text`."""
+    value = json_object(content)
+    if value is not None:
+        return value
+    return {"text": content} if isinstance(content, str) else {}
 
 
 def linked_output(

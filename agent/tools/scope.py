@@ -4,8 +4,8 @@ from typing import Annotated
 
 from langchain_core.tools import tool
 
-from agent.state import FinalIntent
 from agent.tools.results import tool_result
+from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
 
 CAPABILITIES = (
     "I answer questions about the flights data (flights, airlines, airports, planes, weather), "
@@ -22,3 +22,12 @@ async def reject_out_of_scope(
     writing prose, booking things, opinions) and say what it can do instead."""
     text = f"Sorry, that is outside what I can help with ({reason.strip().rstrip('.')}). {CAPABILITIES}"
     return tool_result("reject_out_of_scope", text=text)
+
+
+SPEC = ToolSpec(
+    name=ToolName.REJECT,
+    agent_name=COMMON_AGENT,
+    label="Thinking…",
+    prompt_line="anything else (general knowledge, chit-chat, prose, opinions, booking).",
+    terminal=True,
+)

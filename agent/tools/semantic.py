@@ -11,7 +11,7 @@ import re
 
 from pydantic import BaseModel, Field
 
-from agent.context import AgentContext
+from agent.runtime import AgentContext
 from agent.llm.routing import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, compile_intent
 from agent.semantic.extract import extract_intent

@@ -14,20 +14,19 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from agent.chatbi import analyze
-from agent.context import AgentContext
+from agent.runtime import AgentContext
 from agent.errors import AssistantError, SqlError
 from agent.sql.explain import explain_sql as explain_engine
 from agent.sql.fix import fix_sql as fix_engine
 from agent.sql.parse import clean_sql_text, pretty, transpile
-from agent.state import FinalIntent
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
+from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
 
 log = logging.getLogger(__name__)
 
-EXECUTE = "execute_sql_and_analyze_result"
 REPLY_ROWS_MAX = 1000
 LLM_REPAIR_TRIES = 2
 
@@ -309,3 +308,39 @@ async def execute_sql_and_analyze_result(
         follow_ups=analysis.follow_ups,
         text=text,
     )
+
+
+def _sql_args(request: DirectRequest) -> dict:
+    return {"sql": request.sql, "sql_dialect": request.dialect}
+
+
+GENERATE_SQL = ToolSpec(
+    name=ToolName.GENERATE_SQL,
+    agent_name="Text2SQL Agent",
+    label="Writing SQL…",
+    prompt_line="write SQL for a question, using the discovery result it names by related_table_source_tool_call_id.",
+)
+FIX_SQL = ToolSpec(
+    name=ToolName.FIX_SQL,
+    agent_name="Fix SQL Agent",
+    label="Fixing the SQL…",
+    prompt_line="repair broken SQL.",
+    direct_args=lambda r: {**_sql_args(r), "error_info": r.error, "final_intent": ToolName.FIX_SQL},
+)
+EXPLAIN_SQL = ToolSpec(
+    name=ToolName.EXPLAIN_SQL,
+    agent_name="Explain SQL Agent",
+    label="Explaining the SQL…",
+    prompt_line="explain what a query does.",
+    terminal=True,
+    direct_args=lambda r: {**_sql_args(r), "final_intent": ToolName.EXPLAIN_SQL},
+)
+EXECUTE_SQL = ToolSpec(
+    name=ToolName.EXECUTE,
+    agent_name="Chat BI Agent",
+    label="Running the query…",
+    prompt_line="run SQL and answer with numbers, a chart and follow-ups.",
+    # Someone who calls the Chat BI agent by name with their own SQL has already decided to run it.
+    direct_args=lambda r: {"user_question": "Run this query", **_sql_args(r), "final_intent": EXECUTE},
+    direct_is_confirmed=True,
+)

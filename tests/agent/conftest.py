@@ -7,7 +7,7 @@ import dataclasses
 import pytest
 
 from agent.api import Assistant
-from agent.wiring import build_context
+from agent.runtime import build_context
 
 
 @pytest.fixture(scope="session")

@@ -4,9 +4,9 @@ from __future__ import annotations
 
 import asyncio
 
-from langchain_core.messages import AIMessage
+from langchain_core.messages import AIMessage, ToolMessage
 
-from agent.reply import AgentReply, Progress
+from agent.api import AgentReply, Progress
 from tests.support.scripted_model import ScriptedChatModel, tool_call
 
 EXECUTE = "execute_sql_and_analyze_result"
@@ -124,6 +124,9 @@ async def test_validation_error_retries_then_succeeds(make_assistant):
     model = scripted(bad, good)
     _, reply = await collect(make_assistant(model).ask("s-retry", "explain select 1"))
     assert reply.error is None and reply.text
+    # The router was asked twice, and the second time it saw why its first call was refused.
+    assert model.remaining == 0 and len(model.calls) == 2
+    assert any("validation error" in str(m.content) for m in model.calls[-1] if isinstance(m, ToolMessage))
 
 
 async def test_validation_errors_give_up_after_three_retries(make_assistant):

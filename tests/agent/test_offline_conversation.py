@@ -63,6 +63,9 @@ async def test_pasted_broken_sql_is_fixed_not_answered(offline_assistant, sessio
 async def test_pasted_working_sql_is_explained(offline_assistant, session):
     reply = await ask(offline_assistant, session, "SELECT origin, count(*) FROM flights GROUP BY origin")
     assert reply.tools == ["explain_sql"] and "flights" in reply.text
+    # The explanation adds what the SQL does not say: count(*) in words, the column's catalog meaning.
+    text = reply.text.lower()
+    assert "each origin" in text and "number of" in text and "departure airport" in text
 
 
 async def test_bad_input_gets_clear_replies(offline_assistant, session):

@@ -2,32 +2,13 @@
 
 from __future__ import annotations
 
-from contextlib import asynccontextmanager
-from dataclasses import dataclass
-
-import aiohttp
 import pytest
-from aiohttp import web
 from pydantic import SecretStr
 
-from bot.http_server import EVENTS_PATH, build_web_app
-from bot.runtime import BotRuntime, build_runtime
-from fakes import FakeAgent
-from slack_requests import SlackSender
-from slack_standin import SlackStandIn
-
-SECRET = "test-signing-secret"
-
-
-@dataclass
-class RunningBot:
-    runtime: BotRuntime
-    slack: SlackStandIn
-    send: SlackSender
-    url: str
-
-    async def drain(self) -> None:
-        await self.runtime.jobs.drain()
+from bot.settings import load_bot_settings
+from tests.support.bot_server import SECRET, serving_bot
+from tests.support.fakes import FakeAgent
+from tests.support.slack_standin import SlackStandIn
 
 
 @pytest.fixture
@@ -35,6 +16,14 @@ async def slack():
     standin = await SlackStandIn().start()
     yield standin
     await standin.close()
+
+
+@pytest.fixture(scope="session")
+def settings(settings):
+    """The agent's test settings plus the bot's, with no Slack token from the environment."""
+    return load_bot_settings(
+        _env_file=None, **settings.model_dump(), slack_bot_token=None, slack_app_token=None, slack_signing_secret=None
+    )
 
 
 @pytest.fixture
@@ -53,24 +42,6 @@ def bot_settings(settings, slack):
 @pytest.fixture
 def fake_agent():
     return FakeAgent()
-
-
-@asynccontextmanager
-async def serving_bot(bot_settings, slack: SlackStandIn, agent):
-    """The bot's real HTTP endpoint on a free loopback port, over `agent`; torn down on exit."""
-    runtime = build_runtime(bot_settings, agent, progress_interval_s=0)
-    runner = web.AppRunner(build_web_app(runtime.app))
-    await runner.setup()
-    site = web.TCPSite(runner, "127.0.0.1", 0)
-    await site.start()
-    port = site._server.sockets[0].getsockname()[1]
-    url = f"http://127.0.0.1:{port}"
-    async with aiohttp.ClientSession() as session:
-        try:
-            yield RunningBot(runtime, slack, SlackSender(url + EVENTS_PATH, SECRET, session), url)
-        finally:
-            await runtime.close()
-            await runner.cleanup()
 
 
 @pytest.fixture

@@ -114,9 +114,11 @@ def test_invalid_spec_is_refused_before_drawing():
 def test_renders_in_parallel_threads(warehouse):
     result = warehouse.run(QUERIES["bar, top n"])
     spec = choose_chart(result.columns, result.types, result.rows)
+    alone = decode(render_png(spec, result.columns, result.rows))
     with ThreadPoolExecutor(max_workers=4) as pool:
         pngs = list(pool.map(lambda _: render_png(spec, result.columns, result.rows), range(8)))
-    assert all(decode(png).size == (800, 450) for png in pngs)
+    # Renders sharing threads must not draw into each other's figures: each equals the chart drawn alone.
+    assert all(decode(png).size == (800, 450) and decode(png).tobytes() == alone.tobytes() for png in pngs)
 
 
 @pytest.mark.parametrize(

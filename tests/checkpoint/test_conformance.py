@@ -6,7 +6,7 @@ import pytest
 from langgraph.checkpoint.conformance import checkpointer_test, validate
 from langgraph.checkpoint.conformance.capabilities import Capability
 
-from agent.checkpoint import AsyncRedisSaver
+from checkpoint_redis import AsyncRedisSaver
 
 
 @pytest.mark.parametrize("capability", [c.value for c in Capability])

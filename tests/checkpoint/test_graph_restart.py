@@ -8,8 +8,8 @@ from typing import Annotated, TypedDict
 from langgraph.graph import END, START, StateGraph
 from langgraph.types import Command, interrupt
 
-from agent.checkpoint import AsyncRedisSaver
-from agent.checkpoint.keys import Keyspace
+from checkpoint_redis import AsyncRedisSaver
+from checkpoint_redis.keys import Keyspace
 
 
 class ConfirmState(TypedDict):

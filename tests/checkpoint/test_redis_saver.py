@@ -14,7 +14,7 @@ from langgraph.checkpoint.conformance.test_utils import (
 )
 from redis.asyncio import Redis
 
-from agent.checkpoint import AsyncRedisSaver
+from checkpoint_redis import AsyncRedisSaver
 
 
 async def _put(saver, thread_id, *, ns="", values=None, parent=None, run_id="run-1"):

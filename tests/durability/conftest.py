@@ -7,16 +7,13 @@ import asyncio
 import shutil
 import socket
 import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 import redis
 
-# Reuse the Slack stand-in, the signed-request sender and the fake agent from tests/bot.
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bot"))
+from tests.support.slack_standin import SlackStandIn
 
-from slack_standin import SlackStandIn
 
 def free_port() -> int:
     with socket.socket() as s:

@@ -12,8 +12,8 @@ from dataclasses import dataclass, field
 
 import aiohttp
 from aiohttp import web
-from slack_requests import SlackSender
-from slack_standin import SlackStandIn
+from tests.support.slack_requests import SlackSender
+from tests.support.slack_standin import SlackStandIn
 
 from tests.durability.conftest import free_port
 
@@ -78,7 +78,9 @@ class Replica:
                 return
             except aiohttp.ClientConnectorError:
                 if self.process.returncode is not None:
-                    raise AssertionError(f"replica {self.name} exited: {(await self.process.stderr.read())[-3000:]}")
+                    raise AssertionError(
+                        f"replica {self.name} exited: {(await self.process.stderr.read())[-3000:]}"
+                    ) from None
                 await asyncio.sleep(0.1)
         raise AssertionError(f"replica {self.name} did not start")
 

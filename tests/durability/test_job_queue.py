@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 
 import pytest
-from fakes import FakeAgent
+from tests.support.fakes import FakeAgent
 
-from bot import ledger
-from bot.ledger import pack_reply
+from bot.store import ledger
+from bot.store.ledger import pack_reply
 from tests.durability.workers import ask, make_worker
 
 
@@ -106,7 +106,7 @@ async def test_a_rerun_after_the_reply_was_computed_delivers_it_without_asking_t
     worker = workers(agent)
     job = ask("already answered", "40.1")
     placeholder = (await worker.turns.client.chat_postMessage(channel="C1", thread_ts="40.1", text="Working on it…"))
-    from agent.reply import AgentReply
+    from agent.supervisor.reply import AgentReply
 
     computed = AgentReply(session_id=job.session_id, text="The computed answer.")
     ledger_ = worker.turns.ledger

@@ -8,7 +8,7 @@ import asyncio
 
 import aiohttp
 import pytest
-from slack_requests import mention
+from tests.support.slack_requests import mention
 
 from bot.outage import UNAVAILABLE
 from bot.turns import SERVICE_STALLED
@@ -21,6 +21,8 @@ from tests.durability.replicas import (
     start_replica,
     wait_until,
 )
+
+pytestmark = pytest.mark.subprocess
 
 
 @pytest.fixture

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from bot.redis_state import RedisStateStore
-from bot.state import Feedback
+from bot.store.redis_state import RedisStateStore
+from bot.store.state import Feedback
 
 
 @pytest.fixture

@@ -11,7 +11,7 @@ import signal
 import aiohttp
 import pytest
 from redis.asyncio import Redis
-from slack_requests import click, find_button, mention
+from tests.support.slack_requests import click, find_button, mention
 
 from tests.durability.replicas import (
     GatedSlack,
@@ -21,6 +21,8 @@ from tests.durability.replicas import (
     start_replica,
     wait_until,
 )
+
+pytestmark = pytest.mark.subprocess
 
 JOBS_STREAM = "sda:bot:jobs"
 

@@ -8,11 +8,11 @@ from dataclasses import dataclass
 from redis.asyncio import Redis
 from slack_sdk.web.async_client import AsyncWebClient
 
-from bot.jobs import AgentJob, Where
+from bot.jobs import AskJob, Where
 from bot.redis_health import RedisHealth
-from bot.redis_jobs import RedisJobQueue
-from bot.redis_ledger import RedisLedger
-from bot.redis_state import RedisStateStore
+from bot.jobs.redis_streams import RedisJobQueue
+from bot.store.redis_ledger import RedisLedger
+from bot.store.redis_state import RedisStateStore
 from bot.turns import TurnRunner
 
 
@@ -37,10 +37,9 @@ def make_worker(redis_url: str, prefix: str, agent, slack, **queue_options) -> W
     return Worker(queue, turns, redis)
 
 
-def ask(text: str, ts: str, *, channel: str = "C1", user: str = "U1") -> AgentJob:
-    return AgentJob(
+def ask(text: str, ts: str, *, channel: str = "C1", user: str = "U1") -> AskJob:
+    return AskJob(
         request_id=f"req-{ts}",
-        kind="ask",
         session_id=f"slack-{channel}-{ts}",
         where=Where(channel=channel, thread_ts=ts, user=user),
         text=text,

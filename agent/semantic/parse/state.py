@@ -40,7 +40,6 @@ NEGATIONS = [("excluding",), ("except",), ("not",), ("without",), ("other", "tha
 RANGE_WORDS = {"through", "thru", "to", "until", "till"}
 
 
-COUNT_CUES = {"how", "many", "number", "count"}
 
 
 CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]{1,3}|[0-9][A-Z][A-Z0-9]{0,2}")

@@ -1,5 +1,0 @@
-"""Durable LangGraph checkpoints: sessions that survive a restart and pause for a human."""
-
-from agent.checkpoint.redis_saver import AsyncRedisSaver
-
-__all__ = ["AsyncRedisSaver"]

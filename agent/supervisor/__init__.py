@@ -1,0 +1,1 @@
+"""The supervisor graph (DESIGN.md §4): graph.py wires it, dispatch.py decides, human.py pauses, reply.py answers."""

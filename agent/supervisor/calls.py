@@ -1,0 +1,93 @@
+"""The tool-call ledger in the state, and what every node does with it: record, look up, report.
+
+`session_tool_call_info` keeps the whole session (follow-ups read earlier results);
+`chat_tool_call_info` only this turn. Both are keyed by tool_call_id.
+"""
+
+from __future__ import annotations
+
+import copy
+import time
+from typing import Any
+
+from langchain_core.messages import AIMessage
+from langgraph.config import get_stream_writer
+
+from agent.errors import AssistantError
+from agent.llm import describe_llm_failure
+from agent.supervisor.state import CommonAgentState, ToolCallInfo, empty_tool_call_info
+from agent.tools.registry import ToolName
+
+
+def progress(step: str, status: str, label: str) -> None:
+    try:
+        get_stream_writer()({"step": step, "status": status, "label": label})
+    except RuntimeError:  # not inside a streamed run (e.g. a plain ainvoke in a test)
+        pass
+
+
+def past_deadline(state: CommonAgentState) -> bool:
+    deadline = state.get("timeout_timestamp")
+    return bool(deadline) and time.time() > deadline
+
+
+def internal_error(state: CommonAgentState, reason: str, exc: Exception | None = None) -> dict[str, Any]:
+    if reason == "deadline":
+        seconds = state.get("max_execute_second") or 0
+        text = f"This took longer than {seconds:g} seconds, so I stopped. Please try again or narrow the question."
+    elif reason == "llm":
+        text = exc.user_message if isinstance(exc, AssistantError) else describe_llm_failure(exc or Exception())
+    elif reason == "validation":
+        text = "I could not form a valid request for my tools after several tries. Please rephrase the question."
+    else:
+        text = "Something went wrong on my side. Please try again."
+    return {"has_internal_error": True, "internal_error_message": text, "internal_error_code": reason}
+
+
+def _tool_call_infos(state: CommonAgentState) -> tuple[ToolCallInfo, ToolCallInfo]:
+    # Copies: state values may be shared with a stored checkpoint, never edit them in place.
+    session = copy.deepcopy(state.get("session_tool_call_info") or empty_tool_call_info())
+    chat = copy.deepcopy(state.get("chat_tool_call_info") or empty_tool_call_info())
+    return session, chat
+
+
+def record_call(state: CommonAgentState, call: dict[str, Any]) -> dict[str, Any]:
+    session, chat = _tool_call_infos(state)
+    for info in (session, chat):
+        info["tool_call_name_mapping"][call["id"]] = call["name"]
+        info["tool_call_input_mapping"][call["id"]] = call["args"]
+    return {"session_tool_call_info": session, "chat_tool_call_info": chat}
+
+
+def record_output(state: CommonAgentState, call_id: str, name: str, output: dict[str, Any]) -> dict[str, Any]:
+    session, chat = _tool_call_infos(state)
+    for info in (session, chat):
+        info["tool_call_name_mapping"].setdefault(call_id, name)
+    chat["tool_call_output_mapping"][call_id] = output
+    # The session keeps what follow-ups need, not bulky result rows.
+    session["tool_call_output_mapping"][call_id] = {k: v for k, v in output.items() if k != "rows"}
+    update: dict[str, Any] = {"session_tool_call_info": session, "chat_tool_call_info": chat}
+    if name == ToolName.DATA_DISCOVERY:
+        update["selected_tables"] = output.get("selected_tables") or []
+    return update
+
+
+def rewritten_question(state: CommonAgentState, tool_call_id: str | None) -> str:
+    """The question as the router rewrote it for the previous tool ("now by month" -> a full request)."""
+    inputs = (state.get("session_tool_call_info") or {}).get("tool_call_input_mapping", {})
+    return str((inputs.get(tool_call_id or "") or {}).get("user_question") or state.get("question", ""))
+
+
+def pending_call_message(state: CommonAgentState, call_id: str | None) -> AIMessage:
+    for message in reversed(state["messages"]):
+        if isinstance(message, AIMessage) and any(c["id"] == call_id for c in message.tool_calls):
+            return message
+    raise LookupError(f"no pending tool call {call_id}")
+
+
+def call_by_id(state: CommonAgentState, call_id: str | None) -> dict[str, Any] | None:
+    info = state.get("session_tool_call_info") or {}
+    name = info.get("tool_call_name_mapping", {}).get(call_id or "")
+    if not name:
+        return None
+    return {"name": name, "args": dict(info.get("tool_call_input_mapping", {}).get(call_id or "", {}))}

@@ -1,0 +1,103 @@
+"""The reply: what the agent hands the surfaces, and how the end of a run builds it.
+
+Progress events stream while the agent works and one AgentReply ends every run; these types
+carry no Slack and no LangGraph. `build_reply` (`response_to_user_chain`) collects the last
+tool result's fields into one plain dict that the public API turns into an AgentReply.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Literal
+
+from langchain_core.messages import AIMessage, ToolMessage
+from pydantic import BaseModel, Field
+
+from agent.charts.spec import ChartSpec
+from agent.supervisor.state import CommonAgentState
+from agent.tools.registry import AGENT_NAME_BY_TOOL
+from agent.tools.results import parse_result
+
+
+class Progress(BaseModel):
+    """A step started or finished, labelled for a person ("Finding tables…")."""
+
+    step: str
+    status: Literal["started", "finished"]
+    label: str
+
+
+class HumanOption(BaseModel):
+    label: str
+    value: str
+    style: Literal["primary", "danger", "default"] = "default"
+
+
+class AskHuman(BaseModel):
+    """The run is paused until the person answers; `resume(session_id, value)` continues it."""
+
+    kind: Literal["confirm_sql", "choose_table", "clarify"]
+    question: str
+    options: list[HumanOption] = Field(default_factory=list)
+    sql: str | None = None  # the SQL awaiting confirmation, so "Edit" can prefill it
+
+
+class Chart(BaseModel):
+    spec: ChartSpec
+    png: bytes
+
+
+class AgentReply(BaseModel):
+    session_id: str
+    response_agent: str = "Common Agent"
+    text: str = ""
+    sql: str | None = None
+    columns: list[str] = Field(default_factory=list)
+    rows: list[list[Any]] = Field(default_factory=list)  # a preview, at most `preview_rows`
+    row_count: int = 0
+    chart: Chart | None = None
+    ask_human: AskHuman | None = None
+    follow_ups: list[str] = Field(default_factory=list)
+    error: str | None = None  # a sentence for a person; details stay in the logs
+    error_code: str | None = None
+    tools: list[str] = Field(default_factory=list)  # tool names in call order, this run
+    llm_calls: int = 0
+    request_id: str | None = None
+
+    @property
+    def ok(self) -> bool:
+        return self.error is None
+
+
+class ChatContext(BaseModel):
+    """Who is asking and where; the agent uses it for tone and logs, never for Slack calls."""
+
+    user: str | None = None
+    channel: str | None = None
+    locale: str = "en-US"
+    request_id: str | None = None
+
+
+CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups")
+
+
+def build_reply(state: CommonAgentState) -> dict:
+    chat = state.get("chat_tool_call_info") or {}
+    names = chat.get("tool_call_name_mapping", {})
+    reply: dict = {"tools": list(names.values()), "response_agent": "Common Agent"}
+    if state.get("has_internal_error"):
+        reply["error"] = state.get("internal_error_message") or "Something went wrong on my side."
+        reply["error_code"] = state.get("internal_error_code") or "internal"
+        return reply
+
+    last = state["messages"][-1] if state.get("messages") else None
+    if isinstance(last, ToolMessage):
+        output = chat.get("tool_call_output_mapping", {}).get(last.tool_call_id) or parse_result(last.content)
+        reply["response_agent"] = AGENT_NAME_BY_TOOL.get(last.name or "", "Common Agent")
+        reply["text"] = output.get("text", "")
+        reply.update({k: output[k] for k in CARRIED_FIELDS if output.get(k) is not None})
+        if output.get("error"):
+            reply["error"] = output["error"]
+            reply["error_code"] = output.get("error_code") or "error"
+    elif isinstance(last, AIMessage):
+        reply["text"] = str(last.content or "")
+    return reply

@@ -1,0 +1,379 @@
+"""The Slack surfaces: every listener acks at once and hands the work to the job runner.
+
+Listeners only decide *whether* and *what* to run (dedupe, filters, parsing); turns.py
+does the running. Bolt runs with process_before_response=True so a request's job is
+submitted before its HTTP response leaves; listeners make no Web API calls inline
+(those go through `jobs.spawn`), so the ack never waits on Slack.
+"""
+
+from __future__ import annotations
+
+import logging
+import re
+import uuid
+from collections.abc import Awaitable, Callable
+from dataclasses import dataclass
+from typing import Any
+
+from slack_bolt.async_app import AsyncAck, AsyncApp, AsyncAssistant
+from slack_bolt.context.async_context import AsyncBoltContext
+from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
+from slack_bolt.context.say.async_say import AsyncSay
+from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
+from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.settings import BotSettings
+from bot.render import actions
+from bot.agent_port import AgentPort
+from bot.render.blocks import edit_sql_modal, settle_question
+from bot.listeners.commands import EXPLAINSQL_USAGE, FIXSQL_USAGE, parse_sql_command
+from bot.jobs.model import AskJob, JobRunner, ResumeJob, ToolJob, Where, job_from_json
+from bot.logs import new_request_id
+from bot.render.mrkdwn import from_slack
+from bot.sessions import new_session_id, session_for_thread, thread_key
+from bot.store.state import Feedback, StateStore
+
+log = logging.getLogger(__name__)
+
+DEDUPE_TTL_S = 3600
+PERSON_SUBTYPES = (None, "thread_broadcast")  # edits, deletions, bot posts, joins… all carry other subtypes
+SUGGESTED_PROMPTS = [
+    {"title": "Busiest airports", "message": "Which 5 origin airports had the most departures?"},
+    {"title": "Delays by carrier", "message": "Average arrival delay by airline, worst first"},
+    {"title": "What data is there?", "message": "Which tables do you have and what is in them?"},
+]
+GREETING = "Hi! Ask me a question about the data, paste SQL to fix or explain, or pick a suggestion below."
+EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
+# What manifest.yml must subscribe to for the listeners below (message.* all arrive as `message`).
+BOT_EVENTS = (
+    "app_mention",
+    "assistant_thread_context_changed",
+    "assistant_thread_started",
+    "message.channels",
+    "message.groups",
+    "message.im",
+    "message.mpim",
+)
+COMMANDS = {
+    "/fixsql": ("Fix SQL Agent", FIXSQL_USAGE, True, "Fixing the SQL <@{user}> sent…"),
+    "/explainsql": ("Explain SQL Agent", EXPLAINSQL_USAGE, False, "Explaining the SQL <@{user}> sent…"),
+}
+
+
+@dataclass
+class Surfaces:
+    """The state the listeners share; one instance per app."""
+
+    settings: BotSettings
+    agent: AgentPort
+    store: StateStore
+    jobs: JobRunner
+    client: AsyncWebClient
+
+    # -- messages: mentions, DMs, thread replies, Assistant threads -------------------------
+
+    async def accept_message(self, event: dict[str, Any], bot_user_id: str | None, *, assistant_thread: bool) -> None:
+        channel, ts, user = event.get("channel"), event.get("ts"), event.get("user")
+        if not (channel and ts and user):
+            return
+        # One answer per user message: app_mention and message, and Slack's retries, share channel+ts.
+        if not await self.store.claim(f"msg:{channel}:{ts}", DEDUPE_TTL_S):
+            log.info("duplicate delivery of %s:%s ignored", channel, ts)
+            return
+        thread_ts = event.get("thread_ts") or ts
+        text = strip_mention(from_slack(event.get("text") or ""), bot_user_id)
+        if not text:
+            self.jobs.spawn(self._notice(channel, user, thread_ts, EMPTY_QUESTION_HINT), "empty-question-hint")
+            return
+        if await self._over_rate_limit(user):
+            limit = self.settings.user_rate_limit_per_minute
+            notice = f"You have asked {limit} questions in the last minute; please wait a moment and ask again."
+            self.jobs.spawn(self._notice(channel, user, thread_ts, notice), "rate-limit-notice")
+            return
+        where = Where(channel=channel, thread_ts=thread_ts, user=user, assistant_thread=assistant_thread)
+        await self._ask_in_thread(where, text, title=text[:80] if assistant_thread else None)
+
+    async def wants_channel_message(self, event: dict[str, Any], bot_user_id: str | None) -> bool:
+        """A channel message is ours when it mentions the bot or continues a thread the bot is in."""
+        if bot_user_id and f"<@{bot_user_id}" in (event.get("text") or ""):
+            return True
+        thread_ts = event.get("thread_ts")
+        if not thread_ts:
+            return False
+        return await self.store.session_for(thread_key(event["channel"], thread_ts)) is not None
+
+    async def _over_rate_limit(self, user: str) -> bool:
+        limit = self.settings.user_rate_limit_per_minute
+        return limit > 0 and await self.store.count_hit(f"rate:{user}", 60) > limit
+
+    async def _notice(self, channel: str, user: str, thread_ts: str | None, text: str) -> None:
+        await self.client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, text=text)
+
+    # -- slash commands --------------------------------------------------------------------
+
+    async def accept_command(self, command: dict[str, Any], ack: AsyncAck) -> None:
+        agent_name, usage, allow_error, placeholder = COMMANDS[command["command"]]
+        parsed = parse_sql_command(command.get("text", ""), allow_error=allow_error)
+        if parsed is None:
+            await ack(text=usage)
+            return
+        await ack()
+        request_id = new_request_id()
+        channel, user = command["channel_id"], command["user_id"]
+        args: dict[str, Any] = {"sql": parsed.sql, "dialect": "presto"}
+        if allow_error:
+            args["error"] = parsed.error
+        await self.jobs.submit(
+            ToolJob(
+                request_id=request_id,
+                session_id=new_session_id(channel, f"cmd-{request_id}"),
+                where=Where(channel=channel, thread_ts=None, user=user),
+                tool=agent_name,
+                tool_args=args,
+                placeholder=placeholder.format(user=user),
+                response_url=command.get("response_url"),
+            )
+        )
+
+    # -- buttons and the edit modal ----------------------------------------------------------
+
+    async def answer_question(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """Run / Cancel / a table or clarification option: resume the paused session, once."""
+        value = actions.decode(action.get("value"))
+        session_id, choice = value.get("s"), value.get("v")
+        channel, message_ts, thread_ts, user = _where_clicked(body)
+        if not (session_id and choice and channel):
+            return
+        if await self.store.take_pending(session_id) is None:
+            self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
+            return
+        label = action.get("text", {}).get("text", choice)
+        blocks = body.get("message", {}).get("blocks", [])
+        self.jobs.spawn(
+            self.client.chat_update(
+                channel=channel, ts=message_ts, text=f"{label} chosen", blocks=settle_question(blocks, user, label)
+            ),
+            "settle-question",
+        )
+        await self.jobs.submit(
+            ResumeJob(
+                request_id=new_request_id(),
+                session_id=session_id,
+                where=Where(channel=channel, thread_ts=thread_ts, user=user),
+                choice=choice,
+                placeholder="Running it…" if choice == "run" else "Working on it…",
+            )
+        )
+
+    async def open_sql_editor(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        session_id = actions.decode(action.get("value")).get("s")
+        channel, message_ts, thread_ts, user = _where_clicked(body)
+        if not (session_id and channel):
+            return
+        self.jobs.spawn(
+            self._open_editor(session_id, body["trigger_id"], channel, message_ts, thread_ts, user), "open-editor"
+        )
+
+    async def _open_editor(
+        self, session_id: str, trigger_id: str, channel: str, message_ts: str, thread_ts: str, user: str
+    ) -> None:
+        pending = await self.agent.pending(session_id)
+        if pending is None:
+            await self._notice(channel, user, thread_ts, "That question was already answered.")
+            return
+        metadata = actions.encode(s=session_id, c=channel, t=thread_ts, m=message_ts)
+        await self.client.views_open(trigger_id=trigger_id, view=edit_sql_modal(pending.sql or "", metadata))
+
+    async def submit_edited_sql(self, body: dict[str, Any], view: dict[str, Any], ack: AsyncAck) -> None:
+        sql = (
+            view.get("state", {}).get("values", {}).get(actions.EDIT_SQL_BLOCK, {}).get(actions.EDIT_SQL_INPUT, {})
+        ).get("value") or ""
+        if not sql.strip():
+            await ack(response_action="errors", errors={actions.EDIT_SQL_BLOCK: "Enter the SQL to run."})
+            return
+        await ack()
+        meta = actions.decode(view.get("private_metadata"))
+        session_id, channel, thread_ts, user = meta.get("s"), meta.get("c"), meta.get("t"), body["user"]["id"]
+        if not (session_id and channel and thread_ts):
+            return
+        if await self.store.take_pending(session_id) is None:
+            self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
+            return
+        await self.jobs.submit(
+            ResumeJob(
+                request_id=new_request_id(),
+                session_id=session_id,
+                where=Where(channel=channel, thread_ts=thread_ts, user=user),
+                choice="edit",
+                edited_sql=sql.strip(),
+                placeholder="Running your edited SQL…",
+            )
+        )
+
+    async def ask_follow_up(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        question = actions.decode(action.get("value")).get("q")
+        channel, _, thread_ts, user = _where_clicked(body)
+        if not (question and channel and thread_ts):
+            return
+        await self._ask_in_thread(
+            Where(channel=channel, thread_ts=thread_ts, user=user), question, echo=f"<@{user}> asked: {question}"
+        )
+
+    async def _ask_in_thread(self, where: Where, text: str, *, title: str | None = None, echo: str | None = None) -> None:
+        """Queue a question in the thread's session; `title` names the thread when the session is new."""
+        if where.thread_ts is None:  # only slash commands start threads, and they do not come this way
+            raise ValueError("a question in a thread needs the thread's ts")
+        session_id, existed = await session_for_thread(self.store, where.channel, where.thread_ts)
+        # A message while a confirmation waits answers it in words; the agent reads "yes/run it/cancel".
+        await self.store.take_pending(session_id)
+        await self.jobs.submit(
+            AskJob(
+                request_id=new_request_id(),
+                session_id=session_id,
+                where=where,
+                text=text,
+                thread_title=None if existed else title,
+                echo=echo,
+            )
+        )
+
+    async def record_feedback(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        value = actions.decode(action.get("value"))
+        channel, message_ts, thread_ts, user = _where_clicked(body)
+        vote = "up" if action["action_id"] == actions.FEEDBACK_UP else "down"
+        feedback = Feedback(
+            session_id=value.get("s") or "", message_ts=message_ts, channel=channel, user=user, vote=vote,
+            request_id=value.get("r"),
+        )
+        await self.store.record_feedback(feedback)
+        log.info("feedback vote=%s session=%s request=%s user=%s", vote, feedback.session_id, feedback.request_id, user)
+        self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks for the feedback!"), "feedback-thanks")
+
+    async def retry(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        job_id = actions.decode(action.get("value")).get("j")
+        channel, message_ts, thread_ts, user = _where_clicked(body)
+        if not (job_id and channel):
+            return
+        if not await self.store.claim(f"retry:{channel}:{message_ts}", DEDUPE_TTL_S):
+            return  # a double click: the first one is already running
+        saved = await self.store.load_job(job_id)
+        if saved is None:
+            notice = "That request is too old to retry; please ask again."
+            self.jobs.spawn(self._notice(channel, user, thread_ts, notice), "retry-expired")
+            return
+        original = job_from_json(saved)
+        self.jobs.spawn(
+            self.client.chat_update(channel=channel, ts=message_ts, text="Retrying…", blocks=[]), "settle-retry"
+        )
+        await self.jobs.submit(
+            original.model_copy(
+                update={
+                    "job_id": uuid.uuid4().hex,
+                    "request_id": new_request_id(),
+                    "where": original.where.model_copy(update={"thread_ts": thread_ts, "user": user}),
+                    "echo": None,
+                    "thread_title": None,
+                }
+            )
+        )
+
+
+def strip_mention(text: str, bot_user_id: str | None) -> str:
+    if bot_user_id:
+        text = re.sub(rf"<@{re.escape(bot_user_id)}(\|[^>]*)?>", " ", text)
+    return re.sub(r"[ \t]+", " ", text).strip()
+
+
+def is_person_message(event: dict[str, Any], bot_user_id: str | None) -> bool:
+    return (
+        event.get("subtype") in PERSON_SUBTYPES
+        and not event.get("bot_id")
+        and event.get("user") not in (None, bot_user_id)
+    )
+
+
+def _where_clicked(body: dict[str, Any]) -> tuple[str, str, str, str]:
+    """(channel, message_ts, thread_ts, user) of a button click; thread_ts is the thread to answer in."""
+    container = body.get("container", {})
+    message = body.get("message", {})
+    channel = container.get("channel_id") or body.get("channel", {}).get("id")
+    message_ts = container.get("message_ts") or message.get("ts")
+    thread_ts = container.get("thread_ts") or message.get("thread_ts") or message_ts
+    return channel, message_ts, thread_ts, body["user"]["id"]
+
+
+def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
+    """Register every surface on one AsyncApp; manifest.yml declares exactly these (a test checks)."""
+    app = AsyncApp(
+        client=surfaces.client,
+        signing_secret=signing_secret,
+        process_before_response=True,
+        # Socket Mode requests arrive unsigned over the authenticated socket; HTTP requires the secret.
+        request_verification_enabled=signing_secret is not None,
+    )
+    assistant = AsyncAssistant()
+
+    @assistant.thread_started
+    async def thread_started(say: AsyncSay, set_suggested_prompts: AsyncSetSuggestedPrompts) -> None:
+        await say(GREETING)
+        await set_suggested_prompts(prompts=SUGGESTED_PROMPTS)
+
+    @assistant.thread_context_changed
+    async def context_changed(save_thread_context: AsyncSaveThreadContext, payload: dict[str, Any]) -> None:
+        # Which channel the person is looking at; saved after the ack, like every Web API call.
+        surfaces.jobs.spawn(save_thread_context(payload["assistant_thread"]["context"]), "save-thread-context")
+
+    @assistant.user_message
+    async def assistant_message(payload: dict[str, Any], context: AsyncBoltContext) -> None:
+        if is_person_message(payload, context.bot_user_id):
+            await surfaces.accept_message(payload, context.bot_user_id, assistant_thread=True)
+
+    app.assistant(assistant)
+
+    @app.event("app_mention")
+    async def mention(event: dict[str, Any], context: AsyncBoltContext) -> None:
+        if is_person_message(event, context.bot_user_id):
+            await surfaces.accept_message(event, context.bot_user_id, assistant_thread=False)
+
+    @app.event("message")
+    async def message(event: dict[str, Any], context: AsyncBoltContext) -> None:
+        if not is_person_message(event, context.bot_user_id):
+            return
+        if event.get("channel_type") == "im" or await surfaces.wants_channel_message(event, context.bot_user_id):
+            await surfaces.accept_message(event, context.bot_user_id, assistant_thread=False)
+
+    for name in COMMANDS:
+
+        @app.command(name)
+        async def command(ack: AsyncAck, command: dict[str, Any]) -> None:
+            await surfaces.accept_command(command, ack)
+
+    async def on_edit_submitted(ack: AsyncAck, body: dict[str, Any], view: dict[str, Any]) -> None:
+        await surfaces.submit_edited_sql(body, view, ack)
+
+    # Each click is acked first, then handled; the handlers only touch the store and the job runner.
+    clicks: list[tuple[str | re.Pattern[str], ClickHandler]] = [
+        (actions.RUN, surfaces.answer_question),
+        (actions.CANCEL, surfaces.answer_question),
+        (actions.CHOOSE_PATTERN, surfaces.answer_question),
+        (actions.EDIT, surfaces.open_sql_editor),
+        (actions.FOLLOW_UP_PATTERN, surfaces.ask_follow_up),
+        (actions.FEEDBACK_UP, surfaces.record_feedback),
+        (actions.FEEDBACK_DOWN, surfaces.record_feedback),
+        (actions.RETRY, surfaces.retry),
+    ]
+    for action_id, handler in clicks:
+        app.action(action_id)(_acking(handler))
+    app.view_submission(actions.EDIT_SQL_VIEW)(on_edit_submitted)
+    return app
+
+
+ClickHandler = Callable[[dict[str, Any], dict[str, Any]], Awaitable[None]]
+
+
+def _acking(handler: ClickHandler) -> Callable[[AsyncAck, dict[str, Any], dict[str, Any]], Awaitable[None]]:
+    async def listener(ack: AsyncAck, body: dict[str, Any], action: dict[str, Any]) -> None:
+        await ack()
+        await handler(body, action)
+
+    return listener

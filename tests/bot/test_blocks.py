@@ -1,0 +1,145 @@
+"""Pure builders: mrkdwn, tables, Block Kit limits, command parsing."""
+
+from __future__ import annotations
+
+import json
+
+from agent.supervisor.reply import AgentReply, AskHuman, HumanOption
+from bot.render import actions
+from bot.render.blocks import MAX_BLOCKS, MAX_BUTTON_TEXT, MAX_SECTION, render_reply, settle_question, split_mrkdwn
+from bot.listeners.commands import parse_sql_command
+from bot.render.mrkdwn import from_slack, to_mrkdwn
+from bot.render.table import render_table
+
+
+def section_texts(blocks):
+    return [b["text"]["text"] for b in blocks if b["type"] == "section"]
+
+
+def buttons(blocks):
+    return [e for b in blocks if b["type"] == "actions" for e in b["elements"]]
+
+
+def test_markdown_becomes_mrkdwn():
+    md = "# Result\n**JFK** had *many* flights & a < b, see [docs](https://x.io/a).\n- one\n~~old~~ `x**y**`"
+    assert to_mrkdwn(md) == (
+        "*Result*\n*JFK* had _many_ flights &amp; a &lt; b, see <https://x.io/a|docs>.\n• one\n~old~ `x**y**`"
+    )
+
+
+def test_code_fences_pass_through_escaped_without_language():
+    assert to_mrkdwn("```sql\nselect 1 where a < 2\n```") == "```\nselect 1 where a &lt; 2\n```"
+
+
+def test_slack_text_is_decoded():
+    assert from_slack("a &lt; b &amp;&amp; <https://x.io|x.io> <https://y.io>") == "a < b && x.io https://y.io"
+
+
+def test_split_keeps_every_chunk_within_limit_and_fences_balanced():
+    text = "intro\n```\n" + "\n".join(f"select {i}" + "x" * 80 for i in range(200)) + "\n```\n" + "y" * 7000
+    chunks = split_mrkdwn(text)
+    assert len(chunks) > 3
+    assert all(len(c) <= MAX_SECTION and c.count("```") % 2 == 0 for c in chunks)
+    assert "".join(chunks).count("select") == 200
+
+
+def test_a_column_of_fractions_shows_the_same_decimals():
+    preview = render_table(["carrier", "avg_delay"], [["F9", 20.2217], ["YV", 19.0]], max_chars=3000)
+    assert preview.text.splitlines()[2:] == ["F9           20.22", "YV           19.00"]
+
+
+def test_table_is_aligned_and_numbers_right_aligned():
+    preview = render_table(["carrier", "flights"], [["UA", 58665], ["9E", 1234.5], ["OO", None]], max_chars=3000)
+    assert preview.text.splitlines() == [
+        "carrier   flights",
+        "-------  --------",
+        "UA         58,665",
+        "9E       1,234.50",
+        "OO",
+    ]
+    assert preview.rows_shown == 3
+
+
+def test_table_drops_rows_and_columns_that_do_not_fit():
+    columns = [f"column_{i}" for i in range(20)]
+    rows = [[i * j for j in range(20)] for i in range(100)]
+    preview = render_table(columns, rows, max_chars=500)
+    assert preview.rows_shown < 20 and preview.columns_shown < 20
+    assert len(preview.text) <= 500
+
+
+def test_confirm_sql_reply_has_sql_run_edit_cancel_and_no_feedback_yet():
+    ask = AskHuman(kind="confirm_sql", question="Run it?", sql="select 1")
+    rendered = render_reply(AgentReply(session_id="s", text="Here.", sql="select 1", ask_human=ask, request_id="r1"))
+    ids = [b["action_id"] for b in buttons(rendered.blocks)]
+    assert ids == [actions.RUN, actions.EDIT, actions.CANCEL]
+    assert actions.decode(buttons(rendered.blocks)[0]["value"]) == {"s": "s", "v": "run"}
+    assert "```\nselect 1\n```" in section_texts(rendered.blocks)
+
+
+def test_options_become_buttons_with_trimmed_labels_and_overlong_values_fall_back_to_words():
+    options = [HumanOption(label="t" * 100, value="flights"), HumanOption(label="huge", value="v" * 3000)]
+    ask = AskHuman(kind="choose_table", question="Which?", options=options)
+    blocks = render_reply(AgentReply(session_id="s", ask_human=ask)).blocks
+    [only] = buttons(blocks)
+    assert len(only["text"]["text"]) == MAX_BUTTON_TEXT and only["action_id"] == f"{actions.CHOOSE}_0"
+    assert any("reply in this thread" in e["text"] for b in blocks if b["type"] == "context" for e in b["elements"])
+
+
+def test_huge_reply_stays_within_every_limit_and_keeps_its_buttons():
+    reply = AgentReply(
+        session_id="s",
+        text="word " * 60_000,
+        sql="select " + ", ".join(f"c{i}" for i in range(3000)) + " from t",
+        columns=["a", "b"],
+        rows=[[i, "x" * 40] for i in range(500)],
+        row_count=10_000,
+        follow_ups=["f" * 300] * 9,
+        request_id="r",
+    )
+    rendered = render_reply(reply)
+    assert len(rendered.blocks) <= MAX_BLOCKS
+    assert all(len(t) <= MAX_SECTION for t in section_texts(rendered.blocks))
+    assert all(len(b["value"]) <= actions.MAX_VALUE and len(b["text"]["text"]) <= MAX_BUTTON_TEXT
+               for b in buttons(rendered.blocks))
+    ids = [b["action_id"] for b in buttons(rendered.blocks)]
+    assert actions.FEEDBACK_UP in ids and sum(i.startswith(actions.FOLLOW_UP) for i in ids) == 5
+    assert rendered.csv is not None and rendered.csv.decode().count("\n") == 501
+    notes = json.dumps(rendered.blocks)
+    assert "of 10,000 rows" in notes and "first 500 rows" in notes and "shortened" in notes
+    assert len(rendered.text) <= 3000
+
+
+def test_small_result_needs_no_csv():
+    rendered = render_reply(AgentReply(session_id="s", columns=["n"], rows=[[1]], row_count=1, text="One."))
+    assert rendered.csv is None
+
+
+def test_error_reply_is_a_sentence_request_id_and_retry():
+    failed = AgentReply(session_id="s", error="The query timed out.", request_id="abc")
+    rendered = render_reply(failed, retry_job_id="j1")
+    assert section_texts(rendered.blocks) == [":warning: The query timed out."]
+    assert "`abc`" in json.dumps(rendered.blocks)
+    [retry] = buttons(rendered.blocks)
+    assert retry["action_id"] == actions.RETRY and actions.decode(retry["value"]) == {"j": "j1"}
+
+
+def test_settled_question_loses_its_choice_buttons_only():
+    ask = AskHuman(kind="confirm_sql", question="Run it?", sql="select 1")
+    blocks = render_reply(AgentReply(session_id="s", sql="select 1", ask_human=ask)).blocks
+    settled = settle_question(blocks, "U1", "Run")
+    assert buttons(settled) == [] and "<@U1> chose *Run*" in json.dumps(settled)
+
+
+def test_sql_command_parsing():
+    assert parse_sql_command("", allow_error=True) is None
+    assert parse_sql_command("select 1 -- boom", allow_error=True).error == "boom"
+    assert parse_sql_command("select 1 -- a comment", allow_error=False).sql == "select 1 -- a comment"
+    parsed = parse_sql_command("```sql\nselect a -- c\nfrom t``` -- line 2: bad", allow_error=True)
+    assert (parsed.sql, parsed.error) == ("select a -- c\nfrom t", "line 2: bad")
+
+
+def test_question_repeated_as_the_reply_text_is_shown_once():
+    ask = AskHuman(kind="confirm_sql", question="Shall I run this query?", sql="select 1")
+    rendered = render_reply(AgentReply(session_id="s", text="Shall I run this query?", sql="select 1", ask_human=ask))
+    assert section_texts(rendered.blocks).count("Shall I run this query?") == 1

@@ -1,0 +1,74 @@
+"""`python -m bot`: mode selection, and HTTP mode as a real process against the Web API stand-in."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import socket
+import sys
+
+import aiohttp
+import pytest
+from pydantic import SecretStr
+
+from bot.__main__ import choose_mode
+from tests.support.slack_requests import SlackSender, mention
+
+SECRET = "main-secret"
+
+
+@pytest.mark.parametrize(
+    ("overrides", "mode"),
+    [
+        ({}, "console"),
+        ({"slack_bot_token": SecretStr("xoxb"), "slack_app_token": SecretStr("xapp")}, "socket"),
+        ({"slack_bot_token": SecretStr("xoxb")}, "http"),
+        ({"slack_bot_token": SecretStr("xoxb"), "slack_app_token": SecretStr("xapp"), "bot_mode": "http"}, "http"),
+    ],
+)
+def test_mode_follows_the_tokens_unless_bot_mode_says(settings, overrides, mode):
+    assert choose_mode(settings.model_copy(update=overrides)) == mode
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@pytest.mark.subprocess
+async def test_http_mode_process_serves_health_and_answers_a_signed_mention(slack, settings, tmp_path):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OPENAI_", "BOT_", "REDIS_"))}
+    env.update(
+        BOT_MODE="http", PORT=str(port), SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=slack.api_url, DATA_DIR=str(settings.data_dir),
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(600):  # wait for the server to listen (start-up loads the warehouse)
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
+                        assert response.status == 200
+                        break
+                except aiohttp.ClientConnectorError:
+                    assert process.returncode is None, (await process.stderr.read()).decode()[-2000:]
+                    await asyncio.sleep(0.1)
+            sender = SlackSender(f"http://127.0.0.1:{port}/slack/events", SECRET, session)
+            status, _ = await sender.event(mention("average arrival delay by origin", ts="100.1"))
+            assert status == 200
+            for _ in range(1200):  # the process answers in the background; wait for the reply to land
+                thread = slack.thread("C1", "100.1")
+                if thread and any(b.get("type") == "actions" for b in thread[-1]["blocks"]):
+                    break
+                await asyncio.sleep(0.1)
+            assert thread and "Working on it" not in thread[-1]["text"]
+    finally:
+        process.terminate()
+        _, stderr = await process.communicate()
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    assert b"Traceback" not in stderr
