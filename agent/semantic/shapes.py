@@ -236,7 +236,7 @@ def _time_sides(intent: StructuredIntent, words: _Words):
     for mention in sorted(words.state.mentions, key=lambda m: m.start):
         for entry in mention.of("month"):
             periods.append([entry.payload])
-    for i, word in enumerate(words.low):
+    for word in words.low:
         if word in _QUARTER:
             periods.append(_QUARTER[word])
     positions = _period_positions(words)

@@ -440,8 +440,8 @@ class _Builder:
                     this=exp.to_identifier(other.relation.split(".")[-1]),
                     db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
                     alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True))))
-                inner = inner.where(self.condition(parsed, lambda ref: self.grain(
-                    self.qualified(other.dimension(ref.name).expr, inner_alias), ref.grain)))
+                inner = inner.where(self.condition(parsed, lambda ref, other=other, at=inner_alias: self.grain(
+                    self.qualified(other.dimension(ref.name).expr, at), ref.grain)))
                 self.tables.append(other.relation)
                 return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
             raise
