@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from langchain_core.messages import SystemMessage
 
-from agent.prompts import ROUTER_SYSTEM_PROMPT
+from agent.supervisor.prompt import ROUTER_SYSTEM_PROMPT
 from agent.tools.semantic import semantic_prompt
 from tests.support.scripted_model import ScriptedChatModel, tool_call
 
