@@ -50,7 +50,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
     time_dims = [d for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     query = Query(
         metrics=tuple(metrics),
-        group_by=tuple(GroupBy(d) for d in intent.dimensions),
+        group_by=tuple(GroupBy(*model.time_grain(d)) if model.time_grain(d) else GroupBy(d) for d in intent.dimensions),
         where=tuple(filters),
         having=tuple(MetricCondition(h.metric, h.op, (h.value,)) for h in intent.having),
         order_by=tuple((o.field, o.descending) for o in intent.order_by),

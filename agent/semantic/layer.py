@@ -103,7 +103,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     return {
         "tables": tables, "joins": joins, "dimensions": list(dimensions.values()), "metrics": metrics,
         "aggregations": vocabulary.get("aggregations") or {}, "ranking": ranking,
-        "seasons": vocabulary.get("seasons") or {}, "named_days": vocabulary.get("named_days") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
+        "seasons": vocabulary.get("seasons") or {}, "time_grains": vocabulary.get("time_grains") or {}, "named_days": vocabulary.get("named_days") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
         "default_metric": default, "context_words": vocabulary.get("context_words") or [],
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],

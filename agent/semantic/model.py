@@ -23,6 +23,9 @@ from agent.warehouse import Schema
 Aggregation = Literal["avg", "median", "sum", "max", "min", "count"]
 
 
+TIME_GRAINS = ("hour", "day", "week", "month", "quarter", "year", "extract_dow", "extract_hour")
+
+
 class SemanticModelError(AssistantError):
     """The semantic model file is malformed or disagrees with the warehouse."""
 
@@ -135,6 +138,7 @@ class SemanticModel(_Strict):
     aggregations: dict[Aggregation, list[str]]
     ranking: Ranking
     seasons: dict[str, list[int]] = {}
+    time_grains: dict[str, list[str]] = {}  # generic grain words ('monthly') for time dimensions
     named_days: dict[str, tuple[int, int]] = {}  # 'christmas day' -> (12, 25): dates fixed in the calendar
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
@@ -247,7 +251,18 @@ class SemanticModel(_Strict):
 
     @cached_property
     def dimension_by_name(self) -> dict[str, Dimension]:
-        return {d.name: d for d in self.dimensions}
+        """Declared dimensions, plus 'metric_time__<grain>' for tables dated by a time dimension
+        ('monthly' groups by the month of each measure's own date)."""
+        found = {d.name: d for d in self.dimensions}
+        dated = [(t.name, found[t.agg_time]) for t in self.tables if t.agg_time in found]
+        sources = [next((s for s in dim.sources if s.table == table), None) for table, dim in dated]
+        sources = [s for s in sources if s is not None]
+        if sources:
+            for grain in TIME_GRAINS:
+                name = f"metric_time__{grain}"
+                label = {"extract_dow": "day of the week", "extract_hour": "hour of the day"}.get(grain, grain)
+                found.setdefault(name, Dimension(name=name, label=label, kind="time", sources=sources))
+        return found
 
     @cached_property
     def table_by_name(self) -> dict[str, TableSpec]:
@@ -290,7 +305,30 @@ class SemanticModel(_Strict):
             candidates = [j for j in self.joins if j.from_table == base_table and j.to_table == source.table]
             if len(candidates) == 1:  # several joins to one table (role-playing) need an explicit one
                 return source, candidates[0]
+        for source in dim.sources:  # further away: the first join of the shortest many-to-one path
+            path = self._path(base_table, source.table)
+            if path:
+                return source, path[0]
         return None
+
+    def _path(self, start: str, goal: str, max_hops: int = 4) -> list[JoinSpec] | None:
+        """The one shortest chain of many-to-one joins from `start` to `goal`; None when there is
+        none or several (then the dimension must be named through its entity)."""
+        frontier: list[list[JoinSpec]] = [[]]
+        for _ in range(max_hops):
+            frontier = [p + [j] for p in frontier for j in self.joins
+                        if j.from_table == (p[-1].to_table if p else start)
+                        and j.to_table not in {start, *(x.to_table for x in p)}]
+            found = [p for p in frontier if p[-1].to_table == goal]
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
+
+    @staticmethod
+    def time_grain(name: str) -> tuple[str, str] | None:
+        """'metric_time__month' -> ('metric_time', 'month'): a time dimension at a grain."""
+        base, _, grain = name.rpartition("__")
+        return (base, grain) if base == "metric_time" and grain in TIME_GRAINS else None
 
 
 def expression_columns(sql_expr: str) -> set[str]:

@@ -198,7 +198,7 @@ class _Resolved:
     dimension: Dimension | None
 
 
-def _paths(project: Project, start: SemanticModel, max_hops: int = 3) -> list[tuple[_Hop, ...]]:
+def _paths(project: Project, start: SemanticModel, max_hops: int = 4) -> list[tuple[_Hop, ...]]:
     """Every many-to-one path from `start` (breadth first, shortest first, no model twice)."""
     found: list[tuple[_Hop, ...]] = [()]
     queue: deque[tuple[SemanticModel, tuple[_Hop, ...]]] = deque([(start, ())])

@@ -63,6 +63,15 @@ class Lexicon:
                     self._add(form, "dimension", dim.name)
             for text in dim.grain_words:
                 self._add(phrase(text), "grain", dim.name)
+        if any(t.agg_time for t in model.tables):  # generic grain words where the model has none of its own
+            for grain, texts in model.time_grains.items():
+                for text in texts:
+                    words = phrase(text)
+                    # 'by month' is the model's own 'month' where it has one
+                    taken = any(e.words == tail and e.kind in ("dimension", "grain")
+                                for tail in (words, words[1:]) if tail for e in self.entries.get(tail[0], []))
+                    if not taken:
+                        self._add(words, "grain", f"metric_time__{grain}")
         for table in model.tables:
             for text in table.entity_words:
                 for form in inflections(phrase(text)):
