@@ -70,8 +70,18 @@ def _merge(base: dict, extra: dict) -> None:
             base[key] = value
 
 
-def _words(name: str) -> str:
-    return name.replace("_", " ")
+def _words(name: str, prefix: str = "") -> str:
+    return name.removeprefix(prefix).replace("_", " ")
+
+
+def _column_prefix(model: DbtModel) -> str:
+    """'l_' when every column-named element of the model starts with it (TPC-H's l_shipmode):
+    people say 'ship mode', not 'l shipmode'."""
+    names = [d.name for d in model.dimensions] + [m.expr for m in model.measures if re.fullmatch(r"\w+", m.expr)]
+    match = re.match(r"[a-z]{1,3}_", names[0]) if names else None
+    if match and len(names) > 1 and all(n.startswith(match.group(0)) for n in names):
+        return match.group(0)
+    return ""
 
 
 def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
@@ -86,7 +96,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
                     joins.append({"name": f"{model.name}__{entity.name}", "from": model.name, "to": target.name,
                                   "keys": [[entity.expr, key.expr]]})
         for dim in model.dimensions:
-            _add_dimension(dimensions, model, dim, project, annotated)
+            _add_dimension(dimensions, model, dim, project, annotated, _column_prefix(model))
     metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
     measures = {m["measure"] for m in metrics if m.get("measure")}
     for name in list(dimensions):
@@ -143,7 +153,7 @@ def _row_count_metric(model: DbtModel, project: Project) -> str | None:
     return None
 
 
-def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, annotated: bool) -> None:
+def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, annotated: bool, prefix: str) -> None:
     meta = dim.meta
     source = {"table": model.name, "expr": dim.expr}
     existing = dimensions.get(dim.name)
@@ -152,7 +162,7 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
         return
     kind = meta.get("kind") or ("time" if dim.type == "time" else "categorical")
     entry: dict[str, Any] = {
-        "name": dim.name, "label": dim.label or _words(dim.name), "kind": kind, "sources": [source],
+        "name": dim.name, "label": dim.label or _words(dim.name, prefix), "kind": kind, "sources": [source],
         "synonyms": meta.get("synonyms", []), "grain_words": meta.get("grain_words", []),
         "unit": meta.get("unit"), "values": meta.get("values", kind == "categorical" and not annotated),
         "value_aliases": meta.get("value_aliases", {}), "value_cues": meta.get("value_cues", []),

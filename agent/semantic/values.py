@@ -17,6 +17,7 @@ from agent.semantic.text import CALENDAR_WORDS, STOPWORDS, phrase
 from agent.warehouse import Warehouse
 
 _CODE = re.compile(r"[A-Z0-9]{2,4}")
+_MANY_VALUES = 300
 
 
 @dataclass(frozen=True)
@@ -107,8 +108,17 @@ def _value_dimensions(model: SemanticModel) -> list[str]:
 
 
 def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[str]:
-    source = model.dimension_by_name[name].sources[0]
-    return [str(v) for v in warehouse.distinct_values(model.table_by_name[source.table].table, source.expr)]
+    """The dimension's values; none for an expression, or for free text with more distinct values than
+    people name (names, comments, addresses) unless the model gives it aliases or labels."""
+    dim = model.dimension_by_name[name]
+    source = dim.sources[0]
+    column = source.expr.strip('"`')
+    if not re.fullmatch(r"\w+", column):
+        return []
+    values = [str(v) for v in warehouse.distinct_values(model.table_by_name[source.table].table, column)]
+    if len(values) > _MANY_VALUES and not (dim.value_aliases or dim.value_labels):
+        return []
+    return values
 
 
 def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[str, str]:

@@ -48,6 +48,9 @@ class Mention:
         return any(e.kind == kind for e in self.entries)
 
 
+_JOINABLE = {"dimension", "metric", "entity", "flag"}
+
+
 class Lexicon:
     def __init__(self, model: SemanticModel, values: ValueIndex):
         self.entries: dict[str, list[Entry]] = {}
@@ -138,6 +141,14 @@ class Lexicon:
                 hit = all(t.low == w for t, w in zip(window, entry.words))
             if hit and not (entry.kind == "month" and not _is_month_word(tokens, i)):
                 by_length.setdefault(n, []).append(entry)
+        # 'ship mode' for a column named shipmode, 'order priority' for orderpriority
+        for n in (2, 3):
+            if i + n <= len(tokens) and n not in by_length:
+                joined = "".join(t.low for t in tokens[i:i + n])
+                found = [e for e in self.entries.get(joined, []) if len(e.words) == 1 and e.words[0] == joined
+                         and e.kind in _JOINABLE]
+                if found:
+                    by_length[n] = found
         return [Mention(i, i + n, entries) for n, entries in by_length.items()]
 
 
