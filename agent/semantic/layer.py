@@ -14,12 +14,14 @@ a dimension whose column a sum/average measure aggregates is numeric.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
 import yaml
 
 from agent.semantic.dbt_load import read_project
+from agent.semantic.dbt_spec import Dimension
 from agent.semantic.dbt_spec import Metric as DbtMetric
 from agent.semantic.dbt_spec import Project
 from agent.semantic.dbt_spec import SemanticModel as DbtModel
@@ -41,11 +43,35 @@ def load_layer(path: Path | str | None = None, dialect: str = "duckdb") -> Seman
     if not project.metrics:
         problems = "; ".join(str(d) for d in project.diagnostics[:5])
         raise SemanticModelError(f"No metric could be read from {root}" + (f": {problems}" if problems else "."))
+    project = _with_measured_columns(project)
     vocabulary = _vocabulary(root)
     try:
         return SemanticModel.model_validate({**_view(project, vocabulary), "project": project})
     except ValueError as exc:
         raise SemanticModelError(f"The semantic model at {root} is inconsistent: {exc}") from None
+
+
+def _with_measured_columns(project: Project) -> Project:
+    """A column a sum or average measure aggregates is also a numeric dimension of its model (when
+    the YAML does not declare one), so 'average discount' finds the measure and 'discount over
+    0.05' can filter rows. Added in memory only; the YAML is left as written."""
+    models = []
+    for model in project.semantic_models:
+        have = {d.expr for d in model.dimensions} | {d.name for d in model.dimensions} | {e.name for e in model.entities}
+        extra = []
+        for measure in model.measures:
+            column = measure.expr.strip('"`')
+            if measure.agg in ("sum", "average", "min", "max", "median") and re.fullmatch(r"[A-Za-z_]\w*", column) \
+                    and column not in have and measure.expr not in have:
+                extra.append(Dimension(name=slug(column), type="categorical", expr=measure.expr,
+                                       meta={"kind": "numeric"}))
+                have |= {column, measure.expr, slug(column)}
+        models.append(replace(model, dimensions=model.dimensions + tuple(extra)) if extra else model)
+    return Project(models, project.metrics, project.diagnostics, project.dialect)
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
 
 
 def _vocabulary(root: Path) -> dict[str, Any]:
@@ -197,6 +223,8 @@ def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
         entry["filter"] = " AND ".join(f.text for f in metric.filters + metric.measure.filters)
     agg = _AGG_WORD.get(measure.agg)
     column = next((d for d in owner.dimensions if d.expr == measure.expr and d.type == "categorical"), None)
+    if metric.label is None and column is not None and agg:  # 'lineitem_l_discount_average' reads 'Average discount'
+        entry["label"] = f"{dict(avg='average', sum='total').get(agg, agg).capitalize()} {_words(column.name, _column_prefix(owner))}"
     if agg and column is not None and not filtered:
         entry["measure"], entry["agg"] = column.name, agg
     key = owner.primary.expr if owner.primary else None
