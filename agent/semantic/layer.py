@@ -103,7 +103,8 @@ def _words(name: str, prefix: str = "") -> str:
 def _column_prefix(model: DbtModel) -> str:
     """'l_' when every column-named element of the model starts with it (TPC-H's l_shipmode):
     people say 'ship mode', not 'l shipmode'."""
-    names = [d.name for d in model.dimensions] + [m.expr for m in model.measures if re.fullmatch(r"\w+", m.expr)]
+    names = [d.name for d in model.dimensions] + [m.expr for m in model.measures
+                                                  if re.fullmatch(r"[A-Za-z_]\w*", m.expr)]
     match = re.match(r"[a-z]{1,3}_", names[0]) if names else None
     if match and len(names) > 1 and all(n.startswith(match.group(0)) for n in names):
         return match.group(0)
@@ -156,7 +157,7 @@ def _table(model: DbtModel, project: Project) -> dict[str, Any]:
         "name": model.name, "relation": model.relation,
         "label": model.label or model.description or _words(model.name),
         "primary_key": [primary.expr] if primary else [],
-        "entity_words": meta.get("entity_words", [_words(entity)] if entity and count_metric else []),
+        "entity_words": meta.get("entity_words", [_words(entity or model.name)] if count_metric else []),
         "count_metric": count_metric, "counted_from": meta.get("counted_from", {}),
         "time": meta.get("time_parts", {}),
         "agg_time": model.agg_time_dimension,
@@ -173,6 +174,8 @@ def _row_count_metric(model: DbtModel, project: Project) -> str | None:
             continue
         measure = project.measure(metric.measure.name)
         if measure.agg == "count" and (measure.expr in ("1", "*") or (primary and measure.expr == primary.expr)):
+            return metric.name
+        if measure.agg == "sum" and measure.expr == "1":
             return metric.name
         if measure.agg == "count_distinct" and primary and measure.expr == primary.expr:
             return metric.name
@@ -223,7 +226,8 @@ def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
         entry["filter"] = " AND ".join(f.text for f in metric.filters + metric.measure.filters)
     agg = _AGG_WORD.get(measure.agg)
     column = next((d for d in owner.dimensions if d.expr == measure.expr and d.type == "categorical"), None)
-    if metric.label is None and column is not None and agg:  # 'lineitem_l_discount_average' reads 'Average discount'
+    generated = column is not None and column.name in metric.name and metric.name != column.name
+    if generated and agg and (metric.label is None or metric.label.lower() == _words(metric.name).lower()):  # 'lineitem_l_discount_average' reads 'Average discount'
         entry["label"] = f"{dict(avg='average', sum='total').get(agg, agg).capitalize()} {_words(column.name, _column_prefix(owner))}"
     if agg and column is not None and not filtered:
         entry["measure"], entry["agg"] = column.name, agg

@@ -64,9 +64,11 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
                 by_metric.append(mention)  # "top 5 carriers by average delay": the ranking measure
             continue
         dims = [e.payload for e in mention.of("dimension")]
+        cue = state.cue_before(mention.start, GROUP_CUES)
+        if not dims and cue and mention.has("entity"):  # 'per nation': the thing's name, where it has one
+            dims = [d for d in (_name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
         if not dims:
             continue
-        cue = state.cue_before(mention.start, GROUP_CUES)
         which = state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
         after_top = state.cue_before(mention.start, [("top",), ("bottom",)]) or (
             mention.start > 0 and state.tokens[mention.start - 1].number is not None
@@ -88,6 +90,11 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if which and not plural(state, mention):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _name_of(table: str, model: SemanticModel) -> str | None:
+    return next((d.name for d in model.dimensions if d.kind == "categorical" and d.name.endswith("name")
+                 and any(s.table == table for s in d.sources)), None)
 
 
 def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: str) -> list[str]:
