@@ -47,13 +47,14 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         c = intent.contrast
         contrasts = (Contrast("contrast", "ratio" if c.kind == "share" else c.kind, c.metric,
                               tuple(_side(c.first, model, table)), tuple(_side(c.second, model, table))),)
-    time_dims = [d for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
+    groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
+    time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     query = Query(
         metrics=tuple(metrics),
-        group_by=tuple(GroupBy(*model.time_grain(d)) if model.time_grain(d) else GroupBy(d) for d in intent.dimensions),
+        group_by=tuple(groups.values()),
         where=tuple(filters),
         having=tuple(MetricCondition(h.metric, h.op, (h.value,)) for h in intent.having),
-        order_by=tuple((o.field, o.descending) for o in intent.order_by),
+        order_by=tuple((groups[o.field].alias if o.field in groups else o.field, o.descending) for o in intent.order_by),
         limit=intent.limit,
         limit_per=intent.limit_per,
         compare=intent.compare,
@@ -67,6 +68,19 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         raise IntentError(str(exc)) from None
     joined = [t for t in compiled.tables if t != model.table_by_name[table].table]
     return CompiledQuery(sql=compiled.sql, tables=compiled.tables, reason=_reason(intent, model, table, joined))
+
+
+def _group_by(name: str, intent: StructuredIntent, model: SemanticModel) -> GroupBy:
+    """A time grain reads as people count it: years as numbers (1996), and months or quarters as
+    numbers too when the question fixes the year ('monthly orders for 1996': 1..12)."""
+    grain = model.time_grain(name)
+    if grain is None:
+        return GroupBy(name)
+    base, unit = grain
+    one_year = intent.time is not None and intent.time.year is not None
+    if unit == "year" or (one_year and unit in ("month", "quarter")):
+        return GroupBy(base, f"extract_{unit}")
+    return GroupBy(base, unit)
 
 
 def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:

@@ -54,3 +54,8 @@ def test_values_from_the_data_and_a_year_on_the_time_dimension(run):
 
 def test_having_on_a_bare_model(run):
     assert run("regions with more than 5 orders") == [("north", 6)]
+
+
+def test_years_read_as_numbers_and_compare_with_the_year_before(run):
+    rows = run("yearly revenue year over year")
+    assert [(int(y), r, prev) for y, r, prev, *_ in rows] == [(2023, 610.0, None), (2024, 470.0, 610.0)]

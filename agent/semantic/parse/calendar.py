@@ -110,7 +110,8 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
             continue
         number = tokens[idx].number
         if number is not None and 1990 <= number <= 2100 and float(number).is_integer() and idx not in state.used_tokens:
-            if idx > 0 and words[idx - 1] in {"in", "during", "for", "of", "since", "year"}:
+            after_month = idx > 0 and any(m.end == idx and m.has("month") for m in state.mentions)
+            if idx > 0 and (words[idx - 1] in {"in", "during", "for", "of", "since", "year"} or after_month):
                 year = int(number)
                 state.consume(idx)
     if not (months or days or year or weekdays):

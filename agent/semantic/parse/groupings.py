@@ -65,7 +65,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
             continue
         dims = [e.payload for e in mention.of("dimension")]
         cue = state.cue_before(mention.start, GROUP_CUES)
-        if not dims and cue and mention.has("entity"):  # 'per nation': the thing's name, where it has one
+        named = cue or state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        if not dims and named and mention.has("entity"):  # 'per nation', 'which nations': the thing's name
             dims = [d for d in (_name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
         if not dims:
             continue
