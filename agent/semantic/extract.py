@@ -113,6 +113,11 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     if not metric_choices and having:
         metric_choices = [[h.metric] for h in having]
     if not metric_choices:
+        unread = [w for w in ignored if not w[:1].isdigit()]
+        if unread and (grouping or rank_mentions or filters or time) and model.default_metric:
+            # no measure named, and words left unread: they may be the measure ('net revenue')
+            return Extraction(reason="I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
+                              + " is not a metric of this model.", ignored_words=ignored)
         if (grouping or rank_mentions or filters or time) and model.default_metric:
             metric_choices = [[model.default_metric]]
         else:
