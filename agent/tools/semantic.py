@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from agent.runtime import AgentContext
 from agent.llm.routing import FOLLOW_UP_MARK
-from agent.semantic.compiler import CompiledQuery, compile_intent
+from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import extract_intent
 from agent.semantic.intent import StructuredIntent, validate_intent
 
@@ -34,6 +34,7 @@ class SemanticParse(BaseModel):
     clarify_question: str | None = Field(default=None, description="Ask this when the question is ambiguous")
     clarify_term: str | None = Field(default=None, description="The ambiguous words, exactly as in the question")
     clarify_options: list[str] = Field(default_factory=list, description="Meanings that can replace clarify_term")
+    unused_words: list[str] = Field(default_factory=list, description="Words of the question the intent does not use")
 
 
 # How people ask for SQL rather than numbers: part of the request, not of the data question.
@@ -64,6 +65,7 @@ def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
         clarify_question=f"What do you mean by “{ambiguity.text}”?" if ambiguity else None,
         clarify_term=ambiguity.text if ambiguity else None,
         clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
+        unused_words=extraction.ignored_words if extraction.intent is not None else [],
     )
 
 
@@ -90,7 +92,12 @@ def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[Compil
     problems = validate_intent(intent, ctx.semantic)
     if problems:
         return None, problems
-    return compile_intent(intent, ctx.semantic), []
+    # straight in the warehouse's dialect (the model's expressions are written in it too)
+    dialect = getattr(ctx.warehouse, "dialect", "duckdb")
+    try:
+        return compile_intent(intent, ctx.semantic, dialect), []
+    except IntentError as exc:
+        return None, [str(exc)]
 
 
 def semantic_prompt(ctx: AgentContext) -> str:

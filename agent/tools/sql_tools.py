@@ -84,14 +84,17 @@ async def generate_sql(
             except SqlError as exc:
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
             else:
+                reason = compiled.reason
+                if parse.unused_words:  # said, so a reading that skipped a word is visible
+                    reason += " Words not used: " + ", ".join(f"“{w}”" for w in parse.unused_words) + "."
                 return tool_result(
                     final_intent,
                     sql=compiled.sql,
-                    reason=compiled.reason,
+                    reason=reason,
                     tables=list(compiled.tables),
                     intent=parse.intent.model_dump(),
                     path="semantic",
-                    text=f"Here is the SQL. Read as: {compiled.reason}",
+                    text=f"Here is the SQL. Read as: {reason}",
                 )
         else:
             log.info("semantic intent rejected: %s", problems)
