@@ -265,8 +265,6 @@ class _Reader:
             return None
         offset = raw.get("offset_window")
         to_grain = raw.get("offset_to_grain")
-        if to_grain:
-            self.note(raw, f"{where}: offset_to_grain on '{raw['name']}' is not supported; queries using it are refused")
         return MetricInput(str(raw["name"]), self.filters(raw.get("filter")), raw.get("alias"),
                            _window(offset, where) if offset else None, str(to_grain).lower() if to_grain else None)
 

@@ -120,9 +120,10 @@ class _Leaf:
     offset: tuple[int, str] | None = None
     cumulative: tuple[tuple[int, str] | None, str | None] | None = None  # (window, grain_to_date)
     fill: float | None = None
+    to_grain: str | None = None  # offset_to_grain: the value at the start of this grain's period
 
     def cte_key(self, model: str) -> tuple:
-        return (model, self.offset, self.cumulative)
+        return (model, self.offset, self.cumulative, self.to_grain)
 
 
 @dataclass
@@ -141,7 +142,8 @@ class _Plan:
 
 
 def _metric_expr(plan: _Plan, name: str, filters: tuple[ParsedFilter, ...] = (),
-                 offset: tuple[int, str] | None = None, seen: tuple[str, ...] = ()) -> exp.Expression:
+                 offset: tuple[int, str] | None = None, seen: tuple[str, ...] = (),
+                 to_grain: str | None = None) -> exp.Expression:
     if name in seen:
         raise QueryError(f"Metric '{name}' refers to itself.")
     metric = plan.project.metric_by_name.get(name)
@@ -153,14 +155,14 @@ def _metric_expr(plan: _Plan, name: str, filters: tuple[ParsedFilter, ...] = (),
         assert metric.measure is not None
         cumulative = (metric.window, metric.grain_to_date) if metric.type == "cumulative" else None
         return plan.leaf(_Leaf(metric.measure.name, filters + metric.measure.filters, offset, cumulative,
-                               metric.measure.fill_nulls_with))
+                               metric.measure.fill_nulls_with, to_grain))
     if metric.type == "ratio":
         assert metric.numerator is not None and metric.denominator is not None
-        num = _input_expr(plan, metric.numerator, filters, offset, seen)
-        den = _input_expr(plan, metric.denominator, filters, offset, seen)
+        num = _input_expr(plan, metric.numerator, filters, offset, seen, to_grain)
+        den = _input_expr(plan, metric.denominator, filters, offset, seen, to_grain)
         return exp.Div(this=exp.cast(num, "DOUBLE"), expression=exp.func("NULLIF", den, exp.Literal.number(0)))
     tree = sqlglot.parse_one(metric.expr or "", read=plan.project.dialect)
-    values = {(i.alias or i.name): _input_expr(plan, i, filters, offset, seen) for i in metric.inputs}
+    values = {(i.alias or i.name): _input_expr(plan, i, filters, offset, seen, to_grain) for i in metric.inputs}
     for column in list(tree.find_all(exp.Column)):
         if column.name in values:
             column.replace(exp.paren(values[column.name].copy()))
@@ -169,9 +171,11 @@ def _metric_expr(plan: _Plan, name: str, filters: tuple[ParsedFilter, ...] = (),
     return tree
 
 
-def _input_expr(plan: _Plan, item, filters, offset, seen) -> exp.Expression:
+def _input_expr(plan: _Plan, item, filters, offset, seen, to_grain=None) -> exp.Expression:
     if item.offset_to_grain:
-        raise QueryError(f"offset_to_grain (on '{item.name}') is not supported yet.")
+        if offset is not None or item.offset_window is not None or to_grain is not None:
+            raise QueryError(f"offset_to_grain on '{item.name}' cannot be combined with another offset.")
+        return _metric_expr(plan, item.name, filters + item.filters, None, seen, item.offset_to_grain)
     window = offset
     if item.offset_window is not None:
         if offset is not None and offset[1] != item.offset_window[1]:
@@ -349,7 +353,9 @@ class _Builder:
         def sql_of(ref: Ref) -> exp.Expression:
             return column(ref.name, ref.entity_path, ref.grain)
 
-        conditions = [self.filter_condition(f, model, alias, sql_of) for f in self.plan.query.where]
+        where = [f for f in self.plan.query.where
+                 if not (leaves[0][0].to_grain and self.is_time_filter(f, model))]  # the period start may lie outside
+        conditions = [self.filter_condition(f, model, alias, sql_of) for f in where]
         # filters every leaf shares restrict the rows; the others only their own aggregate
         shared = [f for f in leaves[0][0].filters if all(f.text in {g.text for g in leaf.filters} for leaf, _ in leaves)]
         row_filters = [self.condition(f, sql_of) for f in shared]
@@ -590,12 +596,17 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
     cte_of: dict[str, str] = {}
     for n, (key, leaves) in enumerate(groups.items()):
         name = f"__q{n}"
-        ctes.append((name, builder.cte(owners[key], leaves), leaves[0][0].offset is not None))
+        leaf = leaves[0][0]
+        ctes.append((name, builder.cte(owners[key], leaves), leaf.offset is not None or leaf.to_grain is not None,
+                     leaf.to_grain))
         for _, alias in leaves:
             cte_of[alias] = name
 
     keys = [g.alias for g in query.group_by]
-    outer, union = _combine(ctes, keys)
+    time_keys = {g.alias for g in query.group_by if g.grain in GRAIN_ORDER}
+    if any(c[3] for c in ctes) and not time_keys:
+        raise QueryError("offset_to_grain needs the answer grouped by a time grain.")
+    outer, union = _combine(ctes, keys, time_keys, builder.grain)
     for name, expr in outputs:
         expr = expr.copy()
         for column in list(expr.find_all(exp.Column)):
@@ -607,7 +618,7 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
     if query.compare and query.compare_by:
         outer, columns = _previous_row(outer, query, columns, deferred)
     outer = _wrap(outer, query, columns, plan)
-    for cte_name, cte_query, _ in ctes:
+    for cte_name, cte_query, *_ in ctes:
         outer = outer.with_(cte_name, as_=cte_query)
     if union is not None:
         outer = outer.with_("__keys", as_=union)
@@ -657,25 +668,30 @@ def _previous_row(outer: exp.Select, query: Query, columns: list[str], deferred:
     return result, names
 
 
-def _combine(ctes: list[tuple[str, exp.Select, bool]], keys: list[str]) -> tuple[exp.Select, exp.Expression | None]:
-    """One row per group: straight from a single CTE, else a keys CTE (returned second) joined to each."""
-    if len(ctes) == 1:
+def _combine(ctes: list, keys: list[str], time_keys: set[str] = frozenset(), truncate=None):
+    """One row per group: straight from a single CTE, else a keys CTE (returned second) joined to each.
+    A CTE of an offset_to_grain input joins each period to the start of its grain's period."""
+    if len(ctes) == 1 and not ctes[0][3]:
         name = ctes[0][0]
         return exp.select(*[exp.column(k, table=name, quoted=True) for k in keys]).from_(name), None
     if not keys:
         outer = exp.select().from_(ctes[0][0])
-        for name, _, _ in ctes[1:]:
+        for name, *_ in ctes[1:]:
             outer = outer.join(name, join_type="cross")
         return outer, None
     sources = [c for c in ctes if not c[2]] or ctes  # offset rows never add periods of their own
     union: exp.Expression = exp.select(*[exp.column(k, quoted=True) for k in keys]).from_(sources[0][0])
-    for name, _, _ in sources[1:]:
+    for name, *_ in sources[1:]:
         union = exp.union(union, exp.select(*[exp.column(k, quoted=True) for k in keys]).from_(name), distinct=True)
     outer = exp.select(*[exp.column(k, table="__keys", quoted=True) for k in keys]).from_("__keys")
-    for name, _, _ in ctes:
-        on = exp.and_(*[exp.NullSafeEQ(this=exp.column(k, table="__keys", quoted=True),
-                                       expression=exp.column(k, table=name, quoted=True)) for k in keys])
-        outer = outer.join(name, on=on, join_type="left")
+    for name, _, _, to_grain in ctes:
+        on = []
+        for k in keys:
+            key = exp.column(k, table="__keys", quoted=True)
+            if to_grain and k in time_keys:
+                key = truncate(key, to_grain)
+            on.append(exp.NullSafeEQ(this=key, expression=exp.column(k, table=name, quoted=True)))
+        outer = outer.join(name, on=exp.and_(*on), join_type="left")
     return outer, union
 
 

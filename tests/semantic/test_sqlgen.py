@@ -161,3 +161,10 @@ def test_a_filter_across_one_to_many_is_a_semi_join(run):
     # average order value of orders that contain a lamp: each order counted once however many lamps
     rows = run(Query(metrics=("aov",), where=(dimension_filter("product", "=", ("lamp",)),)))
     assert rows == [(pytest.approx((120 + 300 + 150) / 3),)]
+
+
+def test_offset_to_grain_reads_the_first_period_of_the_quarter(run):
+    rows = run(Query(metrics=("revenue", "revenue_vs_quarter_start"), group_by=(GroupBy("metric_time", "month"),)))
+    # Q4 2023 starts in October (no orders): no value; Q1 2024 starts in January (225)
+    assert [(str(m), r, d) for m, r, d in rows] == [
+        ("2023-11-01", 160.0, None), ("2023-12-01", 450.0, None), ("2024-01-01", 225.0, 0.0), ("2024-02-01", 245.0, 20.0)]

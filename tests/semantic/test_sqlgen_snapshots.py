@@ -37,6 +37,8 @@ QUERIES = {
                         having=(MetricCondition("revenue", ">", (200,)),), order_by=(("revenue", True),), limit=2),
     "top_n_per_group": Query(metrics=("revenue",), group_by=(GroupBy("region"), GroupBy("channel")),
                              order_by=(("revenue", True),), limit=1, limit_per="region"),
+    "offset_to_grain": Query(metrics=("revenue_vs_quarter_start",), group_by=(GroupBy("metric_time", "month"),)),
+    "semi_join": Query(metrics=("aov",), where=(dimension_filter("product", "=", ("lamp",)),)),
     "percentiles": Query(metrics=("median_order_value", "p90_order_value", "customers_buying"),
                          where=(dimension_filter("ordered_at", "between", ("2023-12-01", "2024-01-31")),)),
 }
