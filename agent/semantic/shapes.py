@@ -342,8 +342,29 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
             continue
         if (token.low,) in meaning or any(tuple(words.low[i:i + len(m)]) == m for m in meaning if len(m) > 1):
             left.append(token.text)
+    left += _unread_groupings(words, covered)
     if left:
         return ("I could not work " + ", ".join(f"“{w}”" for w in dict.fromkeys(left)) +
                 " into a query on this model, so I would be answering a different question.")
     return None
 
+
+def _unread_groupings(words: _Words, covered: set[int]) -> list[str]:
+    """'at each priority level' where nothing named 'priority level': the grouping would be dropped."""
+    from agent.semantic.text import STOPWORDS
+
+    tokens = words.state.tokens
+    left = []
+    for i, token in enumerate(tokens):
+        if token.low not in ("by", "per", "each", "every"):
+            continue
+        j = i + 1
+        while j < len(tokens) and tokens[j].low in ("the", "a", "an", "each", "every"):
+            j += 1
+        phrase_words = []
+        while j < len(tokens) and j not in covered and tokens[j].low not in STOPWORDS and tokens[j].number is None:
+            phrase_words.append(tokens[j].text)
+            j += 1
+        if phrase_words and (j >= len(tokens) or j not in covered):
+            left.append(f"{token.text} {' '.join(phrase_words)}")
+    return left

@@ -61,3 +61,8 @@ def test_every_intent_has_a_reading(ask, model):
     intent = ask("which airlines had more than 20k flights out of EWR? names please").intent
     reading = compile_intent(intent, model).reason
     assert reading.startswith("Number of flights by airline name") and "20000" in reading and "EWR" in reading
+
+
+def test_a_grouping_nothing_names_is_not_dropped(ask):
+    extraction = ask("number of flights at each gate level")
+    assert extraction.intent is None and "each gate level" in extraction.reason
