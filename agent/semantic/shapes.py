@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent
 from agent.semantic.model import SemanticModel
 from agent.semantic.sqlgen import dimension_filter
-from agent.semantic.text import phrase
+from agent.semantic.text import STOPWORDS, phrase
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
     from agent.semantic.parse.state import State as _State
@@ -351,8 +351,6 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
 
 def _unread_groupings(words: _Words, covered: set[int]) -> list[str]:
     """'at each priority level' where nothing named 'priority level': the grouping would be dropped."""
-    from agent.semantic.text import STOPWORDS
-
     tokens = words.state.tokens
     left = []
     for i, token in enumerate(tokens):
