@@ -45,7 +45,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
     contrasts = ()
     if intent.contrast is not None:
         c = intent.contrast
-        contrasts = (Contrast("contrast", "ratio" if c.kind == "share" else c.kind, c.metric,
+        contrasts = (Contrast(f"{c.metric}__{c.kind}", "ratio" if c.kind == "share" else c.kind, c.metric,
                               tuple(_side(c.first, model, table)), tuple(_side(c.second, model, table))),)
     groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
     time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]

@@ -156,6 +156,8 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
         having=having, order_by=order_by, limit=limit if grouping else None,
     )
     intent, unexplained = shapes.refine(intent, state, model)
+    ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
+               and t.number is None]  # again: the shapes pass places words too ('names', '% change')
     if unexplained:
         return Extraction(reason=unexplained, ignored_words=ignored)
     problems = validate_intent(intent, model)

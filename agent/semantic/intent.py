@@ -167,8 +167,9 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
     if intent.having and not intent.dimensions:
         problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
     selected = set(intent.all_metrics()) | set(intent.dimensions)
-    derived = {f"{m}__{suffix}" for m in selected for suffix in ("previous", "change", "pct_change")}
+    suffixes = ("previous", "change", "pct_change", "ratio", "difference", "share")
+    derived = {f"{m}__{suffix}" for m in selected for suffix in suffixes}
     for order in intent.order_by:
-        if order.field not in selected | derived | {"contrast"}:
+        if order.field not in selected | derived:
             problems.append(f"Ordering by '{order.field}' needs it among the metrics or dimensions.")
     return problems

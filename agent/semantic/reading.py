@@ -54,11 +54,10 @@ def _dim(model: SemanticModel, name: str) -> str:
 
 
 def _field(name: str, model: SemanticModel, label) -> str:
-    for suffix, words in (("__pct_change", "% change in "), ("__change", "change in "), ("__previous", "previous ")):
+    for suffix, words in (("__pct_change", "% change in "), ("__change", "change in "), ("__previous", "previous "),
+                          ("__ratio", "ratio of "), ("__difference", "difference in "), ("__share", "share of ")):
         if name.endswith(suffix):
             return words + label(name.removesuffix(suffix)).lower()
-    if name == "contrast":
-        return "value"
     return label(name).lower() if name in model.metric_by_name else _dim(model, name)
 
 

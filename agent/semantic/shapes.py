@@ -35,6 +35,8 @@ def refine(intent: StructuredIntent, state: "_State", model: SemanticModel) -> t
     intent = _contrast(intent, words, model)
     intent = _count_groups(intent, words, model)
     intent = _unknown_groups(intent, model)
+    if intent.order_by:  # 'biggest first', 'worst first': the direction, already read
+        words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in ("first", "last") and i > 0])
     return intent, _unexplained(words, model)
 
 
