@@ -5,7 +5,9 @@ one `AgentReply`. This is all `bot/` needs (import-linter checks it); graph inte
 from __future__ import annotations
 
 import asyncio
+import datetime as dt
 import logging
+import re
 import time
 import uuid
 from collections.abc import AsyncIterator
@@ -19,6 +21,8 @@ from langgraph.checkpoint.base import BaseCheckpointSaver
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.types import Command
 
+from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
+from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.render import render_png
 from agent.charts.spec import ChartSpec
 from agent.runtime import AgentContext
@@ -26,7 +30,7 @@ from agent.errors import AssistantError, SettingsError
 from agent.supervisor.graph import build_graph
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
-from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress
+from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress, SuggestedPrompt
 from agent.supervisor.state import empty_tool_call_info
 from agent.tools.registry import DIRECT_AGENTS
 
@@ -37,19 +41,26 @@ __all__ = [
     "Assistant",
     "AssistantError",
     "Chart",
+    "ChartError",
+    "ChartSpec",
+    "PreparedChart",
     "ChatContext",
     "Event",
     "HumanOption",
     "Progress",
     "Settings",
     "SettingsError",
+    "SuggestedPrompt",
     "interpret_reply",
+    "is_month_axis",
     "load_settings",
+    "prepare_chart",
 ]
 
 log = logging.getLogger(__name__)
 
 Event = Progress | AgentReply
+PROMPT_TITLE = 40  # a suggested prompt's label; the full question is what gets asked
 
 
 class LLMCallCounter(BaseCallbackHandler):
@@ -112,8 +123,11 @@ class Assistant:
             pending = await self.pending(session_id)
             if pending is not None:
                 answer = interpret_reply(message, pending)
+                if answer == REASK:
+                    yield _reask(session_id, pending, context)
+                    return
                 if answer is not None:
-                    async for event in self._run(session_id, Command(resume=answer), context):
+                    async for event in self._answer(session_id, answer, context):
                         yield event
                     return
                 await self._drain(session_id, Command(resume={"choice": "cancel"}), context)
@@ -134,8 +148,33 @@ class Assistant:
                     request_id=context.request_id,
                 )
                 return
-            async for event in self._run(session_id, Command(resume={"choice": choice, "sql": edited_sql}), context):
+            async for event in self._answer(session_id, {"choice": choice, "sql": edited_sql}, context):
                 yield event
+
+    async def _answer(self, session_id: str, answer: dict[str, Any], context: ChatContext) -> AsyncIterator[Event]:
+        """Resume with the person's answer. The time they took is not the run's: the deadline moves
+        by the wait; an answer after `pending_ttl_s` finds the question expired and offers it again."""
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        now = time.time()
+        paused_at = _checkpoint_time(snapshot.created_at) or now
+        if now - paused_at > self.settings.pending_ttl_s:
+            await self._drain(session_id, Command(resume={"choice": "cancel"}), context)
+            question = snapshot.values.get("question") or ""
+            yield AgentReply(
+                session_id=session_id,
+                text=(
+                    f"This question waited more than {_duration(self.settings.pending_ttl_s)}, so it expired and "
+                    "nothing was run. Ask again to get fresh numbers."
+                ),
+                follow_ups=[question] if question else [],
+                request_id=context.request_id,
+            )
+            return
+        deadline = snapshot.values.get("timeout_timestamp")
+        remaining = deadline - paused_at if deadline else self.settings.max_execute_second
+        resumed = {**answer, "deadline": now + max(remaining, 0.0)}
+        async for event in self._run(session_id, Command(resume=resumed), context):
+            yield event
 
     async def run_tool(
         self, session_id: str, agent_name: str, args: dict[str, Any], context: ChatContext | None = None
@@ -161,6 +200,15 @@ class Assistant:
             )
             async for event in self._run(session_id, turn, context):
                 yield event
+
+    def suggested_prompts(self, n: int = 4) -> list[SuggestedPrompt]:
+        """Questions to offer a new conversation: the team's own example questions from the catalog."""
+        prompts = []
+        for example in self.context.catalog.data.examples[:n]:
+            question = " ".join(example.question.split())
+            title = question if len(question) <= PROMPT_TITLE else question[: PROMPT_TITLE - 1].rsplit(" ", 1)[0] + "…"
+            prompts.append(SuggestedPrompt(title=title, message=question))
+        return prompts
 
     async def pending(self, session_id: str) -> AskHuman | None:
         snapshot = await self.graph.aget_state(self._config(session_id))
@@ -283,8 +331,52 @@ class Assistant:
         return Chart(spec=chart_spec, png=png)
 
 
+REASK: dict[str, Any] = {"reask": True}
+SHORT_REPLY_WORDS = 3  # a reply this short is an answer to the question, never a new request
+
+
+def _reask(session_id: str, pending: AskHuman, context: ChatContext) -> AgentReply:
+    choices = ", ".join(f"“{o.label}”" for o in pending.options)
+    return AgentReply(
+        session_id=session_id,
+        text=f"{pending.question} Please choose one of: {choices}.",
+        ask_human=pending,
+        request_id=context.request_id,
+    )
+
+
+def _checkpoint_time(created_at: str | None) -> float | None:
+    try:
+        return dt.datetime.fromisoformat(created_at).timestamp() if created_at else None
+    except ValueError:
+        return None
+
+
+def _duration(seconds: float) -> str:
+    for unit, size in (("day", 86400), ("hour", 3600), ("minute", 60)):
+        if seconds >= size:
+            count = int(seconds // size)
+            return f"{count} {unit}{'s' if count != 1 else ''}"
+    return f"{int(seconds)} seconds"
+
+
+_WORD = re.compile(r"[\w-]+")
+
+
+def _words(text: str) -> str:
+    return " " + " ".join(_WORD.findall(text.lower())) + " "
+
+
+def _names_option(text: str, option: HumanOption) -> bool:
+    said = _words(text)
+    return any(_words(name) in said for name in (option.label, option.value) if name and name.strip())
+
+
 def interpret_reply(text: str, pending: AskHuman) -> dict[str, Any] | None:
-    """Read a thread reply as the answer to a pending question, or None when it is a new request."""
+    """Read a thread reply as the answer to a pending question, or None when it is a new request.
+
+    A clarification with options takes only an option (or words that name one); a short reply
+    that names none ("run", "ok") gets the question again (`REASK`) instead of being taken as an answer."""
     if pending.kind == "confirm_sql":
         sql, _, _ = split_sql(text)
         if sql:
@@ -300,7 +392,12 @@ def interpret_reply(text: str, pending: AskHuman) -> dict[str, Any] | None:
             if option.value.lower() in lowered or option.label.lower() in lowered:
                 return {"choice": option.value}
         return None
-    return {"choice": text}
+    if not pending.options:
+        return {"choice": text}
+    named = [o for o in pending.options if _names_option(text, o)]
+    if len(named) == 1:
+        return {"choice": named[0].value}
+    return REASK if len(text.split()) <= SHORT_REPLY_WORDS or named else None
 
 
 def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:

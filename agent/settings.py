@@ -46,6 +46,8 @@ class Settings(BaseSettings):
     # Agent behaviour
     max_execute_second: float = Field(default=120.0, gt=0)
     confirm_before_run: bool = True
+    # A question waiting for the person (confirm, clarify) expires after this; answering it then says so.
+    pending_ttl_s: int = Field(default=7 * 24 * 3600, ge=1)
     session_idle_ttl_s: int = Field(default=SESSION_IDLE_TTL_S, ge=60)
 
     log_level: Literal["DEBUG", "INFO", "WARNING", "ERROR"] = "INFO"

@@ -1,7 +1,12 @@
-"""How often fix_sql repairs the dev set of broken queries: a case counts when the fixed query
-returns the same rows as the gold query. Prints the accuracy, each failure and the median time.
+"""How often fix_sql repairs the dev sets of broken queries: a case counts when the fixed query
+returns the gold query's rows (in order, for cases marked `ordered`). Prints the figure per file
+and per category (the kind of mistake, read from what the fix changed or from the case's
+dialect), each failure with its reason, and the median time.
 
-Run: /tmp/venv/bin/python bench/fix_accuracy.py [path/to/broken_sql.json]
+Run: python bench/fix_accuracy.py [path/to/broken_sql.json ...]
+(default: dev_broken_sql.json and dev_broken_sql2.json from the shared eval folder).
+A second schema: build TPC-H with ../shared/eval/tpch/load.py, then
+WAREHOUSE_URL=duckdb:///tmp/tpch.duckdb python bench/fix_accuracy.py bench/data/tpch_broken_sql.json
 """
 
 from __future__ import annotations
@@ -10,25 +15,59 @@ import json
 import statistics
 import sys
 import time
+from collections import defaultdict
 from pathlib import Path
 
 from agent.errors import AssistantError
 from agent.settings import load_settings
-from agent.sql.fix import fix_sql
+from agent.sql.fix import FixResult, fix_sql
 from agent.warehouse import Warehouse
 
-DEV_SET = Path(__file__).parents[2] / "shared/eval/dev_broken_sql.json"
+DEV_FILES = ("dev_broken_sql.json", "dev_broken_sql2.json")
+
+# The category of a case, from the first matching word in what the fix says it changed.
+_CATEGORIES = (
+    ("HAVING", "aggregate in WHERE"),
+    ("outer query", "window in WHERE"),
+    ("comma", "missing comma"),
+    ("closed the string", "unbalanced quote"),
+    ("'", "value / quoting"),
+    ("join column", "join column"),
+    (".", "alias / qualifier"),
+    ("→ ", "name"),
+    ("added ')'", "parenthesis"),
+    ("GROUP BY", "grouping"),
+)
 
 
-def _rows(warehouse: Warehouse, sql: str) -> list[tuple]:
-    return sorted(warehouse.run(sql).rows, key=repr)
+def _eval_folder() -> Path:
+    for parent in Path(__file__).resolve().parents:
+        folder = parent / "shared" / "eval"
+        if folder.is_dir():
+            return folder
+    raise SystemExit("shared/eval is not beside the repository; pass the files as arguments")
 
 
-def main(path: Path = DEV_SET) -> int:
+def _rows(warehouse: Warehouse, sql: str, ordered: bool) -> list[tuple]:
+    rows = warehouse.run(sql).rows
+    return rows if ordered else sorted(rows, key=repr)
+
+
+def _category(case: dict, result: FixResult) -> str:
+    dialect = case.get("dialect", "duckdb")
+    if dialect not in ("duckdb", "presto"):
+        return f"dialect: {dialect}"
+    described = " ".join(c.what for c in result.changes)
+    for word, name in _CATEGORIES:
+        if word in described:
+            return name
+    return "other" if result.changes else "unchanged"
+
+
+def run_file(warehouse: Warehouse, path: Path, by_category: dict, timings: list) -> tuple[int, int]:
     cases = json.loads(path.read_text())
-    warehouse = Warehouse.from_settings(load_settings())
     schema = warehouse.schema()
-    passed, failures, timings = 0, [], []
+    passed = 0
     for case in cases:
         started = time.perf_counter()
         result = fix_sql(
@@ -37,25 +76,46 @@ def main(path: Path = DEV_SET) -> int:
             dialect=case.get("dialect", "duckdb"),
             schema=schema,
             dry_run=warehouse.dry_run,
+            probe=lambda sql: warehouse.run(sql, row_cap=100).rows,
         )
         timings.append((time.perf_counter() - started) * 1000)
+        ordered = bool(case.get("ordered"))
+        reason = result.reason
         try:
-            same = result.valid and _rows(warehouse, result.fixed_sql) == _rows(warehouse, case["gold"])
+            same = result.valid and _rows(warehouse, result.fixed_sql, ordered) == _rows(
+                warehouse, case["gold"], ordered
+            )
         except AssistantError as exc:
-            same, result.reason = False, exc.user_message
+            same, reason = False, exc.user_message
+        tally = by_category[_category(case, result)]
+        tally[1] += 1
         if same:
             passed += 1
-        else:
-            failures.append((case["id"], case["sql"], result))
-    print(f"fix accuracy: {passed}/{len(cases)}")
-    for case_id, sql, result in failures:
-        print(f"  FAIL {case_id}: {sql}")
-        print(f"       got: {' '.join(result.fixed_sql.split())}")
-        print(f"       reason: {result.reason}")
+            tally[0] += 1
+            continue
+        print(f"  FAIL {case['id']}: {case['sql']}")
+        print(f"       got: {' '.join((result.fixed_sql or '(no SQL)').split())}")
+        print(f"       reason: {reason}")
+    print(f"{path.name}: fixed {passed}/{len(cases)}")
+    return passed, len(cases)
+
+
+def main(paths: list[Path]) -> int:
+    warehouse = Warehouse.from_settings(load_settings())
+    by_category: dict[str, list[int]] = defaultdict(lambda: [0, 0])
+    timings: list[float] = []
+    passed = total = 0
+    for path in paths:
+        p, n = run_file(warehouse, path, by_category, timings)
+        passed, total = passed + p, total + n
+    print(f"all files: fixed {passed}/{total}")
+    for name, (ok, n) in sorted(by_category.items()):
+        print(f"  {name:<22} {ok}/{n}")
     print(f"median fix time: {statistics.median(timings):.1f} ms over {len(timings)} cases")
     warehouse.close()
     return 0
 
 
 if __name__ == "__main__":
-    sys.exit(main(Path(sys.argv[1]) if len(sys.argv) > 1 else DEV_SET))
+    given = [Path(a) for a in sys.argv[1:]]
+    sys.exit(main(given or [_eval_folder() / name for name in DEV_FILES]))

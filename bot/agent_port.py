@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.api import AskHuman, ChatContext, Event
+from agent.api import AskHuman, ChatContext, Event, SuggestedPrompt
 
 AgentEvent = Event
 
@@ -22,3 +22,5 @@ class AgentPort(Protocol):
     ) -> AsyncIterator[AgentEvent]: ...
 
     async def pending(self, session_id: str) -> AskHuman | None: ...
+
+    def suggested_prompts(self, n: int = 4) -> list[SuggestedPrompt]: ...

@@ -10,6 +10,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
+from typing import Any
 
 from slack_sdk.errors import SlackApiError, SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
@@ -22,6 +23,10 @@ log = logging.getLogger(__name__)
 
 PROGRESS_INTERVAL_S = 1.0
 _NOT_A_MEMBER = ("not_in_channel", "channel_not_found")
+# Rotated by Slack under the status while the agent works (the agent view's loading messages).
+LOADING_MESSAGES = ["Reading your question…", "Finding the right tables…", "Writing SQL…", "Checking the numbers…"]
+STREAM_CHUNK = 400  # characters of the answer per chat.appendStream call
+MAX_STREAM_TEXT = 12_000  # Slack's limit on markdown_text per stream call
 
 
 class ThreadDelivery:
@@ -33,6 +38,7 @@ class ThreadDelivery:
         *,
         use_status: bool = False,
         response_url: str | None = None,
+        recipient: tuple[str | None, str | None] | None = None,
         clock: Callable[[], float] = time.monotonic,
         min_interval_s: float = PROGRESS_INTERVAL_S,
     ):
@@ -47,12 +53,14 @@ class ThreadDelivery:
         self._min_interval_s = min_interval_s
         self._last_update = float("-inf")
         self._last_label: str | None = None
+        # (team, user) the answer is for: with it the answer is streamed (chat.startStream …).
+        self._recipient = recipient
 
     async def start(self, label: str) -> None:
         if self._use_status and self.thread_ts:
             try:
                 await self.client.assistant_threads_setStatus(
-                    channel_id=self.channel, thread_ts=self.thread_ts, status=label
+                    channel_id=self.channel, thread_ts=self.thread_ts, status=label, loading_messages=LOADING_MESSAGES
                 )
                 self._mark(label)
                 return
@@ -100,27 +108,79 @@ class ThreadDelivery:
             log.warning("progress update failed: %s", exc)  # cosmetic; the final reply still comes
 
     async def finish(self, rendered: Rendered) -> str | None:
-        """Replace the placeholder with the reply (or post it); return the reply message's ts, if known."""
+        """Put the reply in the thread and return its message's ts, if known.
+
+        Streamed (chat.startStream / appendStream / stopStream) when Slack allows it, else the
+        placeholder is replaced (chat.update) or the reply posted; blocks Slack refuses as
+        invalid_blocks are sent again in their fallback form (text table, PNG only, plain buttons).
+        """
         if self._via_response_url and self._response_url:
             hook = await AsyncWebhookClient(self._response_url).send(
-                text=rendered.text, blocks=rendered.blocks, response_type="ephemeral"
+                text=rendered.text, blocks=rendered.fallback_blocks or rendered.blocks, response_type="ephemeral"
             )
             if hook.status_code != 200:
                 log.error("response_url refused the reply: %s %s", hook.status_code, hook.body)
             return None
+        if rendered.stream_text and self._recipient and self.thread_ts:
+            streamed = await self._stream(rendered)
+            if streamed:
+                return streamed
+        try:
+            return await self._replace_or_post(rendered.text, rendered.blocks)
+        except SlackApiError as exc:
+            if exc.response.get("error") != "invalid_blocks" or rendered.fallback_blocks is None:
+                raise
+            log.warning("Slack refused the reply's blocks (%s); sending the fallback", exc.response.get("errors"))
+            return await self._replace_or_post(rendered.text, rendered.fallback_blocks)
+
+    async def _replace_or_post(self, text: str, blocks: list[dict[str, Any]]) -> str | None:
         if self.placeholder_ts:
             try:
-                await self.client.chat_update(
-                    channel=self.channel, ts=self.placeholder_ts, text=rendered.text, blocks=rendered.blocks
-                )
+                await self.client.chat_update(channel=self.channel, ts=self.placeholder_ts, text=text, blocks=blocks)
                 return self.placeholder_ts
             except SlackApiError as exc:
+                if exc.response.get("error") == "invalid_blocks":
+                    raise
                 log.warning("could not replace the placeholder (%s); posting the reply", exc.response.get("error"))
-        response = await self.client.chat_postMessage(
-            channel=self.channel, thread_ts=self.thread_ts, text=rendered.text, blocks=rendered.blocks
-        )
+        response = await self.client.chat_postMessage(channel=self.channel, thread_ts=self.thread_ts, text=text, blocks=blocks)
         ts: str | None = response.get("ts")
         return ts
+
+    async def _stream(self, rendered: Rendered) -> str | None:
+        """Stream the answer's words, then stop with the blocks beneath; None when Slack would not stream."""
+        team, user = self._recipient or (None, None)
+        if self.thread_ts is None:
+            return None  # a stream is always a reply in a thread
+        streamer = await self.client.chat_stream(
+            channel=self.channel, thread_ts=self.thread_ts, recipient_team_id=team, recipient_user_id=user,
+            buffer_size=STREAM_CHUNK,
+        )
+        text = rendered.stream_text[:MAX_STREAM_TEXT]
+        try:
+            for start in range(0, len(text), STREAM_CHUNK):
+                await streamer.append(markdown_text=text[start : start + STREAM_CHUNK])
+            try:
+                await streamer.stop(blocks=rendered.stream_blocks)
+            except SlackApiError as exc:
+                if exc.response.get("error") != "invalid_blocks" or rendered.fallback_stream_blocks is None:
+                    raise
+                log.warning("Slack refused the streamed reply's blocks; stopping with the fallback")
+                await streamer.stop(blocks=rendered.fallback_stream_blocks)
+        except SlackApiError as exc:
+            log.info("streaming failed (%s); replacing the placeholder instead", exc.response.get("error"))
+            if streamer.ts:
+                await self._quietly_delete(streamer.ts)
+            return None
+        if self.placeholder_ts:
+            await self._quietly_delete(self.placeholder_ts)
+            self.placeholder_ts = None
+        return streamer.ts
+
+    async def _quietly_delete(self, ts: str) -> None:
+        try:
+            await self.client.chat_delete(channel=self.channel, ts=ts)
+        except SlackClientError as exc:
+            log.info("could not delete message %s: %s", ts, exc)
 
     async def attach(self, *, filename: str, content: bytes, title: str) -> None:
         """Upload a file (chart, CSV) into the thread; a failure is told in the thread, not swallowed."""

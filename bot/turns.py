@@ -43,6 +43,7 @@ class TurnRunner:
         clock: Callable[[], float] = time.monotonic,
         progress_interval_s: float = PROGRESS_INTERVAL_S,
         max_concurrent_runs: int = 32,
+        stream_answers: bool = True,
     ):
         self.agent = agent
         self.client = client
@@ -50,6 +51,7 @@ class TurnRunner:
         self.ledger = ledger or InMemoryLedger()
         self._clock = clock
         self._progress_interval_s = progress_interval_s
+        self.stream_answers = stream_answers
         # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
         self._run_slots = asyncio.Semaphore(max_concurrent_runs)
 
@@ -70,8 +72,11 @@ class TurnRunner:
             self.client,
             where.channel,
             where.thread_ts,
-            use_status=where.assistant_thread,
+            # Assistant threads and the agent view's DMs show a status with loading messages;
+            # where Slack refuses it, a placeholder message is posted instead.
+            use_status=where.assistant_thread or where.channel.startswith("D"),
             response_url=job.response_url,
+            recipient=(where.team, where.user) if where.team and self.stream_answers else None,
             clock=self._clock,
             min_interval_s=self._progress_interval_s,
         )

@@ -42,6 +42,7 @@ class PreparedChart:
     series: list[Series] = field(default_factory=list)
     y_label: str = ""
     note: str | None = None
+    x_label: str = ""
 
 
 def spec_from_data(data: dict, columns: list[str], rows: list) -> ChartSpec:
@@ -90,6 +91,14 @@ def prepare(
     else:
         chart = _bar(spec, columns, rows, x_index, top_n)
     chart.title = spec.title or _default_title(spec)
+    chart.x_label = spec.x_label or spec.x
+    if spec.y_label:
+        chart.y_label = spec.y_label
+    if spec.names:
+        if chart.x_kind == "category":
+            chart.x_values = [spec.names.get(str(v), v) for v in chart.x_values]
+        for s in chart.series:
+            s.name = spec.names.get(s.name, s.name)
     return chart
 
 
@@ -106,6 +115,11 @@ def _line(spec: ChartSpec, columns, rows, x_index: int, x_role: Role) -> Prepare
     x_values = sorted({key for key, _ in keyed})
     position = {key: i for i, key in enumerate(x_values)}
     series, note = _series(spec, columns, [row for _, row in keyed], [key for key, _ in keyed], position)
+    if len(keyed) < len(rows):
+        # A point needs a place on the time axis; say how many rows had none.
+        missing = len(rows) - len(keyed)
+        left_out = f"{missing} row{'s' if missing != 1 else ''} without a {spec.x_label or spec.x} {'are' if missing != 1 else 'is'} left out."
+        note = f"{note} {left_out}" if note else left_out
     if as_dates:
         x_kind = "date"
     elif all(is_number(v) for v in x_values):
@@ -124,14 +138,24 @@ def _bar(spec: ChartSpec, columns, rows, x_index: int, top_n: int) -> PreparedCh
     position = {label: i for i, label in enumerate(categories)}
     series, series_note = _series(spec, columns, rows, labels, position)
     notes = [series_note] if series_note else []
+    totals = [sum(_finite(s.values[i]) for s in series) for i in range(len(categories))]
+    if spec.order == "value":
+        # Bars read best by size; the rows' own order is kept only when they were sorted as asked.
+        order = sorted(range(len(categories)), key=lambda i: (-totals[i], i))
+    else:
+        order = list(range(len(categories)))
     if len(categories) > top_n:
-        totals = [sum(_finite(s.values[i]) for s in series) for i in range(len(categories))]
-        keep = sorted(range(len(categories)), key=lambda i: (-totals[i], i))[:top_n]
-        categories = [categories[i] for i in keep]
-        for s in series:
-            s.values = [s.values[i] for i in keep]
-        measure = spec.y[0] if len(spec.y) == 1 or spec.series else "total"
-        notes.insert(0, f"Showing the top {top_n} of {len(position)} {spec.x} by {measure}.")
+        kept = set(sorted(range(len(categories)), key=lambda i: (-totals[i], i))[:top_n])
+        order = [i for i in order if i in kept]
+        measure = spec.y_label or (spec.y[0] if len(spec.y) == 1 or spec.series else "total")
+        notes.insert(0, f"Showing the top {top_n} of {len(position)} {spec.x_label or spec.x} by {measure}.")
+    empty = [categories[i] for i in order if all(math.isnan(s.values[i]) for s in series)]
+    if empty:
+        shown = ", ".join(spec.names.get(c, c) for c in empty[:5]) + (" and others" if len(empty) > 5 else "")
+        notes.append(f"No value for {shown}.")
+    categories = [categories[i] for i in order]
+    for s in series:
+        s.values = [s.values[i] for i in order]
     return PreparedChart(
         kind="bar", title="", x_name=spec.x, x_values=categories, x_kind="category",
         series=series, y_label=_y_label(spec), note=" ".join(notes) or None,
@@ -163,7 +187,7 @@ def _series(spec: ChartSpec, columns, rows, keys, position) -> tuple[list[Series
     names = sorted(by_name, key=lambda n: -sum(abs(_finite(v)) for v in by_name[n]))
     note = None
     if len(names) > MAX_SERIES:
-        note = f"Showing {MAX_SERIES} of {len(names)} {spec.series} values."
+        note = f"Showing the {MAX_SERIES} largest of {len(names)} {spec.series} values; the rest are in the table."
         names = names[:MAX_SERIES]
     return [Series(name, by_name[name]) for name in names], note
 

@@ -44,7 +44,7 @@ def render_png(
     else:
         _draw_bars(axes, chart)
     axes.yaxis.set_major_formatter(FuncFormatter(lambda value, _: format_number(value)))
-    axes.set_xlabel(chart.x_name)
+    axes.set_xlabel(chart.x_label or chart.x_name)
     if chart.y_label:
         axes.set_ylabel(chart.y_label)
     axes.grid(axis="y", alpha=0.3)

@@ -13,14 +13,16 @@ from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
 from agent.charts.choose import choose_chart
+from agent.charts.roles import Role, column_roles
 from agent.charts.spec import ChartSpec
-from agent.chatbi.facts import compute_facts
+from agent.chatbi.facts import Scope, compute_facts, is_additive
 from agent.chatbi.follow_ups import FollowUpSource, follow_ups
+from agent.chatbi.meaning import ColumnMeaning, limit_of, whole_total_sql
 from agent.chatbi.narrative import invented_numbers, narrate
 from agent.chatbi.sentences import answer_sentence, insight_sentences
-from agent.errors import LLMError
+from agent.errors import AssistantError, LLMError
 from agent.semantic.intent import StructuredIntent
-from agent.warehouse import QueryResult
+from agent.warehouse import QueryResult, Warehouse
 
 log = logging.getLogger(__name__)
 
@@ -42,10 +44,19 @@ async def analyze(
     model: BaseChatModel | None = None,
     intent: StructuredIntent | dict | None = None,
     follow_up_source: FollowUpSource | None = None,
+    sql: str | None = None,
+    meanings: dict[str, ColumnMeaning] | None = None,
+    warehouse: Warehouse | None = None,
+    reading: str = "",
 ) -> Analysis:
-    facts = compute_facts(result.columns, result.types, result.rows)
-    answer = answer_sentence(facts, result.columns)
-    insights = insight_sentences(facts)
+    """`sql` made the result; `meanings` say what its columns are (units, additivity, names);
+    with `warehouse`, a result cut by its LIMIT has its shares taken of the whole total; `reading`
+    (the filters the question was read with) completes the chart's title."""
+    meanings = meanings or {}
+    scope = await _scope(result, sql, meanings, warehouse)
+    facts = compute_facts(result.columns, result.types, result.rows, meanings=meanings, scope=scope)
+    answer = answer_sentence(facts, result.columns, meanings)
+    insights = insight_sentences(facts, meanings)
     llm_calls, narrated = 0, False
     if model is not None and facts["shape"] != "empty":
         llm_calls = 1
@@ -65,7 +76,7 @@ async def analyze(
     return Analysis(
         answer=answer,
         insights=insights,
-        chart=choose_chart(result.columns, result.types, result.rows, question),
+        chart=choose_chart(result.columns, result.types, result.rows, meanings=meanings, reading=reading),
         follow_ups=follow_ups(
             question, result.columns, result.types, result.rows, facts, intent=intent, source=follow_up_source
         ),
@@ -73,6 +84,28 @@ async def analyze(
         llm_calls=llm_calls,
         narrated=narrated,
     )
+
+
+async def _scope(
+    result: QueryResult, sql: str | None, meanings: dict[str, ColumnMeaning], warehouse: Warehouse | None
+) -> Scope:
+    limit = limit_of(sql)
+    if limit is None or len(result.rows) < limit:
+        return Scope(limit=limit)
+    roles = column_roles(result.columns, result.types, result.rows)
+    measure = next((c for c, r in zip(result.columns, roles) if r is Role.NUMBER), None)
+    if measure is None or not is_additive(measure, meanings.get(measure)) or warehouse is None:
+        return Scope(limit=limit)
+    query = whole_total_sql(sql, measure)
+    if query is None:
+        return Scope(limit=limit)
+    try:
+        whole = await warehouse.arun(query)
+    except AssistantError as exc:
+        log.info("the whole total could not be queried (%s); shares are of the rows shown", exc)
+        return Scope(limit=limit)
+    total, count = whole.rows[0] if whole.rows else (None, None)
+    return Scope(limit=limit, whole_total=float(total) if total else None, whole_count=count)
 
 
 def _numbered(insights: list[str]) -> dict[str, str]:

@@ -8,32 +8,46 @@ the chart layer so the words and the chart read the result the same way.
 
 from __future__ import annotations
 
-import re
+from dataclasses import dataclass
 from typing import Any
 
 from agent.charts.roles import Role, column_roles, is_number, parse_time, time_part
-from agent.chatbi.formatting import label, time_label, unit_of, value_label
+from agent.chatbi import meaning as meanings_
+from agent.chatbi.formatting import label, time_label, value_label
+from agent.chatbi.meaning import ColumnMeaning
 
 RANKING_SIZE = 5
 FLAT_TREND = 0.05  # a fitted change under 5% of the mean level reads as flat
 
-# A sum of these is meaningless, so no total or share of total is stated for them.
-_NOT_ADDITIVE = re.compile(
-    r"(^|_)(avg|average|mean|median|min|minimum|max|maximum|pct|percent|percentage|rate|ratio|"
-    r"share|per|std|stddev|var|variance)(_|$)"
-)
+
+@dataclass(frozen=True)
+class Scope:
+    """How much of the answer the rows are: all of it, or the first `limit` rows of a longer result.
+
+    `whole_total` and `whole_count` are the measure's total and the number of rows without the
+    limit, when they were queried; a share of a cut result is taken of them or not at all.
+    """
+
+    limit: int | None = None
+    whole_total: float | None = None
+    whole_count: int | None = None
 
 
-def is_additive(column: str) -> bool:
+def is_additive(column: str, meaning: ColumnMeaning | None = None) -> bool:
     """A total of this column means something (flights, distance), unlike averages, rates or years."""
-    return (
-        not _NOT_ADDITIVE.search(column.lower())
-        and unit_of(column) not in ("%", "°F", "mph")
-        and time_part(column) is None
-    )
+    return meanings_.is_additive(column, meaning) and time_part(column) is None
 
 
-def compute_facts(columns: list[str], types: list[str], rows: list) -> dict[str, Any]:
+def compute_facts(
+    columns: list[str],
+    types: list[str],
+    rows: list,
+    *,
+    meanings: dict[str, ColumnMeaning] | None = None,
+    scope: Scope | None = None,
+) -> dict[str, Any]:
+    meanings = meanings or {}
+    scope = scope or Scope()
     facts: dict[str, Any] = {"row_count": len(rows)}
     missing = {c: n for i, c in enumerate(columns) if (n := sum(row[i] is None for row in rows))}
     if missing:
@@ -52,15 +66,15 @@ def compute_facts(columns: list[str], types: list[str], rows: list) -> dict[str,
     if not times and not categories and len(numbers) >= 2 and numbers[0] == 0 and _unique(rows, 0):
         # Only numbers, the first unique per row: it is a numeric group key ("engines, avg seats"),
         # read the same way the chart reads it.
-        return {**facts, **_by_category(columns, rows, 0, numbers[1])}
+        return {**facts, **_by_category(columns, rows, 0, numbers[1], meanings, scope)}
     if times:
         axis = max(times, key=lambda i: _distinct(rows, i))
         if _unique(rows, axis):
-            return {**facts, **_time_series(columns, rows, axis, measure)}
+            return {**facts, **_time_series(columns, rows, axis, measure, meanings)}
     elif categories and _unique(rows, categories[0]):
-        return {**facts, **_by_category(columns, rows, categories[0], measure)}
+        return {**facts, **_by_category(columns, rows, categories[0], measure, meanings, scope)}
     others = [i for i, r in enumerate(roles) if i != measure and r is not Role.NUMBER]
-    return {**facts, **_breakdown(columns, rows, measure, others, roles)}
+    return {**facts, **_breakdown(columns, rows, measure, others, roles, meanings)}
 
 
 def _distinct(rows: list, index: int) -> int:
@@ -90,10 +104,25 @@ def _item(point: tuple[str, float]) -> dict[str, Any]:
     return {"label": point[0], "value": point[1]}
 
 
-def _by_category(columns: list[str], rows: list, category: int, measure: int) -> dict[str, Any]:
+def _named(meaning: ColumnMeaning | None, value) -> str:
+    """A code as its readable name where the model has one ("UA" -> "United Air Lines Inc. (UA)")."""
+    text = value_label(value)
+    name = meaning.names.get(text) if meaning is not None else None
+    return f"{name} ({text})" if name and name != text else text
+
+
+def _by_category(
+    columns: list[str], rows: list, category: int, measure: int,
+    meanings: dict[str, ColumnMeaning], scope: Scope,
+) -> dict[str, Any]:
     key = label(columns[category])
-    points = _points(rows, category, measure, lambda v: f"{key} {value_label(v)}" if is_number(v) else value_label(v))
+    category_meaning = meanings.get(columns[category])
+    points = _points(
+        rows, category, measure,
+        lambda v: f"{key} {value_label(v)}" if is_number(v) else _named(category_meaning, v),
+    )
     facts: dict[str, Any] = {"shape": "category", "category": columns[category], "measure": columns[measure]}
+    measure_meaning = meanings.get(columns[measure])
     if not points:
         return facts
     ranked = sorted(points, key=lambda p: -p[1])
@@ -105,16 +134,29 @@ def _by_category(columns: list[str], rows: list, category: int, measure: int) ->
         spread=top[1] - bottom[1],
         ranking=[_item(p) for p in ranked[:RANKING_SIZE]],
     )
+    if meanings_.is_rate(columns[measure], measure_meaning):
+        facts["rate"] = True
     total = sum(p[1] for p in points)
-    if is_additive(columns[measure]) and total > 0 and bottom[1] >= 0:
+    if not (is_additive(columns[measure], measure_meaning) and total > 0 and bottom[1] >= 0):
+        return facts
+    cut = scope.limit is not None and len(rows) >= scope.limit
+    if cut and scope.whole_total:
+        # A top N's share is of everything, not of the N shown.
+        facts.update(total=scope.whole_total, total_scope="all", whole_count=scope.whole_count)
+    elif cut:
+        facts.update(total=total, total_scope="shown")
+    else:
         facts["total"] = total
-        facts["top"]["share_pct"] = top[1] / total * 100
-        if len(points) > 3:
-            facts["top3_share_pct"] = sum(p[1] for p in ranked[:3]) / total * 100
+    facts["top"]["share_pct"] = top[1] / facts["total"] * 100
+    if len(points) > 3:
+        facts["top3_share_pct"] = sum(p[1] for p in ranked[:3]) / facts["total"] * 100
     return facts
 
 
-def _time_series(columns: list[str], rows: list, axis: int, measure: int) -> dict[str, Any]:
+def _time_series(
+    columns: list[str], rows: list, axis: int, measure: int, meanings: dict[str, ColumnMeaning]
+) -> dict[str, Any]:
+    measure_meaning = meanings.get(columns[measure])
     ordered = sorted(rows, key=lambda row: _time_key(row[axis]))
     points = _points(ordered, axis, measure, lambda v: time_label(v, columns[axis]))
     facts: dict[str, Any] = {"shape": "time_series", "time": columns[axis], "measure": columns[measure]}
@@ -129,9 +171,13 @@ def _time_series(columns: list[str], rows: list, axis: int, measure: int) -> dic
         trough=_item(min(points, key=lambda p: p[1])),
         trend=_trend([p[1] for p in points]),
     )
-    if first[1] != 0:
+    facts["change"] = last[1] - first[1]
+    if meanings_.is_rate(columns[measure], measure_meaning):
+        facts["rate"] = True  # a change of a rate is in percentage points, never a percent of a percent
+    elif first[1] * last[1] > 0:
+        # Across zero or a change of sign a percent change means nothing (-0.2 to 3.6 is not +1,700%).
         facts["change_pct"] = (last[1] - first[1]) / abs(first[1]) * 100
-    if is_additive(columns[measure]) and all(p[1] >= 0 for p in points):
+    if is_additive(columns[measure], measure_meaning) and all(p[1] >= 0 for p in points):
         facts["total"] = sum(p[1] for p in points)
     return facts
 
@@ -168,11 +214,13 @@ def _trend(values: list[float]) -> str:
 
 
 def _breakdown(
-    columns: list[str], rows: list, measure: int, label_columns: list[int], roles: list[Role]
+    columns: list[str], rows: list, measure: int, label_columns: list[int], roles: list[Role],
+    meanings: dict[str, ColumnMeaning],
 ) -> dict[str, Any]:
     def row_label(row) -> str:
         return ", ".join(
-            time_label(row[i], columns[i]) if roles[i] is Role.TIME else value_label(row[i]) for i in label_columns
+            time_label(row[i], columns[i]) if roles[i] is Role.TIME else _named(meanings.get(columns[i]), row[i])
+            for i in label_columns
         )
 
     points = [(row_label(row), float(row[measure])) for row in rows if is_number(row[measure])]
@@ -181,6 +229,6 @@ def _breakdown(
         return facts
     ranked = sorted(points, key=lambda p: -p[1])
     facts.update(count=len(points), top=_item(ranked[0]), bottom=_item(ranked[-1]))
-    if is_additive(columns[measure]) and ranked[-1][1] >= 0:
+    if is_additive(columns[measure], meanings.get(columns[measure])) and ranked[-1][1] >= 0:
         facts["total"] = sum(p[1] for p in points)
     return facts

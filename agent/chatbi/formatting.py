@@ -7,6 +7,7 @@ import math
 import re
 
 from agent.charts.roles import parse_time, time_part
+from agent.chatbi.meaning import ColumnMeaning, is_fraction
 
 # Abbreviations in column names, spelt out ("avg_dep_delay" -> "average departure delay").
 _WORDS = {
@@ -17,20 +18,19 @@ _WORDS = {
     "qty": "quantity", "amt": "amount", "yr": "year", "mo": "month", "hr": "hour",
 }
 
-# A unit is named only where the column name makes it obvious; first match wins.
+# Units come from the catalog or the semantic model (ColumnMeaning); a column name gives one only
+# when it names the unit itself ("delay_minutes", "on_time_pct"); first match wins.
 _UNITS: tuple[tuple[re.Pattern, str], ...] = (
     (re.compile(r"(^|_)(pct|percent|percentage)(_|$)"), "%"),
-    (re.compile(r"(^|_)humid"), "%"),
-    (re.compile(r"delay|air_time|minutes"), "minutes"),
-    (re.compile(r"(^|_)(distance|miles)(_|$)"), "miles"),
-    (re.compile(r"(^|_)(temp|dewp|temperature)(_|$)"), "°F"),
-    (re.compile(r"wind_speed|wind_gust"), "mph"),
-    (re.compile(r"(^|_)precip"), "inches"),
+    (re.compile(r"(^|_)(minutes|mins)(_|$)"), "minutes"),
+    (re.compile(r"(^|_)(hours|hrs)(_|$)"), "hours"),
+    (re.compile(r"(^|_)(seconds|secs)(_|$)"), "seconds"),
+    (re.compile(r"(^|_)(miles)(_|$)"), "miles"),
+    (re.compile(r"(^|_)(km|kilometers|kilometres)(_|$)"), "km"),
 )
+_TIGHT_UNITS = ("%", "°F", "°C")
 
 _NON_WORD = re.compile(r"[^0-9a-zA-Z]+")
-# Shares and ratios hold fractions (0.59); people read them as percentages (59.0%).
-_FRACTION = re.compile(r"(^|_)(share|ratio|fraction)(_|$)")
 
 
 def label(column: str) -> str:
@@ -55,7 +55,9 @@ def plural(noun: str) -> str:
     return noun + "s"
 
 
-def unit_of(column: str) -> str | None:
+def unit_of(column: str, meaning: ColumnMeaning | None = None) -> str | None:
+    if meaning is not None and (meaning.unit or meaning.aggregate in ("count", "count_distinct")):
+        return meaning.unit
     name = column.lower()
     for pattern, unit in _UNITS:
         if pattern.search(name):
@@ -76,19 +78,27 @@ def number(value: float) -> str:
     return f"{value:.2g}"
 
 
-def quantity(value: float | None, column: str) -> str:
+def quantity(value: float | None, column: str, meaning: ColumnMeaning | None = None) -> str:
     """A value with its unit: "12.64 minutes", "45.2%", "336,776"."""
     if value is None:
         return "no value"
     if time_part(column) == "year":
         return str(int(value)) if float(value).is_integer() else f"{value:.1f}"  # 2006, not 2,006
-    if _FRACTION.search(column.lower()):
+    if is_fraction(column, meaning):
         return percent(value * 100)
-    unit = unit_of(column)
+    unit = unit_of(column, meaning)
+    if unit == "%":
+        return percent(value)
     text = number(value)
     if unit is None:
         return text
-    return f"{text}{unit}" if unit in ("%", "°F") else f"{text} {unit}"
+    return f"{text}{unit}" if unit in _TIGHT_UNITS else f"{text} {unit}"
+
+
+def points(value: float, *, signed: bool = False) -> str:
+    """A difference of two rates: "3.2 percentage points", never "3.2%"."""
+    text = f"{value:+.1f}" if signed else f"{abs(value):.1f}"
+    return f"{text} percentage points"
 
 
 def percent(value: float, *, signed: bool = False) -> str:

@@ -7,7 +7,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from agent.chatbi.facts import is_additive
-from agent.chatbi.formatting import label, number, percent, plural, quantity, unit_of
+from agent.chatbi.formatting import label, number, percent, plural, points, quantity, unit_of
+from agent.chatbi.meaning import ColumnMeaning, is_fraction
 
 _TREND_WORDS = {"up": "upward", "down": "downward", "flat": "flat", "mixed": "mixed, rising and falling with no steady direction"}
 # A measure whose name starts with one of these reads "the average delay is …", not "… delays".
@@ -22,15 +23,20 @@ class Measure:
     """How to talk about a measure: counted things ("58,665 flights") or an amount ("12.6 minutes")."""
 
     column: str
+    meaning: ColumnMeaning | None = None
 
     @property
     def name(self) -> str:
-        return label(self.column)
+        return (self.meaning.label if self.meaning is not None and self.meaning.label else None) or label(self.column)
 
     @property
     def counted(self) -> bool:
         first = self.name.split(" ")[0]
-        return is_additive(self.column) and unit_of(self.column) is None and first not in _AGGREGATE_WORDS
+        return (
+            is_additive(self.column, self.meaning)
+            and unit_of(self.column, self.meaning) is None
+            and first not in _AGGREGATE_WORDS
+        )
 
     @property
     def subject(self) -> str:
@@ -45,7 +51,16 @@ class Measure:
         return f"the fewest {self.name}" if self.counted else f"the lowest {self.name}"
 
     def amount(self, value: float | None) -> str:
-        return quantity(value, self.column)
+        return quantity(value, self.column, self.meaning)
+
+    def difference(self, value: float, *, signed: bool = False) -> str:
+        """A difference of two values: percentage points for rates, the unit otherwise."""
+        if is_fraction(self.column, self.meaning):
+            return points(value * 100, signed=signed)
+        if unit_of(self.column, self.meaning) == "%":
+            return points(value, signed=signed)
+        text = self.amount(abs(value))
+        return ("+" if value >= 0 else "-") + text if signed else text
 
     def statement(self, value: float | None) -> str:
         """A value on its own: "336,776 flights", "the average departure delay is 12.64 minutes"."""
@@ -54,48 +69,55 @@ class Measure:
         return f"the {self.name} is {self.amount(value)}"
 
 
-def answer_sentence(facts: dict[str, Any], columns: list[str]) -> str:
-    return _capital(_answer(facts, columns))
+Meanings = dict[str, ColumnMeaning]
 
 
-def insight_sentences(facts: dict[str, Any]) -> list[str]:
-    return [_capital(sentence) for sentence in _insights(facts)]
+def answer_sentence(facts: dict[str, Any], columns: list[str], meanings: Meanings | None = None) -> str:
+    return _capital(_answer(facts, columns, meanings or {}))
 
 
-def _answer(facts: dict[str, Any], columns: list[str]) -> str:
+def insight_sentences(facts: dict[str, Any], meanings: Meanings | None = None) -> list[str]:
+    return [_capital(sentence) for sentence in _insights(facts, meanings or {})]
+
+
+def _measure(facts: dict[str, Any], meanings: Meanings) -> Measure:
+    return Measure(facts["measure"], meanings.get(facts["measure"]))
+
+
+def _answer(facts: dict[str, Any], columns: list[str], meanings: Meanings) -> str:
     shape = facts["shape"]
     if shape == "empty":
         return "No rows matched, so there is nothing to report; the filters may be too narrow."
     if shape == "single_value":
-        return _single_value(facts)
+        return _single_value(facts, meanings)
     if shape == "single_row":
-        return _single_row(facts)
+        return _single_row(facts, meanings)
     if shape == "list":
-        return f"The query returned {number(facts['row_count'])} rows of {', '.join(label(c) for c in columns)}."
-    measure = Measure(facts["measure"])
+        return f"The query returned {_rows(facts['row_count'])} of {', '.join(label(c) for c in columns)}."
+    measure = _measure(facts, meanings)
     if "top" not in facts and "first" not in facts:
-        return f"The query returned {number(facts['row_count'])} rows, none with a value for {measure.name}."
+        return f"The query returned {_rows(facts['row_count'])}, none with a value for {measure.name}."
     if shape == "category":
-        return _category(facts, measure)
+        return _category({**facts, "category_name": _category_name(facts, meanings)}, measure)
     if shape == "time_series":
         return _time_series(facts, measure)
     return _breakdown(facts, measure)
 
 
-def _insights(facts: dict[str, Any]) -> list[str]:
+def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
     shape = facts["shape"]
     insights: list[str] = []
-    measure = Measure(facts["measure"]) if facts.get("measure") else None
+    measure = _measure(facts, meanings) if facts.get("measure") else None
     if shape == "category" and "top" in facts:
         if "top3_share_pct" in facts:
             insights.append(
-                f"The top 3 {plural(label(facts['category']))} account for "
-                f"{percent(facts['top3_share_pct'])} of the total."
+                f"The top 3 {plural(_category_name(facts, meanings))} account for "
+                f"{percent(facts['top3_share_pct'])} of {_total_phrase(facts)}."
             )
         bottom, top = facts["bottom"], facts["top"]
         insights.append(
             f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])}, "
-            f"{measure.amount(facts['spread'])} below {top['label']}."
+            f"{measure.difference(facts['spread'])} below {top['label']}."
         )
     if shape == "time_series" and "first" in facts:
         trough = facts["trough"]
@@ -126,10 +148,28 @@ def _capital(text: str) -> str:
     return text[:1].upper() + text[1:]
 
 
-def _single_value(facts: dict[str, Any]) -> str:
+def _rows(count: int) -> str:
+    return f"{number(count)} row" if count == 1 else f"{number(count)} rows"
+
+
+def _category_name(facts: dict[str, Any], meanings: Meanings) -> str:
+    meaning = meanings.get(facts["category"])
+    return (meaning.label if meaning is not None and meaning.label else None) or label(facts["category"])
+
+
+def _total_phrase(facts: dict[str, Any]) -> str:
+    """Which total a share is of: everything, or only the rows shown ("of these 10")."""
+    if facts.get("total_scope") == "shown":
+        return f"these {facts['count']}"
+    if facts.get("total_scope") == "all" and facts.get("whole_count"):
+        return f"the total across all {number(facts['whole_count'])}"
+    return "the total"
+
+
+def _single_value(facts: dict[str, Any], meanings: Meanings) -> str:
     value = facts["value"]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        measure = Measure(facts["measure"])
+        measure = _measure(facts, meanings)
         if measure.counted:
             return f"There are {measure.statement(value)}."
         return measure.statement(value) + "."
@@ -137,8 +177,8 @@ def _single_value(facts: dict[str, Any]) -> str:
     return f"The {label(facts['measure'])} is {shown}."
 
 
-def _single_row(facts: dict[str, Any]) -> str:
-    values = [Measure(c).statement(v) for c, v in facts["values"].items() if v is not None]
+def _single_row(facts: dict[str, Any], meanings: Meanings) -> str:
+    values = [Measure(c, meanings.get(c)).statement(v) for c, v in facts["values"].items() if v is not None]
     body = "; ".join(values) or "there are no numbers in the result"
     context = ", ".join(facts["labels"].values())
     return f"For {context}: {body}." if context else f"{body}."
@@ -146,12 +186,15 @@ def _single_row(facts: dict[str, Any]) -> str:
 
 def _category(facts: dict[str, Any], measure: Measure) -> str:
     top = facts["top"]
-    categories = plural(label(facts["category"]))
+    categories = plural(facts["category_name"])
     sentence = f"{top['label']} has {measure.most}: {measure.amount(top['value'])}"
     if "share_pct" in top:
+        if facts.get("total_scope") == "shown":
+            return sentence + f" ({percent(top['share_pct'])} of these {facts['count']} {categories} combined)."
+        across = facts.get("whole_count") or facts["count"]
         return sentence + (
             f" ({percent(top['share_pct'])} of the {measure.amount(facts['total'])} total"
-            f" across {facts['count']} {categories})."
+            f" across {number(across)} {categories})."
         )
     return sentence + f" (among {facts['count']} {categories})."
 
@@ -164,6 +207,8 @@ def _time_series(facts: dict[str, Any], measure: Measure) -> str:
     )
     if "change_pct" in facts:
         sentence += f" ({percent(facts['change_pct'], signed=True)})"
+    elif "change" in facts and facts["change"] != 0:
+        sentence += f" ({measure.difference(facts['change'], signed=True)})"
     return sentence + f", peaking at {measure.amount(peak['value'])} {_at(peak['label'])}."
 
 

@@ -73,8 +73,11 @@ class OfflineChatModel(BaseChatModel):
             else:
                 step = implied_next_call(last.name or "", last.tool_call_id, parse_result(last), _asked(turn, last))
                 return _call(step["name"], step["args"]) if step else AIMessage(content=_text_of(last))
-        previous_question, has_sql = _history_facts(messages[: len(messages) - len(turn)])
-        route = route_message(question, self.recognisers, previous_question=previous_question, has_sql_to_run=has_sql)
+        previous_question, has_sql, last_answer = _history_facts(messages[: len(messages) - len(turn)])
+        route = route_message(
+            question, self.recognisers, previous_question=previous_question, has_sql_to_run=has_sql,
+            last_answer=last_answer,
+        )
         if route.tool is None:
             return AIMessage(content=route.text)
         return _call(route.tool, route.args)
@@ -113,11 +116,20 @@ def _asked(turn: list[BaseMessage], answer: ToolMessage) -> str:
     return _last_human_text(turn)
 
 
-def _history_facts(earlier: list[BaseMessage]) -> tuple[str | None, bool]:
-    """The last data question asked before this turn, and whether its SQL is waiting to run."""
+def _history_facts(earlier: list[BaseMessage]) -> tuple[str | None, bool, tuple[str, str] | None]:
+    """The last data question asked before this turn, whether its SQL is waiting to run, and the
+    last answer's SQL with how its question was read (for "why?")."""
     previous_question = None
     has_sql = False
+    reading = ""
+    last_answer: tuple[str, str] | None = None
     for message in earlier:
+        if isinstance(message, ToolMessage) and message.name == ToolName.GENERATE_SQL:
+            reading = str(parse_result(message.content).get("reason") or "")
+        if isinstance(message, ToolMessage) and message.name == ToolName.EXECUTE:
+            ran = parse_result(message.content)
+            if ran.get("sql") and not ran.get("error"):
+                last_answer = (str(ran["sql"]), reading)
         if isinstance(message, AIMessage):
             for call in message.tool_calls:
                 question = call["args"].get("user_question")
@@ -127,4 +139,4 @@ def _history_facts(earlier: list[BaseMessage]) -> tuple[str | None, bool]:
             has_sql = '"sql"' in str(message.content)
         if isinstance(message, ToolMessage) and message.name == ToolName.EXECUTE:
             has_sql = False
-    return previous_question, has_sql
+    return previous_question, has_sql, last_answer

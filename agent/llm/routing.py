@@ -41,7 +41,8 @@ AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
 NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
 _ONLY_YES = re.compile(rf"^({_YES_WORDS}[.!, ]*)+(please)?[.! ]*$", re.I)
 _FOLLOW_UP = re.compile(
-    r"^(now|and|what about|how about|same|also|instead|only|just|but|then|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",
+    # Only words that build on the last question; "just give me the number of X" is a question of its own.
+    r"^(now|and|what about|how about|same|also|instead|only|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",
     re.I,
 )
 _WHERE_DATA = re.compile(
@@ -60,7 +61,15 @@ _HOW_TO = re.compile(
     re.I,
 )
 _DEFINITION = re.compile(
-    r"^(what('s| is| are) (a|an)\b|what does \S+ mean|define\b|definition of|meaning of|what do you mean by)|\bstand for\b",
+    r"^(what('s| is| are) (a|an)\b|what does \S+ mean|define\b|definition of|meaning of|what do you mean by|"
+    r"what (counts|is counted|is considered|qualifies) as|how (do|does) (you|we|it) (define|count)|"
+    r"what do (you|we) (count|consider) as)|\bstand for\b",
+    re.I,
+)
+# "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
+_WHY = re.compile(
+    r"^(why|how come|how did you (get|calculate|compute|work out|arrive at)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
+    r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from)\b[^.!?]{0,40}[.!?]*$",
     re.I,
 )
 _NOT_FOR_US = re.compile(
@@ -68,6 +77,18 @@ _NOT_FOR_US = re.compile(
     r"translate|sing|tell me a joke|write (me )?(a|an) (poem|story|essay|song|joke|haiku|letter|email|limerick|speech))\b",
     re.I,
 )
+# A request to change data, by its verb; the bot only reads, whatever the data set. Verbs that
+# also ask about data ("remove cancelled flights from the count", "change the chart") only count
+# with what a change acts on (tables, rows, columns).
+_CHANGE_DATA = re.compile(
+    r"^(please\s+)?((can|could|would|will) you\s+)?(please\s+)?(i (want|need|would like) to\s+|i'd like to\s+|let'?s\s+)?"
+    r"(go ahead and\s+)?"
+    r"(drop|delete|truncate|insert|alter|erase|wipe|purge|overwrite|update(?!\s+me\b)|"
+    r"(remove|clear|empty|rename)\s+(all\s+|the\s+|every\s+|this\s+|that\s+)*(\w+\s+)?(tables?|rows?|records?|columns?|entries)|"
+    r"(create|add)\s+(a\s+|an\s+|new\s+)*(\w+\s+)?(tables?|rows?|records?|columns?|views?|index|entry|entries))\b",
+    re.I,
+)
+READ_ONLY_REASON = "I only read data; I never change, add or delete anything in the warehouse"
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|cheers|good (morning|afternoon|evening))\b[!. ]*$", re.I)
 
 
@@ -114,11 +135,25 @@ def split_sql(text: str) -> tuple[str | None, str, str]:
 
 
 def route_message(
-    text: str, recognise: Recognisers, *, previous_question: str | None = None, has_sql_to_run: bool = False
+    text: str,
+    recognise: Recognisers,
+    *,
+    previous_question: str | None = None,
+    has_sql_to_run: bool = False,
+    last_answer: tuple[str, str] | None = None,
 ) -> Route:
+    """`last_answer` is the SQL of the thread's last answer and how its question was read."""
     message = clean_message(text)
     if not message:
         return Route(None, text="Ask me a data question, or paste SQL to fix or explain.")
+    if _WHY.match(message):
+        if last_answer is None:
+            return Route(None, text="There is no answer in this thread to explain yet. Ask a data question first.")
+        sql, reading = last_answer
+        return Route(
+            ToolName.EXPLAIN_SQL,
+            {"sql": sql, "sql_dialect": "duckdb", "reading": reading, "final_intent": ToolName.EXPLAIN_SQL},
+        )
 
     sql, words, error = split_sql(message)
     if sql:
@@ -143,6 +178,9 @@ def route_message(
                 {"user_question": previous_question or message, "final_intent": EXECUTE},
             )
         return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
+
+    if _CHANGE_DATA.match(message):
+        return Route("reject_out_of_scope", {"reason": READ_ONLY_REASON, "final_intent": "reject_out_of_scope"})
 
     if _NOT_FOR_US.match(message):
         return Route(ToolName.REJECT, {"reason": "I only work with data, SQL and logs", "final_intent": ToolName.REJECT})

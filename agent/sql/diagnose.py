@@ -11,13 +11,21 @@ from dataclasses import dataclass, field
 from typing import Literal
 
 ProblemKind = Literal[
-    "unknown_column", "unknown_table", "not_grouped", "unknown_function", "ambiguous_column"
+    "unknown_column", "unknown_table", "not_grouped", "unknown_function", "ambiguous_column",
+    "aggregate_in_where", "bad_value",
 ]
 
 # A name as engines print it: in double, single or back quotes (anything inside), or bare.
 _NAME = r"(?:\"([^\"]+)\"|'([^']+)'|`([^`]+)`|([\w$.]+))"
 
 _PATTERNS: list[tuple[ProblemKind, re.Pattern]] = [
+    # The name for these two is the clause or the value, not a column.
+    ("aggregate_in_where", re.compile(r"(WHERE) clause cannot contain (?:aggregat|window)", re.IGNORECASE)),
+    ("aggregate_in_where", re.compile(r"(?:aggregate|window) functions are not allowed in (WHERE)", re.IGNORECASE)),
+    ("aggregate_in_where", re.compile(r"invalid use of group (function)", re.IGNORECASE)),
+    ("bad_value", re.compile(rf"could not convert string {_NAME} to", re.IGNORECASE)),
+    ("bad_value", re.compile(rf"invalid input syntax for (?:type )?\w+: {_NAME}", re.IGNORECASE)),
+    ("bad_value", re.compile(rf"cannot be cast to \w+: {_NAME}", re.IGNORECASE)),
     ("ambiguous_column", re.compile(rf"ambiguous reference to column name {_NAME}", re.IGNORECASE)),
     ("ambiguous_column", re.compile(rf"column {_NAME} is ambiguous", re.IGNORECASE)),
     ("ambiguous_column", re.compile(rf"column reference {_NAME} is ambiguous", re.IGNORECASE)),

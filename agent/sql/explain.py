@@ -9,6 +9,8 @@ from __future__ import annotations
 from pydantic import BaseModel, Field
 from sqlglot import exp
 
+from agent.errors import SqlError, UnsafeSqlError
+from agent.sql.guard import ensure_read_only
 from agent.sql.parse import parse_one_statement
 
 _COMPARISON_WORDS = {
@@ -40,6 +42,9 @@ class JoinStep(BaseModel):
     kind: str = Field(description="inner, left, right, full or cross")
     table: str
     condition: str | None = None
+    acts_as_inner: str | None = Field(
+        default=None, description="the WHERE condition that makes this outer join drop unmatched rows"
+    )
 
 
 class Explanation(BaseModel):
@@ -60,8 +65,24 @@ class Explanation(BaseModel):
 def explain_sql(
     sql: str, dialect: str = "presto", column_descriptions: dict[str, str] | None = None
 ) -> Explanation:
-    """A plain-English account of one query, with its parts listed for programs."""
+    """A plain-English account of one query, with its parts listed for programs.
+
+    Only queries are explained: a statement the guard refuses gets UnsafeSqlError saying why, and
+    one that does not read data (SHOW, DESCRIBE, …) a SqlError saying what it is instead.
+    """
+    try:
+        ensure_read_only(sql, dialect=dialect)
+    except UnsafeSqlError as exc:
+        raise UnsafeSqlError(
+            f"This statement is refused, so I do not explain it. {exc.user_message}", detail=exc.detail
+        ) from exc
     tree = parse_one_statement(sql, dialect)
+    root = tree.unnest() if isinstance(tree, exp.Subquery) else tree
+    if not isinstance(root, exp.Query):
+        raise SqlError(
+            f"I only explain queries, statements that read data (SELECT or WITH); this is a "
+            f"{root.key.upper()} statement."
+        )
     return _Explainer(column_descriptions or {}).explain(tree)
 
 
@@ -71,11 +92,13 @@ class _Explainer:
         self.aliases: dict[str, str] = {}
         self.cte_names: set[str] = set()
         self.multi_table = False
+        self.owners: dict[str, list[str]] = {}
         self.select: exp.Select | None = None
 
     def explain(self, tree: exp.Expression) -> Explanation:
         self.aliases = {t.alias_or_name.lower(): t.name for t in tree.find_all(exp.Table)}
         self.multi_table = len({t.name.lower() for t in tree.find_all(exp.Table)}) > 1
+        self.owners = self._column_owners(tree)
         self.cte_names = {cte.alias.lower() for cte in tree.find_all(exp.CTE)}
         ctes = [f"{cte.alias}: {self._sentences(cte.this, lead='it')}" for cte in tree.find_all(exp.CTE)]
         subqueries = [
@@ -107,13 +130,14 @@ class _Explainer:
         self.select = select
         where, having = select.args.get("where"), select.args.get("having")
         group, order, limit = select.args.get("group"), select.args.get("order"), select.args.get("limit")
+        joins = [self._join(j, where) for j in select.args.get("joins") or []]
         return {
-            "joins": [self._join(j) for j in select.args.get("joins") or []],
+            "joins": joins,
             "filters": _conjuncts(where.this, self) if where else [],
             "having": _conjuncts(having.this, self) if having else [],
             "grouping": self._grouping(select, group),
             "aggregates": [text for p in select.expressions for text in self._aggregate_texts(p, select)],
-            "order": [self._order_item(o) for o in order.expressions] if order else [],
+            "order": [self._order_item(o, select) for o in order.expressions] if order else [],
             "limit": _int(limit.expression) if limit else None,
             "outputs": [p.alias or (p.name if isinstance(p, exp.Column) else p.sql(dialect="duckdb"))
                         for p in select.expressions],
@@ -124,12 +148,7 @@ class _Explainer:
             return []
         if group.args.get("all"):
             return [self.value(p.unalias()) for p in select.expressions if not _aggregates(p)]
-        names = []
-        for item in group.expressions:
-            if isinstance(item, exp.Literal) and item.is_int and 0 < int(item.name) <= len(select.expressions):
-                item = select.expressions[int(item.name) - 1].unalias()
-            names.append(self.value(item))
-        return names
+        return [self._output_or_value(item, select, by_alias=False) for item in group.expressions]
 
     def _aggregate_texts(self, projection: exp.Expression, select: exp.Select) -> list[str]:
         found = _aggregates(projection)
@@ -137,8 +156,9 @@ class _Explainer:
             return [self.value(found[0], select) + _as(projection)]
         return [self.value(a, select) for a in found]
 
-    def _join(self, join: exp.Join) -> JoinStep:
+    def _join(self, join: exp.Join, where: exp.Where | None = None) -> JoinStep:
         kind = (join.side or join.kind or "inner").lower()
+        acts_as_inner = self._filter_on_optional_side(join, where) if kind in ("left", "right") else None
         if join.args.get("using"):
             condition = "matching " + _and_list([u.name for u in join.args["using"]])
         elif join.args.get("on"):
@@ -146,20 +166,73 @@ class _Explainer:
         else:
             condition = None
             kind = "cross" if not join.side else kind
-        return JoinStep(kind=kind, table=_source_name(join.this), condition=condition)
+        return JoinStep(kind=kind, table=_source_name(join.this), condition=condition, acts_as_inner=acts_as_inner)
+
+    def _filter_on_optional_side(self, join: exp.Join, where: exp.Where | None) -> str | None:
+        """A WHERE condition on the side an outer join may leave empty (NULL) is false for the
+        rows the join kept without a match, so it drops them: the join acts like an inner join.
+        Conditions that hold for NULL (IS NULL, COALESCE, an OR) are not counted."""
+        if where is None:
+            return None
+        select = join.parent
+        if join.side.lower() == "left":
+            optional = {join.this.alias_or_name.lower(), join.this.name.lower()}
+        else:
+            source = select.args.get("from_") or select.args.get("from")
+            earlier = [source.this] if source is not None else []
+            for other in select.args.get("joins") or []:
+                if other is join:
+                    break
+                earlier.append(other.this)
+            optional = {e.alias_or_name.lower() for e in earlier} | {e.name.lower() for e in earlier}
+        for condition in _split_and(where.this):
+            if condition.find(exp.Or, exp.Coalesce) or _tests_for_null(condition):
+                continue
+            if any((c.table or self._owner(c)).lower() in optional for c in condition.find_all(exp.Column)):
+                return self.condition(condition)
+        return None
 
     def _join_condition(self, node: exp.Expression) -> str:
         if isinstance(node, exp.EQ) and isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Column):
             return f"{self._qualified(node.this)} matches {self._qualified(node.expression)}"
         return self.condition(node)
 
+    def _column_owners(self, tree: exp.Expression) -> dict[str, list[str]]:
+        """For each column name the query uses, the tables in the query that have it: from the
+        catalog's descriptions and from the query's own qualified names."""
+        tables = sorted({t.name.lower() for t in tree.find_all(exp.Table) if t.name})
+        owners: dict[str, list[str]] = {}
+        for column in tree.find_all(exp.Column):
+            name = column.name.lower()
+            found = owners.setdefault(name, [t for t in tables if f"{t}.{name}" in self.descriptions])
+            if column.table:
+                table = self.aliases.get(column.table.lower(), column.table).lower()
+                if table not in found:
+                    found.append(table)
+        return owners
+
+    def _owner(self, column: exp.Column) -> str:
+        """The table a column belongs to: its qualifier's table, or the only table that has it."""
+        if column.table:
+            return self.aliases.get(column.table.lower(), column.table)
+        owners = self.owners.get(column.name.lower(), [])
+        return owners[0] if len(owners) == 1 and self.multi_table else ""
+
     def _qualified(self, column: exp.Column) -> str:
-        table = self.aliases.get(column.table.lower(), column.table) if column.table else ""
+        table = self._owner(column)
         return f"{table}.{column.name}" if table else column.name
 
-    def _order_item(self, ordered: exp.Ordered) -> str:
+    def _order_item(self, ordered: exp.Ordered, select: exp.Select | None = None) -> str:
+        """`ORDER BY 3` in a query's own ORDER BY is its third output, named as the output is."""
         direction = "highest first" if ordered.args.get("desc") else "lowest first"
-        return f"{self.value(ordered.this)}, {direction}"
+        return f"{self._output_or_value(ordered.this, select)}, {direction}"
+
+    def _output_or_value(self, item: exp.Expression, select: exp.Select | None, by_alias: bool = True) -> str:
+        outputs = select.expressions if select is not None else []
+        if isinstance(item, exp.Literal) and item.is_int and 0 < int(item.name) <= len(outputs):
+            projection = outputs[int(item.name) - 1]
+            return (by_alias and projection.alias) or self.value(projection.unalias(), select)
+        return self.value(item)
 
     # -- the sentences ------------------------------------------------------------------
 
@@ -187,6 +260,13 @@ class _Explainer:
         sentences = [f"{lead} reads {self._sources(select, parts['joins'])}."]
         if parts["filters"]:
             sentences.append(f"It keeps only the rows where {_and_list(parts['filters'])}.")
+        for join in parts["joins"]:
+            if join.acts_as_inner:
+                sentences.append(
+                    f"Because the condition {join.acts_as_inner} needs a matching row, the rows the "
+                    f"{join.kind.upper()} JOIN with {join.table} kept without a match are dropped: "
+                    "it acts like an inner join."
+                )
         aggregates, grouping = parts["aggregates"], parts["grouping"]
         if aggregates and grouping:
             sentences.append(f"For each {_and_list(grouping)}, it computes {_and_list(aggregates)}.")
@@ -211,6 +291,8 @@ class _Explainer:
         for join in joins:
             if join.kind == "cross":
                 text += f", combined with every row of {join.table}"
+            elif join.acts_as_inner:
+                text += f", joined with {join.table}" + (f" on {join.condition}" if join.condition else "")
             else:
                 keep = {"left": ", keeping every row of the left side", "right": ", keeping every row of "
                         f"{join.table}", "full": ", keeping unmatched rows of both"}.get(join.kind, "")
@@ -228,7 +310,7 @@ class _Explainer:
         if order and limit:
             first = order[0]
             top = "highest" if first.endswith("highest first") else "lowest"
-            subject = first.rsplit(",", 1)[0]
+            subject = first.rsplit(",", 1)[0].removeprefix("the ")
             rows = "row" if limit == 1 else f"{limit} rows"
             return f"It returns the {rows} with the {top} {subject}."
         if order:
@@ -344,19 +426,32 @@ class _Explainer:
         return f"the number of rows with {self.value(argument, select)} present"
 
     def _glossary(self, tree: exp.Expression) -> list[str]:
+        """What each column means, from the catalog; a name two tables in the query share is
+        described once per table, as table.column, so the two are never mixed up."""
         if not self.descriptions:
             return []
-        aliases = {t.alias_or_name.lower(): t.name.lower() for t in tree.find_all(exp.Table)}
-        tables = set(aliases.values())
         notes: dict[str, str] = {}
         for column in tree.find_all(exp.Column):
-            owners = [aliases.get(column.table.lower(), column.table.lower())] if column.table else sorted(tables)
-            for owner in owners:
-                description = self.descriptions.get(f"{owner}.{column.name.lower()}")
-                if description:
-                    notes.setdefault(column.name, f"{column.name} is {description.rstrip('.')}")
+            name = column.name.lower()
+            shared = len(self.owners.get(name, [])) > 1
+            owner = self._owner(column).lower()
+            for table in [owner] if owner else self.owners.get(name, []):
+                description = self.descriptions.get(f"{table}.{name}")
+                if not description:
+                    continue
+                label = f"{table}.{column.name}" if shared else column.name
+                notes.setdefault(label, f"{label} is {description.rstrip('.')}")
+                if not shared:
                     break
         return list(notes.values())
+
+
+def _tests_for_null(condition: exp.Expression) -> bool:
+    """`x IS NULL` holds for the unmatched rows (NOT x IS NULL does not)."""
+    for node in condition.find_all(exp.Is):
+        if isinstance(node.expression, exp.Null) and not isinstance(node.parent, exp.Not):
+            return True
+    return False
 
 
 def _split_and(node: exp.Expression) -> list[exp.Expression]:

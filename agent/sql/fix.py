@@ -1,8 +1,10 @@
 """Fix SQL: make a broken query run on the warehouse with the smallest edits, and say why.
 
-The loop is: repair the text until it parses, translate it to DuckDB, then ask the engine
-(a dry run) and repair whatever its error names, a bounded number of rounds. Each edit is
-reported as a `Change` (what and why); when no repair applies the result says so in words.
+The loop is: refuse what the guard refuses, repair the text until it parses, translate it to
+DuckDB with its meaning kept (`dialect_meaning`), then ask the engine (a dry run) and repair
+whatever its error names, a bounded number of rounds; a few mistakes the dry run cannot see
+(a month name compared with a month number) are checked on the tree. Each edit is reported as
+a `Change` (what and why); when no repair applies the result has no SQL and says why in words.
 """
 
 from __future__ import annotations
@@ -16,10 +18,11 @@ from sqlglot import exp
 
 from agent.errors import AssistantError, SqlError, SqlSyntaxError, UnsafeSqlError
 from agent.sql.diagnose import Problem, diagnose
+from agent.sql.dialect_meaning import dialect_title, keep_meaning, reader
 from agent.sql.guard import ensure_read_only
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
 from agent.sql.repair_text import repair_syntax_once
-from agent.sql.repair_tree import repair
+from agent.sql.repair_tree import Probe, mistyped_value, repair
 
 if TYPE_CHECKING:
     from agent.warehouse.engine import Schema
@@ -35,9 +38,12 @@ class Change(BaseModel):
 
 class FixResult(BaseModel):
     original_sql: str
-    fixed_sql: str = Field(description="DuckDB SQL, pretty-printed; the last attempt when not valid")
+    fixed_sql: str | None = Field(
+        default=None, description="DuckDB SQL, pretty-printed; None when no fix was found"
+    )
     changes: list[Change] = Field(default_factory=list)
     valid: bool
+    refused: bool = Field(default=False, description="the guard refuses the statement; nothing was tried")
     reason: str | None = Field(default=None, description="why it gave up, or why nothing changed")
 
 
@@ -48,30 +54,54 @@ def fix_sql(
     dialect: str = "presto",
     schema: Schema,
     dry_run: Callable[[str], None],
+    probe: Probe | None = None,
     max_rounds: int = 6,
 ) -> FixResult:
-    """Repair `sql` (written in `dialect`) until the warehouse's dry run accepts it."""
+    """Repair `sql` (written in `dialect`) until the warehouse's dry run accepts it.
+
+    `probe` runs small read queries so a repair can look at the data when names cannot decide
+    (which column a join matches, which table's `year` a filter is about); without it those
+    repairs are not tried. A result that is not valid carries no SQL, only the reason.
+    """
     read = sqlglot_dialect(dialect)
     text = clean_sql_text(sql)
     changes: list[Change] = []
 
-    def give_up(attempt: str, reason: str) -> FixResult:
-        return FixResult(original_sql=sql, fixed_sql=attempt, changes=changes, valid=False, reason=reason)
+    def give_up(reason: str) -> FixResult:
+        # No SQL goes back: a query that does not run is not a fix.
+        return FixResult(original_sql=sql, changes=changes, valid=False, reason=reason)
+
+    def refuse(exc: UnsafeSqlError) -> FixResult:
+        reason = f"This statement is refused. {exc.user_message} I only fix queries that read data."
+        return FixResult(original_sql=sql, changes=changes, valid=False, refused=True, reason=reason)
 
     if not text:
-        return give_up("", "There is no SQL to fix; paste the query after the command.")
+        return give_up("There is no SQL to fix; paste the query after the command.")
+    refusal = _guard_refusal(text, read)
+    if refusal is not None:
+        return refuse(refusal)
     text = _repair_syntax(text, read, _known_names(schema), changes)
     try:
-        tree = parse_one_statement(text, read)
+        tree = parse_one_statement(text, reader(read))
     except SqlSyntaxError as exc:
-        return give_up(text, f"I could not repair the syntax. {exc.user_message}")
-    changes.extend(_dialect_changes(tree, read))
+        return give_up(f"I could not repair the syntax. {exc.user_message}")
+    meaning = [Change(what=c.what, why=c.why) for c in keep_meaning(tree, read)]
+    renames = _dialect_changes(tree, read)
+    changes.extend(meaning + renames)
+    if not (meaning or renames) and _written_differently(tree, read):
+        changes.append(
+            Change(
+                what=f"{dialect_title(read)} → DuckDB SQL",
+                why=f"the query is written in {dialect_title(read)}'s SQL; its {dialect_title(read)}-only "
+                "parts are written the way DuckDB reads them, with the same meaning.",
+            )
+        )
     try:
         tree = ensure_read_only(tree.sql(dialect="duckdb"), dialect="duckdb")
     except UnsafeSqlError as exc:
-        return give_up(text, f"{exc.user_message} I only fix read-only queries.")
+        return refuse(exc)
     except SqlSyntaxError as exc:
-        return give_up(text, f"The query could not be translated to DuckDB. {exc.user_message}")
+        return give_up(f"The query could not be translated to DuckDB. {exc.user_message}")
 
     # The person's error is from their engine; ours is the judge of what runs here, so the
     # person's message is read only when the engine's own message names nothing fixable.
@@ -82,28 +112,50 @@ def fix_sql(
         try:
             dry_run(attempt)
         except UnsafeSqlError as exc:
-            return give_up(_pretty(tree), f"{exc.user_message} I only fix read-only queries.")
+            return refuse(exc)
         except SqlError as exc:
             problem = diagnose(exc.detail or exc.user_message)
             if problem is None and user_problem not in seen:
                 problem = user_problem
             if problem is None or problem in seen:
-                return give_up(_pretty(tree), _unfixable(exc))
+                return give_up(_unfixable(exc))
             seen.add(problem)
-            edit = repair(tree, problem, schema)
+            edit = repair(tree, problem, schema, probe)
             if edit is None:
-                return give_up(_pretty(tree), _no_repair(problem, exc))
+                return give_up(_no_repair(problem, exc))
             changes.append(Change(what=edit.what, why=edit.why))
             continue
         except AssistantError as exc:
-            return give_up(_pretty(tree), f"I could not check the query: {exc.user_message}")
+            return give_up(f"I could not check the query: {exc.user_message}")
+        mistyped = mistyped_value(tree, schema)
+        if mistyped is not None:
+            if mistyped in seen:
+                return give_up(_no_repair(mistyped, None))
+            seen.add(mistyped)
+            edit = repair(tree, mistyped, schema, probe)
+            if edit is None:
+                return give_up(_no_repair(mistyped, None))
+            changes.append(Change(what=edit.what, why=edit.why))
+            continue
         reason = None if changes else _nothing_to_fix(error)
         return FixResult(original_sql=sql, fixed_sql=_pretty(tree), changes=changes, valid=True, reason=reason)
     return give_up(
-        _pretty(tree),
         f"After {max_rounds} rounds of repairs the warehouse still rejects the query; "
         "it needs a person's eye.",
     )
+
+
+def _guard_refusal(text: str, read: str) -> UnsafeSqlError | None:
+    """The guard's refusal of the statement as written, checked before any repair so a write or a
+    file read is never turned into something that runs. Text that does not parse is left to the
+    repairs (and the guard checks again after them)."""
+    try:
+        ensure_read_only(text, dialect=read)
+    except UnsafeSqlError as exc:
+        return exc
+    except SqlError:
+        return None
+    return None
 
 
 def _repair_syntax(text: str, read: str, known: set[str], changes: list[Change]) -> str:
@@ -130,12 +182,21 @@ def _dialect_changes(tree: exp.Expression, read: str) -> list[Change]:
     for node in tree.find_all(exp.Func):
         before = _FUNCTION_NAME.match(node.sql(dialect=read))
         after = _FUNCTION_NAME.match(node.sql(dialect="duckdb"))
-        if before and after and before.group(1).lower() != after.group(1).lower():
+        # A CAST is a type conversion sqlglot adds, not another name for the same function.
+        if before and after and after.group(1).lower() not in ("cast", "try_cast") \
+                and before.group(1).lower() != after.group(1).lower():
             renamed.setdefault(before.group(1).lower(), after.group(1).lower())
     return [
-        Change(what=f"{old}() → {new}()", why=f"{old} is {read.title()} SQL; DuckDB calls it {new}.")
+        Change(what=f"{old}() → {new}()", why=f"{old} is {dialect_title(read)} SQL; DuckDB calls it {new}.")
         for old, new in renamed.items()
     ]
+
+
+def _written_differently(tree: exp.Expression, read: str) -> bool:
+    """The source dialect's text and DuckDB's differ in more than spacing and letter case."""
+    if read == "duckdb":
+        return False
+    return tree.sql(dialect=read).upper().split() != tree.sql(dialect="duckdb").upper().split()
 
 
 def _pretty(tree: exp.Expression) -> str:
@@ -143,18 +204,46 @@ def _pretty(tree: exp.Expression) -> str:
 
 
 def _unfixable(exc: SqlError) -> str:
-    return f"I could not find a safe repair. {exc.user_message}"
+    return f"I could not find a safe repair. {exc.user_message}{_where(exc)}"
 
 
-def _no_repair(problem: Problem, exc: SqlError) -> str:
+def _no_repair(problem: Problem, exc: SqlError | None) -> str:
+    if problem.kind == "bad_value":
+        column = f"{problem.qualifier} " if problem.qualifier else ""
+        return (
+            f"I could not fix the value '{problem.name}': the column {column}it is compared with "
+            "holds numbers, and I could not tell which number was meant."
+        )
     subject = {
         "unknown_table": f"the table {problem.name}",
         "unknown_column": f"the column {problem.name}",
         "unknown_function": f"the function {problem.name}",
         "not_grouped": f"how {problem.name} should be grouped",
         "ambiguous_column": f"which table's {problem.name} is meant",
+        "aggregate_in_where": "how to move the summary out of WHERE",
     }[problem.kind]
-    return f"I could not work out {subject}: nothing in the warehouse is close enough to be sure. {exc.user_message}"
+    detail = f" {exc.user_message}{_where(exc)}" if exc else ""
+    return f"I could not work out {subject}: nothing in the warehouse is close enough to be sure.{detail}"
+
+
+_ENGINE_LINE = re.compile(r"^LINE (\d+):(.*)$")
+
+
+def _where(exc: SqlError) -> str:
+    """Where in the query the engine points (DuckDB and Postgres print the line and a caret)."""
+    lines = (exc.detail or "").splitlines()
+    for i, line in enumerate(lines):
+        found = _ENGINE_LINE.match(line)
+        if not found or i + 1 >= len(lines):
+            continue
+        caret = lines[i + 1]
+        start = caret.find("^")
+        if start < 0:
+            return f" (line {found.group(1)})"
+        width = len(caret.strip())
+        near = line[start : start + width].strip()
+        return f" (line {found.group(1)}, at '{near}')" if near else f" (line {found.group(1)})"
+    return ""
 
 
 def _nothing_to_fix(error: str | None) -> str:

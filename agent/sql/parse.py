@@ -11,6 +11,7 @@ import re
 
 import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 
 from agent.errors import SqlError, SqlSyntaxError
@@ -92,9 +93,9 @@ def clean_sql_text(sql: str) -> str:
     return text
 
 
-def parse_statements(sql: str, dialect: str = "presto") -> list[exp.Expression]:
+def parse_statements(sql: str, dialect: str | type[Dialect] = "presto") -> list[exp.Expression]:
     """Every statement in `sql` (already cleaned), or SqlSyntaxError pointing at the problem."""
-    read = sqlglot_dialect(dialect)
+    read = dialect if isinstance(dialect, type) else sqlglot_dialect(dialect)
     try:
         statements = sqlglot.parse(sql, read=read)
     except ParseError as error:
@@ -104,7 +105,7 @@ def parse_statements(sql: str, dialect: str = "presto") -> list[exp.Expression]:
     return [s for s in statements if s is not None]
 
 
-def parse_one_statement(sql: str, dialect: str = "presto") -> exp.Expression:
+def parse_one_statement(sql: str, dialect: str | type[Dialect] = "presto") -> exp.Expression:
     """Exactly one statement from pasted SQL, as a sqlglot tree."""
     text = clean_sql_text(sql)
     if not text:
@@ -166,7 +167,7 @@ def _keyword_hint(text_before_error: str) -> str:
 
 
 def _token_error(sql: str) -> SqlSyntaxError:
-    position = _unclosed_quote(sql)
+    position = unclosed_quote(sql)
     if position is None:
         return SqlSyntaxError("The SQL could not be read: it has a character I do not understand.")
     quote, line, column = position
@@ -178,8 +179,8 @@ def _token_error(sql: str) -> SqlSyntaxError:
     )
 
 
-def _unclosed_quote(sql: str) -> tuple[str, int, int] | None:
-    """Where a string or quoted name starts and never ends (comments skipped)."""
+def unclosed_quote(sql: str) -> tuple[str, int, int] | None:
+    """Where a string or quoted name starts and never ends: (quote, line, column); comments skipped."""
     i, n = 0, len(sql)
     while i < n:
         ch = sql[i]

@@ -51,6 +51,8 @@ async def human_node(state: CommonAgentState) -> Command[Next]:
     kind = question.get("kind")
     call_id = question.get("tool_call_id")
     cleared: dict[str, Any] = {"ask_human": None}
+    if isinstance(answer, dict) and answer.get("deadline"):
+        cleared["timeout_timestamp"] = answer["deadline"]  # the person's wait does not count against the run
     if choice == "cancel" and kind != "confirm_sql":
         closing = [ToolMessage(content="The person cancelled.", tool_call_id=call_id, name=str(ToolName.ASK_HUMAN))] if (
             question.get("origin") == ToolName.ASK_HUMAN

@@ -54,6 +54,8 @@ class AgentReply(BaseModel):
     columns: list[str] = Field(default_factory=list)
     rows: list[list[Any]] = Field(default_factory=list)  # a preview, at most `preview_rows`
     row_count: int = 0
+    # per column: "fraction" (0.403 shows as 40.3%), "percent" (40.3 shows as 40.3%) or None
+    column_formats: list[str | None] = Field(default_factory=list)
     chart: Chart | None = None
     ask_human: AskHuman | None = None
     follow_ups: list[str] = Field(default_factory=list)
@@ -68,6 +70,13 @@ class AgentReply(BaseModel):
         return self.error is None
 
 
+class SuggestedPrompt(BaseModel):
+    """A question to offer before the person has asked anything (Slack's suggested prompts)."""
+
+    title: str
+    message: str
+
+
 class ChatContext(BaseModel):
     """Who is asking and where; the agent uses it for tone and logs, never for Slack calls."""
 
@@ -77,7 +86,7 @@ class ChatContext(BaseModel):
     request_id: str | None = None
 
 
-CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups")
+CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups", "column_formats")
 
 
 def build_reply(state: CommonAgentState) -> dict:

@@ -1,9 +1,16 @@
 """`datasuite_faq`: "how do I / what is" answers from the docs and glossary kept in the repo."""
 
+import re
+from functools import lru_cache
+from pathlib import Path
 from typing import Annotated
 
+import yaml
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
+
+from agent.catalog.models import HowToDoc
+from agent.catalog.search import DocIndex
 
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
@@ -18,6 +25,10 @@ async def datasuite_faq(
     """Answer how-to questions about this assistant (slash commands, confirmations, charts) and
     definitions of data terms (what a column or a business term means) from the team's docs."""
     catalog = runtime.context.catalog
+    own = _bot_docs().rank(user_question)
+    if own and (_ABOUT_THE_BOT.search(user_question) or not catalog.search_docs(user_question, limit=1)):
+        doc = own[0][0]
+        return tool_result("datasuite_faq", text=f"*{doc.title}*\n{doc.body}", found=True)
     terms = catalog.lookup_terms(user_question)
     docs = catalog.search_docs(user_question, limit=2)
     parts = [f"*{t.term}*: {t.definition}" for t in terms[:3]]
@@ -32,6 +43,21 @@ async def datasuite_faq(
             found=False,
         )
     return tool_result("datasuite_faq", text="\n\n".join(parts), found=True)
+
+
+BOT_DOCS = Path(__file__).with_name("bot_docs.yaml")
+# A question about the assistant itself (setting it up, connecting it), not about the data.
+_ABOUT_THE_BOT = re.compile(
+    r"\b(the bot|this bot|the assistant|this assistant|you)\b.*\b(connect|install|set ?up|configure|deploy|run|add|use)\b|"
+    r"\b(connect|install|set ?up|configure|deploy|add)\b.*\b(the bot|this bot|the assistant|you|slack|llm|model)\b",
+    re.I,
+)
+
+
+@lru_cache(maxsize=1)
+def _bot_docs() -> DocIndex:
+    raw = yaml.safe_load(BOT_DOCS.read_text()) or {}
+    return DocIndex([HowToDoc(id=key, **value) for key, value in raw.items()])
 
 
 def _named_columns(catalog, question: str) -> list[tuple[str, str]]:

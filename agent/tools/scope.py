@@ -3,24 +3,33 @@
 from typing import Annotated
 
 from langchain_core.tools import tool
+from langgraph.prebuilt import ToolRuntime
 
+from agent.runtime import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
 
-CAPABILITIES = (
-    "I answer questions about the flights data (flights, airlines, airports, planes, weather), "
-    "write, fix and explain SQL, find the right tables, and write log queries."
-)
+
+def capabilities(ctx: AgentContext) -> str:
+    """What the bot does, with the warehouse's own tables (never one data set's names in code)."""
+    tables = ", ".join(ctx.catalog.table_names)
+    return (
+        f"I answer questions about the data in the warehouse ({tables}), write, fix and explain "
+        "SQL that reads it, find the right tables, and write log queries."
+    )
 
 
 @tool
 async def reject_out_of_scope(
     reason: Annotated[str, "Why the request is outside what this assistant does, in a few words."],
+    runtime: ToolRuntime,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "reject_out_of_scope",
 ) -> str:
     """Politely decline a request this data assistant is not for (general knowledge, chit-chat,
-    writing prose, booking things, opinions) and say what it can do instead."""
-    text = f"Sorry, that is outside what I can help with ({reason.strip().rstrip('.')}). {CAPABILITIES}"
+    writing prose, booking things, opinions, and any request to change data: drop, delete,
+    update, insert; it only reads) and say what it can do instead."""
+    why = reason.strip().rstrip(".")
+    text = f"Sorry, that is outside what I can help with ({why}). {capabilities(runtime.context)}"
     return tool_result("reject_out_of_scope", text=text)
 
 
@@ -28,6 +37,9 @@ SPEC = ToolSpec(
     name=ToolName.REJECT,
     agent_name=COMMON_AGENT,
     label="Thinking…",
-    prompt_line="anything else (general knowledge, chit-chat, prose, opinions, booking).",
+    prompt_line=(
+        "anything else (general knowledge, chit-chat, prose, opinions, booking), and any request to "
+        "change data (drop, delete, update, insert, create): say that you only read data."
+    ),
     terminal=True,
 )

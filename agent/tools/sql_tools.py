@@ -13,9 +13,10 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
-from agent.chatbi import analyze
+from agent.chatbi.analyze import analyze
+from agent.chatbi.meaning import column_format, describe_columns
+from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.runtime import AgentContext
-from agent.errors import AssistantError, SqlError
 from agent.sql.explain import explain_sql as explain_engine
 from agent.sql.fix import fix_sql as fix_engine
 from agent.sql.parse import clean_sql_text, pretty, transpile
@@ -29,6 +30,7 @@ log = logging.getLogger(__name__)
 
 REPLY_ROWS_MAX = 1000
 LLM_REPAIR_TRIES = 2
+PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
 
 
 def _structured(ctx: AgentContext, schema: type[BaseModel]):
@@ -182,19 +184,24 @@ async def fix_sql(
             dialect=sql_dialect,
             schema=ctx.warehouse.schema(),
             dry_run=ctx.warehouse.dry_run,
+            probe=lambda probe_sql: ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows,
         )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
+    if result.refused:
+        return tool_error(final_intent, UnsafeSqlError(result.reason or "This statement is refused."))
     changes = [f"• {c.what}: {c.why}" for c in result.changes]
     fixed = result.fixed_sql
     if not result.valid and ctx.has_llm:
-        repaired = await _llm_repair(ctx, fixed or sql, result.reason or error_info)
+        repaired = await _llm_repair(ctx, sql, sql_dialect, result.reason or error_info)
         if repaired is not None:
             fixed, note = repaired
             changes.append(f"• {note}")
             result.valid = True
     if not result.valid:
-        return tool_error(final_intent, f"I could not fix this query: {result.reason or 'it still fails'}.", sql=fixed)
+        # No `sql` in the reply: the broken query must never look like a fix.
+        reason = (result.reason or "it still fails").rstrip(".")
+        return tool_error(final_intent, f"I could not fix this query: {reason}.")
     if not changes:
         text = "This query already runs as it is; I found nothing to fix." + (f" {result.reason}" if result.reason else "")
     else:
@@ -202,10 +209,11 @@ async def fix_sql(
     return tool_result(final_intent, sql=fixed, original_sql=sql, changes=changes, text=text)
 
 
-async def _llm_repair(ctx: AgentContext, sql: str, error: str) -> tuple[str, str] | None:
+async def _llm_repair(ctx: AgentContext, sql: str, dialect: str, error: str) -> tuple[str, str] | None:
     for _ in range(LLM_REPAIR_TRIES):
         answer = await _structured(ctx, SqlRepair).ainvoke(
-            "Repair this DuckDB SQL with a minimal edit. Tables and columns: "
+            f"Repair this SQL (written for {dialect}) with a minimal edit so it runs on DuckDB, "
+            "keeping its meaning. Tables and columns: "
             f"{_schema_text(ctx)}\nSQL:\n{sql}\nError: {error}"
         )
         try:
@@ -236,8 +244,12 @@ async def explain_sql(
     runtime: ToolRuntime,
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
+    reading: Annotated[
+        str | None, "When explaining an earlier answer (\"why?\"): how its question was read."
+    ] = None,
 ) -> str:
-    """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms."""
+    """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms.
+    After an answer, "why?" or "how did you get that?" is explained with the SQL of that answer."""
     ctx: AgentContext = runtime.context
     try:
         explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
@@ -250,6 +262,8 @@ async def explain_sql(
             f"Explain this query to a colleague who does not read SQL. Facts: {facts}\nDraft: {text}"
         )
         text = narrative.text or text
+    if reading:
+        text = f"I read your question as: {reading.rstrip('.')}.\n\n{text}"
     return tool_result(final_intent, text=text, sql=clean_sql_text(sql), tables=explanation.tables)
 
 
@@ -291,9 +305,13 @@ async def execute_sql_and_analyze_result(
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None
+    meanings = describe_columns(
+        query, result.columns, semantic=ctx.semantic, catalog=ctx.catalog, labels=ctx.values.labels
+    )
     analysis = await analyze(
         user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
-        follow_up_source=(ctx.semantic, ctx.values),
+        follow_up_source=(ctx.semantic, ctx.values), sql=query, meanings=meanings, warehouse=ctx.warehouse,
+        reading=_reading(ctx, intent),
     )
     text = analysis.answer
     reading = source[1].get("reason") if source and source[1].get("path") == "semantic" else None
@@ -308,9 +326,24 @@ async def execute_sql_and_analyze_result(
         rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
         row_count=result.row_count,
         chart_spec=analysis.chart.model_dump() if analysis.chart else None,
+        column_formats=[column_format(meanings.get(c)) for c in result.columns],
         follow_ups=analysis.follow_ups,
         text=text,
     )
+
+
+def _reading(ctx: AgentContext, intent: dict | None) -> str:
+    """The filters a question was read with, in the model's words ("origin airport JFK"), for titles."""
+    if not intent:
+        return ""
+    labels = ctx.semantic.dimension_by_name
+    parts = []
+    for flt in intent.get("filters") or []:
+        name = labels[flt["field"]].label if flt["field"] in labels else flt["field"]
+        values = ", ".join(str(v) for v in flt.get("values") or [])
+        op = "" if flt.get("op", "=") in ("=", "in") else f"{flt['op']} "
+        parts.append(f"{name} {op}{values}".strip())
+    return "; ".join(parts)
 
 
 def _sql_args(request: DirectRequest) -> dict:

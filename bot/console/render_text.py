@@ -6,6 +6,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.api import AgentReply
+from bot.render.table import column_cells
 
 PREVIEW_ROWS = 15
 
@@ -18,23 +19,19 @@ def save_chart(directory: Path, name: str, png: bytes) -> str:
     return str(path)
 
 
-def format_table(columns: list[str], rows: list[list[Any]], limit: int = PREVIEW_ROWS) -> str:
-    shown = [["" if v is None else _cell(v) for v in row] for row in rows[:limit]]
+def format_table(
+    columns: list[str], rows: list[list[Any]], limit: int = PREVIEW_ROWS, formats: list[str | None] | None = None
+) -> str:
+    """An aligned text table; one number format per column, as in Slack's table."""
+    shown = column_cells(columns, rows[:limit], formats or [])
     widths = [max([len(c)] + [len(r[i]) for r in shown]) for i, c in enumerate(columns)]
     lines = ["  ".join(c.ljust(w) for c, w in zip(columns, widths))]
     lines.append("  ".join("-" * w for w in widths))
     lines += ["  ".join(v.ljust(w) for v, w in zip(r, widths)) for r in shown]
     if len(rows) > limit:
-        lines.append(f"… {len(rows) - limit} more rows")
+        more = len(rows) - limit
+        lines.append(f"… {more} more row{'s' if more != 1 else ''}")
     return "\n".join(lines)
-
-
-def _cell(value: object) -> str:
-    if isinstance(value, float):
-        return f"{value:,.2f}"
-    if isinstance(value, int) and not isinstance(value, bool):
-        return f"{value:,}" if abs(value) >= 10_000 else str(value)
-    return str(value)
 
 
 def format_reply_text(reply: AgentReply, *, chart_path: str | None = None) -> str:
@@ -47,7 +44,7 @@ def format_reply_text(reply: AgentReply, *, chart_path: str | None = None) -> st
         parts.append("SQL:\n" + "\n".join("    " + line for line in reply.sql.splitlines()))
     if reply.columns and reply.rows:
         noun = "row" if reply.row_count == 1 else "rows"
-        parts.append(format_table(reply.columns, reply.rows) + f"\n({reply.row_count:,} {noun})")
+        parts.append(format_table(reply.columns, reply.rows, formats=reply.column_formats) + f"\n({reply.row_count:,} {noun})")
     if chart_path:
         parts.append(f"Chart: {chart_path}")
     if reply.ask_human:

@@ -20,6 +20,7 @@ class Where(BaseModel):
     channel: str
     thread_ts: str | None = None
     user: str
+    team: str | None = None  # the person's workspace: with it the answer is streamed to them
     assistant_thread: bool = False
 
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 import re
+import time
 import uuid
 from collections.abc import Awaitable, Callable
 from dataclasses import dataclass
@@ -25,7 +26,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 from bot.settings import BotSettings
 from bot.render import actions
 from bot.agent_port import AgentPort
-from bot.render.blocks import edit_sql_modal, settle_question
+from bot.render.blocks import edit_sql_modal, feedback_reason_prompt, settle_question
 from bot.listeners.commands import EXPLAINSQL_USAGE, FIXSQL_USAGE, parse_sql_command
 from bot.jobs.model import AskJob, JobRunner, ResumeJob, ToolJob, Where, job_from_json
 from bot.logs import new_request_id
@@ -37,11 +38,8 @@ log = logging.getLogger(__name__)
 
 DEDUPE_TTL_S = 3600
 PERSON_SUBTYPES = (None, "thread_broadcast")  # edits, deletions, bot posts, joins… all carry other subtypes
-SUGGESTED_PROMPTS = [
-    {"title": "Busiest airports", "message": "Which 5 origin airports had the most departures?"},
-    {"title": "Delays by carrier", "message": "Average arrival delay by airline, worst first"},
-    {"title": "What data is there?", "message": "Which tables do you have and what is in them?"},
-]
+MAX_SUGGESTED_PROMPTS = 4  # Slack shows up to four
+PROMPTS_TITLE = "Try asking"
 GREETING = "Hi! Ask me a question about the data, paste SQL to fix or explain, or pick a suggestion below."
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
 # What manifest.yml must subscribe to for the listeners below (message.* all arrive as `message`).
@@ -49,6 +47,7 @@ BOT_EVENTS = (
     "app_mention",
     "assistant_thread_context_changed",
     "assistant_thread_started",
+    "app_home_opened",
     "message.channels",
     "message.groups",
     "message.im",
@@ -90,7 +89,8 @@ class Surfaces:
             notice = f"You have asked {limit} questions in the last minute; please wait a moment and ask again."
             self.jobs.spawn(self._notice(channel, user, thread_ts, notice), "rate-limit-notice")
             return
-        where = Where(channel=channel, thread_ts=thread_ts, user=user, assistant_thread=assistant_thread)
+        team = event.get("team") or event.get("user_team")
+        where = Where(channel=channel, thread_ts=thread_ts, user=user, team=team, assistant_thread=assistant_thread)
         await self._ask_in_thread(where, text, title=text[:80] if assistant_thread else None)
 
     async def wants_channel_message(self, event: dict[str, Any], bot_user_id: str | None) -> bool:
@@ -105,6 +105,15 @@ class Surfaces:
     async def _over_rate_limit(self, user: str) -> bool:
         limit = self.settings.user_rate_limit_per_minute
         return limit > 0 and await self.store.count_hit(f"rate:{user}", 60) > limit
+
+    def prompts(self) -> list[dict[str, str]]:
+        return [p.model_dump() for p in self.agent.suggested_prompts(MAX_SUGGESTED_PROMPTS)]
+
+    async def offer_prompts(self, channel: str) -> None:
+        """Suggested prompts on the Messages tab; no thread_ts, which the agent view would ignore."""
+        prompts = self.prompts()
+        if prompts:
+            await self.client.assistant_threads_setSuggestedPrompts(channel_id=channel, prompts=prompts, title=PROMPTS_TITLE)
 
     async def _notice(self, channel: str, user: str, thread_ts: str | None, text: str) -> None:
         await self.client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, text=text)
@@ -144,9 +153,10 @@ class Surfaces:
         channel, message_ts, thread_ts, user = _where_clicked(body)
         if not (session_id and choice and channel):
             return
-        if await self.store.take_pending(session_id) is None:
+        if await self.store.take_pending(session_id) is None and not self._expired(message_ts):
             self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
             return
+        # An expired question goes to the agent too: it says so and offers to ask again.
         label = action.get("text", {}).get("text", choice)
         blocks = body.get("message", {}).get("blocks", [])
         self.jobs.spawn(
@@ -159,11 +169,18 @@ class Surfaces:
             ResumeJob(
                 request_id=new_request_id(),
                 session_id=session_id,
-                where=Where(channel=channel, thread_ts=thread_ts, user=user),
+                where=Where(channel=channel, thread_ts=thread_ts, user=user, team=_team(body)),
                 choice=choice,
                 placeholder="Running it…" if choice == "run" else "Working on it…",
             )
         )
+
+    def _expired(self, message_ts: str | None) -> bool:
+        """The question message is older than a pending question may wait (Slack ts are epoch seconds)."""
+        try:
+            return time.time() - float(message_ts or "") > self.settings.pending_ttl_s
+        except ValueError:
+            return False
 
     async def open_sql_editor(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         session_id = actions.decode(action.get("value")).get("s")
@@ -216,7 +233,8 @@ class Surfaces:
         if not (question and channel and thread_ts):
             return
         await self._ask_in_thread(
-            Where(channel=channel, thread_ts=thread_ts, user=user), question, echo=f"<@{user}> asked: {question}"
+            Where(channel=channel, thread_ts=thread_ts, user=user, team=_team(body)), question,
+            echo=f"<@{user}> asked: {question}",
         )
 
     async def _ask_in_thread(self, where: Where, text: str, *, title: str | None = None, echo: str | None = None) -> None:
@@ -240,14 +258,41 @@ class Surfaces:
     async def record_feedback(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         value = actions.decode(action.get("value"))
         channel, message_ts, thread_ts, user = _where_clicked(body)
-        vote = "up" if action["action_id"] == actions.FEEDBACK_UP else "down"
+        if action["action_id"] == actions.FEEDBACK:
+            vote = "down" if value.get("v") == "down" else "up"
+        else:
+            vote = "up" if action["action_id"] == actions.FEEDBACK_UP else "down"
         feedback = Feedback(
             session_id=value.get("s") or "", message_ts=message_ts, channel=channel, user=user, vote=vote,
             request_id=value.get("r"),
         )
         await self.store.record_feedback(feedback)
         log.info("feedback vote=%s session=%s request=%s user=%s", vote, feedback.session_id, feedback.request_id, user)
+        if vote == "down":
+            # A thumbs-down is most useful with a reason; asking is one ephemeral message, answering is optional.
+            rendered = feedback_reason_prompt(feedback.session_id, message_ts, feedback.request_id)
+            self.jobs.spawn(
+                self.client.chat_postEphemeral(
+                    channel=channel, user=user, thread_ts=thread_ts, text=rendered.text, blocks=rendered.blocks
+                ),
+                "feedback-reason",
+            )
+            return
         self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks for the feedback!"), "feedback-thanks")
+
+    async def record_feedback_reason(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        value = actions.decode(action.get("value"))
+        channel, _, thread_ts, user = _where_clicked(body)
+        if not value.get("m"):
+            return
+        feedback = Feedback(
+            session_id=value.get("s") or "", message_ts=value["m"], channel=channel, user=user, vote="down",
+            request_id=value.get("r"), reason=value.get("why"),
+        )
+        await self.store.record_feedback(feedback)
+        log.info("feedback reason=%s session=%s request=%s user=%s", feedback.reason, feedback.session_id,
+                 feedback.request_id, user)
+        self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks, that helps me improve."), "feedback-thanks")
 
     async def retry(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         job_id = actions.decode(action.get("value")).get("j")
@@ -292,6 +337,10 @@ def is_person_message(event: dict[str, Any], bot_user_id: str | None) -> bool:
     )
 
 
+def _team(body: dict[str, Any]) -> str | None:
+    return (body.get("team") or {}).get("id") or (body.get("user") or {}).get("team_id")
+
+
 def _where_clicked(body: dict[str, Any]) -> tuple[str, str, str, str]:
     """(channel, message_ts, thread_ts, user) of a button click; thread_ts is the thread to answer in."""
     container = body.get("container", {})
@@ -315,8 +364,15 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
 
     @assistant.thread_started
     async def thread_started(say: AsyncSay, set_suggested_prompts: AsyncSetSuggestedPrompts) -> None:
+        # The legacy Assistant pane (assistant_view): prompts per thread.
         await say(GREETING)
-        await set_suggested_prompts(prompts=SUGGESTED_PROMPTS)
+        await set_suggested_prompts(prompts=surfaces.prompts(), title=PROMPTS_TITLE)
+
+    @app.event("app_home_opened")
+    async def home_opened(event: dict[str, Any]) -> None:
+        # The agent view (agent_view): the Messages tab of the app's DM shows the prompts.
+        if event.get("tab") == "messages" and event.get("channel"):
+            surfaces.jobs.spawn(surfaces.offer_prompts(event["channel"]), "suggested-prompts")
 
     @assistant.thread_context_changed
     async def context_changed(save_thread_context: AsyncSaveThreadContext, payload: dict[str, Any]) -> None:
@@ -358,8 +414,10 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None) -> AsyncApp:
         (actions.CHOOSE_PATTERN, surfaces.answer_question),
         (actions.EDIT, surfaces.open_sql_editor),
         (actions.FOLLOW_UP_PATTERN, surfaces.ask_follow_up),
+        (actions.FEEDBACK, surfaces.record_feedback),
         (actions.FEEDBACK_UP, surfaces.record_feedback),
         (actions.FEEDBACK_DOWN, surfaces.record_feedback),
+        (actions.FEEDBACK_REASON_PATTERN, surfaces.record_feedback_reason),
         (actions.RETRY, surfaces.retry),
     ]
     for action_id, handler in clicks:

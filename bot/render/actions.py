@@ -11,8 +11,10 @@ EDIT = "confirm_edit"
 CANCEL = "confirm_cancel"
 CHOOSE = "choose_option"  # suffixed with the option's index: ids must be unique within a message
 FOLLOW_UP = "follow_up"  # suffixed likewise
-FEEDBACK_UP = "feedback_up"
+FEEDBACK = "answer_feedback"  # Slack's feedback_buttons; the value says which was pressed
+FEEDBACK_UP = "feedback_up"  # the legacy buttons, still answered for messages already posted
 FEEDBACK_DOWN = "feedback_down"
+FEEDBACK_REASON = "feedback_reason"  # "what was wrong?" after a thumbs-down
 RETRY = "retry"
 EDIT_SQL_VIEW = "edit_sql"
 EDIT_SQL_BLOCK = "sql_block"
@@ -20,6 +22,7 @@ EDIT_SQL_INPUT = "sql_input"
 
 CHOOSE_PATTERN = re.compile(rf"^{CHOOSE}(_\d+)?$")
 FOLLOW_UP_PATTERN = re.compile(rf"^{FOLLOW_UP}(_\d+)?$")
+FEEDBACK_REASON_PATTERN = re.compile(rf"^{FEEDBACK_REASON}(_\d+)?$")
 
 MAX_VALUE = 2000
 

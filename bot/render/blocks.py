@@ -13,6 +13,8 @@ from typing import Any
 from agent.api import AgentReply, AskHuman
 from bot.render import actions
 from bot.render.mrkdwn import escape, to_mrkdwn
+from bot.render.rich_blocks import data_table_block, data_visualization_block
+from bot.render.rich_blocks import feedback_block as native_feedback_block
 from bot.render.table import render_table, to_csv
 
 MAX_BLOCKS = 50
@@ -30,6 +32,13 @@ class Rendered:
     text: str  # the notification / screen-reader fallback
     blocks: list[dict[str, Any]]
     csv: bytes | None = None  # attached when the preview table could not show every row
+    # The same reply without Slack's newer blocks (data_table, data_visualization, feedback
+    # buttons): what to send when a workspace or client refuses them as invalid_blocks.
+    fallback_blocks: list[dict[str, Any]] | None = None
+    stream_text: str = ""  # the answer's words, when they may be streamed (chat.startStream …)
+    stream_blocks: list[dict[str, Any]] | None = None  # what chat.stopStream puts beneath them
+    fallback_stream_blocks: list[dict[str, Any]] | None = None
+    tail: list[dict[str, Any]] | None = None  # the blocks after the prose (SQL, table, buttons)
 
 
 def section(mrkdwn: str) -> dict[str, Any]:
@@ -144,8 +153,30 @@ def feedback_block(session_id: str, request_id: str | None) -> dict[str, Any]:
     }
 
 
+FEEDBACK_REASONS = (
+    "The numbers look wrong",
+    "It misread my question",
+    "Hard to read",
+    "Something else",
+)
+
+
+def feedback_reason_prompt(session_id: str, message_ts: str, request_id: str | None) -> Rendered:
+    """After a thumbs-down: what was wrong? One tap records it; ignoring it is fine."""
+    text = "Sorry that missed. What was wrong?"
+    row = actions_block(
+        [
+            button(reason, f"{actions.FEEDBACK_REASON}_{i}", actions.encode(s=session_id, m=message_ts, r=request_id, why=reason))
+            for i, reason in enumerate(FEEDBACK_REASONS)
+        ]
+    )
+    return Rendered(text=text, blocks=[section(text)] + ([row] if row else []))
+
+
 def _table_blocks(reply: AgentReply) -> tuple[list[dict[str, Any]], bytes | None]:
-    preview = render_table(reply.columns, reply.rows, max_chars=MAX_SECTION - 2 * (len(FENCE) + 1))
+    preview = render_table(
+        reply.columns, reply.rows, max_chars=MAX_SECTION - 2 * (len(FENCE) + 1), formats=reply.column_formats
+    )
     total = max(reply.row_count, len(reply.rows))
     blocks = [section(f"{FENCE}\n{escape(preview.text)}\n{FENCE}")]
     notes = []
@@ -163,10 +194,52 @@ def _table_blocks(reply: AgentReply) -> tuple[list[dict[str, Any]], bytes | None
     return blocks, csv
 
 
+def _native_table(reply: AgentReply) -> tuple[list[dict[str, Any]], bytes | None] | None:
+    """The preview as Slack's sortable, paged data_table; None when it does not fit (the text table then)."""
+    total = max(reply.row_count, len(reply.rows))
+    caption = f"Result: {total:,} row{'s' if total != 1 else ''}"
+    table = data_table_block(reply.columns, reply.rows, caption=caption, formats=reply.column_formats)
+    if table is None:
+        return None
+    shown = len(table["rows"]) - 1
+    blocks = [table]
+    csv = None
+    if shown < total:
+        csv = to_csv(reply.columns, reply.rows) if shown < len(reply.rows) else None
+        held = " CSV with the rows I have attached in this thread." if csv else ""
+        blocks.append(context(f"Showing {shown:,} of {total:,} rows.{held}"))
+    return blocks, csv
+
+
+def _chart_blocks(reply: AgentReply, *, native: bool) -> list[dict[str, Any]]:
+    """The native chart where it fits; what the chart leaves out is said in words either way."""
+    if reply.chart is None:
+        return []
+    block = data_visualization_block(reply.chart.spec, reply.columns, reply.rows) if native else None
+    note = [context(f"Chart: {escape(reply.chart.spec.note)}")] if reply.chart.spec.note else []
+    return ([block] if block else []) + note
+
+
 def render_reply(reply: AgentReply, *, retry_job_id: str | None = None) -> Rendered:
+    """The reply with Slack's native table, chart and feedback blocks, and a fallback without them."""
     if reply.error:
         return render_error(reply.error, reply.request_id, retry_job_id)
+    legacy = _render(reply, native=False)
+    native = _render(reply, native=True)
+    streamable = not reply.ask_human and bool(reply.text.strip())
+    return Rendered(
+        text=native.text,
+        blocks=native.blocks,
+        csv=native.csv,
+        fallback_blocks=None if native.blocks == legacy.blocks else legacy.blocks,
+        # Streamed, the answer's words arrive as markdown and the rest comes beneath them when it stops.
+        stream_text=reply.text.strip() if streamable else "",
+        stream_blocks=native.tail,
+        fallback_stream_blocks=None if native.tail == legacy.tail else legacy.tail,
+    )
 
+
+def _render(reply: AgentReply, *, native: bool) -> Rendered:
     prose = reply.text.strip()
     if reply.ask_human and prose == reply.ask_human.question.strip():
         prose = ""  # the question is shown beside its buttons; once is enough
@@ -175,8 +248,9 @@ def render_reply(reply: AgentReply, *, retry_job_id: str | None = None) -> Rende
     if reply.sql:
         tail += code_sections(reply.sql)
     csv = None
+    tail += _chart_blocks(reply, native=native)
     if reply.columns:
-        table, csv = _table_blocks(reply)
+        table, csv = (_native_table(reply) if native else None) or _table_blocks(reply)
         tail += table
     if reply.ask_human:
         tail += ask_human_blocks(reply.ask_human, reply.session_id, sql_already_shown=bool(reply.sql))
@@ -184,8 +258,13 @@ def render_reply(reply: AgentReply, *, retry_job_id: str | None = None) -> Rende
         follow_ups = follow_up_block(reply.follow_ups)
         if follow_ups:
             tail.append(follow_ups)
-        tail.append(feedback_block(reply.session_id, reply.request_id))
-    tail.append(context(f"{escape(reply.response_agent)} · request `{reply.request_id or '-'}`"))
+        tail.append(
+            native_feedback_block(reply.session_id, reply.request_id)
+            if native
+            else feedback_block(reply.session_id, reply.request_id)
+        )
+    # Which part of the agent answered stays in the logs; a person sees only the request id.
+    tail.append(context(f"Request `{reply.request_id or '-'}`"))
 
     # The reply's actionable tail always fits; the prose gives way first, with a note.
     room = MAX_BLOCKS - len(tail)
@@ -194,7 +273,7 @@ def render_reply(reply: AgentReply, *, retry_job_id: str | None = None) -> Rende
     blocks = (answer + tail)[:MAX_BLOCKS]
 
     fallback = _plain(reply.text) or (reply.ask_human.question if reply.ask_human else "Here is your result.")
-    return Rendered(text=fallback[:MAX_FALLBACK_TEXT], blocks=blocks, csv=csv)
+    return Rendered(text=fallback[:MAX_FALLBACK_TEXT], blocks=blocks, csv=csv, tail=tail[:MAX_BLOCKS])
 
 
 def render_error(message: str, request_id: str | None, retry_job_id: str | None) -> Rendered:

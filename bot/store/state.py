@@ -23,6 +23,7 @@ class Feedback(BaseModel):
     user: str
     vote: Literal["up", "down"]
     request_id: str | None = None
+    reason: str | None = None  # what was wrong, when the person said after a thumbs-down
 
 
 class StateStore(Protocol):

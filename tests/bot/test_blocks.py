@@ -10,6 +10,7 @@ from bot.render.blocks import MAX_BLOCKS, MAX_BUTTON_TEXT, MAX_SECTION, render_r
 from bot.listeners.commands import parse_sql_command
 from bot.render.mrkdwn import from_slack, to_mrkdwn
 from bot.render.table import render_table
+from tests.support.block_limits import block_problems
 
 
 def section_texts(blocks):
@@ -51,13 +52,21 @@ def test_a_column_of_fractions_shows_the_same_decimals():
 def test_table_is_aligned_and_numbers_right_aligned():
     preview = render_table(["carrier", "flights"], [["UA", 58665], ["9E", 1234.5], ["OO", None]], max_chars=3000)
     assert preview.text.splitlines() == [
-        "carrier   flights",
-        "-------  --------",
-        "UA         58,665",
-        "9E       1,234.50",
+        "carrier    flights",
+        "-------  ---------",
+        "UA       58,665.00",
+        "9E        1,234.50",
         "OO",
     ]
     assert preview.rows_shown == 3
+
+
+def test_one_number_format_per_column_and_shares_as_percentages():
+    preview = render_table(
+        ["team", "orders", "share"], [["a", 9705, 0.403], ["b", 17283, 0.597]], max_chars=3000,
+        formats=[None, None, "fraction"],
+    )
+    assert preview.text.splitlines()[2:] == ["a      9,705  40.3%", "b     17,283  59.7%"]
 
 
 def test_table_drops_rows_and_columns_that_do_not_fit():
@@ -98,15 +107,21 @@ def test_huge_reply_stays_within_every_limit_and_keeps_its_buttons():
         request_id="r",
     )
     rendered = render_reply(reply)
-    assert len(rendered.blocks) <= MAX_BLOCKS
-    assert all(len(t) <= MAX_SECTION for t in section_texts(rendered.blocks))
-    assert all(len(b["value"]) <= actions.MAX_VALUE and len(b["text"]["text"]) <= MAX_BUTTON_TEXT
-               for b in buttons(rendered.blocks))
-    ids = [b["action_id"] for b in buttons(rendered.blocks)]
-    assert actions.FEEDBACK_UP in ids and sum(i.startswith(actions.FOLLOW_UP) for i in ids) == 5
+    for blocks in (rendered.blocks, rendered.fallback_blocks):
+        assert block_problems(blocks) == []
+        assert len(blocks) <= MAX_BLOCKS
+        assert all(len(t) <= MAX_SECTION for t in section_texts(blocks))
+        assert all(len(b["value"]) <= actions.MAX_VALUE and len(b["text"]["text"]) <= MAX_BUTTON_TEXT
+                   for b in buttons(blocks))
+        ids = [b["action_id"] for b in buttons(blocks)]
+        assert sum(i.startswith(actions.FOLLOW_UP) for i in ids) == 5
+        assert "shortened" in json.dumps(blocks)
+    assert actions.FEEDBACK_UP in [b["action_id"] for b in buttons(rendered.fallback_blocks)]
+    assert any(b["type"] == "context_actions" for b in rendered.blocks)
     assert rendered.csv is not None and rendered.csv.decode().count("\n") == 501
-    notes = json.dumps(rendered.blocks)
-    assert "of 10,000 rows" in notes and "first 500 rows" in notes and "shortened" in notes
+    assert "Showing 100 of 10,000 rows" in json.dumps(rendered.blocks)
+    notes = json.dumps(rendered.fallback_blocks)
+    assert "of 10,000 rows" in notes and "first 500 rows" in notes
     assert len(rendered.text) <= 3000
 
 
@@ -143,3 +158,11 @@ def test_question_repeated_as_the_reply_text_is_shown_once():
     ask = AskHuman(kind="confirm_sql", question="Shall I run this query?", sql="select 1")
     rendered = render_reply(AgentReply(session_id="s", text="Shall I run this query?", sql="select 1", ask_human=ask))
     assert section_texts(rendered.blocks).count("Shall I run this query?") == 1
+
+
+def test_the_console_table_has_one_number_format_per_column_and_counts_rows_in_english():
+    from bot.console.render_text import format_table
+
+    text = format_table(["team", "orders", "share"], [["a", 9705, 0.403], ["b", 17283, 0.597], ["c", 1, 0.0]],
+                        limit=2, formats=[None, None, "fraction"])
+    assert text.splitlines()[2:] == ["a     9,705   40.3%", "b     17,283  59.7%", "… 1 more row"]

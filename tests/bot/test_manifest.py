@@ -20,6 +20,8 @@ def sample_event(name: str) -> dict:
     if name.startswith("message."):
         kind = name.split(".")[1].removesuffix("s")
         return message("hello", ts="1.1", channel="C1" if kind != "im" else "D1", channel_type=kind)
+    if name == "app_home_opened":
+        return {"type": "app_home_opened", "user": "U1", "channel": "D1", "tab": "messages", "event_ts": "1.4"}
     if name == "app_mention":
         return {"type": "app_mention", "user": "U1", "text": "<@UBOT> hi", "ts": "1.2", "channel": "C1"}
     thread = {"user_id": "U1", "channel_id": "D1", "thread_ts": "1.0", "context": {}}
@@ -55,4 +57,5 @@ def test_scopes_and_settings_cover_the_features():
     assert needed <= SCOPES
     assert MANIFEST["settings"]["interactivity"]["is_enabled"] is True
     assert MANIFEST["settings"]["socket_mode_enabled"] is True
-    assert "assistant_view" in MANIFEST["features"]
+    assert "agent_view" in MANIFEST["features"] and MANIFEST["features"]["agent_view"]["agent_description"]
+    assert MANIFEST["features"]["app_home"]["messages_tab_enabled"] is True

@@ -10,7 +10,7 @@ import pytest
 
 from bot.render import actions
 from tests.support.bot_server import serving_bot
-from tests.support.slack_requests import click, find_button, mention
+from tests.support.slack_requests import click, find_button, find_feedback, mention
 
 
 @pytest.fixture(scope="module")
@@ -47,7 +47,7 @@ async def test_question_confirm_run_answer_through_slack(real_bot, slack):
     text = everything(answer)
     assert ":warning:" not in text, text
     assert "origin" in text and any(code in text for code in ("EWR", "JFK", "LGA"))
-    assert find_button(answer, actions.FEEDBACK_UP)
+    assert find_feedback(answer, "up")
 
 
 async def test_fixsql_through_slack_returns_a_repaired_query(real_bot, slack):

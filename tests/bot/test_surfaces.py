@@ -6,7 +6,7 @@ from agent.charts.spec import ChartSpec
 from agent.supervisor.reply import AskHuman, Chart, HumanOption
 from bot.render import actions
 from tests.support.fakes import SQL
-from tests.support.slack_requests import click, find_button, mention, message
+from tests.support.slack_requests import click, find_button, find_feedback, mention, message
 
 
 def texts(msg: dict) -> str:
@@ -60,9 +60,10 @@ async def test_run_button_resumes_and_replaces_question_buttons(bot, slack, fake
     assert find_button(settled, actions.RUN) is None and "<@U1> chose *Run*" in texts(settled)
     answer = bot_messages(slack)[-1]
     assert answer["thread_ts"] == "100.1"
-    assert "*EWR* leads" in texts(answer)
-    assert "origin  flights" in texts(answer)
-    assert find_button(answer, actions.FOLLOW_UP) and find_button(answer, actions.FEEDBACK_UP)
+    assert "**EWR** leads" in texts(answer)  # streamed as markdown
+    [table] = [b for b in answer["blocks"] if b["type"] == "data_table"]
+    assert [c["text"] for c in table["rows"][0]] == ["origin", "flights"]
+    assert find_button(answer, actions.FOLLOW_UP) and find_feedback(answer, "up")
 
     # A second click on the settled question (or a stale copy of it) runs nothing.
     await bot.send.interaction(click(actions.RUN, run["value"], message=question, label="Run"))
@@ -157,13 +158,28 @@ async def test_feedback_is_recorded_per_answer_and_user(bot, slack, fake_agent):
     await bot.send.interaction(click(actions.RUN, run["value"], message=question, label="Run"))
     await bot.drain()
     answer = bot_messages(slack)[-1]
-    for action_id in (actions.FEEDBACK_UP, actions.FEEDBACK_DOWN):
-        button = find_button(answer, action_id)
-        await bot.send.interaction(click(action_id, button["value"], message=answer))
+    for vote in ("up", "down"):
+        button = find_feedback(answer, vote)
+        await bot.send.interaction(click(button["action_id"], button["value"], message=answer))
     await bot.drain()
     [feedback] = bot.runtime.store.feedback.values()
     assert (feedback.vote, feedback.session_id, feedback.message_ts) == ("down", "slack-C1-100.1", answer["ts"])
     assert feedback.request_id
+    # A thumbs-down asks what was wrong; one tap records the reason on the same vote.
+    [ask] = [m for m in slack.ephemerals() if "What was wrong?" in m["text"]]
+    reason = find_button(ask, actions.FEEDBACK_REASON)
+    await bot.send.interaction(click(reason["action_id"], reason["value"], message=answer))
+    await bot.drain()
+    [feedback] = bot.runtime.store.feedback.values()
+    assert feedback.vote == "down" and feedback.reason == "The numbers look wrong"
+
+
+async def test_legacy_feedback_buttons_on_older_messages_still_count(bot, slack, fake_agent):
+    await bot.send.interaction(click(actions.FEEDBACK_UP, actions.encode(s="slack-C1-1.1", r="r1"),
+                                     message={"ts": "1.2", "thread_ts": "1.1"}))
+    await bot.drain()
+    [feedback] = bot.runtime.store.feedback.values()
+    assert feedback.vote == "up"
 
 
 async def test_direct_message_answers_in_a_thread_of_that_message(bot, slack, fake_agent):
@@ -273,3 +289,14 @@ async def test_slash_command_in_a_channel_the_bot_is_not_in_answers_via_response
     assert response["response_type"] == "ephemeral"
     assert "Explain SQL Agent looked at it." in response["text"]
     assert slack.calls_to("chat.update") == []
+
+
+async def test_a_click_on_a_question_older_than_the_pending_ttl_reaches_the_agent_to_say_it_expired(bot, slack, fake_agent):
+    question = await ask_and_pause(bot)
+    run = find_button(question, actions.RUN)
+    await bot.runtime.store.take_pending("slack-C1-100.1")  # the waiting marker is long gone
+    old = {**question, "ts": f"{int(question['ts'].split('.')[0]) - bot.runtime.settings.pending_ttl_s - 60}.000001"}
+    await bot.send.interaction(click(actions.RUN, run["value"], message=old, label="Run"))
+    await bot.drain()
+    assert fake_agent.calls[-1][0] == "resume"
+    assert not any("already answered" in m.get("text", "") for m in slack.ephemerals())

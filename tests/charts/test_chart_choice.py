@@ -5,14 +5,16 @@ from __future__ import annotations
 import pytest
 
 from agent.charts.choose import choose_chart
-from agent.charts.prepare import ChartError, check_spec, spec_from_data
+from agent.charts.prepare import ChartError, check_spec, prepare, spec_from_data
 from agent.charts.roles import Role, column_role
 from agent.charts.spec import ChartSpec
+from tests.support.meanings import meanings_for
 
 
-def spec_for(warehouse, sql: str, question: str = "") -> ChartSpec:
+def spec_for(warehouse, sql: str, reading: str = "") -> ChartSpec:
     result = warehouse.run(sql)
-    return choose_chart(result.columns, result.types, result.rows, question)
+    meanings = meanings_for(warehouse, sql, result.columns)
+    return choose_chart(result.columns, result.types, result.rows, meanings=meanings, reading=reading)
 
 
 # -- through real query results ----------------------------------------------------------
@@ -48,7 +50,7 @@ def test_category_and_number_is_a_bar(warehouse):
 def test_long_category_list_notes_the_top_n(warehouse):
     spec = spec_for(warehouse, "SELECT dest, count(*) AS flights FROM flights GROUP BY dest")
     assert spec.kind == "bar"
-    assert spec.note == "Showing the top 20 of 105 dest by flights."
+    assert spec.note == "Showing the top 20 of 105 destination by flights."
 
 
 def test_two_categories_make_series_with_the_smaller_one_as_legend(warehouse):
@@ -94,13 +96,56 @@ def test_numbers_of_a_different_scale_are_left_out(warehouse):
     assert both.y == ["dep", "arr"]
 
 
-def test_title_comes_from_the_question(warehouse):
-    spec = spec_for(
-        warehouse, "SELECT carrier, count(*) AS n FROM flights GROUP BY carrier", "  flights per carrier?  "
-    )
-    assert spec.title == "Flights per carrier"
-    untitled = spec_for(warehouse, "SELECT carrier, count(*) AS n FROM flights GROUP BY carrier")
-    assert untitled.title == "n by carrier"
+def test_title_says_what_the_chart_shows_and_how_the_question_was_read(warehouse):
+    sql = "SELECT carrier, avg(arr_delay) AS avg_arr_delay FROM flights GROUP BY carrier"
+    assert spec_for(warehouse, sql).title == "Average arrival delay by carrier"
+    assert spec_for(warehouse, sql, "origin JFK").title == "Average arrival delay by carrier, origin JFK"
+
+
+def test_two_different_charts_never_share_a_title(warehouse):
+    first = spec_for(warehouse, "SELECT carrier, count(*) AS flight_count FROM flights GROUP BY carrier")
+    second = spec_for(warehouse, "SELECT origin, avg(dep_delay) AS avg_dep_delay FROM flights GROUP BY origin")
+    assert first.title != second.title
+
+
+def test_axis_labels_are_names_with_units(warehouse):
+    spec = spec_for(warehouse, "SELECT carrier, avg(arr_delay) AS arr_delay FROM flights GROUP BY carrier")
+    assert spec.x_label == "carrier"
+    assert spec.y_label == "average arrival delay (minutes)"
+
+
+def test_codes_are_shown_by_name_where_the_model_has_names(warehouse):
+    result = warehouse.run("SELECT carrier, count(*) AS n FROM flights GROUP BY carrier")
+    spec = spec_for(warehouse, "SELECT carrier, count(*) AS n FROM flights GROUP BY carrier")
+    chart = prepare(spec, result.columns, result.rows)
+    assert "United Air Lines Inc." in chart.x_values and "UA" not in chart.x_values
+
+
+def test_bars_are_ordered_by_value_unless_the_rows_were_sorted_as_asked(warehouse):
+    alphabetical = "SELECT carrier, count(*) AS n FROM flights GROUP BY carrier ORDER BY carrier"
+    result = warehouse.run(alphabetical)
+    chart = prepare(spec_for(warehouse, alphabetical), result.columns, result.rows)
+    values = chart.series[0].values
+    assert values == sorted(values, reverse=True)
+    smallest_first = "SELECT carrier, avg(arr_delay) AS d FROM flights GROUP BY carrier ORDER BY d ASC"
+    result = warehouse.run(smallest_first)
+    chart = prepare(spec_for(warehouse, smallest_first), result.columns, result.rows)
+    assert chart.series[0].values == sorted(chart.series[0].values)
+
+
+def test_a_category_without_a_value_is_said_not_silently_dropped():
+    rows = [("A", 3.0), ("B", None), ("C", 1.0), ("D", None)]
+    spec = choose_chart(["group_name", "amount"], ["VARCHAR", "DOUBLE"], rows)
+    chart = prepare(spec, ["group_name", "amount"], rows)
+    assert len(chart.x_values) == 4
+    assert "No value for B, D." in (chart.note or "")
+
+
+def test_series_beyond_the_chart_limit_are_said_to_be_cut():
+    rows = [(f"g{i}", k, float(i + j)) for i in range(10) for j, k in enumerate(("x", "y"))]
+    spec = ChartSpec(kind="bar", x="kind", y=["v"], series="group_name")
+    chart = prepare(spec, ["group_name", "kind", "v"], rows)
+    assert len(chart.series) < 10 and "of 10" in (chart.note or "")
 
 
 # -- from plain rows (no types) ----------------------------------------------------------

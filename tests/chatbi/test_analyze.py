@@ -4,19 +4,28 @@ from __future__ import annotations
 
 import pytest
 
-from agent.chatbi import analyze
+from agent.chatbi.analyze import analyze
 from agent.semantic.intent import StructuredIntent
 from agent.semantic.layer import load_layer
 from agent.semantic.values import ValueIndex
 from agent.warehouse import QueryResult
+from tests.support.meanings import meanings_for
 from tests.support.scripted_model import ScriptedChatModel
+
+async def analyze_sql(warehouse, question: str, sql: str, **options):
+    """Run `sql` and analyse it the way the run tool does: with the columns' meanings."""
+    result = warehouse.run(sql)
+    meanings = meanings_for(warehouse, sql, result.columns)
+    return await analyze(question, result, sql=sql, meanings=meanings, **options)
+
 
 BY_CARRIER = "SELECT carrier, count(*) AS flights FROM flights GROUP BY carrier ORDER BY flights DESC"
 
 
 async def test_single_value_has_an_answer_with_its_unit_and_no_chart(warehouse):
-    result = warehouse.run("SELECT avg(dep_delay) AS avg_dep_delay FROM flights")
-    analysis = await analyze("What is the average departure delay?", result)
+    analysis = await analyze_sql(
+        warehouse, "What is the average departure delay?", "SELECT avg(dep_delay) AS avg_dep_delay FROM flights"
+    )
 
     assert analysis.facts["shape"] == "single_value"
     assert analysis.facts["value"] == pytest.approx(12.639, abs=1e-3)
@@ -52,16 +61,21 @@ async def test_category_facts_answer_insights_and_bar_chart(warehouse):
 
 
 async def test_an_average_per_category_has_no_total_or_share(warehouse):
-    result = warehouse.run("SELECT carrier, avg(dep_delay) AS avg_dep_delay FROM flights GROUP BY carrier")
-    analysis = await analyze("Average delay by carrier", result)
+    analysis = await analyze_sql(
+        warehouse, "Average delay by carrier", "SELECT carrier, avg(dep_delay) AS avg_dep_delay FROM flights GROUP BY carrier"
+    )
 
     assert "total" not in analysis.facts and "share_pct" not in analysis.facts["top"]
-    assert analysis.answer == "F9 has the highest average departure delay: 20.22 minutes (among 16 carriers)."
+    assert analysis.answer == (
+        "Frontier Airlines Inc. (F9) has the highest average departure delay: 20.22 minutes (among 16 carriers)."
+    )
 
 
 async def test_time_series_facts_answer_and_line_chart(warehouse):
-    result = warehouse.run("SELECT month, avg(temp) AS avg_temp FROM weather GROUP BY month ORDER BY month DESC")
-    analysis = await analyze("Average temperature by month", result)
+    analysis = await analyze_sql(
+        warehouse, "Average temperature by month",
+        "SELECT month, avg(temp) AS avg_temp FROM weather GROUP BY month ORDER BY month DESC",
+    )
 
     facts = analysis.facts
     assert facts["shape"] == "time_series" and facts["points"] == 12
@@ -169,7 +183,7 @@ async def test_a_numeric_group_key_is_read_as_a_category(warehouse):
 
 
 async def test_a_seasonal_rise_and_fall_is_not_called_a_trend(warehouse):
-    from agent.chatbi import analyze
+    from agent.chatbi.analyze import analyze
 
     result = warehouse.run("SELECT month, avg(dep_delay) AS avg_dep_delay FROM flights GROUP BY month ORDER BY month")
     analysis = await analyze("Monthly average departure delay", result)
@@ -178,7 +192,7 @@ async def test_a_seasonal_rise_and_fall_is_not_called_a_trend(warehouse):
 
 
 async def test_a_share_reads_as_a_percentage(warehouse):
-    from agent.chatbi import analyze
+    from agent.chatbi.analyze import analyze
 
     result = warehouse.run(
         "SELECT avg(CASE WHEN arr_delay <= 0 THEN 1.0 ELSE 0.0 END) AS on_time_share FROM flights WHERE arr_delay IS NOT NULL"

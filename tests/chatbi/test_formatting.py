@@ -1,6 +1,7 @@
 """Numbers and names for people, and the invented-number check."""
 
 from agent.chatbi.formatting import label, number, quantity, time_label
+from agent.chatbi.meaning import ColumnMeaning
 from agent.chatbi.narrative import invented_numbers
 
 
@@ -12,12 +13,14 @@ def test_numbers_have_separators_and_one_or_two_decimals():
     assert number(0.004) == "0.004"
 
 
-def test_units_come_from_obvious_column_names():
-    assert quantity(12.639, "avg_dep_delay") == "12.64 minutes"
-    assert quantity(1400, "total_distance") == "1,400 miles"
-    assert quantity(45.25, "on_time_pct") == "45.25%"
-    assert quantity(80.07, "avg_temp") == "80.07°F"
-    assert quantity(58665, "flights") == "58,665"
+def test_units_come_from_the_meaning_or_a_column_name_that_names_the_unit():
+    assert quantity(12.639, "avg_wait", ColumnMeaning(unit="minutes", aggregate="avg")) == "12.64 minutes"
+    assert quantity(80.07, "avg_reading", ColumnMeaning(unit="°F", aggregate="avg")) == "80.07°F"
+    assert quantity(12.639, "avg_wait") == "12.64"  # no unit is guessed from a measure's name
+    assert quantity(1400, "trip_miles") == "1,400 miles"
+    assert quantity(45.25, "on_time_pct") == "45.2%"
+    assert quantity(0.4031, "on_time_share") == "40.3%"
+    assert quantity(58665, "orders") == "58,665"
     assert quantity(2006, "plane_year") == "2006"
 
 

@@ -125,3 +125,89 @@ def test_presto_input_and_errors():
     assert e.aggregates == ["the approximate number of distinct dest"]
     with pytest.raises(SqlSyntaxError):
         explain_sql("SELECT count(* FROM flights")
+
+
+# -- issue 11 item 5: names, not ordinals; LEFT JOIN filtered on its right side; shared names ----
+
+_DESCRIPTIONS = {
+    "orders.year": "Year the order was placed",
+    "orders.customer_id": "Who placed the order",
+    "orders.total": "Order total in dollars",
+    "customers.id": "Customer id",
+    "customers.year": "Year the customer signed up",
+    "customers.region": "Sales region",
+}
+
+
+def test_order_by_an_ordinal_names_the_column():
+    e = explain_sql("SELECT region, count(*) AS n FROM customers GROUP BY 1 ORDER BY 2 DESC", dialect="duckdb")
+    assert e.order == ["n, highest first"]
+    assert "sorted by n" in e.text and "by 2" not in e.text
+
+
+def test_order_by_an_ordinal_without_alias_names_the_expression():
+    e = explain_sql("SELECT region, avg(total) FROM orders GROUP BY 1 ORDER BY 2", dialect="duckdb")
+    assert "sorted by the average of total" in e.text
+    top = explain_sql("SELECT region, count(*) FROM customers GROUP BY 1 ORDER BY 2 DESC LIMIT 3", dialect="duckdb")
+    assert "the 3 rows with the highest number of customers" in top.text and " 2." not in top.text
+
+
+def test_left_join_filtered_on_its_right_side_is_called_an_inner_join():
+    e = explain_sql(
+        "SELECT o.total, c.region FROM orders o LEFT JOIN customers c ON o.customer_id = c.id "
+        "WHERE c.region = 'EMEA'",
+        dialect="duckdb",
+    )
+    assert e.joins[0].kind == "left" and e.joins[0].acts_as_inner == "customers.region is 'EMEA'"
+    assert "acts like an inner join" in e.text
+    assert "keeping every row" not in e.text
+
+
+def test_left_join_filtered_by_an_unqualified_right_side_column_is_caught():
+    e = explain_sql(
+        "SELECT o.total FROM orders o LEFT JOIN customers c ON o.customer_id = c.id WHERE region = 'EMEA'",
+        dialect="duckdb", column_descriptions=_DESCRIPTIONS,
+    )
+    assert "acts like an inner join" in e.text
+
+
+@pytest.mark.parametrize(
+    "where",
+    ["c.region IS NULL", "o.total > 10", "c.region = 'EMEA' OR c.region IS NULL", "coalesce(c.region, 'x') = 'x'"],
+)
+def test_left_join_whose_filter_keeps_unmatched_rows_stays_an_outer_join(where):
+    e = explain_sql(
+        f"SELECT o.total FROM orders o LEFT JOIN customers c ON o.customer_id = c.id WHERE {where}",
+        dialect="duckdb",
+    )
+    assert e.joins[0].acts_as_inner is None
+    assert "acts like an inner join" not in e.text and "keeping every row" in e.text
+
+
+def test_right_join_filtered_on_its_left_side_is_called_an_inner_join():
+    e = explain_sql(
+        "SELECT c.region FROM orders o RIGHT JOIN customers c ON o.customer_id = c.id WHERE o.total > 100",
+        dialect="duckdb",
+    )
+    assert "acts like an inner join" in e.text
+
+
+def test_two_tables_sharing_a_column_name_are_never_mixed_up():
+    e = explain_sql(
+        "SELECT c.year AS signed_up, count(*) FROM orders o JOIN customers c ON o.customer_id = c.id "
+        "WHERE o.year = 2024 GROUP BY 1",
+        dialect="duckdb", column_descriptions=_DESCRIPTIONS,
+    )
+    assert "orders.year is 2024" in e.text
+    assert "For each customers.year" in e.text
+    assert "orders.year is Year the order was placed" in e.text
+    assert "customers.year is Year the customer signed up" in e.text
+    assert " year is " not in e.text.replace("orders.year is", "").replace("customers.year is", "")
+
+
+def test_an_unqualified_column_only_one_table_has_is_named_with_its_table():
+    e = explain_sql(
+        "SELECT region, sum(total) FROM orders o JOIN customers c ON o.customer_id = c.id GROUP BY region",
+        dialect="duckdb", column_descriptions=_DESCRIPTIONS,
+    )
+    assert "For each customers.region, it computes the total of orders.total" in e.text

@@ -6,7 +6,7 @@ import asyncio
 from dataclasses import dataclass, field
 from typing import Any
 
-from agent.api import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress
+from agent.api import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress, SuggestedPrompt
 
 SQL = "SELECT origin, count(*) AS flights FROM flights GROUP BY origin ORDER BY flights DESC"
 
@@ -74,6 +74,9 @@ class FakeAgent:
         reply = AgentReply(session_id=session_id, response_agent=agent_name, text=f"{agent_name} looked at it.",
                            sql=args["sql"], tools=[agent_name])
         return self._events(session_id, reply, ctx)
+
+    def suggested_prompts(self, n: int = 4) -> list[SuggestedPrompt]:
+        return [SuggestedPrompt(title=f"Example {i}", message=f"example question {i}") for i in range(1, 4)][:n]
 
     async def pending(self, session_id: str) -> AskHuman | None:
         return self.paused.get(session_id)

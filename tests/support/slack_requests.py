@@ -112,6 +112,16 @@ def click(action_id: str, value: str, *, message: dict, channel: str = "C1", use
     }
 
 
+def find_feedback(message: dict, vote: str) -> dict | None:
+    """Slack's feedback_buttons in a context_actions block: the thumbs `vote` ("up"/"down") as a clickable."""
+    for block in message.get("blocks", []):
+        for element in block.get("elements", []) if block.get("type") == "context_actions" else []:
+            if element.get("type") == "feedback_buttons":
+                chosen = element["positive_button" if vote == "up" else "negative_button"]
+                return {"action_id": element["action_id"], "value": chosen["value"]}
+    return None
+
+
 def find_button(message: dict, action_prefix: str) -> dict | None:
     for block in message.get("blocks", []):
         for element in block.get("elements", []) if block.get("type") == "actions" else []:

@@ -15,6 +15,10 @@ from typing import Any
 
 from aiohttp import web
 
+from tests.support.block_limits import block_problems
+
+MAX_MARKDOWN_TEXT = 12_000  # chat.*Stream markdown_text and markdown_text chunks
+
 
 @dataclass
 class Call:
@@ -38,6 +42,8 @@ class SlackStandIn:
     messages: dict[tuple[str, str], dict[str, Any]] = field(default_factory=dict)  # (channel, ts) -> message
     uploads: dict[str, bytes] = field(default_factory=dict)
     responses: list[dict[str, Any]] = field(default_factory=list)  # bodies posted to slash commands' response_url
+    ephemeral: list[dict[str, Any]] = field(default_factory=list)  # chat.postEphemeral calls, as sent
+    streaming: set[tuple[str, str]] = field(default_factory=set)  # (channel, ts) of messages still streaming
     _faults: dict[str, list[_Fault]] = field(default_factory=dict)
     _ts: itertools.count = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
@@ -81,6 +87,9 @@ class SlackStandIn:
     def calls_to(self, method: str) -> list[Call]:
         return [c for c in self.calls if c.method == method]
 
+    def ephemerals(self) -> list[dict[str, Any]]:
+        return list(self.ephemeral)
+
     def thread(self, channel: str, thread_ts: str) -> list[dict[str, Any]]:
         """Messages the bot has in a thread (the root included), in posting order, as they are now."""
         return [
@@ -90,7 +99,8 @@ class SlackStandIn:
     # -- the API -----------------------------------------------------------------------------
 
     def _next_ts(self) -> str:
-        return f"{1700000000 + next(self._ts)}.000100"
+        # Like Slack's: epoch seconds now, unique per message.
+        return f"{int(time.time())}.{next(self._ts):06d}"
 
     async def _params(self, request: web.Request) -> dict[str, Any]:
         # The SDK sends some methods as JSON, others as a form or a query string with JSON-encoded fields.
@@ -130,10 +140,17 @@ class SlackStandIn:
     def _auth_test(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "user_id": self.bot_user_id, "bot_id": "BBOT", "team_id": "T1", "user": "databot"}
 
+    @staticmethod
+    def _invalid_blocks(params: dict[str, Any]) -> dict[str, Any] | None:
+        problems = block_problems(params.get("blocks"))
+        return {"ok": False, "error": "invalid_blocks", "errors": problems} if problems else None
+
     def _chat_postMessage(self, params: dict[str, Any]) -> dict[str, Any]:
         channel = params.get("channel")
         if not channel:
             return {"ok": False, "error": "channel_not_found"}
+        if refused := self._invalid_blocks(params):
+            return refused
         ts = self._next_ts()
         message = {
             "ts": ts,
@@ -151,11 +168,90 @@ class SlackStandIn:
         key = (params.get("channel"), params.get("ts"))
         if key not in self.messages:
             return {"ok": False, "error": "message_not_found"}
+        if refused := self._invalid_blocks(params):
+            return refused
         self.messages[key].update(text=params.get("text", ""), blocks=params.get("blocks", []))
         return {"ok": True, "channel": key[0], "ts": key[1], "text": params.get("text", "")}
 
     def _chat_postEphemeral(self, params: dict[str, Any]) -> dict[str, Any]:
+        if refused := self._invalid_blocks(params):
+            return refused
+        self.ephemeral.append(params)
         return {"ok": True, "message_ts": self._next_ts()}
+
+    # -- streaming (chat.startStream / appendStream / stopStream), with Slack's error codes ---------
+
+    def _stream_text(self, params: dict[str, Any]) -> tuple[str, str | None]:
+        """The markdown a stream call adds (markdown_text and markdown_text chunks), or an error code."""
+        pieces = [params.get("markdown_text") or ""]
+        for chunk in params.get("chunks") or []:
+            if chunk.get("type") == "markdown_text":
+                pieces.append(chunk.get("text") or "")
+            elif chunk.get("type") not in ("task_update", "plan_update"):
+                return "", "invalid_chunks"
+        text = "".join(pieces)
+        return text, ("msg_too_long" if any(len(p) > MAX_MARKDOWN_TEXT for p in pieces) else None)
+
+    def _chat_startStream(self, params: dict[str, Any]) -> dict[str, Any]:
+        channel, thread_ts = params.get("channel"), params.get("thread_ts")
+        if not channel:
+            return {"ok": False, "error": "channel_not_found"}
+        if not thread_ts:
+            return {"ok": False, "error": "invalid_arguments"}  # streamed messages are always replies
+        if not channel.startswith("D"):
+            # In channels Slack needs to know whom the stream is for.
+            if not params.get("recipient_team_id"):
+                return {"ok": False, "error": "missing_recipient_team_id"}
+            if not params.get("recipient_user_id"):
+                return {"ok": False, "error": "missing_recipient_user_id"}
+        text, error = self._stream_text(params)
+        if error:
+            return {"ok": False, "error": error}
+        ts = self._next_ts()
+        self.messages[(channel, ts)] = {
+            "ts": ts, "channel": channel, "thread_ts": thread_ts, "text": text, "blocks": [],
+            "user": self.bot_user_id, "bot_id": "BBOT",
+        }
+        self.streaming.add((channel, ts))
+        return {"ok": True, "channel": channel, "ts": ts}
+
+    def _streaming_message(self, params: dict[str, Any]) -> tuple[dict[str, Any] | None, dict[str, Any] | None]:
+        key = (params.get("channel"), params.get("ts"))
+        if key not in self.messages:
+            return None, {"ok": False, "error": "message_not_found"}
+        if key not in self.streaming:
+            return None, {"ok": False, "error": "message_not_in_streaming_state"}
+        return self.messages[key], None
+
+    def _chat_appendStream(self, params: dict[str, Any]) -> dict[str, Any]:
+        message, refused = self._streaming_message(params)
+        if refused:
+            return refused
+        text, error = self._stream_text(params)
+        if error:
+            return {"ok": False, "error": error}
+        message["text"] += text
+        return {"ok": True, "channel": message["channel"], "ts": message["ts"]}
+
+    def _chat_stopStream(self, params: dict[str, Any]) -> dict[str, Any]:
+        message, refused = self._streaming_message(params)
+        if refused:
+            return refused
+        text, error = self._stream_text(params)
+        if error:
+            return {"ok": False, "error": error}
+        if refused := self._invalid_blocks(params):
+            return refused
+        message["text"] += text
+        message["blocks"] = params.get("blocks") or []
+        self.streaming.discard((message["channel"], message["ts"]))
+        return {"ok": True, "channel": message["channel"], "ts": message["ts"], "message": message}
+
+    def _chat_delete(self, params: dict[str, Any]) -> dict[str, Any]:
+        key = (params.get("channel"), params.get("ts"))
+        if self.messages.pop(key, None) is None:
+            return {"ok": False, "error": "message_not_found"}
+        return {"ok": True, "channel": key[0], "ts": key[1]}
 
     def _files_getUploadURLExternal(self, params: dict[str, Any]) -> dict[str, Any]:
         file_id = f"F{next(self._ts)}"

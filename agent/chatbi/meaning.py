@@ -1,0 +1,293 @@
+"""What each result column means, read from the SQL and the team's own descriptions.
+
+A share of a total is only honest for an additive measure (a count, a sum), and a unit is
+only right when the catalog or the semantic model says so. Both are read here once: the
+aggregate from the query that made the column, the label and unit from the semantic
+model's metric or dimension of that name, or from the catalog's column the aggregate reads.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+
+from agent.catalog import CatalogError
+
+ADDITIVE_AGGREGATES = ("sum", "count")
+_PERCENT_UNITS = {"percent", "percentage", "pct", "%"}
+# Named as a share or ratio: the values are fractions of one (0.59 reads as 59.0%).
+_FRACTION_NAME = re.compile(r"(^|_)(share|ratio|fraction|proportion)(_|$)")
+_PERCENT_NAME = re.compile(r"(^|_)(pct|percent|percentage)(_|$)")
+# A plain column whose sum means nothing (an average or a rate computed upstream).
+_NOT_ADDITIVE_NAME = re.compile(
+    r"(^|_)(avg|average|mean|median|min|minimum|max|maximum|pct|percent|percentage|rate|ratio|"
+    r"share|per|std|stddev|var|variance|distinct)(_|$)"
+)
+
+
+@dataclass(frozen=True)
+class ColumnMeaning:
+    label: str | None = None  # readable name from the model or catalog
+    unit: str | None = None  # "minutes", "%"; None for counted things
+    aggregate: str | None = None  # sum, count, count_distinct, avg, median, min, max, ratio
+    fraction: bool = False  # values are fractions of one, shown as percentages
+    names: dict[str, str] = field(default_factory=dict)  # code -> readable name
+
+    @property
+    def percent(self) -> bool:
+        return self.fraction or self.unit == "%"
+
+
+def is_additive(column: str, meaning: ColumnMeaning | None = None) -> bool:
+    """A total of this column means something: counts and sums, never averages, extremes or rates."""
+    if meaning is not None and meaning.aggregate is not None:
+        return meaning.aggregate in ADDITIVE_AGGREGATES and not meaning.percent
+    if meaning is not None and meaning.percent:
+        return False
+    return not _NOT_ADDITIVE_NAME.search(column.lower())
+
+
+def is_rate(column: str, meaning: ColumnMeaning | None = None) -> bool:
+    """Values are percentages or fractions: their differences are percentage points."""
+    if meaning is not None and meaning.percent:
+        return True
+    return bool(_FRACTION_NAME.search(column.lower()) or _PERCENT_NAME.search(column.lower()))
+
+
+def is_fraction(column: str, meaning: ColumnMeaning | None = None) -> bool:
+    if meaning is not None and meaning.fraction:
+        return True
+    if meaning is not None and meaning.unit == "%":
+        return False
+    return bool(_FRACTION_NAME.search(column.lower()))
+
+
+def describe_columns(
+    sql: str | None,
+    columns: list[str],
+    *,
+    semantic: Any = None,
+    catalog: Any = None,
+    labels: dict[str, dict[str, str]] | None = None,
+    dialect: str = "duckdb",
+) -> dict[str, ColumnMeaning]:
+    """A meaning for every result column; what cannot be known stays None, never guessed."""
+    expressions = _output_expressions(sql, dialect) if sql else {}
+    tables = _tables(sql, dialect) if sql else []
+    meanings: dict[str, ColumnMeaning] = {}
+    for column in columns:
+        expression = expressions.get(column.lower())
+        aggregate, source = _aggregate_of(expression) if expression is not None else (None, None)
+        fraction = expression is not None and _is_indicator_average(expression)
+        # A share of rows meeting a condition is not in the unit, nor named after, the column it tests.
+        by_source = source if aggregate in _KEEPS_SOURCE_MEANING and not fraction else None
+        label, unit, names = _from_model(semantic, labels or {}, column, by_source)
+        if label is not None and aggregate in _AGGREGATE_WORDS and by_source is not None and _names_source(semantic, column, source):
+            label = f"{_AGGREGATE_WORDS[aggregate]} {label}"
+        if by_source is not None:
+            # The catalog documents the column itself ("°F"); the model's unit is the fallback.
+            unit = _catalog_unit(catalog, tables, source) or unit
+        if unit is not None and unit.lower() in _PERCENT_UNITS:
+            unit = "%"
+        if aggregate in ("count", "count_distinct"):
+            unit = None  # counted things carry no unit of the column they count
+        if aggregate == "ratio" and unit is not None and unit != "%":
+            unit = None  # a ratio of two measures is not in either one's unit
+        if unit is None and not fraction and _PERCENT_NAME.search(column.lower()):
+            unit = "%"
+        meanings[column] = ColumnMeaning(
+            label=label, unit=None if fraction else unit, aggregate=aggregate, fraction=fraction, names=names
+        )
+    return meanings
+
+
+# -- reading the SQL ----------------------------------------------------------------------------
+
+
+def _parse(sql: str, dialect: str) -> exp.Expression | None:
+    try:
+        return sqlglot.parse_one(sql, read=dialect)
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+        return None
+
+
+def _output_expressions(sql: str, dialect: str) -> dict[str, exp.Expression]:
+    """Output name -> the expression behind it, following a name through subqueries and CTEs."""
+    tree = _parse(sql, dialect)
+    if tree is None:
+        return {}
+    named: dict[str, exp.Expression] = {}
+    # Inner selects first, so an outer `SELECT x FROM (… avg(y) AS x …)` can point through to them.
+    selects = list(tree.find_all(exp.Select))
+    for select in reversed(selects):
+        for projection in select.expressions:
+            name = projection.alias_or_name.lower()
+            inner = projection.this if isinstance(projection, exp.Alias) else projection
+            if isinstance(inner, exp.Column) and inner.name.lower() in named and not _has_aggregate(inner):
+                named[name] = named[inner.name.lower()]
+            elif name not in named or _has_aggregate(inner):
+                named[name] = inner
+    outer = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
+    if outer is not None:
+        for projection in outer.expressions:
+            name = projection.alias_or_name.lower()
+            inner = projection.this if isinstance(projection, exp.Alias) else projection
+            if not (isinstance(inner, exp.Column) and inner.name.lower() in named):
+                named[name] = inner
+    return named
+
+
+def _tables(sql: str, dialect: str) -> dict[str, str]:
+    """Every name a table goes by in the query (its alias and its own name) -> its name."""
+    tree = _parse(sql, dialect)
+    found: dict[str, str] = {}
+    for table in tree.find_all(exp.Table) if tree is not None else []:
+        found[table.name.lower()] = table.name
+        if table.alias:
+            found[table.alias.lower()] = table.name
+    return found
+
+
+# Aggregates whose value is still in the unit of the column they read.
+_KEEPS_SOURCE_MEANING = (None, "sum", "avg", "median", "min", "max")
+_AGGREGATE_WORDS = {"sum": "total", "avg": "average", "median": "median", "min": "minimum", "max": "maximum"}
+
+
+def _names_source(semantic: Any, column: str, source: exp.Column | None) -> bool:
+    """The label came from the column the aggregate reads, not from a metric named like the output."""
+    return semantic is not None and column not in getattr(semantic, "metric_by_name", {})
+
+
+_AGGREGATES: tuple[tuple[type, str], ...] = (
+    (exp.Sum, "sum"),
+    (exp.Avg, "avg"),
+    (exp.Median, "median"),
+    (exp.Quantile, "median"),
+    (exp.Min, "min"),
+    (exp.Max, "max"),
+    (exp.Count, "count"),
+)
+
+
+def _has_aggregate(expression: exp.Expression) -> bool:
+    return expression.find(exp.AggFunc) is not None
+
+
+def _aggregate_of(expression: exp.Expression) -> tuple[str | None, exp.Column | None]:
+    """The aggregate that makes the value and the column it reads (None for a plain column)."""
+    node = expression
+    while isinstance(node, (exp.Paren, exp.Cast, exp.Round, exp.Filter, exp.Coalesce)):
+        node = node.this
+    if isinstance(node, exp.Div) and _has_aggregate(node):
+        return "ratio", node.this.find(exp.Column)
+    if isinstance(node, (exp.Mul, exp.Add, exp.Sub)) and _has_aggregate(node):
+        parts = [p for p in (node.this, node.expression) if _has_aggregate(p)]
+        if len(parts) == 1 and isinstance(node, exp.Mul):
+            kind, source = _aggregate_of(parts[0])
+            return ("ratio" if kind not in ADDITIVE_AGGREGATES else kind), source
+        return ("sum" if all(_aggregate_of(p)[0] in ADDITIVE_AGGREGATES for p in parts) else "ratio"), node.find(exp.Column)
+    for kind, name in _AGGREGATES:
+        if isinstance(node, kind):
+            if name == "count" and node.find(exp.Distinct) is not None:
+                # Distinct counts per group overlap: their sum counts some things twice.
+                return "count_distinct", node.find(exp.Column)
+            return name, node.find(exp.Column)
+    if isinstance(node, exp.AggFunc):
+        return "ratio", node.find(exp.Column)  # another aggregate (stddev, …): not additive
+    if isinstance(node, exp.Column):
+        return None, node
+    return None, None
+
+
+def _is_indicator_average(expression: exp.Expression) -> bool:
+    """avg(CASE WHEN … THEN 1 ELSE 0 END): the share of rows meeting a condition, as a fraction."""
+    node = expression
+    while isinstance(node, (exp.Paren, exp.Cast, exp.Round, exp.Filter)):
+        node = node.this
+    if not isinstance(node, exp.Avg):
+        return False
+    inner = node.this
+    while isinstance(inner, (exp.Paren, exp.Cast)):
+        inner = inner.this
+    if isinstance(inner, exp.Case):
+        outcomes = [i.args.get("true") for i in inner.args.get("ifs", [])] + [inner.args.get("default")]
+        values = {o.this for o in outcomes if isinstance(o, exp.Literal) and o.is_number}
+        return bool(values) and {float(v) for v in values} <= {0.0, 1.0}
+    return isinstance(inner, (exp.Boolean, exp.Predicate, exp.Condition)) and not isinstance(inner, exp.Column)
+
+
+# -- the team's descriptions ------------------------------------------------------------------------
+
+
+def _from_model(
+    semantic: Any, labels: dict[str, dict[str, str]], column: str, source: exp.Column | None
+) -> tuple[str | None, str | None, dict[str, str]]:
+    if semantic is None:
+        return None, None, {}
+    metric = semantic.metric_by_name.get(column) if hasattr(semantic, "metric_by_name") else None
+    if metric is not None:
+        unit = None
+        if metric.measure and metric.agg not in ("count",):
+            dimension = semantic.dimension_by_name.get(metric.measure)
+            unit = dimension.unit if dimension is not None else None
+        return metric.label[:1].lower() + metric.label[1:], unit, {}
+    dimension = semantic.dimension_by_name.get(column)
+    if dimension is None and source is not None:
+        dimension = semantic.dimension_by_name.get(source.name)
+    if dimension is not None:
+        return dimension.label, dimension.unit, dict(labels.get(dimension.name, {}))
+    return None, None, {}
+
+
+def _catalog_unit(catalog: Any, tables: dict[str, str], source: exp.Column) -> str | None:
+    if catalog is None:
+        return None
+    qualifier = source.table.lower() if source.table else ""
+    candidates = [tables[qualifier]] if qualifier in tables else list(dict.fromkeys(tables.values()))
+    for table in candidates:
+        try:
+            doc = catalog.table(table)
+        except CatalogError:
+            continue  # a table the catalog does not describe has no unit to offer
+        column = doc.columns.get(source.name)
+        if column is not None and column.unit:
+            return column.unit
+    return None
+
+
+# -- a result cut by its LIMIT ------------------------------------------------------------------------
+
+
+def limit_of(sql: str | None, dialect: str = "duckdb") -> int | None:
+    """The outer query's LIMIT, when it is a plain number."""
+    tree = _parse(sql, dialect) if sql else None
+    limit = tree.args.get("limit") if tree is not None else None
+    value = limit.expression if limit is not None else None
+    if isinstance(value, exp.Literal) and value.is_int:
+        return int(value.this)
+    return None
+
+
+def whole_total_sql(sql: str, column: str, dialect: str = "duckdb") -> str | None:
+    """The measure's total and the row count of the same query without its LIMIT."""
+    tree = _parse(sql, dialect)
+    if tree is None or tree.args.get("limit") is None:
+        return None
+    whole = tree.copy()
+    whole.set("limit", None)
+    whole.set("order", None)
+    quoted = exp.to_identifier(column, quoted=True).sql(dialect=dialect)
+    return f"SELECT sum({quoted}), count(*) FROM ({whole.sql(dialect=dialect)}) AS whole_result"
+
+
+def column_format(meaning: ColumnMeaning | None) -> str | None:
+    """How a table shows the column's numbers: "fraction" (0.403 as 40.3%), "percent" (40.3 as 40.3%)."""
+    if meaning is None:
+        return None
+    if meaning.fraction:
+        return "fraction"
+    return "percent" if meaning.unit == "%" else None
