@@ -49,6 +49,12 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
                               tuple(_side(c.first, model, table)), tuple(_side(c.second, model, table))),)
     groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
     time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
+    by_year = time_dims and (time_dims[0].endswith("extract_year") or time_dims[0].split("__")[-1] == "year")
+    if intent.compare == "previous_year" and time_dims and not by_year and not any(
+            g.grain in ("day", "week", "month", "quarter") for g in groups.values()):
+        # the previous row of a month-number column is the month before, not the year before
+        raise IntentError("A comparison with the same period a year earlier needs the answer by date "
+                          "(months of each year), which this question's grouping does not give.")
     query = Query(
         metrics=tuple(metrics),
         group_by=tuple(groups.values()),

@@ -78,6 +78,7 @@ async def generate_sql(
         question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
         return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
 
+    problems: list[str] = []
     if parse.intent is not None:
         compiled, problems = compile_checked(ctx, parse.intent)
         if compiled is not None:
@@ -102,7 +103,8 @@ async def generate_sql(
             log.info("semantic intent rejected: %s", problems)
 
     if not ctx.has_llm:
-        why = f"{parse.cannot_express.rstrip('.')}. " if parse.cannot_express else ""
+        reasons = [parse.cannot_express] if parse.cannot_express else problems
+        why = "".join(f"{r.rstrip('.')}. " for r in reasons)
         text = (
             f"I can't turn that question into SQL without a language model. {why}"
             f"I can answer questions about: {_metric_list(ctx)}."
