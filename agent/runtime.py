@@ -21,7 +21,9 @@ from agent.errors import AssistantError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.semantic.extract import extract_intent
-from agent.semantic.model import SemanticModel, load_model
+from agent.semantic.dbt_spec import Project
+from agent.semantic.layer import load_layer
+from agent.semantic.model import SemanticModel
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
 from agent.sql.parse import transpile
@@ -96,21 +98,30 @@ def _catalog(settings: Settings, warehouse: Warehouse):
         return cast(Catalog, LazyCatalog(lambda: build_catalog(warehouse, settings.catalog_path)))
 
 
-def _semantic_model(settings: Settings, warehouse: Warehouse):
-    """The demo's model; for another warehouse a dbt model is bootstrapped from its schema and
-    written under DATA_DIR (SEMANTIC_MODEL_PATH replaces it). Until the dbt reader lands the
-    agent answers such warehouses by the free path only, with a model that names nothing."""
-    demo = load_model()
-    if warehouse.is_demo and settings.semantic_model_path is None:
-        return demo
-    if settings.semantic_model_path is None:
+def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
+    """SEMANTIC_MODEL_PATH's dbt project, else the demo's; for another warehouse with no model, a dbt
+    model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
+    path = settings.semantic_model_path
+    if path is None and not warehouse.is_demo:
         folder = semantic_dir_for(settings, warehouse)
         try:
             write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
             log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
         except WarehouseUnavailableError as exc:
-            log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
-    return demo.model_copy(update={"tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None})
+            if not any(folder.glob("*.yml")):
+                # Nothing to read the questions with yet: the free path answers until a restart.
+                log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
+                demo = load_layer()
+                return demo.model_copy(update={
+                    "tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None,
+                    "project": Project([], [], [], warehouse.dialect),
+                })
+            log.warning("the warehouse does not answer; using the model bootstrapped earlier in %s", folder)
+        path = folder
+    semantic = load_layer(path, dialect=warehouse.dialect)
+    for problem in semantic.project.diagnostics:
+        log.warning("semantic model: %s", problem)
+    return semantic
 
 
 def build_checkpointer(settings: Settings):

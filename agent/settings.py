@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     semantic_model_path: Path | None = None
     catalog_ttl_s: float = Field(default=3600.0, ge=0)  # 0: read the schema once
     data_dir: Path = Path("data")
+    # a dbt project (or folder of dbt Semantic Layer YAML); unset means the demo's own model
+    semantic_model_path: Path | None = None
 
     # Query limits
     query_timeout_s: float = Field(default=20.0, gt=0)

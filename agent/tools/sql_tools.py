@@ -87,30 +87,35 @@ async def generate_sql(
         question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
         return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
 
+    problems: list[str] = []
     if parse.intent is not None:
         compiled, problems = compile_checked(ctx, parse.intent)
         if compiled is not None:
             try:
-                compiled_sql = in_warehouse_dialect(ctx, compiled.sql, COMPILER_DIALECT)
-                await ctx.warehouse.adry_run(compiled_sql)
+                await ctx.warehouse.adry_run(compiled.sql)
             except SqlError as exc:
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
             else:
+                reason = compiled.reason
+                if parse.unused_words:  # said, so a reading that skipped a word is visible
+                    reason += " Words not used: " + ", ".join(f"“{w}”" for w in parse.unused_words) + "."
                 return tool_result(
                     final_intent,
-                    sql=compiled_sql,
-                    reason=compiled.reason,
+                    sql=compiled.sql,
+                    reason=reason,
                     tables=list(compiled.tables),
                     intent=parse.intent.model_dump(),
                     path="semantic",
-                    text=f"Here is the SQL. {compiled.reason}",
+                    text=f"Here is the SQL. Read as: {reason}",
                 )
         else:
             log.info("semantic intent rejected: %s", problems)
 
     if not ctx.has_llm:
+        reasons = [parse.cannot_express] if parse.cannot_express else problems
+        why = "".join(f"{r.rstrip('.')}. " for r in reasons)
         text = (
-            "I can't turn that question into SQL without a language model. "
+            f"I can't turn that question into SQL without a language model. {why}"
             f"I can answer questions about: {_metric_list(ctx)}."
         )
         return tool_result(final_intent, done=True, text=text)
@@ -127,15 +132,6 @@ async def generate_sql(
         final_intent, sql=draft.sql, reason=draft.reason, tables=draft.tables, path="free",
         text=f"Here is the SQL. {draft.reason}",
     )
-
-
-# The dialect the semantic compiler writes; its SQL is transpiled to the warehouse's.
-COMPILER_DIALECT = "duckdb"
-
-
-def in_warehouse_dialect(ctx: AgentContext, sql: str, written_in: str) -> str:
-    dialect = ctx.warehouse.dialect
-    return sql if written_in == dialect else pretty(transpile(sql, read=written_in, write=dialect), dialect=dialect)
 
 
 def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict], reason: str) -> str:
@@ -160,11 +156,15 @@ async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, wa
 
 
 def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
-    """The question with the person's answer in place of the ambiguous words, or appended."""
+    """The question with the person's answer in place of the ambiguous words, or appended.
+    Ambiguous words that carry a number ("more than an hour") are a condition: the answer names
+    what they compare and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
-        return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda _: answer, question, count=1, flags=re.I)
+        keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
+        return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,
+                      question, count=1, flags=re.I)
     return f"{question} ({answer})"
 
 
@@ -348,6 +348,9 @@ async def execute_sql_and_analyze_result(
         reading=_reading(ctx, intent),
     )
     text = analysis.answer
+    reading = source[1].get("reason") if source and source[1].get("path") == "semantic" else None
+    if reading:  # how the question was read, so a misreading shows before the number is trusted
+        text = f"Read as: {reading}\n{text}"
     if analysis.insights:
         text += "\n" + "\n".join(f"• {line}" for line in analysis.insights)
     return tool_result(
