@@ -19,7 +19,7 @@ from agent.runtime import AgentContext
 from agent.budget import steps
 from agent.budget.inputs import check_sql as check_sql_size
 from agent.sql.fix import FixResult
-from agent.sql.parse import clean_sql_text, pretty, transpile
+from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
