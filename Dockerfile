@@ -1,10 +1,11 @@
-# The Slack app in HTTP mode: POST /slack/events, GET /healthz on $PORT.
+# The Slack app in HTTP mode: POST /slack/events, GET /livez and /readyz on $PORT.
 FROM python:3.11-slim
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     BOT_MODE=http \
+    HOST=0.0.0.0 \
     PORT=3000 \
     DATA_DIR=/app/data
 
@@ -21,5 +22,5 @@ RUN pip install . \
 USER app
 EXPOSE 3000
 HEALTHCHECK --interval=30s --timeout=5s --start-period=60s --retries=3 \
-    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(f'http://127.0.0.1:{os.environ.get(\"PORT\", \"3000\")}/healthz', timeout=4)"]
+    CMD ["python", "-c", "import os, urllib.request; urllib.request.urlopen(f'http://127.0.0.1:{os.environ.get(\"PORT\", \"3000\")}/livez', timeout=4)"]
 CMD ["python", "-m", "bot"]

@@ -29,8 +29,9 @@ from agent.audit import read_tail as read_audit_tail
 from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
 from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.spec import ChartSpec
+from agent.budget.inputs import check_question, check_sql
 from agent.runtime import AgentContext
-from agent.errors import AssistantError, SettingsError
+from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.supervisor.graph import build_graph
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.policy.scope import RUN_CONTEXT, Governance
@@ -119,14 +120,11 @@ class Assistant:
         context = build_context(settings, chat_model=chat_model)
         return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
 
-    async def warehouse_problem(self) -> str | None:
-        """None while the warehouse answers, else the sentence a person would get (for /healthz)."""
-        return await asyncio.to_thread(self.context.warehouse.health)
-
     async def aclose(self) -> None:
         closer = getattr(self.graph.checkpointer, "aclose", None)
         if closer is not None:
             await closer()
+        self.context.cpu.close()
         self.governance.close()
         self.context.warehouse.close()
 
@@ -139,6 +137,9 @@ class Assistant:
 
     async def ask(self, session_id: str, text: str, context: ChatContext | None = None) -> AsyncIterator[Event]:
         context = context or ChatContext()
+        if refused := self._refuse_oversized(session_id, text, context):
+            yield refused
+            return
         message = clean_message(text)
         if not message:
             yield AgentReply(
@@ -171,6 +172,9 @@ class Assistant:
         self, session_id: str, choice: str, context: ChatContext | None = None, *, edited_sql: str | None = None
     ) -> AsyncIterator[Event]:
         context = context or ChatContext()
+        if edited_sql and (refused := self._refuse_oversized(session_id, edited_sql, context, sql_only=True)):
+            yield refused
+            return
         async with self._lock(session_id):
             if await self.pending(session_id) is None:
                 yield AgentReply(
@@ -218,6 +222,10 @@ class Assistant:
         context = context or ChatContext()
         if agent_name not in DIRECT_AGENTS:
             raise ValueError(f"{agent_name!r} cannot be called directly; use one of {sorted(DIRECT_AGENTS)}")
+        for text in (args.get("sql"), args.get("question"), args.get("error")):
+            if text and (refused := self._refuse_oversized(session_id, text, context, sql_only=text == args.get("sql"))):
+                yield refused
+                return
         sql = clean_message(args.get("sql") or "")
         question = args.get("question") or sql
         if not question:
@@ -261,6 +269,27 @@ class Assistant:
             return None
         return AskHuman.model_validate(_ask_human_fields(snapshot.interrupts[0].value))
 
+    async def health(self, timeout_s: float = 2.0) -> dict[str, Any]:
+        """For readiness: does the warehouse answer, and are its slots wedged by work that would not stop?"""
+        warehouse = self.context.warehouse
+        slots = warehouse.slots.snapshot()
+        problem: str | None = None
+        try:
+            # The engine's own check (a server's connection, with its backoff), then a trivial query.
+            problem = await warehouse.slots.call(warehouse.health, budget_s=timeout_s)
+            if problem is None:
+                await warehouse.aping(timeout_s)
+            state = "up" if problem is None else "down"
+        except AssistantError as exc:
+            state, problem = exc.code, exc.user_message
+        return {
+            "warehouse": state,
+            "warehouse_problem": problem,
+            "wedged": slots["wedged"],
+            "warehouse_slots": slots,
+            "cpu_overruns": self.context.cpu.overruns,
+        }
+
     async def reply(self, events: AsyncIterator[Event]) -> AgentReply:
         """The final reply of a stream, for callers that do not show progress."""
         last = None
@@ -286,6 +315,28 @@ class Assistant:
         )
     def _config(self, session_id: str, **extra: Any) -> RunnableConfig:
         return cast(RunnableConfig, {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra})
+
+    def _refuse_oversized(
+        self, session_id: str, text: str, context: ChatContext, *, sql_only: bool = False
+    ) -> AgentReply | None:
+        """A reply refusing `text` when it is too big to read; the cheap length test runs before any regex."""
+        limits = self.settings
+        try:
+            if sql_only:
+                check_sql(text, max_chars=limits.max_sql_chars, max_depth=limits.max_sql_depth)
+            else:
+                if len(text) > limits.max_sql_chars + limits.max_question_chars:
+                    check_question(text, limits.max_question_chars)  # too big as words or SQL: no regex reads it
+                sql, words, _ = split_sql(text)
+                check_question(words if sql else text, limits.max_question_chars)
+                if sql:
+                    check_sql(sql, max_chars=limits.max_sql_chars, max_depth=limits.max_sql_depth)
+        except InputTooLargeError as exc:
+            log.warning("refused oversized input (request %s): %s", context.request_id, exc.user_message)
+            return AgentReply(
+                session_id=session_id, error=exc.user_message, error_code=exc.code, request_id=context.request_id
+            )
+        return None
 
     def _lock(self, session_id: str) -> asyncio.Lock:
         return self._locks.setdefault(session_id, asyncio.Lock())

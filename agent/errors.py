@@ -66,3 +66,21 @@ class WarehouseError(AssistantError):
 
 class LLMError(AssistantError):
     code = "llm"
+
+
+class InputTooLargeError(AssistantError):
+    """Refused before any parsing: the text is longer or more deeply nested than the bot reads."""
+
+    code = "input_too_large"
+
+
+class StepOverrunError(AssistantError):
+    """A CPU-heavy step ran past its budget and its worker was stopped from outside."""
+
+    code = "step_overrun"
+
+
+class BusyError(AssistantError):
+    """No slot freed up within the budget (every slot is taken, some by work that would not stop)."""
+
+    code = "busy"

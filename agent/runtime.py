@@ -13,6 +13,7 @@ from typing import Any, cast
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from agent.audit import AuditTrail
+from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.bootstrap_dbt import bootstrap, write_project
 from agent.catalog.commands import semantic_dir_for
@@ -23,7 +24,9 @@ from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.policy import Policy
 from agent.policy.scope import RUN_CONTEXT, Governance
 from agent.semantic.extract import extract_intent
-from agent.semantic.model import SemanticModel, load_model
+from agent.semantic.dbt_spec import Project
+from agent.semantic.layer import load_layer
+from agent.semantic.model import SemanticModel
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
 from agent.sql.parse import transpile
@@ -48,6 +51,7 @@ class AgentContext:
     semantic: SemanticModel
     values: ValueIndex
     model: BaseChatModel
+    cpu: CpuPool  # where CPU-heavy SQL steps run, each under a budget
     governance: Any = None  # agent.policy.scope.Governance: the access policy and the audit trail
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
@@ -75,12 +79,14 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
         semantic=semantic,
         values=ValueIndex.from_warehouse(warehouse, semantic),
         model=None,  # set below: the offline model needs the rest of the context
+        cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
     )
     context.model = chat_model or build_chat_model(
         settings,
         recognisers=_recognisers(context),
         structured={SemanticParse.__name__: lambda question: offline_parse(RUN_CONTEXT.get() or context, question)},
     )
+    context.cpu.warm()
     context.governance = build_governance(settings, context)
     log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
     return context
@@ -107,21 +113,30 @@ def _catalog(settings: Settings, warehouse: Warehouse):
         return cast(Catalog, LazyCatalog(lambda: build_catalog(warehouse, settings.catalog_path)))
 
 
-def _semantic_model(settings: Settings, warehouse: Warehouse):
-    """The demo's model; for another warehouse a dbt model is bootstrapped from its schema and
-    written under DATA_DIR (SEMANTIC_MODEL_PATH replaces it). Until the dbt reader lands the
-    agent answers such warehouses by the free path only, with a model that names nothing."""
-    demo = load_model()
-    if warehouse.is_demo and settings.semantic_model_path is None:
-        return demo
-    if settings.semantic_model_path is None:
+def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
+    """SEMANTIC_MODEL_PATH's dbt project, else the demo's; for another warehouse with no model, a dbt
+    model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
+    path = settings.semantic_model_path
+    if path is None and not warehouse.is_demo:
         folder = semantic_dir_for(settings, warehouse)
         try:
             write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
             log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
         except WarehouseUnavailableError as exc:
-            log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
-    return demo.model_copy(update={"tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None})
+            if not any(folder.glob("*.yml")):
+                # Nothing to read the questions with yet: the free path answers until a restart.
+                log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
+                demo = load_layer()
+                return demo.model_copy(update={
+                    "tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None,
+                    "project": Project([], [], [], warehouse.dialect),
+                })
+            log.warning("the warehouse does not answer; using the model bootstrapped earlier in %s", folder)
+        path = folder
+    semantic = load_layer(path, dialect=warehouse.dialect)
+    for problem in semantic.project.diagnostics:
+        log.warning("semantic model: %s", problem)
+    return semantic
 
 
 def build_checkpointer(settings: Settings):

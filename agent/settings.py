@@ -40,6 +40,8 @@ class Settings(BaseSettings):
     semantic_model_path: Path | None = None
     catalog_ttl_s: float = Field(default=3600.0, ge=0)  # 0: read the schema once
     data_dir: Path = Path("data")
+    # a dbt project (or folder of dbt Semantic Layer YAML); unset means the demo's own model
+    semantic_model_path: Path | None = None
 
     # Query limits
     query_timeout_s: float = Field(default=20.0, gt=0)
@@ -48,6 +50,14 @@ class Settings(BaseSettings):
     query_result_bytes: int = Field(default=50_000_000, ge=1_000)  # result size brought back
     query_max_bytes_billed: int = Field(default=10_000_000_000, ge=0)  # BigQuery cost cap
     query_threads: int = Field(default=2, ge=1)
+    warehouse_slots: int = Field(default=4, ge=1)  # warehouse calls at once per process
+
+    # Budgets: what one request may cost, enforced from outside the work
+    max_question_chars: int = Field(default=2000, ge=1)
+    max_sql_chars: int = Field(default=100_000, ge=1)
+    max_sql_depth: int = Field(default=100, ge=1)  # bracket nesting; sqlglot recurses once per level
+    cpu_workers: int = Field(default=2, ge=1)  # worker processes for parse, guard, fix, explain
+    cpu_step_budget_s: float = Field(default=10.0, gt=0)
 
     # Agent behaviour
     max_execute_second: float = Field(default=120.0, gt=0)

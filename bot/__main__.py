@@ -4,14 +4,19 @@ from __future__ import annotations
 
 import asyncio
 import logging
+import os
 import signal
 import sys
+import threading
 
 from agent.api import AssistantError
 from bot.settings import BotSettings, load_bot_settings
 from bot.logs import configure_logging
 
 log = logging.getLogger("bot")
+
+# On SIGTERM: the grace period for running answers, then this long for the rest of the stop.
+EXIT_MARGIN_S = 5
 
 
 def choose_mode(settings: BotSettings) -> str:
@@ -49,8 +54,14 @@ async def _serve(settings: BotSettings, mode: str) -> None:
     await runtime.start()
     stop = asyncio.Event()
     loop = asyncio.get_running_loop()
+
+    def on_signal() -> None:
+        if not stop.is_set():
+            stop.set()
+            _exit_anyway_after(settings.shutdown_grace_s + EXIT_MARGIN_S)
+
     for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, stop.set)
+        loop.add_signal_handler(sig, on_signal)
 
     if mode == "http":
         from aiohttp import web
@@ -58,13 +69,12 @@ async def _serve(settings: BotSettings, mode: str) -> None:
         from bot.http_server import build_web_app
 
         runner = web.AppRunner(
-            build_web_app(runtime.app, runtime.health, assistant.warehouse_problem, metrics=runtime.metrics,
-                          slack_auth=runtime.slack_auth, ack_first=runtime.ack_first),
+            build_web_app(runtime.app, runtime.readiness, metrics=runtime.metrics, ack_first=runtime.ack_first),
             access_log=None,  # request lines carry no request id; the listeners log what matters
         )
         await runner.setup()
-        await web.TCPSite(runner, "0.0.0.0", settings.port).start()
-        log.info("HTTP mode: listening on port %d", settings.port)
+        await web.TCPSite(runner, settings.host, settings.port).start()
+        log.info("HTTP mode: listening on %s port %d", settings.host, settings.port)
         await stop.wait()
         await runner.cleanup()
     else:
@@ -81,6 +91,23 @@ async def _serve(settings: BotSettings, mode: str) -> None:
     log.info("shutting down: finishing running answers (up to %ds)", settings.shutdown_grace_s)
     await runtime.shutdown(settings.shutdown_grace_s)
     await assistant.aclose()
+
+
+def _exit_anyway_after(seconds: float) -> None:
+    """Stopping must not depend on the work's cooperation: past the grace period, leave regardless.
+
+    Work still running then is either back on the queue (Redis) or reported lost in the log;
+    what blocks a clean exit (a thread in a statement that ignores interrupts) ends with us.
+    """
+
+    def leave() -> None:
+        log.error("shutdown did not finish within %.0fs; exiting now", seconds)
+        logging.shutdown()
+        os._exit(1)
+
+    timer = threading.Timer(seconds, leave)
+    timer.daemon = True
+    timer.start()
 
 
 async def _console(settings: BotSettings) -> None:

@@ -1,4 +1,4 @@
-"""Is Redis reachable? One monitor per process: /healthz reads it, workers wait on it.
+"""Is Redis reachable? One monitor per process: readiness (/readyz) reads it, workers wait on it.
 
 Anyone who sees a connection error reports it; the monitor then probes with a growing
 backoff until a PING answers, and wakes everyone waiting for Redis to come back.

@@ -15,6 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.settings import BotSettings
 from bot.agent_port import AgentPort
+from bot.health import Readiness
 from bot.listeners.app import Surfaces, build_app
 from bot.jobs import JobRunner
 from bot.jobs.ack_first import AckFirst
@@ -40,8 +41,8 @@ class BotRuntime:
     app: AsyncApp
     metrics: BotMetrics = field(default_factory=BotMetrics)
     ack_first: AckFirst = field(default_factory=AckFirst)  # the HTTP server marks requests it is acking
-    health: Any = None  # a RedisHealth when Redis is configured; /healthz reads it
-    slack_auth: SlackAuth | None = None  # /healthz asks it (cached) whether the token still works
+    health: Any = None  # a RedisHealth when Redis is configured; readiness reads it
+    readiness: Readiness | None = None  # /readyz and metrics read it
     _closers: list[Any] = field(default_factory=list)
 
     async def start(self) -> None:
@@ -77,13 +78,18 @@ def build_runtime(
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
-    memory_jobs = InProcessJobRunner(
-        TurnRunner(agent, client, store, progress_interval_s=interval, on_reply=metrics.reply_delivered,
-                   ack_first=ack_first, user_groups=user_groups)
+    turns = TurnRunner(
+        agent, client, store, progress_interval_s=interval,
+        user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+        on_reply=metrics.reply_delivered, ack_first=ack_first, user_groups=user_groups,
     )
-    metrics.watch_queue(memory_jobs.depth)
-    app = _app(settings, agent, store, memory_jobs, client, metrics, user_groups)
-    return BotRuntime(settings, agent, store, memory_jobs, client, app, metrics, ack_first, slack_auth=SlackAuth(client))
+    jobs = InProcessJobRunner(turns)
+    metrics.watch_queue(jobs.depth)
+    return BotRuntime(
+        settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client, metrics, user_groups),
+        metrics, ack_first,
+        readiness=_readiness(settings, agent, None, turns, turns.max_concurrent_runs, SlackAuth(client)),
+    )
 
 
 def _redis_runtime(
@@ -110,17 +116,41 @@ def _redis_runtime(
     redis = Redis.from_url(settings.redis_url, socket_connect_timeout=1, socket_timeout=5, health_check_interval=10)
     health = RedisHealth(redis)
     store = RedisStateStore(redis, prefix=prefix, session_ttl_s=settings.session_idle_ttl_s)
-    turns = TurnRunner(agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
-                       on_reply=metrics.reply_delivered, ack_first=ack_first, user_groups=user_groups)
+    turns = TurnRunner(
+        agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
+        user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+        on_reply=metrics.reply_delivered, ack_first=ack_first, user_groups=user_groups,
+    )
     jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled,
                          on_retry=metrics.job_retries.inc, **options)
     metrics.watch_queue(jobs.depth)
     app = _app(settings, agent, store, jobs, client, metrics, user_groups)
     OutageNotice(client).install(app)
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
-    return BotRuntime(settings, agent, store, jobs, client, app, metrics, ack_first, health=health,
-                      slack_auth=SlackAuth(client),
-                      _closers=[redis.aclose])
+    return BotRuntime(
+        settings, agent, store, jobs, client, app, metrics, ack_first, health=health,
+        readiness=_readiness(settings, agent, health, turns, int(options["concurrency"]), SlackAuth(client)),
+        _closers=[redis.aclose],
+    )
+
+
+def _hold_ttl_s(settings: BotSettings) -> int:
+    """A person's place outlives a worker that died mid-run by at most a minute past the run's deadline."""
+    return int(settings.max_execute_second) + 60
+
+
+def _readiness(
+    settings: BotSettings, agent: AgentPort, redis_health: Any, turns: TurnRunner, slots: int, slack_auth: SlackAuth,
+) -> Readiness:
+    # A run past its own deadline plus a margin is stuck; every job slot stuck means nothing new is answered.
+    budget_s = settings.max_execute_second + 30
+    return Readiness(
+        agent_health=agent.health,
+        redis_up=(lambda: redis_health.up) if redis_health is not None else None,
+        jobs_wedged=lambda: turns.overdue(budget_s) >= slots,
+        checks={"slack": slack_auth.problem},
+        lag_limit_s=settings.loop_lag_limit_s,
+    )
 
 
 def _app(

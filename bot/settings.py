@@ -22,8 +22,11 @@ class BotSettings(Settings):
     slack_signing_secret: SecretStr | None = None
     slack_api_url: str = "https://slack.com/api/"
     bot_mode: Literal["auto", "socket", "http", "console"] = "auto"
+    host: str = "127.0.0.1"  # HTTP mode's listen address; the Docker image sets 0.0.0.0
     port: int = Field(default=3000, ge=1, le=65535)
     user_rate_limit_per_minute: int = Field(default=20, ge=0)
+    user_concurrency: int = Field(default=2, ge=0)  # one person's requests running at once (0: off)
+    loop_lag_limit_s: float = Field(default=2.0, gt=0)  # /readyz fails while the event loop lags more
 
     # Shared state and the job queue
     redis_key_prefix: str = DEFAULT_KEY_PREFIX

@@ -48,6 +48,8 @@ class TurnRunner:
         on_reply: Callable[[AgentReply], None] | None = None,
         ack_first: AckFirst | None = None,
         user_groups: UserGroups | None = None,
+        user_concurrency: int = 0,
+        user_hold_ttl_s: int = 600,
         stream_answers: bool = True,
     ):
         self.agent = agent
@@ -62,6 +64,11 @@ class TurnRunner:
         self._on_reply = on_reply  # metrics: every reply delivered
         self._ack_first = ack_first or AckFirst()
         self._user_groups = user_groups  # the asker's Slack user groups, for the agent's access policy
+        self.max_concurrent_runs = max_concurrent_runs
+        self._running: dict[str, float] = {}  # job id -> when its agent run started (clock)
+        # One person's requests running at once (0: no cap); a place outlives a dead worker by at most the TTL.
+        self._user_concurrency = user_concurrency
+        self._user_hold_ttl_s = user_hold_ttl_s
 
     async def __call__(self, job: Job) -> None:
         await self._ack_first.wait()
@@ -105,8 +112,7 @@ class TurnRunner:
         if ledger.REPLY in done:
             reply = unpack_reply(done[ledger.REPLY])
         else:
-            async with self._run_slots:
-                reply = await self._agent_reply(job, session_id, delivery)
+            reply = await self._fair_reply(job, session_id, delivery)
             if reply.error_code != "internal":
                 # A crash (e.g. shared state went away mid-run) is worth running again, not remembering.
                 await self.ledger.note(job.job_id, ledger.REPLY, pack_reply(reply))
@@ -173,6 +179,34 @@ class TurnRunner:
                 channel=job.where.channel, ts=placeholder.decode(), text=rendered.text, blocks=rendered.blocks
             )
         )
+
+    async def _fair_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
+        """The agent's reply, unless this person already has as many requests running as anyone may."""
+        cap, key = self._user_concurrency, f"running:{job.where.user}"
+        if cap and not await self.store.hold(key, job.job_id, cap, self._user_hold_ttl_s):
+            log.info("user %s is at the concurrency cap (%d); job %s not started", job.where.user, cap, job.job_id)
+            return AgentReply(
+                session_id=session_id,
+                error=f"You already have {cap} requests running, the most I take from one person at once. "
+                "Press Retry once one of them has finished.",
+                error_code="busy",
+                request_id=job.request_id,
+            )
+        try:
+            async with self._run_slots:
+                self._running[job.job_id] = self._clock()
+                try:
+                    return await self._agent_reply(job, session_id, delivery)
+                finally:
+                    self._running.pop(job.job_id, None)
+        finally:
+            if cap:
+                await self.store.release(key, job.job_id)
+
+    def overdue(self, budget_s: float) -> int:
+        """Agent runs going on longer than `budget_s`: each run has its own deadline, so these are stuck."""
+        now = self._clock()
+        return sum(1 for started in self._running.values() if now - started > budget_s)
 
     async def _agent_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
         reply: AgentReply | None = None

@@ -14,7 +14,6 @@ from agent.tools.spec import EXECUTE, ToolName
 
 FOLLOW_UP_MARK = " | follow-up: "
 
-_MENTION = re.compile(r"<@[A-Z0-9]+>")
 _FENCE = re.compile(r"```(?:[a-zA-Z]+\n)?(.*?)```", re.S)
 # "select" and its common typos (SELEC, SLECT, SELCT…), but not English words such as "selected".
 _SELECT = r"(?:select|selec|selet|selct|slect|seelct|selcet|sleect)"
@@ -109,7 +108,8 @@ class Recognisers:
 
 
 def clean_message(text: str) -> str:
-    return _MENTION.sub("", text or "").strip()
+    """Surfaces hand over plain text (Slack's mentions and escapes are undone in bot/)."""
+    return (text or "").strip()
 
 
 def split_sql(text: str) -> tuple[str | None, str, str]:

@@ -112,7 +112,9 @@ def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
         w: m for w, m in raw["ranking"].get("implies_measure", {}).items() if m in dim_names
     }
     raw["dimensions"], raw["metrics"] = dims, metrics
-    return SemanticModel.model_validate(raw)
+    # The dbt project the compiler reads is not part of the dump; what it compiles is still
+    # checked against the person's rights before it runs.
+    return SemanticModel.model_validate(raw).model_copy(update={"project": model.project})
 
 
 def scoped_values(values: ValueIndex, model: SemanticModel) -> ValueIndex:

@@ -1,20 +1,22 @@
-"""Compile a StructuredIntent into one deterministic DuckDB query.
+"""Compile a StructuredIntent into one deterministic query in the warehouse's dialect.
 
-The same intent always gives the same SQL: joins only for the dimensions that need them
-(each a declared many-to-one join, so rows are never multiplied), dimension columns
-first, then metrics, GROUP BY the dimensions, and an order that reads naturally.
+The intent is checked against the parser's view of the model, then handed to `sqlgen` as a
+metric query over the dbt semantic layer: dimensions become group-bys, value and calendar
+filters become filters on dimensions, and the plan there guarantees measures are never
+multiplied by joins. The same intent always gives the same SQL.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-import sqlglot
-from sqlglot import exp
-
 from agent.errors import AssistantError
-from agent.semantic.intent import Filter, StructuredIntent, base_table, validate_intent
-from agent.semantic.model import JoinSpec, SemanticModel
+from agent.semantic.intent import StructuredIntent, base_table, validate_intent
+from agent.semantic.model import SemanticModel
+from agent.semantic.reading import describe
+from agent.semantic.intent import Filter, Side, TimeFilter
+from agent.semantic.sqlgen import Contrast, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
+from agent.semantic.where import ParsedFilter
 
 
 class IntentError(AssistantError):
@@ -30,153 +32,101 @@ class CompiledQuery:
     reason: str
 
 
-def compile_intent(intent: StructuredIntent, model: SemanticModel) -> CompiledQuery:
+def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str = "duckdb") -> CompiledQuery:
     problems = validate_intent(intent, model)
     if problems:
         raise IntentError(" ".join(problems))
     table = base_table(intent, model)
     assert table is not None  # validate_intent guarantees one base table
-    joins: dict[str, JoinSpec] = {}
-
-    def column_sql(field: str) -> str:
-        source, join = model.resolve(field, table)
-        alias = table
-        if join is not None:
-            joins[join.name] = join
-            alias = join.name
-        return _qualify(source.expr, alias)
-
-    select: list[str] = []
-    group_by: list[str] = []
-    for name in intent.dimensions:
-        expr = column_sql(name)
-        select.append(f"{expr} AS {_ident(name)}")
-        group_by.append(expr)
-
-    metrics = [model.metric_by_name[m] for m in intent.metrics]
-    shared_filter = metrics[0].filter if len({m.filter for m in metrics}) == 1 else None
-    for metric in metrics:
-        expr = _qualify(metric.expr, table)
-        if metric.filter and metric.filter != shared_filter:
-            # metrics with different row conditions share the query through FILTER clauses
-            expr = f"{expr} FILTER (WHERE {_qualify(metric.filter, table)})"
-        select.append(f"{expr} AS {_ident(metric.name)}")
-
-    where: list[str] = []
-    if shared_filter:
-        where.append(f"({_qualify(shared_filter, table)})")
-    for flt in intent.filters:
-        where.append(_condition(column_sql(flt.field), flt))
-    where += _time_conditions(intent, model, table)
-
-    order = _order_by(intent, model)
-
-    sql = f"SELECT {', '.join(select)} FROM {_ident(table)}"
-    for join in joins.values():
-        on = " AND ".join(
-            f"{_ident(table)}.{_ident(left)} = {_ident(join.name)}.{_ident(right)}" for left, right in join.keys
-        )
-        sql += f" LEFT JOIN {_ident(join.to_table)} AS {_ident(join.name)} ON {on}"
-    if where:
-        sql += " WHERE " + " AND ".join(where)
-    if group_by:
-        sql += " GROUP BY " + ", ".join(group_by)
-    if order:
-        sql += " ORDER BY " + ", ".join(order)
-    if intent.limit is not None:
-        sql += f" LIMIT {int(intent.limit)}"
-    pretty = sqlglot.parse_one(sql, read="duckdb").sql(dialect="duckdb", pretty=True)
-    tables = [table] + sorted({j.to_table for j in joins.values()})
-    return CompiledQuery(sql=pretty, tables=tables, reason=_reason(intent, model, table, list(joins.values())))
+    filters = _filters(intent.filters, intent.time, model, table)
+    if intent.drop_unknown_groups:
+        filters += [dimension_filter(d, "not_null", ()) for d in intent.dimensions]
+    metrics = list(intent.metrics) + [h.metric for h in intent.having if h.metric not in intent.metrics]
+    contrasts = ()
+    if intent.contrast is not None:
+        c = intent.contrast
+        contrasts = (Contrast(f"{c.metric}__{c.kind}", "ratio" if c.kind == "share" else c.kind, c.metric,
+                              tuple(_side(c.first, model, table)), tuple(_side(c.second, model, table))),)
+    groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
+    time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
+    by_year = time_dims and (time_dims[0].endswith("extract_year") or time_dims[0].split("__")[-1] == "year")
+    if intent.compare == "previous_year" and time_dims and not by_year and not any(
+            g.grain in ("day", "week", "month", "quarter") for g in groups.values()):
+        # the previous row of a month-number column is the month before, not the year before
+        raise IntentError("A comparison with the same period a year earlier needs the answer by date "
+                          "(months of each year), which this question's grouping does not give.")
+    query = Query(
+        metrics=tuple(metrics),
+        group_by=tuple(groups.values()),
+        where=tuple(filters),
+        having=tuple(MetricCondition(h.metric, h.op, (h.value,)) for h in intent.having),
+        order_by=tuple((groups[o.field].alias if o.field in groups else o.field, o.descending) for o in intent.order_by),
+        limit=intent.limit,
+        limit_per=intent.limit_per,
+        compare=intent.compare,
+        compare_by=time_dims[0] if intent.compare and time_dims else None,
+        contrasts=contrasts,
+        count_rows=intent.count_groups,
+    )
+    try:
+        compiled = compile_query(model.project, query, dialect)
+    except QueryError as exc:
+        raise IntentError(str(exc)) from None
+    joined = [t for t in compiled.tables if t != model.table_by_name[table].table]
+    return CompiledQuery(sql=compiled.sql, tables=compiled.tables, reason=_reason(intent, model, table, joined))
 
 
-def _ident(name: str) -> str:
-    return exp.to_identifier(name).sql(dialect="duckdb")
+def _group_by(name: str, intent: StructuredIntent, model: SemanticModel) -> GroupBy:
+    """A time grain reads as people count it: years as numbers (1996), and months or quarters as
+    numbers too when the question fixes the year ('monthly orders for 1996': 1..12)."""
+    grain = model.time_grain(name)
+    if grain is None:
+        return GroupBy(name)
+    base, unit = grain
+    one_year = intent.time is not None and intent.time.year is not None
+    if unit == "year" or (one_year and unit in ("month", "quarter")):
+        return GroupBy(base, f"extract_{unit}")
+    return GroupBy(base, unit)
 
 
-def _qualify(sql_expr: str, alias: str) -> str:
-    """Prefix every bare column with the table alias so joined tables cannot make it ambiguous."""
-    tree = sqlglot.parse_one(sql_expr, read="duckdb")
-    for column in tree.find_all(exp.Column):
-        if not column.table:
-            column.set("table", exp.to_identifier(alias))
-    return tree.sql(dialect="duckdb")
+def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
+    return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(time, model, table)
 
 
-def _literal(value) -> str:
-    if isinstance(value, bool) or not isinstance(value, (int, float)):
-        return exp.Literal.string(str(value)).sql(dialect="duckdb")
-    return exp.Literal.number(value).sql(dialect="duckdb")
+def _side(side: Side, model: SemanticModel, table: str) -> list[ParsedFilter]:
+    return _filters(side.filters, side.time, model, table)
 
 
-def _condition(column: str, flt: Filter) -> str:
-    if flt.op == "is_null":
-        return f"{column} IS NULL"
-    if flt.op == "not_null":
-        return f"{column} IS NOT NULL"
-    if flt.op == "in":
-        return f"{column} IN ({', '.join(_literal(v) for v in flt.values)})"
-    if flt.op == "between":
-        low, high = flt.values
-        return f"{column} BETWEEN {_literal(low)} AND {_literal(high)}"
-    return f"{column} {flt.op} {_literal(flt.values[0])}"
-
-
-def _time_conditions(intent: StructuredIntent, model: SemanticModel, table: str) -> list[str]:
-    if intent.time is None:
+def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
+    """Calendar words as filters: on the table's calendar-part dimensions where the model names
+    them (year, month, day, hour), else on date parts of its time dimension."""
+    if time is None:
         return []
-    columns = model.table_by_name[table].time
-    conditions = []
-    if intent.time.year is not None:
-        conditions.append(f"{_qualify(columns['year'], table)} = {intent.time.year}")
-    for grain, values in (("month", intent.time.months), ("day", intent.time.days), ("hour", intent.time.hours)):
-        if values:
-            conditions.append(_set_condition(_qualify(columns[grain], table), values))
-    if intent.time.weekdays:
-        date = _qualify(f"make_date({columns['year']}, {columns['month']}, {columns['day']})", table)
-        conditions.append(_set_condition(f"isodow({date})", intent.time.weekdays))
-    return conditions
+    spec = model.table_by_name[table]
+    filters = []
+    parts = (("year", [time.year] if time.year is not None else [], "extract_year"),
+             ("month", time.months, "extract_month"), ("day", time.days, "extract_day"),
+             ("hour", time.hours, "extract_hour"), ("weekday", time.weekdays, "extract_dow"))
+    for part, values, extract in parts:
+        if not values:
+            continue
+        if part in spec.time:
+            filters.append(_set_filter(spec.time[part], None, values))
+        elif spec.agg_time:
+            filters.append(_set_filter(spec.agg_time, extract, values))
+        else:
+            raise IntentError(f"The {table} data has no date to filter by {part}.")
+    return filters
 
 
-def _set_condition(column: str, values: list[int]) -> str:
+def _set_filter(name: str, grain: str | None, values: list[int]) -> ParsedFilter:
     """One value '=', a run of consecutive values BETWEEN, anything else IN."""
     if len(values) == 1:
-        return f"{column} = {values[0]}"
+        return dimension_filter(name, "=", (values[0],), grain)
     if values == list(range(values[0], values[-1] + 1)):
-        return f"{column} BETWEEN {values[0]} AND {values[-1]}"
-    return f"{column} IN ({', '.join(str(v) for v in values)})"
+        return dimension_filter(name, "between", (values[0], values[-1]), grain)
+    return dimension_filter(name, "in", tuple(values), grain)
 
 
-def _order_by(intent: StructuredIntent, model: SemanticModel) -> list[str]:
-    if intent.order_by:
-        ranked = [o.field for o in intent.order_by]
-        # the dimensions break ties, so a LIMIT keeps the same rows on every run
-        ties = [f"{_ident(d)} ASC NULLS LAST" for d in intent.dimensions if d not in ranked]
-        return [f"{_ident(o.field)} {'DESC' if o.descending else 'ASC'} NULLS LAST" for o in intent.order_by] + ties
-    # No ranking asked for: time reads oldest first, other groups alphabetically.
-    return [f"{_ident(d)} ASC NULLS LAST" for d in intent.dimensions]
-
-
-def _reason(intent: StructuredIntent, model: SemanticModel, table: str, joins: list[JoinSpec]) -> str:
-    parts = [", ".join(model.metric_by_name[m].label.lower() for m in intent.metrics) + f" from {table}"]
-    if intent.dimensions:
-        parts.append("by " + ", ".join(model.dimension_by_name[d].label for d in intent.dimensions))
-    for flt in intent.filters:
-        label = model.dimension_by_name[flt.field].label
-        values = " and ".join(str(v) for v in flt.values)
-        parts.append(f"where {label} {flt.op.replace('_', ' ')} {values}".rstrip())
-    if intent.time is not None and not intent.time.is_empty():
-        bits = [f"{name} {', '.join(map(str, vals))}" for name, vals in
-                (("months", intent.time.months), ("days", intent.time.days), ("hours", intent.time.hours),
-                 ("weekdays", intent.time.weekdays)) if vals]
-        if intent.time.year is not None:
-            bits.insert(0, f"year {intent.time.year}")
-        parts.append("in " + "; ".join(bits))
-    if joins:
-        parts.append("joining " + ", ".join(f"{j.to_table} as {j.name}" for j in joins))
-    if intent.order_by:
-        parts.append("ordered by " + ", ".join(
-            f"{o.field} {'highest' if o.descending else 'lowest'} first" for o in intent.order_by))
-    if intent.limit is not None:
-        parts.append(f"keeping the first {intent.limit}")
-    return "; ".join(parts) + "."
+def _reason(intent: StructuredIntent, model: SemanticModel, table: str, joined: list[str]) -> str:
+    return describe(intent, model)

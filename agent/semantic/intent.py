@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field, model_validator
 from agent.semantic.model import SemanticModel
 
 FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null"]
-Value = str | int | float
+Value = bool | str | int | float
 
 _ARITY = {"in": None, "between": 2, "is_null": 0, "not_null": 0}
 
@@ -68,41 +68,84 @@ class OrderBy(BaseModel):
     descending: bool = False
 
 
-class StructuredIntent(BaseModel):
-    metrics: list[str]
-    dimensions: list[str] = Field(default_factory=list)
+class MetricFilter(BaseModel):
+    """A condition on an aggregated metric (SQL HAVING): 'airlines with more than 20,000 flights'."""
+
+    metric: str
+    op: Literal["=", "!=", ">", ">=", "<", "<="]
+    value: float
+
+
+class Side(BaseModel):
+    """The conditions of one side of a contrast ('JFK departures', 'in Q2')."""
+
     filters: list[Filter] = Field(default_factory=list)
     time: TimeFilter | None = None
+
+
+class Contrast(BaseModel):
+    """One metric under two conditions set against each other. ratio: first / second; difference:
+    first - second; pct_change: (first - second) / second * 100; share: first / all (second empty)."""
+
+    kind: Literal["ratio", "difference", "pct_change", "share"]
+    metric: str
+    first: Side
+    second: Side = Field(default_factory=Side)
+
+
+class StructuredIntent(BaseModel):
+    """What a question asks, in the model's names (v2: HAVING, period comparisons, contrasts,
+    counting groups, top-N per group)."""
+
+    metrics: list[str] = Field(default_factory=list, description="metric names to compute")
+    dimensions: list[str] = Field(default_factory=list, description="dimension names to group by")
+    filters: list[Filter] = Field(default_factory=list, description="row conditions on dimensions")
+    time: TimeFilter | None = Field(default=None, description="calendar restrictions (year, months, days, ...)")
+    having: list[MetricFilter] = Field(default_factory=list, description="conditions on aggregated metrics")
+    compare: Literal["previous_period", "previous_year"] | None = Field(
+        default=None, description="add the previous period's value, the change and the % change")
+    contrast: Contrast | None = Field(default=None, description="a ratio, difference or % change of two sides")
+    count_groups: bool = Field(default=False, description="answer how many groups pass the conditions")
+    drop_unknown_groups: bool = Field(default=False, description="leave out groups whose key is unknown (NULL)")
     order_by: list[OrderBy] = Field(default_factory=list)
     limit: int | None = Field(default=None, ge=1)
+    limit_per: str | None = Field(default=None, description="a dimension: keep `limit` rows within each of its values")
+
+    def all_metrics(self) -> list[str]:
+        extra = [h.metric for h in self.having] + ([self.contrast.metric] if self.contrast else [])
+        return list(dict.fromkeys(self.metrics + extra))
 
 
 def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
     """The table every metric of the intent aggregates, or None when they disagree."""
-    tables = {model.metric_by_name[m].table for m in intent.metrics if m in model.metric_by_name}
+    tables = {model.metric_by_name[m].table for m in intent.all_metrics() if m in model.metric_by_name}
     return tables.pop() if len(tables) == 1 else None
 
 
 def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]:
     """Problems that stop the intent from compiling, as sentences; [] when it is fine."""
     problems: list[str] = []
-    if not intent.metrics:
+    if not intent.all_metrics():
         problems.append("The question names no measure to compute.")
-    unknown_metrics = [m for m in intent.metrics if m not in model.metric_by_name]
+    unknown_metrics = [m for m in intent.all_metrics() if m not in model.metric_by_name]
     problems += [f"'{m}' is not a metric of the semantic model." for m in unknown_metrics]
-    fields = list(intent.dimensions) + [f.field for f in intent.filters]
+    sides = [intent.contrast.first, intent.contrast.second] if intent.contrast else []
+    fields = list(intent.dimensions) + [f.field for f in intent.filters + [g for s in sides for g in s.filters]]
     unknown_dims = [d for d in dict.fromkeys(fields) if d not in model.dimension_by_name]
     problems += [f"'{d}' is not a dimension of the semantic model." for d in unknown_dims]
     if len(set(intent.dimensions)) != len(intent.dimensions):
         problems.append("A dimension is listed twice.")
-    if unknown_metrics or not intent.metrics:
+    if unknown_metrics or not intent.all_metrics():
         return problems
 
     table = base_table(intent, model)
     if table is None:
-        tables = sorted({model.metric_by_name[m].table for m in intent.metrics})
+        tables = sorted({model.metric_by_name[m].table for m in intent.all_metrics()})
         return problems + [f"The metrics come from different tables ({', '.join(tables)}) and cannot share one query."]
+    filtered = {f.field for f in intent.filters}
     for name in dict.fromkeys(fields):
+        if name in filtered and name not in intent.dimensions and model.reaches_back(name, table):
+            continue  # a filter across a one-to-many join is a semi-join: 'planes United flew'
         if name in model.dimension_by_name and model.resolve(name, table) is None:
             label = model.dimension_by_name[name].label
             problems.append(
@@ -118,11 +161,15 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]
         if intent.time.weekdays:
             needed += [g for g in ("year", "month", "day") if g not in needed]  # the date gives the weekday
-        missing = [g for g in needed if g not in spec.time]
+        missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
-    selected = set(intent.metrics) | set(intent.dimensions)
+    if intent.having and not intent.dimensions:
+        problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
+    selected = set(intent.all_metrics()) | set(intent.dimensions)
+    suffixes = ("previous", "change", "pct_change", "ratio", "difference", "share")
+    derived = {f"{m}__{suffix}" for m in selected for suffix in suffixes}
     for order in intent.order_by:
-        if order.field not in selected:
+        if order.field not in selected | derived:
             problems.append(f"Ordering by '{order.field}' needs it among the metrics or dimensions.")
     return problems

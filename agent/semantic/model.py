@@ -1,28 +1,29 @@
-"""The semantic model: metrics, dimensions, joins and time words, loaded from YAML and validated.
+"""The offline parser's flat view of a semantic layer: tables, joins, dimensions, metrics and words.
 
-Loading checks the model against itself (every metric's table, every join, every
-dimension source names something declared); `check_against` checks it against the real
-warehouse schema, so a renamed column is reported by name instead of failing a query.
+`layer.load_layer` derives it from dbt Semantic Layer YAML (and keeps the dbt project on
+it for the compiler). Building it checks the view against itself (every metric's table,
+every join, every dimension source names something declared); `check_against` checks it
+against the real warehouse schema, so a renamed column is reported by name instead of
+failing a query.
 """
 
 from __future__ import annotations
 
 import re
 from functools import cached_property
-from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 import sqlglot
-import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlglot import exp
 
 from agent.errors import AssistantError
 from agent.warehouse import Schema
 
-DEFAULT_MODEL_PATH = Path(__file__).with_name("model.yaml")
-
 Aggregation = Literal["avg", "median", "sum", "max", "min", "count"]
+
+
+TIME_GRAINS = ("hour", "day", "week", "month", "quarter", "year", "extract_dow", "extract_hour")
 
 
 class SemanticModelError(AssistantError):
@@ -36,14 +37,20 @@ class _Strict(BaseModel):
 
 
 class TableSpec(_Strict):
-    name: str
+    name: str  # the semantic model's name
+    relation: str | None = None  # the warehouse table it reads (defaults to the name)
     label: str
     primary_key: list[str] = []
     entity_words: list[str] = []  # what one row is called: "per flight" means no grouping
     count_metric: str | None = None
     # how to count this table's things from another table's rows ({flights: distinct_planes})
     counted_from: dict[str, str] = {}
-    time: dict[Literal["year", "month", "day", "hour"], str] = {}
+    time: dict[Literal["year", "month", "day", "hour"], str] = {}  # calendar parts -> dimension names
+    agg_time: str | None = None  # the time dimension its measures are dated by
+
+    @property
+    def table(self) -> str:
+        return self.relation or self.name
 
 
 class JoinSpec(_Strict):
@@ -74,7 +81,8 @@ class ValueLabels(_Strict):
 class Dimension(_Strict):
     name: str
     label: str
-    kind: Literal["categorical", "numeric", "time"] = "categorical"
+    # flag: a true/false expression ('took off'); its label and synonyms say when it is true
+    kind: Literal["categorical", "numeric", "time", "flag"] = "categorical"
     sources: list[DimensionSource]
     synonyms: list[str] = []
     grain_words: list[str] = []
@@ -105,6 +113,12 @@ class Metric(_Strict):
     agg: Aggregation | None = None
     default: bool = False  # the metric meant when the measure is named without an aggregation
     synonyms: list[str] = []
+    higher_is_better: bool = False  # meta 'better: higher': 'best first' ranks it from the top
+
+
+class Unit(_Strict):
+    unit: str
+    factor: float = 1
 
 
 class Ranking(_Strict):
@@ -124,9 +138,17 @@ class SemanticModel(_Strict):
     aggregations: dict[Aggregation, list[str]]
     ranking: Ranking
     seasons: dict[str, list[int]] = {}
+    time_grains: dict[str, list[str]] = {}  # generic grain words ('monthly') for time dimensions
+    named_days: dict[str, tuple[int, int]] = {}  # 'christmas day' -> (12, 25): dates fixed in the calendar
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
     context_words: list[str] = []  # describe the whole data set, so they need no filter
+    units: dict[str, "Unit"] = {}  # words after a number ('hours') and their size in a model unit
+    name_suffixes: list[str] = []  # trailing words of names people leave out ('Inc', 'Airways')
+    everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
+    shapes: dict[str, list[str]] = {}  # words that shape a question (share, ratio, month over month)
+    meaning_words: list[str] = []  # words that must be understood or the question is not answered
+    project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
 
     @model_validator(mode="after")
     def _references_resolve(self) -> "SemanticModel":
@@ -213,12 +235,34 @@ class SemanticModel(_Strict):
         return frozenset(word for text in texts for word in re.findall(r"[a-z]+", text.lower()))
 
     @cached_property
+    def unit_words(self) -> dict[str, tuple[str, float]]:
+        """Words after a number and (unit, factor): the vocabulary's units, plus each dimension's
+        own unit word in both forms ('seats', 'seat') at factor 1."""
+        words = {word: (unit.unit, unit.factor) for word, unit in self.units.items()}
+        for dim in self.dimensions:
+            if dim.unit:
+                for form in {dim.unit, dim.unit[:-1] if dim.unit.endswith("s") else dim.unit + "s"}:
+                    words.setdefault(form.lower(), (dim.unit, 1))
+        return words
+
+    @cached_property
     def metric_by_name(self) -> dict[str, Metric]:
         return {m.name: m for m in self.metrics}
 
     @cached_property
     def dimension_by_name(self) -> dict[str, Dimension]:
-        return {d.name: d for d in self.dimensions}
+        """Declared dimensions, plus 'metric_time__<grain>' for tables dated by a time dimension
+        ('monthly' groups by the month of each measure's own date)."""
+        found = {d.name: d for d in self.dimensions}
+        dated = [(t.name, found[t.agg_time]) for t in self.tables if t.agg_time in found]
+        sources = [next((s for s in dim.sources if s.table == table), None) for table, dim in dated]
+        sources = [s for s in sources if s is not None]
+        if sources:
+            for grain in TIME_GRAINS:
+                name = f"metric_time__{grain}"
+                label = {"extract_dow": "day of the week", "extract_hour": "hour of the day"}.get(grain, grain)
+                found.setdefault(name, Dimension(name=name, label=label, kind="time", sources=sources))
+        return found
 
     @cached_property
     def table_by_name(self) -> dict[str, TableSpec]:
@@ -238,6 +282,13 @@ class SemanticModel(_Strict):
                     return metric.name
         return None
 
+    def reaches_back(self, dimension: str, base_table: str) -> bool:
+        """Is `dimension` on a table whose rows point at `base_table` rows (one-to-many from here)?
+        Then it can filter `base_table` as a semi-join, though never group it."""
+        tables = {s.table for s in self.dimension_by_name[dimension].sources} if dimension in self.dimension_by_name \
+            else set()
+        return any(j.from_table in tables and j.to_table == base_table for j in self.joins)
+
     def resolve(self, dimension: str, base_table: str) -> tuple[DimensionSource, JoinSpec | None] | None:
         """How `dimension` is reached from rows of `base_table`, or None when it cannot be
         reached without multiplying rows (only declared many-to-one joins are followed)."""
@@ -254,36 +305,30 @@ class SemanticModel(_Strict):
             candidates = [j for j in self.joins if j.from_table == base_table and j.to_table == source.table]
             if len(candidates) == 1:  # several joins to one table (role-playing) need an explicit one
                 return source, candidates[0]
+        for source in dim.sources:  # further away: the first join of the shortest many-to-one path
+            path = self._path(base_table, source.table)
+            if path:
+                return source, path[0]
         return None
 
+    def _path(self, start: str, goal: str, max_hops: int = 4) -> list[JoinSpec] | None:
+        """The one shortest chain of many-to-one joins from `start` to `goal`; None when there is
+        none or several (then the dimension must be named through its entity)."""
+        frontier: list[list[JoinSpec]] = [[]]
+        for _ in range(max_hops):
+            frontier = [p + [j] for p in frontier for j in self.joins
+                        if j.from_table == (p[-1].to_table if p else start)
+                        and j.to_table not in {start, *(x.to_table for x in p)}]
+            found = [p for p in frontier if p[-1].to_table == goal]
+            if found:
+                return found[0] if len(found) == 1 else None
+        return None
 
-def load_model(path: Path | str = DEFAULT_MODEL_PATH) -> SemanticModel:
-    """Read and validate the model; a bad entry raises SemanticModelError naming it."""
-    path = Path(path)
-    try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except (OSError, yaml.YAMLError) as exc:
-        raise SemanticModelError(f"The semantic model {path.name} could not be read: {exc}") from None
-    try:
-        return SemanticModel.model_validate(raw)
-    except ValidationError as exc:
-        problems = [f"{_describe_location(raw, err['loc'])}: {err['msg']}" for err in exc.errors()]
-        raise SemanticModelError(f"The semantic model {path.name} is invalid: " + "; ".join(problems)) from None
-
-
-def _describe_location(raw, loc: tuple) -> str:
-    """('metrics', 3, 'table') -> "metrics[3] 'avg_delay'.table", so the entry is findable."""
-    parts: list[str] = []
-    node = raw
-    for key in loc:
-        if isinstance(key, int) and isinstance(node, list) and key < len(node):
-            node = node[key]
-            name = node.get("name") if isinstance(node, dict) else None
-            parts.append(f"[{key}]" + (f" '{name}'" if name else ""))
-        else:
-            node = node.get(key) if isinstance(node, dict) else None
-            parts.append(("." if parts else "") + str(key))
-    return "".join(parts) or "model"
+    @staticmethod
+    def time_grain(name: str) -> tuple[str, str] | None:
+        """'metric_time__month' -> ('metric_time', 'month'): a time dimension at a grain."""
+        base, _, grain = name.rpartition("__")
+        return (base, grain) if base == "metric_time" and grain in TIME_GRAINS else None
 
 
 def expression_columns(sql_expr: str) -> set[str]:
@@ -307,21 +352,26 @@ def check_against(model: SemanticModel, schema: Schema) -> list[str]:
         for name in sorted(set(names) - available):
             problems.append(f"{owner}: column '{name}' is not in table '{table}'")
 
+    tables = model.table_by_name
     for table in model.tables:
-        need(f"table '{table.name}'", table.name, [*table.primary_key, *table.time.values()])
+        keys = [c for key in table.primary_key for c in _columns_or_problem(key, table.name, problems)]
+        need(f"semantic model '{table.name}'", table.table, keys)
     for join in model.joins:
-        need(f"join '{join.name}'", join.from_table, [left for left, _ in join.keys])
-        need(f"join '{join.name}'", join.to_table, [right for _, right in join.keys])
+        for side, exprs in ((join.from_table, [left for left, _ in join.keys]), (join.to_table, [r for _, r in join.keys])):
+            cols = [c for e in exprs for c in _columns_or_problem(e, join.name, problems)]
+            need(f"join '{join.name}'", tables[side].table, cols)
     for dim in model.dimensions:
         for source in dim.sources:
-            need(f"dimension '{dim.name}'", source.table, _columns_or_problem(source.expr, dim.name, problems))
+            need(f"dimension '{dim.name}'", tables[source.table].table,
+                 _columns_or_problem(source.expr, dim.name, problems))
         if dim.value_labels:
             labels = dim.value_labels
             need(f"dimension '{dim.name}' value_labels", labels.table, [labels.key, labels.label])
     for metric in model.metrics:
-        exprs = [metric.expr] + ([metric.filter] if metric.filter else [])
-        for text in exprs:
-            need(f"metric '{metric.name}'", metric.table, _columns_or_problem(text, metric.name, problems))
+        if metric.measure is None and "(" not in metric.expr:
+            continue  # ratio, derived and cumulative metrics are checked through their inputs
+        need(f"metric '{metric.name}'", tables[metric.table].table,
+             _columns_or_problem(metric.expr, metric.name, problems))
     return problems
 
 

@@ -6,7 +6,8 @@ import re
 from dataclasses import dataclass
 
 # A letter-bearing word first, so codes such as "B6" and "9E" stay whole; then numbers.
-_TOKEN = re.compile(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[<>]=?|%")
+_TOKEN = re.compile(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[<>]=?|%|(?<=\d)-(?=\d)")
+_THOUSANDS = re.compile(r"(\d+)k")
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)")
 
 NUMBER_WORDS = {
@@ -40,7 +41,7 @@ STOPWORDS = frozenset(
     as into out over under up down about across during between through there's what's whats
     have has had flew fly flown flying departed depart departing left leave leaving arrive arrived
     arriving operate operated went go going data set dataset overall value
-    year's recorded were got count""".split()
+    year's recorded were got count 's""".split()
 )
 
 
@@ -58,7 +59,13 @@ def tokenize(text: str) -> list[Token]:
     for match in _TOKEN.finditer(text):
         word = match.group(0)
         ordinal = _ORDINAL.fullmatch(word.lower())
-        if ordinal:
+        thousands = _THOUSANDS.fullmatch(word.lower())
+        if word.lower().endswith("'s") and len(word) > 2:  # "JetBlue's flights": the name, then the possessive
+            tokens.append(Token(word[:-2], word[:-2].lower()))
+            tokens.append(Token("'s", "'s"))
+        elif thousands:  # "20k flights"
+            tokens.append(Token(word, word.lower(), float(thousands.group(1)) * 1000))
+        elif ordinal:
             tokens.append(Token(word, word.lower(), float(ordinal.group(1))))
         elif re.fullmatch(r"\d+(?:\.\d+)?", word):
             tokens.append(Token(word, word, float(word)))

@@ -16,12 +16,8 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.text import CALENDAR_WORDS, STOPWORDS, phrase
 from agent.warehouse import Warehouse
 
-# Trailing words of company and airport names that people leave out ("JetBlue", "Denver").
-_NAME_SUFFIXES = frozenset(
-    "inc co corp corporation ltd llc company airlines airline airways air lines intl international "
-    "airport regional municipal field county".split()
-)
 _CODE = re.compile(r"[A-Z0-9]{2,4}")
+_MANY_VALUES = 300
 
 
 @dataclass(frozen=True)
@@ -70,6 +66,8 @@ class ValueIndex:
 
         # Words the model uses itself ('day', 'delay'): typed in lower case they mean that, never a code.
         model_words = model.vocabulary | CALENDAR_WORDS | STOPWORDS
+        everyday = frozenset(model.everyday_words)
+        suffixes = frozenset(model.name_suffixes)
         for name in values:
             dim = model.dimension_by_name[name]
             known = set(index.values[name])
@@ -78,13 +76,13 @@ class ValueIndex:
                     add(tuple(value.split()), name, value, True)
                     low = value.lower()
                     if len(value) >= 3 and low not in model_words:
-                        add((low,), name, value, False, needs_cue=low in _COMMON_WORDS)
+                        add((low,), name, value, False, needs_cue=low in everyday)
                 else:
-                    for variant in _name_variants(value):  # 'BOMBARDIER INC' is also 'Bombardier'
+                    for variant in _name_variants(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
                         add(variant, name, value, False)
             for value, label in labels.get(name, {}).items():
                 if value in known:
-                    for variant in _name_variants(label):
+                    for variant in _name_variants(label, suffixes):
                         add(variant, name, value, False)
             for alias, value in dim.value_aliases.items():
                 if value in known:
@@ -101,10 +99,6 @@ class ValueIndex:
         return f"{name} ({value})" if name else value
 
 
-# Everyday short words that are also airport codes: typed in lower case they are that airport
-# only after a word that points to one ('to den', 'from sea').
-_COMMON_WORDS = frozenset("sea den san sat bur man mia bos ord aus sun pit pvd dal".split())
-
 _CACHE: dict[tuple[int, int], tuple[Warehouse, SemanticModel, ValueIndex]] = {}
 _CACHE_LOCK = threading.Lock()
 
@@ -114,8 +108,17 @@ def _value_dimensions(model: SemanticModel) -> list[str]:
 
 
 def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[str]:
-    source = model.dimension_by_name[name].sources[0]
-    return [str(v) for v in warehouse.distinct_values(source.table, source.expr)]
+    """The dimension's values; none for an expression, or for free text with more distinct values than
+    people name (names, comments, addresses) unless the model gives it aliases or labels."""
+    dim = model.dimension_by_name[name]
+    source = dim.sources[0]
+    column = source.expr.strip('"`')
+    if not re.fullmatch(r"\w+", column):
+        return []
+    values = [str(v) for v in warehouse.distinct_values(model.table_by_name[source.table].table, column)]
+    if len(values) > _MANY_VALUES and not (dim.value_aliases or dim.value_labels):
+        return []
+    return values
 
 
 def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[str, str]:
@@ -126,12 +129,12 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
     return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
 
 
-def _name_variants(name: str) -> set[tuple[str, ...]]:
+def _name_variants(name: str, suffixes: frozenset[str]) -> set[tuple[str, ...]]:
     """'JetBlue Airways' -> {('jetblue','airways'), ('jetblue',)}; never a bare common word."""
     words = phrase(name)
     variants = {words}
     trimmed = list(words)
-    while len(trimmed) > 1 and trimmed[-1] in _NAME_SUFFIXES:
+    while len(trimmed) > 1 and trimmed[-1] in suffixes:
         trimmed.pop()
         short = tuple(trimmed)  # every step: "american airlines inc" -> "american airlines" -> "american"
         if not (len(short) == 1 and (len(short[0]) < 3 or short[0] in STOPWORDS)):

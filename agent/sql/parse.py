@@ -6,7 +6,6 @@ that names what looks wrong, so the person can find it without reading a parser 
 
 from __future__ import annotations
 
-import html
 import re
 
 import sqlglot
@@ -79,10 +78,10 @@ def sqlglot_dialect(name: str | None) -> str:
 def clean_sql_text(sql: str) -> str:
     """The SQL inside what was pasted: no code fences, no wrapping backticks, no trailing `;`.
 
-    Slack escapes &, < and > in message text and some clients turn quotes into curly ones;
-    both are undone here because neither can be meant inside a query someone pastes.
+    Some clients and documents turn quotes into curly ones, which cannot be meant inside a query
+    someone pastes. Slack's own escaping (&gt;) is undone by the bot before the text arrives here.
     """
-    text = html.unescape(sql).translate(_SMART_QUOTES).strip()
+    text = sql.translate(_SMART_QUOTES).strip()
     fenced = _FENCE.match(text)
     if fenced:
         text = fenced.group(2).strip()

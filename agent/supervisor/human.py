@@ -9,10 +9,12 @@ from __future__ import annotations
 from typing import Any, Literal
 
 from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
+from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
+from agent.budget import steps
 from agent.errors import AssistantError
-from agent.sql.guard import ensure_read_only
+from agent.runtime import AgentContext
 from agent.sql.parse import clean_sql_text
 from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_question
 from agent.supervisor.state import CommonAgentState
@@ -44,7 +46,7 @@ def confirmation_question(state: CommonAgentState, call: dict[str, Any]) -> dict
     }
 
 
-async def human_node(state: CommonAgentState) -> Command[Next]:
+async def human_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Command[Next]:
     question = state.get("ask_human") or {}
     answer = interrupt({k: v for k, v in question.items() if k != "tool_call_id"})
     choice = answer.get("choice") if isinstance(answer, dict) else str(answer)
@@ -63,7 +65,7 @@ async def human_node(state: CommonAgentState) -> Command[Next]:
         )
 
     if kind == "confirm_sql":
-        return _confirmed(state, answer, choice, call_id, cleared)
+        return await _confirmed(state, runtime.context, answer, choice, call_id, cleared)
 
     if kind == "choose_table":
         call = tool_call(
@@ -91,8 +93,13 @@ async def human_node(state: CommonAgentState) -> Command[Next]:
     return Command(goto="action_dispatch_node", update={**cleared, "messages": [AIMessage(content="", tool_calls=[call])]})
 
 
-def _confirmed(
-    state: CommonAgentState, answer: Any, choice: str | None, call_id: str | None, cleared: dict[str, Any]
+async def _confirmed(
+    state: CommonAgentState,
+    context: AgentContext,
+    answer: Any,
+    choice: str | None,
+    call_id: str | None,
+    cleared: dict[str, Any],
 ) -> Command[Next]:
     """Run, Edit (the person's SQL, checked read-only first) or Cancel a pending query."""
     if choice == "cancel":
@@ -107,7 +114,7 @@ def _confirmed(
     if choice == "edit":
         edited = clean_sql_text((answer or {}).get("sql") or "")
         try:
-            ensure_read_only(edited, dialect="duckdb")
+            await context.cpu.run("Checking the SQL", steps.guard, edited, "duckdb")
         except AssistantError as exc:
             refused = ToolMessage(
                 content=tool_result(EXECUTE, error=exc.user_message, error_code=exc.code, sql=edited),

@@ -68,7 +68,11 @@ class SqlValidator:
         return Check(ok=True)
 
     async def acheck(self, sql: str) -> Check:
-        return await asyncio.to_thread(self.check, sql)
+        # On a warehouse slot, not the default executor: a dry run that never returns is abandoned.
+        try:
+            return await self.warehouse.slots.call(self.check, sql, budget_s=self.warehouse.budget_s())
+        except AssistantError as exc:
+            return Check(ok=False, error=exc.user_message, detail=exc.detail or exc.user_message)
 
     async def repair(
         self,

@@ -13,7 +13,7 @@ from pydantic import BaseModel, Field
 
 from agent.runtime import AgentContext
 from agent.llm.routing import FOLLOW_UP_MARK
-from agent.semantic.compiler import CompiledQuery, compile_intent
+from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import extract_intent
 from agent.semantic.intent import StructuredIntent, validate_intent
 
@@ -34,6 +34,7 @@ class SemanticParse(BaseModel):
     clarify_question: str | None = Field(default=None, description="Ask this when the question is ambiguous")
     clarify_term: str | None = Field(default=None, description="The ambiguous words, exactly as in the question")
     clarify_options: list[str] = Field(default_factory=list, description="Meanings that can replace clarify_term")
+    unused_words: list[str] = Field(default_factory=list, description="Words of the question the intent does not use")
 
 
 # How people ask for SQL rather than numbers: part of the request, not of the data question.
@@ -64,6 +65,7 @@ def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
         clarify_question=f"What do you mean by “{ambiguity.text}”?" if ambiguity else None,
         clarify_term=ambiguity.text if ambiguity else None,
         clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
+        unused_words=extraction.ignored_words if extraction.intent is not None else [],
     )
 
 
@@ -90,16 +92,27 @@ def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[Compil
     problems = validate_intent(intent, ctx.semantic)
     if problems:
         return None, problems
-    return compile_intent(intent, ctx.semantic), []
+    # straight in the warehouse's dialect (the model's expressions are written in it too)
+    dialect = getattr(ctx.warehouse, "dialect", "duckdb")
+    try:
+        return compile_intent(intent, ctx.semantic, dialect), []
+    except IntentError as exc:
+        return None, [str(exc)]
 
 
 def semantic_prompt(ctx: AgentContext) -> str:
     """The LLM's view of the model: names only, so whatever it answers can be checked."""
     metrics = "; ".join(f"{m.name} ({m.label})" for m in ctx.semantic.metrics)
-    dimensions = "; ".join(f"{d.name} ({d.label})" for d in ctx.semantic.dimensions)
+    dimensions = "; ".join(f"{d.name} ({d.label}{', ' + d.unit if d.unit else ''})" for d in ctx.semantic.dimensions)
     return (
         "Turn the question into a StructuredIntent using ONLY these names.\n"
         f"Metrics: {metrics}\nDimensions: {dimensions}\n"
+        "Row conditions go in filters (values as stored, numbers in the dimension's unit) and time; conditions "
+        "on totals or averages ('more than 20,000 flights') go in having. 'Month over month' or 'compared with "
+        "the month before' set compare. Two sides set against each other (a ratio, a difference, a % change, "
+        "a share) go in contrast, with the metric and each side's conditions, the later period first for a "
+        "change. 'How many X had ...' with a having sets count_groups. Put nothing in the intent that the "
+        "question did not say.\n"
         "If the warehouse lacks the data, set not_in_warehouse; if the names cannot express it, set "
         "cannot_express; if it is ambiguous, set clarify_question and clarify_options."
     )

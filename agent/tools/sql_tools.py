@@ -3,7 +3,6 @@
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import re
 from typing import Annotated
@@ -18,9 +17,10 @@ from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.runtime import AgentContext
 from agent.policy import check_readable
-from agent.sql.explain import explain_sql as explain_engine
-from agent.sql.fix import fix_sql as fix_engine
-from agent.sql.parse import clean_sql_text, pretty, transpile
+from agent.budget import steps
+from agent.budget.inputs import check_sql as check_sql_size
+from agent.sql.fix import FixResult
+from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
@@ -32,6 +32,15 @@ log = logging.getLogger(__name__)
 REPLY_ROWS_MAX = 1000
 LLM_REPAIR_TRIES = 2
 PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
+
+
+def check_sql(ctx: AgentContext, sql: str) -> None:
+    """Refuse SQL too long or too deeply nested to parse, before anything parses it."""
+    check_sql_size(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
+
+
+def _person(runtime: ToolRuntime) -> str | None:
+    return (runtime.state.get("chat_context") or {}).get("user")
 
 
 def _structured(ctx: AgentContext, schema: type[BaseModel]):
@@ -79,30 +88,35 @@ async def generate_sql(
         question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
         return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
 
+    problems: list[str] = []
     if parse.intent is not None:
         compiled, problems = compile_checked(ctx, parse.intent)
         if compiled is not None:
             try:
-                compiled_sql = in_warehouse_dialect(ctx, compiled.sql, COMPILER_DIALECT)
-                await ctx.warehouse.adry_run(compiled_sql)
+                await ctx.warehouse.adry_run(compiled.sql)
             except SqlError as exc:
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
             else:
+                reason = compiled.reason
+                if parse.unused_words:  # said, so a reading that skipped a word is visible
+                    reason += " Words not used: " + ", ".join(f"“{w}”" for w in parse.unused_words) + "."
                 return tool_result(
                     final_intent,
-                    sql=compiled_sql,
-                    reason=compiled.reason,
+                    sql=compiled.sql,
+                    reason=reason,
                     tables=list(compiled.tables),
                     intent=parse.intent.model_dump(),
                     path="semantic",
-                    text=f"Here is the SQL. {compiled.reason}",
+                    text=f"Here is the SQL. Read as: {reason}",
                 )
         else:
             log.info("semantic intent rejected: %s", problems)
 
     if not ctx.has_llm:
+        reasons = [parse.cannot_express] if parse.cannot_express else problems
+        why = "".join(f"{r.rstrip('.')}. " for r in reasons)
         text = (
-            "I can't turn that question into SQL without a language model. "
+            f"I can't turn that question into SQL without a language model. {why}"
             f"I can answer questions about: {_metric_list(ctx)}."
         )
         return tool_result(final_intent, done=True, text=text)
@@ -119,15 +133,6 @@ async def generate_sql(
         final_intent, sql=draft.sql, reason=draft.reason, tables=draft.tables, path="free",
         text=f"Here is the SQL. {draft.reason}",
     )
-
-
-# The dialect the semantic compiler writes; its SQL is transpiled to the warehouse's.
-COMPILER_DIALECT = "duckdb"
-
-
-def in_warehouse_dialect(ctx: AgentContext, sql: str, written_in: str) -> str:
-    dialect = ctx.warehouse.dialect
-    return sql if written_in == dialect else pretty(transpile(sql, read=written_in, write=dialect), dialect=dialect)
 
 
 def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict], reason: str) -> str:
@@ -152,11 +157,15 @@ async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, wa
 
 
 def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
-    """The question with the person's answer in place of the ambiguous words, or appended."""
+    """The question with the person's answer in place of the ambiguous words, or appended.
+    Ambiguous words that carry a number ("more than an hour") are a condition: the answer names
+    what they compare and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
-        return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda _: answer, question, count=1, flags=re.I)
+        keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
+        return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,
+                      question, count=1, flags=re.I)
     return f"{question} ({answer})"
 
 
@@ -184,16 +193,8 @@ async def fix_sql(
     ctx: AgentContext = runtime.context
     try:
         _check_pasted(ctx, sql, sql_dialect)
-        result = await asyncio.to_thread(
-            fix_engine,
-            sql,
-            error=error_info or None,
-            dialect=sql_dialect,
-            schema=ctx.warehouse.schema(),
-            dry_run=ctx.warehouse.dry_run,
-            probe=lambda probe_sql: ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows,
-            target=ctx.warehouse.dialect,
-        )
+        check_sql(ctx, sql)
+        result = await _fix(ctx, sql, error_info or None, sql_dialect)
     except AssistantError as exc:
         return tool_error(final_intent, exc)
     if result.refused:
@@ -223,6 +224,24 @@ def _check_pasted(ctx: AgentContext, sql: str, dialect: str) -> None:
         check_readable(ctx, sql, dialect)
     except SqlError:
         check_readable(ctx, sql, dialect, loosely=True)
+
+
+async def _fix(ctx: AgentContext, sql: str, error: str | None, dialect: str) -> FixResult:
+    """The fix engine under the CPU budget. A DuckDB file is opened by the worker process itself; a
+    server's dry runs and probes need this process's connection pool, so there it runs on a warehouse
+    slot (abandoned at the same budget, though not killed)."""
+    args = (sql, error, dialect, ctx.warehouse.schema(), ctx.warehouse.dialect)
+    path = getattr(ctx.warehouse, "path", None)
+    if path is not None:
+        warehouse_file = steps.WarehouseFile(path, ctx.settings.query_memory_limit, probe_rows=PROBE_ROWS)
+        return await ctx.cpu.run("Fixing the SQL", steps.fix, *args, warehouse_file.dry_run, warehouse_file.probe)
+
+    def probe(probe_sql: str) -> list[tuple]:
+        return ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows
+
+    return await ctx.warehouse.slots.call(
+        steps.fix, *args, ctx.warehouse.dry_run, probe, budget_s=ctx.settings.cpu_step_budget_s
+    )
 
 
 async def _llm_repair(ctx: AgentContext, sql: str, dialect: str, error: str) -> tuple[str, str] | None:
@@ -269,7 +288,10 @@ async def explain_sql(
     ctx: AgentContext = runtime.context
     try:
         _check_pasted(ctx, sql, sql_dialect)
-        explanation = explain_engine(sql, dialect=sql_dialect, column_descriptions=_column_descriptions(ctx))
+        check_sql(ctx, sql)
+        explanation = await ctx.cpu.run(
+            "Explaining the SQL", steps.explain, sql, sql_dialect, _column_descriptions(ctx)
+        )
     except AssistantError as exc:
         return tool_error(final_intent, exc)
     text = explanation.text
@@ -313,13 +335,18 @@ async def execute_sql_and_analyze_result(
         source = latest_output(runtime.state, ("generate_sql", "fix_sql"), with_key="sql")
     try:
         if sql:
+            check_sql(ctx, sql)
             dialect = ctx.warehouse.dialect
-            query = transpile(clean_sql_text(sql), read=sql_dialect or dialect, write=dialect)
+            query = await ctx.cpu.run(
+                "Reading the SQL", steps.translate, clean_sql_text(sql), sql_dialect or dialect, dialect
+            )
         elif source:
             query = source[1]["sql"]
         else:
             return tool_error(final_intent, "There is no SQL to run yet. Ask a data question or paste a query.")
-        result = await ctx.warehouse.arun(query)
+        # The guard's parse is bounded in a worker first; the warehouse thread then parses a query known to be sane.
+        await ctx.cpu.run("Checking the SQL", steps.guard, query, "duckdb")
+        result = await ctx.warehouse.arun(query, owner=_person(runtime))
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None
@@ -332,6 +359,9 @@ async def execute_sql_and_analyze_result(
         reading=_reading(ctx, intent),
     )
     text = analysis.answer
+    reading = source[1].get("reason") if source and source[1].get("path") == "semantic" else None
+    if reading:  # how the question was read, so a misreading shows before the number is trusted
+        text = f"Read as: {reading}\n{text}"
     if analysis.insights:
         text += "\n" + "\n".join(f"• {line}" for line in analysis.insights)
     return tool_result(

@@ -8,7 +8,6 @@ wrappers, so every engine refuses, bounds and reports the same way.
 
 from __future__ import annotations
 
-import asyncio
 import datetime as dt
 import decimal
 import logging
@@ -20,6 +19,7 @@ from typing import Any
 
 from sqlglot import exp
 
+from agent.budget.slots import BlockingSlots
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
 from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
@@ -27,6 +27,10 @@ from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
 log = logging.getLogger(__name__)
 
 _MIN_REFRESH_S = 30.0  # an unknown table re-reads the schema at most this often
+# After the engine's own cancel at the time limit, how long a query may take to stop (at most
+# its limit again) before its caller gives up on it: the thread is abandoned and its slot
+# stays taken until it ends.
+STOP_GRACE_S = 5.0
 
 
 class WarehouseUnavailableError(WarehouseError):
@@ -197,6 +201,7 @@ class Warehouse:
 
     def __init__(self, settings: Settings, *, url: str = ""):
         self.settings = settings
+        self.slots = BlockingSlots(settings.warehouse_slots)
         self.url = url
         self._schema: Schema | None = None
         self._schema_at = 0.0
@@ -303,8 +308,19 @@ class Warehouse:
         self.check(sql)
         return self._execute(sql, self.limits(row_cap=row_cap, timeout_s=timeout_s))
 
-    async def arun(self, sql: str, **limits) -> QueryResult:
-        return await asyncio.to_thread(self.run, sql, **limits)
+    def budget_s(self, timeout_s: float | None = None) -> float:
+        """How long a caller waits for a query with this time limit before abandoning it."""
+        limit_s = timeout_s or self.settings.query_timeout_s
+        return limit_s + min(STOP_GRACE_S, limit_s)
 
-    async def adry_run(self, sql: str) -> None:
-        await asyncio.to_thread(self.dry_run, sql)
+    async def arun(self, sql: str, *, owner: str | None = None, **limits) -> QueryResult:
+        """`run` on a warehouse slot; `owner` (the person asking) holds at most one runaway at a time."""
+        budget_s = self.budget_s(limits.get("timeout_s"))
+        return await self.slots.call(self.run, sql, budget_s=budget_s, owner=owner, **limits)
+
+    async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
+        await self.slots.call(self.dry_run, sql, budget_s=self.budget_s(), owner=owner)
+
+    async def aping(self, timeout_s: float) -> None:
+        """Does the engine answer a trivial query within `timeout_s`? Raises an AssistantError if not."""
+        await self.slots.call(self.run, "SELECT 1", budget_s=timeout_s, timeout_s=timeout_s)

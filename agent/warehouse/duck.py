@@ -153,6 +153,7 @@ class DuckDBWarehouse(Warehouse):
     def _execute(self, sql: str, limits: Limits) -> QueryResult:
         cursor = self._cursor()
         timer = threading.Timer(limits.timeout_s, cursor.interrupt)
+        timer.daemon = True  # never what keeps a stopping process alive
         started = time.perf_counter()
         collector = RowCollector(limits)
         with self._lock:

@@ -89,7 +89,7 @@ class Surfaces:
             log.info("duplicate delivery of %s:%s ignored", channel, ts)
             return
         thread_ts = event.get("thread_ts") or ts
-        text = strip_mention(from_slack(event.get("text") or ""), bot_user_id)
+        text = strip_mentions(from_slack(event.get("text") or ""))
         if not text:
             self.jobs.spawn(self._notice(channel, user, thread_ts, EMPTY_QUESTION_HINT), "empty-question-hint")
             return
@@ -354,9 +354,9 @@ class Surfaces:
         )
 
 
-def strip_mention(text: str, bot_user_id: str | None) -> str:
-    if bot_user_id:
-        text = re.sub(rf"<@{re.escape(bot_user_id)}(\|[^>]*)?>", " ", text)
+def strip_mentions(text: str) -> str:
+    """The question without Slack user mentions: the bot's own, and others', which carry no meaning for the agent."""
+    text = re.sub(r"<@[A-Z0-9]+(\|[^>]*)?>", " ", text)
     return re.sub(r"[ \t]+", " ", text).strip()
 
 

@@ -4,7 +4,8 @@ Layout under one prefix: `claim:{key}` (SET NX EX: the first replica wins a deli
 a click), `thread:{channel}:{ts}` -> session id (its TTL slides with use, like the
 session itself), `pending:{session}` -> the waiting message's ts (GETDEL: one answer
 wins), `feedback:{channel}:{ts}` a hash user -> vote, `rate:{key}:{window}` a fixed
-window counter, `retry:{job}` a failed job's request for its Retry button.
+window counter, `retry:{job}` a failed job's request for its Retry button, `hold:{key}` a
+sorted set of holders scored by when their place lapses (a per-person concurrency cap).
 
 Redis errors are not caught here: the caller (a listener, a worker) decides what the
 person is told, and the health monitor notices the outage on its own.
@@ -25,6 +26,18 @@ from bot.store.state import Feedback
 PENDING_TTL_S = SESSION_IDLE_TTL_S
 FEEDBACK_TTL_S = 90 * 24 * 3600
 
+# Drop lapsed places, then take one if the holder has none and there is room; atomic on one key.
+_HOLD = """
+local now = tonumber(ARGV[1])
+redis.call('ZREMRANGEBYSCORE', KEYS[1], '-inf', now)
+if not redis.call('ZSCORE', KEYS[1], ARGV[2]) and redis.call('ZCARD', KEYS[1]) >= tonumber(ARGV[3]) then
+  return 0
+end
+redis.call('ZADD', KEYS[1], now + tonumber(ARGV[4]), ARGV[2])
+redis.call('EXPIRE', KEYS[1], math.ceil(tonumber(ARGV[4])))
+return 1
+"""
+
 
 class RedisStateStore:
     def __init__(
@@ -44,6 +57,7 @@ class RedisStateStore:
         self._feedback_ttl_s = feedback_ttl_s
         # Wall clock, not monotonic: every replica must land a hit in the same window.
         self._clock = clock
+        self._hold = redis.register_script(_HOLD)
 
     def _key(self, *parts: str) -> str:
         return self.prefix + ":".join(parts)
@@ -89,6 +103,12 @@ class RedisStateStore:
 
     async def load_job(self, job_id: str) -> str | None:
         return _text(await self.redis.get(self._key("retry", job_id)))
+
+    async def hold(self, key: str, holder: str, limit: int, ttl_s: int) -> bool:
+        return bool(await self._hold(keys=[self._key("hold", key)], args=[self._clock(), holder, limit, ttl_s]))
+
+    async def release(self, key: str, holder: str) -> None:
+        await self.redis.zrem(self._key("hold", key), holder)
 
 
 def _text(value: bytes | str | None) -> str | None:

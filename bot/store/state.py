@@ -50,6 +50,12 @@ class StateStore(Protocol):
 
     async def load_job(self, job_id: str) -> str | None: ...
 
+    async def hold(self, key: str, holder: str, limit: int, ttl_s: int) -> bool:
+        """Take one of `limit` places under `key` for `holder` (again: still True); False when all are
+        taken. A place lapses after `ttl_s`, so one whose worker died frees itself."""
+
+    async def release(self, key: str, holder: str) -> None: ...
+
 
 @dataclass
 class InMemoryStateStore:
@@ -61,6 +67,7 @@ class InMemoryStateStore:
     _pending: dict[str, str] = field(default_factory=dict)
     _jobs: dict[str, tuple[str, float]] = field(default_factory=dict)
     _hits: dict[tuple[str, int], int] = field(default_factory=dict)
+    _holds: dict[str, dict[str, float]] = field(default_factory=dict)
     feedback: dict[tuple[str, str, str], Feedback] = field(default_factory=dict)
 
     async def claim(self, key: str, ttl_s: int) -> bool:
@@ -102,3 +109,19 @@ class InMemoryStateStore:
         if saved is None or saved[1] <= self.clock():
             return None
         return saved[0]
+
+    async def hold(self, key: str, holder: str, limit: int, ttl_s: int) -> bool:
+        now = self.clock()
+        places = {h: until for h, until in self._holds.get(key, {}).items() if until > now}
+        if holder not in places and len(places) >= limit:
+            self._holds[key] = places
+            return False
+        places[holder] = now + ttl_s
+        self._holds[key] = places
+        return True
+
+    async def release(self, key: str, holder: str) -> None:
+        places = self._holds.get(key, {})
+        places.pop(holder, None)
+        if not places:
+            self._holds.pop(key, None)

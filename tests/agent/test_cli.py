@@ -13,7 +13,9 @@ import pytest
 pytestmark = pytest.mark.subprocess
 
 REPO = Path(__file__).resolve().parents[2]
-DEV_QUESTIONS = REPO.parent / "shared" / "eval" / "dev_questions.json"
+# the shared eval folder sits beside the checkout (/work/main) or higher up (/work/wt/<name>)
+DEV_QUESTIONS = next((p / "shared/eval/dev_questions.json" for p in REPO.parents
+                      if (p / "shared/eval/dev_questions.json").exists()), REPO.parent / "shared/eval/dev_questions.json")
 # One question per shape: a count, a filter, top-N, a time series, a join, a second table.
 SUBSET = ("d01", "d03", "d04", "d05", "d11", "d18")
 

@@ -13,7 +13,7 @@ EXECUTE = "execute_sql_and_analyze_result"
 
 CASES = [
     # data questions -> discovery, answer with numbers
-    ("<@U01BOT> how many flights left JFK in june?", "data_discovery", EXECUTE),
+    ("how many flights left JFK in june?", "data_discovery", EXECUTE),
     ("avg arrival delay per carrier", "data_discovery", EXECUTE),
     ("which airline had the most cancellations in Q1", "data_discovery", EXECUTE),
     ("what's the average temperature at newark by month", "data_discovery", EXECUTE),
@@ -84,7 +84,7 @@ def test_table_is_large_enough():
 
 def test_greeting_and_empty_messages_get_a_direct_answer(recognisers):
     assert route_message("hi!", recognisers).tool is None
-    assert "data question" in route_message("<@U1>  ", recognisers).text
+    assert "data question" in route_message("   ", recognisers).text
 
 
 def test_short_yes_runs_waiting_sql_and_otherwise_says_nothing_waits(recognisers):

@@ -7,6 +7,7 @@ import json
 from agent.supervisor.reply import AgentReply, AskHuman, HumanOption
 from bot.render import actions
 from bot.render.blocks import MAX_BLOCKS, MAX_BUTTON_TEXT, MAX_SECTION, render_reply, settle_question, split_mrkdwn
+from bot.listeners.app import strip_mentions
 from bot.listeners.commands import parse_sql_command
 from bot.render.mrkdwn import from_slack, to_mrkdwn
 from bot.render.table import render_table
@@ -34,6 +35,11 @@ def test_code_fences_pass_through_escaped_without_language():
 
 def test_slack_text_is_decoded():
     assert from_slack("a &lt; b &amp;&amp; <https://x.io|x.io> <https://y.io>") == "a < b && x.io https://y.io"
+
+
+def test_mentions_and_escapes_are_undone_before_the_agent_sees_the_text():
+    raw = "<@UBOT> ask <@U02X|ana> about SELECT a FROM t WHERE a &gt; 1"
+    assert strip_mentions(from_slack(raw)) == "ask about SELECT a FROM t WHERE a > 1"
 
 
 def test_split_keeps_every_chunk_within_limit_and_fences_balanced():

@@ -6,7 +6,7 @@ import pytest
 
 from agent.chatbi.analyze import analyze
 from agent.semantic.intent import StructuredIntent
-from agent.semantic.model import load_model
+from agent.semantic.layer import load_layer
 from agent.semantic.values import ValueIndex
 from agent.warehouse import QueryResult
 from tests.support.meanings import meanings_for
@@ -160,7 +160,7 @@ async def test_a_failing_model_falls_back_to_the_facts(warehouse):
 
 
 async def test_follow_ups_come_from_the_semantic_model_when_there_is_an_intent(warehouse):
-    semantic = load_model()
+    semantic = load_layer()
     values = ValueIndex.from_warehouse(warehouse, semantic)
     intent = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
     analysis = await analyze(

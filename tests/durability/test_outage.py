@@ -57,7 +57,7 @@ async def wait_health(replica, status: int) -> dict:
 
 async def test_redis_outage_degrades_tells_people_and_recovers_without_losing_work(outage_setup):
     redis_server, slack, replica = outage_setup
-    assert await wait_health(replica, 200) == {"ok": True, "redis": "up", "warehouse": "up", "slack": "up"}
+    assert {"ok": True, "redis": "up", "warehouse": "up"}.items() <= (await wait_health(replica, 200)).items()
 
     # A question in flight when Redis goes away: its placeholder reaches Slack only once Redis is down.
     hold = Hold(method="chat.postMessage", channel="CO", apply_after_release=True)
@@ -65,7 +65,8 @@ async def test_redis_outage_degrades_tells_people_and_recovers_without_losing_wo
     assert (await replica.send.event(mention("average arrival delay by origin", ts="500.1", channel="CO")))[0] == 200
     await asyncio.wait_for(hold.arrived.wait(), 60)
     redis_server.stop()
-    assert await wait_health(replica, 503) == {"ok": False, "redis": "down", "warehouse": "up", "slack": "up"}
+    down = await wait_health(replica, 503)
+    assert {"ok": False, "redis": "down", "warehouse": "up"}.items() <= down.items() and down["not_ready"] == ["redis"]
     hold.release.set()
 
     # A new question while Redis is down: acknowledged, and the person is told at once (once).
@@ -83,7 +84,7 @@ async def test_redis_outage_degrades_tells_people_and_recovers_without_losing_wo
     await wait_until(lambda: any(m["text"] == SERVICE_STALLED for m in bot_messages(slack, "CO", "500.1")))
 
     await redis_server.start()  # back, and empty (no persistence)
-    assert await wait_health(replica, 200) == {"ok": True, "redis": "up", "warehouse": "up", "slack": "up"}
+    assert {"ok": True, "redis": "up", "warehouse": "up"}.items() <= (await wait_health(replica, 200)).items()
     answer = await wait_until(
         lambda: (msgs := bot_messages(slack, "CO", "500.1")) and is_final(msgs[-1]) and msgs, tries=600
     )

@@ -45,7 +45,8 @@ HIDDEN_READS = [
     ("denied column distinct count", "SELECT count(DISTINCT tailnum) FROM flights", "main.flights.tailnum"),
     ("denied column as a row struct", "SELECT f FROM flights f LIMIT 1", "main.flights.tailnum"),
     ("denied column via to_json", "SELECT to_json(f) FROM flights f LIMIT 1", "main.flights.tailnum"),
-    ("denied column by exclude of another", "SELECT * EXCLUDE (year) FROM flights LIMIT 1", "main.flights.tailnum"),
+    ("denied column by a star over a join", "SELECT * FROM flights JOIN airlines USING (carrier) LIMIT 1",
+     "main.flights.tailnum"),
     ("information_schema tables", "SELECT table_name FROM information_schema.tables", "information_schema"),
     ("information_schema columns", "SELECT column_name FROM information_schema.columns", "information_schema"),
     ("duckdb_tables()", "SELECT * FROM duckdb_tables()", "duckdb_tables"),
@@ -56,9 +57,14 @@ HIDDEN_READS = [
 ]
 
 
+SYSTEM_CATALOGS = ("information_schema", "duckdb_", "sqlite_master", "pg_")
+
+
 def _assert_refused(reply, named: str) -> None:
     assert reply.error is not None, reply.text
-    assert named in reply.error and "#data-access" in reply.error, reply.error
+    assert named in reply.error, reply.error
+    # System catalogs may be refused by the read-only guard before the policy sees them (no contact then).
+    assert named.startswith(SYSTEM_CATALOGS) or "#data-access" in reply.error, reply.error
     assert reply.rows == [] and reply.row_count == 0
 
 
@@ -66,6 +72,8 @@ def _assert_refused(reply, named: str) -> None:
 async def test_pasted_sql_is_refused_by_name(policed, session, audit_file, sql, named):
     reply = await policed.reply(policed.run_tool(session, "Chat BI Agent", {"sql": sql, "dialect": "duckdb"}, ANALYST))
     _assert_refused(reply, named)
+    if named.startswith(SYSTEM_CATALOGS):
+        return  # refused by the guard before reaching the warehouse: nothing was asked to run
     record = audit_records(audit_file)[-1]
     assert record["outcome"] == "refused" and record["user"] == "UANALYST" and record["channel"] == "CDATA"
     assert record["error_code"] == "access_denied" and record["rows"] is None and record["sql"]

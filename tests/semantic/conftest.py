@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import pytest
 
-from agent.semantic.model import load_model
+from agent.semantic.layer import load_layer
 from agent.semantic.values import ValueIndex
 
 
 @pytest.fixture(scope="session")
 def model():
-    return load_model()
+    return load_layer()
 
 
 @pytest.fixture(scope="session")

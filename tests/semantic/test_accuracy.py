@@ -9,7 +9,9 @@ import pytest
 from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 
-DEV = Path(__file__).resolve().parents[3] / "shared/eval/dev_questions.json"
+# the shared eval folder sits next to the checkout (/work/main) or two levels up (/work/wt/<name>)
+DEV = next((p / "shared/eval/dev_questions.json" for p in Path(__file__).resolve().parents
+            if (p / "shared/eval/dev_questions.json").exists()), Path("shared/eval/dev_questions.json"))
 EXTRA = Path(__file__).with_name("extra_questions.json")
 
 

@@ -28,8 +28,10 @@ def test_pasted_sql_is_unwrapped(pasted):
     assert parse_one_statement(pasted).sql() == "SELECT origin FROM flights"
 
 
-def test_slack_escapes_and_curly_quotes_are_undone():
-    assert clean_sql_text("SELECT 1 WHERE a &gt; 1 AND b = ‘JFK’") == "SELECT 1 WHERE a > 1 AND b = 'JFK'"
+def test_curly_quotes_are_undone_and_entities_left_to_the_surface():
+    assert clean_sql_text("SELECT 1 WHERE b = ‘JFK’") == "SELECT 1 WHERE b = 'JFK'"
+    # Slack's escaping is the bot's to undo; a literal '&gt;' inside a string must survive here.
+    assert clean_sql_text("SELECT '&gt;'") == "SELECT '&gt;'"
 
 
 def test_hive_backtick_identifiers_are_not_mistaken_for_a_wrapper():

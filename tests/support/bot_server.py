@@ -28,12 +28,13 @@ class RunningBot:
 
 
 @asynccontextmanager
-async def serving_bot(bot_settings, slack: SlackStandIn, agent):
-    """The bot's real HTTP endpoint on a free loopback port, over `agent`; torn down on exit."""
-    runtime = build_runtime(bot_settings, agent, progress_interval_s=0)
+async def serving_bot(bot_settings, slack: SlackStandIn, agent, *, redis_options: dict | None = None):
+    """The bot's real HTTP endpoint on a free loopback port, over `agent`; torn down on exit.
+    With `bot_settings.redis_url`, `redis_options` must name the test's own key prefix."""
+    runtime = build_runtime(bot_settings, agent, progress_interval_s=0, redis_options=redis_options)
+    await runtime.start()
     runner = web.AppRunner(
-        build_web_app(runtime.app, runtime.health, metrics=runtime.metrics, slack_auth=runtime.slack_auth,
-                      ack_first=runtime.ack_first)
+        build_web_app(runtime.app, runtime.readiness, metrics=runtime.metrics, ack_first=runtime.ack_first)
     )
     await runner.setup()
     site = web.TCPSite(runner, "127.0.0.1", 0)

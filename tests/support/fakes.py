@@ -23,12 +23,19 @@ class FakeAgent:
     chart: Chart | None = None  # attached to results
     not_owners: set[str] = field(default_factory=set)  # people whose clicks on others' questions are refused
     contexts: list[ChatContext] = field(default_factory=list)  # who asked, as each run was told
+    wedged: bool = False  # what health() reports
+    stuck_users: set[str] = field(default_factory=set)  # their runs wait for `unstick`
+    unstick: asyncio.Event = field(default_factory=asyncio.Event)
+    stuck_runs: int = 0
 
     async def _events(self, session_id: str, reply: AgentReply, ctx: ChatContext):
         self.contexts.append(ctx)
         yield Progress(step="data_discovery", status="started", label="Finding tables…")
         if self.delay_s:
             await asyncio.sleep(self.delay_s)
+        if ctx.user in self.stuck_users:
+            self.stuck_runs += 1
+            await self.unstick.wait()
         if self.crash:
             self.crash = False
             raise RuntimeError("bug in the agent")
@@ -86,3 +93,6 @@ class FakeAgent:
 
     async def may_answer(self, session_id: str, ctx: ChatContext) -> bool:
         return ctx.user not in self.not_owners
+
+    async def health(self) -> dict[str, Any]:
+        return {"warehouse": "up", "wedged": self.wedged}

@@ -1,0 +1,139 @@
+"""Blocking warehouse calls, each on its own thread, at most `slots` at once, under a budget.
+
+The engine is asked to stop first (its own interrupt at the query time limit); a call that
+does not stop by its budget is abandoned: the caller gets a clear error at once, and the
+thread keeps its slot until it really ends, because it really is still using the engine.
+So a runaway statement costs its budget and one slot, and each person may hold at most
+one abandoned slot: their next query is refused until it ends, and other people's queries
+take the free slots. When every slot is held past its budget the pool is wedged, which
+readiness reports.
+
+Threads are daemons and never asyncio's default executor: an abandoned call must neither
+block other `to_thread` work nor keep the process alive at exit.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import itertools
+import logging
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any, TypeVar
+
+from agent.errors import BusyError, QueryTimeoutError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+@dataclass
+class _Call:
+    owner: str | None
+    started: float
+    budget_s: float
+    abandoned: bool = False
+
+    def overdue(self, now: float) -> bool:
+        return now - self.started > self.budget_s
+
+
+class BlockingSlots:
+    def __init__(self, slots: int, *, clock: Callable[[], float] = time.monotonic):
+        self.slots = slots
+        self._clock = clock
+        self._calls: dict[int, _Call] = {}
+        self._ids = itertools.count()
+        self._freed: asyncio.Event | None = None
+        self.abandoned_total = 0  # calls given up on since start (a metric)
+
+    async def call(self, fn: Callable[..., T], *args: Any, budget_s: float, owner: str | None = None, **kwargs: Any) -> T:
+        loop = asyncio.get_running_loop()
+        deadline = self._clock() + budget_s
+        self._refuse_if_holding_runaway(owner)
+        call_id = await self._take_slot(owner, budget_s, deadline)
+        result: asyncio.Future[T] = loop.create_future()
+        thread = threading.Thread(
+            target=self._work, args=(loop, call_id, result, fn, args, kwargs), name=f"blocking-{call_id}", daemon=True
+        )
+        thread.start()
+        try:
+            return await asyncio.wait_for(asyncio.shield(result), max(0.0, deadline - self._clock()))
+        except TimeoutError:
+            self._abandon(call_id, "did not stop within its budget")
+            raise QueryTimeoutError(
+                f"The query did not stop within {budget_s:g} seconds, so I gave up on it. "
+                "Try a narrower filter or a smaller time range."
+            ) from None
+        except asyncio.CancelledError:
+            self._abandon(call_id, "was cancelled by its caller")
+            raise
+
+    def snapshot(self) -> dict[str, Any]:
+        """Slots in use, and how many are held past their budget (wedged: all of them)."""
+        now = self._clock()
+        overdue = sum(1 for c in self._calls.values() if c.overdue(now))
+        return {
+            "slots": self.slots,
+            "busy": len(self._calls),
+            "overdue": overdue,
+            "abandoned_total": self.abandoned_total,
+            "wedged": overdue >= self.slots,
+        }
+
+    # -- internals ---------------------------------------------------------------------------
+
+    def _refuse_if_holding_runaway(self, owner: str | None) -> None:
+        if owner is not None and any(c.owner == owner and c.abandoned for c in self._calls.values()):
+            raise BusyError(
+                "Your earlier query is still running past its time limit, so I am not starting another "
+                "one for you until it ends. Please try again in a few minutes."
+            )
+
+    async def _take_slot(self, owner: str | None, budget_s: float, deadline: float) -> int:
+        while len(self._calls) >= self.slots:
+            self._freed = self._freed or asyncio.Event()
+            try:
+                await asyncio.wait_for(self._freed.wait(), max(0.0, deadline - self._clock()))
+            except TimeoutError:
+                raise BusyError(
+                    "The warehouse is busy with other queries right now; please try again in a minute."
+                ) from None
+        call_id = next(self._ids)
+        self._calls[call_id] = _Call(owner, self._clock(), budget_s)
+        return call_id
+
+    def _work(self, loop: asyncio.AbstractEventLoop, call_id: int, result: asyncio.Future, fn, args, kwargs) -> None:
+        try:
+            value, error = fn(*args, **kwargs), None
+        except BaseException as exc:  # handed to the caller, who decides what the person is told
+            value, error = None, exc
+        try:
+            loop.call_soon_threadsafe(self._finish, call_id, result, value, error)
+        except RuntimeError:
+            pass  # the loop is gone (the process is stopping): nobody waits for this any more
+
+    def _finish(self, call_id: int, result: asyncio.Future, value: Any, error: BaseException | None) -> None:
+        call = self._calls.pop(call_id, None)
+        if call is not None and call.abandoned:
+            log.warning("an abandoned blocking call ended after %.0fs; its slot is free again", self._clock() - call.started)
+        if self._freed is not None:
+            self._freed.set()
+            self._freed = None
+        if result.done() or (call is not None and call.abandoned):
+            return  # nobody waits for an abandoned call's outcome
+        if error is not None:
+            result.set_exception(error)
+        else:
+            result.set_result(value)
+
+    def _abandon(self, call_id: int, why: str) -> None:
+        call = self._calls.get(call_id)
+        if call is None or call.abandoned:
+            return
+        call.abandoned = True
+        self.abandoned_total += 1
+        log.warning("a blocking call %s; abandoning its thread (it keeps its slot until it ends)", why)

@@ -1,0 +1,261 @@
+"""Load a semantic layer: dbt YAML for the compiler, and the parser's view of the same names.
+
+`load_layer(path)` reads a dbt project (or any folder of YAML) with `dbt_load`, then derives
+the flat view the offline parser reads (`model.SemanticModel`): one table per semantic
+model, one many-to-one join per entity edge, dimensions merged by name across models, and
+simple metrics with the measure they aggregate. Words come from the YAML only: names,
+labels, descriptions and `meta` (synonyms, units, value cues), the generic English in
+`vocabulary.yaml`, and an optional `semantic_assistant.yml` beside the model. A project
+without any of that meta (a bootstrapped one) still gets a usable view by general rules:
+names become words, every categorical dimension is matched against warehouse values, and
+a dimension whose column a sum/average measure aggregates is numeric.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from agent.semantic.dbt_load import read_project
+from agent.semantic.dbt_spec import Dimension
+from agent.semantic.dbt_spec import Metric as DbtMetric
+from agent.semantic.dbt_spec import Project
+from agent.semantic.dbt_spec import SemanticModel as DbtModel
+from agent.semantic.model import SemanticModel, SemanticModelError
+
+DEMO_MODEL_PATH = Path(__file__).with_name("demo_model")
+VOCABULARY_PATH = Path(__file__).with_name("vocabulary.yaml")
+SIDECAR_NAMES = ("semantic_assistant.yml", "semantic_assistant.yaml")
+
+_AGG_WORD = {"average": "avg", "sum": "sum", "max": "max", "min": "min", "median": "median"}
+
+
+def load_layer(path: Path | str | None = None, dialect: str = "duckdb") -> SemanticModel:
+    """The parser's view of the semantic layer at `path` (default: the demo's), carrying the dbt project."""
+    root = Path(path) if path else DEMO_MODEL_PATH
+    if not root.exists():
+        raise SemanticModelError(f"The semantic model path {root} does not exist.")
+    project = read_project(root, dialect)
+    if not project.metrics:
+        problems = "; ".join(str(d) for d in project.diagnostics[:5])
+        raise SemanticModelError(f"No metric could be read from {root}" + (f": {problems}" if problems else "."))
+    project = _with_measured_columns(project)
+    vocabulary = _vocabulary(root)
+    try:
+        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project})
+    except ValueError as exc:
+        raise SemanticModelError(f"The semantic model at {root} is inconsistent: {exc}") from None
+
+
+def _with_measured_columns(project: Project) -> Project:
+    """A column a sum or average measure aggregates is also a numeric dimension of its model (when
+    the YAML does not declare one), so 'average discount' finds the measure and 'discount over
+    0.05' can filter rows. Added in memory only; the YAML is left as written."""
+    models = []
+    for model in project.semantic_models:
+        have = {d.expr for d in model.dimensions} | {d.name for d in model.dimensions} | {e.name for e in model.entities}
+        extra = []
+        for measure in model.measures:
+            column = measure.expr.strip('"`')
+            if measure.agg in ("sum", "average", "min", "max", "median") and re.fullmatch(r"[A-Za-z_]\w*", column) \
+                    and column not in have and measure.expr not in have:
+                extra.append(Dimension(name=slug(column), type="categorical", expr=measure.expr,
+                                       meta={"kind": "numeric"}))
+                have |= {column, measure.expr, slug(column)}
+        models.append(replace(model, dimensions=model.dimensions + tuple(extra)) if extra else model)
+    return Project(models, project.metrics, project.diagnostics, project.dialect)
+
+
+def slug(name: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+
+
+def _vocabulary(root: Path) -> dict[str, Any]:
+    merged: dict[str, Any] = yaml.safe_load(VOCABULARY_PATH.read_text(encoding="utf-8"))
+    folder = root if root.is_dir() else root.parent
+    for name in SIDECAR_NAMES:
+        for candidate in (folder / name, folder.parent / name):
+            if candidate.exists():
+                extra = (yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}).get("assistant") or {}
+                _merge(merged, extra)
+                return merged
+    return merged
+
+
+def _merge(base: dict, extra: dict) -> None:
+    for key, value in extra.items():
+        if isinstance(value, dict) and isinstance(base.get(key), dict):
+            _merge(base[key], value)
+        elif isinstance(value, list) and isinstance(base.get(key), list):
+            base[key] = list(dict.fromkeys(base[key] + value))
+        else:
+            base[key] = value
+
+
+def _words(name: str, prefix: str = "") -> str:
+    return name.removeprefix(prefix).replace("_", " ")
+
+
+def _column_prefix(model: DbtModel) -> str:
+    """'l_' when every column-named element of the model starts with it (TPC-H's l_shipmode):
+    people say 'ship mode', not 'l shipmode'."""
+    names = [d.name for d in model.dimensions] + [m.expr for m in model.measures
+                                                  if re.fullmatch(r"[A-Za-z_]\w*", m.expr)]
+    match = re.match(r"[a-z]{1,3}_", names[0]) if names else None
+    if match and len(names) > 1 and all(n.startswith(match.group(0)) for n in names):
+        return match.group(0)
+    return ""
+
+
+def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
+    annotated = any("values" in d.meta for m in project.semantic_models for d in m.dimensions)
+    tables, joins, dimensions = [], [], {}
+    for model in project.semantic_models:
+        tables.append(_table(model, project))
+        for entity in model.entities:
+            for target in project.semantic_models:
+                key = target.entity(entity.name)
+                if target is not model and key is not None and key.type in ("primary", "unique", "natural"):
+                    joins.append({"name": f"{model.name}__{entity.name}", "from": model.name, "to": target.name,
+                                  "keys": [[entity.expr, key.expr]]})
+        for dim in model.dimensions:
+            _add_dimension(dimensions, model, dim, project, annotated, _column_prefix(model))
+    metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
+    measures = {m["measure"] for m in metrics if m.get("measure")}
+    for name in list(dimensions):
+        if dimensions[name]["kind"] == "numeric" or name in measures:
+            dimensions[name]["kind"] = "numeric"
+            dimensions[name]["values"] = False
+    _choose_defaults(metrics)
+    ranking = dict(vocabulary.get("ranking") or {})
+    ranking["implies_measure"] = {w: m for w, m in (vocabulary.get("implies_measure") or {}).items() if m in dimensions}
+    default = vocabulary.get("default_metric") or next(
+        (m["name"] for m in metrics if m.get("counts_rows")), None)
+    for metric in metrics:
+        metric.pop("counts_rows", None)
+    return {
+        "tables": tables, "joins": joins, "dimensions": list(dimensions.values()), "metrics": metrics,
+        "aggregations": vocabulary.get("aggregations") or {}, "ranking": ranking,
+        "seasons": vocabulary.get("seasons") or {}, "time_grains": vocabulary.get("time_grains") or {}, "named_days": vocabulary.get("named_days") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
+        "default_metric": default, "context_words": vocabulary.get("context_words") or [],
+        "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
+        "everyday_words": vocabulary.get("everyday_words") or [],
+        "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
+    }
+
+
+def _table(model: DbtModel, project: Project) -> dict[str, Any]:
+    meta = model.meta
+    primary = model.primary
+    count_metric = meta.get("count_metric") or _row_count_metric(model, project)
+    entity = model.entity_name
+    return {
+        "name": model.name, "relation": model.relation,
+        "label": model.label or model.description or _words(model.name),
+        "primary_key": [primary.expr] if primary else [],
+        "entity_words": meta.get("entity_words", [_words(entity or model.name)] if count_metric else []),
+        "count_metric": count_metric, "counted_from": meta.get("counted_from", {}),
+        "time": meta.get("time_parts", {}),
+        "agg_time": model.agg_time_dimension,
+    }
+
+
+def _row_count_metric(model: DbtModel, project: Project) -> str | None:
+    """The simple, unfiltered metric counting this model's rows (count of the key, or of 1)."""
+    primary = model.primary
+    for metric in project.metrics:
+        if metric.type != "simple" or metric.filters or metric.measure is None or metric.measure.filters:
+            continue
+        if project.measure_owner.get(metric.measure.name) is not model:
+            continue
+        measure = project.measure(metric.measure.name)
+        if measure.agg == "count" and (measure.expr in ("1", "*") or (primary and measure.expr == primary.expr)):
+            return metric.name
+        if measure.agg == "sum" and measure.expr == "1":
+            return metric.name
+        if measure.agg == "count_distinct" and primary and measure.expr == primary.expr:
+            return metric.name
+    return None
+
+
+def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, annotated: bool, prefix: str) -> None:
+    meta = dim.meta
+    source = {"table": model.name, "expr": dim.expr}
+    existing = dimensions.get(dim.name)
+    if existing is not None:
+        existing["sources"].append(source)
+        return
+    kind = meta.get("kind") or ("time" if dim.type == "time" else "categorical")
+    entry: dict[str, Any] = {
+        "name": dim.name, "label": dim.label or _words(dim.name, prefix), "kind": kind, "sources": [source],
+        "synonyms": meta.get("synonyms", []), "grain_words": meta.get("grain_words", []),
+        "unit": meta.get("unit"), "values": meta.get("values", kind == "categorical" and not annotated),
+        "value_aliases": meta.get("value_aliases", {}), "value_cues": meta.get("value_cues", []),
+        "comparatives": meta.get("comparatives", []),
+    }
+    labels = meta.get("value_labels")
+    if labels:
+        target = project.model_by_name.get(labels.get("semantic_model", ""))
+        entry["value_labels"] = {"table": target.relation if target else labels.get("table"),
+                                 "key": labels["key"], "label": labels["label"]}
+    dimensions[dim.name] = entry
+
+
+def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
+    meta = metric.meta
+    entry: dict[str, Any] = {"name": metric.name, "label": metric.label or _words(metric.name).capitalize(),
+                             "synonyms": meta.get("synonyms", []), "default": bool(meta.get("default")),
+                             "higher_is_better": meta.get("better") == "higher"}
+    leaf = _first_measure(metric, project)
+    if leaf is None:
+        return None
+    owner = project.measure_owner[leaf]
+    entry["table"] = owner.name
+    if metric.type != "simple" or metric.measure is None:
+        entry["expr"] = metric.type  # the view only needs the table; the compiler reads the dbt metric
+        return entry
+    measure = project.measure(metric.measure.name)
+    entry["expr"] = {"count_distinct": f"count(DISTINCT {measure.expr})", "count": "count(*)"}.get(
+        measure.agg, f"{_AGG_WORD.get(measure.agg, measure.agg)}({measure.expr})")
+    filtered = bool(metric.filters or metric.measure.filters)
+    if filtered:
+        entry["filter"] = " AND ".join(f.text for f in metric.filters + metric.measure.filters)
+    agg = _AGG_WORD.get(measure.agg)
+    column = next((d for d in owner.dimensions if d.expr == measure.expr and d.type == "categorical"), None)
+    generated = column is not None and column.name in metric.name and metric.name != column.name
+    if generated and agg and (metric.label is None or metric.label.lower() == _words(metric.name).lower()):  # 'lineitem_l_discount_average' reads 'Average discount'
+        entry["label"] = f"{dict(avg='average', sum='total').get(agg, agg).capitalize()} {_words(column.name, _column_prefix(owner))}"
+    if agg and column is not None and not filtered:
+        entry["measure"], entry["agg"] = column.name, agg
+    key = owner.primary.expr if owner.primary else None
+    entry["counts_rows"] = measure.agg == "count" and not filtered and (
+        re.fullmatch(r"1|\*", measure.expr) is not None or measure.expr == key)
+    return entry
+
+
+def _first_measure(metric: DbtMetric, project: Project, seen: tuple = ()) -> str | None:
+    if metric.measure is not None:
+        return metric.measure.name
+    for item in [metric.numerator, metric.denominator, *metric.inputs]:
+        inner = project.metric_by_name.get(item.name) if item else None
+        if inner is not None and inner.name not in seen:
+            found = _first_measure(inner, project, seen + (metric.name,))
+            if found:
+                return found
+    return None
+
+
+def _choose_defaults(metrics: list[dict[str, Any]]) -> None:
+    """Where the YAML marks no default aggregation of a measure, the average is meant ('delay by month')."""
+    by_measure: dict[str, list[dict]] = {}
+    for metric in metrics:
+        if metric.get("measure"):
+            by_measure.setdefault(metric["measure"], []).append(metric)
+    for group in by_measure.values():
+        if not any(m["default"] for m in group):
+            choice = next((m for m in group if m["agg"] == "avg"), group[0])
+            choice["default"] = True

@@ -1,0 +1,136 @@
+"""Pass: calendar words as a TimeFilter (months and month ranges, days and day ranges, holidays,
+seasons, weekdays, quarters and halves, a year)."""
+
+from __future__ import annotations
+
+import re
+
+from agent.semantic.intent import TimeFilter
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.lexicon import ORDINALS
+from agent.semantic.parse.state import (
+    GROUP_CUES,
+    RANGE_WORDS,
+    WHICH,
+    State,
+    consume_with_mentions,
+    cue_indexes,
+)
+from agent.semantic.text import Token
+
+
+def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
+    tokens = state.tokens
+    months: list[int] = []
+    days: list[int] = []
+    year: int | None = None
+
+    month_mentions = [m for m in state.mentions if m.has("month")]
+    i = 0
+    while i < len(month_mentions):
+        first = month_mentions[i]
+        start_month = first.of("month")[0].payload
+        first.used = True
+        nxt = month_mentions[i + 1] if i + 1 < len(month_mentions) else None
+        if nxt is not None and nxt.start - first.end == 1:
+            link = tokens[first.end].low
+            between = state.cue_before(first.start, [("between",), ("from",)]) is not None
+            if link in RANGE_WORDS or (link == "and" and between):
+                end_month = nxt.of("month")[0].payload
+                months += _month_range(start_month, end_month)
+                nxt.used = True
+                state.consume(first.end, *cue_indexes(state, first.start, [("between",), ("from",)]))
+                i += 2
+                continue
+        months.append(start_month)
+        # "October 5", "5 October", "October 5th", "Nov 24-30", "Feb 8 and 9", "the 4th of July"
+        if first.end < len(tokens) and is_day(tokens[first.end]):
+            days.append(int(tokens[first.end].number))
+            state.consume(first.end)
+            link = first.end + 1
+            if link + 1 < len(tokens) and tokens[link].low in RANGE_WORDS | {"-", "and"} and is_day(tokens[link + 1]):
+                last = int(tokens[link + 1].number)
+                days += list(range(days[-1] + 1, last + 1)) if tokens[link].low != "and" else [last]
+                state.consume(link, link + 1)
+        elif first.start > 1 and tokens[first.start - 1].low == "of" and is_day(tokens[first.start - 2]):
+            days.append(int(tokens[first.start - 2].number))
+            state.consume(first.start - 2, first.start - 1)
+        elif first.start > 0 and is_day(tokens[first.start - 1]) and first.start - 1 not in state.used_tokens \
+                and (first.start < 2 or tokens[first.start - 2].low in {"on", "the"}):
+            days.append(int(tokens[first.start - 1].number))
+            state.consume(first.start - 1)
+        i += 1
+
+    for mention in state.mentions:
+        for entry in mention.of("season"):
+            months += entry.payload
+            mention.used = True
+        for entry in mention.of("day"):  # 'Christmas day', 'New Year's Eve'
+            months.append(entry.payload[0])
+            days.append(entry.payload[1])
+            mention.used = True
+    # 'the first week of January': days 1-7 of that month
+    for index in range(len(tokens) - 3):
+        if tokens[index].low in ORDINALS and tokens[index + 1].low == "week" and tokens[index + 2].low == "of" \
+                and any(m.start == index + 3 and m.has("month") for m in state.mentions) and not days:
+            week = ORDINALS[tokens[index].low] if tokens[index].low != "last" else 4
+            days += list(range(7 * week - 6, min(7 * week, 31) + 1)) if tokens[index].low != "last" else list(
+                range(25, 32))
+            consume_with_mentions(state, [index, index + 1, index + 2])
+    weekdays: list[int] = []
+    for mention in state.mentions:
+        # "on weekdays" restricts; "by weekday", "which weekday" group (left to the dimension reading)
+        grouped = state.cue_before(mention.start, GROUP_CUES + [(w,) for w in WHICH])
+        if mention.has("weekday") and not (mention.has("dimension") and grouped):
+            weekdays += mention.of("weekday")[0].payload
+            mention.used = True
+
+    words = [t.low for t in tokens]
+    for idx, word in enumerate(words):
+        quarter = None
+        span: list[int] = []
+        if re.fullmatch(r"q[1-4]", word):
+            quarter, span = int(word[1]), [idx]
+        elif word in ORDINALS and idx + 1 < len(words) and words[idx + 1] == "quarter":
+            quarter, span = ORDINALS[word], [idx, idx + 1]
+        elif word == "quarter" and idx + 1 < len(words) and tokens[idx + 1].number in (1, 2, 3, 4):
+            quarter, span = int(tokens[idx + 1].number), [idx, idx + 1]
+        if quarter is not None:
+            months += list(range(3 * quarter - 2, 3 * quarter + 1))
+            consume_with_mentions(state, span + _of_the_year(words, span[-1]))
+            continue
+        half = None
+        if re.fullmatch(r"h[12]", word):
+            half, span = int(word[1]), [idx]
+        elif word in ORDINALS and idx + 1 < len(words) and words[idx + 1] == "half":
+            half, span = min(ORDINALS[word], 2), [idx, idx + 1]
+        if half is not None:
+            months += list(range(6 * half - 5, 6 * half + 1))
+            consume_with_mentions(state, span + _of_the_year(words, span[-1]))
+            continue
+        number = tokens[idx].number
+        if number is not None and 1990 <= number <= 2100 and float(number).is_integer() and idx not in state.used_tokens:
+            after_month = idx > 0 and any(m.end == idx and m.has("month") for m in state.mentions)
+            if idx > 0 and (words[idx - 1] in {"in", "during", "for", "of", "since", "year"} or after_month):
+                year = int(number)
+                state.consume(idx)
+    if not (months or days or year or weekdays):
+        return None
+    return TimeFilter(year=year, months=months, days=days, weekdays=weekdays)
+
+
+def is_day(token: Token) -> bool:
+    return token.number is not None and float(token.number).is_integer() and 1 <= token.number <= 31
+
+
+def _month_range(start: int, end: int) -> list[int]:
+    if start <= end:
+        return list(range(start, end + 1))
+    return list(range(start, 13)) + list(range(1, end + 1))  # "November through February"
+
+
+def _of_the_year(words: list[str], last: int) -> list[int]:
+    tail = ("of", "the", "year")
+    if tuple(words[last + 1:last + 4]) == tail:
+        return [last + 1, last + 2, last + 3]
+    return []

@@ -1,0 +1,237 @@
+"""Pass: comparisons with numbers. On a measure they are row filters ('arrival delay over 2 hours');
+on an aggregate they are HAVING conditions ('more than 20k flights'); one whose subject cannot be
+told is returned as unresolved, never dropped."""
+
+from __future__ import annotations
+
+import re
+
+from agent.semantic.intent import Filter, MetricFilter
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.measures import metrics_for
+from agent.semantic.parse.state import (
+    COMPARATORS,
+    Ambiguity,
+    State,
+    consume_with_mentions,
+    mention_at,
+    plural,
+    words_of,
+)
+from agent.semantic.text import STOPWORDS, Token, phrase
+
+
+def split_units(tokens: list[Token], units: dict) -> list[Token]:
+    """'32F', '15min', '2h': a number glued to a unit word is a number and a unit."""
+    out: list[Token] = []
+    for token in tokens:
+        glued = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", token.low)
+        if token.number is None and glued and glued.group(2) in units:
+            out += [Token(glued.group(1), glued.group(1), float(glued.group(1))), Token(glued.group(2), glued.group(2))]
+        else:
+            out.append(token)
+    return out
+
+
+def read_comparisons(state: State, model: SemanticModel):
+    """'over 2 hours', 'more than 200 seats': a comparison becomes a filter on the measure it
+    names; 'more than 20k flights', 'an average delay over 10 min', 'at least 6 different
+    carriers' compare an aggregate, so they become conditions on a metric (HAVING); one whose
+    measure cannot be told is returned as unresolved, never dropped."""
+    tokens = state.tokens
+    having: list[MetricFilter] = []
+    filters: list[Filter] = []
+    ambiguous: list[Ambiguity] = []
+    unresolved: list[str] = []
+    i = 0
+    while i < len(tokens):
+        op, values, span, end = _comparison_at(tokens, i, model.unit_words)
+        if op is None and _exact_count_at(state, i, model):
+            op, values, span, end = "=", [tokens[i].number], [i], i + 1  # 'planes with 4 engines'
+        if op is None:
+            i += 1
+            continue
+        unit = model.unit_words.get(tokens[end].low) if end < len(tokens) else None
+        unit_index = end if unit else None
+        after = _numeric_mention_after(state, end, model)
+        before = _numeric_mention_before(state, span[0], model)
+        # 'visibility under 1 mile': the unit word ('mile') may name a measure too; the measure said
+        # before the comparison wins over a unit after it
+        field_mention = before if before is not None and (after is None or (unit and after.start == end)) else after
+        dim_name = None
+        aggregated = _aggregated_target(state, span[0], end, field_mention, model)
+        if aggregated is not None:
+            metric, used = aggregated
+            for index in used:
+                mention = mention_at(state, index)
+                if mention is not None:
+                    mention.used = True
+            scale = unit[1] if unit is not None else 1
+            having.append(MetricFilter(metric=metric, op=op if op != "between" else ">=", value=values[0] * scale))
+            consume_with_mentions(state, [*span, *used, *([unit_index] if unit_index is not None else [])])
+            i = max(span[-1], end, *used) + 1
+            continue
+        if field_mention is not None:
+            dim_name = field_mention.of("dimension")[0].payload
+            dim_name = next((e.payload for e in field_mention.of("dimension")
+                             if model.dimension_by_name[e.payload].kind == "numeric"), dim_name)
+            if field_mention.start >= end:
+                dim_name = _split_synonym(state, span[0], field_mention, model) or dim_name
+        elif unit is not None:
+            candidates = [d.name for d in model.dimensions if d.kind == "numeric" and d.unit == unit[0]]
+            # 'longer than 5 hours' compares a duration, not a delay: the comparative word narrows
+            compared = [c for c in candidates if tokens[span[0]].low in model.dimension_by_name[c].comparatives]
+            candidates = compared or candidates
+            if len(candidates) == 1:
+                dim_name = candidates[0]
+            elif candidates:
+                ambiguous.append(Ambiguity(text=" ".join(t.text for t in tokens[span[0]:end + 1]), options=candidates))
+        if dim_name is None:
+            if unit is None or not ambiguous:
+                unresolved.append(" ".join(t.text for t in tokens[span[0]:max(span[-1], end) + 1]))
+            i = span[-1] + 1
+            continue
+        dim = model.dimension_by_name[dim_name]
+        factor = unit[1] if unit is not None and unit[0] == dim.unit else 1
+        scaled = [clean_number(v * factor) for v in values]
+        filters.append(Filter(field=dim_name, op=op, values=scaled))
+        state.positions[(dim_name, op, tuple(scaled))] = span[0]
+        consume_with_mentions(state, [*span, *([unit_index] if unit_index is not None else [])])
+        if field_mention is not None:
+            field_mention.used = True
+        i = max(span[-1], end) + 1
+    return filters, ambiguous, unresolved, having
+
+
+_QUALIFIERS = {"different", "distinct", "unique", "individual", "separate"}
+
+
+def _metric_before(state: State, start: int, model: SemanticModel) -> Mention | None:
+    """A measure's aggregate named right before a comparison ('an average departure delay above
+    15 minutes'); a count before it ('how many flights were longer than ...') compares rows."""
+    j = start
+    while j > 0 and state.tokens[j - 1].low in {"was", "is", "were", "are", "of", "been", "be"}:
+        j -= 1
+    mention = mention_at(state, j - 1) if j > 0 else None
+    if mention is not None and mention.end == j and mention.has("metric") and not mention.used \
+            and all(model.metric_by_name[e.payload].measure is not None for e in mention.of("metric")):
+        return mention
+    return None
+
+
+def _aggregated_target(state: State, start: int, end: int, field: Mention | None, model: SemanticModel):
+    """The metric a comparison is about when it compares an aggregate, and the token indexes
+    naming it: 'more than 20k flights' (a count), 'flew more than 400 times' (rows counted),
+    'at least 6 different carriers' (distinct values), 'an avg arrival delay over 10 min'."""
+    named = _metric_before(state, start, model)
+    if named is not None and (field is None or field.start >= start):
+        return named.of("metric")[0].payload, list(range(named.start, named.end))  # 'an average delay above 15 min'
+    if field is not None and field.start < start:
+        agg = mention_at(state, field.start - 1)
+        if agg is not None and agg.has("agg") and not agg.has("rank"):
+            measure = next(e.payload for e in field.of("dimension")
+                           if model.dimension_by_name[e.payload].kind == "numeric")
+            metrics = metrics_for(measure, [agg.of("agg")[0].payload], model)
+            if metrics:
+                return metrics[0], list(range(agg.start, field.end))
+        return None
+    j = end
+    while j < len(state.tokens) and state.tokens[j].low in _QUALIFIERS and mention_at(state, j) is None:
+        j += 1
+    if j >= len(state.tokens):
+        return None
+    if state.tokens[j].low == "times" and model.default_metric:
+        return model.default_metric, list(range(end, j + 1))
+    mention = mention_at(state, j)
+    if mention is None or mention.start != j:
+        return None
+    used = list(range(end, mention.end))
+    if mention.has("metric"):
+        return mention.of("metric")[0].payload, used
+    if mention.has("entity"):
+        count = model.table_by_name[mention.of("entity")[0].payload].count_metric
+        if count:
+            return count, used
+    dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
+    if dims and plural(state, mention):
+        metric = model.distinct_count_metric(dims[0])
+        if metric:
+            return metric, used
+    return None
+
+
+def _split_synonym(state: State, start: int, after: Mention, model: SemanticModel) -> str | None:
+    """'arrived more than an hour late': a measure's synonym ('arrived late') split by the comparison."""
+    if start == 0:
+        return None
+    words = (state.tokens[start - 1].low, *words_of(state, after))
+    return next((d.name for d in model.dimensions if d.kind == "numeric"
+                 and any(phrase(s) == words for s in d.synonyms)), None)
+
+
+def _exact_count_at(state: State, i: int, model: SemanticModel) -> bool:
+    """'with 4 engines', 'that have 2 engines': a number owned by a measure named right after it."""
+    token = state.tokens[i]
+    return token.number is not None and i > 0 and state.tokens[i - 1].low in {"with", "have", "has", "had"} \
+        and i not in state.used_tokens and _numeric_mention_after(state, i + 1, model) is not None
+
+
+_OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less": "<=", "fewer": "<=",
+              "shorter": "<=", "under": "<="}
+
+
+def _comparison_at(tokens: list[Token], i: int, units: dict) -> tuple[str | None, list[float], list[int], int]:
+    """A comparison starting at token i: (op, numbers, its token indexes, where a unit may stand)."""
+    words = tuple(t.low for t in tokens)
+    if words[i] == "between" and i + 3 < len(tokens) and tokens[i + 1].number is not None \
+            and words[i + 2] == "and" and tokens[i + 3].number is not None:
+        return "between", [tokens[i + 1].number, tokens[i + 3].number], [i, i + 1, i + 2, i + 3], i + 4
+    for cue, op in COMPARATORS:
+        n = len(cue)
+        if words[i:i + n] != cue:
+            continue
+        j = i + n
+        if j < len(tokens) and words[j] in {"a", "an"} and j + 1 < len(tokens) and words[j + 1] in units:
+            return op, [1.0], list(range(i, j + 1)), j + 1  # "over an hour"
+        if j < len(tokens) and tokens[j].number is not None:
+            return op, [tokens[j].number], list(range(i, j + 1)), j + 1
+    if tokens[i].number is not None:
+        # "4 engines or more", "2 hours or longer": the unit sits between the number and "or"
+        for gap in (0, 1):
+            k = i + 1 + gap
+            if k + 1 < len(tokens) and words[k] == "or" and words[k + 1] in _OR_SUFFIX:
+                return _OR_SUFFIX[words[k + 1]], [tokens[i].number], [i, k, k + 1], i + 1
+    return None, [], [], i
+
+
+def clean_number(value: float) -> int | float:
+    return int(value) if float(value).is_integer() else value
+
+
+def _numeric_mention_after(state: State, index: int, model: SemanticModel) -> Mention | None:
+    """'more than 200 seats': the measure named right after the number (or after its unit)."""
+    for offset in (0, 1):
+        mention = mention_at(state, index + offset)
+        if mention is not None and mention.start == index + offset and is_numeric(mention, model):
+            return mention
+    return None
+
+
+def _numeric_mention_before(state: State, index: int, model: SemanticModel) -> Mention | None:
+    """'arrival delay over 2 hours', 'delayed by more than an hour': the measure just before."""
+    j = index
+    skipped = 0
+    while j > 0 and skipped <= 3:
+        mention = mention_at(state, j - 1)
+        if mention is not None:
+            return mention if is_numeric(mention, model) and not mention.used else None
+        if state.tokens[j - 1].low not in STOPWORDS and state.tokens[j - 1].low not in {"was", "were", "had"}:
+            return None
+        j -= 1
+        skipped += 1
+    return None
+
+
+def is_numeric(mention: Mention, model: SemanticModel) -> bool:
+    return any(model.dimension_by_name[e.payload].kind == "numeric" for e in mention.of("dimension"))

@@ -1,0 +1,114 @@
+"""Pass: what the answer is grouped by ('by month', 'per carrier', 'which destination'), and
+plural things counted ('how many routes') rather than grouped."""
+
+from __future__ import annotations
+
+from agent.semantic.intent import TimeFilter
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.state import (
+    GROUP_CUES,
+    WHICH,
+    Ambiguity,
+    State,
+    mention_at,
+    plural,
+    words_of,
+)
+from agent.semantic.text import inflections, phrase
+
+
+def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[str], list[str]]:
+    """'the most routes', 'how many manufacturers': a count of distinct values. Returns the
+    metrics that count them, and the labels of those no metric counts (so the question is
+    not answered as a grouping). 'The busiest routes' describes routes: not counted here."""
+    metrics: list[str] = []
+    missing: list[str] = []
+    counting = {phrase(w) for w in model.ranking.counting}
+    for mention in state.mentions:
+        if mention.used or mention.has("metric") or mention.has("entity") or not plural(state, mention):
+            continue
+        dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
+        if not dims:
+            continue
+        before = mention_at(state, mention.start - 1)
+        quantity = before is not None and before.has("rank") and words_of(state, before) in counting
+        if quantity or state.words_before(mention.start, 2) in {("how", "many"), ("number", "of")}:
+            metric = model.distinct_count_metric(dims[0])
+            if metric is not None:
+                metrics.append(metric)
+            else:
+                missing.append(model.dimension_by_name[dims[0]].label + "s")
+            mention.used = True
+    return metrics, missing
+
+
+def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
+    grouping: dict[str, Mention | None] = {}
+    by_metric: list[Mention] = []
+    ambiguous: list[Ambiguity] = []
+    which_singular = False
+    single_month = time is not None and len(time.months) == 1 and not time.days
+    for mention in state.mentions:
+        if mention.used:
+            continue
+        if mention.has("grain"):
+            dim = mention.of("grain")[0].payload
+            if dim == "day" and not single_month:
+                dim = "date"  # days across several months are dates, not days of the month
+            grouping.setdefault(dim, mention)
+            mention.used = True
+            continue
+        if mention.has("metric"):
+            if state.cue_before(mention.start, [("by",)]):
+                by_metric.append(mention)  # "top 5 carriers by average delay": the ranking measure
+            continue
+        dims = [e.payload for e in mention.of("dimension")]
+        cue = state.cue_before(mention.start, GROUP_CUES)
+        named = cue or state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        if not dims and named and mention.has("entity"):  # 'per nation', 'which nations': the thing's name
+            dims = [d for d in (_name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
+        if not dims:
+            continue
+        which = state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        after_top = state.cue_before(mention.start, [("top",), ("bottom",)]) or (
+            mention.start > 0 and state.tokens[mention.start - 1].number is not None
+            and mention.start - 1 in state.used_tokens)
+        numeric = all(model.dimension_by_name[d].kind == "numeric" for d in dims)
+        after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
+        if after in {"when", "where", "while"} and not (cue or which or after_top):
+            continue  # 'in hours when the wind was over 25 mph': a clause, not a grouping
+        if (numeric or mention.has("entity")) and not (cue or which or after_top):
+            continue  # a measure ("average delay") or a counted thing ("how many planes")
+        if dims[0] == "day" and not single_month:
+            dims = ["date" if d == "day" else d for d in dims]
+        if len(set(dims)) > 1:
+            mention.used = True
+            grouping.setdefault(tuple(dims), mention)  # resolved once the metric's table is known
+        else:
+            grouping.setdefault(dims[0], mention)
+            mention.used = True
+        if which and not plural(state, mention):
+            which_singular = True
+    return grouping, which_singular, by_metric, ambiguous
+
+
+def _name_of(table: str, model: SemanticModel) -> str | None:
+    return next((d.name for d in model.dimensions if d.kind == "categorical" and d.name.endswith("name")
+                 and any(s.table == table for s in d.sources)), None)
+
+
+def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: str) -> list[str]:
+    """'seats per plane' over planes rows is an average per row, not a grouping by plane;
+    several dimensions behind one word keep the one the metric's table can reach."""
+    entity_words = {form for w in model.table_by_name[table].entity_words for form in inflections(phrase(w))}
+    result: list[str] = []
+    for key, mention in grouping.items():
+        if mention is not None and mention.has("entity") and \
+                tuple(t.low for t in state.tokens[mention.start:mention.end]) in entity_words:
+            continue
+        if isinstance(key, tuple):
+            reachable = [d for d in key if model.resolve(d, table) is not None]
+            key = reachable[0] if len(reachable) == 1 else key
+        result.append(key)
+    return result

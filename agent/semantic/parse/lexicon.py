@@ -1,0 +1,175 @@
+"""The lexicon: every phrase the model, the vocabulary and the warehouse's values give, matched
+against a question longest first. A `Mention` is one matched span with every entry of that length."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Literal
+
+from agent.semantic.model import SemanticModel
+from agent.semantic.text import (
+    MONTH_ABBREVIATIONS,
+    MONTHS,
+    WEEKDAYS,
+    Token,
+    inflections,
+    phrase,
+)
+from agent.semantic.values import ValueIndex
+
+Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
+               "value", "context", "flag", "day"]
+
+
+ORDINALS = {"first": 1, "1st": 1, "second": 2, "2nd": 2, "third": 3, "3rd": 3, "fourth": 4, "4th": 4,
+             "last": 4, "final": 4}
+
+
+@dataclass(frozen=True)
+class Entry:
+    words: tuple[str, ...]
+    kind: Kind
+    payload: object
+    case_sensitive: bool = False
+    needs_cue: bool = False
+
+
+@dataclass
+class Mention:
+    start: int
+    end: int
+    entries: list[Entry]
+    used: bool = False
+
+    def of(self, kind: Kind) -> list[Entry]:
+        return [e for e in self.entries if e.kind == kind]
+
+    def has(self, kind: Kind) -> bool:
+        return any(e.kind == kind for e in self.entries)
+
+
+_JOINABLE = {"dimension", "metric", "entity", "flag"}
+
+
+class Lexicon:
+    def __init__(self, model: SemanticModel, values: ValueIndex):
+        self.entries: dict[str, list[Entry]] = {}
+        for metric in model.metrics:
+            for text in [metric.label, *metric.synonyms]:
+                self._add(phrase(text), "metric", metric.name)
+        for dim in model.dimensions:
+            for text in [dim.label, dim.name.replace("_", " "), *dim.synonyms]:
+                if dim.kind == "flag":
+                    self._add(phrase(text), "flag", dim.name)
+                    continue
+                for form in inflections(phrase(text)):
+                    self._add(form, "dimension", dim.name)
+            for text in dim.grain_words:
+                self._add(phrase(text), "grain", dim.name)
+        if any(t.agg_time for t in model.tables):  # generic grain words where the model has none of its own
+            for grain, texts in model.time_grains.items():
+                for text in texts:
+                    words = phrase(text)
+                    # 'by month' is the model's own 'month' where it has one
+                    taken = any(e.words == tail and e.kind in ("dimension", "grain")
+                                for tail in (words, words[1:]) if tail for e in self.entries.get(tail[0], []))
+                    if not taken:
+                        self._add(words, "grain", f"metric_time__{grain}")
+        for table in model.tables:
+            for text in table.entity_words:
+                for form in inflections(phrase(text)):
+                    self._add(form, "entity", table.name)
+        for agg, words in model.aggregations.items():
+            for text in words:
+                self._add(phrase(text), "agg", agg)
+        for direction, words in (("desc", model.ranking.descending), ("asc", model.ranking.ascending)):
+            for text in words:
+                self._add(phrase(text), "rank", direction)
+        for number, name in enumerate(MONTHS, start=1):
+            self._add((name,), "month", number)
+        for name, number in MONTH_ABBREVIATIONS.items():
+            self._add((name,), "month", number)
+        for name, days in WEEKDAYS.items():
+            for form in inflections(phrase(name)):
+                self._add(form, "weekday", days)
+        for name, months in model.seasons.items():
+            self._add(phrase(name), "season", months)
+        for name, (month, day) in model.named_days.items():
+            self._add(phrase(name), "day", (month, day))
+        for topic, words in model.unsupported_topics.items():
+            for text in words:
+                self._add(phrase(text), "topic", topic)
+        for text in model.context_words:
+            self._add(phrase(text), "context", None)
+        for item in values.phrases:
+            self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
+
+    def _add(self, words: tuple[str, ...], kind: Kind, payload, case_sensitive: bool = False,
+             needs_cue: bool = False) -> None:
+        if not words:
+            return
+        entry = Entry(words, kind, payload, case_sensitive, needs_cue)
+        bucket = self.entries.setdefault(words[0].lower(), [])
+        if entry not in bucket:
+            bucket.append(entry)
+
+    def match(self, tokens: list[Token]) -> list[Mention]:
+        """Longest phrase first across the whole question, so 'per day of week' reads as
+        'per' + 'day of week' rather than 'per day' + 'of week'; ties go to the leftmost.
+        Every entry of the winning length is kept."""
+        candidates = [m for i in range(len(tokens)) for m in self._matches_at(tokens, i)]
+        taken: set[int] = set()
+        mentions: list[Mention] = []
+        for mention in sorted(candidates, key=lambda m: (m.start - m.end, m.start)):
+            span = set(range(mention.start, mention.end))
+            if not span & taken:
+                taken |= span
+                mentions.append(mention)
+        return sorted(mentions, key=lambda m: m.start)
+
+    def _matches_at(self, tokens: list[Token], i: int) -> list[Mention]:
+        """Every phrase starting at token i, one mention per length."""
+        by_length: dict[int, list[Entry]] = {}
+        for entry in self.entries.get(tokens[i].low, []):
+            n = len(entry.words)
+            if i + n > len(tokens):
+                continue
+            window = tokens[i:i + n]
+            if entry.case_sensitive:
+                hit = all(t.text == w for t, w in zip(window, entry.words))
+            else:
+                hit = all(t.low == w for t, w in zip(window, entry.words))
+            if hit and not (entry.kind == "month" and not _is_month_word(tokens, i)):
+                by_length.setdefault(n, []).append(entry)
+        # 'ship mode' for a column named shipmode, 'order priority' for orderpriority
+        for n in (2, 3):
+            if i + n <= len(tokens) and n not in by_length:
+                joined = "".join(t.low for t in tokens[i:i + n])
+                found = [e for e in self.entries.get(joined, []) if len(e.words) == 1 and e.words[0] == joined
+                         and e.kind in _JOINABLE]
+                if found:
+                    by_length[n] = found
+        return [Mention(i, i + n, entries) for n, entries in by_length.items()]
+
+
+def _is_month_word(tokens: list[Token], i: int) -> bool:
+    """'may' is a month only where a month can stand: 'in May', 'May through July', 'May 5'."""
+    if tokens[i].low != "may":
+        return True
+    before = tokens[i - 1].low if i else ""
+    after = tokens[i + 1] if i + 1 < len(tokens) else None
+    return (tokens[i].text == "May" and i > 0) or before in {"in", "of", "during", "between", "through", "to",
+                                                             "and", "from", "until", "since"} or (
+        after is not None and after.number is not None)
+
+
+_LEXICONS: dict[tuple[int, int], tuple[SemanticModel, ValueIndex, Lexicon]] = {}
+
+
+def lexicon_for(model: SemanticModel, values: ValueIndex) -> Lexicon:
+    key = (id(model), id(values))
+    cached = _LEXICONS.get(key)
+    if cached is None or cached[0] is not model or cached[1] is not values:
+        cached = (model, values, Lexicon(model, values))
+        _LEXICONS[key] = cached
+    return cached[2]

@@ -1,0 +1,33 @@
+"""Pass: how many groups to keep ('top 5', 'which 3 carriers', 'the 10 routes')."""
+
+from __future__ import annotations
+
+from agent.semantic.parse.state import WHICH, State, mention_at
+
+
+def read_limit(state: State) -> tuple[int | None, bool]:
+    """'top 5', 'bottom 3', '5 busiest': how many groups to keep; and whether 'top' was said."""
+    tokens = state.tokens
+    for index, token in enumerate(tokens):
+        if token.low in {"top", "bottom", "first"} and index + 1 < len(tokens):
+            nxt = tokens[index + 1]
+            if nxt.number is not None and index + 1 not in state.used_tokens:
+                state.consume(index + 1)
+                return int(nxt.number), token.low == "top"
+            if token.low == "top":
+                return None, True
+        mention = mention_at(state, index + 1)
+        if token.number is not None and index not in state.used_tokens and mention is not None \
+                and mention.has("dimension") and index > 0 and tokens[index - 1].low in WHICH:
+            state.consume(index)  # "which 3 carriers ..."
+            return int(token.number), False
+        if token.number is not None and index not in state.used_tokens and mention is not None \
+                and mention.has("dimension") and (index == 0 or tokens[index - 1].low in {"the", "show", "list", "me"}) \
+                and tokens[mention.end - 1].low.endswith("s"):
+            state.consume(index)  # "5 tail numbers that ...", "show the 10 routes ..."
+            return int(token.number), False
+        if token.number is not None and index not in state.used_tokens and mention is not None \
+                and mention.has("rank") and (index == 0 or tokens[index - 1].low in {"the", "show", "list"}):
+            state.consume(index)
+            return int(token.number), False
+    return None, False

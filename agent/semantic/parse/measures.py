@@ -1,0 +1,216 @@
+"""Pass: which metrics the question asks for (named metrics, aggregations of measures, counted
+things), the table that reaches every dimension named, and what a ranking ranks."""
+
+from __future__ import annotations
+
+from agent.semantic.intent import MetricFilter
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.state import WHICH, State, mention_at, plural, words_of
+from agent.semantic.text import phrase
+
+
+def rankable(metrics: list[str], having: list[MetricFilter], model: SemanticModel) -> str:
+    """What 'worst first' ranks when only conditions named measures ('routes with at least 2000
+    flights and an average delay over 10 min'): the measured one, not the count."""
+    if set(metrics) <= {h.metric for h in having}:
+        measured = [m for m in metrics if model.metric_by_name[m].measure is not None]
+        if measured:
+            return measured[-1]
+    return metrics[0]
+
+
+def read_metrics(state: State, model: SemanticModel, has_grouping: bool) -> tuple[list[list[str]], list[Mention], list[str]]:
+    choices: list[list[str]] = []
+    unmatched: list[str] = []
+    weak: list[list[str]] = []
+    rank_mentions = [m for m in state.mentions if m.has("rank") and not m.used]
+    on_average = any(t.low == "average" for t in state.tokens) and ("on", "average") in {
+        (a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
+    counts_things = _asks_how_many(state, model)
+    # 'max arrival delay per route' aggregates; 'which route has the highest delay' ranks
+    asks_which = any(t.low in WHICH | {"top", "bottom"} for t in state.tokens)
+    for mention in state.mentions:
+        if mention.used and not mention.has("metric"):
+            continue
+        if mention.has("metric"):
+            names = [e.payload for e in mention.of("metric")]
+            choices += _sibling_aggregations(state, mention, model.metric_by_name[names[0]].measure, model)
+            choices.append(_with_other_tables(names, model))
+            mention.used = True
+            continue
+        measures = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "numeric"]
+        if measures:
+            aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping or not asks_which,
+                                        grouped=has_grouping)
+            if not aggs and on_average:
+                aggs = ["avg"]
+            if not aggs and _counted_by_quantity_word(state, mention, model):
+                aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
+            if not aggs and (counts_things or _describes_counted_noun(state, mention, model)):
+                mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
+                continue
+            picked = metrics_for(measures[0], aggs, model)
+            if picked:
+                choices.append(picked)
+            else:
+                label = model.dimension_by_name[measures[0]].label
+                unmatched.append(f"{' and '.join(aggs)} of {label}")
+            mention.used = True
+            continue
+        if mention.has("entity"):
+            table = model.table_by_name[mention.of("entity")[0].payload]
+            if table.count_metric:
+                weak.append(_with_other_tables([table.count_metric], model))
+                mention.used = True
+    if not choices:
+        for mention in rank_mentions:
+            word = " ".join(t.low for t in state.tokens[mention.start:mention.end])
+            measure = model.ranking.implies_measure.get(word)
+            if measure:
+                agg = [] if has_grouping else [e.payload for e in mention.of("agg")]
+                choices.append(metrics_for(measure, agg, model))
+                if not has_grouping:
+                    mention.used = True
+                break
+    for mention in state.mentions:
+        if mention.has("agg") and not mention.used and not mention.has("rank"):
+            mention.used = True  # an aggregation word with nothing to aggregate adds nothing
+    rank_mentions = [m for m in rank_mentions if not m.used]
+    for mention in rank_mentions:
+        mention.used = True
+    chosen = choices or weak[:1]
+    unique: list[list[str]] = []
+    for option in chosen:
+        if option not in unique:
+            unique.append(option)
+    return unique, rank_mentions, unmatched
+
+
+def _counted_by_quantity_word(state: State, mention: Mention, model: SemanticModel) -> bool:
+    before = mention_at(state, mention.start - 1)
+    return before is not None and before.has("rank") and words_of(state, before) in {
+        phrase(w) for w in model.ranking.counting}
+
+
+_HOW_MANY = {("how", "many"), ("number", "of"), ("count", "of")}
+
+
+def _asks_how_many(state: State, model: SemanticModel) -> bool:
+    """'how many planes', 'number of flights': the question counts one kind of thing."""
+    for mention in state.mentions:
+        counts = mention.has("entity") or any(model.metric_by_name[e.payload].measure is None
+                                              for e in mention.of("metric"))
+        if counts and (state.words_before(mention.start, 2) in _HOW_MANY or words_of(state, mention)[:2] in _HOW_MANY):
+            return True
+    return False
+
+
+def _describes_counted_noun(state: State, mention: Mention, model: SemanticModel) -> bool:
+    """'planes made by Airbus': a participle between a counted noun and 'by <value>' says what
+    the things are, it does not ask for a measure of them."""
+    if mention.end >= len(state.tokens) or state.tokens[mention.end].low != "by":
+        return False
+    agent = mention_at(state, mention.end + 1)
+    if agent is None or not agent.has("value"):
+        return False
+    j = mention.start
+    while j > 0 and state.tokens[j - 1].low in {"were", "was", "that", "which", "been"}:
+        j -= 1
+    noun = mention_at(state, j - 1)
+    return noun is not None and noun.has("entity")
+
+
+def _sibling_aggregations(state: State, mention: Mention, measure: str | None, model: SemanticModel) -> list[list[str]]:
+    """'average and maximum departure delay': the words before 'and' aggregate the same measure."""
+    if measure is None or mention.start < 2 or state.tokens[mention.start - 1].low not in {"and", "or"}:
+        return []
+    before = mention_at(state, mention.start - 2)
+    if before is None or not before.has("agg") or before.used:
+        return []
+    before.used = True
+    state.consume(mention.start - 1)
+    return [metrics_for(measure, [before.of("agg")[0].payload], model)]
+
+
+def _with_other_tables(metrics: list[str], model: SemanticModel) -> list[str]:
+    """A table's count metric, then how the same things are counted from other tables' rows."""
+    result = list(metrics)
+    for table in model.tables:
+        if table.count_metric in metrics:
+            result += [m for m in table.counted_from.values() if m not in result]
+    return result
+
+
+def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grouped: bool = False) -> list[str]:
+    """Aggregation words right before a measure: 'average', 'average and maximum', 'the total'."""
+    aggs: list[str] = []
+    j = mention.start
+    while j > 0:
+        before = mention_at(state, j - 1)
+        if before is not None and before.has("agg") and not before.used:
+            # among groups, 'the highest delay' picks a group; 'highest delay by month' aggregates
+            if before.has("rank") and (not rank_as_agg or (grouped and state.cue_before(before.start, [("the",)], skip=()))):
+                break
+            aggs.insert(0, before.of("agg")[0].payload)
+            before.used = True
+            j = before.start
+            if j > 0 and state.tokens[j - 1].low in {"and", "or"}:
+                j -= 1
+                continue
+            break
+        if state.tokens[j - 1].low in {"the", "a", "an", "flight", "flights"} and before is None:
+            j -= 1
+            continue
+        break
+    return aggs
+
+
+def metrics_for(measure: str, aggs: list[str], model: SemanticModel) -> list[str]:
+    metrics = [m for m in model.metrics if m.measure == measure]
+    if not aggs:
+        return [m.name for m in metrics if m.default][:1]
+    return [m.name for agg in aggs for m in metrics if m.agg == agg][:len(aggs)] or []
+
+
+def choose_metrics(choices: list[list[str]], fields: list, model: SemanticModel) -> list[str]:
+    """For each metric mention, the first candidate whose table reaches every dimension named."""
+    flat: list[str] = []
+    for options in choices:
+        expanded = [m for option in options for m in ([option] if isinstance(option, str) else option)]
+        chosen = expanded[0]
+        for name in expanded:
+            table = model.metric_by_name[name].table
+            if all(_reachable(f, table, model) for f in fields):
+                chosen = name
+                break
+        if chosen not in flat:
+            flat.append(chosen)
+    return flat
+
+
+def _reachable(field_name, table: str, model: SemanticModel) -> bool:
+    names = field_name if isinstance(field_name, tuple) else (field_name,)
+    return any(model.resolve(n, table) is not None for n in names)
+
+
+def ranked_metric(by_metric: list[Mention], metrics: list[str], state: State, model: SemanticModel) -> str | None:
+    for mention in by_metric:
+        for entry in mention.of("metric"):
+            if entry.payload in metrics:
+                return entry.payload
+    return None
+
+
+def singular_superlative(state: State, rank_mentions: list[Mention], model: SemanticModel) -> bool:
+    """'the busiest route', 'busiest month', 'the carrier with the most flights': one group is wanted."""
+    for mention in state.mentions:
+        groups = [e for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind != "numeric"]
+        if not groups or plural(state, mention):
+            continue
+        if any(r.end == mention.start for r in rank_mentions):
+            return True
+        if mention.start >= 1 and state.tokens[mention.start - 1].low == "the" and mention.end < len(state.tokens) \
+                and state.tokens[mention.end].low in {"with", "that", "having", "where"}:
+            return True
+    return False

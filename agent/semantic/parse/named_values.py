@@ -1,0 +1,128 @@
+"""Pass: values the warehouse holds ('JetBlue', 'EWR') as filters, negated ones, values set
+against each other ('Delta vs United'), code-like words that match nothing, and flag words."""
+
+from __future__ import annotations
+
+import re
+
+from agent.semantic.intent import Filter
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.lexicon import Entry, Mention
+from agent.semantic.parse.state import (
+    CODE_LIKE,
+    State,
+    UnknownValue,
+    covered,
+    is_negated,
+    mention_at,
+)
+from agent.semantic.text import STOPWORDS, phrase
+from agent.semantic.values import ValueIndex
+
+
+def read_flags(state: State) -> list[Filter]:
+    """'flights that actually took off': a true/false dimension said by its words, or negated."""
+    filters = []
+    for mention in state.mentions:
+        for entry in mention.of("flag"):
+            if not mention.used:
+                filters.append(Filter(field=entry.payload, values=[not is_negated(state, mention.start)]))
+                mention.used = True
+    return filters
+
+
+def read_values(state: State, model: SemanticModel, values: ValueIndex) -> tuple[list[Filter], list[UnknownValue], list[str]]:
+    """Value filters, words that look like values but are none, and the dimensions whose
+    values are set against each other ('Delta vs United') and so also group the answer."""
+    chosen: dict[str, list[str]] = {}
+    negated: dict[str, list[str]] = {}
+    placed: list[tuple[Mention, str]] = []
+    for mention in state.mentions:
+        candidates = [e.payload for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
+        if not candidates or mention.used:
+            continue
+        dims = list(dict.fromkeys(dim for dim, _ in candidates))
+        dim = _value_dimension(state, mention, dims, model)
+        target = negated if is_negated(state, mention.start) else chosen
+        for value in (v for d, v in candidates if d == dim):  # 'Canadair': CANADAIR and CANADAIR LTD
+            if value not in target.setdefault(dim, []):
+                target[dim].append(value)
+        mention.used = True
+        if target is chosen:
+            placed.append((mention, dim))
+            for _, value in candidates:
+                state.positions.setdefault((dim, str(value)), mention.start)
+    filters = [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
+    filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
+    unknown = _unknown_values(state, model, values)
+    return filters, unknown, _compared_dimensions(state, placed)
+
+
+_CONTRASTS = {("vs",), ("versus",), ("v",), ("compared", "to"), ("compared", "with"), ("against",)}
+
+
+def _compared_dimensions(state: State, placed: list[tuple[Mention, str]]) -> list[str]:
+    """'American vs Delta', 'compare JFK and LGA': each value is wanted on its own row."""
+    comparing = any(t.low in {"compare", "comparing", "comparison"} for t in state.tokens)
+    compared: list[str] = []
+    for (first, dim), (second, other) in zip(placed, placed[1:]):
+        link = tuple(t.low for t in state.tokens[first.end:second.start])
+        if dim == other and (link in _CONTRASTS or (comparing and link in {("and",), ("with",)})):
+            state.consume(*range(first.end, second.start))
+            if dim not in compared:
+                compared.append(dim)
+    if compared:
+        state.consume(*(i for i, t in enumerate(state.tokens) if t.low in {"compare", "comparing", "comparison"}))
+    return compared
+
+
+def _value_cue_before(state: State, mention: Mention, entry: Entry, model: SemanticModel) -> bool:
+    dimension = model.dimension_by_name[entry.payload[0]]
+    return state.cue_before(mention.start, [phrase(c) for c in dimension.value_cues]) is not None
+
+
+def _value_dimension(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str:
+    """A value both an origin and a destination: the word before it decides ('from', 'to');
+    a dimension named just before it ('carrier B6') decides too; else the model's order."""
+    if len(dims) == 1:
+        return dims[0]
+    before = mention_at(state, mention.start - 1)
+    if before is not None:
+        named = [e.payload for e in before.of("dimension") if e.payload in dims]
+        if named:
+            before.used = True
+            return named[0]
+    for dim in dims:
+        cues = [phrase(c) for c in model.dimension_by_name[dim].value_cues]
+        if cues and state.cue_before(mention.start, cues):
+            return dim
+    return dims[0]
+
+
+def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> list[UnknownValue]:
+    """Code-like words ('ZZ', 'XYZ') that match nothing are reported, never silently dropped."""
+    understood = covered(state) | {i for m in state.mentions for i in range(m.start, m.end)}
+    value_cues = [phrase(c) for d in model.dimensions if d.values for c in d.value_cues]
+    unknown = []
+    for index, token in enumerate(state.tokens):
+        if index in understood or re.fullmatch(r"[QH][1-4]", token.text):
+            continue
+        # a code ('ZZ') anywhere, or a name ('Dallas') right after 'from' / 'to'
+        named = index > 0 and token.text[:1].isupper() and token.low not in STOPWORDS \
+            and state.cue_before(index, value_cues) is not None
+        if not (CODE_LIKE.fullmatch(token.text) or named):
+            continue
+        dim = None
+        before = mention_at(state, index - 1)
+        if before is not None:
+            dim = next((e.payload for e in before.of("dimension") if model.dimension_by_name[e.payload].values), None)
+            if dim is not None:
+                before.used = True
+        if dim is None:
+            for candidate in (d for d in model.dimensions if d.values and d.value_cues):
+                if state.cue_before(index, [phrase(c) for c in candidate.value_cues]):
+                    dim = candidate.name
+                    break
+        suggestions = values.suggest(dim, token.text) if dim else []
+        unknown.append(UnknownValue(text=token.text, dimension=dim, suggestions=suggestions))
+    return unknown

@@ -1,0 +1,129 @@
+"""The parse state the passes share: the tokens, the mentions, which tokens are understood, and
+where each filter was said; plus the cue words and small look-ups every pass uses."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from pydantic import BaseModel, Field
+
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.text import STOPWORDS, Token, phrase
+
+GROUP_CUES = [("by",), ("per",), ("each",), ("every",), ("across",), ("for", "each"), ("for", "every"),
+               ("in", "each"), ("broken", "down", "by"), ("split", "by"), ("grouped", "by"), ("vs",),
+               ("versus",), ("by", "each"), ("breakdown", "by"), ("for", "all")]
+
+
+WHICH = {"which", "what"}
+
+
+COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
+    [(phrase(text), op) for op, texts in {
+        ">": ["more than", "greater than", "over", "above", "exceeding", "longer than", "later than", "after",
+              "higher than", "bigger than", "larger than", "in excess of", "worse than", ">"],
+        ">=": ["at least", ">=", "no less than"],
+        "<": ["less than", "fewer than", "under", "below", "shorter than", "lower than", "smaller than", "before",
+              "earlier than", "<"],
+        "<=": ["at most", "no more than", "up to", "<="],
+        "=": ["exactly", "equal to"],
+    }.items() for text in texts],
+    key=lambda item: -len(item[0]),
+)
+
+
+NEGATIONS = [("excluding",), ("except",), ("not",), ("without",), ("other", "than"), ("apart", "from"),
+              ("besides",), ("except", "for")]
+
+
+RANGE_WORDS = {"through", "thru", "to", "until", "till"}
+
+
+
+
+CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]{1,3}|[0-9][A-Z][A-Z0-9]{0,2}")
+
+
+@dataclass
+class State:
+    tokens: list[Token]
+    mentions: list[Mention]
+    used_tokens: set[int] = field(default_factory=set)
+    positions: dict[tuple, int] = field(default_factory=dict)  # where each filter was said, for shapes
+
+    def consume(self, *indexes: int) -> None:
+        self.used_tokens.update(indexes)
+
+    def words_before(self, start: int, n: int) -> tuple[str, ...]:
+        return tuple(t.low for t in self.tokens[max(0, start - n):start])
+
+    def cue_before(self, start: int, cues, skip=("the", "a", "an", "all")) -> tuple[str, ...] | None:
+        """The cue phrase that ends right before `start` (skipping articles), if any."""
+        end = start
+        while end > 0 and self.tokens[end - 1].low in skip:
+            end -= 1
+        for cue in sorted(cues, key=len, reverse=True):
+            if self.words_before(end, len(cue)) == tuple(cue):
+                return tuple(cue)
+        return None
+
+
+def covered(state: State) -> set[int]:
+    covered = set(state.used_tokens)
+    for mention in state.mentions:
+        if mention.used:
+            covered.update(range(mention.start, mention.end))
+    return covered
+
+
+def cue_indexes(state: State, start: int, cues) -> list[int]:
+    cue = state.cue_before(start, cues)
+    return list(range(start - len(cue), start)) if cue else []
+
+
+def consume_with_mentions(state: State, indexes: list[int]) -> None:
+    state.consume(*indexes)
+    for mention in state.mentions:
+        if any(i in indexes for i in range(mention.start, mention.end)):
+            mention.used = True
+
+
+def mention_at(state: State, index: int) -> Mention | None:
+    return next((m for m in state.mentions if m.start <= index < m.end), None)
+
+
+def words_of(state: State, mention: Mention) -> tuple[str, ...]:
+    return tuple(t.low for t in state.tokens[mention.start:mention.end])
+
+
+def plural(state: State, mention: Mention) -> bool:
+    last = state.tokens[mention.end - 1].low
+    return last.endswith("s") and not last.endswith("ss")
+
+
+def is_negated(state: State, start: int) -> bool:
+    """'not JFK', 'except Delta', 'not operated by United': a negation, maybe across function words."""
+    for gap in range(4):
+        if start - gap < 0 or any(t.low not in STOPWORDS for t in state.tokens[start - gap:start]):
+            break
+        cue = state.cue_before(start - gap, NEGATIONS, skip=())
+        if cue:
+            state.consume(*range(start - gap - len(cue), start - gap))
+            return True
+    return False
+
+
+def mention_text(state: State, mention: Mention | None) -> str:
+    return "" if mention is None else " ".join(t.text for t in state.tokens[mention.start:mention.end])
+
+
+class UnknownValue(BaseModel):
+    text: str
+    dimension: str | None
+    suggestions: list[str] = Field(default_factory=list)
+
+
+class Ambiguity(BaseModel):
+    text: str
+    options: list[str]  # dimension names the word could mean

@@ -1,0 +1,755 @@
+"""Compile a metric query over a dbt semantic layer into one SQL statement, in any dialect.
+
+The plan, in order:
+
+1. Every requested metric is expanded into *leaves*: one measure with the filters, offset
+   or cumulative window that reach it (a ratio's numerator and denominator, a derived
+   metric's inputs; a metric's own filter is pushed down to all its leaves).
+2. Leaves that share a semantic model, filters and time treatment are aggregated together
+   in one CTE. **Fan-out guarantee:** a CTE reads the rows of its measures' own semantic
+   model and joins other models only along many-to-one edges (a foreign entity to the
+   model where that entity is primary, unique or natural), so each measured row appears
+   once; it is then grouped by the requested dimensions. A dimension that can only be
+   reached through a one-to-many edge is refused with a sentence, never joined.
+3. The CTEs, each one row per group, are combined on the group-by columns (a keys CTE of
+   their union, left-joined to each CTE with null-safe equality), so two measures from
+   different models are never multiplied by each other's rows. Ratios are computed from
+   the aggregated numerator and denominator (a ratio of sums, never an average of ratios).
+4. Offsets (`offset_window`, period comparisons) aggregate the rows with their time moved
+   forward by the window, so the value for period p is the value of p minus the window;
+   time filters are applied to the moved time, so "June vs the month before" reads May.
+   Cumulative leaves join each reported period to all rows up to its end (within the
+   window, or since the start of the `grain_to_date` period); time filters choose the
+   reported periods, not the rows summed.
+5. Metric filters (HAVING), order, limit and top-N per group wrap the combined query.
+
+Everything is built as a sqlglot expression tree and rendered once in the target dialect.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass, field, replace
+from typing import Literal
+
+import sqlglot
+from sqlglot import exp
+
+from agent.errors import AssistantError
+from agent.semantic.dbt_spec import GRAIN_ORDER, Dimension, Metric, Project, SemanticModel
+from agent.semantic.where import ParsedFilter, Ref
+
+DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery")
+# MetricFlow's date parts ('metric_time__extract_month'); extract_dow is ISO: 1 = Monday ... 7 = Sunday
+DATE_PARTS = ("extract_year", "extract_quarter", "extract_month", "extract_day", "extract_dow", "extract_doy",
+              "extract_hour")
+# Dialects where a median or percentile is only approximate or needs a window: refused, not approximated.
+_NO_EXACT_PERCENTILE = {"mysql", "trino", "bigquery"}
+_OPS = {"=": exp.EQ, "!=": exp.NEQ, ">": exp.GT, ">=": exp.GTE, "<": exp.LT, "<=": exp.LTE}
+
+
+class QueryError(AssistantError):
+    """The query does not fit the semantic layer; the message says what is wrong."""
+
+    code = "semantic_query"
+
+
+@dataclass(frozen=True)
+class GroupBy:
+    name: str  # a dimension, 'entity__dimension', an entity, or 'metric_time'
+    grain: str | None = None
+
+    @property
+    def alias(self) -> str:
+        base = self.name.split("__")[-1] if self.name != "metric_time" else "metric_time"
+        return f"{base}__{self.grain}" if self.grain else base
+
+
+@dataclass(frozen=True)
+class MetricCondition:
+    """A condition on an aggregated metric (SQL HAVING): 'more than 20,000 flights'."""
+
+    metric: str
+    op: str
+    values: tuple = ()
+
+
+@dataclass(frozen=True)
+class Contrast:
+    """One metric under two sets of conditions, set against each other: JFK vs Newark departures
+    (ratio), Q2 minus Q1 (difference), June to July (pct_change: (first - second) / second * 100).
+    A share is a ratio whose second side has no extra condition."""
+
+    name: str
+    kind: Literal["ratio", "difference", "pct_change"]
+    metric: str
+    first: tuple[ParsedFilter, ...]
+    second: tuple[ParsedFilter, ...] = ()
+
+
+@dataclass(frozen=True)
+class Query:
+    metrics: tuple[str, ...]
+    group_by: tuple[GroupBy, ...] = ()
+    where: tuple[ParsedFilter, ...] = ()
+    having: tuple[MetricCondition, ...] = ()
+    order_by: tuple[tuple[str, bool], ...] = ()  # (metric or group-by alias, descending)
+    limit: int | None = None
+    limit_per: str | None = None  # top-N per group: the group-by alias the limit applies within
+    compare: Literal["previous_period", "previous_year"] | None = None
+    # compare along an ordinal group-by (a month number) instead of a time grain: the previous row's
+    # value (LAG), with filters on that group-by applied after, so February still sees January
+    compare_by: str | None = None
+    contrasts: tuple[Contrast, ...] = ()
+    count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
+
+
+@dataclass(frozen=True)
+class Compiled:
+    sql: str
+    tables: list[str]
+    columns: list[str]
+
+
+# -- leaves ---------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Leaf:
+    measure: str
+    filters: tuple[ParsedFilter, ...] = ()
+    offset: tuple[int, str] | None = None
+    cumulative: tuple[tuple[int, str] | None, str | None] | None = None  # (window, grain_to_date)
+    fill: float | None = None
+    to_grain: str | None = None  # offset_to_grain: the value at the start of this grain's period
+
+    def cte_key(self, model: str) -> tuple:
+        return (model, self.offset, self.cumulative, self.to_grain)
+
+
+@dataclass
+class _Plan:
+    project: Project
+    dialect: str
+    query: Query
+    leaves: dict[_Leaf, str] = field(default_factory=dict)  # leaf -> column alias
+
+    def leaf(self, leaf: _Leaf) -> exp.Expression:
+        alias = self.leaves.setdefault(leaf, f"m{len(self.leaves)}")
+        column: exp.Expression = exp.column(alias, table="__cte_of_" + alias)
+        if leaf.fill is not None:
+            column = exp.func("COALESCE", column, exp.Literal.number(leaf.fill))
+        return column
+
+
+def _metric_expr(plan: _Plan, name: str, filters: tuple[ParsedFilter, ...] = (),
+                 offset: tuple[int, str] | None = None, seen: tuple[str, ...] = (),
+                 to_grain: str | None = None) -> exp.Expression:
+    if name in seen:
+        raise QueryError(f"Metric '{name}' refers to itself.")
+    metric = plan.project.metric_by_name.get(name)
+    if metric is None:
+        raise QueryError(f"'{name}' is not a metric of the semantic layer.")
+    filters = filters + metric.filters
+    seen = seen + (name,)
+    if metric.type in ("simple", "cumulative"):
+        assert metric.measure is not None
+        cumulative = (metric.window, metric.grain_to_date) if metric.type == "cumulative" else None
+        return plan.leaf(_Leaf(metric.measure.name, filters + metric.measure.filters, offset, cumulative,
+                               metric.measure.fill_nulls_with, to_grain))
+    if metric.type == "ratio":
+        assert metric.numerator is not None and metric.denominator is not None
+        num = _input_expr(plan, metric.numerator, filters, offset, seen, to_grain)
+        den = _input_expr(plan, metric.denominator, filters, offset, seen, to_grain)
+        return exp.Div(this=exp.cast(num, "DOUBLE"), expression=exp.func("NULLIF", den, exp.Literal.number(0)))
+    tree = sqlglot.parse_one(metric.expr or "", read=plan.project.dialect)
+    values = {(i.alias or i.name): _input_expr(plan, i, filters, offset, seen, to_grain) for i in metric.inputs}
+    for column in list(tree.find_all(exp.Column)):
+        if column.name in values:
+            column.replace(exp.paren(values[column.name].copy()))
+        else:
+            raise QueryError(f"Metric '{name}' uses '{column.name}', which is not one of its input metrics.")
+    return tree
+
+
+def _input_expr(plan: _Plan, item, filters, offset, seen, to_grain=None) -> exp.Expression:
+    if item.offset_to_grain:
+        if offset is not None or item.offset_window is not None or to_grain is not None:
+            raise QueryError(f"offset_to_grain on '{item.name}' cannot be combined with another offset.")
+        return _metric_expr(plan, item.name, filters + item.filters, None, seen, item.offset_to_grain)
+    window = offset
+    if item.offset_window is not None:
+        if offset is not None and offset[1] != item.offset_window[1]:
+            raise QueryError("Offsets in different grains cannot be stacked.")
+        window = (item.offset_window[0] + (offset[0] if offset else 0), item.offset_window[1])
+    return _metric_expr(plan, item.name, filters + item.filters, window, seen)
+
+
+# -- the join graph -------------------------------------------------------------------------------------------
+
+@dataclass(frozen=True)
+class _Hop:
+    entity: str
+    target: SemanticModel
+
+
+@dataclass(frozen=True)
+class _Resolved:
+    """How a dimension or entity is reached from a measure's model: the hops, then the SQL."""
+
+    hops: tuple[_Hop, ...]
+    model: SemanticModel
+    expr: str
+    dimension: Dimension | None
+
+
+def _paths(project: Project, start: SemanticModel, max_hops: int = 4) -> list[tuple[_Hop, ...]]:
+    """Every many-to-one path from `start` (breadth first, shortest first, no model twice)."""
+    found: list[tuple[_Hop, ...]] = [()]
+    queue: deque[tuple[SemanticModel, tuple[_Hop, ...]]] = deque([(start, ())])
+    while queue:
+        model, path = queue.popleft()
+        if len(path) >= max_hops:
+            continue
+        visited = {start.name, *(h.target.name for h in path)}
+        for entity in model.entities:
+            for target in project.semantic_models:
+                if target.name in visited:
+                    continue
+                key = target.entity(entity.name)
+                if key is not None and key.type in ("primary", "unique", "natural"):
+                    hop_path = path + (_Hop(entity.name, target),)
+                    found.append(hop_path)
+                    queue.append((target, hop_path))
+    return found
+
+
+def _resolve(project: Project, start: SemanticModel, name: str, entity_path: tuple[str, ...] = ()) -> _Resolved:
+    """Find a dimension (or entity) by name from `start`, along many-to-one joins only."""
+    options: list[_Resolved] = []
+    for path in _paths(project, start):
+        here = path[-1].target if path else start
+        if entity_path and not _path_matches(tuple(h.entity for h in path), here, start, entity_path):
+            continue
+        dimension = here.dimension(name)
+        if dimension is not None:
+            options.append(_Resolved(path, here, dimension.expr, dimension))
+            continue
+        entity = here.entity(name)
+        if entity is not None:
+            options.append(_Resolved(path, here, entity.expr, None))
+    if not options:
+        reachable_elsewhere = any(m.dimension(name) or m.entity(name) for m in project.semantic_models)
+        if reachable_elsewhere:
+            raise QueryError(f"'{name}' cannot be combined with measures of '{start.name}' without counting "
+                             "rows twice (it is only reachable through a one-to-many join).")
+        raise QueryError(f"'{name}' is not a dimension of the semantic layer.")
+    shortest = min(len(o.hops) for o in options)
+    best = [o for o in options if len(o.hops) == shortest]
+    if len({(tuple(h.entity for h in o.hops), o.model.name) for o in best}) > 1:
+        choices = ", ".join("__".join([*(h.entity for h in o.hops), name]) for o in best)
+        raise QueryError(f"'{name}' is ambiguous from '{start.name}': say which one ({choices}).")
+    return best[0]
+
+
+def _path_matches(hops: tuple[str, ...], here: SemanticModel, start: SemanticModel,
+                  entity_path: tuple[str, ...]) -> bool:
+    """Does 'entity__...__name' describe this join path? The path may start with the measure
+    model's own entity ('flight__plane__seats') and may end with the target's ('plane__seats')."""
+    own = (start.entity_name,) if start.entity_name else ()
+    full = own + hops
+    return entity_path in (hops, full) or (bool(hops) and hops[-len(entity_path):] == entity_path) or (
+        not hops and here.entity_name is not None and entity_path == (here.entity_name,))
+
+
+# -- the builder -------------------------------------------------------------------------------------------------
+
+class _Builder:
+    def __init__(self, plan: _Plan):
+        self.plan = plan
+        self.project = plan.project
+        self.dialect = plan.dialect
+        self.tables: list[str] = []
+
+    # expressions -------------------------------------------------------------------------------------
+
+    def parse(self, sql: str) -> exp.Expression:
+        return sqlglot.parse_one(sql, read=self.project.dialect)
+
+    def qualified(self, sql: str, alias: str) -> exp.Expression:
+        tree = self.parse(sql)
+        for column in list(tree.find_all(exp.Column)):
+            if not column.table:
+                column.set("table", exp.to_identifier(alias, quoted=True))
+        return tree
+
+    def grain(self, expr: exp.Expression, grain: str | None) -> exp.Expression:
+        if grain is None:
+            return expr
+        if grain == "hour":
+            return exp.TimestampTrunc(this=exp.cast(expr, "TIMESTAMP"), unit=exp.Var(this="HOUR"))
+        if grain in GRAIN_ORDER:
+            truncated = exp.DateTrunc(this=exp.cast(expr, "DATE"), unit=exp.Var(this=grain.upper()))
+            return exp.cast(truncated, "DATE")
+        if grain == "extract_dow":
+            return self.iso_weekday(exp.cast(expr, "DATE"))
+        if grain not in DATE_PARTS:
+            raise QueryError(f"'{grain}' is not a time grain ({', '.join(GRAIN_ORDER + DATE_PARTS)}).")
+        part = grain.removeprefix("extract_").upper()
+        if part == "DOY":
+            return exp.DayOfYear(this=exp.cast(expr, "DATE"))
+        return exp.Extract(this=exp.Var(this=part), expression=exp.cast(expr, "TIMESTAMP" if part == "HOUR" else "DATE"))
+
+    def iso_weekday(self, date: exp.Expression) -> exp.Expression:
+        """1 = Monday ... 7 = Sunday in every dialect (each spells it differently)."""
+        if self.dialect == "postgres":
+            return exp.Extract(this=exp.Var(this="ISODOW"), expression=date)
+        if self.dialect == "mysql":
+            return exp.Add(this=exp.Anonymous(this="WEEKDAY", expressions=[date]), expression=exp.Literal.number(1))
+        return exp.DayOfWeekIso(this=date)
+
+    def shifted(self, expr: exp.Expression, offset: tuple[int, str] | None) -> exp.Expression:
+        if offset is None:
+            return expr
+        count, unit = offset
+        if unit == "week":
+            count, unit = count * 7, "day"
+        if unit == "quarter":
+            count, unit = count * 3, "month"
+        moved = exp.DateAdd(this=exp.cast(expr, "TIMESTAMP" if unit == "hour" else "DATE"),
+                            expression=exp.Literal.number(count), unit=exp.Var(this=unit.upper()))
+        return moved
+
+    # one CTE per group of leaves -------------------------------------------------------------------------------
+
+    def cte(self, model: SemanticModel, leaves: list[tuple[_Leaf, str]]) -> exp.Select:
+        alias = model.name
+        joins: dict[tuple[str, ...], exp.Join] = {}
+        offset = leaves[0][0].offset
+        cumulative = leaves[0][0].cumulative
+        time_dim = self.agg_time(model, leaves[0][0].measure)
+
+        def column(name: str, entity_path: tuple[str, ...] = (), grain: str | None = None,
+                   shift: bool = True) -> exp.Expression:
+            if name == "metric_time":
+                if time_dim is None:
+                    raise QueryError(f"The measures of '{model.name}' have no time dimension (agg_time_dimension).")
+                name, entity_path = time_dim, ()
+            found = _resolve(self.project, model, name, entity_path)
+            table_alias = self.join_path(model, found.hops, joins)
+            expr = self.qualified(found.expr, table_alias)
+            is_agg_time = found.dimension is not None and found.dimension.name == time_dim and not found.hops
+            if shift and offset is not None and is_agg_time:
+                expr = self.shifted(expr, offset)
+            return self.grain(expr, grain)
+
+        select: list[exp.Expression] = []
+        group: list[exp.Expression] = []
+        for item in self.plan.query.group_by:
+            *path, name = item.name.split("__")
+            expr = column(name, tuple(path), item.grain)
+            select.append(exp.alias_(expr, item.alias, quoted=True))
+            group.append(expr)
+
+        def sql_of(ref: Ref) -> exp.Expression:
+            return column(ref.name, ref.entity_path, ref.grain)
+
+        where = [f for f in self.plan.query.where
+                 if not (leaves[0][0].to_grain and self.is_time_filter(f, model))]  # the period start may lie outside
+        conditions = [self.filter_condition(f, model, alias, sql_of) for f in where]
+        # filters every leaf shares restrict the rows; the others only their own aggregate
+        shared = [f for f in leaves[0][0].filters if all(f.text in {g.text for g in leaf.filters} for leaf, _ in leaves)]
+        row_filters = [self.condition(f, sql_of) for f in shared]
+        own = {name: [self.condition(f, sql_of) for f in leaf.filters if f.text not in {g.text for g in shared}]
+               for leaf, name in leaves}
+        source = exp.Table(this=exp.to_identifier(model.relation.split(".")[-1]),
+                           db=exp.to_identifier(model.relation.split(".")[0]) if "." in model.relation else None,
+                           alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+        self.tables.append(model.relation)
+        for leaf, name in leaves:
+            select.append(exp.alias_(self.aggregate(leaf.measure, alias, own[name]), name, quoted=True))
+
+        if cumulative is not None:
+            return self.cumulative_cte(model, leaves, source, joins, column, conditions, row_filters, own)
+
+        query = exp.select(*select).from_(source)
+        for join in joins.values():
+            query = query.join(join)
+        where = conditions + row_filters
+        if where:
+            query = query.where(exp.and_(*where))
+        if group:
+            query = query.group_by(*group)
+        return query
+
+    def cumulative_cte(self, model, leaves, source, joins, column, conditions, row_filters, own) -> exp.Select:
+        """Reported periods (chosen by the time filters) joined to every row up to their end."""
+        window, to_date = leaves[0][0].cumulative
+        times = [g for g in self.plan.query.group_by if g.name == "metric_time"
+                 or g.name.split("__")[-1] == self.agg_time(model, leaves[0][0].measure)]
+        aggs = [exp.alias_(self.aggregate(leaf.measure, model.name, own[name]), name, quoted=True)
+                for leaf, name in leaves]
+        if not times:  # no periods asked for: everything accumulated, i.e. a plain aggregate
+            query = exp.select(*aggs).from_(source)
+            for join in joins.values():
+                query = query.join(join)
+            where = conditions + row_filters
+            return query.where(exp.and_(*where)) if where else query
+        period = times[0]
+        grain = period.grain or self.project.model_by_name[model.name].dimension(
+            self.agg_time(model, leaves[0][0].measure) or "").granularity or "day"
+        if grain not in GRAIN_ORDER:
+            raise QueryError("A cumulative metric needs a time grain (day, week, month, quarter or year).")
+        row_time = column(period.name.split("__")[-1], grain=grain)
+        periods = exp.select(exp.alias_(row_time.copy(), "period", quoted=True)).distinct().from_(source.copy())
+        for join in joins.values():
+            periods = periods.join(join.copy())
+        if conditions:
+            periods = periods.where(exp.and_(*[c.copy() for c in conditions]))
+        p = exp.column("period", table="__periods", quoted=True)
+        on: list[exp.Expression] = [exp.LTE(this=row_time.copy(), expression=p)]
+        if window is not None:
+            on.append(exp.GT(this=row_time.copy(), expression=self.shifted(p.copy(), (-window[0], window[1]))))
+        if to_date is not None:
+            on.append(exp.EQ(this=self.grain(row_time.copy(), to_date), expression=self.grain(p.copy(), to_date)))
+        others = [g for g in self.plan.query.group_by if g is not period]
+        select = [exp.alias_(p.copy(), period.alias, quoted=True)]
+        group: list[exp.Expression] = [p.copy()]
+        for item in others:
+            *path, name = item.name.split("__")
+            expr = column(name, tuple(path), item.grain)
+            select.append(exp.alias_(expr, item.alias, quoted=True))
+            group.append(expr.copy())
+        non_time = [c for c, f in zip(conditions, self.plan.query.where) if not self.is_time_filter(f, model)]
+        query = exp.select(*select, *aggs).from_(periods.subquery("__periods"))
+        query = query.join(source, on=exp.and_(*on), join_type="inner")
+        for join in joins.values():
+            query = query.join(join)
+        where = non_time + row_filters
+        if where:
+            query = query.where(exp.and_(*where))
+        return query.group_by(*group)
+
+    def filter_condition(self, parsed: ParsedFilter, model: SemanticModel, alias: str, sql_of) -> exp.Expression:
+        """A filter on this model's rows; one on a model whose rows point here (one-to-many) becomes
+        a semi-join, `key IN (SELECT key FROM other WHERE ...)`, which can never multiply rows."""
+        try:
+            return self.condition(parsed, sql_of)
+        except QueryError:
+            entity = model.primary
+            names = {r.name for r in parsed.refs}
+            for other in self.project.semantic_models:
+                key = other.entity(entity.name) if entity else None
+                if other is model or key is None or not all(other.dimension(n) for n in names):
+                    continue
+                inner_alias = f"{other.name}__semi"
+                inner = exp.select(self.qualified(key.expr, inner_alias)).from_(exp.Table(
+                    this=exp.to_identifier(other.relation.split(".")[-1]),
+                    db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
+                    alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True))))
+                inner = inner.where(self.condition(parsed, lambda ref, other=other, at=inner_alias: self.grain(
+                    self.qualified(other.dimension(ref.name).expr, at), ref.grain)))
+                self.tables.append(other.relation)
+                return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
+            raise
+
+    def is_time_filter(self, parsed: ParsedFilter, model: SemanticModel) -> bool:
+        names = {r.name for r in parsed.refs}
+        return bool(names & {"metric_time", *(d.name for d in model.dimensions if d.type == "time")})
+
+    def agg_time(self, model: SemanticModel, measure: str) -> str | None:
+        return self.project.measure(measure).agg_time_dimension or model.agg_time_dimension
+
+    def join_path(self, model: SemanticModel, hops: tuple[_Hop, ...], joins: dict) -> str:
+        here, here_alias = model, model.name
+        for i in range(len(hops)):
+            key = tuple(h.entity for h in hops[: i + 1])
+            hop = hops[i]
+            alias = "__".join(key)
+            if key not in joins:
+                left = self.qualified(here.entity(hop.entity).expr, here_alias)
+                right = self.qualified(hop.target.entity(hop.entity).expr, alias)
+                table = exp.Table(this=exp.to_identifier(hop.target.relation.split(".")[-1]),
+                                  db=exp.to_identifier(hop.target.relation.split(".")[0])
+                                  if "." in hop.target.relation else None,
+                                  alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+                joins[key] = exp.Join(this=table, kind="LEFT", on=exp.EQ(this=left, expression=right))
+                self.tables.append(hop.target.relation)
+            here, here_alias = hop.target, alias
+        return here_alias
+
+    def condition(self, parsed: ParsedFilter, sql_of) -> exp.Expression:
+        tree = parsed.condition.copy()
+        holders = parsed.placeholders()
+        for column in list(tree.find_all(exp.Column)):
+            ref = holders.get(column.name)
+            if ref is not None:
+                column.replace(sql_of(ref))
+        return tree
+
+    def aggregate(self, measure_name: str, alias: str, only_where: list[exp.Expression] = ()) -> exp.Expression:
+        """The measure's aggregate; `only_where` limits it to some rows (CASE WHEN ... THEN value END,
+        which every aggregate skips as NULL), so measures with different filters share one scan."""
+        measure = self.project.measure(measure_name)
+        value = self.qualified(measure.expr, alias)
+        agg = measure.agg
+        if agg == "sum_boolean":
+            value = exp.Case(ifs=[exp.If(this=value, true=exp.Literal.number(1))], default=exp.Literal.number(0))
+            agg = "sum"
+        if only_where:
+            value = exp.Case(ifs=[exp.If(this=exp.and_(*[c.copy() for c in only_where]), true=value)])
+        if agg == "sum":
+            return exp.Sum(this=value)
+        if agg == "count":
+            return exp.Count(this=value)
+        if agg == "count_distinct":
+            return exp.Count(this=exp.Distinct(expressions=[value]))
+        if agg == "average":
+            return exp.Avg(this=value)
+        if agg == "min":
+            return exp.Min(this=value)
+        if agg == "max":
+            return exp.Max(this=value)
+        if self.dialect in _NO_EXACT_PERCENTILE:
+            raise QueryError(f"{self.dialect.capitalize()} has no exact {agg} aggregate, so '{measure.name}' "
+                             "cannot be computed there.")
+        fraction = 0.5 if agg == "median" else float(measure.percentile or 0.5)
+        kind = exp.PercentileDisc if measure.discrete_percentile else exp.PercentileCont
+        return exp.WithinGroup(this=kind(this=exp.Literal.number(fraction)),
+                               expression=exp.Order(expressions=[exp.Ordered(this=value)]))
+
+
+def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
+    lits = [_literal(v) for v in values]
+    if op in _OPS:
+        return _OPS[op](this=left, expression=lits[0])
+    if op == "between":
+        return exp.Between(this=left, low=lits[0], high=lits[1])
+    if op == "in":
+        return exp.In(this=left, expressions=lits)
+    if op == "is_null":
+        return exp.Is(this=left, expression=exp.Null())
+    if op == "not_null":
+        return exp.Not(this=exp.Is(this=left, expression=exp.Null()))
+    raise QueryError(f"'{op}' is not a comparison the compiler knows.")
+
+
+def _literal(value) -> exp.Expression:
+    if isinstance(value, bool):
+        return exp.Boolean(this=value)
+    if not isinstance(value, (int, float)):
+        return exp.Literal.string(str(value))
+    return exp.Literal.number(value)
+
+
+# -- the whole query ---------------------------------------------------------------------------------------------
+
+def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Compiled:
+    if dialect not in DIALECTS:
+        raise QueryError(f"Dialect '{dialect}' is not one of {', '.join(DIALECTS)}.")
+    if not query.metrics and not query.contrasts:
+        raise QueryError("The query names no metric.")
+    deferred: list[ParsedFilter] = []
+    if query.compare and query.compare_by:
+        if query.compare_by not in {g.alias for g in query.group_by}:
+            raise QueryError("A comparison with the previous row needs that column among the group-bys.")
+        deferred = [f for f in query.where
+                    if {f"{r.name}__{r.grain}" if r.grain else r.name for r in f.refs} == {query.compare_by}]
+        query = replace(query, where=tuple(f for f in query.where if f not in deferred))
+    plan = _Plan(project, dialect, query)
+    outputs: list[tuple[str, exp.Expression]] = []
+    time_groups = [g for g in query.group_by if g.grain in GRAIN_ORDER or g.name == "metric_time"]
+    for contrast in query.contrasts:
+        first = _metric_expr(plan, contrast.metric, filters=contrast.first)
+        second = _metric_expr(plan, contrast.metric, filters=contrast.second)
+        outputs.append((contrast.name, _contrast(contrast.kind, first, second)))
+    for name in query.metrics:
+        outputs.append((name, _metric_expr(plan, name)))
+        if query.compare and query.compare_by:
+            continue  # computed over the combined rows below
+        if query.compare:
+            if not time_groups:
+                raise QueryError("A comparison with an earlier period needs the answer grouped by a time grain.")
+            grain = time_groups[0].grain or "day"
+            offset = (1, "year") if query.compare == "previous_year" else (1, grain)
+            current = outputs[-1][1]
+            previous = _metric_expr(plan, name, offset=offset)
+            outputs += [
+                (f"{name}__previous", previous),
+                (f"{name}__change", exp.Sub(this=current.copy(), expression=previous.copy())),
+                (f"{name}__pct_change", exp.Mul(this=exp.Div(
+                    this=exp.cast(exp.Sub(this=current.copy(), expression=previous.copy()), "DOUBLE"),
+                    expression=exp.func("NULLIF", previous.copy(), exp.Literal.number(0))),
+                    expression=exp.Literal.number(100))),
+            ]
+
+    builder = _Builder(plan)
+    groups: dict[tuple, list[tuple[_Leaf, str]]] = {}
+    owners: dict[tuple, SemanticModel] = {}
+    for leaf, alias in plan.leaves.items():
+        owner = project.measure_owner.get(leaf.measure)
+        if owner is None:
+            raise QueryError(f"Measure '{leaf.measure}' is not defined in any semantic model.")
+        key = leaf.cte_key(owner.name)
+        groups.setdefault(key, []).append((leaf, alias))
+        owners[key] = owner
+    ctes: list[tuple[str, exp.Select, bool]] = []
+    cte_of: dict[str, str] = {}
+    for n, (key, leaves) in enumerate(groups.items()):
+        name = f"__q{n}"
+        leaf = leaves[0][0]
+        ctes.append((name, builder.cte(owners[key], leaves), leaf.offset is not None or leaf.to_grain is not None,
+                     leaf.to_grain))
+        for _, alias in leaves:
+            cte_of[alias] = name
+
+    keys = [g.alias for g in query.group_by]
+    time_keys = {g.alias for g in query.group_by if g.grain in GRAIN_ORDER}
+    if any(c[3] for c in ctes) and not time_keys:
+        raise QueryError("offset_to_grain needs the answer grouped by a time grain.")
+    outer, union = _combine(ctes, keys, time_keys, builder.grain)
+    for name, expr in outputs:
+        expr = expr.copy()
+        for column in list(expr.find_all(exp.Column)):
+            if column.table.startswith("__cte_of_"):
+                column.set("table", exp.to_identifier(cte_of[column.name]))
+                column.set("this", exp.to_identifier(column.name, quoted=True))
+        outer = outer.select(exp.alias_(expr, name, quoted=True))
+    columns = keys + [name for name, _ in outputs]
+    if query.compare and query.compare_by:
+        outer, columns = _previous_row(outer, query, columns, deferred)
+    outer = _wrap(outer, query, columns, plan)
+    for cte_name, cte_query, *_ in ctes:
+        outer = outer.with_(cte_name, as_=cte_query)
+    if union is not None:
+        outer = outer.with_("__keys", as_=union)
+    sql = outer.sql(dialect=dialect, pretty=True)
+    return Compiled(sql=sql, tables=list(dict.fromkeys(builder.tables)), columns=columns)
+
+
+def _contrast(kind: str, first: exp.Expression, second: exp.Expression) -> exp.Expression:
+    if kind == "difference":
+        return exp.Sub(this=first, expression=second)
+    denominator = exp.func("NULLIF", second.copy(), exp.Literal.number(0))
+    if kind == "ratio":
+        return exp.Div(this=exp.cast(first, "DOUBLE"), expression=denominator)
+    change = exp.cast(exp.paren(exp.Sub(this=first, expression=second)), "DOUBLE")
+    return exp.Mul(this=exp.Div(this=change, expression=denominator), expression=exp.Literal.number(100))
+
+
+def _previous_row(outer: exp.Select, query: Query, columns: list[str], deferred: list[ParsedFilter]):
+    """Each metric beside its value in the previous row along `compare_by` (LAG), then the
+    filters on `compare_by`, so the first reported row still has its predecessor."""
+    by = query.compare_by
+    others = [g.alias for g in query.group_by if g.alias != by]
+    inner = outer.subquery("__grouped")
+    select: list[exp.Expression] = [exp.column(c, quoted=True) for c in columns]
+    names = list(columns)
+    for metric in query.metrics:
+        current = exp.column(metric, quoted=True)
+        previous = exp.Window(this=exp.Anonymous(this="LAG", expressions=[current.copy()]),
+                              partition_by=[exp.column(o, quoted=True) for o in others] or None,
+                              order=exp.Order(expressions=[exp.Ordered(this=exp.column(by, quoted=True))]))
+        select += [exp.alias_(previous, f"{metric}__previous", quoted=True),
+                   exp.alias_(exp.Sub(this=current.copy(), expression=previous.copy()), f"{metric}__change", quoted=True),
+                   exp.alias_(_contrast("pct_change", current.copy(), previous.copy()), f"{metric}__pct_change",
+                              quoted=True)]
+        names += [f"{metric}__previous", f"{metric}__change", f"{metric}__pct_change"]
+    compared = exp.select(*select).from_(inner)
+    result = exp.select(*[exp.column(n, quoted=True) for n in names]).from_(compared.subquery("__compared"))
+    conditions = []
+    for parsed in deferred:
+        tree = parsed.condition.copy()
+        for column in list(tree.find_all(exp.Column)):
+            if column.name in parsed.placeholders():
+                column.replace(exp.column(by, quoted=True))
+        conditions.append(tree)
+    if conditions:
+        result = result.where(exp.and_(*conditions))
+    return result, names
+
+
+def _combine(ctes: list, keys: list[str], time_keys: set[str] = frozenset(), truncate=None):
+    """One row per group: straight from a single CTE, else a keys CTE (returned second) joined to each.
+    A CTE of an offset_to_grain input joins each period to the start of its grain's period."""
+    if len(ctes) == 1 and not ctes[0][3]:
+        name = ctes[0][0]
+        return exp.select(*[exp.column(k, table=name, quoted=True) for k in keys]).from_(name), None
+    if not keys:
+        outer = exp.select().from_(ctes[0][0])
+        for name, *_ in ctes[1:]:
+            outer = outer.join(name, join_type="cross")
+        return outer, None
+    sources = [c for c in ctes if not c[2]] or ctes  # offset rows never add periods of their own
+    union: exp.Expression = exp.select(*[exp.column(k, quoted=True) for k in keys]).from_(sources[0][0])
+    for name, *_ in sources[1:]:
+        union = exp.union(union, exp.select(*[exp.column(k, quoted=True) for k in keys]).from_(name), distinct=True)
+    outer = exp.select(*[exp.column(k, table="__keys", quoted=True) for k in keys]).from_("__keys")
+    for name, _, _, to_grain in ctes:
+        on = []
+        for k in keys:
+            key = exp.column(k, table="__keys", quoted=True)
+            if to_grain and k in time_keys:
+                key = truncate(key, to_grain)
+            on.append(exp.NullSafeEQ(this=key, expression=exp.column(k, table=name, quoted=True)))
+        outer = outer.join(name, on=exp.and_(*on), join_type="left")
+    return outer, union
+
+
+def _wrap(outer: exp.Select, query: Query, columns: list[str], plan: _Plan) -> exp.Select:
+    """HAVING, top-N per group, order and limit, on the combined rows by their names."""
+    names = set(columns)
+    for item in query.having:
+        if item.metric not in names:
+            raise QueryError(f"A condition on '{item.metric}' needs it among the metrics asked for.")
+    for name, _ in query.order_by:
+        if name not in names:
+            raise QueryError(f"Ordering by '{name}' needs it among the metrics or group-bys.")
+    order = [exp.Ordered(this=exp.column(n, quoted=True), desc=d, nulls_first=False) for n, d in query.order_by]
+    order += [exp.Ordered(this=exp.column(g.alias, quoted=True), nulls_first=False)
+              for g in query.group_by if g.alias not in dict(query.order_by)]
+    needs_wrapper = bool(query.having or query.limit_per or query.count_rows)
+    if not needs_wrapper:
+        if order:
+            outer = outer.order_by(*order)
+        return outer.limit(query.limit) if query.limit is not None else outer
+    inner = outer.subquery("__result")
+    wrapped = exp.select(*[exp.column(c, quoted=True) for c in columns]).from_(inner)
+    conditions = [_op(h.op, exp.column(h.metric, quoted=True), h.values) for h in query.having]
+    if query.limit_per:
+        if query.limit is None or query.limit_per not in names:
+            raise QueryError("Top-N per group needs a number and a group-by to rank within.")
+        rank = exp.Window(this=exp.RowNumber(), partition_by=[exp.column(query.limit_per, quoted=True)],
+                          order=exp.Order(expressions=[o.copy() for o in order]))
+        ranked = exp.select("*", exp.alias_(rank, "__rank", quoted=True)).from_(inner)
+        if conditions:
+            ranked = ranked.where(exp.and_(*conditions))
+        wrapped = exp.select(*[exp.column(c, quoted=True) for c in columns]).from_(ranked.subquery("__ranked"))
+        wrapped = wrapped.where(exp.LTE(this=exp.column("__rank", quoted=True),
+                                        expression=exp.Literal.number(query.limit)))
+        order = [exp.Ordered(this=exp.column(query.limit_per, quoted=True), nulls_first=False)] + [
+            o for o in order if o.this.name != query.limit_per]
+        return wrapped.order_by(*order)
+    if conditions:
+        wrapped = wrapped.where(exp.and_(*conditions))
+    if query.count_rows:
+        return exp.select(exp.alias_(exp.Count(this=exp.Star()), "groups", quoted=True)).from_(
+            wrapped.subquery("__groups"))
+    if order:
+        wrapped = wrapped.order_by(*order)
+    return wrapped.limit(query.limit) if query.limit is not None else wrapped
+
+
+def replace_grain(group: GroupBy, grain: str | None) -> GroupBy:
+    return replace(group, grain=grain)
+
+
+def dimension_filter(name: str, op: str, values: tuple, grain: str | None = None) -> ParsedFilter:
+    """A structured filter ('origin = JFK') as the same placeholder form the YAML filters use."""
+    *path, element = name.split("__")
+    ref = Ref("time_dimension" if grain else "dimension", element, tuple(path), grain)
+    return ParsedFilter(text=f"{name}{'__' + grain if grain else ''} {op} {list(values)}",
+                        condition=_op(op, exp.column("__ref_0"), values), refs=(ref,))
+
+
+def metric_of(project: Project, name: str) -> Metric:
+    return project.metric_by_name[name]

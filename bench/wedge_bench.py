@@ -1,0 +1,192 @@
+"""Runaway work and hostile input: what they cost, and what everyone else waits meanwhile.
+Prints figures; asserts nothing.
+
+- time to refuse a 1 MB SQL and 10,000 nested parentheses (fix / explain / run), and an
+  oversized question;
+- a CPU step that never yields: time until it is stopped from outside, until the next
+  step is answered (its worker is replaced), and others' steps meanwhile;
+- other people's queries while N statements that ignore cancellation hold warehouse
+  slots (the engine call is replaced by one that blocks; tests/support/runaway.py):
+  median answer time against the same queries with nothing running away.
+
+    python bench/wedge_bench.py [--runs 5] [--runaways 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import dataclasses
+import statistics
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.budget.cpu import CpuPool  # noqa: E402
+from agent.errors import AssistantError  # noqa: E402
+from tests.support.runaway import blocking_engine, spin  # noqa: E402
+
+# CPU workers re-import this module as they start: the agent's heavy imports live in the
+# functions that need them, so a replaced worker starts in a fraction of a second.
+
+QUERY = "SELECT origin, count(*) AS n FROM flights GROUP BY origin"
+
+
+async def final(events):
+    last = None
+    async for event in events:
+        last = event
+    return last
+
+
+async def timed(make) -> tuple[float, object]:
+    started = time.perf_counter()
+    result = await make()
+    return time.perf_counter() - started, result
+
+
+def median_ms(samples: list[float]) -> str:
+    return f"{statistics.median(samples) * 1000:,.1f} ms"
+
+
+async def refusals(assistant, runs: int) -> None:
+    megabyte = "SELECT " + " + ".join(["1"] * 350_000)
+    deep = "SELECT " + "(" * 10_000 + "1" + ")" * 10_000
+    print(f"refusing oversized input (median of {runs}):")
+    for label, sql in (("1 MB SQL", megabyte), ("10,000 nested parentheses", deep)):
+        for agent_name in ("Fix SQL Agent", "Explain SQL Agent", "Chat BI Agent"):
+            samples, code = [], None
+            for n in range(runs):
+                took, reply = await timed(
+                    lambda n=n, agent_name=agent_name, sql=sql: final(
+                        assistant.run_tool(f"r-{n}", agent_name, {"sql": sql})
+                    )
+                )
+                samples.append(took)
+                code = reply.error_code
+            print(f"  {label:<27} {agent_name:<18} {median_ms(samples):>9}  ({code})")
+    chain, n = [], 0
+    while len(" UNION ALL ".join(chain)) < assistant.settings.max_sql_chars - 100:
+        chain.append(f"SELECT {n} AS x FROM flights WHERE origin = 'JFK'")
+        n += 1
+    union = " UNION ALL ".join(chain[:-1])
+    for agent_name in ("Fix SQL Agent", "Explain SQL Agent", "Chat BI Agent"):
+        took, reply = await timed(lambda agent_name=agent_name: final(assistant.run_tool("u", agent_name, {"sql": union})))
+        print(f"  {len(union):,}-char UNION ALL chain (under the cap) {agent_name:<18} {took:6.1f} s  "
+              f"({reply.error_code or 'answered'})")
+    question = "how many flights left each airport " * 3000
+    samples = [(await timed(lambda: final(assistant.ask("q", question))))[0] for _ in range(runs)]
+    print(f"  {len(question):,}-character question{'':<8} {median_ms(samples):>9}")
+    limit = assistant.settings.max_question_chars
+    longest = ("average departure delay by origin airport for flights in july " * 100)[:limit]
+    samples = [(await timed(lambda n=n: final(assistant.ask(f"long-{n}", longest))))[0] for n in range(runs)]
+    print(f"answering a question at the {limit:,}-character limit (offline model, end to end): "
+          f"{median_ms(samples)}")
+
+
+async def cpu_overrun(budget_s: float) -> None:
+    pool = CpuPool(workers=1, budget_s=budget_s)
+    try:
+        await pool.run("warm-up", spin, 0.0)
+        took, _ = await timed(lambda: _expect_failure(pool.run("spin", spin)))
+        after, _ = await timed(lambda: pool.run("next", spin, 0.0))
+        print(f"CPU step that never yields, budget {budget_s:g} s: stopped after {took:.2f} s; "
+              f"next step answered {after * 1000:,.0f} ms later (worker replaced)")
+    finally:
+        pool.close()
+
+
+async def others_while_a_step_spins(runs: int, budget_s: float) -> None:
+    """Two workers; one is taken by a step that never yields: how long do others' explain steps take?"""
+    from agent.budget import steps
+
+    pool = CpuPool(workers=2, budget_s=budget_s)
+    sql = "SELECT origin, count(*) AS n FROM flights WHERE month = 7 GROUP BY origin ORDER BY n DESC"
+
+    async def explain() -> float:
+        return (await timed(lambda: pool.run("Explaining", steps.explain, sql, "duckdb", {})))[0]
+
+    try:
+        for _ in range(2):
+            await explain()  # both workers started
+        baseline = [await explain() for _ in range(runs)]
+        spinning = asyncio.create_task(_expect_failure(pool.run("spin", spin)))
+        await asyncio.sleep(0.2)
+        during = [await explain() for _ in range(runs)]
+        await spinning
+        print(f"others' explain steps while a step spins in one of 2 workers (median of {runs}): "
+              f"{median_ms(during)} vs {median_ms(baseline)} with none")
+    finally:
+        pool.close()
+
+
+async def _expect_failure(awaitable) -> None:
+    try:
+        await awaitable
+    except AssistantError:
+        return
+    raise SystemExit("the spinning step was not stopped")
+
+
+async def others_while_runaways(context, settings, runs: int, runaways: int) -> None:
+    from agent.api import Assistant, ChatContext
+    from agent.warehouse.duck import DuckDBWarehouse
+
+    release = threading.Event()
+    DuckDBWarehouse._execute = blocking_engine(DuckDBWarehouse._execute, release)
+    tight = settings.model_copy(update={"query_timeout_s": 2.0, "warehouse_slots": runaways + 2})
+    warehouse = DuckDBWarehouse(context.warehouse.path, tight)
+    assistant = Assistant(dataclasses.replace(context, settings=tight, warehouse=warehouse))
+
+    async def other(n: int) -> float:
+        took, reply = await timed(
+            lambda: final(assistant.run_tool(f"o-{n}", "Chat BI Agent", {"sql": QUERY}, ChatContext(user=f"U{n}")))
+        )
+        assert reply.error is None, reply.error
+        return took
+
+    baseline = [await other(n) for n in range(runs)]
+    stuck = [
+        asyncio.create_task(
+            final(assistant.run_tool(f"x-{n}", "Chat BI Agent", {"sql": "SELECT 'runaway' AS x"}, ChatContext(user=f"R{n}")))
+        )
+        for n in range(runaways)
+    ]
+    await asyncio.sleep(0.5)
+    during = [await other(n) for n in range(runs)]
+    took, replies = await timed(lambda: asyncio.gather(*stuck))
+    codes = sorted({r.error_code for r in replies})
+    health = await assistant.health(timeout_s=1)
+    release.set()
+    print(f"others' queries with {runaways} statements ignoring cancellation (median of {runs}): "
+          f"{median_ms(during)} vs {median_ms(baseline)} with none (x{statistics.median(during) / statistics.median(baseline):.2f})")
+    print(f"  the runaways were answered {codes} at their {tight.query_timeout_s * 2:g} s budget; "
+          f"health while they still run: {health}")
+
+
+async def main() -> None:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--runaways", type=int, default=3)
+    args = parser.parse_args()
+    from agent.api import Assistant
+    from agent.settings import load_settings
+
+    settings = load_settings(_env_file=None, data_dir=Path(tempfile.gettempdir()) / "wedge-bench-data",
+                             openai_api_key=None, redis_url=None, warehouse_url=None)
+    assistant = Assistant.from_settings(settings)
+    try:
+        await refusals(assistant, args.runs)
+        await cpu_overrun(2.0)
+        await others_while_a_step_spins(args.runs, 5.0)
+        await others_while_runaways(assistant.context, settings, args.runs, args.runaways)
+    finally:
+        await assistant.aclose()
+
+
+if __name__ == "__main__":
+    asyncio.run(main())

@@ -1,0 +1,156 @@
+"""Is this process alive, and is it ready to take requests? One place that knows, for /livez,
+/readyz and any metrics endpoint (read `Readiness.state`).
+
+Ready means: shared state (Redis, when configured) answers, the warehouse answers a trivial
+query, its slots are not all held by work that would not stop and the job slots are not all
+held by runs past their deadline (wedged), and the event loop is not lagging (every request waits that long before it is even looked at). Checks are
+cached briefly so a load balancer polling often costs one check per interval.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import time
+from collections.abc import Awaitable, Callable
+from typing import Any
+
+log = logging.getLogger(__name__)
+
+
+class LoopLag:
+    """How late the event loop wakes a sleeper, measured continuously by a tiny task."""
+
+    def __init__(self, interval_s: float = 0.25, *, window: int = 8):
+        self.interval_s = interval_s
+        self._window = window
+        self._recent: list[float] = []
+        self._task: asyncio.Task[None] | None = None
+
+    @property
+    def lag_s(self) -> float:
+        """The worst lag of the last few measurements (one late wake-up is enough to notice)."""
+        return max(self._recent, default=0.0)
+
+    def start(self) -> None:
+        if self._task is None:
+            self._task = asyncio.create_task(self._measure(), name="loop-lag")
+
+    async def close(self) -> None:
+        if self._task is not None:
+            self._task.cancel()
+            await asyncio.gather(self._task, return_exceptions=True)
+            self._task = None
+
+    async def _measure(self) -> None:
+        while True:
+            asked = time.monotonic()
+            await asyncio.sleep(self.interval_s)
+            self._recent = [*self._recent[-(self._window - 1):], max(0.0, time.monotonic() - asked - self.interval_s)]
+
+
+AgentHealth = Callable[[], Awaitable[dict[str, Any]]]
+# One more thing readiness depends on: None when fine, else a short reason (e.g. Slack refusing the token).
+Check = Callable[[], Awaitable[str | None]]
+
+
+class Readiness:
+    def __init__(
+        self,
+        *,
+        agent_health: AgentHealth | None,
+        redis_up: Callable[[], bool] | None = None,
+        jobs_wedged: Callable[[], bool] | None = None,
+        checks: dict[str, Check] | None = None,
+        lag: LoopLag | None = None,
+        lag_limit_s: float = 2.0,
+        cache_s: float = 2.0,
+    ):
+        self._agent_health = agent_health
+        self._redis_up = redis_up
+        self._jobs_wedged = jobs_wedged
+        self._checks = dict(checks or {})
+        self.lag = lag or LoopLag()
+        self._lag_limit_s = lag_limit_s
+        self._cache_s = cache_s
+        self._checked_at = -float("inf")
+        self._report: dict[str, Any] = {"ready": False, "checked": False}
+        self._checking: asyncio.Task[dict[str, Any]] | None = None
+
+    @property
+    def state(self) -> dict[str, Any]:
+        """The latest values, as numbers a metrics endpoint can export."""
+        report = self._report
+        return {
+            "ready": bool(report.get("ready")),
+            "wedged": bool(report.get("wedged")),
+            "loop_lag_seconds": self.lag.lag_s,
+            "redis_up": report.get("redis") != "down",
+            "warehouse_up": report.get("warehouse") in ("up", "busy"),
+            "warehouse_abandoned_total": (report.get("warehouse_slots") or {}).get("abandoned_total", 0),
+            "cpu_overruns_total": report.get("cpu_overruns", 0),
+        }
+
+    def start(self) -> None:
+        self.lag.start()
+
+    async def close(self) -> None:
+        await self.lag.close()
+        if self._checking is not None:
+            self._checking.cancel()
+            await asyncio.gather(self._checking, return_exceptions=True)
+
+    async def check(self) -> dict[str, Any]:
+        """The readiness report (`ready` and why not), at most `cache_s` old; callers share one check."""
+        if time.monotonic() - self._checked_at < self._cache_s:
+            return self._report
+        if self._checking is None or self._checking.done():
+            self._checking = asyncio.create_task(self._check(), name="readiness-check")
+        return await asyncio.shield(self._checking)
+
+    async def _check(self) -> dict[str, Any]:
+        report: dict[str, Any] = {"checked": True}
+        problems = []
+        if self._redis_up is not None:
+            report["redis"] = "up" if self._redis_up() else "down"
+            if report["redis"] == "down":
+                problems.append("redis")
+        if self._agent_health is not None:
+            try:
+                agent = await self._agent_health()
+            except Exception:
+                log.exception("readiness: the agent's health check failed")
+                agent = {"warehouse": "error", "wedged": False}
+            report["warehouse"] = agent.get("warehouse", "unknown")
+            if agent.get("warehouse_problem"):
+                report["warehouse_problem"] = agent["warehouse_problem"]
+            report["wedged"] = bool(agent.get("wedged"))
+            report["warehouse_slots"] = agent.get("warehouse_slots")
+            report["cpu_overruns"] = agent.get("cpu_overruns", 0)
+            # "busy": every slot is taken by queries still within their budget; that is load, not failure.
+            if report["warehouse"] not in ("up", "busy"):
+                problems.append("warehouse")
+            if report["wedged"]:
+                problems.append("wedged")
+        for name, check in self._checks.items():
+            try:
+                problem = await check()
+            except Exception:
+                log.exception("readiness: the %s check failed", name)
+                problem = "the check failed"
+            report[name] = "up" if problem is None else problem
+            if problem is not None:
+                problems.append(name)
+        if self._jobs_wedged is not None and self._jobs_wedged():
+            report["wedged"] = True
+            problems.append("jobs_wedged")
+        report["loop_lag_s"] = round(self.lag.lag_s, 3)
+        if self.lag.lag_s > self._lag_limit_s:
+            problems.append("loop_lag")
+        report["ready"] = not problems
+        if problems:
+            report["not_ready"] = problems
+        if problems != self._report.get("not_ready", []) and self._report.get("checked"):
+            log.warning("readiness changed: %s", "ready" if not problems else "not ready (" + ", ".join(problems) + ")")
+        self._report, self._checked_at = report, time.monotonic()
+        return report

@@ -1,0 +1,33 @@
+WITH __q0 AS (
+  SELECT
+    CAST(DATE_TRUNC('MONTH', CAST("orders".ordered_at AS DATE)) AS DATE) AS "metric_time__month",
+    SUM("orders".amount) AS "m0"
+  FROM orders AS "orders"
+  GROUP BY
+    CAST(DATE_TRUNC('MONTH', CAST("orders".ordered_at AS DATE)) AS DATE)
+), __q1 AS (
+  SELECT
+    CAST(DATE_TRUNC('MONTH', CAST(DATEADD(MONTH, 1, CAST("orders".ordered_at AS DATE)) AS DATE)) AS DATE) AS "metric_time__month",
+    SUM("orders".amount) AS "m1"
+  FROM orders AS "orders"
+  GROUP BY
+    CAST(DATE_TRUNC('MONTH', CAST(DATEADD(MONTH, 1, CAST("orders".ordered_at AS DATE)) AS DATE)) AS DATE)
+), __keys AS (
+  SELECT
+    "metric_time__month"
+  FROM __q0
+)
+SELECT
+  "__keys"."metric_time__month",
+  (
+    __q0."m0"
+  ) - (
+    __q1."m1"
+  ) AS "revenue_growth"
+FROM __keys
+LEFT JOIN __q0
+  ON "__keys"."metric_time__month" IS NOT DISTINCT FROM "__q0"."metric_time__month"
+LEFT JOIN __q1
+  ON "__keys"."metric_time__month" IS NOT DISTINCT FROM "__q1"."metric_time__month"
+ORDER BY
+  "metric_time__month"

@@ -1,0 +1,61 @@
+"""The offline parser on a dbt project with no assistant meta at all (the shop fixture): words
+come from names, values from the data, time grains from the vocabulary."""
+
+from __future__ import annotations
+
+import duckdb
+import pytest
+
+from agent.semantic.compiler import compile_intent
+from agent.semantic.extract import extract_intent
+from agent.semantic.layer import load_layer
+from agent.semantic.values import ValueIndex
+from tests.semantic import shop
+
+
+@pytest.fixture(scope="module")
+def shop_model():
+    return load_layer(shop.PROJECT)
+
+
+@pytest.fixture(scope="module")
+def shop_values(shop_model):
+    values = {"region": ["east", "north", "south"], "segment": ["business", "retail"], "channel": ["store", "web"],
+              "product": ["chair", "desk", "lamp", "mug"]}
+    return ValueIndex.build(values, {}, shop_model)
+
+
+@pytest.fixture(scope="module")
+def run(shop_model, shop_values):
+    con = duckdb.connect()
+    shop.load(lambda sql, params: con.execute(sql, params) if params else con.execute(sql), mark="?")
+
+    def run(question: str):
+        extraction = extract_intent(question, shop_model, shop_values)
+        assert extraction.intent is not None, extraction.reason
+        return con.execute(compile_intent(extraction.intent, shop_model).sql).fetchall()
+
+    yield run
+    con.close()
+
+
+def test_monthly_groups_by_the_measures_own_date(run):
+    assert [(str(m), r) for m, r in run("monthly revenue")] == [
+        ("2023-11-01", 160.0), ("2023-12-01", 450.0), ("2024-01-01", 225.0), ("2024-02-01", 245.0)]
+
+
+def test_dimensions_two_joins_away(run):
+    assert run("items by segment") == [("business", 6), ("retail", 6)]
+
+
+def test_values_from_the_data_and_a_year_on_the_time_dimension(run):
+    assert run("revenue from the web in 2024") == [(360.0,)]
+
+
+def test_having_on_a_bare_model(run):
+    assert run("regions with more than 5 orders") == [("north", 6)]
+
+
+def test_years_read_as_numbers_and_compare_with_the_year_before(run):
+    rows = run("yearly revenue year over year")
+    assert [(int(y), r, prev) for y, r, prev, *_ in rows] == [(2023, 610.0, None), (2024, 470.0, 610.0)]

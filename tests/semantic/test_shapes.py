@@ -1,0 +1,68 @@
+"""Question shapes beyond one aggregate, phrased unlike the eval sets: each answered offline and
+checked against SQL written by hand, or declined with what could not be placed."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.semantic.compare import rows_match
+from agent.semantic.compiler import compile_intent
+
+CASES = [
+    ("how many flights on Christmas day?", "SELECT count(*) FROM flights WHERE month = 12 AND day = 25"),
+    ("flights in the first week of January by carrier",
+     "SELECT carrier, count(*) FROM flights WHERE month = 1 AND day <= 7 GROUP BY carrier"),
+    ("ratio of LGA departures to JFK departures in May",
+     "SELECT 1.0 * count(*) FILTER (WHERE origin = 'LGA') / count(*) FILTER (WHERE origin = 'JFK') "
+     "FROM flights WHERE month = 5"),
+    ("how many times more flights did Delta fly than American?",
+     "SELECT 1.0 * count(*) FILTER (WHERE carrier = 'DL') / count(*) FILTER (WHERE carrier = 'AA') FROM flights"),
+    ("% change in flights to ORD from March to April",
+     "SELECT 100.0 * (count(*) FILTER (WHERE month = 4) - count(*) FILTER (WHERE month = 3)) "
+     "/ count(*) FILTER (WHERE month = 3) FROM flights WHERE dest = 'ORD'"),
+    ("carriers with fewer than 1000 flights",
+     "SELECT carrier, count(*) FROM flights GROUP BY carrier HAVING count(*) < 1000"),
+    ("how many destinations had more than 10000 flights?",
+     "SELECT count(*) FROM (SELECT dest FROM flights GROUP BY dest HAVING count(*) > 10000)"),
+    ("what share of United's flights leave from EWR?",
+     "SELECT 1.0 * count(*) FILTER (WHERE origin = 'EWR') / count(*) FROM flights WHERE carrier = 'UA'"),
+    ("which airline names had an average departure delay above 15 minutes",
+     "SELECT a.name FROM flights f JOIN airlines a USING (carrier) GROUP BY a.name HAVING avg(dep_delay) > 15"),
+    ("number of flights that were not cancelled by month",
+     "SELECT month, count(*) FROM flights WHERE dep_time IS NOT NULL GROUP BY month"),
+    ("month over month change in average arrival delay",
+     "SELECT month, d - lag(d) OVER (ORDER BY month) FROM (SELECT month, avg(arr_delay) d FROM flights GROUP BY month)"),
+    ("average temperature at JFK on new year's eve",
+     "SELECT avg(temp) FROM weather WHERE origin = 'JFK' AND month = 12 AND day = 31"),
+]
+
+
+@pytest.mark.parametrize("question, gold", CASES, ids=[c[0] for c in CASES])
+def test_shape_answered_like_hand_written_sql(ask, model, warehouse, question, gold):
+    extraction = ask(question)
+    assert extraction.intent is not None, extraction.reason
+    compiled = compile_intent(extraction.intent, model)
+    got = warehouse.run(compiled.sql)
+    want = warehouse.run(gold)
+    assert rows_match(want.columns, want.rows, got.columns, got.rows), compiled.sql
+
+
+@pytest.mark.parametrize("question, word", [
+    ("what is the growth of flights from JFK", "growth"),
+    ("how many flights left JFK except on weekdays in a ratio", "ratio"),
+    ("average delay of distinct routes", "distinct"),
+])
+def test_meaning_words_that_cannot_be_placed_are_declined(ask, question, word):
+    extraction = ask(question)
+    assert extraction.intent is None and word in extraction.reason
+
+
+def test_every_intent_has_a_reading(ask, model):
+    intent = ask("which airlines had more than 20k flights out of EWR? names please").intent
+    reading = compile_intent(intent, model).reason
+    assert reading.startswith("Number of flights by airline name") and "20000" in reading and "EWR" in reading
+
+
+def test_a_grouping_nothing_names_is_not_dropped(ask):
+    extraction = ask("number of flights at each gate level")
+    assert extraction.intent is None and "each gate level" in extraction.reason
