@@ -382,9 +382,12 @@ class Assistant:
         config = self._config(session_id, callbacks=[counter, *self._tracers])
         limit = self.settings.max_execute_second
         failure: AgentReply | None = None
-        run_context = self.governance.context_for(self.context, context.model_copy(update={"request_id": request_id}), session_id)
-        token = RUN_CONTEXT.set(run_context)
+        token = None
         try:
+            # Scoping reads the warehouse's tables, so a warehouse that is down is answered like any failure.
+            who = context.model_copy(update={"request_id": request_id})
+            run_context = self.governance.context_for(self.context, who, session_id)
+            token = RUN_CONTEXT.set(run_context)
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(
                     graph_input, config, context=run_context, stream_mode=["custom", "updates"]
@@ -409,8 +412,9 @@ class Assistant:
                 error_code="internal",
             )
         finally:
-            with contextlib.suppress(ValueError):  # a stream closed from another context
-                RUN_CONTEXT.reset(token)
+            if token is not None:
+                with contextlib.suppress(ValueError):  # a stream closed from another context
+                    RUN_CONTEXT.reset(token)
         if failure is not None:
             failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, counter.count, counter.tokens
             yield failure

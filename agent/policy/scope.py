@@ -10,6 +10,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import dataclasses
+import logging
 import threading
 import time
 from collections.abc import Iterator
@@ -21,11 +22,13 @@ from agent.errors import AssistantError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
 from agent.policy.reads import TableName
 from agent.policy.views import scoped_catalog, scoped_schema, scoped_semantic, scoped_values
-from agent.warehouse import QueryResult, Schema, Warehouse
+from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
 
 if TYPE_CHECKING:
     from agent.runtime import AgentContext
     from agent.supervisor.reply import ChatContext
+
+log = logging.getLogger(__name__)
 
 DEFAULT_SCHEMA = "main"
 MAX_SHARED_VIEWS = 64
@@ -140,11 +143,26 @@ class Governance:
     def __init__(self, warehouse: Warehouse, policy: Policy | None, audit: AuditTrail | None):
         self.policy = policy
         self.audit = audit
-        self.tables, self.default_schema = warehouse_tables(warehouse)
+        self._warehouse = warehouse
+        self._tables: dict[TableName, list[str]] | None = None
+        self.default_schema = getattr(warehouse, "default_schema", DEFAULT_SCHEMA)
         if policy is not None:
-            policy.check_against(self.tables)
+            try:
+                policy.check_against(self.tables)
+            except WarehouseUnavailableError as exc:
+                # Start anyway: every query is still checked against the policy; only the check that
+                # its names exist waits for the warehouse.
+                log.warning("the access policy is checked against the schema once the warehouse answers: %s",
+                            exc.user_message)
         self._views: dict[tuple, tuple[Any, Any, Any]] = {}
         self._lock = threading.Lock()
+
+    @property
+    def tables(self) -> dict[TableName, list[str]]:
+        """The warehouse's tables, read on first use so a warehouse that is down at start-up stops nothing."""
+        if self._tables is None:
+            self._tables, self.default_schema = warehouse_tables(self._warehouse)
+        return self._tables
 
     def identity(self, who: ChatContext) -> Identity:
         return Identity(user=who.user, channel=who.channel, groups=frozenset(who.groups))
