@@ -255,7 +255,11 @@ class Assistant:
     def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]:
         """Questions to offer a new conversation: the team's own example questions from the catalog,
         only those this person may run (the access policy's view of the catalog)."""
-        catalog = self.governance.context_for(self.context, context or ChatContext()).catalog
+        try:
+            catalog = self.governance.context_for(self.context, context or ChatContext()).catalog
+        except AssistantError as exc:  # the warehouse is down: offer nothing rather than fail the pane
+            log.warning("no suggested prompts: %s", exc.detail or exc)
+            return []
         prompts = []
         for example in catalog.data.examples[:n]:
             question = " ".join(example.question.split())
