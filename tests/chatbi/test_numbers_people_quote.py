@@ -131,7 +131,9 @@ def test_shares_appear_only_for_additive_nonnegative_totals(case):
     text = answer_sentence(facts, ["group_name", "m"], {"m": meaning}) + " ".join(
         insight_sentences(facts, {"m": meaning})
     )
-    additive = meaning.aggregate in ("sum", "count") and meaning.unit != "%"
+    # With no known aggregate the column's name decides, and "m" names nothing non-additive.
+    known_additive = meaning.aggregate in ("sum", "count") if meaning.aggregate is not None else True
+    additive = known_additive and meaning.unit != "%"
     if not additive or min(v for _, v in rows) < 0:
         assert "share_pct" not in facts.get("top", {}) and "total" not in facts
         assert " of the " not in text or "total" not in text
