@@ -4,12 +4,18 @@ from __future__ import annotations
 
 from uuid import uuid4
 
+import hypothesis
 import pytest
 import redis
 from redis.asyncio import Redis
 
 from agent.settings import Settings, load_settings
 from agent.warehouse import Warehouse
+
+# Property tests explore the same examples on every run (a CI failure can be replayed) and never
+# fail for taking long on a loaded machine; `pytest --hypothesis-profile=default` explores new examples.
+hypothesis.settings.register_profile("repeatable", derandomize=True, deadline=None)
+hypothesis.settings.load_profile("repeatable")
 
 
 @pytest.fixture(scope="session")
