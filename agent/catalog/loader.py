@@ -9,6 +9,7 @@ from pydantic import ValidationError
 
 from agent.catalog.models import CatalogData
 from agent.errors import AssistantError
+from agent.yamlload import safe_load
 
 DEFAULT_CATALOG = Path(__file__).with_name("catalog.yaml")
 
@@ -22,7 +23,7 @@ class CatalogError(AssistantError):
 def load_catalog_data(path: Path | str = DEFAULT_CATALOG) -> CatalogData:
     path = Path(path)
     try:
-        raw = yaml.safe_load(path.read_text(encoding="utf-8"))
+        raw = safe_load(path.read_text(encoding="utf-8"))
     except OSError as exc:
         raise CatalogError(f"The catalog file {path} could not be read: {exc.strerror}.") from exc
     except yaml.YAMLError as exc:

@@ -29,6 +29,7 @@ from agent.semantic.dbt_spec import (
     SemanticModel,
 )
 from agent.semantic.where import FilterSyntaxError, ParsedFilter, parse_filter
+from agent.yamlload import SafeLoader
 
 _SKIP_DIRS = {"target", "dbt_packages", "dbt_modules", "logs", "node_modules", ".venv"}
 _AGGS = {"sum", "count", "count_distinct", "average", "avg", "min", "max", "median", "percentile", "sum_boolean"}
@@ -41,7 +42,7 @@ class _Mapping(dict):
     line = 0
 
 
-class _LineLoader(yaml.SafeLoader):
+class _LineLoader(SafeLoader):  # type: ignore[valid-type,misc]
     """A SafeLoader whose mappings remember the line they start on (1-based)."""
 
 

@@ -18,7 +18,6 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
-import yaml
 
 from agent.semantic.dbt_load import read_project
 from agent.semantic.dbt_spec import Dimension
@@ -26,6 +25,7 @@ from agent.semantic.dbt_spec import Metric as DbtMetric
 from agent.semantic.dbt_spec import Project
 from agent.semantic.dbt_spec import SemanticModel as DbtModel
 from agent.semantic.model import SemanticModel, SemanticModelError
+from agent.yamlload import safe_load
 
 DEMO_MODEL_PATH = Path(__file__).with_name("demo_model")
 VOCABULARY_PATH = Path(__file__).with_name("vocabulary.yaml")
@@ -75,12 +75,12 @@ def slug(name: str) -> str:
 
 
 def _vocabulary(root: Path) -> dict[str, Any]:
-    merged: dict[str, Any] = yaml.safe_load(VOCABULARY_PATH.read_text(encoding="utf-8"))
+    merged: dict[str, Any] = safe_load(VOCABULARY_PATH.read_text(encoding="utf-8"))
     folder = root if root.is_dir() else root.parent
     for name in SIDECAR_NAMES:
         for candidate in (folder / name, folder.parent / name):
             if candidate.exists():
-                extra = (yaml.safe_load(candidate.read_text(encoding="utf-8")) or {}).get("assistant") or {}
+                extra = (safe_load(candidate.read_text(encoding="utf-8")) or {}).get("assistant") or {}
                 _merge(merged, extra)
                 return merged
     return merged
