@@ -13,33 +13,30 @@ import time
 import uuid
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from langchain_core.callbacks import BaseCallbackHandler
-from langchain_core.language_models.chat_models import BaseChatModel
-from langchain_core.messages import AIMessage, AnyMessage, BaseMessage, HumanMessage, ToolMessage
-from langchain_core.outputs import LLMResult
-from langchain_core.runnables import RunnableConfig
-from langgraph.checkpoint.base import BaseCheckpointSaver
-from langgraph.checkpoint.memory import InMemorySaver
-from langgraph.types import Command
-
-from agent.audit import AuditTrail
+# Importing this module stays light (no LangGraph, LangChain, LangSmith, matplotlib): a command line
+# can read settings and start on a question while the graph machinery is still to be imported.
+# The graph and the LLM plumbing are imported where an Assistant is built or runs.
 from agent.audit import read_tail as read_audit_tail
+from agent.budget.inputs import check_question, check_sql
 from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
 from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.spec import ChartSpec
-from agent.budget.inputs import check_question, check_sql
-from agent.runtime import AgentContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
-from agent.supervisor.graph import build_graph
+from agent.groundwork import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.policy.scope import RUN_CONTEXT, Governance
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress, SuggestedPrompt
-from agent.supervisor.state import empty_tool_call_info
-from agent.tools.registry import DIRECT_AGENTS
-from agent.tracing import build_tracers
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langchain_core.messages import AnyMessage, ToolMessage
+    from langchain_core.runnables import RunnableConfig
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from agent.policy.scope import Governance
+    from agent.runtime import AgentContext
 
 __all__ = [
     "SESSION_IDLE_TTL_S",
@@ -53,11 +50,13 @@ __all__ = [
     "PreparedChart",
     "ChatContext",
     "Event",
+    "Groundwork",
     "HumanOption",
     "Progress",
     "Settings",
     "SettingsError",
     "SuggestedPrompt",
+    "build_groundwork",
     "catalog_command",
     "interpret_reply",
     "is_month_axis",
@@ -72,31 +71,17 @@ Event = Progress | AgentReply
 PROMPT_TITLE = 40  # a suggested prompt's label; the full question is what gets asked
 
 
-class LLMCallCounter(BaseCallbackHandler):
-    """Counts chat-model calls in one run (routing, intent, narrative…) and the tokens they used."""
-
-    run_inline = True
-
-    def __init__(self) -> None:
-        self.count = 0
-        self.tokens = {"input": 0, "output": 0}
-
-    def on_chat_model_start(
-        self, serialized: dict[str, Any], messages: list[list[BaseMessage]], **kwargs: Any
-    ) -> None:
-        self.count += 1
-
-    def on_llm_end(self, response: LLMResult, **kwargs: Any) -> None:
-        for generation in (g for batch in response.generations for g in batch):
-            usage = getattr(getattr(generation, "message", None), "usage_metadata", None) or {}
-            self.tokens["input"] += usage.get("input_tokens", 0)
-            self.tokens["output"] += usage.get("output_tokens", 0)
-
-
 class Assistant:
     def __init__(
         self, context: AgentContext, checkpointer: BaseCheckpointSaver[Any] | None = None, *, dispatch_strategy: str = "rules"
     ) -> None:
+        from langgraph.checkpoint.memory import InMemorySaver
+
+        from agent.audit import AuditTrail
+        from agent.policy.scope import Governance
+        from agent.supervisor.graph import build_graph
+        from agent.tracing import build_tracers
+
         self.context = context
         self.settings: Settings = context.settings
         self.graph = build_graph(checkpointer or InMemorySaver())
@@ -114,10 +99,13 @@ class Assistant:
         chat_model: BaseChatModel | None = None,
         checkpointer: BaseCheckpointSaver[Any] | None = None,
         dispatch_strategy: str = "rules",
+        groundwork: Groundwork | None = None,
     ) -> Assistant:
+        """An assistant for `settings`; on `groundwork` when the caller has read it already (a command
+        line shows its first step from it while this imports the graph)."""
         from agent.runtime import build_checkpointer, build_context
 
-        context = build_context(settings, chat_model=chat_model)
+        context = build_context(settings, chat_model=chat_model, groundwork=groundwork)
         return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
 
     async def aclose(self) -> None:
@@ -163,7 +151,7 @@ class Assistant:
                     async for event in self._answer(session_id, answer, context):
                         yield event
                     return
-                await self._drain(session_id, Command(resume={"choice": "cancel"}), context)
+                await self._drain(session_id, _resume({"choice": "cancel"}), context)
             turn = await self._new_turn(session_id, message, context)
             async for event in self._run(session_id, turn, context):
                 yield event
@@ -198,7 +186,7 @@ class Assistant:
         now = time.time()
         paused_at = _checkpoint_time(snapshot.created_at) or now
         if now - paused_at > self.settings.pending_ttl_s:
-            await self._drain(session_id, Command(resume={"choice": "cancel"}), context)
+            await self._drain(session_id, _resume({"choice": "cancel"}), context)
             question = snapshot.values.get("question") or ""
             yield AgentReply(
                 session_id=session_id,
@@ -213,12 +201,14 @@ class Assistant:
         deadline = snapshot.values.get("timeout_timestamp")
         remaining = deadline - paused_at if deadline else self.settings.max_execute_second
         resumed = {**answer, "deadline": now + max(remaining, 0.0)}
-        async for event in self._run(session_id, Command(resume=resumed), context):
+        async for event in self._run(session_id, _resume(resumed), context):
             yield event
 
     async def run_tool(
         self, session_id: str, agent_name: str, args: dict[str, Any], context: ChatContext | None = None
     ) -> AsyncIterator[Event]:
+        from agent.tools.registry import DIRECT_AGENTS
+
         context = context or ChatContext()
         if agent_name not in DIRECT_AGENTS:
             raise ValueError(f"{agent_name!r} cannot be called directly; use one of {sorted(DIRECT_AGENTS)}")
@@ -318,7 +308,7 @@ class Assistant:
             request_id=context.request_id,
         )
     def _config(self, session_id: str, **extra: Any) -> RunnableConfig:
-        return cast(RunnableConfig, {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra})
+        return cast("RunnableConfig", {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra})
 
     def _refuse_oversized(
         self, session_id: str, text: str, context: ChatContext, *, sql_only: bool = False
@@ -346,6 +336,10 @@ class Assistant:
         return self._locks.setdefault(session_id, asyncio.Lock())
 
     async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
+        from langchain_core.messages import HumanMessage
+
+        from agent.supervisor.state import empty_tool_call_info
+
         snapshot = await self.graph.aget_state(self._config(session_id))
         limit = self.settings.max_execute_second
         return {
@@ -381,6 +375,9 @@ class Assistant:
             pass
 
     async def _run(self, session_id: str, graph_input: Any, context: ChatContext) -> AsyncIterator[Event]:
+        from agent.llm.usage import LLMCallCounter
+        from agent.policy.scope import RUN_CONTEXT
+
         request_id = context.request_id or uuid.uuid4().hex[:12]
         counter = LLMCallCounter()
         config = self._config(session_id, callbacks=[counter, *self._tracers])
@@ -471,6 +468,13 @@ def catalog_command(settings: Settings, step: str, folder: Path | None) -> tuple
     return (1, problems) if problems else (0, [f"{folder} agrees with the warehouse."])
 
 
+def _resume(answer: dict[str, Any]) -> Any:
+    """The graph input that resumes a paused run with the person's answer."""
+    from langgraph.types import Command
+
+    return Command(resume=answer)
+
+
 REASK: dict[str, Any] = {"reask": True}
 SHORT_REPLY_WORDS = 3  # a reply this short is an answer to the question, never a new request
 
@@ -552,6 +556,8 @@ def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:
 
 def _close_dangling_calls(messages: list[AnyMessage]) -> list[ToolMessage]:
     """Answer tool calls a stopped run left open, so the history stays valid for an LLM."""
+    from langchain_core.messages import AIMessage, ToolMessage
+
     answered = {m.tool_call_id for m in messages if isinstance(m, ToolMessage)}
     dangling = [
         call for m in messages if isinstance(m, AIMessage) for call in m.tool_calls if call["id"] not in answered

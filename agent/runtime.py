@@ -15,17 +15,14 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from agent.audit import AuditTrail
 from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
-from agent.catalog.bootstrap_dbt import bootstrap, write_project
-from agent.catalog.commands import semantic_dir_for
 from agent.catalog.introspected import LazyCatalog, build_catalog
 from agent.errors import AssistantError
+from agent.groundwork import DATA_INTENT_CONFIDENCE, Groundwork, build_groundwork
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.policy import Policy
 from agent.policy.scope import RUN_CONTEXT, Governance
 from agent.semantic.extract import extract_intent
-from agent.semantic.dbt_spec import Project
-from agent.semantic.layer import load_layer
 from agent.semantic.model import SemanticModel
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
@@ -37,8 +34,6 @@ log = logging.getLogger(__name__)
 # A catalog match this strong makes a message a data question even when the semantic
 # model cannot express it (the free path or a clear "I can't" answers it then).
 DATA_MATCH_SCORE = 1.0
-# Below this share of recognised words an intent is a guess (a season word in a poem request).
-DATA_INTENT_CONFIDENCE = 0.75
 
 
 @dataclass
@@ -66,18 +61,21 @@ class AgentContext:
         return not getattr(self.model, "is_offline", False)
 
 
-def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None) -> AgentContext:
+def build_context(
+    settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None, groundwork: Groundwork | None = None
+) -> AgentContext:
+    """The run context; on `groundwork` already read (warehouse, semantic model, values) when given."""
     # Tools type their run context with AgentContext, so they are imported once it exists.
     from agent.tools.semantic import SemanticParse, offline_parse
 
-    warehouse = warehouse or Warehouse.from_settings(settings)
-    semantic = _semantic_model(settings, warehouse)
+    groundwork = groundwork or build_groundwork(settings, warehouse)
+    warehouse = groundwork.warehouse
     context = AgentContext(
         settings=settings,
         warehouse=warehouse,
         catalog=_catalog(settings, warehouse),
-        semantic=semantic,
-        values=ValueIndex.from_warehouse(warehouse, semantic),
+        semantic=groundwork.semantic,
+        values=groundwork.values,
         model=None,  # set below: the offline model needs the rest of the context
         cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
     )
@@ -111,32 +109,6 @@ def _catalog(settings: Settings, warehouse: Warehouse):
     except WarehouseUnavailableError as exc:
         log.warning("starting without the catalog until the warehouse answers: %s", exc.user_message)
         return cast(Catalog, LazyCatalog(lambda: build_catalog(warehouse, settings.catalog_path)))
-
-
-def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
-    """SEMANTIC_MODEL_PATH's dbt project, else the demo's; for another warehouse with no model, a dbt
-    model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
-    path = settings.semantic_model_path
-    if path is None and not warehouse.is_demo:
-        folder = semantic_dir_for(settings, warehouse)
-        try:
-            write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
-            log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
-        except WarehouseUnavailableError as exc:
-            if not any(folder.glob("*.yml")):
-                # Nothing to read the questions with yet: the free path answers until a restart.
-                log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
-                demo = load_layer()
-                return demo.model_copy(update={
-                    "tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None,
-                    "project": Project([], [], [], warehouse.dialect),
-                })
-            log.warning("the warehouse does not answer; using the model bootstrapped earlier in %s", folder)
-        path = folder
-    semantic = load_layer(path, dialect=warehouse.dialect)
-    for problem in semantic.project.diagnostics:
-        log.warning("semantic model: %s", problem)
-    return semantic
 
 
 def build_checkpointer(settings: Settings):

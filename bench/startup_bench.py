@@ -1,7 +1,13 @@
-"""Start-up of the command line, beside `python -c pass` in the same run: time to the first output
-of `python -m agent ask …` (its "… Working on it", printed before the agent is imported), to the
-first step of the agent's work ("… Understanding your request…", after the imports and the
-context are built), and to the answer. Prints medians; asserts nothing.
+"""Start-up of the command line, beside `python -c pass` in the same run. For `python -m agent ask …`:
+
+- first output: any byte (its "… Working on it", printed before the agent is imported);
+- first real step: the first step line that comes from work on the question (today "… Reading it
+  as: …", the question's reading from the warehouse's semantic model, before the graph is imported);
+- supervisor's first step: the first step the LangGraph supervisor streams ("… Understanding your
+  request…"), after the graph, tools and chat model are imported and built;
+- answered: the process has printed its answer and exited.
+
+Prints medians over the runs and their ratio to `python -c pass`; asserts nothing.
 
     python bench/startup_bench.py [--runs 5] [--question "number of flights by origin"]
 """
@@ -16,17 +22,21 @@ import subprocess
 import sys
 import time
 
+STEP = "… "
+ACK = "… Working on it"
+READING = "… Reading it as:"
 
-def timings(command: list[str], env: dict[str, str]) -> tuple[float, float, float]:
-    """(first output, first output that is an agent step, exit), in seconds from the start."""
+
+def timings(command: list[str], env: dict[str, str]) -> dict[str, float]:
+    """Seconds from the start to the first output, the first real step, the supervisor's first step and exit."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     selector = selectors.DefaultSelector()
     assert process.stdout is not None and process.stderr is not None
     selector.register(process.stdout, selectors.EVENT_READ)
     selector.register(process.stderr, selectors.EVENT_READ)
-    first = step = None
-    seen = b""
+    seen: dict[str, float] = {}
+    pending = b""  # stderr not yet ended by a newline
     open_streams = 2
     while open_streams:
         for key, _ in selector.select():
@@ -34,33 +44,43 @@ def timings(command: list[str], env: dict[str, str]) -> tuple[float, float, floa
             if not chunk:
                 selector.unregister(key.fileobj)
                 open_streams -= 1
-            else:
-                now = time.perf_counter() - started
-                first = now if first is None else first
-                seen += chunk
-                if step is None and seen.count("…".encode()) >= 2:
-                    step = now
+                continue
+            now = time.perf_counter() - started
+            seen.setdefault("first output", now)
+            if key.fileobj is not process.stderr:
+                continue
+            pending += chunk
+            *lines, pending = pending.split(b"\n")
+            for line in (raw.decode(errors="replace") for raw in lines):
+                if not line.startswith(STEP) or line.startswith(ACK):
+                    continue
+                seen.setdefault("first real step", now)
+                if not line.startswith(READING):
+                    seen.setdefault("supervisor's first step", now)
     process.wait()
     total = time.perf_counter() - started
-    return (first if first is not None else total), (step if step is not None else total), total
+    return {name: seen.get(name, total) for name in MEASURES[:-1]} | {"answered and exited": total}
+
+
+MEASURES = ["first output", "first real step", "supervisor's first step", "answered and exited"]
 
 
 def main(runs: int, question: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "REDIS_"))}
     ask = [sys.executable, "-m", "agent", "ask", question, "--yes"]
     timings(ask, env)  # the demo warehouse is built on the very first run
-    bare, firsts, steps, totals = [], [], [], []
+    bare: list[float] = []
+    asks: dict[str, list[float]] = {name: [] for name in MEASURES}
     for _ in range(runs):
-        bare.append(timings([sys.executable, "-c", "pass"], env)[2])
-        first, step, total = timings(ask, env)
-        firsts.append(first)
-        steps.append(step)
-        totals.append(total)
-    print(f"{runs} runs, median seconds")
-    print(f"python -c pass                  {statistics.median(bare):6.2f}")
-    print(f"agent ask: first output         {statistics.median(firsts):6.2f}")
-    print(f"agent ask: first step of work   {statistics.median(steps):6.2f}")
-    print(f"agent ask: answered and exited  {statistics.median(totals):6.2f}")
+        bare.append(timings([sys.executable, "-c", "pass"], env)["answered and exited"])
+        for name, seconds in timings(ask, env).items():
+            asks[name].append(seconds)
+    base = statistics.median(bare)
+    print(f"{runs} runs, median seconds (and × python -c pass); question: {question!r}")
+    print(f"python -c pass                     {base:6.2f}")
+    for name in MEASURES:
+        median = statistics.median(asks[name])
+        print(f"agent ask: {name:<24}{median:6.2f}  ({median / base:5.1f}×)")
 
 
 if __name__ == "__main__":

@@ -2,17 +2,23 @@
 
 from __future__ import annotations
 
-from langchain_core.language_models.chat_models import BaseChatModel
+from typing import TYPE_CHECKING
 
-from agent.llm.offline import OfflineChatModel, StructuredAnswer
-from agent.llm.routing import Recognisers
-from agent.settings import Settings
+# Only types at the top: `agent.llm.routing` is read by the public API, which imports no LangChain.
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+
+    from agent.llm.offline import StructuredAnswer
+    from agent.llm.routing import Recognisers
+    from agent.settings import Settings
 
 
 def build_chat_model(
     settings: Settings, *, recognisers: Recognisers, structured: dict[str, StructuredAnswer]
 ) -> BaseChatModel:
     if not settings.has_llm:
+        from agent.llm.offline import OfflineChatModel
+
         return OfflineChatModel(recognisers=recognisers, structured=structured)
     from langchain_openai import ChatOpenAI
 

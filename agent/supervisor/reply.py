@@ -7,15 +7,14 @@ tool result's fields into one plain dict that the public API turns into an Agent
 
 from __future__ import annotations
 
-from typing import Any, Literal
+from typing import TYPE_CHECKING, Any, Literal
 
-from langchain_core.messages import AIMessage, ToolMessage
 from pydantic import BaseModel, Field
 
 from agent.charts.spec import ChartSpec
-from agent.supervisor.state import CommonAgentState
-from agent.tools.registry import AGENT_NAME_BY_TOOL
-from agent.tools.results import parse_result
+
+if TYPE_CHECKING:
+    from agent.supervisor.state import CommonAgentState
 
 
 class Progress(BaseModel):
@@ -92,6 +91,12 @@ CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_u
 
 
 def build_reply(state: CommonAgentState) -> dict:
+    # Imported here: the reply types above are the public API's, which imports no LangGraph or tools.
+    from langchain_core.messages import AIMessage, ToolMessage
+
+    from agent.tools.registry import AGENT_NAME_BY_TOOL
+    from agent.tools.results import parse_result
+
     chat = state.get("chat_tool_call_info") or {}
     names = chat.get("tool_call_name_mapping", {})
     reply: dict = {"tools": list(names.values()), "response_agent": "Common Agent"}

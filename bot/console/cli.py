@@ -113,7 +113,7 @@ def _catalog(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from agent.api import Assistant, load_settings
+    from agent.api import Assistant, build_groundwork, load_settings
 
     settings = load_settings()
     if args.command == "audit":
@@ -122,7 +122,14 @@ async def _main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "catalog":
         return await asyncio.to_thread(_catalog, args, settings)
-    assistant = Assistant.from_settings(settings)
+    # The warehouse and the semantic model are read before the graph machinery is imported, so
+    # a new question's reading is shown while the rest loads; the supervisor then does the work.
+    groundwork = build_groundwork(settings)
+    if args.command == "ask" and not args.session:
+        reading = groundwork.reading(args.question)
+        if reading:
+            print(f"… Reading it as: {reading}", file=sys.stderr, flush=True)
+    assistant = Assistant.from_settings(settings, groundwork=groundwork)
     try:
         return await _work(assistant, args, settings)
     finally:

@@ -1,0 +1,90 @@
+"""What the agent reads before its graph exists: the warehouse, the semantic model and its values.
+
+It imports no LangGraph, LangChain or chart library, so a command line can open the warehouse and
+show how it reads a question within a second of starting, while the heavier machinery (graph,
+tools, chat model) is still to be imported. `runtime.build_context` builds on it, so nothing is
+read twice.
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+
+from agent.budget.inputs import check_question
+from agent.catalog.bootstrap_dbt import bootstrap, write_project
+from agent.catalog.commands import semantic_dir_for
+from agent.errors import InputTooLargeError
+from agent.llm.routing import clean_message, split_sql
+from agent.semantic.dbt_spec import Project
+from agent.semantic.extract import extract_intent
+from agent.semantic.layer import load_layer
+from agent.semantic.model import SemanticModel
+from agent.semantic.reading import describe
+from agent.semantic.values import ValueIndex
+from agent.settings import Settings
+from agent.warehouse import Warehouse, WarehouseUnavailableError
+
+log = logging.getLogger(__name__)
+
+# Below this share of recognised words an intent is a guess (a season word in a poem request).
+DATA_INTENT_CONFIDENCE = 0.75
+
+
+@dataclass
+class Groundwork:
+    settings: Settings
+    warehouse: Warehouse
+    semantic: SemanticModel
+    values: ValueIndex
+
+    def reading(self, question: str) -> str | None:
+        """How the offline model will read a new question ("Number of flights by origin airport"), or
+        None when that is not settled before the supervisor runs: an LLM reads it, an access policy
+        decides what this person may see, it holds SQL, or it is no confident data question."""
+        if self.settings.has_llm or self.settings.policy_path is not None:
+            return None
+        message = clean_message(question)
+        try:
+            check_question(message, self.settings.max_question_chars)
+        except InputTooLargeError:
+            return None
+        if not message or split_sql(message)[0]:
+            return None
+        extraction = extract_intent(message, self.semantic, self.values)
+        if (extraction.intent is None or extraction.unsupported or extraction.unknown_values
+                or extraction.confidence < DATA_INTENT_CONFIDENCE):
+            return None
+        return describe(extraction.intent, self.semantic)
+
+
+def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
+    warehouse = warehouse or Warehouse.from_settings(settings)
+    semantic = _semantic_model(settings, warehouse)
+    return Groundwork(settings, warehouse, semantic, ValueIndex.from_warehouse(warehouse, semantic))
+
+
+def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
+    """SEMANTIC_MODEL_PATH's dbt project, else the demo's; for another warehouse with no model, a dbt
+    model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
+    path = settings.semantic_model_path
+    if path is None and not warehouse.is_demo:
+        folder = semantic_dir_for(settings, warehouse)
+        try:
+            write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
+            log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
+        except WarehouseUnavailableError as exc:
+            if not any(folder.glob("*.yml")):
+                # Nothing to read the questions with yet: the free path answers until a restart.
+                log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
+                demo = load_layer()
+                return demo.model_copy(update={
+                    "tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None,
+                    "project": Project([], [], [], warehouse.dialect),
+                })
+            log.warning("the warehouse does not answer; using the model bootstrapped earlier in %s", folder)
+        path = folder
+    semantic = load_layer(path, dialect=warehouse.dialect)
+    for problem in semantic.project.diagnostics:
+        log.warning("semantic model: %s", problem)
+    return semantic

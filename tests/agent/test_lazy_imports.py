@@ -1,0 +1,87 @@
+"""Start-up stays light: the public API and a question's reading import no graph, LLM client or
+chart library (they cost seconds), and the command line shows the reading before the supervisor runs.
+Module presence is checked, never a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from pydantic import SecretStr
+
+from agent.api import Groundwork, build_groundwork
+
+REPO = Path(__file__).resolve().parents[2]
+# Imported only once the graph is built, a chart drawn, a key set or Redis configured.
+HEAVY = ("langgraph", "langchain_core", "langchain_openai", "langsmith", "openai", "matplotlib", "pebble", "redis",
+         "prometheus_client", "slack_bolt")
+
+
+@pytest.fixture(scope="module")
+def env(data_dir, warehouse):  # `warehouse` builds the demo file once for every subprocess
+    clean = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SLACK_", "REDIS_URL", "POLICY_"))}
+    return {**clean, "DATA_DIR": str(data_dir), "LOG_LEVEL": "WARNING"}
+
+
+def loaded_after(env: dict[str, str], code: str) -> dict:
+    """What `code` printed (as JSON) and which of HEAVY it left imported, in a fresh interpreter."""
+    script = f"import json, sys\n{code}\nprint(json.dumps({{'out': out, 'heavy': sorted(" \
+             f"{{m.split('.')[0] for m in sys.modules}} & set({list(HEAVY)!r}))}}))"
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=120)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.subprocess
+def test_importing_the_public_api_and_the_command_line_loads_nothing_heavy(env):
+    result = loaded_after(env, "import agent.api, bot.console.cli\nout = None")
+    assert result["heavy"] == []
+
+
+@pytest.mark.subprocess
+def test_a_question_is_read_before_any_graph_or_llm_machinery_is_imported(env):
+    code = (
+        "from agent.api import build_groundwork, load_settings\n"
+        "out = build_groundwork(load_settings()).reading('how many flights')"
+    )
+    result = loaded_after(env, code)
+    assert result["out"] == "Number of flights." and result["heavy"] == []
+
+
+@pytest.mark.subprocess
+def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
+    proc = subprocess.run(
+        [sys.executable, "-m", "agent", "ask", "how many flights", "--yes"],
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+    )
+    steps = [line for line in proc.stderr.splitlines() if line.startswith("… ")]
+    assert proc.returncode == 0, proc.stderr
+    assert steps[:3] == ["… Working on it", "… Reading it as: Number of flights.", "… Understanding your request…"]
+    assert "Read as: Number of flights." in proc.stdout  # the answer read it the same way
+
+
+@pytest.fixture(scope="module")
+def groundwork(settings, warehouse) -> Groundwork:
+    return build_groundwork(settings, warehouse)
+
+
+@pytest.mark.parametrize("question", [
+    "SELECT count(*) FROM flights",  # SQL: the supervisor decides what to do with it
+    "write me a poem about autumn",  # no data question
+    "",
+])
+def test_no_reading_when_the_question_is_not_a_confident_data_question(groundwork, question):
+    assert groundwork.reading(question) is None
+
+
+def test_no_reading_when_an_llm_or_an_access_policy_decides(groundwork, tmp_path):
+    with_llm = groundwork.settings.model_copy(update={"openai_api_key": SecretStr("sk-test")})
+    with_policy = groundwork.settings.model_copy(update={"policy_path": tmp_path / "policy.yaml"})
+    for settings in (with_llm, with_policy):
+        assert Groundwork(settings, groundwork.warehouse, groundwork.semantic, groundwork.values).reading(
+            "how many flights") is None
