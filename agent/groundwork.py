@@ -12,8 +12,6 @@ import logging
 from dataclasses import dataclass
 
 from agent.budget.inputs import check_question
-from agent.catalog.bootstrap_dbt import bootstrap, write_project
-from agent.catalog.commands import semantic_dir_for
 from agent.errors import InputTooLargeError
 from agent.llm.routing import clean_message, split_sql
 from agent.semantic.dbt_spec import Project
@@ -69,6 +67,9 @@ def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
     model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
     path = settings.semantic_model_path
     if path is None and not warehouse.is_demo:
+        from agent.catalog.bootstrap_dbt import bootstrap, write_project  # the catalog: not on the demo's first step
+        from agent.catalog.commands import semantic_dir_for
+
         folder = semantic_dir_for(settings, warehouse)
         try:
             write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
