@@ -8,6 +8,7 @@ model says so through `is_offline`.
 
 from __future__ import annotations
 
+import copy
 from typing import Any, Callable, Sequence
 
 from langchain_core.callbacks import CallbackManagerForLLMRun
@@ -38,7 +39,7 @@ class OfflineChatModel(BaseChatModel):
         return "offline-rules"
 
     def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any):
-        formatted = [convert_to_openai_tool(t) for t in tools]
+        formatted = [_openai_tool(t) for t in tools]
         return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
 
     def _generate(
@@ -81,6 +82,18 @@ class OfflineChatModel(BaseChatModel):
         if route.tool is None:
             return AIMessage(content=route.text)
         return _call(route.tool, route.args)
+
+
+# Converting a tool to its OpenAI schema walks its pydantic model, a tenth of a second for the
+# router's tools on every turn; the tools are module constants, so each is converted once.
+_SCHEMAS: dict[int, tuple[Any, dict[str, Any]]] = {}
+
+
+def _openai_tool(tool: Any) -> dict[str, Any]:
+    known = _SCHEMAS.get(id(tool))
+    if known is None or known[0] is not tool:  # the tool is kept, so its id is never reused
+        known = _SCHEMAS[id(tool)] = (tool, convert_to_openai_tool(tool))
+    return copy.deepcopy(known[1])
 
 
 def _call(name: str, args: dict) -> AIMessage:
