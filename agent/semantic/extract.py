@@ -31,6 +31,7 @@ from agent.semantic.parse.calendar import read_time
 from agent.semantic.parse.comparisons import read_comparisons, split_units
 from agent.semantic.parse.groupings import (
     drop_per_entity,
+    name_of,
     read_counted_dimensions,
     read_groupings,
 )
@@ -89,7 +90,12 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     for dim in compared:
         grouping.setdefault(dim, None)
     ambiguous += dim_ambiguous
-    metric_choices, rank_mentions, unmatched = read_metrics(state, model, has_grouping=bool(grouping))
+    metric_choices, rank_mentions, unmatched, subjects = read_metrics(state, model, has_grouping=bool(grouping),
+                                                                      conditioned=bool(having))
+    if subjects and not grouping:
+        name = name_of(subjects[0], model)
+        if name:
+            grouping[name] = None
     metric_choices = [[m] for m in counted_metrics] + metric_choices
 
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS

@@ -67,7 +67,7 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         cue = state.cue_before(mention.start, GROUP_CUES)
         named = cue or state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
         if not dims and named and mention.has("entity"):  # 'per nation', 'which nations': the thing's name
-            dims = [d for d in (_name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
+            dims = [d for d in (name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
         if not dims:
             continue
         which = state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
@@ -93,7 +93,7 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
     return grouping, which_singular, by_metric, ambiguous
 
 
-def _name_of(table: str, model: SemanticModel) -> str | None:
+def name_of(table: str, model: SemanticModel) -> str | None:
     return next((d.name for d in model.dimensions if d.kind == "categorical" and d.name.endswith("name")
                  and any(s.table == table for s in d.sources)), None)
 
@@ -109,6 +109,10 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
             continue
         if isinstance(key, tuple):
             reachable = [d for d in key if model.resolve(d, table) is not None]
+            if len(reachable) > 1:  # 'customers with 30 orders (names)': the name of the thing named
+                named = {e.payload for m in state.mentions for e in m.of("entity")}
+                owned = [d for d in reachable if {s.table for s in model.dimension_by_name[d].sources} & named]
+                reachable = owned if len(owned) == 1 else reachable
             key = reachable[0] if len(reachable) == 1 else key
         result.append(key)
     return result
