@@ -9,7 +9,8 @@ tokens it understood on the shared `State`:
 1. `calendar`: months, day ranges, holidays, seasons, weekdays, quarters, a year;
 2. `comparisons`: numbers compared with a measure (row filters) or an aggregate (HAVING);
 3. `limits`: how many groups to keep;
-4. `named_values`: flag words, warehouse values (negated, contrasted), unknown codes;
+4. `patterns`: part of a text ('type ends in BRASS');
+   `named_values`: flag words, warehouse values (negated, contrasted), unknown codes;
 5. `groupings`: counted plurals ('how many routes') and groupings ('by month', 'which carrier');
 6. `measures`: the metrics asked for, the table that reaches every dimension, the ranking;
 7. `shapes` (agent/semantic/shapes.py): names not codes, previous period, contrasts,
@@ -45,6 +46,7 @@ from agent.semantic.parse.measures import (
     singular_superlative,
 )
 from agent.semantic.parse.named_values import read_flags, read_values
+from agent.semantic.parse.patterns import read_patterns
 from agent.semantic.parse.state import (
     Ambiguity,
     State,
@@ -82,7 +84,9 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     time = read_time(state, model)
     filters, ambiguous, unresolved, having = read_comparisons(state, model)
     limit, top = read_limit(state)
-    filters += read_flags(state)
+    patterned, unplaced = read_patterns(state, model)
+    filters += patterned + read_flags(state)
+    unresolved += unplaced
     value_filters, unknown, compared = read_values(state, model, values)
     filters += value_filters
     counted_metrics, counted = read_counted_dimensions(state, model)

@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from agent.semantic.model import SemanticModel
 
-FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null"]
+FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null",
+                   "starts_with", "ends_with", "contains"]
 Value = bool | str | int | float
 
 _ARITY = {"in": None, "between": 2, "is_null": 0, "not_null": 0}

@@ -145,6 +145,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],
         "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
+        "text_patterns": vocabulary.get("text_patterns") or {},
     }
 
 

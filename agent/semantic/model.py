@@ -148,6 +148,7 @@ class SemanticModel(_Strict):
     everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
     shapes: dict[str, list[str]] = {}  # words that shape a question (share, ratio, month over month)
     meaning_words: list[str] = []  # words that must be understood or the question is not answered
+    text_patterns: dict[str, list[str]] = {}  # 'ends in' -> ends_with: conditions on part of a text
     project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
 
     @model_validator(mode="after")
@@ -254,15 +255,31 @@ class SemanticModel(_Strict):
         """Declared dimensions, plus 'metric_time__<grain>' for tables dated by a time dimension
         ('monthly' groups by the month of each measure's own date)."""
         found = {d.name: d for d in self.dimensions}
-        dated = [(t.name, found[t.agg_time]) for t in self.tables if t.agg_time in found]
-        sources = [next((s for s in dim.sources if s.table == table), None) for table, dim in dated]
-        sources = [s for s in sources if s is not None]
+        sources = [s for s in (self.dated_by(t.name) for t in self.tables) if s is not None]
         if sources:
             for grain in TIME_GRAINS:
                 name = f"metric_time__{grain}"
                 label = {"extract_dow": "day of the week", "extract_hour": "hour of the day"}.get(grain, grain)
                 found.setdefault(name, Dimension(name=name, label=label, kind="time", sources=sources))
         return found
+
+    def dated_by(self, table: str) -> DimensionSource | None:
+        """Where the date of a table's rows is read: its own time dimension, or that of the row it
+        belongs to ('order__o_orderdate' for order lines, through the join on that entity)."""
+        spec = next((t for t in self.tables if t.name == table), None)
+        if spec is None or not spec.agg_time:
+            return None
+        *path, name = spec.agg_time.split("__")
+        dim = next((d for d in self.dimensions if d.name == name), None)
+        if dim is None:
+            return None
+        if not path:
+            return next((s for s in dim.sources if s.table == table and s.join is None), None)
+        join = next((j for j in self.joins if j.from_table == table and j.name == f"{table}__{path[0]}"), None)
+        if join is None or len(path) > 1:
+            return None
+        source = next((s for s in dim.sources if s.table == join.to_table), None)
+        return None if source is None else DimensionSource(table=source.table, expr=source.expr, join=join.name)
 
     @cached_property
     def table_by_name(self) -> dict[str, TableSpec]:

@@ -9,7 +9,8 @@ from agent.semantic.intent import Contrast, Filter, Side, StructuredIntent, Time
 from agent.semantic.model import SemanticModel
 
 _OPS = {"=": "is", "!=": "is not", ">": ">", ">=": "≥", "<": "<", "<=": "≤", "in": "is one of",
-        "between": "between", "is_null": "is unknown", "not_null": "is known"}
+        "between": "between", "is_null": "is unknown", "not_null": "is known",
+        "starts_with": "starts with", "ends_with": "ends with", "contains": "contains"}
 _WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 

@@ -333,11 +333,14 @@ class _Builder:
             if name == "metric_time":
                 if time_dim is None:
                     raise QueryError(f"The measures of '{model.name}' have no time dimension (agg_time_dimension).")
-                name, entity_path = time_dim, ()
+                *dated_path, name = time_dim.split("__")  # 'order__o_orderdate': the date of the row it belongs to
+                entity_path = tuple(dated_path)
             found = _resolve(self.project, model, name, entity_path)
             table_alias = self.join_path(model, found.hops, joins)
             expr = self.qualified(found.expr, table_alias)
-            is_agg_time = found.dimension is not None and found.dimension.name == time_dim and not found.hops
+            is_agg_time = time_dim is not None and found.dimension is not None \
+                and found.dimension.name == time_dim.split("__")[-1] \
+                and tuple(h.entity for h in found.hops) == tuple(time_dim.split("__")[:-1])
             if shift and offset is not None and is_agg_time:
                 expr = self.shifted(expr, offset)
             return self.grain(expr, grain)
@@ -518,6 +521,9 @@ class _Builder:
                                expression=exp.Order(expressions=[exp.Ordered(this=value)]))
 
 
+_PATTERNS = {"starts_with": "{}%", "ends_with": "%{}", "contains": "%{}%"}
+
+
 def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
     lits = [_literal(v) for v in values]
     if op in _OPS:
@@ -526,6 +532,13 @@ def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
         return exp.Between(this=left, low=lits[0], high=lits[1])
     if op == "in":
         return exp.In(this=left, expressions=lits)
+    if op in _PATTERNS:  # case-blind on every engine: 'ends in brass' finds 'BRASS'
+        text = str(values[0]).lower()
+        wild = any(c in text for c in "%_!")
+        if wild:  # a literal % or _ in what was typed is matched as itself
+            text = text.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+        like = exp.Like(this=exp.Lower(this=left), expression=exp.Literal.string(_PATTERNS[op].format(text)))
+        return exp.Escape(this=like, expression=exp.Literal.string("!")) if wild else like
     if op == "is_null":
         return exp.Is(this=left, expression=exp.Null())
     if op == "not_null":
