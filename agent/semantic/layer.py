@@ -161,7 +161,7 @@ def _table(model: DbtModel, project: Project) -> dict[str, Any]:
         "entity_words": meta.get("entity_words", [_words(entity or model.name)] if count_metric else []),
         "count_metric": count_metric, "counted_from": meta.get("counted_from", {}),
         "time": meta.get("time_parts", {}),
-        "agg_time": model.agg_time_dimension,
+        "agg_time": model.agg_time_dimension, "entity": entity,
     }
 
 

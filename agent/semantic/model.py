@@ -47,6 +47,7 @@ class TableSpec(_Strict):
     counted_from: dict[str, str] = {}
     time: dict[Literal["year", "month", "day", "hour"], str] = {}  # calendar parts -> dimension names
     agg_time: str | None = None  # the time dimension its measures are dated by
+    entity: str | None = None  # the dbt entity one row stands for ('customer'): 'customer__r_name' goes through it
 
     @property
     def table(self) -> str:
@@ -253,8 +254,10 @@ class SemanticModel(_Strict):
     @cached_property
     def dimension_by_name(self) -> dict[str, Dimension]:
         """Declared dimensions, plus 'metric_time__<grain>' for tables dated by a time dimension
-        ('monthly' groups by the month of each measure's own date)."""
-        found = {d.name: d for d in self.dimensions}
+        ('monthly' groups by the month of each measure's own date), plus, on demand, a dimension
+        reached through an entity ('customer__r_name': the region of the customer, not of the supplier)."""
+        found: dict[str, Dimension] = _Dimensions(self)
+        found.update({d.name: d for d in self.dimensions})
         sources = [s for s in (self.dated_by(t.name) for t in self.tables) if s is not None]
         if sources:
             for grain in TIME_GRAINS:
@@ -306,10 +309,27 @@ class SemanticModel(_Strict):
             else set()
         return any(j.from_table in tables and j.to_table == base_table for j in self.joins)
 
+    def table_of_entity(self, entity: str) -> str | None:
+        return next((t.name for t in self.tables if t.entity == entity), None)
+
     def resolve(self, dimension: str, base_table: str) -> tuple[DimensionSource, JoinSpec | None] | None:
         """How `dimension` is reached from rows of `base_table`, or None when it cannot be
         reached without multiplying rows (only declared many-to-one joins are followed)."""
+        if dimension not in self.dimension_by_name:
+            return None
         dim = self.dimension_by_name[dimension]
+        through, _, _ = dimension.rpartition("__")
+        if through and self.time_grain(dimension) is None:  # 'customer__r_name': by way of the customer
+            via = self.table_of_entity(through)
+            source = dim.sources[0]
+            if via is None:
+                return None
+            first = [] if via == base_table else self._path(base_table, via)
+            rest = [] if via == source.table else self._path(via, source.table)
+            if first is None or rest is None or (not first and not rest and via != source.table):
+                return None
+            hops = first + rest
+            return source, hops[0] if hops else None
         for source in dim.sources:
             if source.table == base_table and source.join is None:
                 return source, None
@@ -346,6 +366,38 @@ class SemanticModel(_Strict):
         """'metric_time__month' -> ('metric_time', 'month'): a time dimension at a grain."""
         base, _, grain = name.rpartition("__")
         return (base, grain) if base == "metric_time" and grain in TIME_GRAINS else None
+
+
+class _Dimensions(dict):
+    """Dimensions by name; 'entity__dimension' is made on first use from the dimension and the
+    entity's table (its label names both: 'customer region')."""
+
+    def __init__(self, model: "SemanticModel"):
+        super().__init__()
+        self._model = model
+
+    def __missing__(self, name: str) -> Dimension:
+        through, _, base = name.rpartition("__")
+        dim = dict.get(self, base)
+        if not through or "__" in through or dim is None or through == "metric_time" \
+                or self._model.table_of_entity(through) is None:
+            raise KeyError(name)
+        qualified = dim.model_copy(update={"name": name, "label": f"{through.replace('_', ' ')} {dim.label}",
+                                           "synonyms": [], "value_labels": None})
+        self[name] = qualified
+        return qualified
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        try:
+            self[name]  # type: ignore[index]
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def get(self, name, default=None):  # type: ignore[override]
+        return self[name] if name in self else default
 
 
 def expression_columns(sql_expr: str) -> set[str]:

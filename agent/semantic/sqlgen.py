@@ -254,9 +254,12 @@ def _resolve(project: Project, start: SemanticModel, name: str, entity_path: tup
 def _path_matches(hops: tuple[str, ...], here: SemanticModel, start: SemanticModel,
                   entity_path: tuple[str, ...]) -> bool:
     """Does 'entity__...__name' describe this join path? The path may start with the measure
-    model's own entity ('flight__plane__seats') and may end with the target's ('plane__seats')."""
+    model's own entity ('flight__plane__seats'), may end with the target's ('plane__seats'), and one
+    entity may name any path by way of it ('customer__r_name')."""
     own = (start.entity_name,) if start.entity_name else ()
     full = own + hops
+    if len(entity_path) == 1 and entity_path[0] in full:
+        return True  # 'customer__r_name': any path by way of the customer (the shortest wins)
     return entity_path in (hops, full) or (bool(hops) and hops[-len(entity_path):] == entity_path) or (
         not hops and here.entity_name is not None and entity_path == (here.entity_name,))
 
