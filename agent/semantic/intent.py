@@ -102,6 +102,9 @@ class StructuredIntent(BaseModel):
     dimensions: list[str] = Field(default_factory=list, description="dimension names to group by")
     filters: list[Filter] = Field(default_factory=list, description="row conditions on dimensions")
     time: TimeFilter | None = Field(default=None, description="calendar restrictions (year, months, days, ...)")
+    time_dimension: str | None = Field(
+        default=None, description="the time dimension calendar restrictions and time grains are about, when the "
+                                  "question names one other than the metric's own date ('shipped in 1996')")
     having: list[MetricFilter] = Field(default_factory=list, description="conditions on aggregated metrics")
     compare: Literal["previous_period", "previous_year"] | None = Field(
         default=None, description="add the previous period's value, the change and the % change")
@@ -156,7 +159,13 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         dim = model.dimension_by_name.get(flt.field)
         if dim is not None and flt.op in (">", ">=", "<", "<=", "between") and dim.kind == "categorical":
             problems.append(f"{dim.label.capitalize()} is not a number, so it cannot be compared with '{flt.op}'.")
-    if intent.time is not None and not intent.time.is_empty():
+    if intent.time_dimension is not None:
+        dim = model.dimension_by_name.get(intent.time_dimension)
+        if dim is None or dim.kind != "time":
+            problems.append(f"'{intent.time_dimension}' is not a time dimension of the semantic model.")
+        elif model.resolve(intent.time_dimension, table) is None:
+            problems.append(f"{dim.label.capitalize()} cannot date {table} rows without counting them twice.")
+    if intent.time is not None and not intent.time.is_empty() and intent.time_dimension is None:
         spec = model.table_by_name[table]
         needed = [g for g, v in (("year", intent.time.year), ("month", intent.time.months),
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]

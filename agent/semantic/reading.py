@@ -28,6 +28,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     conditions = [_filter(f, model) for f in intent.filters] + _time(intent.time)
     if conditions:
         parts.append("where " + " and ".join(conditions))
+    if intent.time_dimension:
+        parts.append(f"dated by {_dim(model, intent.time_dimension)}")
     if intent.having:
         parts.append("keeping groups where " + " and ".join(
             f"{label(h.metric).lower()} {_OPS[h.op]} {_number(h.value)}" for h in intent.having))
