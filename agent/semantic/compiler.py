@@ -68,6 +68,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         compare_by=time_dims[0] if intent.compare and time_dims else None,
         contrasts=contrasts,
         count_rows=intent.count_groups,
+        share_of_total=intent.share_of_total,
     )
     try:
         compiled = compile_query(model.project, query, dialect)

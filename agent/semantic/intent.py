@@ -110,6 +110,8 @@ class StructuredIntent(BaseModel):
         default=None, description="add the previous period's value, the change and the % change")
     contrast: Contrast | None = Field(default=None, description="a ratio, difference or % change of two sides")
     count_groups: bool = Field(default=False, description="answer how many groups pass the conditions")
+    share_of_total: bool = Field(default=False, description="add each group's share (%) of the total over all "
+                                                            "groups ('what % of revenue came from each region')")
     drop_unknown_groups: bool = Field(default=False, description="leave out groups whose key is unknown (NULL)")
     order_by: list[OrderBy] = Field(default_factory=list)
     limit: int | None = Field(default=None, ge=1)
@@ -174,6 +176,8 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+    if intent.share_of_total and not intent.dimensions:
+        problems.append("A share of the total needs groups to share it out (by what should it be split?).")
     if intent.having and not intent.dimensions:
         problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
     selected = set(intent.all_metrics()) | set(intent.dimensions)

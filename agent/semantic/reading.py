@@ -28,6 +28,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     conditions = [_filter(f, model) for f in intent.filters] + _time(intent.time)
     if conditions:
         parts.append("where " + " and ".join(conditions))
+    if intent.share_of_total:
+        parts.append("with each one's share of the total")
     if intent.time_dimension:
         parts.append(f"dated by {_dim(model, intent.time_dimension)}")
     if intent.having:

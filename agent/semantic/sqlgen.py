@@ -102,6 +102,7 @@ class Query:
     compare_by: str | None = None
     contrasts: tuple[Contrast, ...] = ()
     count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
+    share_of_total: bool = False  # each group's value as a percent of the sum over all groups
 
 
 @dataclass(frozen=True)
@@ -597,6 +598,17 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
                     expression=exp.func("NULLIF", previous.copy(), exp.Literal.number(0))),
                     expression=exp.Literal.number(100))),
             ]
+
+    if query.share_of_total:
+        if not query.group_by:
+            raise QueryError("A share of the total needs groups to share it out (by what?).")
+        for name in query.metrics:
+            value = next(expr for output, expr in outputs if output == name)
+            # over the grouped rows, before any LIMIT, so a top 10's shares are of the whole total
+            total = exp.Window(this=exp.Sum(this=value.copy()), over="OVER")
+            outputs.append((f"{name}__share", exp.Mul(this=exp.Div(
+                this=exp.cast(value.copy(), "DOUBLE"), expression=exp.func("NULLIF", total, exp.Literal.number(0))),
+                expression=exp.Literal.number(100))))
 
     builder = _Builder(plan)
     groups: dict[tuple, list[tuple[_Leaf, str]]] = {}
