@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.errors import AssistantError
+from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
@@ -33,6 +34,7 @@ class CompiledQuery:
 
 
 def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str = "duckdb") -> CompiledQuery:
+    model = with_definitions(model, intent.definitions)
     problems = validate_intent(intent, model)
     if problems:
         raise IntentError(" ".join(problems))

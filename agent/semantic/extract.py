@@ -1,6 +1,8 @@
 """The offline semantic parser: a question in English -> a StructuredIntent, by general rules.
 
-Words are matched (longest phrase first) against a lexicon made from the semantic model
+First the definitions a question gives itself ('inventory value (availqty * supplycost)',
+'late = receiptdate > commitdate') are read and the model is extended with them
+(`parse/defining.py`). Words are matched (longest phrase first) against a lexicon made from the semantic model
 (metric and dimension names and synonyms, aggregation and ranking words, time words) and
 from the warehouse's values (`parse/lexicon.py`). Then passes read the matches in context,
 in this order, each in its own module under `agent/semantic/parse/` and each marking the
@@ -31,6 +33,7 @@ from agent.semantic.intent import OrderBy, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.calendar import read_time
 from agent.semantic.parse.dating import read_dating
+from agent.semantic.parse.defining import read_definitions
 from agent.semantic.parse.comparisons import read_comparisons, split_units
 from agent.semantic.parse.groupings import (
     drop_per_entity,
@@ -72,6 +75,7 @@ class Extraction(BaseModel):
 
 
 def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> Extraction:
+    question, definitions, model = read_definitions(question, model)
     tokens = split_units(tokenize(question), model.unit_words)
     state = State(tokens, lexicon_for(model, values).match(tokens))
 
@@ -127,6 +131,13 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
 
     if not metric_choices and having:
         metric_choices = [[h.metric] for h in having]
+    if not metric_choices and _asks_share(tokens, model):
+        # 'late delivery rate by ship mode': the share of the rows the condition is on
+        owners = {s.table for f in filters for s in model.dimension_by_name[f.field].sources if f.field in
+                  model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"}
+        counts = [model.table_by_name[t].count_metric for t in owners if model.table_by_name[t].count_metric]
+        if len(counts) == 1:
+            metric_choices = [[counts[0]]]
     if not metric_choices:
         unread = [w for w in ignored if not w[:1].isdigit()]
         if unread and (grouping or rank_mentions or filters or time) and model.default_metric:
@@ -165,7 +176,9 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     elif limit is not None and grouping:
         order_by = [OrderBy(field=metrics[0], descending=True)]
 
+    used = set(metrics) | {f.field for f in filters} | set(grouping)
     intent = StructuredIntent(
+        definitions=[d for d in definitions if d.name in used or any(h.metric == d.name for h in having)],
         metrics=metrics, dimensions=list(grouping), filters=filters,
         time=time if time is not None and not time.is_empty() else None, time_dimension=dated_by,
         having=having, order_by=order_by, limit=limit if grouping else None,
@@ -181,6 +194,15 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     content = [t for t in tokens if t.low not in STOPWORDS]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     return Extraction(intent=intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
+
+
+def _asks_share(tokens, model: SemanticModel) -> bool:
+    words = [t.low for t in tokens]
+    for text in model.shapes.get("share", []):
+        wanted = list(phrase(text))
+        if any(words[i:i + len(wanted)] == wanted for i in range(len(words))):
+            return True
+    return False
 
 
 def _asides(question: str) -> list[tuple[str, ...]]:

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.model import SemanticModel
 
 FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null",
@@ -98,6 +99,10 @@ class StructuredIntent(BaseModel):
     """What a question asks, in the model's names (v2: HAVING, period comparisons, contrasts,
     counting groups, top-N per group)."""
 
+    definitions: list[Definition] = Field(
+        default_factory=list, description="measures and conditions the question defines itself, over one semantic "
+                                          "model's columns ('availqty * supplycost', 'late = receiptdate > commitdate'); "
+                                          "their names can then be used as metrics and dimensions")
     metrics: list[str] = Field(default_factory=list, description="metric names to compute")
     dimensions: list[str] = Field(default_factory=list, description="dimension names to group by")
     filters: list[Filter] = Field(default_factory=list, description="row conditions on dimensions")
@@ -124,6 +129,7 @@ class StructuredIntent(BaseModel):
 
 def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
     """The table every metric of the intent aggregates, or None when they disagree."""
+    model = with_definitions(model, intent.definitions)
     tables = {model.metric_by_name[m].table for m in intent.all_metrics() if m in model.metric_by_name}
     return tables.pop() if len(tables) == 1 else None
 
@@ -131,6 +137,7 @@ def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
 def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]:
     """Problems that stop the intent from compiling, as sentences; [] when it is fine."""
     problems: list[str] = []
+    model = with_definitions(model, intent.definitions)
     if not intent.all_metrics():
         problems.append("The question names no measure to compute.")
     unknown_metrics = [m for m in intent.all_metrics() if m not in model.metric_by_name]

@@ -46,9 +46,16 @@ def load_layer(path: Path | str | None = None, dialect: str = "duckdb") -> Seman
     project = _with_measured_columns(project)
     vocabulary = _vocabulary(root)
     try:
-        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project})
+        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project,
+                                             "words_source": vocabulary})
     except ValueError as exc:
         raise SemanticModelError(f"The semantic model at {root} is inconsistent: {exc}") from None
+
+
+def extended(model: SemanticModel, project: Project) -> SemanticModel:
+    """The view of `project`, a copy of `model`'s project with more in it (a question's own definitions)."""
+    return SemanticModel.model_validate({**_view(project, model.words_source or {}), "project": project,
+                                         "words_source": model.words_source})
 
 
 def _with_measured_columns(project: Project) -> Project:
@@ -103,7 +110,7 @@ def _words(name: str, prefix: str = "") -> str:
 def _column_prefix(model: DbtModel) -> str:
     """'l_' when every column-named element of the model starts with it (TPC-H's l_shipmode):
     people say 'ship mode', not 'l shipmode'."""
-    names = [d.name for d in model.dimensions] + [m.expr for m in model.measures
+    names = [d.name for d in model.dimensions if not d.meta.get("defined")] + [m.expr for m in model.measures
                                                   if re.fullmatch(r"[A-Za-z_]\w*", m.expr)]
     match = re.match(r"[a-z]{1,3}_", names[0]) if names else None
     if match and len(names) > 1 and all(n.startswith(match.group(0)) for n in names):

@@ -6,6 +6,7 @@ from __future__ import annotations
 import calendar
 
 from agent.semantic.intent import Contrast, Filter, Side, StructuredIntent, TimeFilter
+from agent.semantic.definitions import with_definitions
 from agent.semantic.model import SemanticModel
 
 _OPS = {"=": "is", "!=": "is not", ">": ">", ">=": "≥", "<": "<", "<=": "≤", "in": "is one of",
@@ -15,6 +16,7 @@ _WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 def describe(intent: StructuredIntent, model: SemanticModel) -> str:
+    model = with_definitions(model, intent.definitions)
     label = _metric_labels(model)
     if intent.contrast is not None:
         head = _contrast(intent.contrast, model, label)
