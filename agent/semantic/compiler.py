@@ -71,6 +71,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         contrasts=contrasts,
         count_rows=intent.count_groups,
         share_of_total=intent.share_of_total,
+        absent=tuple(intent.absent),
     )
     try:
         compiled = compile_query(model.project, query, dialect)

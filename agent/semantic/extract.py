@@ -13,7 +13,7 @@ tokens it understood on the shared `State`:
 2. `comparisons`: numbers compared with a measure (row filters) or an aggregate (HAVING);
 3. `limits`: how many groups to keep;
 4. `patterns`: part of a text ('type ends in BRASS');
-   `named_values`: flag words, warehouse values (negated, contrasted), unknown codes;
+   `named_values`: flag words; `absence`: things said to be missing ('never placed an order'), warehouse values (negated, contrasted), unknown codes;
 5. `groupings`: counted plurals ('how many routes') and groupings ('by month', 'which carrier');
 6. `measures`: the metrics asked for, the table that reaches every dimension, the ranking;
 7. `shapes` (agent/semantic/shapes.py): names not codes, previous period, contrasts,
@@ -31,6 +31,7 @@ from pydantic import BaseModel, Field
 from agent.semantic import shapes
 from agent.semantic.intent import OrderBy, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
+from agent.semantic.parse.absence import read_absence
 from agent.semantic.parse.calendar import read_time
 from agent.semantic.parse.dating import read_dating
 from agent.semantic.parse.defining import read_definitions
@@ -98,6 +99,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     unresolved += unplaced
     value_filters, unknown, compared = read_values(state, model, values)
     filters += value_filters
+    absent = read_absence(state)
     counted_metrics, counted = read_counted_dimensions(state, model)
     grouping, which_singular, by_metric_mentions, dim_ambiguous = read_groupings(state, model, time)
     for dim in compared:
@@ -161,6 +163,10 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
             ambiguous=[Ambiguity(text=mention_text(state, grouping_mentions[key]), options=list(key)) for key in unresolved],
             reason="A word could mean more than one thing.", ignored_words=ignored)
 
+    if any(not any(j.from_table == other and j.to_table == table for j in model.joins) for other, _ in absent):
+        said = ", ".join(f"'{words}'" for _, words in absent)
+        return Extraction(reason=f"I could not tell what {said} is missing from.", ignored_words=ignored)
+
     order_by: list[OrderBy] = []
     descending = next((m.of("rank")[0].payload == "desc" for m in rank_mentions), True)
     if grouping and (rank_mentions or top):
@@ -181,7 +187,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
         definitions=[d for d in definitions if d.name in used or any(h.metric == d.name for h in having)],
         metrics=metrics, dimensions=list(grouping), filters=filters,
         time=time if time is not None and not time.is_empty() else None, time_dimension=dated_by,
-        having=having, order_by=order_by, limit=limit if grouping else None,
+        having=having, absent=[other for other, _ in absent], order_by=order_by, limit=limit if grouping else None,
     )
     intent, unexplained = shapes.refine(intent, state, model)
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS

@@ -111,6 +111,8 @@ class StructuredIntent(BaseModel):
         default=None, description="the time dimension calendar restrictions and time grains are about, when the "
                                   "question names one other than the metric's own date ('shipped in 1996')")
     having: list[MetricFilter] = Field(default_factory=list, description="conditions on aggregated metrics")
+    absent: list[str] = Field(default_factory=list, description="tables none of whose rows may point at a "
+                                                                "measured row ('customers who never placed an order')")
     compare: Literal["previous_period", "previous_year"] | None = Field(
         default=None, description="add the previous period's value, the change and the % change")
     contrast: Contrast | None = Field(default=None, description="a ratio, difference or % change of two sides")
@@ -183,6 +185,9 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+    for other in intent.absent:
+        if not any(j.from_table == other and j.to_table == table for j in model.joins):
+            problems.append(f"No {other} rows point at {table} rows, so '{other}' cannot be missing from them.")
     if intent.share_of_total and not intent.dimensions:
         problems.append("A share of the total needs groups to share it out (by what should it be split?).")
     if intent.having and not intent.dimensions:

@@ -30,6 +30,9 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     conditions = [_filter(f, model) for f in intent.filters] + _time(intent.time)
     if conditions:
         parts.append("where " + " and ".join(conditions))
+    for other in intent.absent:
+        spec = model.table_by_name.get(other)
+        parts.append(f"with no {spec.entity_words[0] if spec and spec.entity_words else other}")
     if intent.share_of_total:
         parts.append("with each one's share of the total")
     if intent.time_dimension:
