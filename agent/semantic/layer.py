@@ -131,6 +131,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
                                   "keys": [[entity.expr, key.expr]]})
         for dim in model.dimensions:
             _add_dimension(dimensions, model, dim, project, annotated, _column_prefix(model))
+    _qualify_shared_labels(dimensions, project)
     metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
     measures = {m["measure"] for m in metrics if m.get("measure")}
     for name in list(dimensions):
@@ -154,6 +155,23 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
         "text_patterns": vocabulary.get("text_patterns") or {},
     }
+
+
+def _qualify_shared_labels(dimensions: dict[str, dict[str, Any]], project: Project) -> None:
+    """'name' on five tables reads 'customer name', 'nation name', ... in answers; the bare word
+    stays a synonym, so 'names' still finds them."""
+    counts: dict[str, int] = {}
+    for entry in dimensions.values():
+        counts[entry["label"].lower()] = counts.get(entry["label"].lower(), 0) + 1
+    for entry in dimensions.values():
+        label = entry["label"]
+        owner = project.model_by_name.get(entry["sources"][0]["table"])
+        if counts[label.lower()] < 2 or owner is None or len(entry["sources"]) > 1:
+            continue
+        thing = _words(owner.entity_name or owner.name)
+        if not label.lower().startswith(thing.lower()):
+            entry["label"] = f"{thing} {label}"
+            entry["synonyms"] = [*entry["synonyms"], label]
 
 
 def _table(model: DbtModel, project: Project) -> dict[str, Any]:
