@@ -155,8 +155,10 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
     result: list[str] = []
     for key, mention in grouping.items():
         if mention is not None and mention.has("entity") and \
-                tuple(t.low for t in state.tokens[mention.start:mention.end]) in entity_words:
-            continue
+                tuple(t.low for t in state.tokens[mention.start:mention.end]) in entity_words and \
+                not state.cue_before(mention.start, [(w,) for w in WHICH] + [("top",), ("bottom",)],
+                                     skip=("the", "a", "an", "top")):
+            continue  # 'seats per plane' averages rows; 'which customers have the highest …' ranks them
         if isinstance(key, tuple):
             reachable = [d for d in key if model.resolve(d, table) is not None]
             if len(reachable) > 1:  # 'customers with 30 orders (names)': the name of the thing named
