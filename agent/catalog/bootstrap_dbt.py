@@ -17,6 +17,7 @@ import yaml
 
 from agent.warehouse import Schema
 from agent.warehouse.base import quote
+from agent.yamlload import safe_load
 
 NUMERIC = re.compile(r"int|numeric|decimal|double|float|real|number|money|bigint|smallint|tinyint", re.IGNORECASE)
 _TIME = re.compile(r"date|timestamp|datetime", re.IGNORECASE)
@@ -210,7 +211,7 @@ def _net_measures(table: str, model_name: str, columns, keys: set[str], fraction
 
 
 def net_words() -> dict[str, list[str]]:
-    vocabulary = yaml.safe_load(_VOCABULARY.read_text(encoding="utf-8")) or {}
+    vocabulary = safe_load(_VOCABULARY.read_text(encoding="utf-8")) or {}
     return {key: list(value) for key, value in (vocabulary.get("net_measures") or {}).items()}
 
 
