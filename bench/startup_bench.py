@@ -7,7 +7,8 @@
   request…"), after the graph, tools and chat model are imported and built;
 - answered: the process has printed its answer and exited.
 
-Prints medians over the runs and their ratio to `python -c pass`; asserts nothing.
+Prints medians over the runs and their ratio to `python -c pass`, and beside each the CPU seconds
+the process had used by then (from /proc, so a loaded machine's waiting is left out); asserts nothing.
 
     python bench/startup_bench.py [--runs 5] [--question "number of flights by origin"]
 """
@@ -21,21 +22,32 @@ import statistics
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 STEP = "… "
 ACK = "… Working on it"
 READING = "… Reading it as:"
 
 
-def timings(command: list[str], env: dict[str, str]) -> dict[str, float]:
-    """Seconds from the start to the first output, the first real step, the supervisor's first step and exit."""
+def cpu_seconds(pid: int) -> float:
+    """CPU (user + system) a live process has used, on Linux; 0 elsewhere."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def timings(command: list[str], env: dict[str, str]) -> dict[str, tuple[float, float]]:
+    """(seconds from the start, CPU seconds used) at the first output, the first real step, the
+    supervisor's first step and exit."""
     started = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, env=env)
     selector = selectors.DefaultSelector()
     assert process.stdout is not None and process.stderr is not None
     selector.register(process.stdout, selectors.EVENT_READ)
     selector.register(process.stderr, selectors.EVENT_READ)
-    seen: dict[str, float] = {}
+    seen: dict[str, tuple[float, float]] = {}
     pending = b""  # stderr not yet ended by a newline
     open_streams = 2
     while open_streams:
@@ -45,7 +57,7 @@ def timings(command: list[str], env: dict[str, str]) -> dict[str, float]:
                 selector.unregister(key.fileobj)
                 open_streams -= 1
                 continue
-            now = time.perf_counter() - started
+            now = (time.perf_counter() - started, cpu_seconds(process.pid))
             seen.setdefault("first output", now)
             if key.fileobj is not process.stderr:
                 continue
@@ -57,8 +69,9 @@ def timings(command: list[str], env: dict[str, str]) -> dict[str, float]:
                 seen.setdefault("first real step", now)
                 if not line.startswith(READING):
                     seen.setdefault("supervisor's first step", now)
-    process.wait()
-    total = time.perf_counter() - started
+    _, status, usage = os.wait4(process.pid, 0)
+    process.returncode = os.waitstatus_to_exitcode(status)
+    total = (time.perf_counter() - started, usage.ru_utime + usage.ru_stime)
     return {name: seen.get(name, total) for name in MEASURES[:-1]} | {"answered and exited": total}
 
 
@@ -69,18 +82,18 @@ def main(runs: int, question: str) -> None:
     env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "REDIS_"))}
     ask = [sys.executable, "-m", "agent", "ask", question, "--yes"]
     timings(ask, env)  # the demo warehouse is built on the very first run
-    bare: list[float] = []
-    asks: dict[str, list[float]] = {name: [] for name in MEASURES}
+    bare: list[tuple[float, float]] = []
+    asks: dict[str, list[tuple[float, float]]] = {name: [] for name in MEASURES}
     for _ in range(runs):
         bare.append(timings([sys.executable, "-c", "pass"], env)["answered and exited"])
         for name, seconds in timings(ask, env).items():
             asks[name].append(seconds)
-    base = statistics.median(bare)
-    print(f"{runs} runs, median seconds (and × python -c pass); question: {question!r}")
-    print(f"python -c pass                     {base:6.2f}")
+    base, base_cpu = (statistics.median(b[i] for b in bare) for i in (0, 1))
+    print(f"{runs} runs, median seconds (× python -c pass) and CPU seconds used by then; question: {question!r}")
+    print(f"python -c pass                     {base:6.2f}            cpu {base_cpu:5.2f}")
     for name in MEASURES:
-        median = statistics.median(asks[name])
-        print(f"agent ask: {name:<24}{median:6.2f}  ({median / base:5.1f}×)")
+        wall, cpu = (statistics.median(a[i] for a in asks[name]) for i in (0, 1))
+        print(f"agent ask: {name:<24}{wall:6.2f}  ({wall / base:5.1f}×)  cpu {cpu:5.2f}")
 
 
 if __name__ == "__main__":
