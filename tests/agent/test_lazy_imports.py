@@ -85,3 +85,23 @@ def test_no_reading_when_an_llm_or_an_access_policy_decides(groundwork, tmp_path
     for settings in (with_llm, with_policy):
         assert Groundwork(settings, groundwork.warehouse, groundwork.semantic, groundwork.values).reading(
             "how many flights") is None
+
+
+DEV_QUESTIONS = next((p / "shared/eval/dev_questions.json" for p in REPO.parents
+                      if (p / "shared/eval/dev_questions.json").exists()), REPO.parent / "shared/eval/dev_questions.json")
+
+
+async def test_the_early_reading_is_the_one_the_answer_gives(offline_context, make_assistant):
+    """Shown before the supervisor runs, the reading must never differ from the answer's 'Read as:'."""
+    groundwork = Groundwork(offline_context.settings, offline_context.warehouse, offline_context.semantic,
+                            offline_context.values)
+    assistant = make_assistant(offline_context.model, confirm_before_run=False)
+    shown = 0
+    for number, item in enumerate(json.loads(DEV_QUESTIONS.read_text())):
+        reading = groundwork.reading(item["q"])
+        if reading is None:
+            continue
+        reply = await assistant.reply(assistant.ask(f"early-reading-{number}", item["q"]))
+        assert f"Read as: {reading}" in reply.text, (item["q"], reading, reply.text)
+        shown += 1
+    assert shown >= 10  # most of the dev questions get their reading early
