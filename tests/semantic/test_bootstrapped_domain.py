@@ -101,6 +101,9 @@ QUESTIONS = {
     "invoices with channel WEB by client tier": (
         "SELECT c.cl_tier, count(*) FROM invoice i JOIN client c ON i.in_clientkey = c.cl_clientkey "
         "WHERE i.in_channel = 'WEB' GROUP BY 1", False),
+    "average days from ship date to deliver date by store": (
+        "SELECT s.st_name, avg(il.il_deliverdate - il.il_shipdate) FROM invoiceline il "
+        "JOIN store s ON il.il_storekey = s.st_storekey GROUP BY 1", False),
     "which products have the most stock value (unitprice * quantity summed)?": (
         "SELECT p.pr_name, sum(il.il_unitprice * il.il_quantity) FROM invoiceline il "
         "JOIN product p ON il.il_productkey = p.pr_productkey GROUP BY 1 ORDER BY 2 DESC, 1", True),

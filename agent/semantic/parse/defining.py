@@ -48,6 +48,11 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
         if definition is not None:
             definitions.append(definition)
         text = text[:start] + replacement + text[end:]
+    for match in reversed(list(_DAYS_BETWEEN.finditer(text))):
+        found = _days_between(match, model, words, len(definitions))
+        if found is not None:
+            definitions.append(found)
+            text = text[:match.start()] + f" {found.label} " + text[match.end():]
     for start, end, inner in reversed(_asides(text)):
         said = _SAID_COMPARISON.match(inner)
         if said is None:
@@ -65,6 +70,34 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
     if not definitions:
         return text, [], model
     return text, definitions, with_definitions(model, definitions)
+
+
+_DAYS_BETWEEN = re.compile(
+    r"(?:(?P<agg>average|avg|mean|total|max|maximum|min|minimum)\s+)?(?:number\s+of\s+)?days\s+(?:from|between)\s+"
+    r"(?P<a>[A-Za-z][\w ]*?)\s+(?:to|and|until|till)\s+(?P<b>[A-Za-z][\w ]*?)(?=\s*(?:[,?.;)]|$|\s(?:by|per|for|in|"
+    r"of|when|where|across)\b))", re.IGNORECASE)
+
+
+def _days_between(match: re.Match, model: SemanticModel, words, n: int) -> Definition | None:
+    """'average days from commit date to receipt date': a measure of whole days between two dates of
+    the same rows (an average unless a total, maximum or minimum is asked)."""
+    start = _one_date(match["a"], words)
+    end = _one_date(match["b"], words)
+    if start is None or end is None or start[0] != end[0]:
+        return None  # dates of different tables, or not dates: not something one row holds
+    dialect = model.project.dialect if model.project else "duckdb"
+    expr = sqlglot.exp.DateDiff(this=sqlglot.parse_one(end[1], read=dialect),
+                                expression=sqlglot.parse_one(start[1], read=dialect), unit=sqlglot.exp.Var(this="DAY"))
+    agg = _AGG_WORDS.get((match["agg"] or "average").lower(), "average")
+    said = {"sum": "total", "average": "average", "max": "maximum", "min": "minimum"}[agg]
+    label = f"{said} days from {match['a'].strip().lower()} to {match['b'].strip().lower()}"
+    return Definition(name=_name(label, n, model), label=label, table=start[0], kind="measure",
+                      expr=expr.sql(dialect=dialect), agg=agg)
+
+
+def _one_date(text: str, words) -> tuple[str, str] | None:
+    choices = [(t, e) for t, e, kind in words.get(_join(text).lower().replace("_", ""), []) if kind == "time"]
+    return choices[0] if len(choices) == 1 else None
 
 
 def _formula(question: str, match: re.Match, model: SemanticModel, words, n: int):
