@@ -95,6 +95,30 @@ def build(text: str, model: SemanticModel,
     return table, f"({sql})" if comparisons else sql, bool(comparisons)
 
 
+def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str]:
+    """What makes a definition unusable, as sentences: an intent from an LLM is held to the same
+    rule as one from the parser (columns of its own table, numbers, arithmetic, one comparison)."""
+    found = []
+    words = column_words(model)
+    dialect = model.project.dialect if model.project else "duckdb"
+    for definition in definitions:
+        if definition.table not in model.table_by_name:
+            found.append(f"'{definition.label}' is defined on '{definition.table}', which is not a table of the model.")
+            continue
+        try:
+            tree = sqlglot.parse_one(definition.expr, read=dialect)
+        except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+            found.append(f"'{definition.label}' is not a formula I can read.")
+            continue
+        allowed = _ALLOWED + (exp.DateDiff, exp.Var, exp.Cast, exp.DataType, exp.Extract, exp.Interval,
+                              exp.Sub)
+        own = {e.strip('"').lower() for entries in words.values() for t, e, _ in entries if t == definition.table}
+        if any(not isinstance(node, allowed) for node in tree.walk()) or \
+                any(c.name.lower() not in own for c in tree.find_all(exp.Column)):
+            found.append(f"'{definition.label}' may only use columns of {definition.table}, numbers and arithmetic.")
+    return found
+
+
 def with_definitions(model: SemanticModel, definitions: list[Definition]) -> SemanticModel:
     """`model` with the definitions added (a copy; cached per model and definitions)."""
     definitions = [d for d in definitions if d.name not in model.metric_by_name

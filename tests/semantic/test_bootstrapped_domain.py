@@ -158,3 +158,18 @@ def test_what_cannot_be_read_is_said_not_dropped(domain, question, unread):
     assert extraction.intent is None
     if unread:
         assert unread in (extraction.reason or "")
+
+
+@pytest.mark.parametrize("expr", [
+    "(SELECT max(cl_acctbal) FROM client)",  # another table, through a subquery
+    "il_unitprice * random()",  # a function
+    "il_unitprice * cl_acctbal",  # a column of another table
+])
+def test_a_definition_from_an_llm_is_held_to_the_same_rule(domain, expr):
+    from agent.semantic.definitions import Definition
+    from agent.semantic.intent import StructuredIntent, validate_intent
+
+    model, *_ = domain
+    intent = StructuredIntent(definitions=[Definition(name="odd", label="odd", table="invoiceline", kind="measure",
+                                                      expr=expr)], metrics=["odd"])
+    assert validate_intent(intent, model)
