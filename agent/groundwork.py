@@ -67,12 +67,12 @@ def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
     model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
     path = settings.semantic_model_path
     if path is None and not warehouse.is_demo:
-        from agent.catalog.bootstrap_dbt import bootstrap, write_project  # the catalog: not on the demo's first step
-        from agent.catalog.commands import semantic_dir_for
+        from agent.catalog.bootstrap_dbt import write_project  # the catalog: not on the demo's first step
+        from agent.catalog.commands import bootstrap_document, semantic_dir_for
 
         folder = semantic_dir_for(settings, warehouse)
         try:
-            write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
+            write_project(bootstrap_document(warehouse, warehouse.schema(), settings), folder)
             log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
         except WarehouseUnavailableError as exc:
             if not any(folder.glob("*.yml")):
