@@ -28,6 +28,7 @@ from agent.semantic import shapes
 from agent.semantic.intent import OrderBy, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.calendar import read_time
+from agent.semantic.parse.dates import moving_holiday, resolve_relative
 from agent.semantic.parse.comparisons import read_comparisons, split_units
 from agent.semantic.parse.groupings import (
     drop_per_entity,
@@ -79,6 +80,10 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
             state.consume(*range(mention.start, mention.end))
 
     time = read_time(state, model)
+    has_dates = time is not None and bool(time.days or time.from_day or time.start)
+    holiday = moving_holiday(state, model, has_dates)
+    if holiday:
+        return Extraction(reason=holiday)
     filters, ambiguous, unresolved, having = read_comparisons(state, model)
     limit, top = read_limit(state)
     filters += read_flags(state)
@@ -128,6 +133,12 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     fields = list(grouping) + [f.field for f in filters]
     metrics = choose_metrics(metric_choices, fields, model)
     table = model.metric_by_name[metrics[0]].table
+    if time is not None and time.relative is not None:
+        latest = values.latest_date(table)
+        if latest is None:
+            return Extraction(reason=f"I could not read the latest date in the {table} data, so "
+                                     f"“{time.relative.words}” has no dates to count back from.", ignored_words=ignored)
+        time = resolve_relative(time, latest)
     grouping = drop_per_entity(grouping, state, model, table)
     unresolved = [key for key in grouping if isinstance(key, tuple)]
     if unresolved:

@@ -140,7 +140,10 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     return {
         "tables": tables, "joins": joins, "dimensions": list(dimensions.values()), "metrics": metrics,
         "aggregations": vocabulary.get("aggregations") or {}, "ranking": ranking,
-        "seasons": vocabulary.get("seasons") or {}, "time_grains": vocabulary.get("time_grains") or {}, "named_days": vocabulary.get("named_days") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
+        "seasons": vocabulary.get("seasons") or {}, "time_grains": vocabulary.get("time_grains") or {}, "named_days": vocabulary.get("named_days") or {},
+        "moving_holidays": vocabulary.get("moving_holidays") or [],
+        "relative_cues": (vocabulary.get("relative_dates") or {}).get("cues") or [],
+        "relative_grains": (vocabulary.get("relative_dates") or {}).get("grains") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
         "default_metric": default, "context_words": vocabulary.get("context_words") or [],
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],

@@ -140,6 +140,9 @@ class SemanticModel(_Strict):
     seasons: dict[str, list[int]] = {}
     time_grains: dict[str, list[str]] = {}  # generic grain words ('monthly') for time dimensions
     named_days: dict[str, tuple[int, int]] = {}  # 'christmas day' -> (12, 25): dates fixed in the calendar
+    moving_holidays: list[str] = []  # holidays whose date moves ('thanksgiving'): asked back, never guessed
+    relative_cues: list[str] = []  # 'last', 'past', 'this': a period counted back from the latest date
+    relative_grains: dict[Literal["day", "week", "month", "quarter", "year"], list[str]] = {}
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
     context_words: list[str] = []  # describe the whole data set, so they need no filter

@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Literal
 
 import sqlglot
@@ -536,6 +537,8 @@ def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
 def _literal(value) -> exp.Expression:
     if isinstance(value, bool):
         return exp.Boolean(this=value)
+    if isinstance(value, date):
+        return exp.cast(exp.Literal.string(value.isoformat()), "DATE")
     if not isinstance(value, (int, float)):
         return exp.Literal.string(str(value))
     return exp.Literal.number(value)

@@ -82,6 +82,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
             continue  # a measure ("average delay") or a counted thing ("how many planes")
         if dims[0] == "day" and not single_month:
             dims = ["date" if d == "day" else d for d in dims]
+        if len(set(dims)) > 1 and cue:
+            dims = _cued(state, mention.start, cue, dims, model)
         if len(set(dims)) > 1:
             mention.used = True
             grouping.setdefault(tuple(dims), mention)  # resolved once the metric's table is known
@@ -91,6 +93,18 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if which and not plural(state, mention):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _cued(state: State, start: int, cue: tuple[str, ...], dims: list[str], model: SemanticModel) -> list[str]:
+    """'delay at each airport': the word before the group cue is a value cue ('at') of one of the
+    dimensions the noun could mean, so it is that one (the origin), as 'at JFK' would be."""
+    end = start
+    while end > 0 and state.tokens[end - 1].low in ("the", "a", "an", "all"):
+        end -= 1
+    end -= len(cue)
+    cued = [d for d in dims if any(state.words_before(end, len(p)) == p
+                                   for p in (phrase(c) for c in model.dimension_by_name[d].value_cues))]
+    return cued if len(set(cued)) == 1 else dims
 
 
 def _name_of(table: str, model: SemanticModel) -> str | None:
