@@ -163,7 +163,9 @@ def _day_run(month: tuple[str, str | None], day: tuple[str, str | None], first, 
             number = number % 12 + 1
         parts = [exp.paren(exp.and_(month_is(first.month), exp.GTE(this=d.copy(), expression=exp.Literal.number(
             first.day))))]
-        if between:
+        if len(between) == 1:
+            parts.append(month_is(between[0]))
+        elif between:
             parts.append(exp.In(this=m.copy(), expressions=[exp.Literal.number(n) for n in between]))
         parts.append(exp.paren(exp.and_(month_is(last.month), exp.LTE(this=d.copy(), expression=exp.Literal.number(
             last.day)))))

@@ -34,9 +34,10 @@ from agent.semantic.parse.groupings import (
     drop_per_entity,
     read_counted_dimensions,
     read_groupings,
+    read_restated_grain,
 )
 from agent.semantic.parse.lexicon import lexicon_for
-from agent.semantic.parse.limits import read_limit
+from agent.semantic.parse.limits import read_limit, read_limit_per
 from agent.semantic.parse.measures import (
     choose_metrics,
     rankable,
@@ -140,6 +141,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
                                      f"“{time.relative.words}” has no dates to count back from.", ignored_words=ignored)
         time = resolve_relative(time, latest)
     grouping = drop_per_entity(grouping, state, model, table)
+    grouping = read_restated_grain(state, model, table, grouping, grouping_mentions)
     unresolved = [key for key in grouping if isinstance(key, tuple)]
     if unresolved:
         return Extraction(
@@ -161,10 +163,13 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     elif limit is not None and grouping:
         order_by = [OrderBy(field=metrics[0], descending=True)]
 
+    limit_per = read_limit_per(state, grouping_mentions, grouping) if order_by and limit is not None else None
+    if limit_per is not None:  # the group the ranking restarts in comes first
+        grouping = [limit_per] + [d for d in grouping if d != limit_per]
     intent = StructuredIntent(
         metrics=metrics, dimensions=list(grouping), filters=filters,
         time=time if time is not None and not time.is_empty() else None,
-        having=having, order_by=order_by, limit=limit if grouping else None,
+        having=having, order_by=order_by, limit=limit if grouping else None, limit_per=limit_per,
     )
     intent, unexplained = shapes.refine(intent, state, model)
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS

@@ -151,6 +151,9 @@ class SemanticModel(_Strict):
     everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
     shapes: dict[str, list[str]] = {}  # words that shape a question (share, ratio, month over month)
     meaning_words: list[str] = []  # words that must be understood or the question is not answered
+    # a count of distinct values for each categorical dimension no declared metric counts (layer.py)
+    implicit_metrics: list[Metric] = []
+    distinct_words: list[str] = []  # 'different', 'unique': a count of distinct values, not of rows
     project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
 
     @model_validator(mode="after")
@@ -250,7 +253,7 @@ class SemanticModel(_Strict):
 
     @cached_property
     def metric_by_name(self) -> dict[str, Metric]:
-        return {m.name: m for m in self.metrics}
+        return {m.name: m for m in self.implicit_metrics + self.metrics}
 
     @cached_property
     def dimension_by_name(self) -> dict[str, Dimension]:
@@ -276,8 +279,9 @@ class SemanticModel(_Strict):
         return {j.name: j for j in self.joins}
 
     def distinct_count_metric(self, dimension: str) -> str | None:
-        """The metric counting distinct values of a dimension ('count(DISTINCT dest)'), if any."""
-        for metric in self.metrics:
+        """The metric counting distinct values of a dimension ('count(DISTINCT dest)'), if any: a
+        declared one first, else the implicit one."""
+        for metric in self.metrics + self.implicit_metrics:
             expr = " ".join(metric.expr.lower().split())
             for source in self.dimension_by_name[dimension].sources:
                 if source.table == metric.table and source.join is None and not metric.filter \
