@@ -40,15 +40,16 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         raise IntentError(" ".join(problems))
     table = base_table(intent, model)
     assert table is not None  # validate_intent guarantees one base table
-    filters = _filters(intent.filters, intent.time, model, table)
+    filters = _filters(intent.filters, intent.time, model, table, intent.time_dimension)
     if intent.drop_unknown_groups:
-        filters += [dimension_filter(d, "not_null", ()) for d in intent.dimensions]
+        filters += [dimension_filter(d, "not_null", ()) for d in intent.dimensions if model.time_grain(d) is None]
     metrics = list(intent.metrics) + [h.metric for h in intent.having if h.metric not in intent.metrics]
     contrasts = ()
     if intent.contrast is not None:
         c = intent.contrast
         contrasts = (Contrast(f"{c.metric}__{c.kind}", "ratio" if c.kind == "share" else c.kind, c.metric,
-                              tuple(_side(c.first, model, table)), tuple(_side(c.second, model, table))),)
+                              tuple(_side(c.first, model, table, intent.time_dimension)),
+                              tuple(_side(c.second, model, table, intent.time_dimension))),)
     groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
     time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     by_year = time_dims and (time_dims[0].endswith("extract_year") or time_dims[0].split("__")[-1] == "year")
@@ -69,6 +70,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         compare_by=time_dims[0] if intent.compare and time_dims else None,
         contrasts=contrasts,
         count_rows=intent.count_groups,
+        share_of_total=intent.share_of_total,
     )
     try:
         compiled = compile_query(model.project, query, dialect)
@@ -85,23 +87,28 @@ def _group_by(name: str, intent: StructuredIntent, model: SemanticModel) -> Grou
     if grain is None:
         return GroupBy(name)
     base, unit = grain
+    base = intent.time_dimension or base  # 'per year (by order date)'
     one_year = intent.time is not None and intent.time.year is not None
     if unit == "year" or (one_year and unit in ("month", "quarter")):
         return GroupBy(base, f"extract_{unit}")
     return GroupBy(base, unit)
 
 
-def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
-    return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(time, model, table)
+def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticModel, table: str,
+             dated_by: str | None = None) -> list[ParsedFilter]:
+    return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(
+        time, model, table, dated_by)
 
 
-def _side(side: Side, model: SemanticModel, table: str) -> list[ParsedFilter]:
-    return _filters(side.filters, side.time, model, table)
+def _side(side: Side, model: SemanticModel, table: str, dated_by: str | None = None) -> list[ParsedFilter]:
+    return _filters(side.filters, side.time, model, table, dated_by)
 
 
-def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
-    """Calendar words as filters: on the table's calendar-part dimensions where the model names
-    them (year, month, day, hour), else on date parts of its time dimension."""
+def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str,
+                  dated_by: str | None = None) -> list[ParsedFilter]:
+    """Calendar words as filters: on the date the question names (`dated_by`), else on the table's
+    calendar-part dimensions where the model names them (year, month, day, hour), else on date
+    parts of its time dimension."""
     if time is None:
         return []
     if time.relative is not None and time.start is None:
@@ -113,21 +120,23 @@ def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str) -> 
              ("hour", time.hours, "extract_hour"), ("weekday", time.weekdays, "extract_dow"))
     for part, values, extract in parts:
         if values:
-            filters.append(_set_filter(*_part(spec, table, part, extract), values))
+            filters.append(_set_filter(*_part(spec, table, part, extract, dated_by), values))
     if time.from_day is not None and time.to_day is not None:
-        filters.append(_day_run(_part(spec, table, "month", "extract_month"), _part(spec, table, "day", "extract_day"),
-                                time.from_day, time.to_day))
+        filters.append(_day_run(_part(spec, table, "month", "extract_month", dated_by),
+                                _part(spec, table, "day", "extract_day", dated_by), time.from_day, time.to_day))
     if time.start is not None and time.end is not None:
-        if not spec.agg_time:
+        dated = dated_by or spec.agg_time
+        if not dated:
             raise IntentError(f"The {table} data has no date to filter a range of dates on.")
-        filters.append(dimension_filter(spec.agg_time, "between", (time.start, time.end), _day_grain(model, table,
-                                                                                                     spec.agg_time)))
+        filters.append(dimension_filter(dated, "between", (time.start, time.end), _day_grain(model, table, dated)))
     return filters
 
 
-def _part(spec, table: str, part: str, extract: str) -> tuple[str, str | None]:
-    """The dimension (and date part) holding one calendar part: the model's own column where it names
-    one ('month'), else that part of the table's date."""
+def _part(spec, table: str, part: str, extract: str, dated_by: str | None = None) -> tuple[str, str | None]:
+    """The dimension (and date part) holding one calendar part: that part of the date the question
+    names, else the model's own column where it names one ('month'), else that part of the table's date."""
+    if dated_by is not None:
+        return dated_by, extract
     if part in spec.time:
         return spec.time[part], None
     if spec.agg_time:

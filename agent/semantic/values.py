@@ -39,18 +39,20 @@ class ValueIndex:
     values: dict[str, list[str]] = field(default_factory=dict)
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # dimension -> value -> name
     phrases: list[ValuePhrase] = field(default_factory=list)
-    # table -> the latest date of its own time dimension: what 'last month' counts back from
+    # table (or 'table.date dimension') -> its latest date: what 'last month' counts back from
     latest: dict[str, date | None] = field(default_factory=dict)
-    read_latest: Callable[[str], date | None] | None = field(default=None, repr=False)
+    read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
 
-    def latest_date(self, table: str) -> date | None:
-        """The latest date in the data of `table` (None when it has no date or the warehouse does not
-        say), read on first use only: one MAX over the table, within the warehouse's query budget."""
-        if table not in self.latest and self.read_latest is not None:
+    def latest_date(self, table: str, dimension: str | None = None) -> date | None:
+        """The latest date in the data of `table`, by its own time dimension or the date `dimension`
+        the question names (None when there is none or the warehouse does not say), read on first use
+        only: one MAX over the table, within the warehouse's query budget."""
+        key = f"{table}.{dimension}" if dimension else table
+        if key not in self.latest and self.read_latest is not None:
             with _CACHE_LOCK:
-                if table not in self.latest:
-                    self.latest[table] = self.read_latest(table)
-        return self.latest.get(table)
+                if key not in self.latest:
+                    self.latest[key] = self.read_latest(table, dimension)
+        return self.latest.get(key)
 
     @classmethod
     def from_warehouse(cls, warehouse: Warehouse, model: SemanticModel) -> "ValueIndex":
@@ -64,7 +66,7 @@ class ValueIndex:
             {name: _read_labels(warehouse, model, name) for name in _value_dimensions(model)},
             model,
         )
-        index.read_latest = lambda table: _read_latest(warehouse, model, table)
+        index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
         with _CACHE_LOCK:
             _CACHE[key] = (warehouse, model, index)
         return index
@@ -139,9 +141,9 @@ def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[
     return values
 
 
-def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str) -> date | None:
+def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimension: str | None) -> date | None:
     spec = model.table_by_name.get(table)
-    dim = model.dimension_by_name.get(spec.agg_time or "") if spec is not None else None
+    dim = model.dimension_by_name.get(dimension or (spec.agg_time if spec else None) or "")
     source = next((s for s in dim.sources if s.table == table), None) if dim is not None else None
     if spec is None or source is None:
         return None

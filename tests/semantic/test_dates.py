@@ -61,7 +61,7 @@ def test_relative_dates_count_back_from_the_latest_date_and_say_so(ask_as_of, mo
 def test_the_latest_date_is_read_once_from_the_warehouse(values, model):
     calls = []
 
-    def read(table):
+    def read(table, dimension):
         calls.append(table)
         return date(2013, 12, 31)
 
@@ -77,7 +77,7 @@ def test_the_demo_data_ends_in_december_2013(values):
 
 
 def test_no_latest_date_is_said_not_guessed(values, model):
-    blind = replace(values, latest={}, read_latest=lambda table: None)
+    blind = replace(values, latest={}, read_latest=lambda table, dimension: None)
     extraction = extract_intent("how many flights last month", model, blind)
     assert extraction.intent is None and "latest date" in extraction.reason and "last month" in extraction.reason
 
