@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 
 from agent.errors import AssistantError
+from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
@@ -35,6 +36,7 @@ class CompiledQuery:
 
 
 def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str = "duckdb") -> CompiledQuery:
+    model = with_definitions(model, intent.definitions)
     problems = validate_intent(intent, model)
     if problems:
         raise IntentError(" ".join(problems))
@@ -71,6 +73,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         contrasts=contrasts,
         count_rows=intent.count_groups,
         share_of_total=intent.share_of_total,
+        absent=tuple(intent.absent),
     )
     try:
         compiled = compile_query(model.project, query, dialect)

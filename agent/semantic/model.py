@@ -157,6 +157,7 @@ class SemanticModel(_Strict):
     distinct_words: list[str] = []  # 'different', 'unique': a count of distinct values, not of rows
     text_patterns: dict[str, list[str]] = {}  # 'ends in' -> ends_with: conditions on part of a text
     project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
+    words_source: Any = Field(default=None, exclude=True, repr=False)  # the vocabulary it was built with, to extend it
 
     @model_validator(mode="after")
     def _references_resolve(self) -> "SemanticModel":
@@ -354,6 +355,10 @@ class SemanticModel(_Strict):
             if path:
                 return source, path[0]
         return None
+
+    def join_path(self, start: str, goal: str) -> list[JoinSpec] | None:
+        """The one shortest chain of many-to-one joins from `start` to `goal` ([] when they are the same)."""
+        return [] if start == goal else self._path(start, goal)
 
     def _path(self, start: str, goal: str, max_hops: int = 4) -> list[JoinSpec] | None:
         """The one shortest chain of many-to-one joins from `start` to `goal`; None when there is

@@ -104,6 +104,8 @@ class Query:
     contrasts: tuple[Contrast, ...] = ()
     count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
     share_of_total: bool = False  # each group's value as a percent of the sum over all groups
+    # semantic models none of whose rows may point at a counted row ('customers who never ordered')
+    absent: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -365,6 +367,7 @@ class _Builder:
         where = [f for f in self.plan.query.where
                  if not (leaves[0][0].to_grain and self.is_time_filter(f, model))]  # the period start may lie outside
         conditions = [self.filter_condition(f, model, alias, sql_of) for f in where]
+        conditions += [self.absent(model, alias, other) for other in self.plan.query.absent]
         # filters every leaf shares restrict the rows; the others only their own aggregate
         shared = [f for f in leaves[0][0].filters if all(f.text in {g.text for g in leaf.filters} for leaf, _ in leaves)]
         row_filters = [self.condition(f, sql_of) for f in shared]
@@ -375,7 +378,7 @@ class _Builder:
                            alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
         self.tables.append(model.relation)
         for leaf, name in leaves:
-            select.append(exp.alias_(self.aggregate(leaf.measure, alias, own[name]), name, quoted=True))
+            select.append(exp.alias_(self.aggregate(leaf.measure, alias, own[name], column), name, quoted=True))
 
         if cumulative is not None:
             return self.cumulative_cte(model, leaves, source, joins, column, conditions, row_filters, own)
@@ -396,7 +399,7 @@ class _Builder:
         window, to_date, period_agg = leaves[0][0].cumulative
         times = [g for g in self.plan.query.group_by if g.name == "metric_time"
                  or g.name.split("__")[-1] == self.agg_time(model, leaves[0][0].measure)]
-        aggs = [exp.alias_(self.aggregate(leaf.measure, model.name, own[name]), name, quoted=True)
+        aggs = [exp.alias_(self.aggregate(leaf.measure, model.name, own[name], column), name, quoted=True)
                 for leaf, name in leaves]
         if not times:  # no periods asked for: everything accumulated, i.e. a plain aggregate
             query = exp.select(*aggs).from_(source)
@@ -474,6 +477,22 @@ class _Builder:
                 return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
             raise
 
+    def absent(self, model: SemanticModel, alias: str, other_name: str) -> exp.Expression:
+        """NOT EXISTS a row of `other_name` pointing at this row: an anti-join that cannot multiply rows."""
+        entity = model.primary
+        other = self.project.model_by_name.get(other_name)
+        key = other.entity(entity.name) if other is not None and entity is not None else None
+        if other is None or key is None or entity is None:
+            raise QueryError(f"'{other_name}' has no rows that point at '{model.name}' rows.")
+        inner_alias = f"{other.name}__absent"
+        inner = exp.select(exp.Literal.number(1)).from_(exp.Table(
+            this=exp.to_identifier(other.relation.split(".")[-1]),
+            db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
+            alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True)))).where(
+            exp.EQ(this=self.qualified(key.expr, inner_alias), expression=self.qualified(entity.expr, alias)))
+        self.tables.append(other.relation)
+        return exp.Not(this=exp.Exists(this=inner))
+
     def is_time_filter(self, parsed: ParsedFilter, model: SemanticModel) -> bool:
         names = {r.name for r in parsed.refs}
         return bool(names & {"metric_time", *(d.name for d in model.dimensions if d.type == "time")})
@@ -508,11 +527,25 @@ class _Builder:
                 column.replace(sql_of(ref))
         return tree
 
-    def aggregate(self, measure_name: str, alias: str, only_where: list[exp.Expression] = ()) -> exp.Expression:
+    def aggregate(self, measure_name: str, alias: str, only_where: list[exp.Expression] = (),
+                  reach=None) -> exp.Expression:
         """The measure's aggregate; `only_where` limits it to some rows (CASE WHEN ... THEN value END,
-        which every aggregate skips as NULL), so measures with different filters share one scan."""
+        which every aggregate skips as NULL), so measures with different filters share one scan.
+        A column qualified by an entity path ('order.o_orderdate', a question's own definition) is
+        read from the row this one belongs to, through the many-to-one join `reach` adds."""
         measure = self.project.measure(measure_name)
-        value = self.qualified(measure.expr, alias)
+        tree = self.parse(measure.expr)
+        owner = self.project.measure_owner.get(measure_name)
+        own = {alias, owner.relation.split(".")[-1]} if owner is not None else {alias}
+        for column in list(tree.find_all(exp.Column)):
+            if column.table and reach is not None and column.table not in own:
+                try:
+                    column.replace(reach(column.name, tuple(column.table.split("__"))))
+                except QueryError:
+                    pass  # a table name written in the YAML's SQL: left as written
+            elif not column.table:
+                column.set("table", exp.to_identifier(alias, quoted=True))
+        value = tree
         agg = measure.agg
         if agg == "sum_boolean":
             value = exp.Case(ifs=[exp.If(this=value, true=exp.Literal.number(1))], default=exp.Literal.number(0))
