@@ -128,3 +128,15 @@ def test_a_moving_holiday_with_its_dates_takes_those_dates(ask):
     assert intent is not None
     assert intent.dimensions == ["origin"]  # 'at each airport': 'at' is the origin's cue
     assert intent.time.months == [11] and intent.time.days == list(range(24, 31))
+
+
+def test_an_intent_with_a_relative_period_and_no_dates_gets_them(model, values):
+    from agent.semantic.intent import StructuredIntent
+    from agent.semantic.parse.dates import with_latest_dates
+
+    intent = StructuredIntent(metrics=["flight_count"], time=TimeFilter(
+        relative=RelativePeriod(words="the last 2 weeks", grain="week", count=2)))
+    dated, problem = with_latest_dates(intent, model, values)
+    assert problem is None and (dated.time.start, dated.time.end) == (date(2013, 12, 23), date(2014, 1, 5))
+    blind = replace(values, latest={}, read_latest=lambda table, dimension: None)
+    assert "latest date" in with_latest_dates(intent, model, blind)[1]

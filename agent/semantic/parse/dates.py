@@ -15,7 +15,7 @@ import calendar
 from dataclasses import dataclass
 from datetime import date, timedelta
 
-from agent.semantic.intent import MonthDay, RelativePeriod, TimeFilter
+from agent.semantic.intent import MonthDay, RelativePeriod, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.state import RANGE_WORDS, State, consume_with_mentions
 from agent.semantic.text import Token, phrase
@@ -175,6 +175,20 @@ def resolve_relative(time: TimeFilter, latest: date) -> TimeFilter:
         end_year, end_month = end_index // 12, end_index % 12 + 1
         end = date(end_year, end_month, calendar.monthrange(end_year, end_month)[1])
     return time.model_copy(update={"start": start, "end": end})
+
+
+def with_latest_dates(intent: StructuredIntent, model: SemanticModel, values) -> tuple[StructuredIntent, str | None]:
+    """An intent whose relative period ('last month', from an LLM or a follow-up) has no dates yet,
+    given them from the measured table's latest date; or a sentence saying why it cannot be."""
+    time = intent.time
+    if time is None or time.relative is None or time.start is not None:
+        return intent, None
+    table = base_table(intent, model)
+    latest = values.latest_date(table, intent.time_dimension) if table else None
+    if latest is None:
+        return intent, (f"I could not read the latest date in the data, so “{time.relative.words}” has no "
+                        "dates to count back from.")
+    return intent.model_copy(update={"time": resolve_relative(time, latest)}), None
 
 
 # -- moving holidays ---------------------------------------------------------------------------------------------
