@@ -140,3 +140,8 @@ def test_an_intent_with_a_relative_period_and_no_dates_gets_them(model, values):
     assert problem is None and (dated.time.start, dated.time.end) == (date(2013, 12, 23), date(2014, 1, 5))
     blind = replace(values, latest={}, read_latest=lambda table, dimension: None)
     assert "latest date" in with_latest_dates(intent, model, blind)[1]
+
+
+def test_a_relative_period_the_model_cannot_date_is_declined_not_dropped(ask):
+    extraction = ask("how many flights in the last hour")
+    assert extraction.intent is None and "last" in extraction.reason
