@@ -7,6 +7,7 @@ import re
 
 from agent.semantic.intent import TimeFilter
 from agent.semantic.model import SemanticModel
+from agent.semantic.parse.dates import read_dates
 from agent.semantic.parse.lexicon import ORDINALS
 from agent.semantic.parse.state import (
     GROUP_CUES,
@@ -24,8 +25,9 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
     months: list[int] = []
     days: list[int] = []
     year: int | None = None
+    dates = read_dates(state, model)
 
-    month_mentions = [m for m in state.mentions if m.has("month")]
+    month_mentions = [m for m in state.mentions if m.has("month") and not m.used]
     i = 0
     while i < len(month_mentions):
         first = month_mentions[i]
@@ -114,9 +116,10 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
             if idx > 0 and (words[idx - 1] in {"in", "during", "for", "of", "since", "year"} or after_month):
                 year = int(number)
                 state.consume(idx)
-    if not (months or days or year or weekdays):
+    if not (months or days or year or weekdays or dates.from_day or dates.start or dates.relative):
         return None
-    return TimeFilter(year=year, months=months, days=days, weekdays=weekdays)
+    return TimeFilter(year=year, months=months, days=days, weekdays=weekdays, from_day=dates.from_day,
+                      to_day=dates.to_day, start=dates.start, end=dates.end, relative=dates.relative)
 
 
 def is_day(token: Token) -> bool:

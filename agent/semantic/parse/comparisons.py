@@ -157,7 +157,8 @@ def _aggregated_target(state: State, start: int, end: int, field: Mention | None
         if count:
             return count, used
     dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
-    if dims and plural(state, mention):
+    numeric = any(model.dimension_by_name[e.payload].kind == "numeric" for e in mention.of("dimension"))
+    if dims and plural(state, mention) and not numeric:  # 'more than 2 engines' compares the engine count
         metric = model.distinct_count_metric(dims[0])
         if metric:
             return metric, used
