@@ -118,7 +118,7 @@ def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str,
         raise IntentError(f"“{time.relative.words}” needs the latest date in the data to count back from.")
     spec = model.table_by_name[table]
     filters = []
-    parts = (("year", [time.year] if time.year is not None else [], "extract_year"),
+    parts = (("year", [time.year] if time.year is not None else time.years, "extract_year"),
              ("month", time.months, "extract_month"), ("day", time.days, "extract_day"),
              ("hour", time.hours, "extract_hour"), ("weekday", time.weekdays, "extract_dow"))
     for part, values, extract in parts:

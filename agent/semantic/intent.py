@@ -57,6 +57,7 @@ class TimeFilter(BaseModel):
     """Calendar restrictions on the metric table's own time columns."""
 
     year: int | None = None
+    years: list[int] = Field(default_factory=list)  # several years ('1993 through 1997'), when not one
     months: list[int] = Field(default_factory=list)
     days: list[int] = Field(default_factory=list)
     hours: list[int] = Field(default_factory=list)
@@ -85,6 +86,7 @@ class TimeFilter(BaseModel):
         ):
             if any(not low <= v <= high for v in values):
                 raise ValueError(f"{name} must be between {low} and {high}")
+        self.years = sorted(set(self.years))
         self.months = sorted(set(self.months))
         self.days = sorted(set(self.days))
         self.hours = sorted(set(self.hours))
@@ -93,7 +95,7 @@ class TimeFilter(BaseModel):
 
     def is_empty(self) -> bool:
         return self.year is None and self.from_day is None and self.start is None and self.relative is None and not (
-            self.months or self.days or self.hours or self.weekdays)
+            self.months or self.days or self.hours or self.weekdays or self.years)
 
 
 class OrderBy(BaseModel):
@@ -211,7 +213,7 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
             problems.append(f"{dim.label.capitalize()} cannot date {table} rows without counting them twice.")
     if intent.time is not None and not intent.time.is_empty() and intent.time_dimension is None:
         spec = model.table_by_name[table]
-        needed = [g for g, v in (("year", intent.time.year), ("month", intent.time.months),
+        needed = [g for g, v in (("year", intent.time.year or intent.time.years), ("month", intent.time.months),
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]
         if intent.time.weekdays:
             needed += [g for g in ("year", "month", "day") if g not in needed]  # the date gives the weekday

@@ -103,6 +103,8 @@ def _time(time: TimeFilter | None) -> list[str]:
         bits.append("weekday " + ", ".join(_WEEKDAYS[d - 1] for d in time.weekdays))
     if time.year is not None:
         bits.append(f"year {time.year}")
+    if time.years:
+        bits.append("years " + _run([str(y) for y in time.years], time.years))
     if time.from_day is not None and time.to_day is not None:
         bits.append(f"days {_month_day(time.from_day)} to {_month_day(time.to_day)}")
     if time.start is not None and time.end is not None:

@@ -619,8 +619,13 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
     if query.compare and query.compare_by:
         if query.compare_by not in {g.alias for g in query.group_by}:
             raise QueryError("A comparison with the previous row needs that column among the group-bys.")
-        deferred = [f for f in query.where
-                    if {f"{r.name}__{r.grain}" if r.grain else r.name for r in f.refs} == {query.compare_by}]
+        dated = {(m.agg_time_dimension or "").split("__")[-1] for m in project.semantic_models} - {""}
+
+        def compared_part(ref) -> str:  # a filter on the measures' own date at the compared grain is that grain
+            name = "metric_time" if ref.name in dated and query.compare_by.startswith("metric_time__") else ref.name
+            return f"{name}__{ref.grain}" if ref.grain else name
+
+        deferred = [f for f in query.where if {compared_part(r) for r in f.refs} == {query.compare_by}]
         query = replace(query, where=tuple(f for f in query.where if f not in deferred))
     plan = _Plan(project, dialect, query)
     outputs: list[tuple[str, exp.Expression]] = []

@@ -46,6 +46,9 @@ def read_comparisons(state: State, model: SemanticModel):
     unresolved: list[str] = []
     i = 0
     while i < len(tokens):
+        if i in state.used_tokens:  # 'between 1994 and 1996': read as years already
+            i += 1
+            continue
         op, values, span, end = _comparison_at(tokens, i, model.unit_words)
         if op is None and _exact_count_at(state, i, model):
             op, values, span, end = "=", [tokens[i].number], [i], i + 1  # 'planes with 4 engines'
