@@ -121,6 +121,14 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
 
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
                and t.number is None]
+    chosen_aggs = {model.metric_by_name[name].agg for options in metric_choices for name in options
+                   if isinstance(name, str) and name in model.metric_by_name}
+    idle = [m for m in state.mentions if m.has("agg") and not m.used and not m.has("rank")
+            and m.of("agg")[0].payload not in chosen_aggs]  # 'how late on average': the metric is an average
+    if idle:  # 'average order value' where no measure is the order value: an average of nothing named
+        said = mention_text(state, idle[0])
+        return Extraction(reason=f"I could not tell what “{said}” applies to: name a measure of this model.",
+                          ignored_words=ignored)
     unknown += _partial_values(ignored, values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)

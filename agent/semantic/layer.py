@@ -165,6 +165,11 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     _qualify_shared_labels(dimensions, project)
     metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
     short = vocabulary.get("abbreviations") or {}
+    for entry in dimensions.values():
+        said = _after_short_form(entry["label"], short)
+        if said:  # read out in answers too: 'by market segment'
+            entry["synonyms"] = [*entry["synonyms"], entry["label"], said[0]]
+            entry["label"] = said[1]
     for entry in [*dimensions.values(), *metrics]:
         expanded = [expand_abbreviations(text, short) for text in entry["synonyms"]]
         entry["synonyms"] = list(dict.fromkeys([*entry["synonyms"], *expanded]))
@@ -216,6 +221,19 @@ def _expand_word(word: str, short: dict[str, str]) -> str:
         if head in short and rest in short:
             return f"{short[head]} {short[rest]}"
     return word
+
+
+def _after_short_form(label: str, short: dict[str, str]) -> list[str]:
+    """'mktsegment': people say 'segment' and 'market segment'. Only for a one-word label that starts
+    with a known short form of three letters or more, followed by five letters or more."""
+    if " " in label:
+        return []
+    low = label.lower()
+    for cut in range(3, len(low) - 4):
+        head, rest = low[:cut], low[cut:]
+        if head in short and rest.isalpha() and not low.startswith(short[head].lower()):  # 'totalprice' is no 'tot'
+            return [rest, f"{short[head]} {rest}"]
+    return []
 
 
 def _qualify_shared_labels(dimensions: dict[str, dict[str, Any]], project: Project) -> None:

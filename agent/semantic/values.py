@@ -103,6 +103,9 @@ class ValueIndex:
             dim = model.dimension_by_name[name]
             known = set(index.values[name])
             for value in index.values[name]:
+                if len(value.strip()) == 1:  # 'A', 'R': a letter is this value only as typed and after its name
+                    add((value.strip(),), name, value, True, needs_cue=True)
+                    continue
                 if _CODE.fullmatch(value):
                     add(tuple(value.split()), name, value, True)
                     low = value.lower()

@@ -99,6 +99,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
             continue  # 'in hours when the wind was over 25 mph': a clause, not a grouping
         if (numeric or mention.has("entity")) and not (cue or which or after_top):
             continue  # a measure ("average delay") or a counted thing ("how many planes")
+        if numeric and cue == ("by",) and any(m.has("rank") for m in state.mentions):
+            continue  # 'largest order by total price': what ranks, not a grouping by every price
         if dims[0] == "day" and not single_month:
             dims = ["date" if d == "day" else d for d in dims]
         if len(set(dims)) > 1 and cue:

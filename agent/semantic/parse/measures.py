@@ -49,6 +49,11 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                                         grouped=has_grouping)
             if not aggs and on_average:
                 aggs = ["avg"]
+            if not aggs and not has_grouping:  # 'largest order by total price': the largest total price
+                ranked = [m for m in rank_mentions if m.has("agg") and not m.used]
+                if len(ranked) == 1:
+                    aggs = [ranked[0].of("agg")[0].payload]
+                    ranked[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
             if not aggs and (counts_things or _describes_counted_noun(state, mention, model)):
@@ -85,8 +90,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                     mention.used = True
                 break
     for mention in state.mentions:
-        if mention.has("agg") and not mention.used and not mention.has("rank"):
-            mention.used = True  # an aggregation word with nothing to aggregate adds nothing
+        if mention.has("agg") and not mention.used and not mention.has("rank") \
+                and mention.of("agg")[0].payload == "sum":
+            mention.used = True  # 'total number of orders': a total of a count is the count
     rank_mentions = [m for m in rank_mentions if not m.used]
     for mention in rank_mentions:
         mention.used = True
@@ -170,8 +176,11 @@ def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grou
                 j -= 1
                 continue
             break
-        if state.tokens[j - 1].low in {"the", "a", "an", "flight", "flights"} and before is None:
+        if state.tokens[j - 1].low in {"the", "a", "an"} and before is None:
             j -= 1
+            continue
+        if before is not None and before.has("entity") and not before.has("dimension"):
+            j = before.start  # 'average order total price', 'average flight delay': whose measure it is
             continue
         break
     return aggs
