@@ -382,10 +382,33 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
         elif token.number is not None:  # 'which 5 parts', 'through 1997': a number nobody placed changes the answer
             left.append(token.text)
     left += _unread_groupings(words, covered)
+    left += _unread_clauses(words, covered)
     if left:
         return ("I could not work " + ", ".join(f"“{w}”" for w in dict.fromkeys(left)) +
                 " into a query on this model, so I would be answering a different question.")
     return None
+
+
+_CLAUSE_WORDS = ("when", "whenever", "while", "where", "if", "unless")
+
+
+def _unread_clauses(words: _Words, covered: set[int]) -> list[str]:
+    """'when it was raining' where nothing read 'raining': a condition would be dropped."""
+    tokens = words.state.tokens
+    left = []
+    for i, token in enumerate(tokens):
+        if token.low not in _CLAUSE_WORDS:
+            continue
+        unread, compared = [], False
+        for j in range(i + 1, len(tokens)):
+            if tokens[j].low in _CLAUSE_WORDS or tokens[j].low in ("and", "or", "but") and unread:
+                break
+            if j not in covered and tokens[j].low not in STOPWORDS and tokens[j].number is None:
+                unread.append(tokens[j].text)
+            compared |= j in covered and tokens[j].number is not None  # '… below freezing (temp < 32F)'
+        if unread and not compared:
+            left.append(f"{token.text} … {' '.join(unread)}")
+    return left
 
 
 def _unread_groupings(words: _Words, covered: set[int]) -> list[str]:

@@ -34,6 +34,13 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
     counts_things = _asks_how_many(state, model)
     # 'max arrival delay per route' aggregates; 'which route has the highest delay' ranks
     asks_which = any(t.low in WHICH | {"top", "bottom"} for t in state.tokens)
+    # 'which manufacturer built the most planes': things counted by a quantity word are the measure,
+    # and a measure's word without an aggregation before them ('built') is the verb, not a measure
+    counted = [m for m in state.mentions if m.has("entity") and not m.used and _counted_by_quantity_word(state, m, model)
+               and model.table_by_name[m.of("entity")[0].payload].count_metric]
+    for mention in counted:
+        choices.append(_with_other_tables([model.table_by_name[mention.of("entity")[0].payload].count_metric], model))
+        mention.used = True
     for mention in state.mentions:
         if mention.used and not mention.has("metric"):
             continue
@@ -56,7 +63,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                     ranked[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
-            if not aggs and (counts_things or _describes_counted_noun(state, mention, model)):
+            if not aggs and (counts_things or counted or _describes_counted_noun(state, mention, model)):
                 mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
                 continue
             picked = metrics_for(measures[0], aggs, model)
