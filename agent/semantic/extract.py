@@ -35,7 +35,7 @@ from agent.semantic.parse.absence import read_absence
 from agent.semantic.parse.calendar import read_time
 from agent.semantic.parse.dates import moving_holiday, resolve_relative
 from agent.semantic.parse.dating import read_dating
-from agent.semantic.parse.defining import read_definitions
+from agent.semantic.parse.defining import asides, read_definitions
 from agent.semantic.parse.comparisons import read_comparisons, split_units
 from agent.semantic.parse.groupings import (
     drop_per_entity,
@@ -245,15 +245,7 @@ def _asks_share(tokens, model: SemanticModel) -> bool:
 
 def _asides(question: str) -> list[tuple[str, ...]]:
     """The words said in parentheses ('in 1996 (by order date)'), each aside as lower-case tokens."""
-    asides, depth, start = [], 0, 0
-    for index, char in enumerate(question):
-        if char == "(":
-            depth, start = depth + 1, (index + 1 if depth == 0 else start)
-        elif char == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                asides.append(tuple(t.low for t in tokenize(question[start:index])))
-    return asides
+    return [tuple(t.low for t in tokenize(inner)) for _, _, inner in asides(question)]
 
 
 def _unsupported_message(topics: list[str], model: SemanticModel) -> str:
