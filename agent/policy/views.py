@@ -133,7 +133,7 @@ def scoped_project(project: Project, access: Access) -> Project:
         ))
     measures = {m.name for model in models for m in model.measures}
     elements = {d.name for model in models for d in model.dimensions} | {e.name for m in models for e in m.entities}
-    entities = {e.name for model in models for e in model.entities}
+    entities = {e.name for model in models for e in model.entities} | {m.entity_name for m in models if m.entity_name}
 
     def filters_ok(filters) -> bool:
         return all(ref.name in elements and set(ref.entity_path) <= entities for f in filters for ref in f.refs)

@@ -272,3 +272,17 @@ async def test_readable_queries_still_run(engine, served, session):
     reply = await assistant.reply(assistant.run_tool(session, "Chat BI Agent", {"sql": sql}, PERSON))
     assert reply.error is None, reply.error
     assert sum(r[1] for r in reply.rows) == {"postgres": 3000, "mysql": 2}[engine]
+
+
+def test_the_semantic_layer_hides_what_the_policy_hides(served):
+    """The bootstrapped dbt model has a semantic model per table; the person's has none on the
+    hidden table and no dimension on the hidden column, and the compiler's project agrees."""
+    assistant, _, _ = served
+    full = assistant.context.semantic.project
+    mine = assistant.governance.context_for(assistant.context, PERSON).semantic
+    assert any(m.relation.endswith("secret_salaries") for m in full.semantic_models)
+    assert not any(m.relation.endswith("secret_salaries") for m in mine.project.semantic_models)
+    assert not any("salar" in name for name in [*mine.metric_by_name, *mine.dimension_by_name])
+    customers = next(m for m in mine.project.semantic_models if m.relation.endswith("customers"))
+    assert "name" not in {d.expr for d in customers.dimensions}
+    assert {m.name for m in mine.metrics} == set(mine.project.metric_by_name)
