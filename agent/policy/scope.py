@@ -194,7 +194,8 @@ class Governance:
     def _views_for(self, base: AgentContext, access: Access) -> tuple[Any, Any, Any]:
         if not access.restricted or not access.hidden():
             return base.catalog, base.semantic, base.values
-        key = (id(base.catalog), id(base.semantic), id(base.values), access.key)
+        # a live catalog completes its values in the background: a newer version gets a new view
+        key = (id(base.catalog), getattr(base.catalog, "version", 0), id(base.semantic), id(base.values), access.key)
         with self._lock:
             views = self._views.get(key)
             if views is None:
