@@ -208,7 +208,7 @@ def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
         w: m for w, m in raw["ranking"].get("implies_measure", {}).items() if m in dim_names
     }
     raw["dimensions"], raw["metrics"] = dims, metrics
-    return SemanticModel.model_validate(raw).model_copy(update={"project": project})
+    return SemanticModel.model_validate(raw).model_copy(update={"project": project, "words_source": model.words_source})
 
 
 def scoped_values(values: ValueIndex, model: SemanticModel) -> ValueIndex:

@@ -10,9 +10,11 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.model import SemanticModel
 
-FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null"]
+FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null",
+                   "starts_with", "ends_with", "contains"]
 Value = bool | str | int | float
 
 _ARITY = {"in": None, "between": 2, "is_null": 0, "not_null": 0}
@@ -97,15 +99,26 @@ class StructuredIntent(BaseModel):
     """What a question asks, in the model's names (v2: HAVING, period comparisons, contrasts,
     counting groups, top-N per group)."""
 
+    definitions: list[Definition] = Field(
+        default_factory=list, description="measures and conditions the question defines itself, over one semantic "
+                                          "model's columns ('availqty * supplycost', 'late = receiptdate > commitdate'); "
+                                          "their names can then be used as metrics and dimensions")
     metrics: list[str] = Field(default_factory=list, description="metric names to compute")
     dimensions: list[str] = Field(default_factory=list, description="dimension names to group by")
     filters: list[Filter] = Field(default_factory=list, description="row conditions on dimensions")
     time: TimeFilter | None = Field(default=None, description="calendar restrictions (year, months, days, ...)")
+    time_dimension: str | None = Field(
+        default=None, description="the time dimension calendar restrictions and time grains are about, when the "
+                                  "question names one other than the metric's own date ('shipped in 1996')")
     having: list[MetricFilter] = Field(default_factory=list, description="conditions on aggregated metrics")
+    absent: list[str] = Field(default_factory=list, description="tables none of whose rows may point at a "
+                                                                "measured row ('customers who never placed an order')")
     compare: Literal["previous_period", "previous_year"] | None = Field(
         default=None, description="add the previous period's value, the change and the % change")
     contrast: Contrast | None = Field(default=None, description="a ratio, difference or % change of two sides")
     count_groups: bool = Field(default=False, description="answer how many groups pass the conditions")
+    share_of_total: bool = Field(default=False, description="add each group's share (%) of the total over all "
+                                                            "groups ('what % of revenue came from each region')")
     drop_unknown_groups: bool = Field(default=False, description="leave out groups whose key is unknown (NULL)")
     order_by: list[OrderBy] = Field(default_factory=list)
     limit: int | None = Field(default=None, ge=1)
@@ -118,6 +131,7 @@ class StructuredIntent(BaseModel):
 
 def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
     """The table every metric of the intent aggregates, or None when they disagree."""
+    model = with_definitions(model, intent.definitions)
     tables = {model.metric_by_name[m].table for m in intent.all_metrics() if m in model.metric_by_name}
     return tables.pop() if len(tables) == 1 else None
 
@@ -125,6 +139,7 @@ def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
 def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]:
     """Problems that stop the intent from compiling, as sentences; [] when it is fine."""
     problems: list[str] = []
+    model = with_definitions(model, intent.definitions)
     if not intent.all_metrics():
         problems.append("The question names no measure to compute.")
     unknown_metrics = [m for m in intent.all_metrics() if m not in model.metric_by_name]
@@ -155,7 +170,13 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         dim = model.dimension_by_name.get(flt.field)
         if dim is not None and flt.op in (">", ">=", "<", "<=", "between") and dim.kind == "categorical":
             problems.append(f"{dim.label.capitalize()} is not a number, so it cannot be compared with '{flt.op}'.")
-    if intent.time is not None and not intent.time.is_empty():
+    if intent.time_dimension is not None:
+        dim = model.dimension_by_name.get(intent.time_dimension)
+        if dim is None or dim.kind != "time":
+            problems.append(f"'{intent.time_dimension}' is not a time dimension of the semantic model.")
+        elif model.resolve(intent.time_dimension, table) is None:
+            problems.append(f"{dim.label.capitalize()} cannot date {table} rows without counting them twice.")
+    if intent.time is not None and not intent.time.is_empty() and intent.time_dimension is None:
         spec = model.table_by_name[table]
         needed = [g for g, v in (("year", intent.time.year), ("month", intent.time.months),
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]
@@ -164,6 +185,11 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+    for other in intent.absent:
+        if not any(j.from_table == other and j.to_table == table for j in model.joins):
+            problems.append(f"No {other} rows point at {table} rows, so '{other}' cannot be missing from them.")
+    if intent.share_of_total and not intent.dimensions:
+        problems.append("A share of the total needs groups to share it out (by what should it be split?).")
     if intent.having and not intent.dimensions:
         problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
     selected = set(intent.all_metrics()) | set(intent.dimensions)

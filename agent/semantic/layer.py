@@ -46,15 +46,24 @@ def load_layer(path: Path | str | None = None, dialect: str = "duckdb") -> Seman
     project = _with_measured_columns(project)
     vocabulary = _vocabulary(root)
     try:
-        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project})
+        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project,
+                                             "words_source": vocabulary})
     except ValueError as exc:
         raise SemanticModelError(f"The semantic model at {root} is inconsistent: {exc}") from None
+
+
+def extended(model: SemanticModel, project: Project) -> SemanticModel:
+    """The view of `project`, a copy of `model`'s project with more in it (a question's own definitions)."""
+    return SemanticModel.model_validate({**_view(project, model.words_source or {}), "project": project,
+                                         "words_source": model.words_source})
 
 
 def view_data(project: Project, like: SemanticModel) -> dict[str, Any]:
     """The parser's view of `project` (a narrowed copy of `like.project`) with `like`'s vocabulary,
     unvalidated: names the YAML's meta gives (count metrics, a default) may need dropping first."""
-    raw = like.model_dump(by_alias=True)
+    if like.words_source is not None:
+        return _view(project, {**like.words_source, "default_metric": like.default_metric})
+    raw = like.model_dump(by_alias=True)  # a model built without its vocabulary: read it back from the view
     vocabulary = {key: raw[key] for key in _VOCABULARY_KEYS}
     vocabulary["ranking"] = {k: v for k, v in raw["ranking"].items() if k != "implies_measure"}
     vocabulary["implies_measure"] = raw["ranking"].get("implies_measure") or {}
@@ -118,7 +127,7 @@ def _words(name: str, prefix: str = "") -> str:
 def _column_prefix(model: DbtModel) -> str:
     """'l_' when every column-named element of the model starts with it (TPC-H's l_shipmode):
     people say 'ship mode', not 'l shipmode'."""
-    names = [d.name for d in model.dimensions] + [m.expr for m in model.measures
+    names = [d.name for d in model.dimensions if not d.meta.get("defined")] + [m.expr for m in model.measures
                                                   if re.fullmatch(r"[A-Za-z_]\w*", m.expr)]
     match = re.match(r"[a-z]{1,3}_", names[0]) if names else None
     if match and len(names) > 1 and all(n.startswith(match.group(0)) for n in names):
@@ -160,6 +169,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],
         "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
+        "text_patterns": vocabulary.get("text_patterns") or {},
     }
 
 
@@ -175,7 +185,7 @@ def _table(model: DbtModel, project: Project) -> dict[str, Any]:
         "entity_words": meta.get("entity_words", [_words(entity or model.name)] if count_metric else []),
         "count_metric": count_metric, "counted_from": meta.get("counted_from", {}),
         "time": meta.get("time_parts", {}),
-        "agg_time": model.agg_time_dimension,
+        "agg_time": model.agg_time_dimension, "entity": entity,
     }
 
 
@@ -207,7 +217,8 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
     kind = meta.get("kind") or ("time" if dim.type == "time" else "categorical")
     entry: dict[str, Any] = {
         "name": dim.name, "label": dim.label or _words(dim.name, prefix), "kind": kind, "sources": [source],
-        "synonyms": meta.get("synonyms", []), "grain_words": meta.get("grain_words", []),
+        "synonyms": meta.get("synonyms", _entity_split(model, _words(dim.name, prefix), kind)),
+        "grain_words": meta.get("grain_words", []),
         "unit": meta.get("unit"), "values": meta.get("values", kind == "categorical" and not annotated),
         "value_aliases": meta.get("value_aliases", {}), "value_cues": meta.get("value_cues", []),
         "comparatives": meta.get("comparatives", []),
@@ -218,6 +229,19 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
         entry["value_labels"] = {"table": target.relation if target else labels.get("table"),
                                  "key": labels["key"], "label": labels["label"]}
     dimensions[dim.name] = entry
+
+
+def _entity_split(model: DbtModel, label: str, kind: str) -> list[str]:
+    """Words for a column named after its own table's thing ('orderpriority' on orders): people say
+    'order priority' or just 'priority' (a date keeps its owner: 'order date', never bare 'date')."""
+    owners = {w for w in (model.entity_name, model.name) if w}
+    owners |= {w[:-1] for w in owners if w.endswith("s")}
+    owner = next((w for w in sorted(owners, key=len, reverse=True)
+                  if " " not in label and label.startswith(w) and len(label) - len(w) >= 3), None)
+    if owner is None:
+        return []
+    rest = label[len(owner):].lstrip("_")
+    return [f"{owner} {rest}"] + ([rest] if kind == "categorical" else [])
 
 
 def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:

@@ -176,7 +176,9 @@ def _previous_period(intent: StructuredIntent, words: _Words, model: SemanticMod
         if grain is None:
             return intent
         dims.insert(0, grain)
-    words.consume(year + period + [(i, i + 1) for i, w in enumerate(words.low) if w in ("change", "changed")])
+    # the comparison carries the change and the % change: '% change' is read with it
+    words.consume(year + period + words.find("pct_change")
+                  + [(i, i + 1) for i, w in enumerate(words.low) if w in ("change", "changed")])
     order = [OrderBy(field=f"{o.field}__change" if o.field in intent.metrics else o.field, descending=o.descending)
              for o in intent.order_by]
     return intent.model_copy(update={"compare": "previous_year" if year else "previous_period", "dimensions": dims,
@@ -189,6 +191,9 @@ def _grain_named(words: _Words, span: tuple[int, int], model: SemanticModel) -> 
         for dim in model.dimensions:
             if dim.kind == "time" and (dim.name == word or word in (phrase(s)[0] for s in dim.synonyms if s)):
                 return dim.name
+    for word in words.low[span[0]:span[1]]:  # no 'year' dimension of its own: the year of each measure's date
+        if word in model.time_grains and f"metric_time__{word}" in model.dimension_by_name:
+            return f"metric_time__{word}"
     return None
 
 
@@ -205,6 +210,9 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         if model.metric_by_name[metrics[0]].expr in ("ratio", "derived"):
             words.consume(spans)  # 'what percent ... on time': the metric is the share already
             return intent
+        if not intent.filters and intent.dimensions:  # 'what % of revenue came from each region'
+            words.consume(spans)
+            return intent.model_copy(update={"share_of_total": True})
         return _share(intent, words, spans)
     sides = _value_sides(intent, words) or _time_sides(intent, words)
     if sides is None:
@@ -216,7 +224,8 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     words.consume([s for _, found_spans in found for s in found_spans]
                   + [(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than", "to", "minus")])
     return intent.model_copy(update={
-        "metrics": [], "contrast": Contrast(kind=kind, metric=metrics[0], first=first, second=second), **rest})
+        "metrics": [], "contrast": Contrast(kind=kind, metric=metrics[0], first=first, second=second),
+        "order_by": _ordered_by_contrast(intent, kind), **rest})
 
 
 def _value_sides(intent: StructuredIntent, words: _Words):
@@ -275,7 +284,14 @@ def _share(intent: StructuredIntent, words: _Words, spans) -> StructuredIntent:
     return intent.model_copy(update={
         "metrics": [], "filters": whole,
         "contrast": Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part)),
+        "order_by": _ordered_by_contrast(intent, "share"),
     })
+
+
+def _ordered_by_contrast(intent: StructuredIntent, kind: str) -> list[OrderBy]:
+    """'worst first' ranked the metric; once it is set against itself, the contrast is what is ranked."""
+    return [OrderBy(field=f"{o.field}__{kind}", descending=o.descending) if o.field in intent.metrics else o
+            for o in intent.order_by]
 
 
 def _position(flt: Filter, words: _Words) -> int:
@@ -343,6 +359,8 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
         if i in covered:
             continue
         if (token.low,) in meaning or any(tuple(words.low[i:i + len(m)]) == m for m in meaning if len(m) > 1):
+            left.append(token.text)
+        elif token.number is not None:  # 'which 5 parts', 'through 1997': a number nobody placed changes the answer
             left.append(token.text)
     left += _unread_groupings(words, covered)
     if left:

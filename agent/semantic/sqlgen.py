@@ -102,6 +102,9 @@ class Query:
     compare_by: str | None = None
     contrasts: tuple[Contrast, ...] = ()
     count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
+    share_of_total: bool = False  # each group's value as a percent of the sum over all groups
+    # semantic models none of whose rows may point at a counted row ('customers who never ordered')
+    absent: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -254,9 +257,12 @@ def _resolve(project: Project, start: SemanticModel, name: str, entity_path: tup
 def _path_matches(hops: tuple[str, ...], here: SemanticModel, start: SemanticModel,
                   entity_path: tuple[str, ...]) -> bool:
     """Does 'entity__...__name' describe this join path? The path may start with the measure
-    model's own entity ('flight__plane__seats') and may end with the target's ('plane__seats')."""
+    model's own entity ('flight__plane__seats'), may end with the target's ('plane__seats'), and one
+    entity may name any path by way of it ('customer__r_name')."""
     own = (start.entity_name,) if start.entity_name else ()
     full = own + hops
+    if len(entity_path) == 1 and entity_path[0] in full:
+        return True  # 'customer__r_name': any path by way of the customer (the shortest wins)
     return entity_path in (hops, full) or (bool(hops) and hops[-len(entity_path):] == entity_path) or (
         not hops and here.entity_name is not None and entity_path == (here.entity_name,))
 
@@ -333,11 +339,14 @@ class _Builder:
             if name == "metric_time":
                 if time_dim is None:
                     raise QueryError(f"The measures of '{model.name}' have no time dimension (agg_time_dimension).")
-                name, entity_path = time_dim, ()
+                *dated_path, name = time_dim.split("__")  # 'order__o_orderdate': the date of the row it belongs to
+                entity_path = tuple(dated_path)
             found = _resolve(self.project, model, name, entity_path)
             table_alias = self.join_path(model, found.hops, joins)
             expr = self.qualified(found.expr, table_alias)
-            is_agg_time = found.dimension is not None and found.dimension.name == time_dim and not found.hops
+            is_agg_time = time_dim is not None and found.dimension is not None \
+                and found.dimension.name == time_dim.split("__")[-1] \
+                and tuple(h.entity for h in found.hops) == tuple(time_dim.split("__")[:-1])
             if shift and offset is not None and is_agg_time:
                 expr = self.shifted(expr, offset)
             return self.grain(expr, grain)
@@ -356,6 +365,7 @@ class _Builder:
         where = [f for f in self.plan.query.where
                  if not (leaves[0][0].to_grain and self.is_time_filter(f, model))]  # the period start may lie outside
         conditions = [self.filter_condition(f, model, alias, sql_of) for f in where]
+        conditions += [self.absent(model, alias, other) for other in self.plan.query.absent]
         # filters every leaf shares restrict the rows; the others only their own aggregate
         shared = [f for f in leaves[0][0].filters if all(f.text in {g.text for g in leaf.filters} for leaf, _ in leaves)]
         row_filters = [self.condition(f, sql_of) for f in shared]
@@ -452,6 +462,22 @@ class _Builder:
                 return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
             raise
 
+    def absent(self, model: SemanticModel, alias: str, other_name: str) -> exp.Expression:
+        """NOT EXISTS a row of `other_name` pointing at this row: an anti-join that cannot multiply rows."""
+        entity = model.primary
+        other = self.project.model_by_name.get(other_name)
+        key = other.entity(entity.name) if other is not None and entity is not None else None
+        if other is None or key is None or entity is None:
+            raise QueryError(f"'{other_name}' has no rows that point at '{model.name}' rows.")
+        inner_alias = f"{other.name}__absent"
+        inner = exp.select(exp.Literal.number(1)).from_(exp.Table(
+            this=exp.to_identifier(other.relation.split(".")[-1]),
+            db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
+            alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True)))).where(
+            exp.EQ(this=self.qualified(key.expr, inner_alias), expression=self.qualified(entity.expr, alias)))
+        self.tables.append(other.relation)
+        return exp.Not(this=exp.Exists(this=inner))
+
     def is_time_filter(self, parsed: ParsedFilter, model: SemanticModel) -> bool:
         names = {r.name for r in parsed.refs}
         return bool(names & {"metric_time", *(d.name for d in model.dimensions if d.type == "time")})
@@ -518,6 +544,9 @@ class _Builder:
                                expression=exp.Order(expressions=[exp.Ordered(this=value)]))
 
 
+_PATTERNS = {"starts_with": "{}%", "ends_with": "%{}", "contains": "%{}%"}
+
+
 def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
     lits = [_literal(v) for v in values]
     if op in _OPS:
@@ -526,6 +555,13 @@ def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
         return exp.Between(this=left, low=lits[0], high=lits[1])
     if op == "in":
         return exp.In(this=left, expressions=lits)
+    if op in _PATTERNS:  # case-blind on every engine: 'ends in brass' finds 'BRASS'
+        text = str(values[0]).lower()
+        wild = any(c in text for c in "%_!")
+        if wild:  # a literal % or _ in what was typed is matched as itself
+            text = text.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+        like = exp.Like(this=exp.Lower(this=left), expression=exp.Literal.string(_PATTERNS[op].format(text)))
+        return exp.Escape(this=like, expression=exp.Literal.string("!")) if wild else like
     if op == "is_null":
         return exp.Is(this=left, expression=exp.Null())
     if op == "not_null":
@@ -581,6 +617,17 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
                     expression=exp.func("NULLIF", previous.copy(), exp.Literal.number(0))),
                     expression=exp.Literal.number(100))),
             ]
+
+    if query.share_of_total:
+        if not query.group_by:
+            raise QueryError("A share of the total needs groups to share it out (by what?).")
+        for name in query.metrics:
+            value = next(expr for output, expr in outputs if output == name)
+            # over the grouped rows, before any LIMIT, so a top 10's shares are of the whole total
+            total = exp.Window(this=exp.Sum(this=value.copy()), over="OVER")
+            outputs.append((f"{name}__share", exp.Mul(this=exp.Div(
+                this=exp.cast(value.copy(), "DOUBLE"), expression=exp.func("NULLIF", total, exp.Literal.number(0))),
+                expression=exp.Literal.number(100))))
 
     builder = _Builder(plan)
     groups: dict[tuple, list[tuple[_Leaf, str]]] = {}
