@@ -29,7 +29,10 @@ _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VALUES_MAX = 50  # a text column with at most this many distinct values lists them
 VALUES_MAX_COLUMNS = 200  # at start-up; the rest in the background; `catalog init` reads them all
 VALUES_BACKGROUND_MAX = 20_000  # columns read after start-up, one at a time, at most
-REBUILD_EVERY = 1_000  # background columns between two rebuilds of the catalog
+# The catalog is rebuilt (a second or more on a 1,000-table warehouse) at most this often while the
+# background reads, and once at the end.
+REBUILD_AFTER_S = 30.0
+_CHUNK = 100  # background columns read between two looks at the clock
 SHORT_TEXT = 64  # a declared length up to this reads as a code, status or name, not free text
 _LENGTH = re.compile(r"\((\d+)\)")
 _ENUM = re.compile(r"enum|^char\b|^character\b", re.IGNORECASE)
@@ -183,7 +186,7 @@ class LiveCatalog:
     Built from the values of the most telling text columns (`value_targets`, at most
     `start_columns`) so start-up stays quick on a wide warehouse; a daemon thread then reads
     the rest, one column at a time and at most `background_columns`, logging its progress, and
-    swaps in a rebuilt catalog every `REBUILD_EVERY` columns and at the end (`version` counts
+    swaps in a rebuilt catalog every `REBUILD_AFTER_S` seconds and at the end (`version` counts
     the swaps, so views built from it can tell they are stale). With `eager=False` (a warehouse
     down at start-up) the catalog is built on first use instead, each use until the warehouse
     answers getting its own sentence.
@@ -237,18 +240,22 @@ class LiveCatalog:
         return catalog
 
     def _complete(self, schema: Schema, values: dict, later: list[tuple[str, str]]) -> None:
-        started = time.monotonic()
+        started = swapped = time.monotonic()
         try:
-            for offset in range(0, len(later), REBUILD_EVERY):
-                batch = later[offset: offset + REBUILD_EVERY]
-                values = {**values, **read_values(self._warehouse, schema, targets=batch, stop=self._stop)}
+            for offset in range(0, len(later), _CHUNK):
+                values = {**values, **read_values(self._warehouse, schema, targets=later[offset: offset + _CHUNK],
+                                                  stop=self._stop)}
                 if self._stop.is_set():
                     return
+                done = min(offset + _CHUNK, len(later))
+                if done < len(later) and time.monotonic() - swapped < REBUILD_AFTER_S:
+                    continue
                 catalog = _catalog_of(self._warehouse, schema, values, self._path)
                 with self._lock:
                     self._catalog, self.version = catalog, self.version + 1
-                log.info("catalog values: %d/%d background columns read (%.0f s)",
-                         min(offset + REBUILD_EVERY, len(later)), len(later), time.monotonic() - started)
+                swapped = time.monotonic()
+                log.info("catalog values: %d/%d background columns read (%.0f s)", done, len(later),
+                         swapped - started)
         except Exception as exc:  # noqa: BLE001 - the start-up catalog stays; the reason is logged
             log.warning("catalog values: background reading stopped: %s", getattr(exc, "user_message", exc))
 
