@@ -17,10 +17,11 @@ rest never read):
     duckdb       100      1450     0.65s         14/100               2.3s    1250        2
     postgres     100      1450     1.38s         14/100               6.9s    1250        2
     duckdb      1000     14500     1.77s         16/200              34.4s   14300        2
-    postgres    1000     14500     3.17s         16/200              93.2s   14300       15
+    postgres    1000     14500     3.43s         16/200              43.9s   14300        2
 
-(the PostgreSQL 1,000-table row was taken with a rebuild every 1,000 columns, before rebuilds
-became at most one per 30 s; DuckDB's took 92 s with 15 rebuilds then.)
+Run to run, the machine's load moves these by half (DuckDB's 1,000 tables: 34 s and 49 s in two
+runs). Before rebuilds became at most one per 30 s, the 1,000-table rows took 92 s (DuckDB) and
+93 s (PostgreSQL) with 15 rebuilds.
 """
 
 from __future__ import annotations

@@ -286,3 +286,12 @@ def test_the_semantic_layer_hides_what_the_policy_hides(served):
     customers = next(m for m in mine.project.semantic_models if m.relation.endswith("customers"))
     assert "name" not in {d.expr for d in customers.dimensions}
     assert {m.name for m in mine.metrics} == set(mine.project.metric_by_name)
+
+
+async def test_odd_identifiers_still_run_under_the_policy(engine, served, session):
+    assistant, _, _ = served
+    sql = {"postgres": 'SELECT "Weird Name", "Größe" FROM "Mixed Case" ORDER BY 1',
+           "mysql": "SELECT `Weird Name`, `Größe` FROM `Mixed Case` ORDER BY 1"}[engine]
+    reply = await assistant.reply(assistant.run_tool(session, "Chat BI Agent", {"sql": sql, "dialect": engine}, PERSON))
+    assert reply.error is None, reply.error
+    assert reply.rows == [["a", 1], ["b", 2]]
