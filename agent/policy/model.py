@@ -8,7 +8,7 @@ groups: {analysts: [U0123]}      # groups defined here (the bot may pass Slack u
 run_button: [data-leads]         # who may answer someone else's confirmation (the asker always may)
 rules:
   - groups: [analysts]           # who a rule is for: users, channels, groups, or everyone: true
-    allow: [main.flights, main.airlines]   # schema.table or schema.table.column, * and ? as globs
+    allow: [main.flights, airlines]   # table (default schema), schema.table or schema.table.column; * ? globs
     deny: [main.flights.tailnum]
     mask: [main.airlines.name]   # readable, but every value comes back as ***
 ```
