@@ -115,6 +115,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
 
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
                and t.number is None]
+    unknown += _partial_values(ignored, values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)
         return Extraction(unknown_values=unknown, reason=f"{names} is not a value found in the warehouse.",
@@ -200,6 +201,20 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     content = [t for t in tokens if t.low not in STOPWORDS]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     return Extraction(intent=intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
+
+
+def _partial_values(ignored: list[str], values: ValueIndex) -> list[UnknownValue]:
+    """'urgent orders' where the data says '1-URGENT': a word of a value nobody placed would be a
+    dropped condition, so it is asked back with the values it may mean."""
+    found = []
+    for word in ignored:
+        if len(word) < 3 or not word.isalpha():
+            continue
+        hits = values.containing(word)
+        if len(hits) == 1:
+            dimension, options = next(iter(hits.items()))
+            found.append(UnknownValue(text=word, dimension=dimension, suggestions=options))
+    return found
 
 
 def _asks_share(tokens, model: SemanticModel) -> bool:

@@ -48,6 +48,11 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
         if definition is not None:
             definitions.append(definition)
         text = text[:start] + replacement + text[end:]
+    for match in reversed(list(_DAYS_BETWEEN.finditer(text))):
+        found = _days_between(match, model, words, len(definitions))
+        if found is not None:
+            definitions.append(found)
+            text = text[:match.start()] + f" {found.label} " + text[match.end():]
     for start, end, inner in reversed(_asides(text)):
         said = _SAID_COMPARISON.match(inner)
         if said is None:
@@ -65,6 +70,25 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
     if not definitions:
         return text, [], model
     return text, definitions, with_definitions(model, definitions)
+
+
+_DAYS_BETWEEN = re.compile(
+    r"(?:(?P<agg>average|avg|mean|total|max|maximum|min|minimum)\s+)?(?:number\s+of\s+)?days\s+(?:from|between)\s+"
+    r"(?P<a>[A-Za-z][\w ]*?)\s+(?:to|and|until|till)\s+(?P<b>[A-Za-z][\w ]*?)(?=\s*(?:[,?.;)]|$|\s(?:by|per|for|in|"
+    r"of|when|where|across)\b))", re.IGNORECASE)
+
+
+def _days_between(match: re.Match, model: SemanticModel, words, n: int) -> Definition | None:
+    """'average days from order date to ship date': a measure of whole days between two dates of a
+    row or of the row it belongs to (an average unless a total, maximum or minimum is asked)."""
+    built = build(f"{_join(match['b'])} - {_join(match['a'])}", model, words)
+    if built is None or "DATE" not in built[1].upper() and "EPOCH" not in built[1].upper():
+        return None  # not two dates one row can reach: said back, never guessed
+    table, expr, _ = built
+    agg = _AGG_WORDS.get((match["agg"] or "average").lower(), "average")
+    said = {"sum": "total", "average": "average", "max": "maximum", "min": "minimum"}[agg]
+    label = f"{said} days from {match['a'].strip().lower()} to {match['b'].strip().lower()}"
+    return Definition(name=_name(label, n, model), label=label, table=table, kind="measure", expr=expr, agg=agg)
 
 
 def _formula(question: str, match: re.Match, model: SemanticModel, words, n: int):
