@@ -6,6 +6,7 @@ bare name means."""
 
 from __future__ import annotations
 
+import asyncio
 import itertools
 import json
 
@@ -134,10 +135,9 @@ def served(engine, request, tmp_path_factory):
     policy.write_text(POLICY.format(schema=schema))
     audit = folder / "audit.jsonl"
     settings = server_settings(folder, url, policy_path=policy, audit_path=str(audit))
-    context = build_context(settings)
-    yield Assistant(context), audit, schema
-    context.governance.close()
-    context.warehouse.close()
+    assistant = Assistant(build_context(settings))
+    yield assistant, audit, schema
+    asyncio.run(assistant.aclose())  # its worker processes, audit file and connections
 
 
 @pytest.fixture
