@@ -15,7 +15,7 @@ from langchain_core.language_models.chat_models import BaseChatModel
 from agent.audit import AuditTrail
 from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
-from agent.catalog.introspected import LazyCatalog, build_catalog
+from agent.catalog.introspected import LiveCatalog
 from agent.errors import AssistantError
 from agent.groundwork import DATA_INTENT_CONFIDENCE, Groundwork, build_groundwork
 from agent.llm import build_chat_model
@@ -105,10 +105,10 @@ def _catalog(settings: Settings, warehouse: Warehouse):
     if warehouse.is_demo and settings.catalog_path is None:
         return default_catalog()
     try:
-        return build_catalog(warehouse, settings.catalog_path)
+        return cast(Catalog, LiveCatalog(warehouse, settings.catalog_path))
     except WarehouseUnavailableError as exc:
         log.warning("starting without the catalog until the warehouse answers: %s", exc.user_message)
-        return cast(Catalog, LazyCatalog(lambda: build_catalog(warehouse, settings.catalog_path)))
+        return cast(Catalog, LiveCatalog(warehouse, settings.catalog_path, eager=False))
 
 
 def build_checkpointer(settings: Settings):

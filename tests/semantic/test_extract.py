@@ -358,3 +358,12 @@ def test_the_most_of_a_measure_adds_it_up(ask):
 def test_a_superlative_before_a_grouped_measure_aggregates_unless_it_picks_a_group(ask, question, metrics, ranked):
     intent = intent_of(ask, question)
     assert (intent.metrics, bool(intent.order_by)) == (metrics, ranked)
+
+
+def test_follow_ups_skip_what_the_question_defined_itself(model, values):
+    """A formula or condition the question defined is not a model name: no follow-up, and no crash."""
+    from agent.semantic.intent import Filter, StructuredIntent
+
+    defined = StructuredIntent(metrics=["flight_count"], filters=[Filter(field="defined_in_question", values=[1])])
+    assert suggest_follow_ups(defined, model, values) == []
+    assert suggest_follow_ups(StructuredIntent(metrics=["flight_count"], dimensions=["carrier"]), model, values)
