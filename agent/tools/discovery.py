@@ -43,7 +43,7 @@ async def data_discovery(
         )
         return tool_result(final_intent, tables=[], selected_tables=[], text=text)
 
-    needed = semantic_tables(ctx, user_question)
+    needed = await semantic_tables(ctx, user_question)
     if needed:
         selected = needed
     elif (
