@@ -11,11 +11,12 @@ import sqlglot
 import yaml
 from sqlglot import exp
 
-from agent.catalog.bootstrap_dbt import bootstrap, write_project
+from agent.catalog.bootstrap_dbt import NUMERIC, bootstrap, net_words, write_project
 from agent.catalog.introspected import catalog_dict, overlay, read_values
 from agent.catalog.loader import CatalogError, parse_catalog_data
 from agent.settings import Settings
 from agent.warehouse import Schema, Warehouse, open_warehouse
+from agent.warehouse.base import quote
 
 log = logging.getLogger(__name__)
 
@@ -35,7 +36,8 @@ def init(settings: Settings, out: Path) -> list[str]:
         parse_catalog_data(raw, source="the bootstrapped catalog")  # what we write must load
         header = "# Bootstrapped from the warehouse by `python -m agent catalog init`; edit descriptions freely.\n"
         (out / CATALOG_FILE).write_text(header + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        document = bootstrap(schema, dialect=warehouse.dialect, default_schema=_default_schema(schema, settings))
+        document = bootstrap(schema, dialect=warehouse.dialect, default_schema=_default_schema(schema, settings),
+                             fractions=_fraction_columns(warehouse, schema))
         written = write_project(document, out / SEMANTIC_DIR)
         return [
             f"Read {len(schema.tables)} tables from {warehouse.describe()} in {time.perf_counter() - started:.1f} s.",
@@ -45,6 +47,27 @@ def init(settings: Settings, out: Path) -> list[str]:
         ]
     finally:
         warehouse.close()
+
+
+def _fraction_columns(warehouse: Warehouse, schema: Schema) -> frozenset[tuple[str, str]]:
+    """Numeric columns named like a deduction whose values all lie in 0..1 (a discount rate, not an
+    amount): the bootstrap takes them off as `price * (1 - discount)`. One small query per candidate."""
+    words = net_words().get("deductions", [])
+    found = set()
+    for table, columns in schema.tables.items():
+        for column in columns:
+            if not (NUMERIC.search(column.type) and any(w in column.name.lower() for w in words)):
+                continue
+            sql = (f"SELECT min({quote(column.name, warehouse.dialect)}), max({quote(column.name, warehouse.dialect)}) "
+                   f"FROM {schema.reference(table, warehouse.dialect)}")
+            try:
+                low, high = warehouse.run(sql).rows[0]
+            except Exception as exc:  # noqa: BLE001 - an unreadable column is taken as an amount
+                log.info("range of %s.%s not read: %s", table, column.name, getattr(exc, "user_message", exc))
+                continue
+            if low is not None and high is not None and 0 <= float(low) and float(high) <= 1:
+                found.add((table, column.name))
+    return frozenset(found)
 
 
 def check(settings: Settings, folder: Path) -> list[str]:

@@ -38,15 +38,16 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         raise IntentError(" ".join(problems))
     table = base_table(intent, model)
     assert table is not None  # validate_intent guarantees one base table
-    filters = _filters(intent.filters, intent.time, model, table)
+    filters = _filters(intent.filters, intent.time, model, table, intent.time_dimension)
     if intent.drop_unknown_groups:
-        filters += [dimension_filter(d, "not_null", ()) for d in intent.dimensions]
+        filters += [dimension_filter(d, "not_null", ()) for d in intent.dimensions if model.time_grain(d) is None]
     metrics = list(intent.metrics) + [h.metric for h in intent.having if h.metric not in intent.metrics]
     contrasts = ()
     if intent.contrast is not None:
         c = intent.contrast
         contrasts = (Contrast(f"{c.metric}__{c.kind}", "ratio" if c.kind == "share" else c.kind, c.metric,
-                              tuple(_side(c.first, model, table)), tuple(_side(c.second, model, table))),)
+                              tuple(_side(c.first, model, table, intent.time_dimension)),
+                              tuple(_side(c.second, model, table, intent.time_dimension))),)
     groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
     time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     by_year = time_dims and (time_dims[0].endswith("extract_year") or time_dims[0].split("__")[-1] == "year")
@@ -67,6 +68,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         compare_by=time_dims[0] if intent.compare and time_dims else None,
         contrasts=contrasts,
         count_rows=intent.count_groups,
+        share_of_total=intent.share_of_total,
     )
     try:
         compiled = compile_query(model.project, query, dialect)
@@ -83,23 +85,28 @@ def _group_by(name: str, intent: StructuredIntent, model: SemanticModel) -> Grou
     if grain is None:
         return GroupBy(name)
     base, unit = grain
+    base = intent.time_dimension or base  # 'per year (by order date)'
     one_year = intent.time is not None and intent.time.year is not None
     if unit == "year" or (one_year and unit in ("month", "quarter")):
         return GroupBy(base, f"extract_{unit}")
     return GroupBy(base, unit)
 
 
-def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
-    return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(time, model, table)
+def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticModel, table: str,
+             dated_by: str | None = None) -> list[ParsedFilter]:
+    return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(
+        time, model, table, dated_by)
 
 
-def _side(side: Side, model: SemanticModel, table: str) -> list[ParsedFilter]:
-    return _filters(side.filters, side.time, model, table)
+def _side(side: Side, model: SemanticModel, table: str, dated_by: str | None = None) -> list[ParsedFilter]:
+    return _filters(side.filters, side.time, model, table, dated_by)
 
 
-def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str) -> list[ParsedFilter]:
-    """Calendar words as filters: on the table's calendar-part dimensions where the model names
-    them (year, month, day, hour), else on date parts of its time dimension."""
+def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str,
+                  dated_by: str | None = None) -> list[ParsedFilter]:
+    """Calendar words as filters: on the date the question names (`dated_by`), else on the table's
+    calendar-part dimensions where the model names them (year, month, day, hour), else on date
+    parts of its time dimension."""
     if time is None:
         return []
     spec = model.table_by_name[table]
@@ -110,7 +117,9 @@ def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str) -> 
     for part, values, extract in parts:
         if not values:
             continue
-        if part in spec.time:
+        if dated_by is not None:
+            filters.append(_set_filter(dated_by, extract, values))
+        elif part in spec.time:
             filters.append(_set_filter(spec.time[part], None, values))
         elif spec.agg_time:
             filters.append(_set_filter(spec.agg_time, extract, values))

@@ -122,8 +122,13 @@ class _Reader:
         dimensions = tuple(d for d in (self.dimension(r, where) for r in _list(raw.get("dimensions"))) if d)
         defaults = raw.get("defaults") or {}
         agg_time = defaults.get("agg_time_dimension") if isinstance(defaults, dict) else None
-        measures = tuple(m for m in (self.measure(r, where, agg_time) for r in _list(raw.get("measures"))) if m)
         meta = _meta(raw)
+        # An assistant extension MetricFlow does not have: rows dated by a date of the row they belong
+        # to ('order__o_orderdate' for order lines), kept in meta so the YAML still validates in dbt.
+        dated_by = meta.get("agg_time_dimension")
+        if isinstance(dated_by, str) and dated_by.strip():
+            agg_time = dated_by.strip()
+        measures = tuple(m for m in (self.measure(r, where, agg_time) for r in _list(raw.get("measures"))) if m)
         return SemanticModel(
             name=name, relation=relation, entities=entities, dimensions=dimensions, measures=measures,
             agg_time_dimension=agg_time, primary_entity=raw.get("primary_entity"), label=raw.get("label"),

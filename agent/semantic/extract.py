@@ -7,9 +7,11 @@ in this order, each in its own module under `agent/semantic/parse/` and each mar
 tokens it understood on the shared `State`:
 
 1. `calendar`: months, day ranges, holidays, seasons, weekdays, quarters, a year;
+   `dating`: which date they are about ('shipped in', 'by order date');
 2. `comparisons`: numbers compared with a measure (row filters) or an aggregate (HAVING);
 3. `limits`: how many groups to keep;
-4. `named_values`: flag words, warehouse values (negated, contrasted), unknown codes;
+4. `patterns`: part of a text ('type ends in BRASS');
+   `named_values`: flag words, warehouse values (negated, contrasted), unknown codes;
 5. `groupings`: counted plurals ('how many routes') and groupings ('by month', 'which carrier');
 6. `measures`: the metrics asked for, the table that reaches every dimension, the ranking;
 7. `shapes` (agent/semantic/shapes.py): names not codes, previous period, contrasts,
@@ -28,9 +30,11 @@ from agent.semantic import shapes
 from agent.semantic.intent import OrderBy, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.calendar import read_time
+from agent.semantic.parse.dating import read_dating
 from agent.semantic.parse.comparisons import read_comparisons, split_units
 from agent.semantic.parse.groupings import (
     drop_per_entity,
+    name_of,
     read_counted_dimensions,
     read_groupings,
 )
@@ -44,6 +48,7 @@ from agent.semantic.parse.measures import (
     singular_superlative,
 )
 from agent.semantic.parse.named_values import read_flags, read_values
+from agent.semantic.parse.patterns import read_patterns
 from agent.semantic.parse.state import (
     Ambiguity,
     State,
@@ -79,9 +84,14 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
             state.consume(*range(mention.start, mention.end))
 
     time = read_time(state, model)
+    grains = any(m.has("grain") for m in state.mentions)
+    dated_by = read_dating(state, model, dated=(time is not None and not time.is_empty()) or grains,
+                           grouped_by_grain=grains, asides=_asides(question))
     filters, ambiguous, unresolved, having = read_comparisons(state, model)
     limit, top = read_limit(state)
-    filters += read_flags(state)
+    patterned, unplaced = read_patterns(state, model)
+    filters += patterned + read_flags(state)
+    unresolved += unplaced
     value_filters, unknown, compared = read_values(state, model, values)
     filters += value_filters
     counted_metrics, counted = read_counted_dimensions(state, model)
@@ -89,7 +99,12 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     for dim in compared:
         grouping.setdefault(dim, None)
     ambiguous += dim_ambiguous
-    metric_choices, rank_mentions, unmatched = read_metrics(state, model, has_grouping=bool(grouping))
+    metric_choices, rank_mentions, unmatched, subjects = read_metrics(state, model, has_grouping=bool(grouping),
+                                                                      conditioned=bool(having))
+    if subjects and not grouping:
+        name = name_of(subjects[0], model)
+        if name:
+            grouping[name] = None
     metric_choices = [[m] for m in counted_metrics] + metric_choices
 
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
@@ -152,7 +167,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
 
     intent = StructuredIntent(
         metrics=metrics, dimensions=list(grouping), filters=filters,
-        time=time if time is not None and not time.is_empty() else None,
+        time=time if time is not None and not time.is_empty() else None, time_dimension=dated_by,
         having=having, order_by=order_by, limit=limit if grouping else None,
     )
     intent, unexplained = shapes.refine(intent, state, model)
@@ -166,6 +181,19 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     content = [t for t in tokens if t.low not in STOPWORDS]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     return Extraction(intent=intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
+
+
+def _asides(question: str) -> list[tuple[str, ...]]:
+    """The words said in parentheses ('in 1996 (by order date)'), each aside as lower-case tokens."""
+    asides, depth, start = [], 0, 0
+    for index, char in enumerate(question):
+        if char == "(":
+            depth, start = depth + 1, (index + 1 if depth == 0 else start)
+        elif char == ")" and depth:
+            depth -= 1
+            if depth == 0:
+                asides.append(tuple(t.low for t in tokenize(question[start:index])))
+    return asides
 
 
 def _unsupported_message(topics: list[str], model: SemanticModel) -> str:

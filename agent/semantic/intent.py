@@ -12,7 +12,8 @@ from pydantic import BaseModel, Field, model_validator
 
 from agent.semantic.model import SemanticModel
 
-FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null"]
+FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null",
+                   "starts_with", "ends_with", "contains"]
 Value = bool | str | int | float
 
 _ARITY = {"in": None, "between": 2, "is_null": 0, "not_null": 0}
@@ -101,11 +102,16 @@ class StructuredIntent(BaseModel):
     dimensions: list[str] = Field(default_factory=list, description="dimension names to group by")
     filters: list[Filter] = Field(default_factory=list, description="row conditions on dimensions")
     time: TimeFilter | None = Field(default=None, description="calendar restrictions (year, months, days, ...)")
+    time_dimension: str | None = Field(
+        default=None, description="the time dimension calendar restrictions and time grains are about, when the "
+                                  "question names one other than the metric's own date ('shipped in 1996')")
     having: list[MetricFilter] = Field(default_factory=list, description="conditions on aggregated metrics")
     compare: Literal["previous_period", "previous_year"] | None = Field(
         default=None, description="add the previous period's value, the change and the % change")
     contrast: Contrast | None = Field(default=None, description="a ratio, difference or % change of two sides")
     count_groups: bool = Field(default=False, description="answer how many groups pass the conditions")
+    share_of_total: bool = Field(default=False, description="add each group's share (%) of the total over all "
+                                                            "groups ('what % of revenue came from each region')")
     drop_unknown_groups: bool = Field(default=False, description="leave out groups whose key is unknown (NULL)")
     order_by: list[OrderBy] = Field(default_factory=list)
     limit: int | None = Field(default=None, ge=1)
@@ -155,7 +161,13 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         dim = model.dimension_by_name.get(flt.field)
         if dim is not None and flt.op in (">", ">=", "<", "<=", "between") and dim.kind == "categorical":
             problems.append(f"{dim.label.capitalize()} is not a number, so it cannot be compared with '{flt.op}'.")
-    if intent.time is not None and not intent.time.is_empty():
+    if intent.time_dimension is not None:
+        dim = model.dimension_by_name.get(intent.time_dimension)
+        if dim is None or dim.kind != "time":
+            problems.append(f"'{intent.time_dimension}' is not a time dimension of the semantic model.")
+        elif model.resolve(intent.time_dimension, table) is None:
+            problems.append(f"{dim.label.capitalize()} cannot date {table} rows without counting them twice.")
+    if intent.time is not None and not intent.time.is_empty() and intent.time_dimension is None:
         spec = model.table_by_name[table]
         needed = [g for g, v in (("year", intent.time.year), ("month", intent.time.months),
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]
@@ -164,6 +176,8 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+    if intent.share_of_total and not intent.dimensions:
+        problems.append("A share of the total needs groups to share it out (by what should it be split?).")
     if intent.having and not intent.dimensions:
         problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
     selected = set(intent.all_metrics()) | set(intent.dimensions)

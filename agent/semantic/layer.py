@@ -145,6 +145,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],
         "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
+        "text_patterns": vocabulary.get("text_patterns") or {},
     }
 
 
@@ -160,7 +161,7 @@ def _table(model: DbtModel, project: Project) -> dict[str, Any]:
         "entity_words": meta.get("entity_words", [_words(entity or model.name)] if count_metric else []),
         "count_metric": count_metric, "counted_from": meta.get("counted_from", {}),
         "time": meta.get("time_parts", {}),
-        "agg_time": model.agg_time_dimension,
+        "agg_time": model.agg_time_dimension, "entity": entity,
     }
 
 
@@ -192,7 +193,8 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
     kind = meta.get("kind") or ("time" if dim.type == "time" else "categorical")
     entry: dict[str, Any] = {
         "name": dim.name, "label": dim.label or _words(dim.name, prefix), "kind": kind, "sources": [source],
-        "synonyms": meta.get("synonyms", []), "grain_words": meta.get("grain_words", []),
+        "synonyms": meta.get("synonyms", _entity_split(model, _words(dim.name, prefix), kind)),
+        "grain_words": meta.get("grain_words", []),
         "unit": meta.get("unit"), "values": meta.get("values", kind == "categorical" and not annotated),
         "value_aliases": meta.get("value_aliases", {}), "value_cues": meta.get("value_cues", []),
         "comparatives": meta.get("comparatives", []),
@@ -203,6 +205,19 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
         entry["value_labels"] = {"table": target.relation if target else labels.get("table"),
                                  "key": labels["key"], "label": labels["label"]}
     dimensions[dim.name] = entry
+
+
+def _entity_split(model: DbtModel, label: str, kind: str) -> list[str]:
+    """Words for a column named after its own table's thing ('orderpriority' on orders): people say
+    'order priority' or just 'priority' (a date keeps its owner: 'order date', never bare 'date')."""
+    owners = {w for w in (model.entity_name, model.name) if w}
+    owners |= {w[:-1] for w in owners if w.endswith("s")}
+    owner = next((w for w in sorted(owners, key=len, reverse=True)
+                  if " " not in label and label.startswith(w) and len(label) - len(w) >= 3), None)
+    if owner is None:
+        return []
+    rest = label[len(owner):].lstrip("_")
+    return [f"{owner} {rest}"] + ([rest] if kind == "categorical" else [])
 
 
 def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:

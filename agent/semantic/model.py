@@ -47,6 +47,7 @@ class TableSpec(_Strict):
     counted_from: dict[str, str] = {}
     time: dict[Literal["year", "month", "day", "hour"], str] = {}  # calendar parts -> dimension names
     agg_time: str | None = None  # the time dimension its measures are dated by
+    entity: str | None = None  # the dbt entity one row stands for ('customer'): 'customer__r_name' goes through it
 
     @property
     def table(self) -> str:
@@ -148,6 +149,7 @@ class SemanticModel(_Strict):
     everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
     shapes: dict[str, list[str]] = {}  # words that shape a question (share, ratio, month over month)
     meaning_words: list[str] = []  # words that must be understood or the question is not answered
+    text_patterns: dict[str, list[str]] = {}  # 'ends in' -> ends_with: conditions on part of a text
     project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
 
     @model_validator(mode="after")
@@ -252,17 +254,35 @@ class SemanticModel(_Strict):
     @cached_property
     def dimension_by_name(self) -> dict[str, Dimension]:
         """Declared dimensions, plus 'metric_time__<grain>' for tables dated by a time dimension
-        ('monthly' groups by the month of each measure's own date)."""
-        found = {d.name: d for d in self.dimensions}
-        dated = [(t.name, found[t.agg_time]) for t in self.tables if t.agg_time in found]
-        sources = [next((s for s in dim.sources if s.table == table), None) for table, dim in dated]
-        sources = [s for s in sources if s is not None]
+        ('monthly' groups by the month of each measure's own date), plus, on demand, a dimension
+        reached through an entity ('customer__r_name': the region of the customer, not of the supplier)."""
+        found: dict[str, Dimension] = _Dimensions(self)
+        found.update({d.name: d for d in self.dimensions})
+        sources = [s for s in (self.dated_by(t.name) for t in self.tables) if s is not None]
         if sources:
             for grain in TIME_GRAINS:
                 name = f"metric_time__{grain}"
                 label = {"extract_dow": "day of the week", "extract_hour": "hour of the day"}.get(grain, grain)
                 found.setdefault(name, Dimension(name=name, label=label, kind="time", sources=sources))
         return found
+
+    def dated_by(self, table: str) -> DimensionSource | None:
+        """Where the date of a table's rows is read: its own time dimension, or that of the row it
+        belongs to ('order__o_orderdate' for order lines, through the join on that entity)."""
+        spec = next((t for t in self.tables if t.name == table), None)
+        if spec is None or not spec.agg_time:
+            return None
+        *path, name = spec.agg_time.split("__")
+        dim = next((d for d in self.dimensions if d.name == name), None)
+        if dim is None:
+            return None
+        if not path:
+            return next((s for s in dim.sources if s.table == table and s.join is None), None)
+        join = next((j for j in self.joins if j.from_table == table and j.name == f"{table}__{path[0]}"), None)
+        if join is None or len(path) > 1:
+            return None
+        source = next((s for s in dim.sources if s.table == join.to_table), None)
+        return None if source is None else DimensionSource(table=source.table, expr=source.expr, join=join.name)
 
     @cached_property
     def table_by_name(self) -> dict[str, TableSpec]:
@@ -289,10 +309,27 @@ class SemanticModel(_Strict):
             else set()
         return any(j.from_table in tables and j.to_table == base_table for j in self.joins)
 
+    def table_of_entity(self, entity: str) -> str | None:
+        return next((t.name for t in self.tables if t.entity == entity), None)
+
     def resolve(self, dimension: str, base_table: str) -> tuple[DimensionSource, JoinSpec | None] | None:
         """How `dimension` is reached from rows of `base_table`, or None when it cannot be
         reached without multiplying rows (only declared many-to-one joins are followed)."""
+        if dimension not in self.dimension_by_name:
+            return None
         dim = self.dimension_by_name[dimension]
+        through, _, _ = dimension.rpartition("__")
+        if through and self.time_grain(dimension) is None:  # 'customer__r_name': by way of the customer
+            via = self.table_of_entity(through)
+            source = dim.sources[0]
+            if via is None:
+                return None
+            first = [] if via == base_table else self._path(base_table, via)
+            rest = [] if via == source.table else self._path(via, source.table)
+            if first is None or rest is None or (not first and not rest and via != source.table):
+                return None
+            hops = first + rest
+            return source, hops[0] if hops else None
         for source in dim.sources:
             if source.table == base_table and source.join is None:
                 return source, None
@@ -329,6 +366,38 @@ class SemanticModel(_Strict):
         """'metric_time__month' -> ('metric_time', 'month'): a time dimension at a grain."""
         base, _, grain = name.rpartition("__")
         return (base, grain) if base == "metric_time" and grain in TIME_GRAINS else None
+
+
+class _Dimensions(dict):
+    """Dimensions by name; 'entity__dimension' is made on first use from the dimension and the
+    entity's table (its label names both: 'customer region')."""
+
+    def __init__(self, model: "SemanticModel"):
+        super().__init__()
+        self._model = model
+
+    def __missing__(self, name: str) -> Dimension:
+        through, _, base = name.rpartition("__")
+        dim = dict.get(self, base)
+        if not through or "__" in through or dim is None or through == "metric_time" \
+                or self._model.table_of_entity(through) is None:
+            raise KeyError(name)
+        qualified = dim.model_copy(update={"name": name, "label": f"{through.replace('_', ' ')} {dim.label}",
+                                           "synonyms": [], "value_labels": None})
+        self[name] = qualified
+        return qualified
+
+    def __contains__(self, name: object) -> bool:
+        if dict.__contains__(self, name):
+            return True
+        try:
+            self[name]  # type: ignore[index]
+        except (KeyError, TypeError):
+            return False
+        return True
+
+    def get(self, name, default=None):  # type: ignore[override]
+        return self[name] if name in self else default
 
 
 def expression_columns(sql_expr: str) -> set[str]:

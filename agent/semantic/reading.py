@@ -9,7 +9,8 @@ from agent.semantic.intent import Contrast, Filter, Side, StructuredIntent, Time
 from agent.semantic.model import SemanticModel
 
 _OPS = {"=": "is", "!=": "is not", ">": ">", ">=": "≥", "<": "<", "<=": "≤", "in": "is one of",
-        "between": "between", "is_null": "is unknown", "not_null": "is known"}
+        "between": "between", "is_null": "is unknown", "not_null": "is known",
+        "starts_with": "starts with", "ends_with": "ends with", "contains": "contains"}
 _WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday", "Sunday"]
 
 
@@ -27,6 +28,10 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     conditions = [_filter(f, model) for f in intent.filters] + _time(intent.time)
     if conditions:
         parts.append("where " + " and ".join(conditions))
+    if intent.share_of_total:
+        parts.append("with each one's share of the total")
+    if intent.time_dimension:
+        parts.append(f"dated by {_dim(model, intent.time_dimension)}")
     if intent.having:
         parts.append("keeping groups where " + " and ".join(
             f"{label(h.metric).lower()} {_OPS[h.op]} {_number(h.value)}" for h in intent.having))

@@ -176,7 +176,9 @@ def _previous_period(intent: StructuredIntent, words: _Words, model: SemanticMod
         if grain is None:
             return intent
         dims.insert(0, grain)
-    words.consume(year + period + [(i, i + 1) for i, w in enumerate(words.low) if w in ("change", "changed")])
+    # the comparison carries the change and the % change: '% change' is read with it
+    words.consume(year + period + words.find("pct_change")
+                  + [(i, i + 1) for i, w in enumerate(words.low) if w in ("change", "changed")])
     order = [OrderBy(field=f"{o.field}__change" if o.field in intent.metrics else o.field, descending=o.descending)
              for o in intent.order_by]
     return intent.model_copy(update={"compare": "previous_year" if year else "previous_period", "dimensions": dims,
@@ -189,6 +191,9 @@ def _grain_named(words: _Words, span: tuple[int, int], model: SemanticModel) -> 
         for dim in model.dimensions:
             if dim.kind == "time" and (dim.name == word or word in (phrase(s)[0] for s in dim.synonyms if s)):
                 return dim.name
+    for word in words.low[span[0]:span[1]]:  # no 'year' dimension of its own: the year of each measure's date
+        if word in model.time_grains and f"metric_time__{word}" in model.dimension_by_name:
+            return f"metric_time__{word}"
     return None
 
 
@@ -205,6 +210,9 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         if model.metric_by_name[metrics[0]].expr in ("ratio", "derived"):
             words.consume(spans)  # 'what percent ... on time': the metric is the share already
             return intent
+        if not intent.filters and intent.dimensions:  # 'what % of revenue came from each region'
+            words.consume(spans)
+            return intent.model_copy(update={"share_of_total": True})
         return _share(intent, words, spans)
     sides = _value_sides(intent, words) or _time_sides(intent, words)
     if sides is None:

@@ -102,6 +102,7 @@ class Query:
     compare_by: str | None = None
     contrasts: tuple[Contrast, ...] = ()
     count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
+    share_of_total: bool = False  # each group's value as a percent of the sum over all groups
 
 
 @dataclass(frozen=True)
@@ -254,9 +255,12 @@ def _resolve(project: Project, start: SemanticModel, name: str, entity_path: tup
 def _path_matches(hops: tuple[str, ...], here: SemanticModel, start: SemanticModel,
                   entity_path: tuple[str, ...]) -> bool:
     """Does 'entity__...__name' describe this join path? The path may start with the measure
-    model's own entity ('flight__plane__seats') and may end with the target's ('plane__seats')."""
+    model's own entity ('flight__plane__seats'), may end with the target's ('plane__seats'), and one
+    entity may name any path by way of it ('customer__r_name')."""
     own = (start.entity_name,) if start.entity_name else ()
     full = own + hops
+    if len(entity_path) == 1 and entity_path[0] in full:
+        return True  # 'customer__r_name': any path by way of the customer (the shortest wins)
     return entity_path in (hops, full) or (bool(hops) and hops[-len(entity_path):] == entity_path) or (
         not hops and here.entity_name is not None and entity_path == (here.entity_name,))
 
@@ -333,11 +337,14 @@ class _Builder:
             if name == "metric_time":
                 if time_dim is None:
                     raise QueryError(f"The measures of '{model.name}' have no time dimension (agg_time_dimension).")
-                name, entity_path = time_dim, ()
+                *dated_path, name = time_dim.split("__")  # 'order__o_orderdate': the date of the row it belongs to
+                entity_path = tuple(dated_path)
             found = _resolve(self.project, model, name, entity_path)
             table_alias = self.join_path(model, found.hops, joins)
             expr = self.qualified(found.expr, table_alias)
-            is_agg_time = found.dimension is not None and found.dimension.name == time_dim and not found.hops
+            is_agg_time = time_dim is not None and found.dimension is not None \
+                and found.dimension.name == time_dim.split("__")[-1] \
+                and tuple(h.entity for h in found.hops) == tuple(time_dim.split("__")[:-1])
             if shift and offset is not None and is_agg_time:
                 expr = self.shifted(expr, offset)
             return self.grain(expr, grain)
@@ -518,6 +525,9 @@ class _Builder:
                                expression=exp.Order(expressions=[exp.Ordered(this=value)]))
 
 
+_PATTERNS = {"starts_with": "{}%", "ends_with": "%{}", "contains": "%{}%"}
+
+
 def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
     lits = [_literal(v) for v in values]
     if op in _OPS:
@@ -526,6 +536,13 @@ def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
         return exp.Between(this=left, low=lits[0], high=lits[1])
     if op == "in":
         return exp.In(this=left, expressions=lits)
+    if op in _PATTERNS:  # case-blind on every engine: 'ends in brass' finds 'BRASS'
+        text = str(values[0]).lower()
+        wild = any(c in text for c in "%_!")
+        if wild:  # a literal % or _ in what was typed is matched as itself
+            text = text.replace("!", "!!").replace("%", "!%").replace("_", "!_")
+        like = exp.Like(this=exp.Lower(this=left), expression=exp.Literal.string(_PATTERNS[op].format(text)))
+        return exp.Escape(this=like, expression=exp.Literal.string("!")) if wild else like
     if op == "is_null":
         return exp.Is(this=left, expression=exp.Null())
     if op == "not_null":
@@ -581,6 +598,17 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
                     expression=exp.func("NULLIF", previous.copy(), exp.Literal.number(0))),
                     expression=exp.Literal.number(100))),
             ]
+
+    if query.share_of_total:
+        if not query.group_by:
+            raise QueryError("A share of the total needs groups to share it out (by what?).")
+        for name in query.metrics:
+            value = next(expr for output, expr in outputs if output == name)
+            # over the grouped rows, before any LIMIT, so a top 10's shares are of the whole total
+            total = exp.Window(this=exp.Sum(this=value.copy()), over="OVER")
+            outputs.append((f"{name}__share", exp.Mul(this=exp.Div(
+                this=exp.cast(value.copy(), "DOUBLE"), expression=exp.func("NULLIF", total, exp.Literal.number(0))),
+                expression=exp.Literal.number(100))))
 
     builder = _Builder(plan)
     groups: dict[tuple, list[tuple[_Leaf, str]]] = {}

@@ -201,7 +201,8 @@ def _comparison_at(tokens: list[Token], i: int, units: dict) -> tuple[str | None
         for gap in (0, 1):
             k = i + 1 + gap
             if k + 1 < len(tokens) and words[k] == "or" and words[k + 1] in _OR_SUFFIX:
-                return _OR_SUFFIX[words[k + 1]], [tokens[i].number], [i, k, k + 1], i + 1
+                # '30 or more orders': what is compared follows the 'or more'
+                return _OR_SUFFIX[words[k + 1]], [tokens[i].number], [i, k, k + 1], i + 1 if gap else k + 2
     return None, [], [], i
 
 

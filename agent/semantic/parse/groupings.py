@@ -63,17 +63,24 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
             if state.cue_before(mention.start, [("by",)]):
                 by_metric.append(mention)  # "top 5 carriers by average delay": the ranking measure
             continue
+        if owner_of_next(state, mention, model) is not None:
+            continue  # 'by customer region': the customer says whose region, the region groups
+        owner = owner_before(state, mention, model)
+        start = owner.start if owner is not None else mention.start
         dims = [e.payload for e in mention.of("dimension")]
-        cue = state.cue_before(mention.start, GROUP_CUES)
-        named = cue or state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
-        if not dims and named and mention.has("entity"):  # 'per nation', 'which nations': the thing's name
-            dims = [d for d in (_name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
+        cue = state.cue_before(start, GROUP_CUES)
+        named = cue or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        after_top = state.cue_before(start, [("top",), ("bottom",)]) or (
+            start > 0 and state.tokens[start - 1].number is not None
+            and start - 1 in state.used_tokens)
+        if not dims and (named or after_top) and mention.has("entity"):  # 'per nation', 'top 5 suppliers'
+            dims = [d for d in (name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
         if not dims:
             continue
+        if owner is not None:
+            dims = [through(owner, d, model) for d in dims]
+            owner.used = True
         which = state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
-        after_top = state.cue_before(mention.start, [("top",), ("bottom",)]) or (
-            mention.start > 0 and state.tokens[mention.start - 1].number is not None
-            and mention.start - 1 in state.used_tokens)
         numeric = all(model.dimension_by_name[d].kind == "numeric" for d in dims)
         after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
         if after in {"when", "where", "while"} and not (cue or which or after_top):
@@ -93,7 +100,36 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
     return grouping, which_singular, by_metric, ambiguous
 
 
-def _name_of(table: str, model: SemanticModel) -> str | None:
+def owner_of_next(state: State, mention: Mention, model: SemanticModel) -> str | None:
+    """The entity a thing-word names when a grouping word follows it right away ('customer region',
+    'customer nations'): the following word is reached by way of it."""
+    if not mention.has("entity") or mention.has("dimension"):
+        return None
+    after = mention_at(state, mention.end)
+    if after is None or after.start != mention.end or after.used:
+        return None
+    groups = after.has("entity") or any(model.dimension_by_name[e.payload].kind == "categorical"
+                                        for e in after.of("dimension"))
+    return model.table_by_name[mention.of("entity")[0].payload].entity if groups else None
+
+
+def owner_before(state: State, mention: Mention, model: SemanticModel) -> Mention | None:
+    before = mention_at(state, mention.start - 1) if mention.start else None
+    if before is None or before.end != mention.start or before.used:
+        return None
+    return before if owner_of_next(state, before, model) is not None else None
+
+
+def through(owner: Mention, dimension: str, model: SemanticModel) -> str:
+    """'customer__r_name' for the region of the customer; the customer's own name stays 'c_name'."""
+    table = owner.of("entity")[0].payload
+    entity = model.table_by_name[table].entity
+    if entity is None or "__" in dimension or any(s.table == table for s in model.dimension_by_name[dimension].sources):
+        return dimension
+    return f"{entity}__{dimension}"
+
+
+def name_of(table: str, model: SemanticModel) -> str | None:
     return next((d.name for d in model.dimensions if d.kind == "categorical" and d.name.endswith("name")
                  and any(s.table == table for s in d.sources)), None)
 
@@ -109,6 +145,11 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
             continue
         if isinstance(key, tuple):
             reachable = [d for d in key if model.resolve(d, table) is not None]
+            if len(reachable) > 1:  # 'customers with 30 orders (names)': the name of the thing named
+                named = {e.payload for m in state.mentions for e in m.of("entity")}
+                owned = [d for d in reachable if {s.table for s in model.dimension_by_name[d].sources} & named]
+                reachable = owned if len(owned) == 1 else reachable
             key = reachable[0] if len(reachable) == 1 else key
-        result.append(key)
+        if key not in result:  # 'top 10 customers … names': both words name the customer's name
+            result.append(key)
     return result

@@ -20,7 +20,11 @@ def rankable(metrics: list[str], having: list[MetricFilter], model: SemanticMode
     return metrics[0]
 
 
-def read_metrics(state: State, model: SemanticModel, has_grouping: bool) -> tuple[list[list[str]], list[Mention], list[str]]:
+def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
+                 conditioned: bool = False) -> tuple[list[list[str]], list[Mention], list[str], list[str]]:
+    """The metric choices, the ranking mentions, measures the model lacks, and the tables whose
+    things are the groups of a condition on a total ('customers with 30 or more orders')."""
+    subjects: list[str] = []
     choices: list[list[str]] = []
     unmatched: list[str] = []
     weak: list[list[str]] = []
@@ -60,6 +64,11 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool) -> tupl
             continue
         if mention.has("entity"):
             table = model.table_by_name[mention.of("entity")[0].payload]
+            after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
+            if conditioned and plural(state, mention) and after in {"with", "having", "that", "who", "which"}:
+                subjects.append(table.name)  # the groups the condition is checked on, not a count
+                mention.used = True
+                continue
             if table.count_metric:
                 weak.append(_with_other_tables([table.count_metric], model))
                 mention.used = True
@@ -84,7 +93,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool) -> tupl
     for option in chosen:
         if option not in unique:
             unique.append(option)
-    return unique, rank_mentions, unmatched
+    return unique, rank_mentions, unmatched, subjects
 
 
 def _counted_by_quantity_word(state: State, mention: Mention, model: SemanticModel) -> bool:

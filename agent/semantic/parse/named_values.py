@@ -7,6 +7,7 @@ import re
 
 from agent.semantic.intent import Filter
 from agent.semantic.model import SemanticModel
+from agent.semantic.parse.groupings import through
 from agent.semantic.parse.lexicon import Entry, Mention
 from agent.semantic.parse.state import (
     CODE_LIKE,
@@ -42,9 +43,16 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex) -> tuple
         if not candidates or mention.used:
             continue
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
-        dim = _value_dimension(state, mention, dims, model)
+        dim = base = _value_dimension(state, mention, dims, model)
+        owner = mention_at(state, mention.end)
+        if owner is not None and owner.start == mention.end and owner.has("entity") and not owner.used \
+                and not owner.has("dimension"):
+            qualified = through(owner, dim, model)  # 'EUROPE customers': the region of the customers
+            if qualified != dim:
+                dim = qualified
+                owner.used = True
         target = negated if is_negated(state, mention.start) else chosen
-        for value in (v for d, v in candidates if d == dim):  # 'Canadair': CANADAIR and CANADAIR LTD
+        for value in (v for d, v in candidates if d == base):  # 'Canadair': CANADAIR and CANADAIR LTD
             if value not in target.setdefault(dim, []):
                 target[dim].append(value)
         mention.used = True

@@ -1,0 +1,78 @@
+"""Pass: which date the calendar words and time grains are about, when the question names one
+that is not the measure's own ('line items shipped in December 1996', 'revenue per year (by
+order date)'). Without one, a measure is dated by its model's agg_time_dimension."""
+
+from __future__ import annotations
+
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.state import State, consume_with_mentions, mention_at
+from agent.semantic.text import STOPWORDS
+
+_CUES = [("by",), ("using",), ("based", "on"), ("according", "to"), ("on",)]
+# what follows a verb's stem in a date column's name: ship -> ship date, create -> created at
+_DATE_SUFFIXES = ("date", "time", "at", "on", "day", "timestamp", "ts", "dt")
+
+
+def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grain: bool,
+                asides: list[tuple[str, ...]]) -> str | None:
+    """The time dimension chosen, or None. `dated`: the question has calendar words or a grain,
+    so a date named 'by' or a verb ('shipped') says which date they are about. 'By <date>' groups
+    by that date, unless the answer is already by a grain ('per year (by order date)') or it is
+    said aside, in parentheses ('in 1996 (by order date)')."""
+    if not dated:
+        return None
+    for mention in state.mentions:
+        if mention.used:
+            continue
+        times = [e.payload for e in mention.of("dimension") if _is_date(e.payload, model)]
+        cue = state.cue_before(mention.start, _CUES)
+        if len(times) != 1 or not cue:
+            continue
+        said = tuple(t.low for t in state.tokens[mention.start - len(cue):mention.end])
+        if grouped_by_grain or any(_contains(aside, said) for aside in asides):
+            consume_with_mentions(state, [*range(mention.start - len(cue), mention.end)])
+            return times[0]
+    for index, token in enumerate(state.tokens):
+        if index in state.used_tokens or mention_at(state, index) is not None or token.low in STOPWORDS:
+            continue
+        found = _dimension_of_verb(token.low, model)
+        if found is not None:
+            state.consume(index)
+            return found
+    return None
+
+
+def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:
+    """'shipped' -> the time dimension labelled 'ship date' (or shipdate, shipped_at), if one."""
+    if not word.endswith("ed") or len(word) < 5:
+        return None
+    stems = {word[:-2], word[:-1], word[:-3] if word[-3] == word[-4] else word[:-2], word}
+    names = {}
+    for dim in model.dimensions:
+        if not _is_date(dim.name, model):
+            continue
+        for text in (dim.label, dim.name, *dim.synonyms):
+            squashed = "".join(ch for ch in text.lower() if ch.isalnum())
+            for prefix in ("", *_prefixes(dim.name)):
+                squashed_here = squashed.removeprefix(prefix)
+                if any(squashed_here in {stem + suffix for suffix in _DATE_SUFFIXES} | {stem} for stem in stems):
+                    names[dim.name] = dim.name
+    return next(iter(names)) if len(names) == 1 else None
+
+
+def _prefixes(name: str) -> list[str]:
+    head = name.split("_")[0]
+    return [head] if len(head) <= 3 and "_" in name else []
+
+
+def _is_date(name: str, model: SemanticModel) -> bool:
+    """A dbt time dimension (a date or timestamp), not a calendar part such as a month number."""
+    dim = model.dimension_by_name.get(name)
+    if dim is None or dim.kind != "time" or model.project is None:
+        return False
+    return any(d is not None and d.type == "time"
+               for m in model.project.semantic_models for d in [m.dimension(name.split("__")[-1])])
+
+
+def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    return any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
