@@ -20,6 +20,7 @@ import logging
 import multiprocessing
 import pickle
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
@@ -45,17 +46,19 @@ class CpuPool:
         self.workers = workers
         self.budget_s = budget_s
         self._pool: ProcessPool | None = None
+        self._lock = threading.Lock()
         self.overruns = 0  # steps stopped from outside since start (a metric)
         self._shared_dir: tempfile.TemporaryDirectory | None = None
         # id()s of the shared values -> (the values, kept so the ids stay theirs; their file)
         self._shared: dict[tuple[int, ...], tuple[tuple, Path]] = {}
 
     def _ensure(self) -> ProcessPool:
-        if self._pool is None or not self._pool.active:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(_PRELOAD)
-            self._pool = ProcessPool(max_workers=self.workers, context=context)
-        return self._pool
+        with self._lock:  # `run_sync` callers are threads: one pool, however many ask at once
+            if self._pool is None or not self._pool.active:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(_PRELOAD)
+                self._pool = ProcessPool(max_workers=self.workers, context=context)
+            return self._pool
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`fn(*args, **kwargs)` in a worker; `what` names the step for the person ("Reading the SQL")."""
@@ -83,22 +86,23 @@ class CpuPool:
     def share(self, *values: Any) -> Path:
         """A file holding `values` pickled, for steps to load in their worker (`steps.shared`); written
         once per set of objects, so pass the same objects again to reuse it."""
-        key = tuple(id(v) for v in values)
-        known = self._shared.get(key)
-        if known is not None and all(a is b for a, b in zip(known[0], values)):
-            return known[1]
-        data = pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
-        if self._shared_dir is None:
-            self._shared_dir = tempfile.TemporaryDirectory(prefix="cpu-shared-")
-        path = Path(self._shared_dir.name) / f"{hashlib.sha256(data).hexdigest()[:32]}.pickle"
-        if not path.exists():
-            partial = path.with_suffix(".partial")
-            partial.write_bytes(data)
-            partial.replace(path)  # a worker never reads a half-written file
-        if len(self._shared) >= MAX_SHARED:
-            self._shared.pop(next(iter(self._shared)))
-        self._shared[key] = (values, path)
-        return path
+        with self._lock:
+            key = tuple(id(v) for v in values)
+            known = self._shared.get(key)
+            if known is not None and all(a is b for a, b in zip(known[0], values)):
+                return known[1]
+            data = pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
+            if self._shared_dir is None:
+                self._shared_dir = tempfile.TemporaryDirectory(prefix="cpu-shared-")
+            path = Path(self._shared_dir.name) / f"{hashlib.sha256(data).hexdigest()[:32]}.pickle"
+            if not path.exists():
+                partial = path.with_suffix(".partial")
+                partial.write_bytes(data)
+                partial.replace(path)  # a worker never reads a half-written file
+            if len(self._shared) >= MAX_SHARED:
+                self._shared.pop(next(iter(self._shared)))
+            self._shared[key] = (values, path)
+            return path
 
     @property
     def _wait_s(self) -> float:
