@@ -20,7 +20,7 @@ from agent.catalog import Catalog, default_catalog
 from agent.catalog.bootstrap_dbt import bootstrap, write_project
 from agent.catalog.commands import semantic_dir_for
 from agent.catalog.introspected import LazyCatalog, build_catalog
-from agent.errors import AssistantError
+from agent.errors import AssistantError, QueryTimeoutError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.policy import Policy
@@ -78,7 +78,7 @@ def build_context(settings: Settings, *, chat_model=None, warehouse: Warehouse |
         warehouse=warehouse,
         catalog=_catalog(settings, warehouse),
         semantic=semantic,
-        values=ValueIndex.from_warehouse(warehouse, semantic),
+        values=_values(warehouse, semantic),
         model=None,  # set below: the offline model needs the rest of the context
         cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
     )
@@ -101,6 +101,16 @@ def build_governance(settings: Settings, context: AgentContext) -> Governance:
         log.info("access policy %s: default %s, rules: %d", settings.policy_path, policy.data.default,
                  len(policy.data.rules))
     return governance
+
+
+def _values(warehouse: Warehouse, semantic: SemanticModel) -> ValueIndex:
+    """The warehouse's values for the semantic model; none when a read runs past its budget (start-up
+    goes on: words naming values are not recognised until a restart)."""
+    try:
+        return ValueIndex.from_warehouse(warehouse, semantic)
+    except QueryTimeoutError as exc:
+        log.warning("starting without the warehouse's values: %s", exc.user_message)
+        return ValueIndex()
 
 
 def _catalog(settings: Settings, warehouse: Warehouse):

@@ -10,6 +10,10 @@ readiness reports.
 
 Threads are daemons and never asyncio's default executor: an abandoned call must neither
 block other `to_thread` work nor keep the process alive at exit.
+
+`call_blocking` is the same for code with no event loop to await on (start-up reads of the
+schema and values, before the bot serves anyone; reads from a thread): it waits on its own
+thread, and takes its slot without queueing for one, as nothing else runs then.
 """
 
 from __future__ import annotations
@@ -71,6 +75,37 @@ class BlockingSlots:
         except asyncio.CancelledError:
             self._abandon(call_id, "was cancelled by its caller")
             raise
+
+    def call_blocking(self, fn: Callable[..., T], *args: Any, budget_s: float, **kwargs: Any) -> T:
+        """`fn(*args, **kwargs)` on a thread of its own; QueryTimeoutError when it does not return within
+        `budget_s` (the thread keeps its slot until it ends). On the event loop's thread it holds the loop
+        for up to `budget_s`: async code uses `call`."""
+        done = threading.Event()
+        outcome: dict[str, Any] = {}
+        call_id = next(self._ids)
+        self._calls[call_id] = _Call(None, self._clock(), budget_s)
+
+        def work() -> None:
+            try:
+                outcome["value"] = fn(*args, **kwargs)
+            except BaseException as exc:  # handed to the caller, who decides what the person is told
+                outcome["error"] = exc
+            finally:
+                call = self._calls.pop(call_id, None)
+                if call is not None and call.abandoned:
+                    log.warning("an abandoned blocking call ended after %.0fs; its slot is free again",
+                                self._clock() - call.started)
+                done.set()
+
+        threading.Thread(target=work, name=f"blocking-{call_id}", daemon=True).start()
+        if not done.wait(budget_s):
+            self._abandon(call_id, "did not stop within its budget")
+            raise QueryTimeoutError(
+                f"The warehouse did not answer within {budget_s:g} seconds, so I gave up waiting for it."
+            )
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
 
     def snapshot(self) -> dict[str, Any]:
         """Slots in use, and how many are held past their budget (wedged: all of them)."""

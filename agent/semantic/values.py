@@ -125,7 +125,8 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
     labels = model.dimension_by_name[name].value_labels
     if labels is None:
         return {}
-    result = warehouse.run(f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"')
+    sql = f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"'
+    result = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s())
     return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
 
 

@@ -15,6 +15,7 @@ import threading
 import pytest
 
 from agent.api import Assistant, ChatContext
+from agent.runtime import build_context
 from agent.budget import steps
 from agent.budget.cpu import CpuPool
 from agent.budget.inputs import nesting_depth
@@ -197,3 +198,21 @@ async def test_the_free_paths_sample_reads_take_a_slot_and_are_abandoned_at_thei
             GENEROUS_S,
         )
     assert warehouse.slots.snapshot()["abandoned_total"] == 1
+
+
+async def test_start_up_value_reads_that_never_return_are_abandoned_and_start_up_goes_on(
+    offline_context, settings, monkeypatch, release
+):
+    """Reading the warehouse's values at start-up is budgeted like any query: a read the engine never
+    finishes costs its budget, then the bot starts without those values instead of hanging."""
+    monkeypatch.setattr(DuckDBWarehouse, "_sample_values", blocking_engine(
+        DuckDBWarehouse._sample_values, release, blocks=lambda table: True))
+    tight = settings.model_copy(update={"query_timeout_s": 1.0, "warehouse_slots": 2})
+    warehouse = DuckDBWarehouse(offline_context.warehouse.path, tight)
+    context = await asyncio.wait_for(asyncio.to_thread(build_context, tight, warehouse=warehouse), GENEROUS_S)
+    try:
+        assert context.values.phrases == []
+        # one read abandoned for the catalog's values and one for the semantic model's, then no more
+        assert warehouse.slots.snapshot()["abandoned_total"] <= 2
+    finally:
+        context.cpu.close()
