@@ -8,6 +8,8 @@ Prints figures; asserts nothing.
 - the offline semantic parse of one question: in this process (as before) against in a CPU
   worker under its budget (as now), warm (the model already loaded by the worker), and the
   first question after the model was shared (the worker loads it once);
+- start-up against a warehouse whose value reads never return (1 s query limit): how long
+  until the bot is built (without those values) instead of never;
 - other people's queries while N statements that ignore cancellation hold warehouse
   slots (the engine call is replaced by one that blocks; tests/support/runaway.py):
   median answer time against the same queries with nothing running away.
@@ -158,6 +160,25 @@ async def semantic_parse(context, runs: int) -> None:
           f"first question on a newly shared model {first * 1000:,.1f} ms")
 
 
+async def start_up_with_silent_values(context, settings) -> None:
+    from agent.runtime import build_context
+    from agent.warehouse.duck import DuckDBWarehouse
+
+    release = threading.Event()
+    real = DuckDBWarehouse._sample_values
+    DuckDBWarehouse._sample_values = blocking_engine(real, release, blocks=lambda table: True)
+    tight = settings.model_copy(update={"query_timeout_s": 1.0})
+    warehouse = DuckDBWarehouse(context.warehouse.path, tight)
+    try:
+        took, built = await timed(lambda: asyncio.to_thread(build_context, tight, warehouse=warehouse))
+        built.cpu.close()
+        print(f"start-up while value reads never return (1 s query limit): built in {took:.1f} s, "
+              f"{warehouse.slots.snapshot()['abandoned_total']} reads abandoned")
+    finally:
+        release.set()
+        DuckDBWarehouse._sample_values = real
+
+
 def _diff_ms(a: list[float], b: list[float]) -> str:
     return f"{(statistics.median(a) - statistics.median(b)) * 1000:+,.1f} ms"
 
@@ -220,6 +241,7 @@ async def main() -> None:
     try:
         await refusals(assistant, args.runs)
         await semantic_parse(assistant.context, args.runs)
+        await start_up_with_silent_values(assistant.context, settings)
         await cpu_overrun(2.0)
         await others_while_a_step_spins(args.runs, 5.0)
         await others_while_runaways(assistant.context, settings, args.runs, args.runaways)
