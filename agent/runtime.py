@@ -17,7 +17,8 @@ from agent.budget import steps
 from agent.budget.bridge import on_run_loop
 from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
-from agent.catalog.bootstrap_dbt import bootstrap, write_project
+from agent.catalog.bootstrap_dbt import write_project
+from agent.catalog.commands import bootstrap_document
 from agent.catalog.commands import semantic_dir_for
 from agent.catalog.introspected import LazyCatalog, build_catalog
 from agent.errors import AssistantError, QueryTimeoutError
@@ -131,7 +132,7 @@ def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
     if path is None and not warehouse.is_demo:
         folder = semantic_dir_for(settings, warehouse)
         try:
-            write_project(bootstrap(warehouse.schema(), dialect=warehouse.dialect), folder)
+            write_project(bootstrap_document(warehouse, warehouse.schema(), settings), folder)
             log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
         except WarehouseUnavailableError as exc:
             if not any(folder.glob("*.yml")):

@@ -36,8 +36,7 @@ def init(settings: Settings, out: Path) -> list[str]:
         parse_catalog_data(raw, source="the bootstrapped catalog")  # what we write must load
         header = "# Bootstrapped from the warehouse by `python -m agent catalog init`; edit descriptions freely.\n"
         (out / CATALOG_FILE).write_text(header + yaml.safe_dump(raw, sort_keys=False, allow_unicode=True), encoding="utf-8")
-        document = bootstrap(schema, dialect=warehouse.dialect, default_schema=_default_schema(schema, settings),
-                             fractions=_fraction_columns(warehouse, schema))
+        document = bootstrap_document(warehouse, schema, settings)
         written = write_project(document, out / SEMANTIC_DIR)
         return [
             f"Read {len(schema.tables)} tables from {warehouse.describe()} in {time.perf_counter() - started:.1f} s.",
@@ -47,6 +46,13 @@ def init(settings: Settings, out: Path) -> list[str]:
         ]
     finally:
         warehouse.close()
+
+
+def bootstrap_document(warehouse: Warehouse, schema: Schema, settings: Settings) -> dict:
+    """The dbt semantic model of `schema`, the same for `catalog init` and for start-up with no
+    SEMANTIC_MODEL_PATH (so a team that never runs init gets the same answers)."""
+    return bootstrap(schema, dialect=warehouse.dialect, default_schema=_default_schema(schema, settings),
+                     fractions=_fraction_columns(warehouse, schema))
 
 
 def _fraction_columns(warehouse: Warehouse, schema: Schema) -> frozenset[tuple[str, str]]:

@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from agent.errors import AssistantError
+from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
@@ -33,6 +34,7 @@ class CompiledQuery:
 
 
 def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str = "duckdb") -> CompiledQuery:
+    model = with_definitions(model, intent.definitions)
     problems = validate_intent(intent, model)
     if problems:
         raise IntentError(" ".join(problems))
@@ -69,6 +71,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         contrasts=contrasts,
         count_rows=intent.count_groups,
         share_of_total=intent.share_of_total,
+        absent=tuple(intent.absent),
     )
     try:
         compiled = compile_query(model.project, query, dialect)

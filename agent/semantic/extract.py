@@ -1,6 +1,8 @@
 """The offline semantic parser: a question in English -> a StructuredIntent, by general rules.
 
-Words are matched (longest phrase first) against a lexicon made from the semantic model
+First the definitions a question gives itself ('inventory value (availqty * supplycost)',
+'late = receiptdate > commitdate') are read and the model is extended with them
+(`parse/defining.py`). Words are matched (longest phrase first) against a lexicon made from the semantic model
 (metric and dimension names and synonyms, aggregation and ranking words, time words) and
 from the warehouse's values (`parse/lexicon.py`). Then passes read the matches in context,
 in this order, each in its own module under `agent/semantic/parse/` and each marking the
@@ -11,7 +13,7 @@ tokens it understood on the shared `State`:
 2. `comparisons`: numbers compared with a measure (row filters) or an aggregate (HAVING);
 3. `limits`: how many groups to keep;
 4. `patterns`: part of a text ('type ends in BRASS');
-   `named_values`: flag words, warehouse values (negated, contrasted), unknown codes;
+   `named_values`: flag words; `absence`: things said to be missing ('never placed an order'), warehouse values (negated, contrasted), unknown codes;
 5. `groupings`: counted plurals ('how many routes') and groupings ('by month', 'which carrier');
 6. `measures`: the metrics asked for, the table that reaches every dimension, the ranking;
 7. `shapes` (agent/semantic/shapes.py): names not codes, previous period, contrasts,
@@ -29,8 +31,10 @@ from pydantic import BaseModel, Field
 from agent.semantic import shapes
 from agent.semantic.intent import OrderBy, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
+from agent.semantic.parse.absence import read_absence
 from agent.semantic.parse.calendar import read_time
 from agent.semantic.parse.dating import read_dating
+from agent.semantic.parse.defining import read_definitions
 from agent.semantic.parse.comparisons import read_comparisons, split_units
 from agent.semantic.parse.groupings import (
     drop_per_entity,
@@ -72,6 +76,7 @@ class Extraction(BaseModel):
 
 
 def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> Extraction:
+    question, definitions, model = read_definitions(question, model)
     tokens = split_units(tokenize(question), model.unit_words)
     state = State(tokens, lexicon_for(model, values).match(tokens))
 
@@ -94,6 +99,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     unresolved += unplaced
     value_filters, unknown, compared = read_values(state, model, values)
     filters += value_filters
+    absent = read_absence(state)
     counted_metrics, counted = read_counted_dimensions(state, model)
     grouping, which_singular, by_metric_mentions, dim_ambiguous = read_groupings(state, model, time)
     for dim in compared:
@@ -109,6 +115,7 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
 
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
                and t.number is None]
+    unknown += _partial_values(ignored, values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)
         return Extraction(unknown_values=unknown, reason=f"{names} is not a value found in the warehouse.",
@@ -127,6 +134,13 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
 
     if not metric_choices and having:
         metric_choices = [[h.metric] for h in having]
+    if not metric_choices and _asks_share(tokens, model):
+        # 'late delivery rate by ship mode': the share of the rows the condition is on
+        owners = {s.table for f in filters for s in model.dimension_by_name[f.field].sources if f.field in
+                  model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"}
+        counts = [model.table_by_name[t].count_metric for t in owners if model.table_by_name[t].count_metric]
+        if len(counts) == 1:
+            metric_choices = [[counts[0]]]
     if not metric_choices:
         unread = [w for w in ignored if not w[:1].isdigit()]
         if unread and (grouping or rank_mentions or filters or time) and model.default_metric:
@@ -150,6 +164,10 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
             ambiguous=[Ambiguity(text=mention_text(state, grouping_mentions[key]), options=list(key)) for key in unresolved],
             reason="A word could mean more than one thing.", ignored_words=ignored)
 
+    if any(not any(j.from_table == other and j.to_table == table for j in model.joins) for other, _ in absent):
+        said = ", ".join(f"'{words}'" for _, words in absent)
+        return Extraction(reason=f"I could not tell what {said} is missing from.", ignored_words=ignored)
+
     order_by: list[OrderBy] = []
     descending = next((m.of("rank")[0].payload == "desc" for m in rank_mentions), True)
     if grouping and (rank_mentions or top):
@@ -165,10 +183,12 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     elif limit is not None and grouping:
         order_by = [OrderBy(field=metrics[0], descending=True)]
 
+    used = set(metrics) | {f.field for f in filters} | set(grouping)
     intent = StructuredIntent(
+        definitions=[d for d in definitions if d.name in used or any(h.metric == d.name for h in having)],
         metrics=metrics, dimensions=list(grouping), filters=filters,
         time=time if time is not None and not time.is_empty() else None, time_dimension=dated_by,
-        having=having, order_by=order_by, limit=limit if grouping else None,
+        having=having, absent=[other for other, _ in absent], order_by=order_by, limit=limit if grouping else None,
     )
     intent, unexplained = shapes.refine(intent, state, model)
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
@@ -181,6 +201,29 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     content = [t for t in tokens if t.low not in STOPWORDS]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     return Extraction(intent=intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
+
+
+def _partial_values(ignored: list[str], values: ValueIndex) -> list[UnknownValue]:
+    """'urgent orders' where the data says '1-URGENT': a word of a value nobody placed would be a
+    dropped condition, so it is asked back with the values it may mean."""
+    found = []
+    for word in ignored:
+        if len(word) < 3 or not word.isalpha():
+            continue
+        hits = values.containing(word)
+        if len(hits) == 1:
+            dimension, options = next(iter(hits.items()))
+            found.append(UnknownValue(text=word, dimension=dimension, suggestions=options))
+    return found
+
+
+def _asks_share(tokens, model: SemanticModel) -> bool:
+    words = [t.low for t in tokens]
+    for text in model.shapes.get("share", []):
+        wanted = list(phrase(text))
+        if any(words[i:i + len(wanted)] == wanted for i in range(len(words))):
+            return True
+    return False
 
 
 def _asides(question: str) -> list[tuple[str, ...]]:

@@ -10,6 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
+from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.model import SemanticModel
 
 FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null",
@@ -98,6 +99,10 @@ class StructuredIntent(BaseModel):
     """What a question asks, in the model's names (v2: HAVING, period comparisons, contrasts,
     counting groups, top-N per group)."""
 
+    definitions: list[Definition] = Field(
+        default_factory=list, description="measures and conditions the question defines itself, over one semantic "
+                                          "model's columns ('availqty * supplycost', 'late = receiptdate > commitdate'); "
+                                          "their names can then be used as metrics and dimensions")
     metrics: list[str] = Field(default_factory=list, description="metric names to compute")
     dimensions: list[str] = Field(default_factory=list, description="dimension names to group by")
     filters: list[Filter] = Field(default_factory=list, description="row conditions on dimensions")
@@ -106,6 +111,8 @@ class StructuredIntent(BaseModel):
         default=None, description="the time dimension calendar restrictions and time grains are about, when the "
                                   "question names one other than the metric's own date ('shipped in 1996')")
     having: list[MetricFilter] = Field(default_factory=list, description="conditions on aggregated metrics")
+    absent: list[str] = Field(default_factory=list, description="tables none of whose rows may point at a "
+                                                                "measured row ('customers who never placed an order')")
     compare: Literal["previous_period", "previous_year"] | None = Field(
         default=None, description="add the previous period's value, the change and the % change")
     contrast: Contrast | None = Field(default=None, description="a ratio, difference or % change of two sides")
@@ -124,6 +131,7 @@ class StructuredIntent(BaseModel):
 
 def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
     """The table every metric of the intent aggregates, or None when they disagree."""
+    model = with_definitions(model, intent.definitions)
     tables = {model.metric_by_name[m].table for m in intent.all_metrics() if m in model.metric_by_name}
     return tables.pop() if len(tables) == 1 else None
 
@@ -131,6 +139,7 @@ def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
 def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]:
     """Problems that stop the intent from compiling, as sentences; [] when it is fine."""
     problems: list[str] = []
+    model = with_definitions(model, intent.definitions)
     if not intent.all_metrics():
         problems.append("The question names no measure to compute.")
     unknown_metrics = [m for m in intent.all_metrics() if m not in model.metric_by_name]
@@ -176,6 +185,9 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+    for other in intent.absent:
+        if not any(j.from_table == other and j.to_table == table for j in model.joins):
+            problems.append(f"No {other} rows point at {table} rows, so '{other}' cannot be missing from them.")
     if intent.share_of_total and not intent.dimensions:
         problems.append("A share of the total needs groups to share it out (by what should it be split?).")
     if intent.having and not intent.dimensions:

@@ -46,9 +46,16 @@ def load_layer(path: Path | str | None = None, dialect: str = "duckdb") -> Seman
     project = _with_measured_columns(project)
     vocabulary = _vocabulary(root)
     try:
-        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project})
+        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project,
+                                             "words_source": vocabulary})
     except ValueError as exc:
         raise SemanticModelError(f"The semantic model at {root} is inconsistent: {exc}") from None
+
+
+def extended(model: SemanticModel, project: Project) -> SemanticModel:
+    """The view of `project`, a copy of `model`'s project with more in it (a question's own definitions)."""
+    return SemanticModel.model_validate({**_view(project, model.words_source or {}), "project": project,
+                                         "words_source": model.words_source})
 
 
 def _with_measured_columns(project: Project) -> Project:
@@ -103,7 +110,7 @@ def _words(name: str, prefix: str = "") -> str:
 def _column_prefix(model: DbtModel) -> str:
     """'l_' when every column-named element of the model starts with it (TPC-H's l_shipmode):
     people say 'ship mode', not 'l shipmode'."""
-    names = [d.name for d in model.dimensions] + [m.expr for m in model.measures
+    names = [d.name for d in model.dimensions if not d.meta.get("defined")] + [m.expr for m in model.measures
                                                   if re.fullmatch(r"[A-Za-z_]\w*", m.expr)]
     match = re.match(r"[a-z]{1,3}_", names[0]) if names else None
     if match and len(names) > 1 and all(n.startswith(match.group(0)) for n in names):
@@ -124,7 +131,16 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
                                   "keys": [[entity.expr, key.expr]]})
         for dim in model.dimensions:
             _add_dimension(dimensions, model, dim, project, annotated, _column_prefix(model))
+    _qualify_shared_labels(dimensions, project)
     metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
+    short = vocabulary.get("abbreviations") or {}
+    for entry in [*dimensions.values(), *metrics]:
+        expanded = [expand_abbreviations(text, short) for text in entry["synonyms"]]
+        entry["synonyms"] = list(dict.fromkeys([*entry["synonyms"], *expanded]))
+        full = expand_abbreviations(entry["label"], short)
+        if full != entry["label"]:
+            entry["synonyms"] = [*entry["synonyms"], entry["label"]]
+            entry["label"] = full
     measures = {m["measure"] for m in metrics if m.get("measure")}
     for name in list(dimensions):
         if dimensions[name]["kind"] == "numeric" or name in measures:
@@ -147,6 +163,41 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
         "text_patterns": vocabulary.get("text_patterns") or {},
     }
+
+
+def expand_abbreviations(label: str, short: dict[str, str]) -> str:
+    """'average acctbal' -> 'average account balance': a word that is a known short form, or that
+    splits wholly into known short forms ('availqty'); other words stay as they are ('customer' is
+    not 'cust' + 'omer')."""
+    return " ".join(_expand_word(word, short) for word in label.split(" "))
+
+
+def _expand_word(word: str, short: dict[str, str]) -> str:
+    low = word.lower()
+    if low in short:
+        return short[low]
+    for cut in range(2, len(low) - 1):
+        head, rest = low[:cut], low[cut:]
+        if head in short and rest in short:
+            return f"{short[head]} {short[rest]}"
+    return word
+
+
+def _qualify_shared_labels(dimensions: dict[str, dict[str, Any]], project: Project) -> None:
+    """'name' on five tables reads 'customer name', 'nation name', ... in answers; the bare word
+    stays a synonym, so 'names' still finds them."""
+    counts: dict[str, int] = {}
+    for entry in dimensions.values():
+        counts[entry["label"].lower()] = counts.get(entry["label"].lower(), 0) + 1
+    for entry in dimensions.values():
+        label = entry["label"]
+        owner = project.model_by_name.get(entry["sources"][0]["table"])
+        if counts[label.lower()] < 2 or owner is None or len(entry["sources"]) > 1:
+            continue
+        thing = _words(owner.entity_name or owner.name)
+        if not label.lower().startswith(thing.lower()):
+            entry["label"] = f"{thing} {label}"
+            entry["synonyms"] = [*entry["synonyms"], label]
 
 
 def _table(model: DbtModel, project: Project) -> dict[str, Any]:

@@ -151,6 +151,7 @@ class SemanticModel(_Strict):
     meaning_words: list[str] = []  # words that must be understood or the question is not answered
     text_patterns: dict[str, list[str]] = {}  # 'ends in' -> ends_with: conditions on part of a text
     project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
+    words_source: Any = Field(default=None, exclude=True, repr=False)  # the vocabulary it was built with, to extend it
 
     @model_validator(mode="after")
     def _references_resolve(self) -> "SemanticModel":

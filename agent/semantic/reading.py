@@ -6,6 +6,7 @@ from __future__ import annotations
 import calendar
 
 from agent.semantic.intent import Contrast, Filter, Side, StructuredIntent, TimeFilter
+from agent.semantic.definitions import with_definitions
 from agent.semantic.model import SemanticModel
 
 _OPS = {"=": "is", "!=": "is not", ">": ">", ">=": "≥", "<": "<", "<=": "≤", "in": "is one of",
@@ -15,6 +16,7 @@ _WEEKDAYS = ["Monday", "Tuesday", "Wednesday", "Thursday", "Friday", "Saturday",
 
 
 def describe(intent: StructuredIntent, model: SemanticModel) -> str:
+    model = with_definitions(model, intent.definitions)
     label = _metric_labels(model)
     if intent.contrast is not None:
         head = _contrast(intent.contrast, model, label)
@@ -28,6 +30,9 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     conditions = [_filter(f, model) for f in intent.filters] + _time(intent.time)
     if conditions:
         parts.append("where " + " and ".join(conditions))
+    for other in intent.absent:
+        spec = model.table_by_name.get(other)
+        parts.append(f"with no {spec.entity_words[0] if spec and spec.entity_words else other}")
     if intent.share_of_total:
         parts.append("with each one's share of the total")
     if intent.time_dimension:

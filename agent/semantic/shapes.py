@@ -224,7 +224,8 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     words.consume([s for _, found_spans in found for s in found_spans]
                   + [(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than", "to", "minus")])
     return intent.model_copy(update={
-        "metrics": [], "contrast": Contrast(kind=kind, metric=metrics[0], first=first, second=second), **rest})
+        "metrics": [], "contrast": Contrast(kind=kind, metric=metrics[0], first=first, second=second),
+        "order_by": _ordered_by_contrast(intent, kind), **rest})
 
 
 def _value_sides(intent: StructuredIntent, words: _Words):
@@ -283,7 +284,14 @@ def _share(intent: StructuredIntent, words: _Words, spans) -> StructuredIntent:
     return intent.model_copy(update={
         "metrics": [], "filters": whole,
         "contrast": Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part)),
+        "order_by": _ordered_by_contrast(intent, "share"),
     })
+
+
+def _ordered_by_contrast(intent: StructuredIntent, kind: str) -> list[OrderBy]:
+    """'worst first' ranked the metric; once it is set against itself, the contrast is what is ranked."""
+    return [OrderBy(field=f"{o.field}__{kind}", descending=o.descending) if o.field in intent.metrics else o
+            for o in intent.order_by]
 
 
 def _position(flt: Filter, words: _Words) -> int:
@@ -351,6 +359,8 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
         if i in covered:
             continue
         if (token.low,) in meaning or any(tuple(words.low[i:i + len(m)]) == m for m in meaning if len(m) > 1):
+            left.append(token.text)
+        elif token.number is not None:  # 'which 5 parts', 'through 1997': a number nobody placed changes the answer
             left.append(token.text)
     left += _unread_groupings(words, covered)
     if left:

@@ -103,6 +103,8 @@ class Query:
     contrasts: tuple[Contrast, ...] = ()
     count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
     share_of_total: bool = False  # each group's value as a percent of the sum over all groups
+    # semantic models none of whose rows may point at a counted row ('customers who never ordered')
+    absent: tuple[str, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -363,6 +365,7 @@ class _Builder:
         where = [f for f in self.plan.query.where
                  if not (leaves[0][0].to_grain and self.is_time_filter(f, model))]  # the period start may lie outside
         conditions = [self.filter_condition(f, model, alias, sql_of) for f in where]
+        conditions += [self.absent(model, alias, other) for other in self.plan.query.absent]
         # filters every leaf shares restrict the rows; the others only their own aggregate
         shared = [f for f in leaves[0][0].filters if all(f.text in {g.text for g in leaf.filters} for leaf, _ in leaves)]
         row_filters = [self.condition(f, sql_of) for f in shared]
@@ -458,6 +461,22 @@ class _Builder:
                 self.tables.append(other.relation)
                 return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
             raise
+
+    def absent(self, model: SemanticModel, alias: str, other_name: str) -> exp.Expression:
+        """NOT EXISTS a row of `other_name` pointing at this row: an anti-join that cannot multiply rows."""
+        entity = model.primary
+        other = self.project.model_by_name.get(other_name)
+        key = other.entity(entity.name) if other is not None and entity is not None else None
+        if other is None or key is None or entity is None:
+            raise QueryError(f"'{other_name}' has no rows that point at '{model.name}' rows.")
+        inner_alias = f"{other.name}__absent"
+        inner = exp.select(exp.Literal.number(1)).from_(exp.Table(
+            this=exp.to_identifier(other.relation.split(".")[-1]),
+            db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
+            alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True)))).where(
+            exp.EQ(this=self.qualified(key.expr, inner_alias), expression=self.qualified(entity.expr, alias)))
+        self.tables.append(other.relation)
+        return exp.Not(this=exp.Exists(this=inner))
 
     def is_time_filter(self, parsed: ParsedFilter, model: SemanticModel) -> bool:
         names = {r.name for r in parsed.refs}

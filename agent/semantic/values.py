@@ -35,6 +35,17 @@ class ValueIndex:
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # dimension -> value -> name
     phrases: list[ValuePhrase] = field(default_factory=list)
 
+    def containing(self, word: str) -> dict[str, list[str]]:
+        """Values of which `word` is one word ('urgent' in '1-URGENT'), by dimension: a word said
+        about a value without saying all of it."""
+        wanted = word.lower()
+        found: dict[str, list[str]] = {}
+        for dimension, values in self.values.items():
+            hits = [v for v in values if wanted in re.split(r"[^0-9a-z]+", str(v).lower()) and str(v).lower() != wanted]
+            if hits:
+                found[dimension] = hits[:5]
+        return found
+
     @classmethod
     def from_warehouse(cls, warehouse: Warehouse, model: SemanticModel) -> "ValueIndex":
         key = (id(warehouse), id(model))

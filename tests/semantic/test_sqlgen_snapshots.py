@@ -39,6 +39,12 @@ QUERIES = {
                              order_by=(("revenue", True),), limit=1, limit_per="region"),
     "offset_to_grain": Query(metrics=("revenue_vs_quarter_start",), group_by=(GroupBy("metric_time", "month"),)),
     "semi_join": Query(metrics=("aov",), where=(dimension_filter("product", "=", ("lamp",)),)),
+    "share_of_total": Query(metrics=("revenue",), group_by=(GroupBy("region"),), share_of_total=True,
+                            order_by=(("revenue", True),), limit=2),
+    "absent": Query(metrics=("orders",), absent=("order_items",)),
+    "text_patterns": Query(metrics=("revenue",), where=(dimension_filter("region", "starts_with", ("No",)),
+                                                        dimension_filter("channel", "contains", ("5%_off",)))),
+    "through_entity": Query(metrics=("items",), group_by=(GroupBy("customer__region"),)),
     "percentiles": Query(metrics=("median_order_value", "p90_order_value", "customers_buying"),
                          where=(dimension_filter("ordered_at", "between", ("2023-12-01", "2024-01-31")),)),
 }

@@ -74,8 +74,11 @@ def read_comparisons(state: State, model: SemanticModel):
             continue
         if field_mention is not None:
             dim_name = field_mention.of("dimension")[0].payload
-            dim_name = next((e.payload for e in field_mention.of("dimension")
-                             if model.dimension_by_name[e.payload].kind == "numeric"), dim_name)
+            numeric = [e.payload for e in field_mention.of("dimension") if model.dimension_by_name[e.payload].kind == "numeric"]
+            named = {e.payload for m in state.mentions for e in m.of("entity")}
+            owned = [d for d in numeric if {s.table for s in model.dimension_by_name[d].sources} & named]
+            # 'suppliers … with account balance over 5000': the balance of the suppliers
+            dim_name = (owned if len(owned) == 1 else numeric or [dim_name])[0]
             if field_mention.start >= end:
                 dim_name = _split_synonym(state, span[0], field_mention, model) or dim_name
         elif unit is not None:

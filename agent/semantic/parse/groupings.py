@@ -80,6 +80,9 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if owner is not None:
             dims = [through(owner, d, model) for d in dims]
             owner.used = True
+        if not (named or after_top) and _says_whose_value(state, mention, dims):
+            mention.used = True  # 'priority 1-URGENT', 'BUILDING segment': the dimension of a value said
+            continue
         which = state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
         numeric = all(model.dimension_by_name[d].kind == "numeric" for d in dims)
         after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
@@ -98,6 +101,17 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if which and not plural(state, mention):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _says_whose_value(state: State, mention: Mention, dims: list[str]) -> bool:
+    """Is the dimension word right beside a value of it ('priority 1-URGENT', 'return flag R',
+    'BUILDING segment', 'segment = BUILDING')?"""
+    end = mention.end
+    while end < len(state.tokens) and state.tokens[end].low in {"is", "=", "of"}:
+        end += 1
+    neighbours = [mention_at(state, end), mention_at(state, mention.start - 1) if mention.start else None]
+    return any(n is not None and n is not mention and any(e.payload[0] in dims for e in n.of("value"))
+               for n in neighbours)
 
 
 def owner_of_next(state: State, mention: Mention, model: SemanticModel) -> str | None:
@@ -141,8 +155,10 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
     result: list[str] = []
     for key, mention in grouping.items():
         if mention is not None and mention.has("entity") and \
-                tuple(t.low for t in state.tokens[mention.start:mention.end]) in entity_words:
-            continue
+                tuple(t.low for t in state.tokens[mention.start:mention.end]) in entity_words and \
+                not state.cue_before(mention.start, [(w,) for w in WHICH] + [("top",), ("bottom",)],
+                                     skip=("the", "a", "an", "top")):
+            continue  # 'seats per plane' averages rows; 'which customers have the highest …' ranks them
         if isinstance(key, tuple):
             reachable = [d for d in key if model.resolve(d, table) is not None]
             if len(reachable) > 1:  # 'customers with 30 orders (names)': the name of the thing named

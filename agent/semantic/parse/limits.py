@@ -18,7 +18,7 @@ def read_limit(state: State) -> tuple[int | None, bool]:
                 return None, True
         mention = mention_at(state, index + 1)
         if token.number is not None and index not in state.used_tokens and mention is not None \
-                and mention.has("dimension") and index > 0 and tokens[index - 1].low in WHICH:
+                and (mention.has("dimension") or mention.has("entity")) and index > 0 and tokens[index - 1].low in WHICH:
             state.consume(index)  # "which 3 carriers ..."
             return int(token.number), False
         if token.number is not None and index not in state.used_tokens and mention is not None \

@@ -72,6 +72,8 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             if table.count_metric:
                 weak.append(_with_other_tables([table.count_metric], model))
                 mention.used = True
+                if state.words_before(mention.start, 2) in _HOW_MANY:  # 'by number of suppliers'
+                    state.consume(mention.start - 2, mention.start - 1)
     if not choices:
         for mention in rank_mentions:
             word = " ".join(t.low for t in state.tokens[mention.start:mention.end])

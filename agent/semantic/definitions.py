@@ -1,0 +1,139 @@
+"""Measures and conditions a question defines itself: 'sum of extendedprice*(1-discount)',
+'inventory value (availqty * supplycost summed)', 'late = l_receiptdate > l_commitdate',
+'arrived late (receipt date after commit date)'.
+
+A definition names columns of one semantic model, by column name or by a dimension's words,
+joined by arithmetic or one comparison; nothing else (no functions, no subqueries), so what a
+person types can only ever become arithmetic over columns the model already exposes. The
+intent carries its definitions (`StructuredIntent.definitions`), and `with_definitions` adds
+them to a copy of the semantic model (a measure and a simple metric, or a flag dimension)
+before the intent is checked, compiled or described.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import Literal
+
+import sqlglot
+from pydantic import BaseModel
+from sqlglot import exp
+
+from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput, Metric, Project
+from agent.semantic.model import SemanticModel
+
+_ALLOWED = (exp.Column, exp.Literal, exp.Paren, exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Neg, exp.GT, exp.GTE,
+            exp.LT, exp.LTE, exp.EQ, exp.NEQ, exp.Identifier)
+_COMPARISONS = (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ, exp.NEQ)
+
+
+class Definition(BaseModel):
+    """A measure (aggregated) or a condition (a flag) over one semantic model's columns."""
+
+    name: str  # the metric or dimension name it becomes
+    label: str  # the words that name it in the question and in the answer
+    table: str  # the semantic model whose rows it reads
+    kind: Literal["measure", "condition"]
+    expr: str  # SQL over that model's columns, in the project's dialect
+    agg: Literal["sum", "average", "min", "max"] = "sum"
+
+
+def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
+    """Squashed words ('extendedprice', 'receiptdate', 'lreceiptdate') -> (semantic model, column
+    expr, kind: numeric, time or categorical)."""
+    found: dict[str, list[tuple[str, str, str]]] = {}
+    for dim in model.dimensions:
+        if dim.kind == "flag":
+            continue
+        for source in dim.sources:
+            if source.join is not None or not re.fullmatch(r'"?[A-Za-z_]\w*"?', source.expr):
+                continue
+            for text in {dim.name, dim.label, source.expr.strip('"'), *dim.synonyms}:
+                key = _squash(text)
+                entry = (source.table, source.expr, dim.kind)
+                if key and entry not in found.get(key, []):
+                    found.setdefault(key, []).append(entry)
+    return found
+
+
+def build(text: str, model: SemanticModel,
+          words: dict[str, list[tuple[str, str, str]]]) -> tuple[str, str, bool] | None:
+    """(table, SQL, is a condition) for formula text whose every name is a column of one model;
+    None when it is not such a formula: arithmetic is over numbers only ('origin-dest' is a
+    route, not a subtraction), and a comparison sets like against like."""
+    try:
+        tree = sqlglot.parse_one(text, read="duckdb")
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, ValueError):
+        return None
+    if tree is None or any(not isinstance(node, _ALLOWED) for node in tree.walk()):
+        return None
+    columns = list(tree.find_all(exp.Column))
+    if not columns:
+        return None
+    options = [words.get(_squash(c.name), []) for c in columns]
+    if any(not o for o in options):
+        return None
+    tables = set.intersection(*({t for t, _, _ in o} for o in options))
+    if len(tables) != 1:
+        return None
+    table = tables.pop()
+    comparisons = [n for n in tree.walk() if isinstance(n, _COMPARISONS)]
+    if len(comparisons) > 1 or (comparisons and comparisons[0] is not tree):
+        return None
+    if comparisons and not all(side.find(exp.Column) for side in (tree.this, tree.expression)):
+        return None  # 'delay > 60' is a comparison the comparisons pass reads, with its units
+    kinds = []
+    for column, choices in zip(columns, options):
+        expr, kind = next((e, k) for t, e, k in choices if t == table)
+        kinds.append(kind)
+        column.replace(sqlglot.parse_one(expr, read="duckdb"))
+    arithmetic = any(isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Neg)) for n in tree.walk())
+    if (arithmetic and set(kinds) != {"numeric"}) or len(set(kinds)) > 1 or "categorical" in kinds:
+        return None
+    sql = tree.sql(dialect=model.project.dialect if model.project else "duckdb")
+    # a condition is compared with TRUE by the compiler: bracketed, it stays one comparison
+    return table, f"({sql})" if comparisons else sql, bool(comparisons)
+
+
+def with_definitions(model: SemanticModel, definitions: list[Definition]) -> SemanticModel:
+    """`model` with the definitions added (a copy; cached per model and definitions)."""
+    definitions = [d for d in definitions if d.name not in model.metric_by_name
+                   and d.name not in {dim.name for dim in model.dimensions}]  # a model extended already
+    if not definitions or model.project is None:
+        return model
+    key = (id(model), tuple(d.model_dump_json() for d in definitions))
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is model:
+        return cached[1]
+    from dataclasses import replace
+
+    from agent.semantic.layer import extended
+
+    project: Project = model.project
+    models = []
+    for semantic_model in project.semantic_models:
+        mine = [d for d in definitions if d.table == semantic_model.name]
+        if not mine:
+            models.append(semantic_model)
+            continue
+        measures = tuple(Measure(name=d.name, agg=d.agg, expr=d.expr, label=d.label,
+                                 agg_time_dimension=semantic_model.agg_time_dimension)
+                         for d in mine if d.kind == "measure")
+        flags = tuple(Dimension(name=d.name, type="categorical", expr=d.expr, label=d.label,
+                                meta={"kind": "flag", "defined": True}) for d in mine if d.kind == "condition")
+        models.append(replace(semantic_model, measures=semantic_model.measures + measures,
+                              dimensions=semantic_model.dimensions + flags))
+    metrics = list(project.metrics) + [Metric(name=d.name, type="simple", label=d.label, measure=MeasureInput(d.name))
+                                       for d in definitions if d.kind == "measure"]
+    result = extended(model, Project(models, metrics, project.diagnostics, project.dialect))
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    _CACHE[key] = (model, result)
+    return result
+
+
+_CACHE: dict[tuple, tuple[SemanticModel, SemanticModel]] = {}
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())
