@@ -2,6 +2,7 @@
 
     python bench/tpch_bench.py                  # both engines (PostgreSQL on 127.0.0.1:5432)
     python bench/tpch_bench.py --engines duckdb
+    python bench/tpch_bench.py --url-only       # WAREHOUSE_URL alone: the model bootstrapped at start-up
 
 Loads TPC-H sf 0.01 with ../shared/eval/tpch/load.py (tpchgen-cli), runs `python -m agent catalog
 init` on it, then every question of ../shared/eval/tpch/questions.json through
@@ -30,12 +31,16 @@ def _load(target: str, csv_dir: Path) -> None:
     subprocess.run([sys.executable, str(TPCH / "load.py"), target, "--csv-dir", str(csv_dir)], check=True)
 
 
-def _run(engine: str, url: str, work: Path) -> int:
+def _run(engine: str, url: str, work: Path, url_only: bool = False) -> int:
     env = {**os.environ, "WAREHOUSE_URL": url, "DATA_DIR": str(work / engine), "OPENAI_API_KEY": "", "REDIS_URL": ""}
-    out = work / engine / "catalog"
-    subprocess.run([sys.executable, "-m", "agent", "catalog", "init", "--out", str(out)], env=env, check=True, cwd=REPO)
-    env.update({"CATALOG_PATH": str(out / "catalog.yaml"), "SEMANTIC_MODEL_PATH": str(out / "semantic")})
-    print(f"== {engine}: {url}", flush=True)
+    for name in ("CATALOG_PATH", "SEMANTIC_MODEL_PATH"):
+        env.pop(name, None)
+    if not url_only:  # else: what a team gets setting WAREHOUSE_URL and nothing else (bootstrapped at start-up)
+        out = work / engine / "catalog"
+        subprocess.run([sys.executable, "-m", "agent", "catalog", "init", "--out", str(out)], env=env, check=True,
+                       cwd=REPO)
+        env.update({"CATALOG_PATH": str(out / "catalog.yaml"), "SEMANTIC_MODEL_PATH": str(out / "semantic")})
+    print(f"== {engine}: {url}{' (WAREHOUSE_URL only)' if url_only else ''}", flush=True)
     return subprocess.run(
         [sys.executable, str(REPO / "bench/accuracy.py"), "--questions", str(TPCH / "questions.json")],
         env=env, cwd=REPO,
@@ -45,6 +50,7 @@ def _run(engine: str, url: str, work: Path) -> int:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", default="duckdb,postgres")
+    parser.add_argument("--url-only", action="store_true", help="no catalog init: only WAREHOUSE_URL is set")
     args = parser.parse_args()
     engines = args.engines.split(",")
     with tempfile.TemporaryDirectory() as tmp:
@@ -54,7 +60,7 @@ def main() -> int:
         if "duckdb" in engines:
             path = work / "tpch.duckdb"
             _load(str(path), csv_dir)
-            _run("duckdb", f"duckdb://{path}", work)
+            _run("duckdb", f"duckdb://{path}", work, args.url_only)
         if "postgres" in engines:
             import psycopg
 
@@ -65,7 +71,7 @@ def main() -> int:
             try:
                 url = f"postgresql://postgres@127.0.0.1:5432/{name}"
                 _load(url, csv_dir)
-                _run("postgres", url, work)
+                _run("postgres", url, work, args.url_only)
             finally:
                 with psycopg.connect(admin_url, autocommit=True) as admin:
                     admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')

@@ -58,9 +58,11 @@ def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
 
 def build(text: str, model: SemanticModel,
           words: dict[str, list[tuple[str, str, str]]]) -> tuple[str, str, bool] | None:
-    """(table, SQL, is a condition) for formula text whose every name is a column of one model;
-    None when it is not such a formula: arithmetic is over numbers only ('origin-dest' is a
-    route, not a subtraction), and a comparison sets like against like."""
+    """(table, SQL, is a condition) for formula text whose every name is a column of one model's
+    rows or of a row they belong to (a many-to-one join away: 'ship date - order date' on order
+    lines); None when it is not such a formula: arithmetic is over numbers only ('origin-dest' is
+    a route, not a subtraction) except one date minus another (whole days), and a comparison sets
+    like against like."""
     try:
         tree = sqlglot.parse_one(text, read="duckdb")
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, ValueError):
@@ -73,26 +75,83 @@ def build(text: str, model: SemanticModel,
     options = [words.get(_squash(c.name), []) for c in columns]
     if any(not o for o in options):
         return None
-    tables = set.intersection(*({t for t, _, _ in o} for o in options))
-    if len(tables) != 1:
+    placed = _place(options, model)
+    if placed is None:
         return None
-    table = tables.pop()
+    table, places = placed
     comparisons = [n for n in tree.walk() if isinstance(n, _COMPARISONS)]
     if len(comparisons) > 1 or (comparisons and comparisons[0] is not tree):
         return None
     if comparisons and not all(side.find(exp.Column) for side in (tree.this, tree.expression)):
         return None  # 'delay > 60' is a comparison the comparisons pass reads, with its units
-    kinds = []
-    for column, choices in zip(columns, options):
-        expr, kind = next((e, k) for t, e, k in choices if t == table)
-        kinds.append(kind)
-        column.replace(sqlglot.parse_one(expr, read="duckdb"))
+    kinds = [kind for _, _, kind in places]
+    for column, (path, expr, _) in zip(columns, places):
+        column.replace(exp.column(expr.strip('"'), table=path or None))
+    dates_apart = isinstance(tree, exp.Sub) and kinds == ["time", "time"]
+    if dates_apart:  # whole days between two dates, in every dialect's own spelling
+        tree = exp.DateDiff(this=tree.this, expression=tree.expression, unit=exp.Var(this="DAY"))
     arithmetic = any(isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Neg)) for n in tree.walk())
     if (arithmetic and set(kinds) != {"numeric"}) or len(set(kinds)) > 1 or "categorical" in kinds:
         return None
     sql = tree.sql(dialect=model.project.dialect if model.project else "duckdb")
     # a condition is compared with TRUE by the compiler: bracketed, it stays one comparison
     return table, f"({sql})" if comparisons else sql, bool(comparisons)
+
+
+def _place(options: list[list[tuple[str, str, str]]], model: SemanticModel):
+    """The table whose rows the formula reads, and per column (entity path or '', expr, kind):
+    the table holding most of the columns, the others reached by one many-to-one path each."""
+    tables = sorted({t for o in options for t, _, _ in o},
+                    key=lambda t: -sum(any(x == t for x, _, _ in o) for o in options))
+    for base in tables:
+        places = []
+        for choices in options:
+            own = [(e, k) for t, e, k in choices if t == base]
+            if own:
+                places.append(("", *own[0]))
+                continue
+            reached = [(path, e, k) for t, e, k in choices if (path := model.join_path(base, t))]
+            if len(reached) != 1:
+                break
+            path, expr, kind = reached[0]
+            places.append(("__".join(j.name[len(j.from_table) + 2:] for j in path), expr, kind))
+        else:
+            return base, places
+    return None
+
+
+def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str]:
+    """What makes a definition unusable, as sentences: an intent from an LLM is held to the same
+    rule as one from the parser (columns of its own table, numbers, arithmetic, one comparison)."""
+    found = []
+    words = column_words(model)
+    dialect = model.project.dialect if model.project else "duckdb"
+    for definition in definitions:
+        if definition.table not in model.table_by_name:
+            found.append(f"'{definition.label}' is defined on '{definition.table}', which is not a table of the model.")
+            continue
+        try:
+            tree = sqlglot.parse_one(definition.expr, read=dialect)
+        except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+            found.append(f"'{definition.label}' is not a formula I can read.")
+            continue
+        allowed = _ALLOWED + (exp.DateDiff, exp.Var, exp.Cast, exp.DataType, exp.Extract, exp.Interval,
+                              exp.Sub)
+        def known(column: exp.Column, table: str = definition.table) -> bool:
+            if column.table:  # by way of an entity: a table its rows belong to
+                path = column.table.split("__")
+                target = model.table_of_entity(path[-1])
+                reached = model.join_path(table, target) if target else None
+                if not reached or [j.name[len(j.from_table) + 2:] for j in reached] != path:
+                    return False
+                table = target
+            return any(t == table and e.strip('"').lower() == column.name.lower()
+                       for entries in words.values() for t, e, _ in entries)
+
+        if any(not isinstance(node, allowed) for node in tree.walk()) or \
+                not all(known(c) for c in tree.find_all(exp.Column)):
+            found.append(f"'{definition.label}' may only use columns of {definition.table}, numbers and arithmetic.")
+    return found
 
 
 def with_definitions(model: SemanticModel, definitions: list[Definition]) -> SemanticModel:

@@ -64,7 +64,7 @@ def follow_up_intents(
     time_dims = [d for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     if len(intent.dimensions) == 1 and time_dims:
         for grain in _OTHER_GRAINS:
-            if grain != time_dims[0]:
+            if grain != time_dims[0] and grain in model.dimension_by_name:  # a model may have no 'day_of_week'
                 pairs.append((f"{label} by {model.dimension_by_name[grain].label}{suffix}",
                               StructuredIntent(metrics=[metric], dimensions=[grain], filters=filters, time=time)))
                 break

@@ -10,7 +10,7 @@ from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
 
-from agent.semantic.definitions import Definition, with_definitions
+from agent.semantic.definitions import Definition, problems_of, with_definitions
 from agent.semantic.model import SemanticModel
 
 FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null",
@@ -138,7 +138,9 @@ def base_table(intent: StructuredIntent, model: SemanticModel) -> str | None:
 
 def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]:
     """Problems that stop the intent from compiling, as sentences; [] when it is fine."""
-    problems: list[str] = []
+    problems: list[str] = problems_of(intent.definitions, model)
+    if problems:
+        return problems
     model = with_definitions(model, intent.definitions)
     if not intent.all_metrics():
         problems.append("The question names no measure to compute.")

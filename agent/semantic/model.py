@@ -349,6 +349,10 @@ class SemanticModel(_Strict):
                 return source, path[0]
         return None
 
+    def join_path(self, start: str, goal: str) -> list[JoinSpec] | None:
+        """The one shortest chain of many-to-one joins from `start` to `goal` ([] when they are the same)."""
+        return [] if start == goal else self._path(start, goal)
+
     def _path(self, start: str, goal: str, max_hops: int = 4) -> list[JoinSpec] | None:
         """The one shortest chain of many-to-one joins from `start` to `goal`; None when there is
         none or several (then the dimension must be named through its entity)."""

@@ -51,6 +51,9 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     if intent.limit is not None:
         per = f" per {_dim(model, intent.limit_per)}" if intent.limit_per else ""
         parts.append(f"top {intent.limit}{per}")
+    for definition in intent.definitions:  # what the question's own words were taken to mean
+        formula = definition.expr if definition.kind == "condition" else f"{definition.agg}({definition.expr})"
+        parts.append(f"{definition.label} = {formula}")
     return "; ".join(parts) + "."
 
 

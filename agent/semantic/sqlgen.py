@@ -376,7 +376,7 @@ class _Builder:
                            alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
         self.tables.append(model.relation)
         for leaf, name in leaves:
-            select.append(exp.alias_(self.aggregate(leaf.measure, alias, own[name]), name, quoted=True))
+            select.append(exp.alias_(self.aggregate(leaf.measure, alias, own[name], column), name, quoted=True))
 
         if cumulative is not None:
             return self.cumulative_cte(model, leaves, source, joins, column, conditions, row_filters, own)
@@ -396,7 +396,7 @@ class _Builder:
         window, to_date = leaves[0][0].cumulative
         times = [g for g in self.plan.query.group_by if g.name == "metric_time"
                  or g.name.split("__")[-1] == self.agg_time(model, leaves[0][0].measure)]
-        aggs = [exp.alias_(self.aggregate(leaf.measure, model.name, own[name]), name, quoted=True)
+        aggs = [exp.alias_(self.aggregate(leaf.measure, model.name, own[name], column), name, quoted=True)
                 for leaf, name in leaves]
         if not times:  # no periods asked for: everything accumulated, i.e. a plain aggregate
             query = exp.select(*aggs).from_(source)
@@ -512,11 +512,25 @@ class _Builder:
                 column.replace(sql_of(ref))
         return tree
 
-    def aggregate(self, measure_name: str, alias: str, only_where: list[exp.Expression] = ()) -> exp.Expression:
+    def aggregate(self, measure_name: str, alias: str, only_where: list[exp.Expression] = (),
+                  reach=None) -> exp.Expression:
         """The measure's aggregate; `only_where` limits it to some rows (CASE WHEN ... THEN value END,
-        which every aggregate skips as NULL), so measures with different filters share one scan."""
+        which every aggregate skips as NULL), so measures with different filters share one scan.
+        A column qualified by an entity path ('order.o_orderdate', a question's own definition) is
+        read from the row this one belongs to, through the many-to-one join `reach` adds."""
         measure = self.project.measure(measure_name)
-        value = self.qualified(measure.expr, alias)
+        tree = self.parse(measure.expr)
+        owner = self.project.measure_owner.get(measure_name)
+        own = {alias, owner.relation.split(".")[-1]} if owner is not None else {alias}
+        for column in list(tree.find_all(exp.Column)):
+            if column.table and reach is not None and column.table not in own:
+                try:
+                    column.replace(reach(column.name, tuple(column.table.split("__"))))
+                except QueryError:
+                    pass  # a table name written in the YAML's SQL: left as written
+            elif not column.table:
+                column.set("table", exp.to_identifier(alias, quoted=True))
+        value = tree
         agg = measure.agg
         if agg == "sum_boolean":
             value = exp.Case(ifs=[exp.If(this=value, true=exp.Literal.number(1))], default=exp.Literal.number(0))

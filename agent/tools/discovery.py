@@ -36,6 +36,14 @@ async def data_discovery(
         }
         for m in matches
     ]
+    # the semantic model reads the question as a whole ('line items … receipt date after commit
+    # date'), where the catalog search only matches words: what it needs is the data
+    needed = await semantic_tables(ctx, user_question)
+    if not matches and needed:
+        found = [{"table": t, "description": "", "columns": [], "matched_columns": [], "score": 1.0,
+                  "reasons": ["the semantic model reads the question with it"]} for t in needed]
+        return tool_result(final_intent, tables=found, selected_tables=needed,
+                           text="Here is where that data lives: " + ", ".join(f"*{t}*" for t in needed))
     if not matches:
         text = (
             "I could not find data about that in the warehouse. "
@@ -43,7 +51,6 @@ async def data_discovery(
         )
         return tool_result(final_intent, tables=[], selected_tables=[], text=text)
 
-    needed = await semantic_tables(ctx, user_question)
     if needed:
         selected = needed
     elif (

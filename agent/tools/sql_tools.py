@@ -25,6 +25,8 @@ from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
+from agent.semantic.definitions import Definition, with_definitions
+from agent.semantic.model import SemanticModel
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
 
 log = logging.getLogger(__name__)
@@ -357,13 +359,14 @@ async def execute_sql_and_analyze_result(
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None
+    semantic = _semantic_for(ctx, intent)
     meanings = describe_columns(
-        query, result.columns, semantic=ctx.semantic, catalog=ctx.catalog, labels=ctx.values.labels
+        query, result.columns, semantic=semantic, catalog=ctx.catalog, labels=ctx.values.labels
     )
     analysis = await analyze(
         user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
-        follow_up_source=(ctx.semantic, ctx.values), sql=query, meanings=meanings, warehouse=ctx.warehouse,
-        reading=_reading(ctx, intent),
+        follow_up_source=(semantic, ctx.values), sql=query, meanings=meanings, warehouse=ctx.warehouse,
+        reading=_reading(semantic, intent),
     )
     text = analysis.answer
     reading = source[1].get("reason") if source and source[1].get("path") == "semantic" else None
@@ -384,11 +387,19 @@ async def execute_sql_and_analyze_result(
     )
 
 
-def _reading(ctx: AgentContext, intent: dict | None) -> str:
+def _semantic_for(ctx: AgentContext, intent: dict | None) -> SemanticModel:
+    """The semantic model with the question's own definitions ('inventory value (availqty * supplycost)'),
+    so labels, units and follow-ups know the measures and flags it defined."""
+    if not intent or not intent.get("definitions"):
+        return ctx.semantic
+    return with_definitions(ctx.semantic, [Definition.model_validate(d) for d in intent["definitions"]])
+
+
+def _reading(semantic: SemanticModel, intent: dict | None) -> str:
     """The filters a question was read with, in the model's words ("origin airport JFK"), for titles."""
     if not intent:
         return ""
-    labels = ctx.semantic.dimension_by_name
+    labels = semantic.dimension_by_name
     parts = []
     for flt in intent.get("filters") or []:
         name = labels[flt["field"]].label if flt["field"] in labels else flt["field"]

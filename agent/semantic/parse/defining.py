@@ -79,25 +79,16 @@ _DAYS_BETWEEN = re.compile(
 
 
 def _days_between(match: re.Match, model: SemanticModel, words, n: int) -> Definition | None:
-    """'average days from commit date to receipt date': a measure of whole days between two dates of
-    the same rows (an average unless a total, maximum or minimum is asked)."""
-    start = _one_date(match["a"], words)
-    end = _one_date(match["b"], words)
-    if start is None or end is None or start[0] != end[0]:
-        return None  # dates of different tables, or not dates: not something one row holds
-    dialect = model.project.dialect if model.project else "duckdb"
-    expr = sqlglot.exp.DateDiff(this=sqlglot.parse_one(end[1], read=dialect),
-                                expression=sqlglot.parse_one(start[1], read=dialect), unit=sqlglot.exp.Var(this="DAY"))
+    """'average days from order date to ship date': a measure of whole days between two dates of a
+    row or of the row it belongs to (an average unless a total, maximum or minimum is asked)."""
+    built = build(f"{_join(match['b'])} - {_join(match['a'])}", model, words)
+    if built is None or "DATE" not in built[1].upper() and "EPOCH" not in built[1].upper():
+        return None  # not two dates one row can reach: said back, never guessed
+    table, expr, _ = built
     agg = _AGG_WORDS.get((match["agg"] or "average").lower(), "average")
     said = {"sum": "total", "average": "average", "max": "maximum", "min": "minimum"}[agg]
     label = f"{said} days from {match['a'].strip().lower()} to {match['b'].strip().lower()}"
-    return Definition(name=_name(label, n, model), label=label, table=start[0], kind="measure",
-                      expr=expr.sql(dialect=dialect), agg=agg)
-
-
-def _one_date(text: str, words) -> tuple[str, str] | None:
-    choices = [(t, e) for t, e, kind in words.get(_join(text).lower().replace("_", ""), []) if kind == "time"]
-    return choices[0] if len(choices) == 1 else None
+    return Definition(name=_name(label, n, model), label=label, table=table, kind="measure", expr=expr, agg=agg)
 
 
 def _formula(question: str, match: re.Match, model: SemanticModel, words, n: int):
