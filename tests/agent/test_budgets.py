@@ -216,3 +216,19 @@ async def test_start_up_value_reads_that_never_return_are_abandoned_and_start_up
         assert warehouse.slots.snapshot()["abandoned_total"] <= 2
     finally:
         context.cpu.close()
+
+
+async def test_a_querys_own_schema_read_takes_no_second_slot(offline_context, settings, monkeypatch):
+    """The guard reads the schema from inside a query's slot: that read is bounded by the slot's
+    budget and must not count as a second call, or other people would wait for a slot nobody uses."""
+    busy_while_reading: list[int] = []
+    real = DuckDBWarehouse._introspect
+
+    def introspect(self):
+        busy_while_reading.append(self.slots.snapshot()["busy"])
+        return real(self)
+
+    monkeypatch.setattr(DuckDBWarehouse, "_introspect", introspect)
+    warehouse = DuckDBWarehouse(offline_context.warehouse.path, settings.model_copy(update={"warehouse_slots": 1}))
+    result = await asyncio.wait_for(warehouse.arun("SELECT 1 AS x"), GENEROUS_S)
+    assert result.row_count == 1 and busy_while_reading == [1]
