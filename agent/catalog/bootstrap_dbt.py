@@ -9,6 +9,7 @@ simple metric per measure. Only fields of the public spec are written.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
 from typing import Any
@@ -98,9 +99,12 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
             if not NUMERIC.search(column.type) or column.name in keys or _KEYISH.search(column.name):
                 continue
             base = slug(column.name)
+            # an amount or a quantity adds up ('top parts by quantity' ranks by the total); other
+            # measures (a delay, a temperature) are meant on average
+            additive = any(w in column.name.lower() for w in net_words().get("additive", []))
             for suffix, agg in (("total", "sum"), ("average", "average")):
                 measures.append({"name": _unique(f"{model_name}_{base}_{suffix}", used_names), "agg": agg,
-                                 "expr": _expr(column.name, dialect)})
+                                 "expr": _expr(column.name, dialect), "default": additive == (agg == "sum")})
         measures += _net_measures(key, model_name, columns, keys, fractions, dialect, used_names)
         time_dims = [d["name"] for d in dimensions if d["type"] == "time"]
         if time_dims:
@@ -114,9 +118,10 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
         for measure in measures:
             metric = {"name": measure["name"], "label": measure.pop("label", None) or _label(measure["name"]),
                       "type": "simple", "type_params": {"measure": measure["name"]}}
-            synonyms = measure.pop("synonyms", None)
-            if synonyms:
-                metric["config"] = {"meta": {"synonyms": synonyms}}
+            meta = {key: value for key, value in (("synonyms", measure.pop("synonyms", None)),
+                                                  ("default", measure.pop("default", None))) if value}
+            if meta:
+                metric["config"] = {"meta": meta}
             metrics.append(metric)
     return {"semantic_models": models, "metrics": metrics}
 
@@ -209,6 +214,7 @@ def _net_measures(table: str, model_name: str, columns, keys: set[str], fraction
     return measures
 
 
+@functools.lru_cache(maxsize=1)
 def net_words() -> dict[str, list[str]]:
     vocabulary = yaml.safe_load(_VOCABULARY.read_text(encoding="utf-8")) or {}
     return {key: list(value) for key, value in (vocabulary.get("net_measures") or {}).items()}

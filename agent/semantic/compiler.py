@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlglot import exp
+
 from agent.errors import AssistantError
 from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table, validate_intent
@@ -17,7 +19,7 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
 from agent.semantic.intent import Filter, Side, TimeFilter
 from agent.semantic.sqlgen import Contrast, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
-from agent.semantic.where import ParsedFilter
+from agent.semantic.where import ParsedFilter, Ref
 
 
 class IntentError(AssistantError):
@@ -112,23 +114,76 @@ def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str,
     parts of its time dimension."""
     if time is None:
         return []
+    if time.relative is not None and time.start is None:
+        raise IntentError(f"“{time.relative.words}” needs the latest date in the data to count back from.")
     spec = model.table_by_name[table]
     filters = []
-    parts = (("year", [time.year] if time.year is not None else [], "extract_year"),
+    parts = (("year", [time.year] if time.year is not None else time.years, "extract_year"),
              ("month", time.months, "extract_month"), ("day", time.days, "extract_day"),
              ("hour", time.hours, "extract_hour"), ("weekday", time.weekdays, "extract_dow"))
     for part, values, extract in parts:
-        if not values:
-            continue
-        if dated_by is not None:
-            filters.append(_set_filter(dated_by, extract, values))
-        elif part in spec.time:
-            filters.append(_set_filter(spec.time[part], None, values))
-        elif spec.agg_time:
-            filters.append(_set_filter(spec.agg_time, extract, values))
-        else:
-            raise IntentError(f"The {table} data has no date to filter by {part}.")
+        if values:
+            filters.append(_set_filter(*_part(spec, table, part, extract, dated_by), values))
+    if time.from_day is not None and time.to_day is not None:
+        filters.append(_day_run(_part(spec, table, "month", "extract_month", dated_by),
+                                _part(spec, table, "day", "extract_day", dated_by), time.from_day, time.to_day))
+    if time.start is not None and time.end is not None:
+        dated = dated_by or spec.agg_time
+        if not dated:
+            raise IntentError(f"The {table} data has no date to filter a range of dates on.")
+        filters.append(dimension_filter(dated, "between", (time.start, time.end), _day_grain(model, table, dated)))
     return filters
+
+
+def _part(spec, table: str, part: str, extract: str, dated_by: str | None = None) -> tuple[str, str | None]:
+    """The dimension (and date part) holding one calendar part: that part of the date the question
+    names, else the model's own column where it names one ('month'), else that part of the table's date."""
+    if dated_by is not None:
+        return dated_by, extract
+    if part in spec.time:
+        return spec.time[part], None
+    if spec.agg_time:
+        return spec.agg_time, extract
+    raise IntentError(f"The {table} data has no date to filter by {part}.")
+
+
+def _day_grain(model: SemanticModel, table: str, name: str) -> str | None:
+    """A date column is compared as it is; a timestamp is cut to its day first, so the last day of a
+    range keeps its afternoon."""
+    dbt_model = model.project.model_by_name.get(table) if model.project is not None else None
+    dim = dbt_model.dimension(name) if dbt_model is not None else None
+    return None if dim is not None and dim.granularity in ("day", "week", "month", "quarter", "year") else "day"
+
+
+def _day_run(month: tuple[str, str | None], day: tuple[str, str | None], first, last) -> ParsedFilter:
+    """Calendar days from `first` to `last` in any year: within one month a BETWEEN on the day; across
+    months the end of the first month, the months in between, the start of the last (wrapping the year)."""
+    month_ref, day_ref = (Ref("time_dimension" if g else "dimension", n.split("__")[-1],
+                              tuple(n.split("__")[:-1]), g) for n, g in (month, day))
+    m, d = exp.column("__ref_0"), exp.column("__ref_1")
+
+    def month_is(number: int) -> exp.Expression:
+        return exp.EQ(this=m.copy(), expression=exp.Literal.number(number))
+
+    if first.month == last.month and first.day <= last.day:
+        condition: exp.Expression = exp.and_(month_is(first.month), exp.Between(
+            this=d.copy(), low=exp.Literal.number(first.day), high=exp.Literal.number(last.day)))
+    else:
+        between, number = [], first.month % 12 + 1
+        while number != last.month:
+            between.append(number)
+            number = number % 12 + 1
+        parts = [exp.paren(exp.and_(month_is(first.month), exp.GTE(this=d.copy(), expression=exp.Literal.number(
+            first.day))))]
+        if len(between) == 1:
+            parts.append(month_is(between[0]))
+        elif between:
+            parts.append(exp.In(this=m.copy(), expressions=[exp.Literal.number(n) for n in between]))
+        parts.append(exp.paren(exp.and_(month_is(last.month), exp.LTE(this=d.copy(), expression=exp.Literal.number(
+            last.day)))))
+        condition = exp.paren(exp.or_(*parts))
+    text = f"days {first.month}/{first.day} to {last.month}/{last.day}"
+    return ParsedFilter(text=text, condition=condition, refs=(month_ref, day_ref))
 
 
 def _set_filter(name: str, grain: str | None, values: list[int]) -> ParsedFilter:

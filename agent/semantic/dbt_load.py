@@ -223,9 +223,11 @@ class _Reader:
                 cumulative = params.get("cumulative_type_params") or {}
                 window = cumulative.get("window", params.get("window"))
                 to_date = cumulative.get("grain_to_date", params.get("grain_to_date"))
-                if cumulative.get("period_agg", "first") != "first":
-                    self.note(raw, f"{where}: period_agg '{cumulative['period_agg']}' is read as the value at "
-                                   "the end of each period")
+                period_agg = str(cumulative.get("period_agg", "first")).lower()
+                if period_agg not in ("first", "last"):
+                    self.note(raw, f"{where}: period_agg '{period_agg}' is not supported; the value at the start "
+                                   "of each period (MetricFlow's default, 'first') is reported")
+                    period_agg = "first"
                 for key in params:
                     if key not in ("measure", "window", "grain_to_date", "cumulative_type_params", "metric",
                                    "input_metric"):
@@ -234,7 +236,7 @@ class _Reader:
                 if measure is None:
                     return None
                 return Metric(**common, measure=measure, window=_window(window, where) if window else None,
-                              grain_to_date=str(to_date).lower() if to_date else None)
+                              grain_to_date=str(to_date).lower() if to_date else None, period_agg=period_agg)
             if kind == "ratio":
                 numerator = self.metric_input(params.get("numerator"), where)
                 denominator = self.metric_input(params.get("denominator"), where)

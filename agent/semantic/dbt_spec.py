@@ -129,6 +129,9 @@ class Metric:
     inputs: tuple[MetricInput, ...] = ()
     window: tuple[int, str] | None = None  # cumulative
     grain_to_date: str | None = None
+    # a cumulative metric by a grain coarser than a day: its value on the first day of each period
+    # (MetricFlow's default) or on the last
+    period_agg: Literal["first", "last"] = "first"
     meta: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
     file: str = ""
     line: int = 0

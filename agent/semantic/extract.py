@@ -33,17 +33,19 @@ from agent.semantic.intent import OrderBy, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.absence import read_absence
 from agent.semantic.parse.calendar import read_time
+from agent.semantic.parse.dates import moving_holiday, resolve_relative
 from agent.semantic.parse.dating import read_dating
-from agent.semantic.parse.defining import read_definitions
+from agent.semantic.parse.defining import asides, read_definitions
 from agent.semantic.parse.comparisons import read_comparisons, split_units
 from agent.semantic.parse.groupings import (
     drop_per_entity,
     name_of,
     read_counted_dimensions,
     read_groupings,
+    read_restated_grain,
 )
 from agent.semantic.parse.lexicon import lexicon_for
-from agent.semantic.parse.limits import read_limit
+from agent.semantic.parse.limits import read_limit, read_limit_per
 from agent.semantic.parse.measures import (
     choose_metrics,
     rankable,
@@ -89,6 +91,10 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
             state.consume(*range(mention.start, mention.end))
 
     time = read_time(state, model)
+    has_dates = time is not None and bool(time.days or time.from_day or time.start)
+    holiday = moving_holiday(state, model, has_dates)
+    if holiday:
+        return Extraction(reason=holiday)
     grains = any(m.has("grain") for m in state.mentions)
     dated_by = read_dating(state, model, dated=(time is not None and not time.is_empty()) or grains,
                            grouped_by_grain=grains, asides=_asides(question))
@@ -115,6 +121,14 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
 
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
                and t.number is None]
+    chosen_aggs = {model.metric_by_name[name].agg for options in metric_choices for name in options
+                   if isinstance(name, str) and name in model.metric_by_name}
+    idle = [m for m in state.mentions if m.has("agg") and not m.used and not m.has("rank")
+            and m.of("agg")[0].payload not in chosen_aggs]  # 'how late on average': the metric is an average
+    if idle:  # 'average order value' where no measure is the order value: an average of nothing named
+        said = mention_text(state, idle[0])
+        return Extraction(reason=f"I could not tell what “{said}” applies to: name a measure of this model.",
+                          ignored_words=ignored)
     unknown += _partial_values(ignored, values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)
@@ -157,7 +171,14 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     fields = list(grouping) + [f.field for f in filters]
     metrics = choose_metrics(metric_choices, fields, model)
     table = model.metric_by_name[metrics[0]].table
+    if time is not None and time.relative is not None:
+        latest = values.latest_date(table, dated_by)
+        if latest is None:
+            return Extraction(reason=f"I could not read the latest date in the {table} data, so "
+                                     f"“{time.relative.words}” has no dates to count back from.", ignored_words=ignored)
+        time = resolve_relative(time, latest)
     grouping = drop_per_entity(grouping, state, model, table)
+    grouping = read_restated_grain(state, model, table, grouping, grouping_mentions)
     unresolved = [key for key in grouping if isinstance(key, tuple)]
     if unresolved:
         return Extraction(
@@ -183,12 +204,16 @@ def extract_intent(question: str, model: SemanticModel, values: ValueIndex) -> E
     elif limit is not None and grouping:
         order_by = [OrderBy(field=metrics[0], descending=True)]
 
+    limit_per = read_limit_per(state, grouping_mentions, grouping) if order_by and limit is not None else None
+    if limit_per is not None:  # the group the ranking restarts in comes first
+        grouping = [limit_per] + [d for d in grouping if d != limit_per]
     used = set(metrics) | {f.field for f in filters} | set(grouping)
     intent = StructuredIntent(
         definitions=[d for d in definitions if d.name in used or any(h.metric == d.name for h in having)],
         metrics=metrics, dimensions=list(grouping), filters=filters,
         time=time if time is not None and not time.is_empty() else None, time_dimension=dated_by,
         having=having, absent=[other for other, _ in absent], order_by=order_by, limit=limit if grouping else None,
+        limit_per=limit_per,
     )
     intent, unexplained = shapes.refine(intent, state, model)
     ignored = [t.text for i, t in enumerate(tokens) if i not in covered(state) and t.low not in STOPWORDS
@@ -228,15 +253,7 @@ def _asks_share(tokens, model: SemanticModel) -> bool:
 
 def _asides(question: str) -> list[tuple[str, ...]]:
     """The words said in parentheses ('in 1996 (by order date)'), each aside as lower-case tokens."""
-    asides, depth, start = [], 0, 0
-    for index, char in enumerate(question):
-        if char == "(":
-            depth, start = depth + 1, (index + 1 if depth == 0 else start)
-        elif char == ")" and depth:
-            depth -= 1
-            if depth == 0:
-                asides.append(tuple(t.low for t in tokenize(question[start:index])))
-    return asides
+    return [tuple(t.low for t in tokenize(inner)) for _, _, inner in asides(question)]
 
 
 def _unsupported_message(topics: list[str], model: SemanticModel) -> str:

@@ -27,8 +27,9 @@ def follow_up_intents(
 ) -> list[tuple[str, StructuredIntent]]:
     """(question, the intent it stands for) pairs, most useful first."""
     table = base_table(intent, model)
-    if table is None or not intent.metrics:
-        return []
+    if table is None or not intent.metrics or any(m not in model.metric_by_name for m in intent.metrics) \
+            or not all(_known(f, model) for f in [*intent.dimensions, *(f.field for f in intent.filters)]):
+        return []  # a measure or field the question defined itself (a formula) has no follow-up wording
     metric = intent.metrics[0]
     label = model.metric_by_name[metric].label
     filters = [f for f in intent.filters if _phrase_filter(f, model) is not None]
@@ -87,6 +88,14 @@ def _breakdown_dimensions(model: SemanticModel, table: str) -> list[str]:
               and any(s.table == table and s.join is None for s in d.sources)]
     known = [d.name for d in direct if d.values]
     return known if len(known) >= 2 else known + [d.name for d in direct if not d.values]
+
+
+def _known(field: str, model: SemanticModel) -> bool:
+    try:
+        model.dimension_by_name[field]
+    except KeyError:
+        return False
+    return True
 
 
 def _phrase_filter(flt: Filter, model: SemanticModel) -> str | None:

@@ -6,6 +6,7 @@ what does not fit the model before anything is compiled.
 
 from __future__ import annotations
 
+from datetime import date
 from typing import Literal
 
 from pydantic import BaseModel, Field, model_validator
@@ -36,17 +37,47 @@ class Filter(BaseModel):
         return self
 
 
+class MonthDay(BaseModel):
+    """A day of the calendar in any year ('December 20')."""
+
+    month: int = Field(ge=1, le=12)
+    day: int = Field(ge=1, le=31)
+
+
+class RelativePeriod(BaseModel):
+    """How a period counted back from the data's latest date was said ('last month', 'the last 3
+    months'); the dates it came to are `TimeFilter.start` and `end`."""
+
+    words: str
+    grain: Literal["day", "week", "month", "quarter", "year"]
+    count: int = Field(default=1, ge=1)
+
+
 class TimeFilter(BaseModel):
     """Calendar restrictions on the metric table's own time columns."""
 
     year: int | None = None
+    years: list[int] = Field(default_factory=list)  # several years ('1993 through 1997'), when not one
     months: list[int] = Field(default_factory=list)
     days: list[int] = Field(default_factory=list)
     hours: list[int] = Field(default_factory=list)
     weekdays: list[int] = Field(default_factory=list)  # ISO: 1 = Monday … 7 = Sunday
+    # a run of calendar days in any year, both ends included; it may wrap the year ('Dec 20 to Jan 5')
+    from_day: MonthDay | None = None
+    to_day: MonthDay | None = None
+    # absolute dates on the table's own date (agg_time), both ends included
+    start: date | None = None
+    end: date | None = None
+    relative: RelativePeriod | None = None  # set when start/end were counted back from the latest date
 
     @model_validator(mode="after")
     def _in_range(self) -> "TimeFilter":
+        if (self.from_day is None) != (self.to_day is None):
+            raise ValueError("a run of days needs both its first and its last day")
+        if (self.start is None) != (self.end is None):
+            raise ValueError("a date range needs both its start and its end")
+        if self.start is not None and self.end is not None and self.start > self.end:
+            raise ValueError("a date range must start before it ends")
         for name, values, low, high in (
             ("months", self.months, 1, 12),
             ("days", self.days, 1, 31),
@@ -55,6 +86,7 @@ class TimeFilter(BaseModel):
         ):
             if any(not low <= v <= high for v in values):
                 raise ValueError(f"{name} must be between {low} and {high}")
+        self.years = sorted(set(self.years))
         self.months = sorted(set(self.months))
         self.days = sorted(set(self.days))
         self.hours = sorted(set(self.hours))
@@ -62,7 +94,8 @@ class TimeFilter(BaseModel):
         return self
 
     def is_empty(self) -> bool:
-        return self.year is None and not (self.months or self.days or self.hours or self.weekdays)
+        return self.year is None and self.from_day is None and self.start is None and self.relative is None and not (
+            self.months or self.days or self.hours or self.weekdays or self.years)
 
 
 class OrderBy(BaseModel):
@@ -180,13 +213,17 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
             problems.append(f"{dim.label.capitalize()} cannot date {table} rows without counting them twice.")
     if intent.time is not None and not intent.time.is_empty() and intent.time_dimension is None:
         spec = model.table_by_name[table]
-        needed = [g for g, v in (("year", intent.time.year), ("month", intent.time.months),
+        needed = [g for g, v in (("year", intent.time.year or intent.time.years), ("month", intent.time.months),
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]
         if intent.time.weekdays:
             needed += [g for g in ("year", "month", "day") if g not in needed]  # the date gives the weekday
+        if intent.time.from_day is not None:
+            needed += [g for g in ("month", "day") if g not in needed]
         missing = [] if spec.agg_time else [g for g in needed if g not in spec.time]
         if missing:
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
+        if intent.time.start is not None and not spec.agg_time:
+            problems.append(f"The {table} table has no date to filter a range of dates on.")
     for other in intent.absent:
         if not any(j.from_table == other and j.to_table == table for j in model.joins):
             problems.append(f"No {other} rows point at {table} rows, so '{other}' cannot be missing from them.")

@@ -21,7 +21,7 @@ from typing import Any
 import yaml
 
 from agent.semantic.dbt_load import read_project
-from agent.semantic.dbt_spec import Dimension
+from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput
 from agent.semantic.dbt_spec import Metric as DbtMetric
 from agent.semantic.dbt_spec import Project
 from agent.semantic.dbt_spec import SemanticModel as DbtModel
@@ -45,9 +45,10 @@ def load_layer(path: Path | str | None = None, dialect: str = "duckdb") -> Seman
         raise SemanticModelError(f"No metric could be read from {root}" + (f": {problems}" if problems else "."))
     project = _with_measured_columns(project)
     vocabulary = _vocabulary(root)
+    view = _view(project, vocabulary)
+    project, view["implicit_metrics"] = _with_distinct_counts(project, view)
     try:
-        return SemanticModel.model_validate({**_view(project, vocabulary), "project": project,
-                                             "words_source": vocabulary})
+        return SemanticModel.model_validate({**view, "project": project, "words_source": vocabulary})
     except ValueError as exc:
         raise SemanticModelError(f"The semantic model at {root} is inconsistent: {exc}") from None
 
@@ -75,6 +76,36 @@ def _with_measured_columns(project: Project) -> Project:
                 have |= {column, measure.expr, slug(column)}
         models.append(replace(model, dimensions=model.dimensions + tuple(extra)) if extra else model)
     return Project(models, project.metrics, project.diagnostics, project.dialect)
+
+
+def _with_distinct_counts(project: Project, view: dict[str, Any]) -> tuple[Project, list[dict[str, Any]]]:
+    """'How many different manufacturers': every categorical dimension can be counted, as a MetricFlow
+    count_distinct measure on the semantic model that holds it (so it counts that model's values and
+    can never be multiplied by a join). Where the YAML declares no such metric, one is added in memory:
+    the compiler sees it like any metric, the parser's view keeps it apart (`implicit_metrics`) so the
+    model's own metric list, its words and the LLM's prompt stay as written."""
+    declared = {(m["table"], " ".join(m["expr"].lower().split())) for m in view["metrics"] if not m.get("filter")}
+    taken = {m.name for m in project.metrics} | {ms.name for sm in project.semantic_models for ms in sm.measures}
+    models = {m.name: m for m in project.semantic_models}
+    added: dict[str, list[Measure]] = {}
+    metrics, implicit = list(project.metrics), []
+    for dim in view["dimensions"]:
+        if dim["kind"] != "categorical":
+            continue
+        source = dim["sources"][0]
+        expr = f"count(DISTINCT {source['expr']})"
+        name = f"{dim['name']}__count_distinct"
+        if (source["table"], " ".join(expr.lower().split())) in declared or name in taken:
+            continue
+        added.setdefault(source["table"], []).append(Measure(name=name, agg="count_distinct", expr=source["expr"]))
+        label = f"Distinct {dim['label']}s"
+        metrics.append(DbtMetric(name=name, type="simple", label=label, measure=MeasureInput(name=name)))
+        implicit.append({"name": name, "label": label, "table": source["table"], "expr": expr})
+    if not added:
+        return project, []
+    semantic_models = [replace(m, measures=m.measures + tuple(added[m.name])) if m.name in added else m
+                       for m in models.values()]
+    return Project(semantic_models, metrics, project.diagnostics, project.dialect), implicit
 
 
 def slug(name: str) -> str:
@@ -134,6 +165,11 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     _qualify_shared_labels(dimensions, project)
     metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
     short = vocabulary.get("abbreviations") or {}
+    for entry in dimensions.values():
+        said = _after_short_form(entry["label"], short)
+        if said:  # read out in answers too: 'by market segment'
+            entry["synonyms"] = [*entry["synonyms"], entry["label"], said[0]]
+            entry["label"] = said[1]
     for entry in [*dimensions.values(), *metrics]:
         expanded = [expand_abbreviations(text, short) for text in entry["synonyms"]]
         entry["synonyms"] = list(dict.fromkeys([*entry["synonyms"], *expanded]))
@@ -156,7 +192,11 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     return {
         "tables": tables, "joins": joins, "dimensions": list(dimensions.values()), "metrics": metrics,
         "aggregations": vocabulary.get("aggregations") or {}, "ranking": ranking,
-        "seasons": vocabulary.get("seasons") or {}, "time_grains": vocabulary.get("time_grains") or {}, "named_days": vocabulary.get("named_days") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
+        "seasons": vocabulary.get("seasons") or {}, "time_grains": vocabulary.get("time_grains") or {}, "named_days": vocabulary.get("named_days") or {},
+        "distinct_words": vocabulary.get("distinct_words") or [],
+        "moving_holidays": vocabulary.get("moving_holidays") or [],
+        "relative_cues": (vocabulary.get("relative_dates") or {}).get("cues") or [],
+        "relative_grains": (vocabulary.get("relative_dates") or {}).get("grains") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
         "default_metric": default, "context_words": vocabulary.get("context_words") or [],
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],
@@ -181,6 +221,19 @@ def _expand_word(word: str, short: dict[str, str]) -> str:
         if head in short and rest in short:
             return f"{short[head]} {short[rest]}"
     return word
+
+
+def _after_short_form(label: str, short: dict[str, str]) -> list[str]:
+    """'mktsegment': people say 'segment' and 'market segment'. Only for a one-word label that starts
+    with a known short form of three letters or more, followed by five letters or more."""
+    if " " in label:
+        return []
+    low = label.lower()
+    for cut in range(3, len(low) - 4):
+        head, rest = low[:cut], low[cut:]
+        if head in short and rest.isalpha() and not low.startswith(short[head].lower()):  # 'totalprice' is no 'tot'
+            return [rest, f"{short[head]} {rest}"]
+    return []
 
 
 def _qualify_shared_labels(dimensions: dict[str, dict[str, Any]], project: Project) -> None:

@@ -141,6 +141,9 @@ class SemanticModel(_Strict):
     seasons: dict[str, list[int]] = {}
     time_grains: dict[str, list[str]] = {}  # generic grain words ('monthly') for time dimensions
     named_days: dict[str, tuple[int, int]] = {}  # 'christmas day' -> (12, 25): dates fixed in the calendar
+    moving_holidays: list[str] = []  # holidays whose date moves ('thanksgiving'): asked back, never guessed
+    relative_cues: list[str] = []  # 'last', 'past', 'this': a period counted back from the latest date
+    relative_grains: dict[Literal["day", "week", "month", "quarter", "year"], list[str]] = {}
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
     context_words: list[str] = []  # describe the whole data set, so they need no filter
@@ -149,6 +152,9 @@ class SemanticModel(_Strict):
     everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
     shapes: dict[str, list[str]] = {}  # words that shape a question (share, ratio, month over month)
     meaning_words: list[str] = []  # words that must be understood or the question is not answered
+    # a count of distinct values for each categorical dimension no declared metric counts (layer.py)
+    implicit_metrics: list[Metric] = []
+    distinct_words: list[str] = []  # 'different', 'unique': a count of distinct values, not of rows
     text_patterns: dict[str, list[str]] = {}  # 'ends in' -> ends_with: conditions on part of a text
     project: Any = Field(default=None, exclude=True, repr=False)  # the dbt project the compiler reads
     words_source: Any = Field(default=None, exclude=True, repr=False)  # the vocabulary it was built with, to extend it
@@ -250,7 +256,7 @@ class SemanticModel(_Strict):
 
     @cached_property
     def metric_by_name(self) -> dict[str, Metric]:
-        return {m.name: m for m in self.metrics}
+        return {m.name: m for m in self.implicit_metrics + self.metrics}
 
     @cached_property
     def dimension_by_name(self) -> dict[str, Dimension]:
@@ -294,8 +300,9 @@ class SemanticModel(_Strict):
         return {j.name: j for j in self.joins}
 
     def distinct_count_metric(self, dimension: str) -> str | None:
-        """The metric counting distinct values of a dimension ('count(DISTINCT dest)'), if any."""
-        for metric in self.metrics:
+        """The metric counting distinct values of a dimension ('count(DISTINCT dest)'), if any: a
+        declared one first, else the implicit one."""
+        for metric in self.metrics + self.implicit_metrics:
             expr = " ".join(metric.expr.lower().split())
             for source in self.dimension_by_name[dimension].sources:
                 if source.table == metric.table and source.join is None and not metric.filter \

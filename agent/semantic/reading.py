@@ -4,9 +4,10 @@ departure delay > 60 minutes, in 2013"), so a misreading is visible before anyon
 from __future__ import annotations
 
 import calendar
+from datetime import date
 
-from agent.semantic.intent import Contrast, Filter, Side, StructuredIntent, TimeFilter
 from agent.semantic.definitions import with_definitions
+from agent.semantic.intent import Contrast, Filter, MonthDay, Side, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
 
 _OPS = {"=": "is", "!=": "is not", ">": ">", ">=": "≥", "<": "<", "<=": "≤", "in": "is one of",
@@ -93,16 +94,53 @@ def _time(time: TimeFilter | None) -> list[str]:
         return []
     bits = []
     if time.months:
-        bits.append("month " + ", ".join(calendar.month_name[m] for m in time.months))
+        bits.append("month " + _run([calendar.month_name[m] for m in time.months], time.months))
     if time.days:
-        bits.append("day " + ", ".join(map(str, time.days)))
+        bits.append("day " + _run([str(d) for d in time.days], time.days))
     if time.hours:
         bits.append("hour " + ", ".join(map(str, time.hours)))
     if time.weekdays:
         bits.append("weekday " + ", ".join(_WEEKDAYS[d - 1] for d in time.weekdays))
     if time.year is not None:
         bits.append(f"year {time.year}")
+    if time.years:
+        bits.append("years " + _run([str(y) for y in time.years], time.years))
+    if time.from_day is not None and time.to_day is not None:
+        bits.append(f"days {_month_day(time.from_day)} to {_month_day(time.to_day)}")
+    if time.start is not None and time.end is not None:
+        dates = _dates(time.start, time.end)
+        if time.relative is not None:
+            period = time.relative
+            latest = f"the latest {period.grain}" if period.count == 1 else f"the latest {period.count} {period.grain}s"
+            bits.append(f"{period.words} ({dates}, {latest} in the data)")
+        else:
+            bits.append(f"dates {dates}")
+    elif time.relative is not None:
+        bits.append(time.relative.words)
     return bits
+
+
+def _run(names: list[str], numbers: list[int]) -> str:
+    """'24 to 30' for three or more consecutive values, else the values listed."""
+    if len(numbers) > 2 and numbers == list(range(numbers[0], numbers[-1] + 1)):
+        return f"{names[0]} to {names[-1]}"
+    return ", ".join(names)
+
+
+def _month_day(day: MonthDay) -> str:
+    return f"{calendar.month_name[day.month]} {day.day}"
+
+
+def _dates(start: date, end: date) -> str:
+    """Whole months read as months ('June 2013', 'April to June 2013', '2013'); other runs as dates."""
+    whole = start.day == 1 and end.day == calendar.monthrange(end.year, end.month)[1]
+    if not whole:
+        return start.isoformat() if start == end else f"{start.isoformat()} to {end.isoformat()}"
+    if (start.month, end.month) == (1, 12) and start.year == end.year:
+        return str(start.year)
+    first = calendar.month_name[start.month] + ("" if start.year == end.year else f" {start.year}")
+    last = f"{calendar.month_name[end.month]} {end.year}"
+    return last if (start.year, start.month) == (end.year, end.month) else f"{first} to {last}"
 
 
 def _side(side: Side, model: SemanticModel) -> str:

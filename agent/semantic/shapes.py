@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from typing import TYPE_CHECKING
 
-from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent
+from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.sqlgen import dimension_filter
 from agent.semantic.text import STOPWORDS, phrase
@@ -242,7 +242,14 @@ def _value_sides(intent: StructuredIntent, words: _Words):
 
 
 def _time_sides(intent: StructuredIntent, words: _Words):
-    """Two periods ('from June to July', 'Q1 to Q2', 'July vs February'), in the order said."""
+    """Two periods ('from June to July', 'Q1 to Q2', 'July vs February', 'Q4 1996 vs Q4 1995'), in the
+    order said."""
+    dated = _periods_with_years(words)
+    if len(dated) == 2 and dated[0][:2] != dated[1][:2]:
+        base = (intent.time or TimeFilter()).model_copy(update={"months": [], "year": None, "years": []})
+        words.consume([(i, i + 1) for *_, i in dated])
+        sides = tuple(Side(time=base.model_copy(update={"months": list(m), "year": y})) for y, m, _ in dated)
+        return sides, {"time": base if not base.is_empty() else None}
     periods: list[list[int]] = []
     for mention in sorted(words.state.mentions, key=lambda m: m.start):
         for entry in mention.of("month"):
@@ -262,6 +269,18 @@ def _time_sides(intent: StructuredIntent, words: _Words):
     base = intent.time.model_copy(update={"months": []})
     sides = tuple(Side(time=base.model_copy(update={"months": p})) for p in distinct)
     return sides, {"time": base if not base.is_empty() else None}
+
+
+def _periods_with_years(words: _Words) -> list[tuple[int, tuple[int, ...], int]]:
+    """(year, months, index of the year) for each quarter or month said with its year ('Q4 1996')."""
+    found = []
+    month_at = {m.start: [e.payload for e in m.of("month")] for m in words.state.mentions if m.has("month")}
+    for i, word in enumerate(words.low[:-1]):
+        months = _QUARTER.get(word) or month_at.get(i)
+        year = words.state.tokens[i + 1].number
+        if months and year is not None and float(year).is_integer() and 1900 <= year <= 2100:
+            found.append((int(year), tuple(months), i + 1))
+    return found
 
 
 def _period_positions(words: _Words) -> list[int]:
@@ -363,10 +382,33 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
         elif token.number is not None:  # 'which 5 parts', 'through 1997': a number nobody placed changes the answer
             left.append(token.text)
     left += _unread_groupings(words, covered)
+    left += _unread_clauses(words, covered)
     if left:
         return ("I could not work " + ", ".join(f"“{w}”" for w in dict.fromkeys(left)) +
                 " into a query on this model, so I would be answering a different question.")
     return None
+
+
+_CLAUSE_WORDS = ("when", "whenever", "while", "where", "if", "unless")
+
+
+def _unread_clauses(words: _Words, covered: set[int]) -> list[str]:
+    """'when it was raining' where nothing read 'raining': a condition would be dropped."""
+    tokens = words.state.tokens
+    left = []
+    for i, token in enumerate(tokens):
+        if token.low not in _CLAUSE_WORDS:
+            continue
+        unread, compared = [], False
+        for j in range(i + 1, len(tokens)):
+            if tokens[j].low in _CLAUSE_WORDS or tokens[j].low in ("and", "or", "but") and unread:
+                break
+            if j not in covered and tokens[j].low not in STOPWORDS and tokens[j].number is None:
+                unread.append(tokens[j].text)
+            compared |= j in covered and tokens[j].number is not None  # '… below freezing (temp < 32F)'
+        if unread and not compared:
+            left.append(f"{token.text} … {' '.join(unread)}")
+    return left
 
 
 def _unread_groupings(words: _Words, covered: set[int]) -> list[str]:

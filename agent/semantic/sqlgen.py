@@ -30,6 +30,7 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass, field, replace
+from datetime import date
 from typing import Literal
 
 import sqlglot
@@ -121,7 +122,8 @@ class _Leaf:
     measure: str
     filters: tuple[ParsedFilter, ...] = ()
     offset: tuple[int, str] | None = None
-    cumulative: tuple[tuple[int, str] | None, str | None] | None = None  # (window, grain_to_date)
+    # (window, grain_to_date, period_agg)
+    cumulative: tuple[tuple[int, str] | None, str | None, str] | None = None
     fill: float | None = None
     to_grain: str | None = None  # offset_to_grain: the value at the start of this grain's period
 
@@ -156,7 +158,7 @@ def _metric_expr(plan: _Plan, name: str, filters: tuple[ParsedFilter, ...] = (),
     seen = seen + (name,)
     if metric.type in ("simple", "cumulative"):
         assert metric.measure is not None
-        cumulative = (metric.window, metric.grain_to_date) if metric.type == "cumulative" else None
+        cumulative = (metric.window, metric.grain_to_date, metric.period_agg) if metric.type == "cumulative" else None
         return plan.leaf(_Leaf(metric.measure.name, filters + metric.measure.filters, offset, cumulative,
                                metric.measure.fill_nulls_with, to_grain))
     if metric.type == "ratio":
@@ -392,8 +394,9 @@ class _Builder:
         return query
 
     def cumulative_cte(self, model, leaves, source, joins, column, conditions, row_filters, own) -> exp.Select:
-        """Reported periods (chosen by the time filters) joined to every row up to their end."""
-        window, to_date = leaves[0][0].cumulative
+        """Reported periods (chosen by the time filters) joined to every row up to their first day
+        (period_agg 'first') or their end ('last')."""
+        window, to_date, period_agg = leaves[0][0].cumulative
         times = [g for g in self.plan.query.group_by if g.name == "metric_time"
                  or g.name.split("__")[-1] == self.agg_time(model, leaves[0][0].measure)]
         aggs = [exp.alias_(self.aggregate(leaf.measure, model.name, own[name], column), name, quoted=True)
@@ -416,11 +419,24 @@ class _Builder:
         if conditions:
             periods = periods.where(exp.and_(*[c.copy() for c in conditions]))
         p = exp.column("period", table="__periods", quoted=True)
-        on: list[exp.Expression] = [exp.LTE(this=row_time.copy(), expression=p)]
+        # 'first' (MetricFlow's default): the value on the first day of each period, i.e. the rows up to
+        # that day; 'last': the rows up to the period's end, i.e. every row of a period not after it
+        non_time = [c for c, f in zip(conditions, self.plan.query.where) if not self.is_time_filter(f, model)]
+        reach, bound = row_time, p.copy()
+        if period_agg == "first" and grain in ("week", "month", "quarter", "year"):
+            reach = column(period.name.split("__")[-1], grain="day")
+            # the period where the data starts reports its first day with data, as MetricFlow does
+            first = exp.select(exp.Min(this=reach.copy())).from_(source.copy())
+            for join in joins.values():
+                first = first.join(join.copy())
+            if non_time + row_filters:
+                first = first.where(exp.and_(*[c.copy() for c in non_time + row_filters]))
+            bound = exp.func("GREATEST", p.copy(), first.subquery())
+        on: list[exp.Expression] = [exp.LTE(this=reach.copy(), expression=bound)]
         if window is not None:
-            on.append(exp.GT(this=row_time.copy(), expression=self.shifted(p.copy(), (-window[0], window[1]))))
+            on.append(exp.GT(this=reach.copy(), expression=self.shifted(bound.copy(), (-window[0], window[1]))))
         if to_date is not None:
-            on.append(exp.EQ(this=self.grain(row_time.copy(), to_date), expression=self.grain(p.copy(), to_date)))
+            on.append(exp.EQ(this=self.grain(reach.copy(), to_date), expression=self.grain(p.copy(), to_date)))
         others = [g for g in self.plan.query.group_by if g is not period]
         select = [exp.alias_(p.copy(), period.alias, quoted=True)]
         group: list[exp.Expression] = [p.copy()]
@@ -429,7 +445,6 @@ class _Builder:
             expr = column(name, tuple(path), item.grain)
             select.append(exp.alias_(expr, item.alias, quoted=True))
             group.append(expr.copy())
-        non_time = [c for c, f in zip(conditions, self.plan.query.where) if not self.is_time_filter(f, model)]
         query = exp.select(*select, *aggs).from_(periods.subquery("__periods"))
         query = query.join(source, on=exp.and_(*on), join_type="inner")
         for join in joins.values():
@@ -586,6 +601,8 @@ def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
 def _literal(value) -> exp.Expression:
     if isinstance(value, bool):
         return exp.Boolean(this=value)
+    if isinstance(value, date):
+        return exp.cast(exp.Literal.string(value.isoformat()), "DATE")
     if not isinstance(value, (int, float)):
         return exp.Literal.string(str(value))
     return exp.Literal.number(value)
@@ -602,8 +619,13 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
     if query.compare and query.compare_by:
         if query.compare_by not in {g.alias for g in query.group_by}:
             raise QueryError("A comparison with the previous row needs that column among the group-bys.")
-        deferred = [f for f in query.where
-                    if {f"{r.name}__{r.grain}" if r.grain else r.name for r in f.refs} == {query.compare_by}]
+        dated = {(m.agg_time_dimension or "").split("__")[-1] for m in project.semantic_models} - {""}
+
+        def compared_part(ref) -> str:  # a filter on the measures' own date at the compared grain is that grain
+            name = "metric_time" if ref.name in dated and query.compare_by.startswith("metric_time__") else ref.name
+            return f"{name}__{ref.grain}" if ref.grain else name
+
+        deferred = [f for f in query.where if {compared_part(r) for r in f.refs} == {query.compare_by}]
         query = replace(query, where=tuple(f for f in query.where if f not in deferred))
     plan = _Plan(project, dialect, query)
     outputs: list[tuple[str, exp.Expression]] = []

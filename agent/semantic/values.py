@@ -8,14 +8,19 @@ for carrier codes, airport names for airport codes), and the model's short alias
 from __future__ import annotations
 
 import difflib
+import logging
 import re
 import threading
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from datetime import date, datetime
 
+from agent.errors import AssistantError
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import CALENDAR_WORDS, STOPWORDS, phrase
 from agent.warehouse import Warehouse
 
+log = logging.getLogger(__name__)
 _CODE = re.compile(r"[A-Z0-9]{2,4}")
 _MANY_VALUES = 300
 
@@ -34,6 +39,20 @@ class ValueIndex:
     values: dict[str, list[str]] = field(default_factory=dict)
     labels: dict[str, dict[str, str]] = field(default_factory=dict)  # dimension -> value -> name
     phrases: list[ValuePhrase] = field(default_factory=list)
+    # table (or 'table.date dimension') -> its latest date: what 'last month' counts back from
+    latest: dict[str, date | None] = field(default_factory=dict)
+    read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
+
+    def latest_date(self, table: str, dimension: str | None = None) -> date | None:
+        """The latest date in the data of `table`, by its own time dimension or the date `dimension`
+        the question names (None when there is none or the warehouse does not say), read on first use
+        only: one MAX over the table, within the warehouse's query budget."""
+        key = f"{table}.{dimension}" if dimension else table
+        if key not in self.latest and self.read_latest is not None:
+            with _CACHE_LOCK:
+                if key not in self.latest:
+                    self.latest[key] = self.read_latest(table, dimension)
+        return self.latest.get(key)
 
     def containing(self, word: str) -> dict[str, list[str]]:
         """Values of which `word` is one word ('urgent' in '1-URGENT'), by dimension: a word said
@@ -58,6 +77,7 @@ class ValueIndex:
             {name: _read_labels(warehouse, model, name) for name in _value_dimensions(model)},
             model,
         )
+        index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
         with _CACHE_LOCK:
             _CACHE[key] = (warehouse, model, index)
         return index
@@ -83,6 +103,9 @@ class ValueIndex:
             dim = model.dimension_by_name[name]
             known = set(index.values[name])
             for value in index.values[name]:
+                if len(value.strip()) == 1:  # 'A', 'R': a letter is this value only as typed and after its name
+                    add((value.strip(),), name, value, True, needs_cue=True)
+                    continue
                 if _CODE.fullmatch(value):
                     add(tuple(value.split()), name, value, True)
                     low = value.lower()
@@ -130,6 +153,25 @@ def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[
     if len(values) > _MANY_VALUES and not (dim.value_aliases or dim.value_labels):
         return []
     return values
+
+
+def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimension: str | None) -> date | None:
+    spec = model.table_by_name.get(table)
+    dim = model.dimension_by_name.get(dimension or (spec.agg_time if spec else None) or "")
+    source = next((s for s in dim.sources if s.table == table), None) if dim is not None else None
+    if spec is None or source is None:
+        return None
+    try:
+        result = warehouse.run(f'SELECT max(CAST({source.expr} AS DATE)) FROM {spec.table}', row_cap=1)
+    except AssistantError as exc:  # a question on 'last month' then says the latest date is unknown
+        log.warning("could not read the latest date of %s: %s", table, exc)
+        return None
+    value = result.rows[0][0] if result.rows else None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10]) if value else None
 
 
 def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[str, str]:

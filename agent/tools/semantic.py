@@ -17,6 +17,7 @@ from agent.llm.routing import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent
+from agent.semantic.parse.dates import with_latest_dates
 
 
 class SemanticParse(BaseModel):
@@ -106,6 +107,9 @@ async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
 
 
 def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[CompiledQuery | None, list[str]]:
+    intent, undated = with_latest_dates(intent, ctx.semantic, ctx.values)  # 'last month' from an LLM
+    if undated:
+        return None, [undated]
     problems = validate_intent(intent, ctx.semantic)
     if problems:
         return None, problems
@@ -128,7 +132,10 @@ def semantic_prompt(ctx: AgentContext) -> str:
         "on totals or averages ('more than 20,000 flights') go in having. 'Month over month' or 'compared with "
         "the month before' set compare. Two sides set against each other (a ratio, a difference, a % change, "
         "a share) go in contrast, with the metric and each side's conditions, the later period first for a "
-        "change. 'How many X had ...' with a having sets count_groups. Put nothing in the intent that the "
+        "change. 'How many X had ...' with a having sets count_groups. 'Last month', 'the past 3 weeks', "
+        "'this year' go in time.relative (the words, the grain, the count) with no dates: they count back from "
+        "the data's latest date, not today's. 'Top 3 X for each Y' sets limit 3 and limit_per Y. Put nothing "
+        "in the intent that the "
         "question did not say.\n"
         "If the warehouse lacks the data, set not_in_warehouse; if the names cannot express it, set "
         "cannot_express; if it is ambiguous, set clarify_question and clarify_options."

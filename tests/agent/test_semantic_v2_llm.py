@@ -53,3 +53,26 @@ async def test_having_and_count_groups_filled_by_the_llm_run(make_assistant, off
     expected = offline_context.warehouse.run(
         "SELECT count(*) FROM (SELECT dest FROM flights GROUP BY dest HAVING count(*) > 10000)").rows[0][0]
     assert answer.rows == [[expected]]
+
+
+async def test_last_month_filled_by_the_llm_counts_back_from_the_data(make_assistant, offline_context):
+    question = "How many flights left JFK last month?"
+    intent = {"metrics": ["flight_count"], "filters": [{"field": "origin", "values": ["JFK"]}],
+              "time": {"relative": {"words": "last month", "grain": "month"}}}
+    assistant = make_assistant(graph_model(offline_context, question, intent))
+    await assistant.reply(assistant.ask("v2-3", question))
+    answer = await assistant.reply(assistant.resume("v2-3", "run"))
+    expected = offline_context.warehouse.run("SELECT count(*) FROM flights WHERE origin = 'JFK' AND month = 12")
+    assert answer.rows == [[expected.rows[0][0]]]
+    assert "last month (December 2013, the latest month in the data)" in answer.text
+
+
+async def test_top_n_per_group_filled_by_the_llm_runs(make_assistant, offline_context):
+    question = "Top 2 destinations for each NYC airport"
+    intent = {"metrics": ["flight_count"], "dimensions": ["origin", "dest"], "limit": 2, "limit_per": "origin",
+              "order_by": [{"field": "flight_count", "descending": True}]}
+    assistant = make_assistant(graph_model(offline_context, question, intent))
+    await assistant.reply(assistant.ask("v2-4", question))
+    answer = await assistant.reply(assistant.resume("v2-4", "run"))
+    assert [r[0] for r in answer.rows] == ["EWR", "EWR", "JFK", "JFK", "LGA", "LGA"]
+    assert "top 2 per origin airport" in answer.text

@@ -105,9 +105,11 @@ def test_bootstrap_writes_standard_dbt_semantic_models(tmp_path, shop):
     assert measures["sales_amount_total"]["agg"] == "sum" and measures["sales_amount_average"]["agg"] == "average"
     assert "sales_store_id_total" not in measures  # keys are not measures
     metric = next(m for m in document["metrics"] if m["name"] == "sales_amount_total")
+    # an amount adds up: named without an aggregation, its total is meant (meta, which dbt ignores)
     assert metric == {"name": "sales_amount_total", "label": "Sales amount total", "type": "simple",
-                      "type_params": {"measure": "sales_amount_total"}}
-    allowed = {"name", "description", "model", "node_relation", "defaults", "entities", "dimensions", "measures"}
+                      "type_params": {"measure": "sales_amount_total"}, "config": {"meta": {"default": True}}}
+    allowed = {"name", "description", "model", "node_relation", "defaults", "entities", "dimensions", "measures",
+               "config"}
     assert all(set(m) <= allowed for m in document["semantic_models"])
 
 

@@ -59,3 +59,21 @@ def test_having_on_a_bare_model(run):
 def test_years_read_as_numbers_and_compare_with_the_year_before(run):
     rows = run("yearly revenue year over year")
     assert [(int(y), r, prev) for y, r, prev, *_ in rows] == [(2023, 610.0, None), (2024, 470.0, 610.0)]
+
+
+def test_follow_ups_on_a_model_without_the_demos_grains(shop_model, shop_values):
+    from agent.semantic.follow_ups import suggest_follow_ups
+
+    intent = extract_intent("monthly revenue", shop_model, shop_values).intent
+    assert intent is not None
+    suggest_follow_ups(intent, shop_model, shop_values)  # no weekday or hour dimension here: none suggested
+
+
+def test_last_month_on_a_bare_model_counts_back_from_its_latest_date(shop_model, shop_values):
+    from dataclasses import replace
+    from datetime import date
+
+    dated = replace(shop_values, latest={t.name: date(2024, 2, 20) for t in shop_model.tables}, read_latest=None)
+    intent = extract_intent("revenue last month", shop_model, dated).intent
+    assert intent is not None and (intent.time.start, intent.time.end) == (date(2024, 2, 1), date(2024, 2, 29))
+    assert "last month (February 2024, the latest month in the data)" in compile_intent(intent, shop_model).reason

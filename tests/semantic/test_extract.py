@@ -217,9 +217,10 @@ def test_comparison_without_a_measure_is_not_dropped(ask):
     assert filters_of(intent_of(ask, "How many planes were built before 2000?")) == {("plane_year", "<", (2000,))}
 
 
-def test_counting_distinct_values_the_model_lacks_is_said(ask):
-    extraction = ask("Which carrier flies the most routes?")
-    assert extraction.intent is None and "distinct routes" in extraction.reason
+def test_counting_distinct_values_the_model_lacks_a_metric_for(ask):
+    """No declared metric counts routes: the implicit count_distinct of the route dimension does."""
+    intent = intent_of(ask, "Which carrier flies the most routes?")
+    assert intent.metrics == ["route__count_distinct"] and intent.dimensions == ["carrier"] and intent.limit == 1
 
 
 def test_median_is_its_own_aggregation(ask):
@@ -295,7 +296,7 @@ def test_a_ranking_adjective_ranks_the_noun_by_the_default_metric(ask, question,
 
 def test_a_quantity_word_counts_distinct_values_with_the_models_metric(ask, model):
     assert model.distinct_count_metric("dest") == "distinct_destinations"
-    assert model.distinct_count_metric("route") is None
+    assert model.distinct_count_metric("route") == "route__count_distinct"  # implicit: no declared metric
     intent = intent_of(ask, "which carrier flies to the most destinations")
     assert (intent.metrics, intent.dimensions, intent.limit) == (["distinct_destinations"], ["carrier"], 1)
 
@@ -357,3 +358,12 @@ def test_the_most_of_a_measure_adds_it_up(ask):
 def test_a_superlative_before_a_grouped_measure_aggregates_unless_it_picks_a_group(ask, question, metrics, ranked):
     intent = intent_of(ask, question)
     assert (intent.metrics, bool(intent.order_by)) == (metrics, ranked)
+
+
+def test_follow_ups_skip_what_the_question_defined_itself(model, values):
+    """A formula or condition the question defined is not a model name: no follow-up, and no crash."""
+    from agent.semantic.intent import Filter, StructuredIntent
+
+    defined = StructuredIntent(metrics=["flight_count"], filters=[Filter(field="defined_in_question", values=[1])])
+    assert suggest_follow_ups(defined, model, values) == []
+    assert suggest_follow_ups(StructuredIntent(metrics=["flight_count"], dimensions=["carrier"]), model, values)

@@ -97,6 +97,14 @@ def test_cumulative_all_time_window_and_to_date(run):
     ]
 
 
+def test_cumulative_by_month_reports_the_first_day_by_default_as_metricflow_does(run):
+    """period_agg 'first' (MetricFlow's default): the running total on the first day of each month;
+    November, where the data starts on the 3rd, reports its first day with data."""
+    rows = run(Query(metrics=("revenue_to_date",), group_by=(GroupBy("metric_time", "month"),)))
+    assert [(str(m), v) for m, v in rows] == [
+        ("2023-11-01", 120.0), ("2023-12-01", 460.0), ("2024-01-01", 610.0), ("2024-02-01", 835.0)]
+
+
 def test_cumulative_periods_are_chosen_by_the_time_filter(run):
     rows = run(Query(metrics=("cumulative_revenue",), group_by=(GroupBy("metric_time", "month"),),
                      where=(dimension_filter("ordered_at", ">=", ("2024-01-01",)),)))

@@ -33,6 +33,7 @@ QUERIES = {
                            compare="previous_year"),
     "cumulative": Query(metrics=("cumulative_revenue", "revenue_2_months", "revenue_ytd"),
                         group_by=(GroupBy("metric_time", "month"),)),
+    "cumulative_first_day": Query(metrics=("revenue_to_date",), group_by=(GroupBy("metric_time", "month"),)),
     "having_top": Query(metrics=("revenue",), group_by=(GroupBy("customer"),),
                         having=(MetricCondition("revenue", ">", (200,)),), order_by=(("revenue", True),), limit=2),
     "top_n_per_group": Query(metrics=("revenue",), group_by=(GroupBy("region"), GroupBy("channel")),

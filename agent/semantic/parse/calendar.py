@@ -7,6 +7,7 @@ import re
 
 from agent.semantic.intent import TimeFilter
 from agent.semantic.model import SemanticModel
+from agent.semantic.parse.dates import read_dates
 from agent.semantic.parse.lexicon import ORDINALS
 from agent.semantic.parse.state import (
     GROUP_CUES,
@@ -24,8 +25,10 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
     months: list[int] = []
     days: list[int] = []
     year: int | None = None
+    years: list[int] = []
+    dates = read_dates(state, model)
 
-    month_mentions = [m for m in state.mentions if m.has("month")]
+    month_mentions = [m for m in state.mentions if m.has("month") and not m.used]
     i = 0
     while i < len(month_mentions):
         first = month_mentions[i]
@@ -111,12 +114,33 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
         number = tokens[idx].number
         if number is not None and 1990 <= number <= 2100 and float(number).is_integer() and idx not in state.used_tokens:
             after_month = idx > 0 and any(m.end == idx and m.has("month") for m in state.mentions)
+            through = _year_range(tokens, idx)
+            if through is not None and (idx == 0 or words[idx - 1] in {"in", "during", "for", "of", "from", "between",
+                                                                        "years"} or after_month):
+                years, span = through  # '1993 through 1997', 'between 1993 and 1997'
+                state.consume(*span, *([idx - 1] if idx and words[idx - 1] in {"from", "between"} else []))
+                continue
             if idx > 0 and (words[idx - 1] in {"in", "during", "for", "of", "since", "year"} or after_month):
                 year = int(number)
                 state.consume(idx)
-    if not (months or days or year or weekdays):
+    if not (months or days or year or years or weekdays or dates.from_day or dates.start or dates.relative):
         return None
-    return TimeFilter(year=year, months=months, days=days, weekdays=weekdays)
+    return TimeFilter(year=year, years=years, months=months, days=days, weekdays=weekdays, from_day=dates.from_day,
+                      to_day=dates.to_day, start=dates.start, end=dates.end, relative=dates.relative)
+
+
+def _year_range(tokens: list[Token], idx: int) -> tuple[list[int], list[int]] | None:
+    """'1993 through 1997', '1993-1997', '1993 and 1997' after 'between': the years, and the tokens said."""
+    link = idx + 1
+    if link + 1 >= len(tokens) or tokens[link].low not in RANGE_WORDS | {"-", "and"}:
+        return None
+    last = tokens[link + 1].number
+    first = tokens[idx].number
+    if last is None or not float(last).is_integer() or not 1990 <= last <= 2100 or last <= first:
+        return None
+    if tokens[link].low == "and" and (idx == 0 or tokens[idx - 1].low != "between"):
+        return None  # '1995 and 1997' is two years, not the years between
+    return list(range(int(first), int(last) + 1)), [idx, link, link + 1]
 
 
 def is_day(token: Token) -> bool:

@@ -46,6 +46,9 @@ def read_comparisons(state: State, model: SemanticModel):
     unresolved: list[str] = []
     i = 0
     while i < len(tokens):
+        if i in state.used_tokens:  # 'between 1994 and 1996': read as years already
+            i += 1
+            continue
         op, values, span, end = _comparison_at(tokens, i, model.unit_words)
         if op is None and _exact_count_at(state, i, model):
             op, values, span, end = "=", [tokens[i].number], [i], i + 1  # 'planes with 4 engines'
@@ -157,7 +160,8 @@ def _aggregated_target(state: State, start: int, end: int, field: Mention | None
         if count:
             return count, used
     dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
-    if dims and plural(state, mention):
+    numeric = any(model.dimension_by_name[e.payload].kind == "numeric" for e in mention.of("dimension"))
+    if dims and plural(state, mention) and not numeric:  # 'more than 2 engines' compares the engine count
         metric = model.distinct_count_metric(dims[0])
         if metric:
             return metric, used

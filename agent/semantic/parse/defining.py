@@ -53,7 +53,7 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
         if found is not None:
             definitions.append(found)
             text = text[:match.start()] + f" {found.label} " + text[match.end():]
-    for start, end, inner in reversed(_asides(text)):
+    for start, end, inner in reversed(asides(text)):
         said = _SAID_COMPARISON.match(inner)
         if said is None:
             continue
@@ -171,7 +171,8 @@ def _normal(expr: str, dialect: str) -> str:
     return tree.sql(dialect="duckdb").lower()
 
 
-def _asides(text: str) -> list[tuple[int, int, str]]:
+def asides(text: str) -> list[tuple[int, int, str]]:
+    """(start, end, inner text) of each bracketed aside, outermost brackets only."""
     found, depth, start = [], 0, 0
     for index, char in enumerate(text):
         if char == "(":

@@ -25,15 +25,24 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
     metrics: list[str] = []
     missing: list[str] = []
     counting = {phrase(w) for w in model.ranking.counting}
+    distinct = sorted((phrase(w) for w in model.distinct_words), key=len, reverse=True)
+    # 'unique destinations per carrier' counts them; 'average delay of distinct routes' is another
+    # measure over them, which the model cannot say: left unplaced, so declined
+    measured = any(m.has("metric") or m.has("agg") for m in state.mentions)
     for mention in state.mentions:
         if mention.used or mention.has("metric") or mention.has("entity") or not plural(state, mention):
             continue
         dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
         if not dims:
             continue
-        before = mention_at(state, mention.start - 1)
+        # 'how many different manufacturers', 'unique destinations per carrier'
+        said = next((w for w in distinct if state.words_before(mention.start, len(w)) == w), ())
+        start = mention.start - len(said)
+        before = mention_at(state, start - 1)
         quantity = before is not None and before.has("rank") and words_of(state, before) in counting
-        if quantity or state.words_before(mention.start, 2) in {("how", "many"), ("number", "of")}:
+        asked = state.words_before(start, 2) in {("how", "many"), ("number", "of"), ("count", "of")}
+        if quantity or asked or (said and not measured):
+            state.consume(*range(start, mention.start))
             metric = model.distinct_count_metric(dims[0])
             if metric is not None:
                 metrics.append(metric)
@@ -90,8 +99,12 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
             continue  # 'in hours when the wind was over 25 mph': a clause, not a grouping
         if (numeric or mention.has("entity")) and not (cue or which or after_top):
             continue  # a measure ("average delay") or a counted thing ("how many planes")
+        if numeric and cue == ("by",) and any(m.has("rank") for m in state.mentions):
+            continue  # 'largest order by total price': what ranks, not a grouping by every price
         if dims[0] == "day" and not single_month:
             dims = ["date" if d == "day" else d for d in dims]
+        if len(set(dims)) > 1 and cue:
+            dims = _cued(state, mention.start, cue, dims, model)
         if len(set(dims)) > 1:
             mention.used = True
             grouping.setdefault(tuple(dims), mention)  # resolved once the metric's table is known
@@ -101,6 +114,18 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if which and not plural(state, mention):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _cued(state: State, start: int, cue: tuple[str, ...], dims: list[str], model: SemanticModel) -> list[str]:
+    """'delay at each airport': the word before the group cue is a value cue ('at') of one of the
+    dimensions the noun could mean, so it is that one (the origin), as 'at JFK' would be."""
+    end = start
+    while end > 0 and state.tokens[end - 1].low in ("the", "a", "an", "all"):
+        end -= 1
+    end -= len(cue)
+    cued = [d for d in dims if any(state.words_before(end, len(p)) == p
+                                   for p in (phrase(c) for c in model.dimension_by_name[d].value_cues))]
+    return cued if len(set(cued)) == 1 else dims
 
 
 def _says_whose_value(state: State, mention: Mention, dims: list[str]) -> bool:
@@ -169,3 +194,30 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
         if key not in result:  # 'top 10 customers … names': both words name the customer's name
             result.append(key)
     return result
+
+
+def read_restated_grain(state: State, model: SemanticModel, table: str, grouping: list[str],
+                        mentions: dict) -> list[str]:
+    """'avg seats of the planes United flew (each distinct tailnum counted once)': distinct values of
+    the measured table's own key are its rows, each counted once already; the words restate how the
+    measure is taken, so they are understood (not dropped) and group nothing. Returns the grouping
+    without them."""
+    key = set(model.table_by_name[table].primary_key)
+    restated: list[Mention] = []
+    distinct = sorted((phrase(w) for w in model.distinct_words), key=len, reverse=True)
+    for mention in state.mentions:
+        said = next((w for w in distinct if state.words_before(mention.start, len(w)) == w), ())
+        dims = [e.payload for e in mention.of("dimension")]
+        if not said or not any(s.table == table and s.expr in key for d in dims
+                               for s in model.dimension_by_name[d].sources):
+            continue
+        start = mention.start - len(said)
+        span = list(range(start, mention.end))
+        if start > 0 and state.tokens[start - 1].low in ("each", "every"):
+            span.append(start - 1)
+        tail = [i for i in range(mention.end, min(mention.end + 3, len(state.tokens)))
+                if state.tokens[i].low in ("counted", "once", "only")]
+        state.consume(*span, *tail)
+        mention.used = True
+        restated.append(mention)
+    return [d for d in grouping if not any(mentions.get(d) is m for m in restated)]

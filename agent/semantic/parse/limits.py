@@ -1,8 +1,16 @@
-"""Pass: how many groups to keep ('top 5', 'which 3 carriers', 'the 10 routes')."""
+"""Pass: how many groups to keep ('top 5', 'which 3 carriers', 'the 10 routes'), and within what
+('top 3 destinations for each carrier': 3 per carrier)."""
 
 from __future__ import annotations
 
+from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import WHICH, State, mention_at
+
+# Cues that put a ranking inside each group: 'top 3 destinations for each carrier', 'the busiest day
+# in each month', 'the 2 busiest routes per airport'. 'by' is left out: 'top 5 carriers by month'
+# may as well rank carrier-months.
+PER_GROUP_CUES = [("each",), ("every",), ("per",), ("for", "each"), ("for", "every"), ("in", "each"),
+                  ("in", "every"), ("within", "each"), ("at", "each")]
 
 
 def read_limit(state: State) -> tuple[int | None, bool]:
@@ -31,3 +39,13 @@ def read_limit(state: State) -> tuple[int | None, bool]:
             state.consume(index)
             return int(token.number), False
     return None, False
+
+
+def read_limit_per(state: State, mentions: dict[str, Mention | None], dimensions: list[str]) -> str | None:
+    """With a ranking over two or more groupings, the one said after 'each' / 'per' is what the
+    ranking restarts in; None when no single grouping is so marked (then the ranking is overall)."""
+    if len(dimensions) < 2:
+        return None
+    marked = [d for d in dimensions if (m := mentions.get(d)) is not None
+              and state.cue_before(m.start, PER_GROUP_CUES) is not None]
+    return marked[0] if len(marked) == 1 else None

@@ -34,6 +34,13 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
     counts_things = _asks_how_many(state, model)
     # 'max arrival delay per route' aggregates; 'which route has the highest delay' ranks
     asks_which = any(t.low in WHICH | {"top", "bottom"} for t in state.tokens)
+    # 'which manufacturer built the most planes': things counted by a quantity word are the measure,
+    # and a measure's word without an aggregation before them ('built') is the verb, not a measure
+    counted = [m for m in state.mentions if m.has("entity") and not m.used and _counted_by_quantity_word(state, m, model)
+               and model.table_by_name[m.of("entity")[0].payload].count_metric]
+    for mention in counted:
+        choices.append(_with_other_tables([model.table_by_name[mention.of("entity")[0].payload].count_metric], model))
+        mention.used = True
     for mention in state.mentions:
         if mention.used and not mention.has("metric"):
             continue
@@ -49,9 +56,14 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                                         grouped=has_grouping)
             if not aggs and on_average:
                 aggs = ["avg"]
+            if not aggs and not has_grouping:  # 'largest order by total price': the largest total price
+                ranked = [m for m in rank_mentions if m.has("agg") and not m.used]
+                if len(ranked) == 1:
+                    aggs = [ranked[0].of("agg")[0].payload]
+                    ranked[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
-            if not aggs and (counts_things or _describes_counted_noun(state, mention, model)):
+            if not aggs and (counts_things or counted or _describes_counted_noun(state, mention, model)):
                 mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
                 continue
             picked = metrics_for(measures[0], aggs, model)
@@ -85,8 +97,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                     mention.used = True
                 break
     for mention in state.mentions:
-        if mention.has("agg") and not mention.used and not mention.has("rank"):
-            mention.used = True  # an aggregation word with nothing to aggregate adds nothing
+        if mention.has("agg") and not mention.used and not mention.has("rank") \
+                and mention.of("agg")[0].payload == "sum":
+            mention.used = True  # 'total number of orders': a total of a count is the count
     rank_mentions = [m for m in rank_mentions if not m.used]
     for mention in rank_mentions:
         mention.used = True
@@ -170,8 +183,11 @@ def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grou
                 j -= 1
                 continue
             break
-        if state.tokens[j - 1].low in {"the", "a", "an", "flight", "flights"} and before is None:
+        if state.tokens[j - 1].low in {"the", "a", "an"} and before is None:
             j -= 1
+            continue
+        if before is not None and before.has("entity") and not before.has("dimension"):
+            j = before.start  # 'average order total price', 'average flight delay': whose measure it is
             continue
         break
     return aggs

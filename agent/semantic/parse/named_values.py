@@ -85,8 +85,15 @@ def _compared_dimensions(state: State, placed: list[tuple[Mention, str]]) -> lis
 
 
 def _value_cue_before(state: State, mention: Mention, entry: Entry, model: SemanticModel) -> bool:
+    """A cue word of the dimension ('to den'), or its own name right before ('return flag R', 'status = F')."""
     dimension = model.dimension_by_name[entry.payload[0]]
-    return state.cue_before(mention.start, [phrase(c) for c in dimension.value_cues]) is not None
+    if state.cue_before(mention.start, [phrase(c) for c in dimension.value_cues]) is not None:
+        return True
+    j = mention.start
+    while j > 0 and state.tokens[j - 1].low in {"is", "=", "of", "was"}:
+        j -= 1
+    named = mention_at(state, j - 1) if j else None
+    return named is not None and any(e.payload == dimension.name for e in named.of("dimension"))
 
 
 def _value_dimension(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str:
