@@ -167,6 +167,7 @@ def _recognisers(base: AgentContext) -> Recognisers:
     def is_data_question(question: str) -> bool:
         ctx = RUN_CONTEXT.get() or base
         # In a CPU worker under its budget, like every parse: a pathological question costs its budget.
+        ctx.values.read_all_latest(ctx.semantic)  # the worker has no warehouse to read them from
         [extraction] = ctx.cpu.run_sync(
             steps.READING_QUESTION, steps.read_questions, ctx.cpu.share(ctx.semantic, ctx.values), [question]
         )

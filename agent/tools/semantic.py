@@ -62,6 +62,7 @@ def _parse_args(ctx: AgentContext, question: str) -> tuple:
     question = _ASKING_FOR_SQL.sub(" ", question)
     whole = question.replace(FOLLOW_UP_MARK, " ")
     latest = question.split(FOLLOW_UP_MARK)[-1]
+    ctx.values.read_all_latest(ctx.semantic)  # the worker has no warehouse to read them from
     return ctx.cpu.share(ctx.semantic, ctx.values), [whole] if latest == question else [whole, latest]
 
 
