@@ -126,6 +126,9 @@ class Assistant:
         if closer is not None:
             await closer()
         self.context.cpu.close()
+        stop_values = getattr(self.context.catalog, "close", None)  # a live catalog's background reading
+        if stop_values is not None:
+            stop_values()
         self.governance.close()
         self.context.warehouse.close()
 

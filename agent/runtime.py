@@ -20,7 +20,7 @@ from agent.catalog import Catalog, default_catalog
 from agent.catalog.bootstrap_dbt import write_project
 from agent.catalog.commands import bootstrap_document
 from agent.catalog.commands import semantic_dir_for
-from agent.catalog.introspected import LazyCatalog, build_catalog
+from agent.catalog.introspected import LiveCatalog
 from agent.errors import AssistantError, QueryTimeoutError
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
@@ -119,10 +119,10 @@ def _catalog(settings: Settings, warehouse: Warehouse):
     if warehouse.is_demo and settings.catalog_path is None:
         return default_catalog()
     try:
-        return build_catalog(warehouse, settings.catalog_path)
+        return cast(Catalog, LiveCatalog(warehouse, settings.catalog_path))
     except WarehouseUnavailableError as exc:
         log.warning("starting without the catalog until the warehouse answers: %s", exc.user_message)
-        return cast(Catalog, LazyCatalog(lambda: build_catalog(warehouse, settings.catalog_path)))
+        return cast(Catalog, LiveCatalog(warehouse, settings.catalog_path, eager=False))
 
 
 def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:

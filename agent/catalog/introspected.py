@@ -11,7 +11,7 @@ from __future__ import annotations
 import logging
 import re
 import threading
-from collections.abc import Callable
+import time
 from pathlib import Path
 from typing import Any
 
@@ -21,14 +21,22 @@ from agent.catalog.catalog import Catalog
 from agent.catalog.loader import CatalogError, parse_catalog_data
 from agent.errors import QueryTimeoutError
 from agent.sql.names import edit_distance
-from agent.warehouse import Schema, Warehouse
+from agent.warehouse import Schema, Warehouse, WarehouseUnavailableError
 
 log = logging.getLogger(__name__)
 
 _TEXT_TYPES = re.compile(r"char|text|string|varchar|enum|citext", re.IGNORECASE)
 _PLAIN = re.compile(r"^[A-Za-z_][A-Za-z0-9_]*$")
 VALUES_MAX = 50  # a text column with at most this many distinct values lists them
-VALUES_MAX_COLUMNS = 200  # at start-up; `catalog init` reads them all
+VALUES_MAX_COLUMNS = 200  # at start-up; the rest in the background; `catalog init` reads them all
+VALUES_BACKGROUND_MAX = 20_000  # columns read after start-up, one at a time, at most
+# The catalog is rebuilt (a second or more on a 1,000-table warehouse) at most this often while the
+# background reads, and once at the end.
+REBUILD_AFTER_S = 30.0
+_CHUNK = 100  # background columns read between two looks at the clock
+SHORT_TEXT = 64  # a declared length up to this reads as a code, status or name, not free text
+_LENGTH = re.compile(r"\((\d+)\)")
+_ENUM = re.compile(r"enum|^char\b|^character\b", re.IGNORECASE)
 VALUE_MAX_LENGTH = 80
 
 
@@ -36,21 +44,47 @@ def is_text(type_name: str) -> bool:
     return bool(_TEXT_TYPES.search(type_name))
 
 
-def read_values(warehouse: Warehouse, schema: Schema, *, max_columns: int | None = VALUES_MAX_COLUMNS) -> dict[tuple[str, str], list[str]]:
+def value_targets(schema: Schema) -> list[tuple[str, str]]:
+    """Every text column, the most telling first: each table's first text column before any
+    table's second (so every table gets some before a wide one gets all), short declared types
+    (codes, statuses, names: `varchar(20)`, enums) before long free text within a table, and
+    small tables (cheap to read, often the lookups people name) first among equals."""
+    ranked = []
+    for table, columns in schema.tables.items():
+        texts = sorted((c for c in columns if is_text(c.type)), key=lambda c: not _short(c.type))
+        info = schema.info.get(table)
+        size = info.row_estimate if info and info.row_estimate is not None else 0
+        ranked += [((rank, not _short(c.type), size), (table, c.name)) for rank, c in enumerate(texts)]
+    ranked.sort(key=lambda item: item[0])
+    return [target for _, target in ranked]
+
+
+def _short(type_name: str) -> bool:
+    length = _LENGTH.search(type_name)
+    return bool(_ENUM.search(type_name)) or (length is not None and int(length.group(1)) <= SHORT_TEXT)
+
+
+def read_values(warehouse: Warehouse, schema: Schema, *, max_columns: int | None = VALUES_MAX_COLUMNS,
+                targets: list[tuple[str, str]] | None = None,
+                stop: threading.Event | None = None) -> dict[tuple[str, str], list[str]]:
     """Distinct values of low-cardinality text columns (sampled on big tables), bounded."""
-    targets = [(t, c.name) for t, cols in schema.tables.items() for c in cols if is_text(c.type)]
-    if max_columns is not None and len(targets) > max_columns:
-        log.info("reading values of the first %d of %d text columns (run `python -m agent catalog init` "
-                 "for all)", max_columns, len(targets))
-        targets = targets[:max_columns]
+    if targets is None:
+        targets = value_targets(schema)
+        if max_columns is not None and len(targets) > max_columns:
+            log.info("reading values of the first %d of %d text columns", max_columns, len(targets))
+            targets = targets[:max_columns]
     found: dict[tuple[str, str], list[str]] = {}
     for done, (table, column) in enumerate(targets, 1):
+        if stop is not None and stop.is_set():
+            break
         try:
             values = warehouse.distinct_values(table, column, limit=VALUES_MAX + 1)
         except QueryTimeoutError as exc:  # a warehouse that did not answer one read will not answer the next
             log.warning("stopped reading column values after %d of %d columns: %s", done - 1, len(targets),
                         exc.user_message)
             break
+        except WarehouseUnavailableError:
+            raise
         except Exception as exc:  # noqa: BLE001 - one unreadable column must not stop the rest
             log.info("values of %s.%s not read: %s", table, column, getattr(exc, "user_message", exc))
             continue
@@ -139,6 +173,10 @@ def build_catalog(warehouse: Warehouse, catalog_path: Path | None, *, with_value
     """The live catalog: introspected (plus sampled values), with CATALOG_PATH on top."""
     schema = warehouse.schema()
     values = read_values(warehouse, schema) if with_values else {}
+    return _catalog_of(warehouse, schema, values, catalog_path)
+
+
+def _catalog_of(warehouse: Warehouse, schema: Schema, values: dict, catalog_path: Path | None) -> Catalog:
     raw = catalog_dict(schema, name=warehouse.describe(), values=values)
     source = "introspected from the warehouse"
     if catalog_path is not None:
@@ -147,20 +185,84 @@ def build_catalog(warehouse: Warehouse, catalog_path: Path | None, *, with_value
     return Catalog(parse_catalog_data(raw, source=source))
 
 
-class LazyCatalog:
-    """A catalog built on first use: a warehouse that is down at start-up does not stop the bot;
-    each use until it answers gets the warehouse's own sentence, then the catalog is built."""
+class LiveCatalog:
+    """The live warehouse's catalog, complete in the background.
 
-    def __init__(self, build: Callable[[], Catalog]):
-        self._build = build
+    Built from the values of the most telling text columns (`value_targets`, at most
+    `start_columns`) so start-up stays quick on a wide warehouse; a daemon thread then reads
+    the rest, one column at a time and at most `background_columns`, logging its progress, and
+    swaps in a rebuilt catalog every `REBUILD_AFTER_S` seconds and at the end (`version` counts
+    the swaps, so views built from it can tell they are stale). With `eager=False` (a warehouse
+    down at start-up) the catalog is built on first use instead, each use until the warehouse
+    answers getting its own sentence.
+    """
+
+    def __init__(self, warehouse: Warehouse, catalog_path: Path | None, *, eager: bool = True,
+                 start_columns: int = VALUES_MAX_COLUMNS, background_columns: int = VALUES_BACKGROUND_MAX):
+        self._warehouse = warehouse
+        self._path = catalog_path
+        self._start_columns = start_columns
+        self._background_columns = background_columns
         self._catalog: Catalog | None = None
         self._lock = threading.Lock()
+        self._stop = threading.Event()
+        self.completion: threading.Thread | None = None
+        self.version = 0
+        if eager:
+            self._catalog = self._first()
 
     def __getattr__(self, name: str) -> Any:
+        if name.startswith("_"):
+            raise AttributeError(name)
+        return getattr(self.current(), name)
+
+    def current(self) -> Catalog:
         with self._lock:
             if self._catalog is None:
-                self._catalog = self._build()
-        return getattr(self._catalog, name)
+                self._catalog = self._first()
+            return self._catalog
+
+    def close(self) -> None:
+        """Stop the background reading (it ends after the column in progress)."""
+        self._stop.set()
+
+    def _first(self) -> Catalog:
+        schema = self._warehouse.schema()
+        targets = value_targets(schema)
+        now, later = targets[: self._start_columns], targets[self._start_columns:]
+        values = read_values(self._warehouse, schema, targets=now)
+        catalog = _catalog_of(self._warehouse, schema, values, self._path)
+        if later and not self._stop.is_set():
+            if len(later) > self._background_columns:
+                log.info("values of %d text columns will not be read (the first %d are); run `python -m agent "
+                         "catalog init` for all", len(later) - self._background_columns,
+                         self._start_columns + self._background_columns)
+                later = later[: self._background_columns]
+            log.info("read values of %d text columns; reading the other %d in the background", len(now), len(later))
+            self.completion = threading.Thread(target=self._complete, args=(schema, values, later),
+                                               name="catalog-values", daemon=True)
+            self.completion.start()
+        return catalog
+
+    def _complete(self, schema: Schema, values: dict, later: list[tuple[str, str]]) -> None:
+        started = swapped = time.monotonic()
+        try:
+            for offset in range(0, len(later), _CHUNK):
+                values = {**values, **read_values(self._warehouse, schema, targets=later[offset: offset + _CHUNK],
+                                                  stop=self._stop)}
+                if self._stop.is_set():
+                    return
+                done = min(offset + _CHUNK, len(later))
+                if done < len(later) and time.monotonic() - swapped < REBUILD_AFTER_S:
+                    continue
+                catalog = _catalog_of(self._warehouse, schema, values, self._path)
+                with self._lock:
+                    self._catalog, self.version = catalog, self.version + 1
+                swapped = time.monotonic()
+                log.info("catalog values: %d/%d background columns read (%.0f s)", done, len(later),
+                         swapped - started)
+        except Exception as exc:  # noqa: BLE001 - the start-up catalog stays; the reason is logged
+            log.warning("catalog values: background reading stopped: %s", getattr(exc, "user_message", exc))
 
 
 def _read(path: Path) -> str:

@@ -6,7 +6,7 @@ from agent.policy.model import PolicyFileError
 __all__ = ["Access", "AccessDenied", "Identity", "Policy", "PolicyFileError", "check_readable"]
 
 
-def check_readable(ctx, sql: str, dialect: str = "duckdb", *, loosely: bool = False) -> None:
+def check_readable(ctx, sql: str, dialect: str | None = None, *, loosely: bool = False) -> None:
     """Refuse SQL the run's person may not read, before a tool explains or repairs it; `loosely`
     judges SQL that does not parse by the names it uses."""
     access = getattr(ctx.warehouse, "access", None)

@@ -27,7 +27,8 @@ from agent.sql.parse import sqlglot_dialect
 
 MASK = "***"
 SYSTEM_NAMES = frozenset({"information_schema", "pg_catalog", "sqlite_master", "sqlite_schema", "pg_class",
-                          "pg_tables", "pg_attribute", "pg_namespace"})
+                          "pg_tables", "pg_attribute", "pg_namespace", "pg_roles", "pg_user", "pg_settings",
+                          "performance_schema"})
 MAX_NAMED = 3
 
 
@@ -42,6 +43,11 @@ class Identity:
     user: str | None = None
     channel: str | None = None
     groups: frozenset[str] = frozenset()
+
+
+def qualified(patterns, default_schema: str) -> tuple[str, ...]:
+    """A pattern without a schema ('orders') names a table of the default schema ('public.orders')."""
+    return tuple(p if "." in p else f"{default_schema.lower()}.{p}" for p in patterns)
 
 
 def _matches(pattern: str, table: TableName, column: str | None = None) -> bool:
@@ -82,17 +88,19 @@ class Policy:
             or groups.intersection(rule.groups)
         ]
 
-    def access_for(self, identity: Identity, tables: dict[TableName, list[str]], default_schema: str) -> "Access":
+    def access_for(self, identity: Identity, tables: dict[TableName, list[str]], default_schema: str,
+                   dialect: str = "duckdb") -> "Access":
         rules = self.rules_for(identity)
         return Access(
             tables=tables,
             default_schema=default_schema,
+            dialect=dialect,
             contact=self.contact,
             restricted=True,
-            allow_lists=tuple(tuple(r.allow) for r in rules if r.allow is not None),
+            allow_lists=tuple(qualified(r.allow, default_schema) for r in rules if r.allow is not None),
             default_allow=self.data.default == "allow",
-            deny=tuple(p for r in rules for p in r.deny),
-            mask=tuple(p for r in rules for p in r.mask),
+            deny=qualified([p for r in rules for p in r.deny], default_schema),
+            mask=qualified([p for r in rules for p in r.mask], default_schema),
         )
 
     def may_answer_for(self, clicker: Identity, owner: str | None) -> bool:
@@ -101,12 +109,12 @@ class Policy:
             return True
         return bool(self.groups_of(clicker).intersection(self.data.run_button))
 
-    def check_against(self, tables: dict[TableName, list[str]]) -> None:
+    def check_against(self, tables: dict[TableName, list[str]], default_schema: str) -> None:
         """Stop start-up on a pattern that names nothing: a misspelt deny would quietly grant."""
         problems = []
         for index, rule in enumerate(self.data.rules):
             for kind in ("allow", "deny", "mask"):
-                for position, pattern in enumerate(getattr(rule, kind) or []):
+                for position, pattern in enumerate(qualified(getattr(rule, kind) or [], default_schema)):
                     if not any(
                         _matches(pattern, table, column)
                         for table, columns in tables.items()
@@ -127,6 +135,7 @@ class Access:
 
     tables: dict[TableName, list[str]] = field(hash=False, compare=False)
     default_schema: str = "main"
+    dialect: str = "duckdb"  # the warehouse's: what SQL is read as unless a caller says otherwise
     contact: str = ""
     restricted: bool = False
     allow_lists: tuple[tuple[str, ...], ...] = ()
@@ -135,8 +144,9 @@ class Access:
     mask: tuple[str, ...] = ()
 
     @classmethod
-    def unrestricted(cls, tables: dict[TableName, list[str]], default_schema: str = "main") -> "Access":
-        return cls(tables=tables, default_schema=default_schema)
+    def unrestricted(cls, tables: dict[TableName, list[str]], default_schema: str = "main",
+                     dialect: str = "duckdb") -> "Access":
+        return cls(tables=tables, default_schema=default_schema, dialect=dialect)
 
     @property
     def key(self) -> tuple:
@@ -179,13 +189,14 @@ class Access:
 
     # -- the check ------------------------------------------------------------------------
 
-    def reads(self, sql: str, dialect: str = "duckdb") -> Reads:
-        return find_reads(sql, dialect, self.tables, self.default_schema)
+    def reads(self, sql: str, dialect: str | None = None) -> Reads:
+        return find_reads(sql, dialect or self.dialect, self.tables, self.default_schema)
 
-    def authorize(self, sql: str, dialect: str = "duckdb") -> str:
+    def authorize(self, sql: str, dialect: str | None = None) -> str:
         """The SQL to run for this person (masked columns rewritten), or AccessDenied naming why."""
         if not self.restricted:
             return sql
+        dialect = dialect or self.dialect
         reads = self.reads(sql, dialect)
         if reads.unknown:
             raise self._refusal(
@@ -216,12 +227,12 @@ class Access:
             node.replace(_masked_value(node))
         return reads.tree.sql(dialect=sqlglot_dialect(dialect))
 
-    def authorize_text(self, sql: str, dialect: str = "duckdb") -> None:
+    def authorize_text(self, sql: str, dialect: str | None = None) -> None:
         """For SQL too broken to parse: refuse when its words name a hidden table, column or catalog."""
         if not self.restricted:
             return
         try:
-            tokens = Dialect.get_or_raise(sqlglot_dialect(dialect)).tokenize(sql)
+            tokens = Dialect.get_or_raise(sqlglot_dialect(dialect or self.dialect)).tokenize(sql)
         except TokenError:
             return
         words = {t.text.lower().strip('"`') for t in tokens if t.token_type in (TokenType.VAR, TokenType.IDENTIFIER)}

@@ -8,7 +8,7 @@ groups: {analysts: [U0123]}      # groups defined here (the bot may pass Slack u
 run_button: [data-leads]         # who may answer someone else's confirmation (the asker always may)
 rules:
   - groups: [analysts]           # who a rule is for: users, channels, groups, or everyone: true
-    allow: [main.flights, main.airlines]   # schema.table or schema.table.column, * and ? as globs
+    allow: [main.flights, airlines]   # table (default schema), schema.table or schema.table.column; * ? globs
     deny: [main.flights.tailnum]
     mask: [main.airlines.name]   # readable, but every value comes back as ***
 ```
@@ -26,7 +26,8 @@ from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationErr
 
 from agent.errors import SettingsError
 
-# A name pattern: two parts (a whole table) or three (one column); each part a name or a glob.
+# A name pattern: one part (a table of the default schema), two (schema.table) or three (one
+# column); each part a name or a glob.
 _PART = re.compile(r"^[A-Za-z0-9_$*?\[\]-]+$")
 
 
@@ -43,8 +44,8 @@ class _Strict(BaseModel):
 
 def _check_pattern(pattern: str) -> str:
     parts = pattern.split(".")
-    if len(parts) not in (2, 3) or not all(_PART.match(p) for p in parts):
-        raise ValueError(f"'{pattern}' should be schema.table or schema.table.column (globs * and ? allowed)")
+    if len(parts) not in (1, 2, 3) or not all(_PART.match(p) for p in parts):
+        raise ValueError(f"'{pattern}' should be table, schema.table or schema.table.column (globs * and ? allowed)")
     return pattern.lower()
 
 

@@ -134,3 +134,9 @@ def _table_name(node: exp.Table, default_schema: str) -> TableName | None:
     if not node.name:
         return None
     return ((node.db or default_schema).lower(), node.name.lower())
+
+
+def table_of(key: str, default_schema: str) -> TableName:
+    """A table as the schema cache keys it ('orders', or 'sales.orders' outside the default schema)."""
+    owner, _, table = key.lower().rpartition(".")
+    return (owner or default_schema.lower(), table)

@@ -20,7 +20,7 @@ from typing import TYPE_CHECKING, Any
 from agent.audit import AuditRecord, AuditTrail
 from agent.errors import AssistantError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
-from agent.policy.reads import TableName
+from agent.policy.reads import TableName, table_of
 from agent.policy.views import scoped_catalog, scoped_schema, scoped_semantic, scoped_values
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
 
@@ -30,7 +30,6 @@ if TYPE_CHECKING:
 
 log = logging.getLogger(__name__)
 
-DEFAULT_SCHEMA = "main"
 MAX_SHARED_VIEWS = 64
 
 # The context of the run in progress, for code built once that must answer per person
@@ -39,12 +38,14 @@ RUN_CONTEXT: ContextVar["AgentContext | None"] = ContextVar("run_context", defau
 
 
 def warehouse_tables(warehouse: Warehouse) -> tuple[dict[TableName, list[str]], str]:
-    schema_name = getattr(warehouse, "default_schema", DEFAULT_SCHEMA)
+    """Every table as (schema, table) with its columns, and the schema unqualified names mean."""
+    schema = warehouse.schema()
     tables: dict[TableName, list[str]] = {}
-    for name, columns in warehouse.schema().tables.items():
-        owner, _, table = name.rpartition(".")
-        tables[((owner or schema_name).lower(), table.lower())] = [c.name.lower() for c in columns]
-    return tables, schema_name
+    for key, columns in schema.tables.items():
+        info = schema.info.get(key)
+        name = (info.schema.lower(), info.name.lower()) if info else table_of(key, schema.default_schema)
+        tables[name] = [c.name.lower() for c in columns]
+    return tables, schema.default_schema
 
 
 class ScopedWarehouse:
@@ -69,13 +70,13 @@ class ScopedWarehouse:
         return self._schema
 
     def distinct_values(self, table: str, column: str, limit: int = 2000) -> list:
-        key = (self.access.default_schema, table.lower())
+        key = table_of(table, self.access.default_schema)
         if not self.access.column_readable(key, column.lower()):
             raise AccessDenied(f"You don't have access to the column {'.'.join(key)}.{column}. "
                                f"Ask {self.access.contact} if you need it.")
         return self._warehouse.distinct_values(table, column, limit)
 
-    def authorize(self, sql: str, dialect: str = "duckdb") -> str:
+    def authorize(self, sql: str, dialect: str | None = None) -> str:
         return self.access.authorize(sql, dialect)
 
     def dry_run(self, sql: str) -> None:
@@ -153,10 +154,11 @@ class Governance:
         self.audit = audit
         self._warehouse = warehouse
         self._tables: dict[TableName, list[str]] | None = None
-        self.default_schema = getattr(warehouse, "default_schema", DEFAULT_SCHEMA)
+        self.default_schema = "main"  # until the schema is read: what the warehouse says then
+        self.dialect = getattr(warehouse, "dialect", "duckdb")
         if policy is not None:
             try:
-                policy.check_against(self.tables)
+                policy.check_against(self.tables, self.default_schema)
             except WarehouseUnavailableError as exc:
                 # Start anyway: every query is still checked against the policy; only the check that
                 # its names exist waits for the warehouse.
@@ -177,8 +179,8 @@ class Governance:
 
     def access_for(self, who: ChatContext) -> Access:
         if self.policy is None:
-            return Access.unrestricted(self.tables, self.default_schema)
-        return self.policy.access_for(self.identity(who), self.tables, self.default_schema)
+            return Access.unrestricted(self.tables, self.default_schema, self.dialect)
+        return self.policy.access_for(self.identity(who), self.tables, self.default_schema, self.dialect)
 
     def may_answer_for(self, who: ChatContext, owner: str | None) -> bool:
         if self.policy is None:
@@ -200,7 +202,8 @@ class Governance:
     def _views_for(self, base: AgentContext, access: Access) -> tuple[Any, Any, Any]:
         if not access.restricted or not access.hidden():
             return base.catalog, base.semantic, base.values
-        key = (id(base.catalog), id(base.semantic), id(base.values), access.key)
+        # a live catalog completes its values in the background: a newer version gets a new view
+        key = (id(base.catalog), getattr(base.catalog, "version", 0), id(base.semantic), id(base.values), access.key)
         with self._lock:
             views = self._views.get(key)
             if views is None:

@@ -8,11 +8,21 @@ Each view is built once per distinct set of rights and shared.
 from __future__ import annotations
 
 import logging
+from dataclasses import replace
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.errors import SqlglotError
 
 from agent.catalog import Catalog
 from agent.catalog.loader import parse_catalog_data
 from agent.policy.access import Access
-from agent.semantic.model import SemanticModel, expression_columns
+from agent.policy.reads import TableName, table_of
+from agent.semantic.dbt_spec import Metric as DbtMetric
+from agent.semantic.dbt_spec import Project
+from agent.semantic.layer import view_data
+from agent.semantic.model import SemanticModel
+from agent.sql.parse import sqlglot_dialect
 from agent.semantic.values import ValueIndex
 from agent.warehouse import Schema
 
@@ -21,31 +31,38 @@ log = logging.getLogger(__name__)
 
 def scoped_schema(schema: Schema, access: Access) -> Schema:
     readable = access.readable
+    keys = {name: table_of(name, access.default_schema) for name in schema.tables}
     return Schema(
         tables={
-            name: [c for c in columns if c.name.lower() in readable[(access.default_schema, name)]]
+            name: [c for c in columns if c.name.lower() in readable[keys[name]]]
             for name, columns in schema.tables.items()
-            if (access.default_schema, name) in readable
-        }
+            if keys[name] in readable
+        },
+        info={name: info for name, info in schema.info.items() if keys.get(name) in readable},
+        default_schema=schema.default_schema,
     )
 
 
 def scoped_catalog(catalog: Catalog, access: Access) -> Catalog:
     raw = catalog.data.model_dump(by_alias=True)
-    readable = {table: set(columns) for (_, table), columns in access.readable.items()}
+    # keyed as the catalog keys tables: bare in the default schema, schema.table elsewhere
+    readable = {
+        (table if owner == access.default_schema else f"{owner}.{table}"): set(columns)
+        for (owner, table), columns in access.readable.items()
+    }
 
     def column_ok(qualified: str) -> bool:
-        table, _, column = qualified.partition(".")
+        table, _, column = qualified.lower().rpartition(".")
         return column in readable.get(table, ())
 
     tables = {}
     for name, table in raw["tables"].items():
-        if name not in readable:
+        if name.lower() not in readable:
             continue
-        table["columns"] = {c: doc for c, doc in table["columns"].items() if c in readable[name]}
+        table["columns"] = {c: doc for c, doc in table["columns"].items() if c.lower() in readable[name.lower()]}
         table["joins"] = [
             j for j in table["joins"]
-            if j["table"] in readable and all(column_ok(f"{t}.{c}") for t, c in _join_columns(j["on"]))
+            if j["table"].lower() in readable and all(column_ok(f"{t}.{c}") for t, c in _join_columns(j["on"]))
         ]
         if table["columns"]:
             tables[name] = table
@@ -73,32 +90,108 @@ def _example_ok(example: dict, access: Access) -> bool:
     return True
 
 
+def relation_table(relation: str, default_schema: str, dialect: str) -> TableName:
+    """The (schema, table) a semantic model's relation names ('orders', 'sales.orders', '"db"."s"."t"')."""
+    table = exp.to_table(relation, dialect=sqlglot_dialect(dialect))
+    return ((table.db or default_schema).lower(), table.name.lower())
+
+
+def _expression_readable(access: Access, table: TableName, expr: str, dialect: str) -> bool:
+    if not access.table_readable(table):
+        return False
+    try:
+        tree = sqlglot.parse_one(expr, read=sqlglot_dialect(dialect))
+    except SqlglotError:
+        return False  # an expression that cannot be read is not shown
+    return all(access.column_readable(table, c.name.lower()) for c in tree.find_all(exp.Column))
+
+
+def scoped_project(project: Project, access: Access) -> Project:
+    """The dbt semantic layer without what reads a table or column this person may not: semantic
+    models on hidden tables, entities, dimensions and measures on hidden columns, and every metric
+    built on any of those (through measures, inputs or filters). What the compiler can reach is
+    then only what the person may read."""
+    dialect = project.dialect
+    models = []
+    for model in project.semantic_models:
+        table = relation_table(model.relation, access.default_schema, dialect)
+        if not access.table_readable(table):
+            continue
+
+        def ok(expr: str | None, table: TableName = table) -> bool:
+            return expr is None or _expression_readable(access, table, expr, dialect)
+
+        dimensions = tuple(d for d in model.dimensions if ok(d.expr))
+        kept_dims = {d.name for d in dimensions}
+        measures = tuple(
+            replace(m, agg_time_dimension=None) if m.agg_time_dimension and m.agg_time_dimension not in kept_dims else m
+            for m in model.measures if ok(m.expr)
+        )
+        models.append(replace(
+            model, entities=tuple(e for e in model.entities if ok(e.expr)), dimensions=dimensions, measures=measures,
+            agg_time_dimension=model.agg_time_dimension if model.agg_time_dimension in kept_dims else None,
+        ))
+    measures = {m.name for model in models for m in model.measures}
+    elements = {d.name for model in models for d in model.dimensions} | {e.name for m in models for e in m.entities}
+    entities = {e.name for model in models for e in model.entities} | {m.entity_name for m in models if m.entity_name}
+
+    def filters_ok(filters) -> bool:
+        return all(ref.name in elements and set(ref.entity_path) <= entities for f in filters for ref in f.refs)
+
+    kept: dict[str, DbtMetric] = {}
+    pending = list(project.metrics)
+    while True:  # a derived metric is kept once every metric it uses is
+        progress = False
+        for metric in list(pending):
+            inputs = [i for i in (metric.numerator, metric.denominator, *metric.inputs) if i is not None]
+            if metric.measure is not None and (metric.measure.name not in measures
+                                               or not filters_ok(metric.measure.filters)):
+                pending.remove(metric)
+                continue
+            if not filters_ok(metric.filters) or not all(filters_ok(i.filters) for i in inputs):
+                pending.remove(metric)
+                continue
+            if all(i.name in kept for i in inputs):
+                kept[metric.name] = metric
+                pending.remove(metric)
+                progress = True
+        if not progress:
+            break
+    metrics = [m for m in project.metrics if m.name in kept]
+    return Project(models, metrics, project.diagnostics, dialect)
+
+
 def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
-    """The model without dimensions and metrics that read what this person may not."""
+    """The model without tables, dimensions and metrics that read what this person may not; with a
+    dbt project, the parser's view is rebuilt from the narrowed project so both agree."""
+    project = scoped_project(model.project, access) if model.project is not None else None
+    raw = view_data(project, model) if project is not None else model.model_dump(by_alias=True)
+    relations = {t["name"]: t["relation"] or t["name"] for t in raw["tables"]}
+    dialect = project.dialect if project is not None else access.dialect
 
     def reads_ok(table: str, expr: str) -> bool:
-        key = (access.default_schema, table)
-        if not access.table_readable(key):
-            return False
-        try:
-            return all(access.column_readable(key, c.lower()) for c in expression_columns(expr))
-        except Exception:  # noqa: BLE001 - an expression that cannot be read is not shown
-            return False
+        return _expression_readable(
+            access, relation_table(relations.get(table, table), access.default_schema, dialect), expr, dialect)
 
-    raw = model.model_dump(by_alias=True)
+    raw["tables"] = [t for t in raw["tables"] if reads_ok(t["name"], "1")]
+    tables = {t["name"] for t in raw["tables"]}
+    raw["joins"] = [j for j in raw["joins"] if j["from"] in tables and j["to"] in tables]
     dims = []
     for dim in raw["dimensions"]:
-        dim["sources"] = [s for s in dim["sources"] if reads_ok(s["table"], s["expr"])]
+        dim["sources"] = [s for s in dim["sources"] if s["table"] in tables and reads_ok(s["table"], s["expr"])]
         if not dim["sources"]:
             continue
         labels = dim.get("value_labels")
-        if labels and not (reads_ok(labels["table"], labels["key"]) and reads_ok(labels["table"], labels["label"])):
+        if labels and not (labels["table"] and reads_ok(labels["table"], labels["key"])
+                           and reads_ok(labels["table"], labels["label"])):
             dim["value_labels"] = None
         dims.append(dim)
     dim_names = {d["name"] for d in dims}
+    vetted = set(project.metric_by_name) if project is not None else None  # kept through the dbt layer
     metrics = [
         m for m in raw["metrics"]
-        if reads_ok(m["table"], m["expr"]) and (not m.get("filter") or reads_ok(m["table"], m["filter"]))
+        if m["table"] in tables and (m["name"] in vetted if vetted is not None else (
+            reads_ok(m["table"], m["expr"]) and (not m.get("filter") or reads_ok(m["table"], m["filter"]))))
         and (m.get("measure") is None or m["measure"] in dim_names)
     ]
     metric_names = {m["name"] for m in metrics}
@@ -106,15 +199,16 @@ def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
         if table.get("count_metric") not in metric_names:
             table["count_metric"] = None
         table["counted_from"] = {k: v for k, v in table.get("counted_from", {}).items() if v in metric_names}
+        table["time"] = {k: v for k, v in table.get("time", {}).items() if v in dim_names}
+        if table.get("agg_time") not in dim_names:
+            table["agg_time"] = None
     if raw.get("default_metric") not in metric_names:
-        raw["default_metric"] = None
+        raw["default_metric"] = next((m["name"] for m in metrics if m["expr"] == "count(*)"), None)
     raw["ranking"]["implies_measure"] = {
         w: m for w, m in raw["ranking"].get("implies_measure", {}).items() if m in dim_names
     }
     raw["dimensions"], raw["metrics"] = dims, metrics
-    # The dbt project the compiler reads is not part of the dump; what it compiles is still
-    # checked against the person's rights before it runs.
-    return SemanticModel.model_validate(raw).model_copy(update={"project": model.project})
+    return SemanticModel.model_validate(raw).model_copy(update={"project": project, "words_source": model.words_source})
 
 
 def scoped_values(values: ValueIndex, model: SemanticModel) -> ValueIndex:

@@ -59,6 +59,23 @@ def extended(model: SemanticModel, project: Project) -> SemanticModel:
                                          "words_source": model.words_source})
 
 
+def view_data(project: Project, like: SemanticModel) -> dict[str, Any]:
+    """The parser's view of `project` (a narrowed copy of `like.project`) with `like`'s vocabulary,
+    unvalidated: names the YAML's meta gives (count metrics, a default) may need dropping first."""
+    if like.words_source is not None:
+        return _view(project, {**like.words_source, "default_metric": like.default_metric})
+    raw = like.model_dump(by_alias=True)  # a model built without its vocabulary: read it back from the view
+    vocabulary = {key: raw[key] for key in _VOCABULARY_KEYS}
+    vocabulary["ranking"] = {k: v for k, v in raw["ranking"].items() if k != "implies_measure"}
+    vocabulary["implies_measure"] = raw["ranking"].get("implies_measure") or {}
+    vocabulary["default_metric"] = like.default_metric
+    return _view(project, vocabulary)
+
+
+_VOCABULARY_KEYS = ("aggregations", "seasons", "time_grains", "named_days", "unsupported_topics", "context_words",
+                    "units", "name_suffixes", "everyday_words", "shapes", "meaning_words")
+
+
 def _with_measured_columns(project: Project) -> Project:
     """A column a sum or average measure aggregates is also a numeric dimension of its model (when
     the YAML does not declare one), so 'average discount' finds the measure and 'discount over

@@ -114,7 +114,8 @@ async def _confirmed(
     if choice == "edit":
         edited = clean_sql_text((answer or {}).get("sql") or "")
         try:
-            await context.cpu.run("Checking the SQL", steps.guard, edited, "duckdb")
+            # read in the warehouse's dialect: the person edits SQL for their own engine
+            await context.cpu.run("Checking the SQL", steps.guard, edited, context.warehouse.dialect)
         except AssistantError as exc:
             refused = ToolMessage(
                 content=tool_result(EXECUTE, error=exc.user_message, error_code=exc.code, sql=edited),

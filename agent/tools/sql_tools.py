@@ -354,7 +354,7 @@ async def execute_sql_and_analyze_result(
         else:
             return tool_error(final_intent, "There is no SQL to run yet. Ask a data question or paste a query.")
         # The guard's parse is bounded in a worker first; the warehouse thread then parses a query known to be sane.
-        await ctx.cpu.run("Checking the SQL", steps.guard, query, "duckdb")
+        await ctx.cpu.run("Checking the SQL", steps.guard, query, ctx.warehouse.dialect)
         result = await ctx.warehouse.arun(query, owner=_person(runtime))
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))

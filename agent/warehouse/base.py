@@ -82,6 +82,9 @@ class Schema:
 
     tables: dict[str, list[Column]] = field(default_factory=dict)
     info: dict[str, TableInfo] = field(default_factory=dict)
+    # The schema unqualified names mean (the first configured one): DuckDB's `main`, PostgreSQL's
+    # `public`, the database itself on MySQL/MariaDB.
+    default_schema: str = "main"
 
     def columns_of(self, table: str) -> list[Column]:
         return self.tables.get(table.lower(), [])

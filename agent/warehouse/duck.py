@@ -102,7 +102,7 @@ class DuckDBWarehouse(Warehouse):
             ).fetchall()
         finally:
             cursor.close()
-        schema = Schema()
+        schema = Schema(default_schema=schemas[0].lower())
         keys = {}
         for schema_name, table, comment, estimate in tables:
             key = table_key(schema_name, table, schemas[0])

@@ -293,7 +293,7 @@ class SqlAlchemyWarehouse(Warehouse):
         with self._connect() as conn:
             inspector = sqlalchemy.inspect(conn)
             schemas = self._schemas(inspector)
-            schema = Schema()
+            schema = Schema(default_schema=schemas[0].lower())
             keys: dict[tuple[str, str], str] = {}
             for schema_name in schemas:
                 try:

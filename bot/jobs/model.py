@@ -59,7 +59,7 @@ class ToolJob(_JobBase):
 
 
 Job = Annotated[AskJob | ResumeJob | ToolJob, Field(discriminator="kind")]
-_JOB = TypeAdapter(Job)
+_JOB: TypeAdapter[AskJob | ResumeJob | ToolJob] = TypeAdapter(Job)
 
 
 def job_from_json(data: str | bytes) -> Job:

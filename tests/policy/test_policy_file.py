@@ -6,6 +6,7 @@ import pytest
 
 from agent.policy import Policy, PolicyFileError
 from agent.policy.scope import Governance
+from agent.api import ChatContext
 from tests.policy.conftest import POLICY
 
 
@@ -29,9 +30,18 @@ def test_bad_default_names_its_line(tmp_path):
         load(tmp_path, POLICY.replace("default: allow", "default: maybe"))
 
 
-def test_pattern_that_is_not_schema_table(tmp_path):
-    with pytest.raises(PolicyFileError, match=r"line \d+, rules\[1\]\.allow\[0\]: 'flights' should be schema.table"):
-        load(tmp_path, POLICY.replace("allow: [main.flights, main.airlines", "allow: [flights, main.airlines"))
+def test_pattern_that_is_not_a_table_or_column(tmp_path):
+    with pytest.raises(PolicyFileError, match=r"line \d+, rules\[1\]\.allow\[0\]: 'a.main.flights.x' should be table, "
+                       r"schema.table or schema.table.column"):
+        load(tmp_path, POLICY.replace("allow: [main.flights, main.airlines", "allow: [a.main.flights.x, main.airlines"))
+
+
+def test_a_table_without_its_schema_is_the_default_schemas(tmp_path, warehouse):
+    bare = load(tmp_path, POLICY.replace("deny: [main.planes,", "deny: [planes,"))
+    governance = Governance(warehouse, bare, None)
+    assert governance.default_schema == "main"
+    access = governance.access_for(ChatContext(user="UANALYST"))
+    assert not access.table_readable(("main", "planes")) and access.table_readable(("main", "flights"))
 
 
 def test_pattern_naming_nothing_stops_start_up(tmp_path, warehouse):
