@@ -12,7 +12,7 @@ import logging
 from dataclasses import dataclass
 
 from agent.budget.inputs import check_question
-from agent.errors import InputTooLargeError
+from agent.errors import InputTooLargeError, QueryTimeoutError
 from agent.llm.routing import clean_message, split_sql
 from agent.semantic.dbt_spec import Project
 from agent.semantic.extract import extract_intent
@@ -59,7 +59,17 @@ class Groundwork:
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
     warehouse = warehouse or Warehouse.from_settings(settings)
     semantic = _semantic_model(settings, warehouse)
-    return Groundwork(settings, warehouse, semantic, ValueIndex.from_warehouse(warehouse, semantic))
+    return Groundwork(settings, warehouse, semantic, _values(warehouse, semantic))
+
+
+def _values(warehouse: Warehouse, semantic: SemanticModel) -> ValueIndex:
+    """The warehouse's values for the semantic model; none when a read runs past its budget (start-up
+    goes on: words naming values are not recognised until a restart)."""
+    try:
+        return ValueIndex.from_warehouse(warehouse, semantic)
+    except QueryTimeoutError as exc:
+        log.warning("starting without the warehouse's values: %s", exc.user_message)
+        return ValueIndex()
 
 
 def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:

@@ -13,6 +13,8 @@ from typing import Any, cast
 from langchain_core.language_models.chat_models import BaseChatModel
 
 from agent.audit import AuditTrail
+from agent.budget import steps
+from agent.budget.bridge import on_run_loop
 from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.introspected import LiveCatalog
@@ -22,7 +24,6 @@ from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.policy import Policy
 from agent.policy.scope import RUN_CONTEXT, Governance
-from agent.semantic.extract import extract_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
@@ -100,6 +101,7 @@ def build_governance(settings: Settings, context: AgentContext) -> Governance:
     return governance
 
 
+
 def _catalog(settings: Settings, warehouse: Warehouse):
     """The demo's hand-written catalog, or the live warehouse's (CATALOG_PATH laid on top)."""
     if warehouse.is_demo and settings.catalog_path is None:
@@ -126,7 +128,11 @@ def build_checkpointer(settings: Settings):
 def _recognisers(base: AgentContext) -> Recognisers:
     def is_data_question(question: str) -> bool:
         ctx = RUN_CONTEXT.get() or base
-        extraction = extract_intent(question, ctx.semantic, ctx.values)
+        # In a CPU worker under its budget, like every parse: a pathological question costs its budget.
+        ctx.values.read_all_latest(ctx.semantic)  # the worker has no warehouse to read them from
+        [extraction] = ctx.cpu.run_sync(
+            steps.READING_QUESTION, steps.read_questions, ctx.cpu.share(ctx.semantic, ctx.values), [question]
+        )
         if extraction.unsupported or extraction.unknown_values:
             return True
         if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:
@@ -145,7 +151,9 @@ def _recognisers(base: AgentContext) -> Recognisers:
     def sql_runs(sql: str) -> bool:
         ctx = RUN_CONTEXT.get() or base
         try:
-            ctx.warehouse.dry_run(transpile(sql, read="presto", write=ctx.warehouse.dialect))
+            native = transpile(sql, read="presto", write=ctx.warehouse.dialect)
+            # On a warehouse slot under its budget, through the person's scoped warehouse.
+            on_run_loop(lambda: ctx.warehouse.adry_run(native), lambda: ctx.warehouse.dry_run(native))
         except AssistantError:
             return False
         return True

@@ -13,6 +13,7 @@ from typing import Any, Literal, TypeVar, overload
 from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from agent.budget.inputs import MAX_SQL_CHARS, MAX_SQL_DEPTH
 from agent.errors import SettingsError
 
 
@@ -54,8 +55,8 @@ class Settings(BaseSettings):
 
     # Budgets: what one request may cost, enforced from outside the work
     max_question_chars: int = Field(default=2000, ge=1)
-    max_sql_chars: int = Field(default=100_000, ge=1)
-    max_sql_depth: int = Field(default=100, ge=1)  # bracket nesting; sqlglot recurses once per level
+    max_sql_chars: int = Field(default=MAX_SQL_CHARS, ge=1)
+    max_sql_depth: int = Field(default=MAX_SQL_DEPTH, ge=1)  # brackets and CASE; sqlglot recurses once per level
     cpu_workers: int = Field(default=2, ge=1)  # worker processes for parse, guard, fix, explain
     cpu_step_budget_s: float = Field(default=10.0, gt=0)
 

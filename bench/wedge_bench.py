@@ -5,6 +5,11 @@ Prints figures; asserts nothing.
   oversized question;
 - a CPU step that never yields: time until it is stopped from outside, until the next
   step is answered (its worker is replaced), and others' steps meanwhile;
+- the offline semantic parse of one question: in this process (as before) against in a CPU
+  worker under its budget (as now), warm (the model already loaded by the worker), and the
+  first question after the model was shared (the worker loads it once);
+- start-up against a warehouse whose value reads never return (1 s query limit): how long
+  until the bot is built (without those values) instead of never;
 - other people's queries while N statements that ignore cancellation hold warehouse
   slots (the engine call is replaced by one that blocks; tests/support/runaway.py):
   median answer time against the same queries with nothing running away.
@@ -124,6 +129,60 @@ async def others_while_a_step_spins(runs: int, budget_s: float) -> None:
         pool.close()
 
 
+QUESTIONS = ["number of flights by origin", "average departure delay by month in 2013",
+             "top 5 destinations by number of flights from JFK"]
+
+
+async def semantic_parse(context, runs: int) -> None:
+    from agent.budget import steps
+    from agent.semantic.extract import extract_intent
+
+    inline, pooled = [], []
+    for _ in range(runs):
+        for question in QUESTIONS:
+            started = time.perf_counter()
+            extract_intent(question, context.semantic, context.values)
+            inline.append(time.perf_counter() - started)
+    shared = context.cpu.share(context.semantic, context.values)
+    for _ in range(context.cpu.workers * 2):  # every worker has loaded the model
+        await context.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, QUESTIONS[:1])
+    for _ in range(runs):
+        for question in QUESTIONS:
+            started = time.perf_counter()
+            await context.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, [question])
+            pooled.append(time.perf_counter() - started)
+    # A fresh copy of the model and values: a new file, loaded once by the worker that takes it.
+    fresh = (context.semantic.model_copy(), dataclasses.replace(context.values))
+    first, _ = await timed(lambda: context.cpu.run(
+        steps.READING_QUESTION, steps.read_questions, context.cpu.share(*fresh), QUESTIONS[:1]))
+    print(f"offline semantic parse of one question (median of {len(inline)}): in-process {median_ms(inline)}, "
+          f"in a CPU worker {median_ms(pooled)} (overhead {_diff_ms(pooled, inline)}); "
+          f"first question on a newly shared model {first * 1000:,.1f} ms")
+
+
+async def start_up_with_silent_values(context, settings) -> None:
+    from agent.runtime import build_context
+    from agent.warehouse.duck import DuckDBWarehouse
+
+    release = threading.Event()
+    real = DuckDBWarehouse._sample_values
+    DuckDBWarehouse._sample_values = blocking_engine(real, release, blocks=lambda table: True)
+    tight = settings.model_copy(update={"query_timeout_s": 1.0})
+    warehouse = DuckDBWarehouse(context.warehouse.path, tight)
+    try:
+        took, built = await timed(lambda: asyncio.to_thread(build_context, tight, warehouse=warehouse))
+        built.cpu.close()
+        print(f"start-up while value reads never return (1 s query limit): built in {took:.1f} s, "
+              f"{warehouse.slots.snapshot()['abandoned_total']} reads abandoned")
+    finally:
+        release.set()
+        DuckDBWarehouse._sample_values = real
+
+
+def _diff_ms(a: list[float], b: list[float]) -> str:
+    return f"{(statistics.median(a) - statistics.median(b)) * 1000:+,.1f} ms"
+
+
 async def _expect_failure(awaitable) -> None:
     try:
         await awaitable
@@ -181,6 +240,8 @@ async def main() -> None:
     assistant = Assistant.from_settings(settings)
     try:
         await refusals(assistant, args.runs)
+        await semantic_parse(assistant.context, args.runs)
+        await start_up_with_silent_values(assistant.context, settings)
         await cpu_overrun(2.0)
         await others_while_a_step_spins(args.runs, 5.0)
         await others_while_runaways(assistant.context, settings, args.runs, args.runaways)

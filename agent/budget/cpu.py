@@ -1,4 +1,4 @@
-"""CPU-heavy steps (parse, guard, fix, explain SQL) run in worker processes under a budget.
+"""CPU-heavy steps (parse, guard, fix, explain SQL, read a question) run in worker processes under a budget.
 
 A step that overruns is not asked to stop: pebble kills its worker process and starts a
 new one, so a runaway parse costs its budget and one worker for that long, never the event
@@ -7,14 +7,22 @@ loop (pure-Python parsing in a thread would hold the GIL) or a thread nobody can
 Workers come from a forkserver: each is forked from a small clean process that has
 already imported the SQL layer, so replacing a killed worker is quick and never forks the
 bot's own threads. Results and errors travel back pickled (the typed errors survive).
+Big read-only inputs many steps share (the semantic model and its values) are written once
+to a file (`share`); a worker loads each file once and keeps it.
 """
 
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
+import hashlib
 import logging
 import multiprocessing
+import pickle
+import tempfile
+import threading
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
@@ -29,6 +37,8 @@ T = TypeVar("T")
 _PRELOAD = ["agent.budget.steps"]
 # Starting the forkserver and its first workers takes seconds on a busy machine.
 START_S = 10.0
+# Shared files kept at once (one per semantic model view: the whole model, or one person's part).
+MAX_SHARED = 64
 
 
 class CpuPool:
@@ -36,14 +46,19 @@ class CpuPool:
         self.workers = workers
         self.budget_s = budget_s
         self._pool: ProcessPool | None = None
+        self._lock = threading.Lock()
         self.overruns = 0  # steps stopped from outside since start (a metric)
+        self._shared_dir: tempfile.TemporaryDirectory | None = None
+        # id()s of the shared values -> (the values, kept so the ids stay theirs; their file)
+        self._shared: dict[tuple[int, ...], tuple[tuple, Path]] = {}
 
     def _ensure(self) -> ProcessPool:
-        if self._pool is None or not self._pool.active:
-            context = multiprocessing.get_context("forkserver")
-            context.set_forkserver_preload(_PRELOAD)
-            self._pool = ProcessPool(max_workers=self.workers, context=context)
-        return self._pool
+        with self._lock:  # `run_sync` callers are threads: one pool, however many ask at once
+            if self._pool is None or not self._pool.active:
+                context = multiprocessing.get_context("forkserver")
+                context.set_forkserver_preload(_PRELOAD)
+                self._pool = ProcessPool(max_workers=self.workers, context=context)
+            return self._pool
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`fn(*args, **kwargs)` in a worker; `what` names the step for the person ("Reading the SQL")."""
@@ -51,23 +66,67 @@ class CpuPool:
         try:
             # The pool's timeout starts when a worker takes the step; the wait for a worker (or for
             # the first workers to start) is bounded too.
-            return await asyncio.wait_for(asyncio.wrap_future(future), self.budget_s + max(self.budget_s, START_S))
-        except TimeoutError:
-            if future.cancelled():  # our own wait ran out first (wait_for cancelled the step)
-                raise BusyError(
+            return await asyncio.wait_for(asyncio.wrap_future(future), self._wait_s)
+        except BaseException as exc:
+            raise self._failure(what, future, exc) from None
+
+    def run_sync(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        """`run` for code on a thread of its own (the offline chat model's callbacks): the thread only
+        waits, and is free again when the budget ends. Never call it on the event loop's thread."""
+        future = self._ensure().schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
+        try:
+            return future.result(timeout=self._wait_s)
+        except concurrent.futures.TimeoutError as exc:
+            if not future.done():  # still waiting for a worker: give the place up
+                future.cancel()
+            raise self._failure(what, future, TimeoutError()) from exc
+        except BaseException as exc:
+            raise self._failure(what, future, exc) from None
+
+    def share(self, *values: Any) -> Path:
+        """A file holding `values` pickled, for steps to load in their worker (`steps.shared`); written
+        once per set of objects, so pass the same objects again to reuse it."""
+        with self._lock:
+            key = tuple(id(v) for v in values)
+            known = self._shared.get(key)
+            if known is not None and all(a is b for a, b in zip(known[0], values)):
+                return known[1]
+            data = pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
+            if self._shared_dir is None:
+                self._shared_dir = tempfile.TemporaryDirectory(prefix="cpu-shared-")
+            path = Path(self._shared_dir.name) / f"{hashlib.sha256(data).hexdigest()[:32]}.pickle"
+            if not path.exists():
+                partial = path.with_suffix(".partial")
+                partial.write_bytes(data)
+                partial.replace(path)  # a worker never reads a half-written file
+            if len(self._shared) >= MAX_SHARED:
+                self._shared.pop(next(iter(self._shared)))
+            self._shared[key] = (values, path)
+            return path
+
+    @property
+    def _wait_s(self) -> float:
+        return self.budget_s + max(self.budget_s, START_S)
+
+    def _failure(self, what: str, future: concurrent.futures.Future, exc: BaseException) -> BaseException:
+        """What the person is told when a step did not return its result."""
+        if isinstance(exc, TimeoutError):
+            if future.cancelled():  # our own wait ran out first (the step never reached a worker)
+                return BusyError(
                     f"{what} is waiting for a free worker; the bot is busy right now. Please try again in a minute."
-                ) from None
+                )
             self.overruns += 1
             log.warning("%s ran past its %gs budget; its worker was stopped", what, self.budget_s)
-            raise StepOverrunError(
+            return StepOverrunError(
                 f"{what} took longer than {self.budget_s:g} seconds, so I stopped it. "
                 "Please send something shorter or simpler."
-            ) from None
-        except RecursionError:
-            raise InputTooLargeError(f"{what} stopped: the input is nested too deeply for me to read.") from None
-        except ProcessExpired as exc:
+            )
+        if isinstance(exc, RecursionError):
+            return InputTooLargeError(f"{what} stopped: the input is nested too deeply for me to read.")
+        if isinstance(exc, ProcessExpired):
             log.error("%s: its worker process died (%s)", what, exc)
-            raise StepOverrunError(f"{what} failed: the worker running it stopped unexpectedly. Please try again.") from None
+            return StepOverrunError(f"{what} failed: the worker running it stopped unexpectedly. Please try again.")
+        return exc
 
     def warm(self) -> None:
         """Start the workers now, so the first person's step does not wait for them."""

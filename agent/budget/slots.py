@@ -10,11 +10,17 @@ readiness reports.
 
 Threads are daemons and never asyncio's default executor: an abandoned call must neither
 block other `to_thread` work nor keep the process alive at exit.
+
+`call_blocking` is the same for code with no event loop to await on (start-up reads of the
+schema and values, before the bot serves anyone; reads from a thread): it waits on its own
+thread, and takes its slot without queueing for one, as nothing else runs then. Called from
+work already on a slot (a query's schema check), it simply runs: the slot's budget holds.
 """
 
 from __future__ import annotations
 
 import asyncio
+import contextlib
 import itertools
 import logging
 import threading
@@ -28,6 +34,8 @@ from agent.errors import BusyError, QueryTimeoutError
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
+
+_on_slot = threading.local()  # `active` is True on a thread that is a slot's own
 
 
 @dataclass
@@ -48,6 +56,7 @@ class BlockingSlots:
         self._calls: dict[int, _Call] = {}
         self._ids = itertools.count()
         self._freed: asyncio.Event | None = None
+        self._waiting_loop: asyncio.AbstractEventLoop | None = None  # where `_freed` is awaited
         self.abandoned_total = 0  # calls given up on since start (a metric)
 
     async def call(self, fn: Callable[..., T], *args: Any, budget_s: float, owner: str | None = None, **kwargs: Any) -> T:
@@ -71,6 +80,44 @@ class BlockingSlots:
         except asyncio.CancelledError:
             self._abandon(call_id, "was cancelled by its caller")
             raise
+
+    def call_blocking(self, fn: Callable[..., T], *args: Any, budget_s: float, **kwargs: Any) -> T:
+        """`fn(*args, **kwargs)` on a thread of its own; QueryTimeoutError when it does not return within
+        `budget_s` (the thread keeps its slot until it ends). On the event loop's thread it holds the loop
+        for up to `budget_s`: async code uses `call`."""
+        if getattr(_on_slot, "active", False):
+            return fn(*args, **kwargs)
+        done = threading.Event()
+        outcome: dict[str, Any] = {}
+        call_id = next(self._ids)
+        self._calls[call_id] = _Call(None, self._clock(), budget_s)
+
+        def work() -> None:
+            _on_slot.active = True
+            try:
+                outcome["value"] = fn(*args, **kwargs)
+            except BaseException as exc:  # handed to the caller, who decides what the person is told
+                outcome["error"] = exc
+            finally:
+                call = self._calls.pop(call_id, None)
+                if call is not None and call.abandoned:
+                    log.warning("an abandoned blocking call ended after %.0fs; its slot is free again",
+                                self._clock() - call.started)
+                done.set()
+                loop = self._waiting_loop
+                if loop is not None:
+                    with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits on it
+                        loop.call_soon_threadsafe(self._wake)
+
+        threading.Thread(target=work, name=f"blocking-{call_id}", daemon=True).start()
+        if not done.wait(budget_s):
+            self._abandon(call_id, "did not stop within its budget")
+            raise QueryTimeoutError(
+                f"The warehouse did not answer within {budget_s:g} seconds, so I gave up waiting for it."
+            )
+        if "error" in outcome:
+            raise outcome["error"]
+        return outcome["value"]
 
     def snapshot(self) -> dict[str, Any]:
         """Slots in use, and how many are held past their budget (wedged: all of them)."""
@@ -96,6 +143,7 @@ class BlockingSlots:
     async def _take_slot(self, owner: str | None, budget_s: float, deadline: float) -> int:
         while len(self._calls) >= self.slots:
             self._freed = self._freed or asyncio.Event()
+            self._waiting_loop = asyncio.get_running_loop()
             try:
                 await asyncio.wait_for(self._freed.wait(), max(0.0, deadline - self._clock()))
             except TimeoutError:
@@ -107,6 +155,7 @@ class BlockingSlots:
         return call_id
 
     def _work(self, loop: asyncio.AbstractEventLoop, call_id: int, result: asyncio.Future, fn, args, kwargs) -> None:
+        _on_slot.active = True
         try:
             value, error = fn(*args, **kwargs), None
         except BaseException as exc:  # handed to the caller, who decides what the person is told
@@ -120,15 +169,19 @@ class BlockingSlots:
         call = self._calls.pop(call_id, None)
         if call is not None and call.abandoned:
             log.warning("an abandoned blocking call ended after %.0fs; its slot is free again", self._clock() - call.started)
-        if self._freed is not None:
-            self._freed.set()
-            self._freed = None
+        self._wake()
         if result.done() or (call is not None and call.abandoned):
             return  # nobody waits for an abandoned call's outcome
         if error is not None:
             result.set_exception(error)
         else:
             result.set_result(value)
+
+    def _wake(self) -> None:
+        """Let callers waiting for a slot look again (on the loop they wait on)."""
+        if self._freed is not None:
+            self._freed.set()
+            self._freed = None
 
     def _abandon(self, call_id: int, why: str) -> None:
         call = self._calls.get(call_id)

@@ -1,16 +1,24 @@
 """The SQL layer's CPU-heavy entry points as they run inside a CpuPool worker process.
 
-Everything here takes and returns plain picklable values. A fix needs the engine's dry run;
-a worker opens its own read-only connection to the warehouse file for that (DuckDB lets
-several processes read one file), so nothing of the bot's process crosses over.
+Everything here takes and returns plain picklable values. A fix needs the engine's dry run
+and small probes of the data; a worker opens its own read-only connection to the warehouse
+file for them (DuckDB lets several processes read one file), so nothing of the bot's process
+crosses over. Those queries are the person's like any other: each passes their access check
+here, and each probe comes back as an audit record for the bot's trail.
 """
 
 from __future__ import annotations
 
+import pickle
+import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
+from agent.audit import AuditRecord
+from agent.errors import AssistantError, SqlError
+from agent.policy.access import Access, AccessDenied
+from agent.semantic.extract import Extraction, extract_intent
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
 from agent.sql.guard import ensure_read_only
@@ -18,29 +26,67 @@ from agent.sql.parse import transpile
 from agent.warehouse.base import Schema
 
 _connections: dict[tuple[str, str], object] = {}  # one per worker process, opened on first use
+_loaded: dict[str, tuple] = {}  # CpuPool.share files this worker has read, by path
+# How the person is told a question took too long to read.
+READING_QUESTION = "Reading the question"
+MAX_LOADED = 8  # semantic model views a worker keeps (the whole model, and a few people's parts)
 
 
 @dataclass(frozen=True)
 class WarehouseFile:
-    """Enough to open the warehouse read-only from another process."""
+    """Enough to open the warehouse read-only from another process, as one person may read it."""
 
     path: Path
     memory_limit: str
     probe_rows: int = 100
+    access: Access | None = None  # the person's rights; None: nothing is hidden
+    # The probes run, as audit records without the person's name (the bot adds it and writes them).
+    probes: list[AuditRecord] = field(default_factory=list, compare=False)
 
     def dry_run(self, sql: str) -> None:
-        self._read("EXPLAIN " + sql, sql)
+        self._read("EXPLAIN " + self._authorized(sql, loosely=True))
 
     def probe(self, sql: str) -> list[tuple]:
         """A small read query a repair uses to look at the data (at most `probe_rows` rows)."""
-        return self._read(sql, sql)[: self.probe_rows]
+        started = time.perf_counter()
+        record = AuditRecord(sql=sql, outcome="error")
+        try:
+            executed = self._authorized(sql)
+            if executed != sql:
+                record.executed_sql = executed
+            if self.access is not None:
+                record.tables = sorted(".".join(t) for t in self.access.reads(sql).tables)
+            rows = self._read(executed)[: self.probe_rows]
+            record.outcome, record.rows = "ok", len(rows)
+            return rows
+        except AssistantError as exc:
+            record.outcome = "refused" if isinstance(exc, AccessDenied) or exc.code == "unsafe_sql" else "error"
+            record.error_code, record.error = exc.code, exc.user_message
+            raise
+        finally:
+            record.duration_ms = round((time.perf_counter() - started) * 1000, 3)
+            self.probes.append(record)
 
-    def _read(self, statement: str, sql: str) -> list[tuple]:
+    def _authorized(self, sql: str, *, loosely: bool = False) -> str:
+        """The SQL to run for the person, or AccessDenied. `loosely` (an EXPLAIN, which returns no
+        data): a query naming a column nobody has (what the fixer is there to repair) cannot be
+        resolved column by column, so it is judged by the names it uses, as pasted broken SQL is."""
+        ensure_read_only(sql, dialect="duckdb")
+        if self.access is None:
+            return sql
+        try:
+            return self.access.authorize(sql)
+        except SqlError:
+            if not loosely:
+                raise
+            self.access.authorize_text(sql)
+            return sql
+
+    def _read(self, statement: str) -> list[tuple]:
         import duckdb
 
         from agent.warehouse.duck import _as_sql_error
 
-        ensure_read_only(sql, dialect="duckdb")
         key = (str(self.path), self.memory_limit)
         if key not in _connections:
             _connections[key] = duckdb.connect(
@@ -57,6 +103,23 @@ class WarehouseFile:
             return _connections[key].execute(statement).fetchmany(self.probe_rows + 1)
         except duckdb.Error as exc:
             raise _as_sql_error(exc) from exc
+
+
+def shared(path: Path) -> tuple:
+    """The values `CpuPool.share` wrote to `path`, read once per worker process and kept."""
+    key = str(path)
+    if key not in _loaded:
+        if len(_loaded) >= MAX_LOADED:
+            _loaded.pop(next(iter(_loaded)))
+        with open(path, "rb") as file:
+            _loaded[key] = pickle.load(file)
+    return _loaded[key]
+
+
+def read_questions(semantic: Path, questions: list[str]) -> list[Extraction]:
+    """The offline semantic parse of each question, with the model and values shared at `semantic`."""
+    model, values = shared(semantic)
+    return [extract_intent(question, model, values) for question in questions]
 
 
 def guard(sql: str, dialect: str) -> None:
@@ -81,3 +144,11 @@ def fix(
     probe: Callable[[str], list[tuple]],
 ) -> FixResult:
     return fix_sql(sql, error=error, dialect=dialect, schema=schema, dry_run=dry_run, probe=probe, target=target)
+
+
+def fix_on_file(
+    sql: str, error: str | None, dialect: str, schema: Schema, target: str, warehouse: WarehouseFile
+) -> tuple[FixResult, list[AuditRecord]]:
+    """`fix` with the dry runs and probes on `warehouse`, and the probes it ran (for the audit trail)."""
+    result = fix(sql, error, dialect, schema, target, warehouse.dry_run, warehouse.probe)
+    return result, warehouse.probes

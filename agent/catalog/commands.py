@@ -14,6 +14,7 @@ from sqlglot import exp
 from agent.catalog.bootstrap_dbt import NUMERIC, bootstrap, net_words, write_project
 from agent.catalog.introspected import catalog_dict, overlay, read_values
 from agent.catalog.loader import CatalogError, parse_catalog_data
+from agent.errors import QueryTimeoutError
 from agent.settings import Settings
 from agent.warehouse import Schema, Warehouse, open_warehouse
 from agent.warehouse.base import quote
@@ -67,7 +68,11 @@ def _fraction_columns(warehouse: Warehouse, schema: Schema) -> frozenset[tuple[s
             sql = (f"SELECT min({quote(column.name, warehouse.dialect)}), max({quote(column.name, warehouse.dialect)}) "
                    f"FROM {schema.reference(table, warehouse.dialect)}")
             try:
-                low, high = warehouse.run(sql).rows[0]
+                # a start-up read: on a warehouse slot, abandoned past a query's budget
+                low, high = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s()).rows[0]
+            except QueryTimeoutError as exc:  # a warehouse that did not answer one read will not answer the next
+                log.warning("stopped reading column ranges: %s", exc.user_message)
+                return frozenset(found)
             except Exception as exc:  # noqa: BLE001 - an unreadable column is taken as an amount
                 log.info("range of %s.%s not read: %s", table, column.name, getattr(exc, "user_message", exc))
                 continue

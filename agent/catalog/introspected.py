@@ -19,6 +19,7 @@ import yaml
 
 from agent.catalog.catalog import Catalog
 from agent.catalog.loader import CatalogError, parse_catalog_data
+from agent.errors import QueryTimeoutError
 from agent.sql.names import edit_distance
 from agent.warehouse import Schema, Warehouse, WarehouseUnavailableError
 
@@ -78,6 +79,10 @@ def read_values(warehouse: Warehouse, schema: Schema, *, max_columns: int | None
             break
         try:
             values = warehouse.distinct_values(table, column, limit=VALUES_MAX + 1)
+        except QueryTimeoutError as exc:  # a warehouse that did not answer one read will not answer the next
+            log.warning("stopped reading column values after %d of %d columns: %s", done - 1, len(targets),
+                        exc.user_message)
+            break
         except WarehouseUnavailableError:
             raise
         except Exception as exc:  # noqa: BLE001 - one unreadable column must not stop the rest

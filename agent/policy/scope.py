@@ -102,6 +102,14 @@ class ScopedWarehouse:
             record.outcome, record.rows = "ok", result.row_count
             return result
 
+    def record_elsewhere(self, records: list[AuditRecord]) -> None:
+        """Queries run for this person outside this process (a fix's probes in a worker), into the trail."""
+        for record in records:
+            record.request_id, record.session_id = self._who.request_id, self._session_id
+            record.user, record.channel = self._who.user, self._who.channel
+            if self._audit is not None:
+                self._audit.record(record)
+
     def _checked(self, sql: str, record: AuditRecord) -> str:
         record.tables = self._tables(sql)
         executed = self.access.authorize(sql)

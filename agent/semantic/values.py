@@ -43,6 +43,22 @@ class ValueIndex:
     latest: dict[str, date | None] = field(default_factory=dict)
     read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
 
+    def __getstate__(self) -> dict:
+        """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
+        latest dates go as read so far (`read_all_latest` reads them first)."""
+        return {**self.__dict__, "read_latest": None}
+
+    def read_all_latest(self, model: SemanticModel) -> None:
+        """Read now every latest date a question may count back from (each table's own, and by each of
+        its date dimensions); a date read already is not read again."""
+        if self.read_latest is None:
+            return
+        for spec in model.tables:
+            self.latest_date(spec.name)
+            for dim in model.dimensions:
+                if dim.kind == "time" and any(s.table == spec.name for s in dim.sources):
+                    self.latest_date(spec.name, dim.name)
+
     def latest_date(self, table: str, dimension: str | None = None) -> date | None:
         """The latest date in the data of `table`, by its own time dimension or the date `dimension`
         the question names (None when there is none or the warehouse does not say), read on first use
@@ -178,7 +194,8 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
     labels = model.dimension_by_name[name].value_labels
     if labels is None:
         return {}
-    result = warehouse.run(f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"')
+    sql = f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"'
+    result = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s())
     return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
 
 

@@ -21,6 +21,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import TokenError
 from sqlglot.tokens import Token, TokenType
 
+from agent.budget.inputs import check_sql
 from agent.errors import UnsafeSqlError
 from agent.sql.allowlist import (
     MAX_GENERATED,
@@ -31,7 +32,6 @@ from agent.sql.allowlist import (
     duckdb_refused,
     table_functions,
 )
-from agent.sql.limits import check_sql_size
 from agent.sql.names import allowed_typos, edit_distance
 from agent.sql.parse import clean_sql_text, parse_statements, sqlglot_dialect
 
@@ -136,7 +136,7 @@ def ensure_read_only(
 ) -> exp.Expression:
     """The parsed statement when it is one read-only query; UnsafeSqlError or SqlSyntaxError if not."""
     text = clean_sql_text(sql)
-    check_sql_size(text)
+    check_sql(text)
     read = sqlglot_dialect(dialect)
     policy = policy or GuardPolicy()
     called = _check_tokens(text, read)

@@ -41,7 +41,9 @@ def internal_error(state: CommonAgentState, reason: str, exc: Exception | None =
         text = "I could not form a valid request for my tools after several tries. Please rephrase the question."
     else:
         text = "Something went wrong on my side. Please try again."
-    return {"has_internal_error": True, "internal_error_message": text, "internal_error_code": reason}
+    # A typed failure inside the model's turn (a parse stopped at its budget) keeps its own code.
+    code = exc.code if reason == "llm" and isinstance(exc, AssistantError) else reason
+    return {"has_internal_error": True, "internal_error_message": text, "internal_error_code": code}
 
 
 def _tool_call_infos(state: CommonAgentState) -> tuple[ToolCallInfo, ToolCallInfo]:

@@ -40,12 +40,14 @@ def build_free_path(
     validator = SqlValidator(warehouse, dialect)
 
     async def preprocess(state: FreePathState) -> dict:
-        context = await asyncio.to_thread(
+        # Sample rows are read on a warehouse slot under a query's budget, like every warehouse call.
+        context = await warehouse.slots.call(
             build_context,
             state["question"],
             warehouse=warehouse,
             catalog=catalog,
             tables=state.get("requested_tables"),
+            budget_s=warehouse.budget_s(),
         )
         if not context.tables:
             known = ", ".join(warehouse.schema().tables)
@@ -120,8 +122,8 @@ def build_free_path(
     async def placeholders(state: FreePathState) -> dict:
         if not state.get("valid"):
             return {"placeholders": []}
-        found = await asyncio.to_thread(
-            describe_placeholders, state["sql"], warehouse=warehouse, dialect=dialect
+        found = await warehouse.slots.call(
+            describe_placeholders, state["sql"], warehouse=warehouse, dialect=dialect, budget_s=warehouse.budget_s()
         )
         return {"placeholders": found}
 

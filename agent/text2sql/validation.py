@@ -7,7 +7,6 @@ only if that did not make the SQL valid, one LLM step given the engine's own err
 
 from __future__ import annotations
 
-import asyncio
 from dataclasses import dataclass, field
 
 from langchain_core.language_models import BaseChatModel
@@ -111,7 +110,8 @@ class SqlValidator:
     async def _deterministic_fix(self, state: Validated) -> bool:
         """The SQL layer's fix_sql; it works in the warehouse's dialect, so its result is written back in ours."""
         try:
-            outcome = await asyncio.to_thread(
+            # Its dry runs go to the warehouse: on a slot, abandoned at the budget of a CPU step.
+            outcome = await self.warehouse.slots.call(
                 fix_sql,
                 state.sql,
                 error=state.check.detail,
@@ -119,6 +119,7 @@ class SqlValidator:
                 schema=self.warehouse.schema(),
                 dry_run=self.dry_run_native,
                 target=self.warehouse.dialect,
+                budget_s=self.warehouse.settings.cpu_step_budget_s,
             )
             fixed = outcome.fixed_sql
             if outcome.valid and not self._writes_native:

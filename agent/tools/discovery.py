@@ -38,7 +38,7 @@ async def data_discovery(
     ]
     # the semantic model reads the question as a whole ('line items … receipt date after commit
     # date'), where the catalog search only matches words: what it needs is the data
-    needed = semantic_tables(ctx, user_question)
+    needed = await semantic_tables(ctx, user_question)
     if not matches and needed:
         found = [{"table": t, "description": "", "columns": [], "matched_columns": [], "score": 1.0,
                   "reasons": ["the semantic model reads the question with it"]} for t in needed]

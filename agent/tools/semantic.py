@@ -11,10 +11,11 @@ import re
 
 from pydantic import BaseModel, Field
 
+from agent.budget import steps
 from agent.runtime import AgentContext
 from agent.llm.routing import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
-from agent.semantic.extract import extract_intent
+from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent
 from agent.semantic.parse.dates import with_latest_dates
 
@@ -47,11 +48,28 @@ _ASKING_FOR_SQL = re.compile(
 
 
 def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
+    """The deterministic extractor's parse, for code on a thread of its own (the offline chat model)."""
+    return _as_parse(ctx, ctx.cpu.run_sync(steps.READING_QUESTION, steps.read_questions, *_parse_args(ctx, question)))
+
+
+async def aoffline_parse(ctx: AgentContext, question: str) -> SemanticParse:
+    return _as_parse(ctx, await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, *_parse_args(ctx, question)))
+
+
+def _parse_args(ctx: AgentContext, question: str) -> tuple:
+    """The extractor runs in a CPU worker under its budget: the model and values go by a shared file
+    (written once per view), the whole question and, for a follow-up, its latest message."""
     question = _ASKING_FOR_SQL.sub(" ", question)
-    extraction = extract_intent(question.replace(FOLLOW_UP_MARK, " "), ctx.semantic, ctx.values)
+    whole = question.replace(FOLLOW_UP_MARK, " ")
     latest = question.split(FOLLOW_UP_MARK)[-1]
-    if latest != question and extraction.intent is not None:
-        extraction.intent = _latest_wins(extraction.intent, extract_intent(latest, ctx.semantic, ctx.values).intent)
+    ctx.values.read_all_latest(ctx.semantic)  # the worker has no warehouse to read them from
+    return ctx.cpu.share(ctx.semantic, ctx.values), [whole] if latest == question else [whole, latest]
+
+
+def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse:
+    extraction = extractions[0]
+    if len(extractions) > 1 and extraction.intent is not None:
+        extraction.intent = _latest_wins(extraction.intent, extractions[1].intent)
     unknown = [
         f"'{u.text}'" + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
         for u in extraction.unknown_values
@@ -81,9 +99,9 @@ def _latest_wins(merged: StructuredIntent, latest: StructuredIntent | None) -> S
     return merged.model_copy(update={"filters": filters, "time": time})
 
 
-def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
+async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
     """Tables the semantic model would read for this question; [] when it cannot tell."""
-    parse = offline_parse(ctx, question)
+    parse = await aoffline_parse(ctx, question)
     if parse.intent is None or parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
         return []
     return list(compile_intent(parse.intent, ctx.semantic).tables)

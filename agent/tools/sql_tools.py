@@ -18,7 +18,7 @@ from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.runtime import AgentContext
 from agent.policy import check_readable
 from agent.budget import steps
-from agent.budget.inputs import check_sql as check_sql_size
+from agent.budget.inputs import check_sql as check_sql_text
 from agent.sql.fix import FixResult
 from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
@@ -38,7 +38,7 @@ PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a f
 
 def check_sql(ctx: AgentContext, sql: str) -> None:
     """Refuse SQL too long or too deeply nested to parse, before anything parses it."""
-    check_sql_size(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
+    check_sql_text(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
 
 
 def _person(runtime: ToolRuntime) -> str | None:
@@ -229,14 +229,21 @@ def _check_pasted(ctx: AgentContext, sql: str, dialect: str) -> None:
 
 
 async def _fix(ctx: AgentContext, sql: str, error: str | None, dialect: str) -> FixResult:
-    """The fix engine under the CPU budget. A DuckDB file is opened by the worker process itself; a
-    server's dry runs and probes need this process's connection pool, so there it runs on a warehouse
-    slot (abandoned at the same budget, though not killed)."""
+    """The fix engine under the CPU budget. A DuckDB file is opened by the worker process itself (its
+    dry runs and probes pass the person's access check there, and the probes come back for the audit
+    trail); a server's need this process's connection pool, so there it runs on a warehouse slot
+    (abandoned at the same budget, though not killed) through the person's scoped warehouse."""
     args = (sql, error, dialect, ctx.warehouse.schema(), ctx.warehouse.dialect)
     path = getattr(ctx.warehouse, "path", None)
     if path is not None:
-        warehouse_file = steps.WarehouseFile(path, ctx.settings.query_memory_limit, probe_rows=PROBE_ROWS)
-        return await ctx.cpu.run("Fixing the SQL", steps.fix, *args, warehouse_file.dry_run, warehouse_file.probe)
+        warehouse_file = steps.WarehouseFile(
+            path, ctx.settings.query_memory_limit, probe_rows=PROBE_ROWS, access=getattr(ctx.warehouse, "access", None)
+        )
+        result, probes = await ctx.cpu.run("Fixing the SQL", steps.fix_on_file, *args, warehouse_file)
+        record = getattr(ctx.warehouse, "record_elsewhere", None)
+        if record is not None:
+            record(probes)
+        return result
 
     def probe(probe_sql: str) -> list[tuple]:
         return ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows

@@ -31,6 +31,9 @@ _MIN_REFRESH_S = 30.0  # an unknown table re-reads the schema at most this often
 # its limit again) before its caller gives up on it: the thread is abandoned and its slot
 # stays taken until it ends.
 STOP_GRACE_S = 5.0
+# Reading the schema is a few statements (tables, columns, keys, comments), each under the query
+# limit: its budget is that many queries'.
+INTROSPECTION_QUERIES = 4
 
 
 class WarehouseUnavailableError(WarehouseError):
@@ -256,7 +259,10 @@ class Warehouse:
             if self._schema is None or (ttl and time.monotonic() - self._schema_at > ttl):
                 started = time.perf_counter()
                 log.info("reading the schema of %s", self.describe())
-                self._schema = self._introspect()
+                # Under a budget enforced from outside: a catalog read that never returns is abandoned.
+                self._schema = self.slots.call_blocking(
+                    self._introspect, budget_s=self.budget_s() * INTROSPECTION_QUERIES
+                )
                 self._schema_at = time.monotonic()
                 log.info(
                     "read %d tables from %s in %.1f s",
@@ -290,7 +296,7 @@ class Warehouse:
         columns = {c.name for c in self.schema().columns_of(table)}
         if column not in columns:
             raise SqlError(f"There is no column {column} in {table}.")
-        return self._sample_values(table, column, limit)
+        return self.slots.call_blocking(self._sample_values, table, column, limit, budget_s=self.budget_s())
 
     # -- queries ----------------------------------------------------------------------
 

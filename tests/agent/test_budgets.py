@@ -15,11 +15,15 @@ import threading
 import pytest
 
 from agent.api import Assistant, ChatContext
+from agent.runtime import build_context
+from agent.budget import steps
 from agent.budget.cpu import CpuPool
 from agent.budget.inputs import nesting_depth
-from agent.errors import StepOverrunError
+from agent.errors import QueryTimeoutError, StepOverrunError
+from agent.text2sql import draft_sql
 from agent.warehouse.duck import DuckDBWarehouse
-from tests.support.runaway import blocking_engine, spin
+from tests.support.runaway import blocking_engine, endless_read, spin
+from tests.text2sql.conftest import script
 
 RUN = "Chat BI Agent"
 GENEROUS_S = 60
@@ -140,3 +144,91 @@ def test_nesting_depth_ignores_brackets_in_strings_and_comments():
     assert nesting_depth("SELECT '((((' AS a, \"((\" -- ((((\n FROM t /* ((( */ WHERE (x IN (1))") == 2
     assert nesting_depth("SELECT 'it''s (' , ((1))") == 2
     assert nesting_depth("SELECT [1, [2]]") == 2
+    assert nesting_depth("SELECT CASE WHEN (a) THEN CASE x WHEN 1 THEN 2 END END AS legend, 'case' FROM t") == 2
+
+
+async def test_a_question_the_parser_never_finishes_costs_its_budget_and_others_are_answered(
+    offline_context, monkeypatch
+):
+    pool = CpuPool(workers=1, budget_s=2.0)
+    monkeypatch.setattr(steps, "read_questions", endless_read)
+    assistant = Assistant(dataclasses.replace(offline_context, cpu=pool))
+    try:
+        stuck = await asyncio.wait_for(
+            reply_of(assistant.ask("parse-runaway", "number of flights by origin runaway")), GENEROUS_S
+        )
+        assert stuck.error_code == "step_overrun"
+        assert "Reading the question took longer than 2 seconds" in stuck.error
+        assert pool.overruns == 1
+        normal = await asyncio.wait_for(
+            reply_of(assistant.ask("parse-normal", "number of flights by origin")), GENEROUS_S
+        )
+        assert normal.error is None
+    finally:
+        pool.close()
+
+
+async def test_the_routers_dry_run_takes_a_slot_and_is_abandoned_at_its_budget(
+    offline_context, settings, monkeypatch, release
+):
+    """Pasted SQL is dry-run to route it; an EXPLAIN the engine never finishes must not hold the run."""
+    monkeypatch.setattr(DuckDBWarehouse, "_explain", blocking_engine(
+        DuckDBWarehouse._explain, release, blocks=lambda sql: "runaway" in sql))
+    tight = settings.model_copy(update={"query_timeout_s": 1.0, "warehouse_slots": 2})
+    warehouse = DuckDBWarehouse(offline_context.warehouse.path, tight)
+    assistant = Assistant(dataclasses.replace(offline_context, settings=tight, warehouse=warehouse))
+    reply = await asyncio.wait_for(
+        reply_of(assistant.ask("route-runaway", "run this: SELECT count(*) AS runaway FROM flights")), GENEROUS_S
+    )
+    assert warehouse.slots.snapshot()["abandoned_total"] >= 1, reply
+
+
+async def test_the_free_paths_sample_reads_take_a_slot_and_are_abandoned_at_their_budget(
+    offline_context, settings, monkeypatch, release
+):
+    monkeypatch.setattr(DuckDBWarehouse, "_execute", blocking_engine(
+        DuckDBWarehouse._execute, release, blocks=lambda sql: "LIMIT 3" in sql))
+    tight = settings.model_copy(update={"query_timeout_s": 1.0, "warehouse_slots": 2})
+    warehouse = DuckDBWarehouse(offline_context.warehouse.path, tight)
+    model = script(None, None).model
+    with pytest.raises(QueryTimeoutError, match="did not stop within"):
+        await asyncio.wait_for(
+            draft_sql("How many flights per carrier?", model=model, warehouse=warehouse,
+                      catalog=offline_context.catalog, tables=["flights"]),
+            GENEROUS_S,
+        )
+    assert warehouse.slots.snapshot()["abandoned_total"] == 1
+
+
+async def test_start_up_value_reads_that_never_return_are_abandoned_and_start_up_goes_on(
+    offline_context, settings, monkeypatch, release
+):
+    """Reading the warehouse's values at start-up is budgeted like any query: a read the engine never
+    finishes costs its budget, then the bot starts without those values instead of hanging."""
+    monkeypatch.setattr(DuckDBWarehouse, "_sample_values", blocking_engine(
+        DuckDBWarehouse._sample_values, release, blocks=lambda table: True))
+    tight = settings.model_copy(update={"query_timeout_s": 1.0, "warehouse_slots": 2})
+    warehouse = DuckDBWarehouse(offline_context.warehouse.path, tight)
+    context = await asyncio.wait_for(asyncio.to_thread(build_context, tight, warehouse=warehouse), GENEROUS_S)
+    try:
+        assert context.values.phrases == []
+        # one read abandoned for the catalog's values and one for the semantic model's, then no more
+        assert warehouse.slots.snapshot()["abandoned_total"] <= 2
+    finally:
+        context.cpu.close()
+
+
+async def test_a_querys_own_schema_read_takes_no_second_slot(offline_context, settings, monkeypatch):
+    """The guard reads the schema from inside a query's slot: that read is bounded by the slot's
+    budget and must not count as a second call, or other people would wait for a slot nobody uses."""
+    busy_while_reading: list[int] = []
+    real = DuckDBWarehouse._introspect
+
+    def introspect(self):
+        busy_while_reading.append(self.slots.snapshot()["busy"])
+        return real(self)
+
+    monkeypatch.setattr(DuckDBWarehouse, "_introspect", introspect)
+    warehouse = DuckDBWarehouse(offline_context.warehouse.path, settings.model_copy(update={"warehouse_slots": 1}))
+    result = await asyncio.wait_for(warehouse.arun("SELECT 1 AS x"), GENEROUS_S)
+    assert result.row_count == 1 and busy_while_reading == [1]

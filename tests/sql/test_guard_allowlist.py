@@ -6,10 +6,10 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from agent.errors import SqlError, UnsafeSqlError
+from agent.budget.inputs import check_sql
+from agent.errors import InputTooLargeError, SqlError, UnsafeSqlError
 from agent.sql.allowlist import allowed_functions, duckdb_refused, table_functions
 from agent.sql.guard import GuardPolicy, ensure_read_only
-from agent.sql.limits import SqlTooComplexError, check_sql_size
 
 
 def _duckdb_functions() -> dict[str, set[str]]:
@@ -287,12 +287,12 @@ def test_corpora_are_big_enough():
 
 
 def test_length_and_nesting_are_refused_before_parsing():
-    with pytest.raises(SqlTooComplexError, match="nests parentheses"):
+    with pytest.raises(InputTooLargeError, match="10,000 levels deep; I read queries nested up to 100 levels"):
         ensure_read_only("SELECT " + "(" * 10_000 + "1" + ")" * 10_000)
-    with pytest.raises(SqlTooComplexError, match="characters long"):
+    with pytest.raises(InputTooLargeError, match="characters long; I read queries of up to 100,000"):
         ensure_read_only("SELECT 1 " + "-- x\n" * 50_000)
-    deep_case = "SELECT " + "CASE WHEN 1 = 1 THEN " * 100 + "1" + " END" * 100
-    with pytest.raises(SqlTooComplexError):
+    deep_case = "SELECT " + "CASE WHEN 1 = 1 THEN " * 150 + "1" + " END" * 150
+    with pytest.raises(InputTooLargeError, match="150 levels deep"):
         ensure_read_only(deep_case)
-    check_sql_size("SELECT '(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((('")
-    check_sql_size("SELECT 1 -- ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((")
+    check_sql("SELECT '(((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((('")
+    check_sql("SELECT 1 -- ((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((((")
