@@ -13,6 +13,7 @@ before the intent is checked, compiled or described.
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from typing import Literal
 
 import sqlglot
@@ -20,6 +21,7 @@ from pydantic import BaseModel
 from sqlglot import exp
 
 from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput, Metric, Project
+from agent.semantic.layer import extended
 from agent.semantic.model import SemanticModel
 
 _ALLOWED = (exp.Column, exp.Literal, exp.Paren, exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Neg, exp.GT, exp.GTE,
@@ -164,10 +166,6 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
     cached = _CACHE.get(key)
     if cached is not None and cached[0] is model:
         return cached[1]
-    from dataclasses import replace
-
-    from agent.semantic.layer import extended
-
     project: Project = model.project
     models = []
     for semantic_model in project.semantic_models:
