@@ -128,8 +128,10 @@ def _formula(question: str, match: re.Match, model: SemanticModel, words, n: int
             return None, start, end, f" {model.metric_by_name[same].label} " if not term else " "
     label = term or (f"{agg} of {formula}" if kind == "measure" else formula)
     name = _name(label, n, model)
-    # a named definition leaves its name where it was said; an unnamed one is read by its own text
-    replacement = " " if term else f" {label} "
+    # a named definition is read where its name is said elsewhere ('late delivery rate … (late = …)');
+    # said nowhere else, or unnamed, it is read where it stands
+    elsewhere = term is not None and term in (question[:start] + " " + question[end:]).lower()
+    replacement = " " if elsewhere else f" {label} "
     return Definition(name=name, label=label, table=table, kind=kind, expr=expr, agg=agg), start, end, replacement
 
 
