@@ -114,7 +114,11 @@ async def _console(settings: BotSettings) -> None:
     from agent.api import Assistant
     from bot.console.repl import run_repl
 
-    await run_repl(Assistant.from_settings(settings))
+    assistant = Assistant.from_settings(settings)
+    try:
+        await run_repl(assistant)
+    finally:
+        await assistant.aclose()  # connections closed before the interpreter exits: no leak noise at exit
 
 
 def main() -> int:

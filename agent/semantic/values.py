@@ -53,10 +53,12 @@ class ValueIndex:
         its date dimensions); a date read already is not read again."""
         if self.read_latest is None:
             return
+        from agent.semantic.parse.dating import is_date
+
         for spec in model.tables:
             self.latest_date(spec.name)
-            for dim in model.dimensions:
-                if dim.kind == "time" and any(s.table == spec.name for s in dim.sources):
+            for dim in model.dimensions:  # dates only: a month number or a weekday name has no latest date
+                if is_date(dim.name, model) and any(s.table == spec.name for s in dim.sources):
                     self.latest_date(spec.name, dim.name)
 
     def latest_date(self, table: str, dimension: str | None = None) -> date | None:
@@ -173,12 +175,18 @@ def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[
 
 def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimension: str | None) -> date | None:
     spec = model.table_by_name.get(table)
-    dim = model.dimension_by_name.get(dimension or (spec.agg_time if spec else None) or "")
-    source = next((s for s in dim.sources if s.table == table), None) if dim is not None else None
-    if spec is None or source is None:
+    if spec is None:
+        return None
+    if dimension is None:  # the table's own date, or that of the rows it belongs to (order lines: the order's)
+        source = model.dated_by(table)
+    else:
+        dim = model.dimension_by_name.get(dimension)
+        source = next((s for s in dim.sources if s.table == table), None) if dim is not None else None
+    if source is None:
         return None
     try:
-        result = warehouse.run(f'SELECT max(CAST({source.expr} AS DATE)) FROM {spec.table}', row_cap=1)
+        owner = model.table_by_name[source.table].table
+        result = warehouse.run(f'SELECT max(CAST({source.expr} AS DATE)) FROM {owner}', row_cap=1)
     except AssistantError as exc:  # a question on 'last month' then says the latest date is unknown
         log.warning("could not read the latest date of %s: %s", table, exc)
         return None

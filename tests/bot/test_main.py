@@ -72,3 +72,24 @@ async def test_http_mode_process_serves_health_and_answers_a_signed_mention(slac
         _, stderr = await process.communicate()
     assert process.returncode == 0, stderr.decode()[-2000:]
     assert b"Traceback" not in stderr
+
+
+@pytest.mark.subprocess
+async def test_console_mode_answers_and_leaves_cleanly(settings, tmp_path):
+    """No tokens: the console answers a question and, on quit, closes the warehouse before exiting
+    (no 'nanobind: leaked' noise from DuckDB connections left open)."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OPENAI_", "BOT_", "REDIS_"))}
+    env.update(DATA_DIR=str(settings.data_dir))
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", cwd=tmp_path, env=env, stdin=asyncio.subprocess.PIPE,
+        stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        out, err = await asyncio.wait_for(process.communicate(b"how many flights left JFK in March\nquit\n"), 300)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    assert process.returncode == 0, err.decode()[-2000:]
+    assert "Shall I run this query?" in out.decode() or "flights" in out.decode().lower()
+    assert "nanobind" not in err.decode() and "Traceback" not in err.decode()

@@ -119,6 +119,9 @@ QUESTIONS = {
     "which area has the most clients": (
         "SELECT a.a_name, count(*) FROM client c JOIN area a ON c.cl_areakey = a.a_areakey GROUP BY 1 "
         "ORDER BY 2 DESC, 1 LIMIT 1", True),
+    "net sales last month": (  # the latest month of the invoices the lines belong to: June 2024
+        f"SELECT sum({NET}) FROM {LINES} WHERE i.in_invoicedate >= DATE '2024-06-01' "
+        "AND i.in_invoicedate < DATE '2024-07-01'", False),
     "which products have the most stock value (unitprice * quantity summed)?": (
         "SELECT p.pr_name, sum(il.il_unitprice * il.il_quantity) FROM invoiceline il "
         "JOIN product p ON il.il_productkey = p.pr_productkey GROUP BY 1 ORDER BY 2 DESC, 1", True),
@@ -190,3 +193,13 @@ def test_a_definition_from_an_llm_is_held_to_the_same_rule(domain, expr):
     intent = StructuredIntent(definitions=[Definition(name="odd", label="odd", table="invoiceline", kind="measure",
                                                       expr=expr)], metrics=["odd"])
     assert validate_intent(intent, model)
+
+
+def test_latest_dates_are_read_for_dates_only(domain, caplog):
+    """Counting back ('last month') reads the latest date of real dates, never of a month number or a
+    weekday name, so start-up logs no failed reads."""
+    model, values, *_ = domain
+    with caplog.at_level("WARNING"):
+        values.read_all_latest(model)
+    assert "could not read the latest date" not in caplog.text
+    assert str(values.latest_date("invoiceline")) == "2024-06-20"
