@@ -210,6 +210,13 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         if model.metric_by_name[metrics[0]].expr in ("ratio", "derived"):
             words.consume(spans)  # 'what percent ... on time': the metric is the share already
             return intent
+        rate = _rate_of(metrics[0], model)
+        if rate is not None:  # 'percentage of flights cancelled by month': the model's own rate, per group
+            words.consume(spans)
+            order = [OrderBy(field=rate, descending=o.descending) if o.field == metrics[0] else o for o in intent.order_by]
+            return intent.model_copy(update={"metrics": [rate], "order_by": order})
+        if model.metric_by_name[metrics[0]].filter:
+            return intent  # a share of a filtered count is a rate within each group, not of the total: asked back
         if not intent.filters and intent.dimensions:  # 'what % of revenue came from each region'
             words.consume(spans)
             return intent.model_copy(update={"share_of_total": True})
@@ -305,6 +312,17 @@ def _share(intent: StructuredIntent, words: _Words, spans) -> StructuredIntent:
         "contrast": Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part)),
         "order_by": _ordered_by_contrast(intent, "share"),
     })
+
+
+def _rate_of(metric: str, model: SemanticModel) -> str | None:
+    """The model's ratio metric whose numerator is `metric` ('share of flights cancelled' over
+    'cancelled flights'), when there is exactly one."""
+    project = model.project
+    if project is None:
+        return None
+    rates = [m.name for m in project.metrics if m.type == "ratio" and m.numerator is not None
+             and m.numerator.name == metric and not m.numerator.filters and m.name in model.metric_by_name]
+    return rates[0] if len(rates) == 1 else None
 
 
 def _ordered_by_contrast(intent: StructuredIntent, kind: str) -> list[OrderBy]:
