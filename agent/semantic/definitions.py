@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Literal
+from typing import Literal, NamedTuple
 
 import sqlglot
 from pydantic import BaseModel
@@ -58,10 +58,16 @@ def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
     return found
 
 
-def build(text: str, model: SemanticModel,
-          words: dict[str, list[tuple[str, str, str]]]) -> tuple[str, str, bool] | None:
-    """(table, SQL, is a condition) for formula text whose every name is a column of one model's
-    rows or of a row they belong to (a many-to-one join away: 'ship date - order date' on order
+class Built(NamedTuple):
+    table: str  # the semantic model whose rows the formula reads
+    sql: str
+    condition: bool  # a comparison (a flag), else a value to aggregate
+    days: bool  # one date minus another: whole days
+
+
+def build(text: str, model: SemanticModel, words: dict[str, list[tuple[str, str, str]]]) -> Built | None:
+    """What formula text computes, when its every name is a column of one model's rows or of a row
+    they belong to (a many-to-one join away: 'ship date - order date' on order
     lines); None when it is not such a formula: arithmetic is over numbers only ('origin-dest' is
     a route, not a subtraction) except one date minus another (whole days), and a comparison sets
     like against like."""
@@ -97,7 +103,7 @@ def build(text: str, model: SemanticModel,
         return None
     sql = tree.sql(dialect=model.project.dialect if model.project else "duckdb")
     # a condition is compared with TRUE by the compiler: bracketed, it stays one comparison
-    return table, f"({sql})" if comparisons else sql, bool(comparisons)
+    return Built(table, f"({sql})" if comparisons else sql, bool(comparisons), dates_apart)
 
 
 def _place(options: list[list[tuple[str, str, str]]], model: SemanticModel):

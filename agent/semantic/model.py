@@ -317,6 +317,14 @@ class SemanticModel(_Strict):
             else set()
         return any(j.from_table in tables and j.to_table == base_table for j in self.joins)
 
+    def is_date(self, name: str) -> bool:
+        """A dbt time dimension (a date or timestamp), not a calendar part such as a month number."""
+        dim = self.dimension_by_name.get(name)
+        if dim is None or dim.kind != "time" or self.project is None:
+            return False
+        base = name.split("__")[-1]
+        return any((d := m.dimension(base)) is not None and d.type == "time" for m in self.project.semantic_models)
+
     def table_of_entity(self, entity: str) -> str | None:
         return next((t.name for t in self.tables if t.entity == entity), None)
 

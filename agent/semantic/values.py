@@ -42,6 +42,7 @@ class ValueIndex:
     # table (or 'table.date dimension') -> its latest date: what 'last month' counts back from
     latest: dict[str, date | None] = field(default_factory=dict)
     read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
+    value_words: dict[str, dict[str, list[str]]] | None = field(default=None, repr=False)  # see `containing`
 
     def __getstate__(self) -> dict:
         """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
@@ -53,12 +54,10 @@ class ValueIndex:
         its date dimensions); a date read already is not read again."""
         if self.read_latest is None:
             return
-        from agent.semantic.parse.dating import is_date
-
         for spec in model.tables:
             self.latest_date(spec.name)
             for dim in model.dimensions:  # dates only: a month number or a weekday name has no latest date
-                if is_date(dim.name, model) and any(s.table == spec.name for s in dim.sources):
+                if model.is_date(dim.name) and any(s.table == spec.name for s in dim.sources):
                     self.latest_date(spec.name, dim.name)
 
     def latest_date(self, table: str, dimension: str | None = None) -> date | None:
@@ -74,14 +73,15 @@ class ValueIndex:
 
     def containing(self, word: str) -> dict[str, list[str]]:
         """Values of which `word` is one word ('urgent' in '1-URGENT'), by dimension: a word said
-        about a value without saying all of it."""
-        wanted = word.lower()
-        found: dict[str, list[str]] = {}
-        for dimension, values in self.values.items():
-            hits = [v for v in values if wanted in re.split(r"[^0-9a-z]+", str(v).lower()) and str(v).lower() != wanted]
-            if hits:
-                found[dimension] = hits[:5]
-        return found
+        about a value without saying all of it. The words of every value are indexed on first use."""
+        if self.value_words is None:
+            index: dict[str, dict[str, list[str]]] = {}
+            for dimension, values in self.values.items():
+                for value in values:
+                    for part in set(re.split(r"[^0-9a-z]+", str(value).lower())) - {"", str(value).lower()}:
+                        index.setdefault(part, {}).setdefault(dimension, []).append(value)
+            self.value_words = index
+        return {dimension: hits[:5] for dimension, hits in self.value_words.get(word.lower(), {}).items()}
 
     @classmethod
     def from_warehouse(cls, warehouse: Warehouse, model: SemanticModel) -> "ValueIndex":

@@ -24,7 +24,7 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
     for mention in state.mentions:
         if mention.used:
             continue
-        times = [e.payload for e in mention.of("dimension") if is_date(e.payload, model)]
+        times = [e.payload for e in mention.of("dimension") if model.is_date(e.payload)]
         cue = state.cue_before(mention.start, _CUES)
         if len(times) != 1 or not cue:
             continue
@@ -49,7 +49,7 @@ def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:
     stems = {word[:-2], word[:-1], word[:-3] if word[-3] == word[-4] else word[:-2], word}
     names = {}
     for dim in model.dimensions:
-        if not is_date(dim.name, model):
+        if not model.is_date(dim.name):
             continue
         for text in (dim.label, dim.name, *dim.synonyms):
             squashed = "".join(ch for ch in text.lower() if ch.isalnum())
@@ -63,15 +63,6 @@ def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:
 def _prefixes(name: str) -> list[str]:
     head = name.split("_")[0]
     return [head] if len(head) <= 3 and "_" in name else []
-
-
-def is_date(name: str, model: SemanticModel) -> bool:
-    """A dbt time dimension (a date or timestamp), not a calendar part such as a month number."""
-    dim = model.dimension_by_name.get(name)
-    if dim is None or dim.kind != "time" or model.project is None:
-        return False
-    return any(d is not None and d.type == "time"
-               for m in model.project.semantic_models for d in [m.dimension(name.split("__")[-1])])
 
 
 def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:

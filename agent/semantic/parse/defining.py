@@ -59,9 +59,9 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
             continue
         built = build(f"{_join(said['a'])} {_SAID_OPS[said['op'].lower()]} {_join(said['b'])}", model, words)
         term = _term_before(text, start, model)
-        if built is None or not built[2] or not term:
+        if built is None or not built.condition or not term:
             continue
-        table, expr, _ = built
+        table, expr = built.table, built.sql
         definitions.append(Definition(name=_name(term, len(definitions), model), label=term, table=table,
                                       kind="condition",
                                       expr=expr))
@@ -82,9 +82,9 @@ def _days_between(match: re.Match, model: SemanticModel, words, n: int) -> Defin
     """'average days from order date to ship date': a measure of whole days between two dates of a
     row or of the row it belongs to (an average unless a total, maximum or minimum is asked)."""
     built = build(f"{_join(match['b'])} - {_join(match['a'])}", model, words)
-    if built is None or "DATE" not in built[1].upper() and "EPOCH" not in built[1].upper():
+    if built is None or not built.days:
         return None  # not two dates one row can reach: said back, never guessed
-    table, expr, _ = built
+    table, expr = built.table, built.sql
     agg = _AGG_WORDS.get((match["agg"] or "average").lower(), "average")
     said = {"sum": "total", "average": "average", "max": "maximum", "min": "minimum"}[agg]
     label = f"{said} days from {match['a'].strip().lower()} to {match['b'].strip().lower()}"
@@ -100,7 +100,7 @@ def _formula(question: str, match: re.Match, model: SemanticModel, words, n: int
     built = build(formula, model, words)
     if built is None:
         return None
-    table, expr, condition = built
+    table, expr, condition = built.table, built.sql, built.condition
     head = question[:start]
     named = _NAMED.search(head)
     term = None
