@@ -10,11 +10,16 @@ ENV PYTHONDONTWRITEBYTECODE=1 \
     DATA_DIR=/app/data
 
 WORKDIR /app
+# The locked set first (its own layer, cached until the lock changes), then the project without resolving again.
+# For a warehouse driver, use its lock instead: requirements/postgres.txt, requirements/mysql.txt, ...
+ARG LOCK=requirements/run.txt
+COPY requirements ./requirements
+RUN pip install -r "$LOCK"
 COPY pyproject.toml README.md ./
 COPY agent ./agent
 COPY bot ./bot
 COPY checkpoint_redis ./checkpoint_redis
-RUN pip install . \
+RUN pip install --no-deps --no-build-isolation . \
     && useradd --create-home --uid 10001 app \
     && mkdir -p /app/data \
     && chown app:app /app/data
