@@ -26,7 +26,6 @@ from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.groundwork import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.budget.bridge import RUN_LOOP
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress, SuggestedPrompt
 
@@ -393,7 +392,6 @@ class Assistant:
             who = context.model_copy(update={"request_id": request_id})
             run_context = self.governance.context_for(self.context, who, session_id)
             token = RUN_CONTEXT.set(run_context)
-            loop_token = RUN_LOOP.set(asyncio.get_running_loop())
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(
                     graph_input, config, context=run_context, stream_mode=["custom", "updates"]
@@ -421,7 +419,6 @@ class Assistant:
             if token is not None:
                 with contextlib.suppress(ValueError):  # a stream closed from another context
                     RUN_CONTEXT.reset(token)
-                    RUN_LOOP.reset(loop_token)
         if failure is not None:
             failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, counter.count, counter.tokens
             yield failure

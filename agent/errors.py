@@ -84,3 +84,9 @@ class BusyError(AssistantError):
     """No slot freed up within the budget (every slot is taken, some by work that would not stop)."""
 
     code = "busy"
+
+
+class NoRunContextError(AssistantError):
+    """Work that answers per person was called outside a person's run: it fails closed."""
+
+    code = "no_run_context"

@@ -6,6 +6,7 @@ serialised), while a warehouse connection or a chat model must never be.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 from dataclasses import dataclass, field
 from typing import Any, cast
@@ -14,7 +15,6 @@ from langchain_core.language_models.chat_models import BaseChatModel
 
 from agent.audit import AuditTrail
 from agent.budget import steps
-from agent.budget.bridge import on_run_loop
 from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.introspected import LiveCatalog
@@ -23,7 +23,7 @@ from agent.groundwork import DATA_INTENT_CONFIDENCE, Groundwork, build_groundwor
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.policy import Policy
-from agent.policy.scope import RUN_CONTEXT, Governance
+from agent.policy.scope import Governance, run_context
 from agent.semantic.model import SemanticModel
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
@@ -67,7 +67,7 @@ def build_context(
 ) -> AgentContext:
     """The run context; on `groundwork` already read (warehouse, semantic model, values) when given."""
     # Tools type their run context with AgentContext, so they are imported once it exists.
-    from agent.tools.semantic import SemanticParse, offline_parse
+    from agent.tools.semantic import SemanticParse, aoffline_parse
 
     groundwork = groundwork or build_groundwork(settings, warehouse)
     warehouse = groundwork.warehouse
@@ -82,8 +82,8 @@ def build_context(
     )
     context.model = chat_model or build_chat_model(
         settings,
-        recognisers=_recognisers(context),
-        structured={SemanticParse.__name__: lambda question: offline_parse(RUN_CONTEXT.get() or context, question)},
+        recognisers=_recognisers(),
+        structured={SemanticParse.__name__: lambda question: aoffline_parse(run_context(), question)},
     )
     context.cpu.warm()
     context.governance = build_governance(settings, context)
@@ -125,12 +125,15 @@ def build_checkpointer(settings: Settings):
     return InMemorySaver()
 
 
-def _recognisers(base: AgentContext) -> Recognisers:
-    def is_data_question(question: str) -> bool:
-        ctx = RUN_CONTEXT.get() or base
+def _recognisers() -> Recognisers:
+    """The offline router's checks, on the person's own view of the data (the run's context): outside
+    a run there is no person, and they fail closed rather than read the unscoped warehouse."""
+
+    async def is_data_question(question: str) -> bool:
+        ctx = run_context()
         # In a CPU worker under its budget, like every parse: a pathological question costs its budget.
-        ctx.values.read_all_latest(ctx.semantic)  # the worker has no warehouse to read them from
-        [extraction] = ctx.cpu.run_sync(
+        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
+        [extraction] = await ctx.cpu.run(
             steps.READING_QUESTION, steps.read_questions, ctx.cpu.share(ctx.semantic, ctx.values), [question]
         )
         if extraction.unsupported or extraction.unknown_values:
@@ -142,18 +145,18 @@ def _recognisers(base: AgentContext) -> Recognisers:
         return bool(matches) and matches[0].score >= DATA_MATCH_SCORE
 
     def knows_term(text: str) -> bool:
-        ctx = RUN_CONTEXT.get() or base
+        ctx = run_context()
         if ctx.catalog.lookup_terms(text):
             return True
         docs = ctx.catalog.search_docs(text, limit=1)
         return bool(docs) and docs[0].score >= 0.5
 
-    def sql_runs(sql: str) -> bool:
-        ctx = RUN_CONTEXT.get() or base
+    async def sql_runs(sql: str) -> bool:
+        ctx = run_context()
         try:
             native = transpile(sql, read="presto", write=ctx.warehouse.dialect)
             # On a warehouse slot under its budget, through the person's scoped warehouse.
-            on_run_loop(lambda: ctx.warehouse.adry_run(native), lambda: ctx.warehouse.dry_run(native))
+            await ctx.warehouse.adry_run(native)
         except AssistantError:
             return False
         return True

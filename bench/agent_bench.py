@@ -20,7 +20,7 @@ from agent.api import Assistant  # noqa: E402
 from agent.chatbi.narrative import Narrative  # noqa: E402
 from agent.llm.offline import OfflineChatModel  # noqa: E402
 from agent.settings import load_settings  # noqa: E402
-from agent.tools.semantic import SemanticParse, offline_parse  # noqa: E402
+from agent.tools.semantic import SemanticParse, aoffline_parse  # noqa: E402
 from agent.tools.sql_tools import ExplainNarrative  # noqa: E402
 from agent.runtime import build_context  # noqa: E402
 
@@ -39,13 +39,17 @@ class CountingModel(OfflineChatModel):
     is_offline: bool = False
 
 
+async def _written(value):
+    return value
+
+
 def counting_model(context) -> CountingModel:
     return CountingModel(
         recognisers=context.model.recognisers,
         structured={
-            SemanticParse.__name__: lambda q: offline_parse(context, q),
-            Narrative.__name__: lambda q: Narrative(answer="The answer is in the table.", insights=[]),
-            ExplainNarrative.__name__: lambda q: ExplainNarrative(text="It counts flights per destination."),
+            SemanticParse.__name__: lambda q: aoffline_parse(context, q),
+            Narrative.__name__: lambda q: _written(Narrative(answer="The answer is in the table.", insights=[])),
+            ExplainNarrative.__name__: lambda q: _written(ExplainNarrative(text="It counts flights per destination.")),
         },
     )
 

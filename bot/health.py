@@ -49,6 +49,32 @@ class LoopLag:
             self._recent = [*self._recent[-(self._window - 1):], max(0.0, time.monotonic() - asked - self.interval_s)]
 
 
+class ThreadPoolProbe:
+    """Does the event loop's thread pool still take work? Blocking calls (warehouse fetches, chart
+    drawing, reading files) wait there; a pool whose threads never come back answers nobody while the
+    loop itself looks healthy. A no-op is kept in the pool's queue: when it has waited longer than
+    `budget_s`, the pool is stuck, not busy (every task put there ends within its own time limit)."""
+
+    def __init__(self, budget_s: float):
+        self.budget_s = budget_s
+        self._pending: asyncio.Future[None] | None = None
+        self._sent_at = 0.0
+
+    async def problem(self) -> str | None:
+        if self._pending is None or self._pending.done():
+            self._pending = asyncio.get_running_loop().run_in_executor(None, _nothing)
+            self._sent_at = time.monotonic()
+            await asyncio.wait([self._pending], timeout=0.2)  # an idle pool answers at once
+        waited = time.monotonic() - self._sent_at
+        if self._pending.done() or waited <= self.budget_s:
+            return None
+        return f"the thread pool has taken no work for {waited:.0f} s"
+
+
+def _nothing() -> None:
+    return None
+
+
 AgentHealth = Callable[[], Awaitable[dict[str, Any]]]
 # One more thing readiness depends on: None when fine, else a short reason (e.g. Slack refusing the token).
 Check = Callable[[], Awaitable[str | None]]

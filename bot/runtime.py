@@ -15,7 +15,7 @@ from slack_sdk.web.async_client import AsyncWebClient
 
 from bot.settings import BotSettings
 from bot.agent_port import AgentPort
-from bot.health import Readiness
+from bot.health import Readiness, ThreadPoolProbe
 from bot.listeners.app import Surfaces, build_app
 from bot.jobs import JobRunner
 from bot.jobs.ack_first import AckFirst
@@ -144,11 +144,14 @@ def _readiness(
 ) -> Readiness:
     # A run past its own deadline plus a margin is stuck; every job slot stuck means nothing new is answered.
     budget_s = settings.max_execute_second + 30
+    # What waits in the thread pool ends within a query's abandonment limit (twice its time limit); a
+    # no-op queued behind it for longer than that, plus a margin, means the pool is stuck.
+    threads_budget_s = 2 * settings.query_timeout_s + 30
     return Readiness(
         agent_health=agent.health,
         redis_up=(lambda: redis_health.up) if redis_health is not None else None,
         jobs_wedged=lambda: turns.overdue(budget_s) >= slots,
-        checks={"slack": slack_auth.problem},
+        checks={"slack": slack_auth.problem, "threads": ThreadPoolProbe(threads_budget_s).problem},
         lag_limit_s=settings.loop_lag_limit_s,
     )
 

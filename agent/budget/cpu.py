@@ -53,7 +53,7 @@ class CpuPool:
         self._shared: dict[tuple[int, ...], tuple[tuple, Path]] = {}
 
     def _ensure(self) -> ProcessPool:
-        with self._lock:  # `run_sync` callers are threads: one pool, however many ask at once
+        with self._lock:  # `share` runs on threads too: one pool, however many ask at once
             if self._pool is None or not self._pool.active:
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(_PRELOAD)
@@ -67,19 +67,6 @@ class CpuPool:
             # The pool's timeout starts when a worker takes the step; the wait for a worker (or for
             # the first workers to start) is bounded too.
             return await asyncio.wait_for(asyncio.wrap_future(future), self._wait_s)
-        except BaseException as exc:
-            raise self._failure(what, future, exc) from None
-
-    def run_sync(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        """`run` for code on a thread of its own (the offline chat model's callbacks): the thread only
-        waits, and is free again when the budget ends. Never call it on the event loop's thread."""
-        future = self._ensure().schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
-        try:
-            return future.result(timeout=self._wait_s)
-        except concurrent.futures.TimeoutError as exc:
-            if not future.done():  # still waiting for a worker: give the place up
-                future.cancel()
-            raise self._failure(what, future, TimeoutError()) from exc
         except BaseException as exc:
             raise self._failure(what, future, exc) from None
 

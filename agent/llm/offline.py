@@ -8,10 +8,12 @@ model says so through `is_offline`.
 
 from __future__ import annotations
 
+import asyncio
 import copy
-from typing import Any, Callable, Sequence
+from collections.abc import Awaitable, Callable, Sequence
+from typing import Any
 
-from langchain_core.callbacks import CallbackManagerForLLMRun
+from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
@@ -23,8 +25,8 @@ from agent.tools.chain import implied_next_call
 from agent.tools.results import parse_result
 from agent.tools.spec import ToolName, tool_call
 
-# What the offline model can fill for `with_structured_output`, by schema name.
-StructuredAnswer = Callable[[str], BaseModel]
+# What the offline model can fill for `with_structured_output`, by schema name (awaited on the run's loop).
+StructuredAnswer = Callable[[str], Awaitable[BaseModel]]
 
 
 class OfflineChatModel(BaseChatModel):
@@ -42,6 +44,22 @@ class OfflineChatModel(BaseChatModel):
         formatted = [_openai_tool(t) for t in tools]
         return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
 
+    async def _agenerate(
+        self,
+        messages: list[BaseMessage],
+        stop: list[str] | None = None,
+        run_manager: AsyncCallbackManagerForLLMRun | None = None,
+        **kwargs: Any,
+    ) -> ChatResult:
+        # Native async: the recognisers await their CPU worker and warehouse slot on this loop, so
+        # the model never parks an executor thread waiting for work that needs another one.
+        tools = kwargs.get("tools") or []
+        if kwargs.get("tool_choice") and len(tools) == 1:
+            message = await self._structured(tools[0]["function"]["name"], messages)
+        else:
+            message = await self._route(messages)
+        return ChatResult(generations=[ChatGeneration(message=message)])
+
     def _generate(
         self,
         messages: list[BaseMessage],
@@ -49,21 +67,17 @@ class OfflineChatModel(BaseChatModel):
         run_manager: CallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        tools = kwargs.get("tools") or []
-        if kwargs.get("tool_choice") and len(tools) == 1:
-            message = self._structured(tools[0]["function"]["name"], messages)
-        else:
-            message = self._route(messages)
-        return ChatResult(generations=[ChatGeneration(message=message)])
+        """A synchronous call (a script's `invoke`) runs the async one on a loop of its own."""
+        return asyncio.run(self._agenerate(messages, stop, **kwargs))
 
-    def _structured(self, schema_name: str, messages: list[BaseMessage]) -> AIMessage:
+    async def _structured(self, schema_name: str, messages: list[BaseMessage]) -> AIMessage:
         answer = self.structured.get(schema_name)
         if answer is None:
             raise NotImplementedError(f"The offline model cannot write {schema_name}; it needs a language model.")
-        value = answer(_last_human_text(messages))
+        value = await answer(_last_human_text(messages))
         return _call(schema_name, value.model_dump(mode="json"))
 
-    def _route(self, messages: list[BaseMessage]) -> AIMessage:
+    async def _route(self, messages: list[BaseMessage]) -> AIMessage:
         turn = _current_turn(messages)
         question = _last_human_text(messages)
         answered = [m for m in turn if isinstance(m, ToolMessage)]
@@ -75,7 +89,7 @@ class OfflineChatModel(BaseChatModel):
                 step = implied_next_call(last.name or "", last.tool_call_id, parse_result(last), _asked(turn, last))
                 return _call(step["name"], step["args"]) if step else AIMessage(content=_text_of(last))
         previous_question, has_sql, last_answer = _history_facts(messages[: len(messages) - len(turn)])
-        route = route_message(
+        route = await route_message(
             question, self.recognisers, previous_question=previous_question, has_sql_to_run=has_sql,
             last_answer=last_answer,
         )

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any, Callable
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from agent.tools.spec import EXECUTE, ToolName
 
@@ -100,11 +101,15 @@ class Route:
 
 @dataclass
 class Recognisers:
-    """What the data side recognises; injected so the rules stay testable without a warehouse."""
+    """What the data side recognises; injected so the rules stay testable without a warehouse.
 
-    is_data_question: Callable[[str], bool]
+    The two that do real work are awaited on the run's own event loop (a CPU worker, a warehouse
+    slot): nothing here blocks a thread while it waits for the loop, so no number of messages at
+    once can leave every thread waiting on work that needs one of them."""
+
+    is_data_question: Callable[[str], Awaitable[bool]]
     knows_term: Callable[[str], bool]
-    sql_runs: Callable[[str], bool]
+    sql_runs: Callable[[str], Awaitable[bool]]
 
 
 def clean_message(text: str) -> str:
@@ -134,7 +139,7 @@ def split_sql(text: str) -> tuple[str | None, str, str]:
     return sql, rest.strip(), error.strip()
 
 
-def route_message(
+async def route_message(
     text: str,
     recognise: Recognisers,
     *,
@@ -157,7 +162,7 @@ def route_message(
 
     sql, words, error = split_sql(message)
     if sql:
-        runs = recognise.sql_runs(sql)
+        runs = await recognise.sql_runs(sql)
         if _EXPLAIN.search(words) and not _FIX.search(words):
             return Route(ToolName.EXPLAIN_SQL, {"sql": sql, "final_intent": ToolName.EXPLAIN_SQL})
         if _FIX.search(words) or error or not runs:
@@ -201,7 +206,7 @@ def route_message(
     if _WHERE_DATA.search(message):
         return Route(ToolName.DATA_DISCOVERY, {"user_question": question, "final_intent": ToolName.DATA_DISCOVERY})
 
-    if recognise.is_data_question(question):
+    if await recognise.is_data_question(question):
         final = ToolName.GENERATE_SQL if _SQL_ONLY.search(message) else EXECUTE
         return Route(ToolName.DATA_DISCOVERY, {"user_question": question, "final_intent": final})
 

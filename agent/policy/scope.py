@@ -18,7 +18,7 @@ from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any
 
 from agent.audit import AuditRecord, AuditTrail
-from agent.errors import AssistantError
+from agent.errors import AssistantError, NoRunContextError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
 from agent.policy.reads import TableName, table_of
 from agent.policy.views import scoped_catalog, scoped_schema, scoped_semantic, scoped_values
@@ -35,6 +35,16 @@ MAX_SHARED_VIEWS = 64
 # The context of the run in progress, for code built once that must answer per person
 # (the offline model's semantic parse).
 RUN_CONTEXT: ContextVar["AgentContext | None"] = ContextVar("run_context", default=None)
+
+
+def run_context() -> AgentContext:
+    """The person's own view of the data for the run in progress. Without a run there is no person
+    to scope to, and the caller is refused rather than handed the unscoped context."""
+    context = RUN_CONTEXT.get()
+    if context is None:
+        log.error("per-person work called outside a run; refused")
+        raise NoRunContextError("I lost track of who is asking, so I stopped. Please ask again.")
+    return context
 
 
 def warehouse_tables(warehouse: Warehouse) -> tuple[dict[TableName, list[str]], str]:

@@ -7,6 +7,7 @@ against the warehouse before anything is compiled, so neither can invent a colum
 
 from __future__ import annotations
 
+import asyncio
 import re
 
 from pydantic import BaseModel, Field
@@ -47,23 +48,17 @@ _ASKING_FOR_SQL = re.compile(
 )
 
 
-def offline_parse(ctx: AgentContext, question: str) -> SemanticParse:
-    """The deterministic extractor's parse, for code on a thread of its own (the offline chat model)."""
-    return _as_parse(ctx, ctx.cpu.run_sync(steps.READING_QUESTION, steps.read_questions, *_parse_args(ctx, question)))
-
-
 async def aoffline_parse(ctx: AgentContext, question: str) -> SemanticParse:
-    return _as_parse(ctx, await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, *_parse_args(ctx, question)))
-
-
-def _parse_args(ctx: AgentContext, question: str) -> tuple:
-    """The extractor runs in a CPU worker under its budget: the model and values go by a shared file
-    (written once per view), the whole question and, for a follow-up, its latest message."""
+    """The deterministic extractor's parse. It runs in a CPU worker under its budget: the model and
+    values go by a shared file (written once per view), the whole question and, for a follow-up, its
+    latest message."""
     question = _ASKING_FOR_SQL.sub(" ", question)
     whole = question.replace(FOLLOW_UP_MARK, " ")
     latest = question.split(FOLLOW_UP_MARK)[-1]
-    ctx.values.read_all_latest(ctx.semantic)  # the worker has no warehouse to read them from
-    return ctx.cpu.share(ctx.semantic, ctx.values), [whole] if latest == question else [whole, latest]
+    await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
+    questions = [whole] if latest == question else [whole, latest]
+    shared = ctx.cpu.share(ctx.semantic, ctx.values)
+    return _as_parse(ctx, await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, questions))
 
 
 def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse:

@@ -7,6 +7,8 @@ import dataclasses
 import pytest
 
 from agent.api import Assistant
+from agent.llm.routing import Route, route_message
+from agent.policy.scope import RUN_CONTEXT
 from agent.runtime import build_context
 
 
@@ -31,3 +33,17 @@ def make_assistant(offline_context):
         return Assistant(context, dispatch_strategy=dispatch_strategy)
 
     return make
+
+
+@pytest.fixture
+def route(offline_context):
+    """The offline router on a message, inside a run of the offline context (its checks are per person)."""
+
+    async def route(text: str, **history) -> Route:
+        token = RUN_CONTEXT.set(offline_context)
+        try:
+            return await route_message(text, offline_context.model.recognisers, **history)
+        finally:
+            RUN_CONTEXT.reset(token)
+
+    return route

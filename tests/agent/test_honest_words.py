@@ -8,7 +8,6 @@ import itertools
 
 import pytest
 
-from agent.llm.routing import route_message
 
 _sessions = itertools.count()
 
@@ -74,10 +73,6 @@ async def test_a_request_to_change_data_is_answered_with_read_only(offline_assis
     assert reply.sql is None and reply.rows in (None, [])
 
 
-@pytest.fixture(scope="module")
-def recognisers(offline_context):
-    return offline_context.model.recognisers
-
 
 @pytest.mark.parametrize(
     "text",
@@ -89,9 +84,8 @@ def recognisers(offline_context):
         "add up the distance flown per carrier",
     ],
 )
-def test_questions_that_only_mention_changes_still_read_data(recognisers, text):
-    route = route_message(text, recognisers)
-    assert route.tool != "reject_out_of_scope"
+async def test_questions_that_only_mention_changes_still_read_data(route, text):
+    assert (await route(text)).tool != "reject_out_of_scope"
 
 
 async def test_the_refusal_names_the_warehouse_tables_not_a_fixed_list(offline_assistant, offline_context):

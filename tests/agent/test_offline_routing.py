@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.llm.routing import FOLLOW_UP_MARK, route_message, split_sql
+from agent.llm.routing import FOLLOW_UP_MARK, split_sql
 
 EXECUTE = "execute_sql_and_analyze_result"
 
@@ -67,37 +67,32 @@ CASES = [
 ]
 
 
-@pytest.fixture(scope="module")
-def recognisers(offline_context):
-    return offline_context.model.recognisers
-
-
 @pytest.mark.parametrize("text,tool,final_intent", CASES, ids=[c[0][:40] for c in CASES])
-def test_routes_to_the_right_tool(recognisers, text, tool, final_intent):
-    route = route_message(text, recognisers)
-    assert (route.tool, route.args.get("final_intent")) == (tool, final_intent)
+async def test_routes_to_the_right_tool(route, text, tool, final_intent):
+    routed = await route(text)
+    assert (routed.tool, routed.args.get("final_intent")) == (tool, final_intent)
 
 
 def test_table_is_large_enough():
     assert len(CASES) >= 40
 
 
-def test_greeting_and_empty_messages_get_a_direct_answer(recognisers):
-    assert route_message("hi!", recognisers).tool is None
-    assert "data question" in route_message("   ", recognisers).text
+async def test_greeting_and_empty_messages_get_a_direct_answer(route):
+    assert (await route("hi!")).tool is None
+    assert "data question" in (await route("   ")).text
 
 
-def test_short_yes_runs_waiting_sql_and_otherwise_says_nothing_waits(recognisers):
-    runs = route_message("go ahead", recognisers, previous_question="flights by origin", has_sql_to_run=True)
+async def test_short_yes_runs_waiting_sql_and_otherwise_says_nothing_waits(route):
+    runs = await route("go ahead", previous_question="flights by origin", has_sql_to_run=True)
     assert runs.tool == EXECUTE and runs.args["user_question"] == "flights by origin"
-    idle = route_message("go ahead", recognisers)
+    idle = await route("go ahead")
     assert idle.tool is None and "nothing waiting" in idle.text
 
 
-def test_follow_up_is_rewritten_from_the_previous_question(recognisers):
-    route = route_message("now by month", recognisers, previous_question="average departure delay at JFK")
-    assert route.tool == "data_discovery"
-    assert route.args["user_question"] == "average departure delay at JFK" + FOLLOW_UP_MARK + "now by month"
+async def test_follow_up_is_rewritten_from_the_previous_question(route):
+    routed = await route("now by month", previous_question="average departure delay at JFK")
+    assert routed.tool == "data_discovery"
+    assert routed.args["user_question"] == "average departure delay at JFK" + FOLLOW_UP_MARK + "now by month"
 
 
 def test_split_sql_reads_fences_and_error_text():
