@@ -21,6 +21,7 @@ from agent.semantic.sqlgen import dimension_filter
 from agent.semantic.text import STOPWORDS, phrase
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
+    from agent.semantic.parse.draft import Draft
     from agent.semantic.parse.state import State as _State
 
 _QUARTER = {"q1": [1, 2, 3], "q2": [4, 5, 6], "q3": [7, 8, 9], "q4": [10, 11, 12]}
@@ -446,3 +447,11 @@ def _unread_groupings(words: _Words, covered: set[int]) -> list[str]:
         if phrase_words and (j >= len(tokens) or j not in covered):
             left.append(f"{token.text} {' '.join(phrase_words)}")
     return left
+
+
+def shapes_pass(draft: "Draft") -> "Draft":
+    """How the question combines what the earlier passes read (names not codes, the previous period,
+    contrasts, counting groups); a meaning word nobody placed ends the reading."""
+    assert draft.intent is not None
+    draft.intent, unexplained = refine(draft.intent, draft.state, draft.model)
+    return draft.stop(unexplained) if unexplained else draft

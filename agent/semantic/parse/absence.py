@@ -5,6 +5,7 @@ rows. Whether they can point there is checked once the measured table is known."
 from __future__ import annotations
 
 from agent.semantic.parse.state import State, consume_with_mentions, mention_at
+from agent.semantic.parse.draft import Draft
 
 _ABSENCE = [("never",), ("no",), ("without",), ("not", "any"), ("zero",)]
 _FILLER = {"a", "an", "any", "placed", "made", "had", "have", "has", "received", "got", "been", "ever", "single",
@@ -29,3 +30,8 @@ def read_absence(state: State) -> list[tuple[str, str]]:
         consume_with_mentions(state, list(range(index, mention.end)))
         found.append((table, " ".join(t.text for t in state.tokens[index:mention.end])))
     return found
+
+
+def absence_pass(draft: Draft) -> Draft:
+    draft.absent = read_absence(draft.state)
+    return draft

@@ -18,6 +18,9 @@ from agent.semantic.parse.state import (
     cue_indexes,
 )
 from agent.semantic.text import Token
+from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.draft import Extraction
+from agent.semantic.parse.dates import moving_holiday
 
 
 def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
@@ -158,3 +161,29 @@ def _of_the_year(words: list[str], last: int) -> list[int]:
     if tuple(words[last + 1:last + 4]) == tail:
         return [last + 1, last + 2, last + 3]
     return []
+
+
+def calendar_pass(draft: Draft) -> Draft:
+    """Topics the warehouse holds no data on end the reading; words about the whole data set are
+    understood; then the calendar's words become the time filter. A holiday whose date moves is asked."""
+    state, model = draft.state, draft.model
+    topics = [e.payload for m in state.mentions for e in m.of("topic")]
+    if topics:
+        draft.outcome = Extraction(unsupported=unsupported_message(topics, model))
+        return draft
+    for mention in state.mentions:
+        if mention.has("context"):
+            mention.used = True
+            state.consume(*range(mention.start, mention.end))
+    draft.time = read_time(state, model)
+    time = draft.time
+    has_dates = time is not None and bool(time.days or time.from_day or time.start)
+    holiday = moving_holiday(state, model, has_dates)
+    return draft.stop(holiday) if holiday else draft
+
+
+def unsupported_message(topics: list[str], model: SemanticModel) -> str:
+    asked = " or ".join(dict.fromkeys(topics))
+    holds = ", ".join(t.label for t in model.tables if t.entity_words)
+    measures = ", ".join(m.label.lower() for m in model.metrics if m.default or m.measure is None)
+    return f"The warehouse has no data on {asked}. It holds {holds}, with measures such as {measures}."

@@ -20,6 +20,7 @@ from agent.semantic.parse.state import (
     words_of,
 )
 from agent.semantic.text import STOPWORDS, Token, phrase
+from agent.semantic.parse.draft import Draft
 
 
 def split_units(tokens: list[Token], units: dict) -> list[Token]:
@@ -243,3 +244,12 @@ def _numeric_mention_before(state: State, index: int, model: SemanticModel) -> M
 
 def is_numeric(mention: Mention, model: SemanticModel) -> bool:
     return any(model.dimension_by_name[e.payload].kind == "numeric" for e in mention.of("dimension"))
+
+
+def comparisons_pass(draft: Draft) -> Draft:
+    filters, ambiguous, unresolved, having = read_comparisons(draft.state, draft.model)
+    draft.filters += filters
+    draft.ambiguous += ambiguous
+    draft.unresolved += unresolved
+    draft.having += having
+    return draft

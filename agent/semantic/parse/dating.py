@@ -7,6 +7,9 @@ from __future__ import annotations
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.state import State, consume_with_mentions, mention_at
 from agent.semantic.text import STOPWORDS
+from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.defining import asides
+from agent.semantic.text import tokenize
 
 _CUES = [("by",), ("using",), ("based", "on"), ("according", "to"), ("on",)]
 # what follows a verb's stem in a date column's name: ship -> ship date, create -> created at
@@ -67,3 +70,12 @@ def _prefixes(name: str) -> list[str]:
 
 def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
     return any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+def dating_pass(draft: Draft) -> Draft:
+    state, time = draft.state, draft.time
+    grains = any(m.has("grain") for m in state.mentions)
+    asides_said = [tuple(t.low for t in tokenize(inner)) for _, _, inner in asides(draft.question)]
+    draft.dated_by = read_dating(state, draft.model, dated=(time is not None and not time.is_empty()) or grains,
+                                 grouped_by_grain=grains, asides=asides_said)
+    return draft

@@ -17,6 +17,7 @@ import sqlglot
 from agent.semantic.definitions import Definition, build, column_words, with_definitions
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import tokenize
+from agent.semantic.parse.draft import Draft
 
 _OPERAND = r"\(*\s*(?:[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?)\s*\)*"
 _FORMULA = re.compile(rf"{_OPERAND}(?:\s*(?:[*/+\-]|[<>]=?|!=)\s*{_OPERAND})+")
@@ -226,3 +227,9 @@ def _name(label: str, n: int, model: SemanticModel) -> str:
     if slug in model.metric_by_name or slug in model.dimension_by_name:
         slug = f"{slug}_as_asked"  # the question's own meaning of a word the model also uses
     return slug
+
+
+def definitions_pass(draft: Draft) -> Draft:
+    """Definitions the question gives itself are taken out of its text and added to (a copy of) the model."""
+    draft.question, draft.definitions, draft.model = read_definitions(draft.question, draft.model)
+    return draft

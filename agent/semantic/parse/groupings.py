@@ -16,6 +16,7 @@ from agent.semantic.parse.state import (
     words_of,
 )
 from agent.semantic.text import inflections, phrase
+from agent.semantic.parse.draft import Draft
 
 
 def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[str], list[str]]:
@@ -221,3 +222,18 @@ def read_restated_grain(state: State, model: SemanticModel, table: str, grouping
         mention.used = True
         restated.append(mention)
     return [d for d in grouping if not any(mentions.get(d) is m for m in restated)]
+
+
+def counted_pass(draft: Draft) -> Draft:
+    """'how many different manufacturers', 'the most routes': counts of distinct values."""
+    draft.counted_metrics, draft.uncounted = read_counted_dimensions(draft.state, draft.model)
+    return draft
+
+
+def groupings_pass(draft: Draft) -> Draft:
+    grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(draft.state, draft.model, draft.time)
+    for dim in draft.compared:
+        grouping.setdefault(dim, None)
+    draft.grouping = grouping
+    draft.ambiguous += ambiguous
+    return draft

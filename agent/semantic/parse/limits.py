@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import WHICH, State, mention_at
+from agent.semantic.parse.draft import Draft
 
 # Cues that put a ranking inside each group: 'top 3 destinations for each carrier', 'the busiest day
 # in each month', 'the 2 busiest routes per airport'. 'by' is left out: 'top 5 carriers by month'
@@ -49,3 +50,8 @@ def read_limit_per(state: State, mentions: dict[str, Mention | None], dimensions
     marked = [d for d in dimensions if (m := mentions.get(d)) is not None
               and state.cue_before(m.start, PER_GROUP_CUES) is not None]
     return marked[0] if len(marked) == 1 else None
+
+
+def limits_pass(draft: Draft) -> Draft:
+    draft.limit, draft.top = read_limit(draft.state)
+    return draft

@@ -8,6 +8,8 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import WHICH, State, mention_at, plural, words_of
 from agent.semantic.text import phrase
+from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.groupings import name_of
 
 
 def rankable(metrics: list[str], having: list[MetricFilter], model: SemanticModel) -> str:
@@ -241,3 +243,14 @@ def singular_superlative(state: State, rank_mentions: list[Mention], model: Sema
                 and state.tokens[mention.end].low in {"with", "that", "having", "where"}:
             return True
     return False
+
+
+def measures_pass(draft: Draft) -> Draft:
+    choices, draft.rank_mentions, draft.unmatched, draft.subjects = read_metrics(
+        draft.state, draft.model, has_grouping=bool(draft.grouping), conditioned=bool(draft.having))
+    if draft.subjects and not draft.grouping:  # 'customers with 30 or more orders': group by their name
+        name = name_of(draft.subjects[0], draft.model)
+        if name:
+            draft.grouping[name] = None
+    draft.metric_choices = [[m] for m in draft.counted_metrics] + choices
+    return draft

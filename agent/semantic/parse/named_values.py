@@ -19,6 +19,7 @@ from agent.semantic.parse.state import (
 )
 from agent.semantic.text import STOPWORDS, phrase
 from agent.semantic.values import ValueIndex
+from agent.semantic.parse.draft import Draft
 
 
 def read_flags(state: State) -> list[Filter]:
@@ -141,3 +142,16 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
         suggestions = values.suggest(dim, token.text) if dim else []
         unknown.append(UnknownValue(text=token.text, dimension=dim, suggestions=suggestions))
     return unknown
+
+
+def flags_pass(draft: Draft) -> Draft:
+    draft.filters += read_flags(draft.state)
+    return draft
+
+
+def values_pass(draft: Draft) -> Draft:
+    filters, unknown, compared = read_values(draft.state, draft.model, draft.values)
+    draft.filters += filters
+    draft.unknown += unknown
+    draft.compared += compared
+    return draft

@@ -8,6 +8,7 @@ from agent.semantic.intent import Filter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.state import State, consume_with_mentions, mention_at
 from agent.semantic.text import phrase
+from agent.semantic.parse.draft import Draft
 
 
 def read_patterns(state: State, model: SemanticModel) -> tuple[list[Filter], list[str]]:
@@ -48,3 +49,10 @@ def _dimension_before(state: State, index: int, model: SemanticModel) -> str | N
         named = {e.payload for m in state.mentions for e in m.of("entity")}
         dims = [d for d in dims if {s.table for s in model.dimension_by_name[d].sources} & named]
     return dims[0] if len(dims) == 1 else None
+
+
+def patterns_pass(draft: Draft) -> Draft:
+    patterned, unplaced = read_patterns(draft.state, draft.model)
+    draft.filters += patterned
+    draft.unresolved += unplaced
+    return draft

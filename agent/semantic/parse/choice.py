@@ -1,0 +1,78 @@
+"""Pass: which metrics the question measures, on which table, grouped by what.
+
+With no measure named, a share of flagged rows or the model's default metric may be meant; a
+ranked or grouped question with words left unread is asked back instead (they may be the measure).
+For each measure said, the candidate whose table reaches every dimension named wins; 'last month'
+gets its dates from that table's latest date; 'per plane' over plane rows averages rows rather than
+grouping; a word with several dimensions behind it keeps the one the table can reach."""
+
+from __future__ import annotations
+
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.dates import resolve_relative
+from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.groupings import drop_per_entity, read_restated_grain
+from agent.semantic.parse.measures import choose_metrics
+from agent.semantic.parse.state import Ambiguity, mention_text
+from agent.semantic.text import phrase
+
+
+def default_metric_pass(draft: Draft) -> Draft:
+    model = draft.model
+    if not draft.metric_choices and draft.having:
+        draft.metric_choices = [[h.metric] for h in draft.having]
+    if not draft.metric_choices and _asks_share(draft, model):
+        # 'late delivery rate by ship mode': the share of the rows the condition is on
+        owners = {s.table for f in draft.filters for s in model.dimension_by_name[f.field].sources
+                  if f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"}
+        counts = [model.table_by_name[t].count_metric for t in owners if model.table_by_name[t].count_metric]
+        if len(counts) == 1:
+            draft.metric_choices = [[counts[0]]]
+    if draft.metric_choices:
+        return draft
+    said_something = draft.grouping or draft.rank_mentions or draft.filters or draft.time
+    unread = [w for w in draft.ignored() if not w[:1].isdigit()]
+    if unread and said_something and model.default_metric:
+        # no measure named, and words left unread: they may be the measure ('net revenue')
+        return draft.stop("I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
+                          + " is not a metric of this model.")
+    if said_something and model.default_metric:
+        draft.metric_choices = [[model.default_metric]]
+        return draft
+    return draft.stop("The question names nothing the semantic model can measure.")
+
+
+def metrics_pass(draft: Draft) -> Draft:
+    model, state = draft.model, draft.state
+    mentions = dict(draft.grouping)
+    fields = list(draft.grouping) + [f.field for f in draft.filters]
+    draft.metrics = choose_metrics(draft.metric_choices, fields, model)
+    table = draft.table = model.metric_by_name[draft.metrics[0]].table
+    time = draft.time
+    if time is not None and time.relative is not None:
+        latest = draft.values.latest_date(table, draft.dated_by)
+        if latest is None:
+            return draft.stop(f"I could not read the latest date in the {table} data, so “{time.relative.words}” "
+                              "has no dates to count back from.")
+        draft.time = resolve_relative(time, latest)
+    grouping = drop_per_entity(draft.grouping, state, model, table)
+    grouping = read_restated_grain(state, model, table, grouping, mentions)
+    options = [key for key in grouping if isinstance(key, tuple)]
+    if options:
+        return draft.stop("A word could mean more than one thing.", ambiguous=[
+            Ambiguity(text=mention_text(state, mentions[key]), options=list(key)) for key in options])
+    if any(not any(j.from_table == other and j.to_table == table for j in model.joins) for other, _ in draft.absent):
+        said = ", ".join(f"'{words}'" for _, words in draft.absent)
+        return draft.stop(f"I could not tell what {said} is missing from.")
+    draft.dimensions = grouping
+    draft.grouping = {key: mentions.get(key) for key in grouping}
+    return draft
+
+
+def _asks_share(draft: Draft, model: SemanticModel) -> bool:
+    words = [t.low for t in draft.tokens]
+    for text in model.shapes.get("share", []):
+        wanted = list(phrase(text))
+        if any(words[i:i + len(wanted)] == wanted for i in range(len(words))):
+            return True
+    return False
