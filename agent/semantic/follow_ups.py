@@ -9,7 +9,8 @@ from __future__ import annotations
 
 from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table, validate_intent
 from agent.semantic.model import SemanticModel
-from agent.semantic.text import inflections, phrase
+from agent.semantic.text import phrase
+from agent.semantic.words import inflections
 from agent.semantic.values import ValueIndex
 
 _MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",

@@ -78,22 +78,3 @@ def tokenize(text: str) -> list[Token]:
 def phrase(text: str) -> tuple[str, ...]:
     """A lexicon phrase in token form, lower case."""
     return tuple(t.low for t in tokenize(text))
-
-
-def inflections(words: tuple[str, ...]) -> set[tuple[str, ...]]:
-    """The phrase with its last word in singular and plural, so 'carrier' also finds 'carriers'."""
-    if not words:
-        return set()
-    *head, last = words
-    forms = {last}
-    if last.endswith("ies"):
-        forms.add(last[:-3] + "y")
-    elif last.endswith("s") and not last.endswith("ss"):
-        forms.add(last[:-1])
-    if last.endswith("y") and len(last) > 2 and last[-2] not in "aeiou":
-        forms.add(last[:-1] + "ies")
-    elif last.endswith(("s", "x", "ch", "sh")):
-        forms.add(last + "es")
-    else:
-        forms.add(last + "s")
-    return {tuple(head) + (form,) for form in forms}

@@ -15,7 +15,8 @@ from agent.semantic.parse.state import (
     plural,
     words_of,
 )
-from agent.semantic.text import inflections, phrase
+from agent.semantic.text import phrase
+from agent.semantic.words import inflections
 from agent.semantic.parse.draft import Draft
 
 

@@ -12,10 +12,10 @@ from agent.semantic.text import (
     MONTHS,
     WEEKDAYS,
     Token,
-    inflections,
     phrase,
 )
 from agent.semantic.values import ValueIndex
+from agent.semantic.words import inflections
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
                "value", "context", "flag", "day"]
