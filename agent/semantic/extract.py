@@ -26,6 +26,7 @@ from agent.semantic.parse import (
     defining,
     groupings,
     limits,
+    listing,
     measures,
     named_values,
     patterns,
@@ -52,6 +53,7 @@ PASSES: list[Pass] = [
     absence.absence_pass,  # things said to be missing ('never placed an order')
     groupings.counted_pass,  # distinct counts ('how many different manufacturers')
     groupings.groupings_pass,  # 'by month', 'per carrier', 'which destination'
+    listing.listing_pass,  # the things themselves: 'list our job roles', 'what showstoppers did X make'
     measures.measures_pass,  # the metrics asked for, and what a ranking ranks
     blockers.blockers_pass,  # what could not be placed: ask back or say what is missing
     choice.default_metric_pass,  # no measure named: a share of flagged rows, or the model's default

@@ -20,15 +20,18 @@ from typing import Any
 
 
 from agent.semantic.dbt_load import read_project
+from agent.semantic.grounding import ground
 from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput
 from agent.semantic.dbt_spec import Metric as DbtMetric
 from agent.semantic.dbt_spec import Project
 from agent.semantic.dbt_spec import SemanticModel as DbtModel
 from agent.semantic.model import SemanticModel, SemanticModelError
+from agent.semantic.words import noun_forms, split_name
 from agent.yamlload import safe_load
 
 DEMO_MODEL_PATH = Path(__file__).with_name("demo_model")
 VOCABULARY_PATH = Path(__file__).with_name("vocabulary.yaml")
+THESAURUS_PATH = Path(__file__).with_name("thesaurus.yaml")
 SIDECAR_NAMES = ("semantic_assistant.yml", "semantic_assistant.yaml")
 
 _AGG_WORD = {"average": "avg", "sum": "sum", "max": "max", "min": "min", "median": "median"}
@@ -73,7 +76,7 @@ def view_data(project: Project, like: SemanticModel) -> dict[str, Any]:
 
 
 _VOCABULARY_KEYS = ("aggregations", "seasons", "time_grains", "named_days", "unsupported_topics", "context_words",
-                    "units", "name_suffixes", "everyday_words", "shapes", "meaning_words")
+                    "units", "name_suffixes", "everyday_words", "shapes", "meaning_words", "function_words", "coverage")
 
 
 def _with_measured_columns(project: Project) -> Project:
@@ -131,6 +134,7 @@ def slug(name: str) -> str:
 
 def _vocabulary(root: Path) -> dict[str, Any]:
     merged: dict[str, Any] = safe_load(VOCABULARY_PATH.read_text(encoding="utf-8"))
+    merged["thesaurus"] = safe_load(THESAURUS_PATH.read_text(encoding="utf-8"))
     folder = root if root.is_dir() else root.parent
     for name in SIDECAR_NAMES:
         for candidate in (folder / name, folder.parent / name):
@@ -152,7 +156,7 @@ def _merge(base: dict, extra: dict) -> None:
 
 
 def _words(name: str, prefix: str = "") -> str:
-    return name.removeprefix(prefix).replace("_", " ")
+    return split_name(name.removeprefix(prefix))
 
 
 def _column_prefix(model: DbtModel) -> str:
@@ -179,6 +183,8 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
                                   "keys": [[entity.expr, key.expr]]})
         for dim in model.dimensions:
             _add_dimension(dimensions, model, dim, project, annotated, _column_prefix(model))
+    for model in project.semantic_models:
+        _add_identifier(dimensions, model)
     _qualify_shared_labels(dimensions, project)
     metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
     short = vocabulary.get("abbreviations") or {}
@@ -200,8 +206,15 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
             dimensions[name]["kind"] = "numeric"
             dimensions[name]["values"] = False
     _choose_defaults(metrics)
+    thesaurus = dict(vocabulary.get("thesaurus") or {})
+    ground(tables, dimensions, thesaurus)
     ranking = dict(vocabulary.get("ranking") or {})
-    ranking["implies_measure"] = {w: m for w, m in (vocabulary.get("implies_measure") or {}).items() if m in dimensions}
+    measure_ranks = thesaurus["_ranking"]
+    for direction in ("descending", "ascending"):
+        ranking[direction] = list(dict.fromkeys([*ranking.get(direction, []), *measure_ranks[direction]]))
+    ranking["implies_measure"] = {w: m for w, m in {**measure_ranks["implies_measure"],
+                                                    **(vocabulary.get("implies_measure") or {})}.items()
+                                  if m in dimensions}
     default = vocabulary.get("default_metric") or next(
         (m["name"] for m in metrics if m.get("counts_rows")), None)
     for metric in metrics:
@@ -218,6 +231,8 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],
         "shapes": vocabulary.get("shapes") or {}, "meaning_words": vocabulary.get("meaning_words") or [],
+        "function_words": frozenset(w.lower() for w in vocabulary.get("function_words") or []),
+        "coverage": vocabulary.get("coverage") or {},
         "text_patterns": vocabulary.get("text_patterns") or {},
     }
 
@@ -277,13 +292,22 @@ def _table(model: DbtModel, project: Project) -> dict[str, Any]:
     entity = model.entity_name
     return {
         "name": model.name, "relation": model.relation,
-        "label": model.label or model.description or _words(model.name),
+        "label": model.label or model.description or _words(model.name), "description": model.description or "",
         "primary_key": [primary.expr] if primary else [],
-        "entity_words": meta.get("entity_words", [_words(entity or model.name)] if count_metric else []),
+        "entity_words": meta.get("entity_words", _row_words(entity or model.name, model.name) if count_metric else []),
         "count_metric": count_metric, "counted_from": meta.get("counted_from", {}),
         "time": meta.get("time_parts", {}),
         "agg_time": model.agg_time_dimension, "entity": entity,
     }
+
+
+def _row_words(entity: str, table: str) -> list[str]:
+    """What one row is called: the dbt entity's words, and the table's own where they are not the same
+    word ('movies' stays movies, whatever a bootstrap singularised it to)."""
+    said, own = _words(entity), _words(table)
+    *_, last = said.split() or [""]
+    forms = {f"{' '.join(said.split()[:-1])} {f}".strip() for f in noun_forms(last)} if last else set()
+    return [said] if own in forms or own == said else [said, own]
 
 
 def _row_count_metric(model: DbtModel, project: Project) -> str | None:
@@ -318,7 +342,7 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
         "grain_words": meta.get("grain_words", []),
         "unit": meta.get("unit"), "values": meta.get("values", kind == "categorical" and not annotated),
         "value_aliases": meta.get("value_aliases", {}), "value_cues": meta.get("value_cues", []),
-        "comparatives": meta.get("comparatives", []),
+        "comparatives": meta.get("comparatives", []), "description": dim.description or "",
     }
     labels = meta.get("value_labels")
     if labels:
@@ -326,6 +350,20 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
         entry["value_labels"] = {"table": target.relation if target else labels.get("table"),
                                  "key": labels["key"], "label": labels["label"]}
     dimensions[dim.name] = entry
+
+
+def _add_identifier(dimensions: dict, model: DbtModel) -> None:
+    """The table's own key as a dimension named after its entity (the compiler reaches an entity by that
+    name): what tells its things apart where no name column does. No words of its own but its label."""
+    primary = model.primary
+    if primary is None or primary.name in dimensions:
+        return
+    dimensions[primary.name] = {
+        "name": primary.name, "label": f"{_words(primary.name)} id", "kind": "categorical",
+        "sources": [{"table": model.name, "expr": primary.expr}], "synonyms": [], "grain_words": [], "unit": None,
+        "values": False, "value_aliases": {}, "value_cues": [], "comparatives": [], "description": "",
+        "identifier": True,
+    }
 
 
 def _entity_split(model: DbtModel, label: str, kind: str) -> list[str]:

@@ -48,6 +48,8 @@ class TableSpec(_Strict):
     time: dict[Literal["year", "month", "day", "hour"], str] = {}  # calendar parts -> dimension names
     agg_time: str | None = None  # the time dimension its measures are dated by
     entity: str | None = None  # the dbt entity one row stands for ('customer'): 'customer__r_name' goes through it
+    description: str = ""
+    related: dict[str, str] = {}  # other words for its rows (descriptions, thesaurus) -> where each came from
 
     @property
     def table(self) -> str:
@@ -93,6 +95,9 @@ class Dimension(_Strict):
     value_aliases: dict[str, str] = {}
     value_cues: list[str] = []  # words before a value that point here ("from JFK" -> origin)
     comparatives: list[str] = []  # words that compare this measure alone ("longer than 5 hours" -> air_time)
+    description: str = ""
+    related: dict[str, str] = {}  # other words for it (descriptions, thesaurus) -> where each came from
+    identifier: bool = False  # a table's own key, to tell its things apart ('which pizza' where pizzas have no name)
 
     @model_validator(mode="before")
     @classmethod
@@ -152,6 +157,8 @@ class SemanticModel(_Strict):
     everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
     shapes: dict[str, list[str]] = {}  # words that shape a question (share, ratio, month over month)
     meaning_words: list[str] = []  # words that must be understood or the question is not answered
+    function_words: frozenset[str] = frozenset()  # words with no meaning of their own here (grammar, the rows' verbs)
+    coverage: dict[str, list[str]] = {}  # fillers, event verbs, label suffixes: words the coverage rule lets be
     # a count of distinct values for each categorical dimension no declared metric counts (layer.py)
     implicit_metrics: list[Metric] = []
     distinct_words: list[str] = []  # 'different', 'unique': a count of distinct values, not of rows
@@ -242,6 +249,14 @@ class SemanticModel(_Strict):
             texts += words
         texts += [*self.ranking.descending, *self.ranking.ascending, *self.seasons]
         return frozenset(word for text in texts for word in re.findall(r"[a-z]+", text.lower()))
+
+    @cached_property
+    def described_words(self) -> frozenset[str]:
+        """Words of the descriptions and names of the warehouse's tables and columns: what the data set
+        is about ('the menu', 'the catalog'), for the coverage rule's 'on the menu'."""
+        texts = [t.description for t in self.tables] + [d.description for d in self.dimensions]
+        texts += [t.table.replace(".", " ").replace("_", " ") for t in self.tables]
+        return frozenset(w for text in texts for w in re.findall(r"[a-z]+", text.lower()))
 
     @cached_property
     def unit_words(self) -> dict[str, tuple[str, float]]:

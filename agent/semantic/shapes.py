@@ -18,7 +18,7 @@ from typing import TYPE_CHECKING
 from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.sqlgen import dimension_filter
-from agent.semantic.text import STOPWORDS, phrase
+from agent.semantic.text import phrase
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
     from agent.semantic.parse.draft import Draft
@@ -422,7 +422,7 @@ def _unread_clauses(words: _Words, covered: set[int]) -> list[str]:
         for j in range(i + 1, len(tokens)):
             if tokens[j].low in _CLAUSE_WORDS or tokens[j].low in ("and", "or", "but") and unread:
                 break
-            if j not in covered and tokens[j].low not in STOPWORDS and tokens[j].number is None:
+            if j not in covered and tokens[j].low not in words.state.function_words and tokens[j].number is None:
                 unread.append(tokens[j].text)
             compared |= j in covered and tokens[j].number is not None  # '… below freezing (temp < 32F)'
         if unread and not compared:
@@ -441,7 +441,8 @@ def _unread_groupings(words: _Words, covered: set[int]) -> list[str]:
         while j < len(tokens) and tokens[j].low in ("the", "a", "an", "each", "every"):
             j += 1
         phrase_words = []
-        while j < len(tokens) and j not in covered and tokens[j].low not in STOPWORDS and tokens[j].number is None:
+        while j < len(tokens) and j not in covered and tokens[j].low not in words.state.function_words \
+                and tokens[j].number is None:
             phrase_words.append(tokens[j].text)
             j += 1
         if phrase_words and (j >= len(tokens) or j not in covered):

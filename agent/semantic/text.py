@@ -3,7 +3,12 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent.yamlload import safe_load
+
+_VOCABULARY = Path(__file__).with_name("vocabulary.yaml")
 
 # A letter-bearing word first, so codes such as "B6" and "9E" stay whole; then numbers.
 _TOKEN = re.compile(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[<>]=?|%|(?<=\d)-(?=\d)")
@@ -32,17 +37,8 @@ CALENDAR_WORDS = frozenset(
       "quarter quarters half today tomorrow yesterday morning afternoon evening night noon midnight".split()
 )
 
-# Function words: they carry no meaning of their own for the model, so they neither count
-# as "not understood" nor break the link between a cue word and what it refers to.
-STOPWORDS = frozenset(
-    """a an the of in on at for to from by per with and or is are was were be been being do does did
-    what which who whom whose how many much show me give list tell find get i we you it its this
-    that these those there their please can could would will should all each every any some than
-    as into out over under up down about across during between through there's what's whats
-    have has had flew fly flown flying departed depart departing left leave leaving arrive arrived
-    arriving operate operated went go going data set dataset overall value
-    year's recorded were got count 's""".split()
-)
+# The generic function words (vocabulary.yaml `function_words:`); a model adds its own (`SemanticModel.function_words`).
+STOPWORDS = frozenset(safe_load(_VOCABULARY.read_text(encoding="utf-8"))["function_words"])
 
 
 @dataclass(frozen=True)
@@ -50,28 +46,33 @@ class Token:
     text: str  # as typed (codes are matched case-sensitively)
     low: str
     number: float | None = None
+    aside: bool = field(default=False, compare=False)  # said in parentheses: a restatement or a definition
 
 
 def tokenize(text: str) -> list[Token]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
     tokens = []
+    depth = [0] * (len(text) + 1)  # how many parentheses are open at each character
+    for i, char in enumerate(text):
+        depth[i + 1] = max(0, depth[i] + (char == "(") - (char == ")"))
     for match in _TOKEN.finditer(text):
         word = match.group(0)
+        aside = depth[match.start()] > 0
         ordinal = _ORDINAL.fullmatch(word.lower())
         thousands = _THOUSANDS.fullmatch(word.lower())
         if word.lower().endswith("'s") and len(word) > 2:  # "JetBlue's flights": the name, then the possessive
-            tokens.append(Token(word[:-2], word[:-2].lower()))
-            tokens.append(Token("'s", "'s"))
+            tokens.append(Token(word[:-2], word[:-2].lower(), aside=aside))
+            tokens.append(Token("'s", "'s", aside=aside))
         elif thousands:  # "20k flights"
-            tokens.append(Token(word, word.lower(), float(thousands.group(1)) * 1000))
+            tokens.append(Token(word, word.lower(), float(thousands.group(1)) * 1000, aside=aside))
         elif ordinal:
-            tokens.append(Token(word, word.lower(), float(ordinal.group(1))))
+            tokens.append(Token(word, word.lower(), float(ordinal.group(1)), aside=aside))
         elif re.fullmatch(r"\d+(?:\.\d+)?", word):
-            tokens.append(Token(word, word, float(word)))
+            tokens.append(Token(word, word, float(word), aside=aside))
         else:
             low = word.lower()
-            tokens.append(Token(word, low, float(NUMBER_WORDS[low]) if low in NUMBER_WORDS else None))
+            tokens.append(Token(word, low, float(NUMBER_WORDS[low]) if low in NUMBER_WORDS else None, aside=aside))
     return tokens
 
 

@@ -114,7 +114,7 @@ class ValueIndex:
                 index.phrases.append(item)
 
         # Words the model uses itself ('day', 'delay'): typed in lower case they mean that, never a code.
-        model_words = model.vocabulary | CALENDAR_WORDS | STOPWORDS
+        model_words = model.vocabulary | CALENDAR_WORDS | STOPWORDS | model.function_words
         everyday = frozenset(model.everyday_words)
         suffixes = frozenset(model.name_suffixes)
         for name in values:

@@ -55,7 +55,8 @@ def metrics_pass(draft: Draft) -> Draft:
             return draft.stop(f"I could not read the latest date in the {table} data, so “{time.relative.words}” "
                               "has no dates to count back from.")
         draft.time = resolve_relative(time, latest)
-    grouping = drop_per_entity(draft.grouping, state, model, table)
+    # 'seats per plane' averages plane rows; a list of the planes keeps them
+    grouping = list(draft.grouping) if draft.listing else drop_per_entity(draft.grouping, state, model, table)
     grouping = read_restated_grain(state, model, table, grouping, mentions)
     options = [key for key in grouping if isinstance(key, tuple)]
     if options:

@@ -19,7 +19,7 @@ from agent.semantic.parse.state import (
     plural,
     words_of,
 )
-from agent.semantic.text import STOPWORDS, Token, phrase
+from agent.semantic.text import Token, phrase
 from agent.semantic.parse.draft import Draft
 
 
@@ -29,7 +29,8 @@ def split_units(tokens: list[Token], units: dict) -> list[Token]:
     for token in tokens:
         glued = re.fullmatch(r"(\d+(?:\.\d+)?)([a-z%]+)", token.low)
         if token.number is None and glued and glued.group(2) in units:
-            out += [Token(glued.group(1), glued.group(1), float(glued.group(1))), Token(glued.group(2), glued.group(2))]
+            out += [Token(glued.group(1), glued.group(1), float(glued.group(1)), aside=token.aside),
+                    Token(glued.group(2), glued.group(2), aside=token.aside)]
         else:
             out.append(token)
     return out
@@ -235,7 +236,7 @@ def _numeric_mention_before(state: State, index: int, model: SemanticModel) -> M
         mention = mention_at(state, j - 1)
         if mention is not None:
             return mention if is_numeric(mention, model) and not mention.used else None
-        if state.tokens[j - 1].low not in STOPWORDS and state.tokens[j - 1].low not in {"was", "were", "had"}:
+        if state.tokens[j - 1].low not in state.function_words and state.tokens[j - 1].low not in {"was", "were", "had"}:
             return None
         j -= 1
         skipped += 1

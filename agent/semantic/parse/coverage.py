@@ -1,12 +1,31 @@
-"""Pass, last: the reading must account for the question. A meaning word, a number, a grouping or a
-clause no pass placed ends the reading with the words named (never a different question answered);
-the intent must fit the model; how much of the question the reading covers is its confidence."""
+"""Pass, last: the reading must account for the question, or the reader asks back.
+
+Every word must be read by some pass or be one that cannot carry a condition or a measure alone
+(vocabulary.yaml `function_words:` and `coverage:`): grammar and filler words, the verbs rows are told
+with ('orders placed in 1995'), a word that only follows a column's name ('priority level'), a unit,
+the data set itself said as a place ('on the menu', 'in the catalog', a word of the warehouse's own
+descriptions), a restatement (words in parentheses, words a read aside defines, a word naming what is
+read already) or a period's name ('the feb 8-9 blizzard'). Any other word ends the reading with the
+words named and, where the lexicon has something close, the nearest readings to choose from: a
+question is never answered as a different one. Then the intent must fit the model; how much of the
+question the reading covers is its confidence.
+"""
 
 from __future__ import annotations
 
 from agent.semantic.intent import validate_intent
+from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
-from agent.semantic.text import STOPWORDS
+from agent.semantic.parse.lexicon import lexicon_for
+from agent.semantic.parse.state import Ambiguity, State, covered, mention_at
+from agent.semantic.reading import describe
+from agent.semantic.text import CALENDAR_WORDS
+from agent.semantic.words import lemmas, noun_forms
+
+_CLAUSES = {"when", "where", "while", "whenever"}
+_PLACE = {"on", "in", "at", "across", "from", "of", "within", "throughout", "for", "about"}
+_DETERMINERS = {"the", "our", "this", "that", "your", "my", "whole", "entire"}
+_NEAR = 82  # rapidfuzz score above which a lexicon phrase is offered for an unread word
 
 
 def coverage_pass(draft: Draft) -> Draft:
@@ -14,8 +33,159 @@ def coverage_pass(draft: Draft) -> Draft:
     problems = validate_intent(draft.intent, draft.model)
     if problems:
         return draft.stop(" ".join(problems))
+    unread = unread_words(draft)
+    if unread:
+        return _ask_about(draft, unread)
     ignored = draft.ignored()
-    content = [t for t in draft.tokens if t.low not in STOPWORDS]
+    content = [t for t in draft.tokens if t.low not in draft.state.function_words]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     draft.outcome = Extraction(intent=draft.intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
     return draft
+
+
+def unread_words(draft: Draft) -> list[int]:
+    """Indexes of the tokens no pass read and no rule lets be."""
+    state, model = draft.state, draft.model
+    read = covered(state)
+    words = model.coverage
+    fillers = state.function_words | set(words.get("fillers", []))
+    verbs = set(words.get("event_verbs", []))
+    suffixes = set(words.get("label_suffixes", []))
+    used = _used_names(draft)
+    unread = []
+    for i, token in enumerate(state.tokens):
+        low = token.low
+        if i in read or token.number is not None or token.aside or not any(c.isalpha() for c in low):
+            continue
+        if low in fillers or _lemma_in(low, fillers, ("VERB", "NOUN", "ADV")):
+            continue
+        if low in model.unit_words and i > 0 and state.tokens[i - 1].number is not None:
+            continue  # '2 hours': a number's unit
+        if low in CALENDAR_WORDS and i + 1 < len(state.tokens) and state.tokens[i + 1].low in _CLAUSES:
+            continue  # 'in hours when the wind was over 25 mph': the clause says which hours
+        if _lemma_in(low, verbs, ("VERB",)) and _used_as_verb(state, i):
+            continue  # 'placed', 'scheduled', 'racked up', 'did we book': how rows come to be
+        if low in suffixes and i > 0 and i - 1 in read and mention_at(state, i - 1) is not None:
+            continue  # 'priority level'
+        if _names_the_data_set(state, i, model) or low in used or _names_a_period(state, i, read) \
+                or _defined_by_aside(state, i) or _described_by_flag(state, i, read):
+            continue
+        unread.append(i)
+    return unread
+
+
+def _ask_about(draft: Draft, unread: list[int]) -> Draft:
+    """Ask back: the words not read, what was read, and the nearest readings as choices."""
+    tokens = draft.state.tokens
+    said = [tokens[i].text for i in unread]
+    names = ", ".join(f"“{w}”" for w in dict.fromkeys(said))
+    understood = describe(draft.intent, draft.model) if draft.intent is not None else ""
+    reason = (f"I could not place {names} in this question, so I would be answering a different one. "
+              + (f"Without {'it' if len(set(said)) == 1 else 'them'} I read: {understood}" if understood else ""))
+    options = _nearest(tokens[unread[0]].low, draft)
+    ambiguous = [Ambiguity(text=tokens[unread[0]].text, options=options)] if options else []
+    draft.outcome = Extraction(reason=reason.strip(), ambiguous=ambiguous, ignored_words=said)
+    return draft
+
+
+def _nearest(word: str, draft: Draft) -> list[str]:
+    """Model names spelt close to an unread word ('salry' -> monthly income), best first."""
+    from rapidfuzz import fuzz, process
+
+    lexicon = lexicon_for(draft.model, draft.values)
+    names: dict[str, str] = {}
+    for bucket in lexicon.entries.values():
+        for entry in bucket:
+            if entry.kind in ("dimension", "metric", "entity", "flag") and len(entry.words) == 1:
+                names.setdefault(entry.words[0], _label(entry.kind, entry.payload, draft.model))
+    found = process.extract(word, list(names), scorer=fuzz.ratio, score_cutoff=_NEAR, limit=4)
+    return list(dict.fromkeys(names[w] for w, _, _ in found))
+
+
+def _label(kind: str, payload: object, model: SemanticModel) -> str:
+    if kind == "entity":
+        return str(model.table_by_name[str(payload)].entity_words[0]) if model.table_by_name[str(payload)].entity_words \
+            else str(payload)
+    if kind == "metric":
+        return model.metric_by_name[str(payload)].label
+    return str(payload)  # a dimension's name: the tool shows its label
+
+
+def _lemma_in(word: str, vocabulary: set[str], parts: tuple[str, ...]) -> bool:
+    found = lemmas(word)
+    return any(lemma in vocabulary for part in parts for lemma in found.get(part, ()))
+
+
+def _names_the_data_set(state: State, i: int, model: SemanticModel) -> bool:
+    """'on the menu', 'in the catalog', 'across the company': the data set said as a place, in words
+    its own descriptions or table names use."""
+    if state.tokens[i].low not in model.described_words:
+        return False
+    j = i - 1
+    while j >= 0 and (state.tokens[j].low in _DETERMINERS or mention_at(state, j) is None
+                      and state.tokens[j].low not in _PLACE and j == i - 1 and state.tokens[j].low.isupper()):
+        j -= 1
+    return j < i - 1 and j >= 0 and state.tokens[j].low in _PLACE
+
+
+def _used_names(draft: Draft) -> set[str]:
+    """Words of the labels of what the reading uses: a word naming one again restates it ('per year
+    (by order date), in year order')."""
+    intent, model = draft.intent, draft.model
+    if intent is None:
+        return set()
+    labels = [model.metric_by_name[m].label for m in intent.metrics if m in model.metric_by_name]
+    for name in [*intent.dimensions, *(f.field for f in intent.filters)]:
+        if name in model.dimension_by_name:
+            labels.append(model.dimension_by_name[name].label)
+    return {form for label in labels for word in label.lower().split() for form in noun_forms(word)}
+
+
+_PARTICLES = {"up", "out", "off", "in", "down"}
+_SUBJECTS = {"we", "they", "you", "i", "he", "she", "it", "did", "do", "does", "to", "will", "would", "can", "could",
+             "should", "who", "that", "which"}
+
+
+def _used_as_verb(state: State, i: int) -> bool:
+    """'placed', 'did we book', 'parts tie up': a verb here, not the noun it can also be."""
+    low = state.tokens[i].low
+    if "NOUN" not in lemmas(low):
+        return True
+    before = state.tokens[i - 1].low if i else ""
+    after = state.tokens[i + 1].low if i + 1 < len(state.tokens) else ""
+    return before in _SUBJECTS or after in _PARTICLES
+
+
+def _names_a_period(state: State, i: int, read: set[int]) -> bool:
+    """'during the feb 8-9 blizzard': a word right after dates read is the period's name."""
+    if i == 0 or i - 1 not in read:
+        return False
+    before = mention_at(state, i - 1)
+    return state.tokens[i - 1].number is not None or (before is not None and (before.has("month") or before.has("day")))
+
+
+def _defined_by_aside(state: State, i: int) -> bool:
+    """'below freezing (temp < 32F)', 'arrived late (receipt date after commit date)': up to three
+    words right before an aside that was read are what it defines."""
+    tokens = state.tokens
+    read = covered(state)
+    j = i
+    while j < len(tokens) and j - i < 3 and not tokens[j].aside:
+        j += 1
+    if j >= len(tokens) or not tokens[j].aside:
+        return False
+    end = j
+    while end < len(tokens) and tokens[end].aside:
+        end += 1
+    return any(k in read for k in range(j, end))
+
+
+def _described_by_flag(state: State, i: int, read: set[int]) -> bool:
+    """'late delivery rate': the thing a condition word describes ('late') is the rows it is about;
+    'arrived late': the verb a condition word completes."""
+    before = mention_at(state, i - 1) if i else None
+    if before is not None and i - 1 in read and before.has("flag"):
+        return True
+    after = mention_at(state, i + 1)
+    return after is not None and i + 1 in read and after.has("flag") and "VERB" in lemmas(state.tokens[i].low) \
+        and "NOUN" not in lemmas(state.tokens[i].low)

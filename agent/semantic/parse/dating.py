@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.state import State, consume_with_mentions, mention_at
-from agent.semantic.text import STOPWORDS
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.defining import asides
 from agent.semantic.text import tokenize
@@ -36,7 +35,7 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
             consume_with_mentions(state, [*range(mention.start - len(cue), mention.end)])
             return times[0]
     for index, token in enumerate(state.tokens):
-        if index in state.used_tokens or mention_at(state, index) is not None or token.low in STOPWORDS:
+        if index in state.used_tokens or mention_at(state, index) is not None or token.low in state.function_words:
             continue
         found = _dimension_of_verb(token.low, model)
         if found is not None:

@@ -18,7 +18,7 @@ from agent.semantic.intent import Filter, MetricFilter, OrderBy, StructuredInten
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import Ambiguity, State, UnknownValue, covered
-from agent.semantic.text import STOPWORDS, Token
+from agent.semantic.text import Token
 from agent.semantic.values import ValueIndex
 
 
@@ -70,14 +70,15 @@ class Draft:
     dimensions: list[Any] = field(default_factory=list)
     order_by: list[OrderBy] = field(default_factory=list)
     limit_per: str | None = None
+    listing: bool = False  # the things themselves are asked for, not a number
     intent: StructuredIntent | None = None
     outcome: Extraction | None = None  # set by a pass that ends the reading early
 
     def ignored(self) -> list[str]:
         """Words no pass placed (function words and numbers aside)."""
         understood = covered(self.state)
-        return [t.text for i, t in enumerate(self.tokens) if i not in understood and t.low not in STOPWORDS
-                and t.number is None]
+        return [t.text for i, t in enumerate(self.tokens) if i not in understood
+                and t.low not in self.state.function_words and t.number is None]
 
     def stop(self, reason: str | None = None, **fields: Any) -> Draft:
         """End the reading: the question is asked back or declined with `reason`."""

@@ -69,6 +69,9 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
                 dim = "date"  # days across several months are dates, not days of the month
             grouping.setdefault(dim, mention)
             mention.used = True
+            if state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an")) \
+                    and not plural(state, mention):
+                which_singular = True  # 'what hour of the day …': one hour is asked for
             continue
         if mention.has("metric"):
             if state.cue_before(mention.start, [("by",)]):
@@ -171,8 +174,15 @@ def through(owner: Mention, dimension: str, model: SemanticModel) -> str:
 
 
 def name_of(table: str, model: SemanticModel) -> str | None:
-    return next((d.name for d in model.dimensions if d.kind == "categorical" and d.name.endswith("name")
-                 and any(s.table == table for s in d.sources)), None)
+    """The dimension that names a table's things: its name, else its title ('which movie' -> its title)."""
+    own = [d for d in model.dimensions if d.kind == "categorical" and any(s.table == table and s.join is None
+                                                                          for s in d.sources)]
+    for word in ("name", "title"):
+        found = [d.name for d in own if not d.identifier
+                 and (d.label.lower().split()[-1:] == [word] or d.name.endswith(word))]
+        if found:
+            return found[0]
+    return next((d.name for d in own if d.identifier), None)  # no name: the key tells them apart
 
 
 def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: str) -> list[str]:

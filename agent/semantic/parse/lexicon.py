@@ -32,6 +32,9 @@ class Entry:
     payload: object
     case_sensitive: bool = False
     needs_cue: bool = False
+    # a related word (a description's aside, the thesaurus), not the element's own name: where both
+    # are said in the same place, the own name wins
+    related: bool = False
 
 
 @dataclass
@@ -58,12 +61,13 @@ class Lexicon:
             for text in [metric.label, *metric.synonyms]:
                 self._add(phrase(text), "metric", metric.name)
         for dim in model.dimensions:
-            for text in [dim.label, dim.name.replace("_", " "), *dim.synonyms]:
-                if dim.kind == "flag":
-                    self._add(phrase(text), "flag", dim.name)
-                    continue
-                for form in inflections(phrase(text)):
-                    self._add(form, "dimension", dim.name)
+            kind: Kind = "flag" if dim.kind == "flag" else "dimension"
+            own = [dim.label] if dim.identifier else [dim.label, dim.name.replace("_", " "), *dim.synonyms]
+            for texts, related in ((own, False), (dim.related, True)):
+                for text in texts:
+                    forms = {phrase(text)} if kind == "flag" else inflections(phrase(text))
+                    for form in forms:
+                        self._add(form, kind, dim.name, related=related)
             for text in dim.grain_words:
                 self._add(phrase(text), "grain", dim.name)
         if any(t.agg_time for t in model.tables):  # generic grain words where the model has none of its own
@@ -76,9 +80,10 @@ class Lexicon:
                     if not taken:
                         self._add(words, "grain", f"metric_time__{grain}")
         for table in model.tables:
-            for text in table.entity_words:
-                for form in inflections(phrase(text)):
-                    self._add(form, "entity", table.name)
+            for texts, related in ((table.entity_words, False), (table.related, True)):
+                for text in texts:
+                    for form in inflections(phrase(text)):
+                        self._add(form, "entity", table.name, related=related)
         for agg, words in model.aggregations.items():
             for text in words:
                 self._add(phrase(text), "agg", agg)
@@ -105,10 +110,10 @@ class Lexicon:
             self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
 
     def _add(self, words: tuple[str, ...], kind: Kind, payload, case_sensitive: bool = False,
-             needs_cue: bool = False) -> None:
+             needs_cue: bool = False, related: bool = False) -> None:
         if not words:
             return
-        entry = Entry(words, kind, payload, case_sensitive, needs_cue)
+        entry = Entry(words, kind, payload, case_sensitive, needs_cue, related)
         bucket = self.entries.setdefault(words[0].lower(), [])
         if entry not in bucket:
             bucket.append(entry)
@@ -149,7 +154,13 @@ class Lexicon:
                          and e.kind in _JOINABLE]
                 if found:
                     by_length[n] = found
-        return [Mention(i, i + n, entries) for n, entries in by_length.items()]
+        return [Mention(i, i + n, _own_names_first(entries)) for n, entries in by_length.items()]
+
+
+def _own_names_first(entries: list[Entry]) -> list[Entry]:
+    """Where an element's own name and another's related word are said alike, the own name is meant."""
+    own = [e for e in entries if not e.related]
+    return own or entries
 
 
 def _is_month_word(tokens: list[Token], i: int) -> bool:

@@ -252,5 +252,5 @@ def measures_pass(draft: Draft) -> Draft:
         name = name_of(draft.subjects[0], draft.model)
         if name:
             draft.grouping[name] = None
-    draft.metric_choices = [[m] for m in draft.counted_metrics] + choices
+    draft.metric_choices = draft.metric_choices + [[m] for m in draft.counted_metrics] + choices
     return draft

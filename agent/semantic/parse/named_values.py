@@ -17,7 +17,7 @@ from agent.semantic.parse.state import (
     is_negated,
     mention_at,
 )
-from agent.semantic.text import STOPWORDS, phrase
+from agent.semantic.text import phrase
 from agent.semantic.values import ValueIndex
 from agent.semantic.parse.draft import Draft
 
@@ -124,7 +124,7 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
         if index in understood or re.fullmatch(r"[QH][1-4]", token.text):
             continue
         # a code ('ZZ') anywhere, or a name ('Dallas') right after 'from' / 'to'
-        named = index > 0 and token.text[:1].isupper() and token.low not in STOPWORDS \
+        named = index > 0 and token.text[:1].isupper() and token.low not in state.function_words \
             and state.cue_before(index, value_cues) is not None
         if not (CODE_LIKE.fullmatch(token.text) or named):
             continue

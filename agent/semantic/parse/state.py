@@ -51,6 +51,7 @@ class State:
     mentions: list[Mention]
     used_tokens: set[int] = field(default_factory=set)
     positions: dict[tuple, int] = field(default_factory=dict)  # where each filter was said, for shapes
+    function_words: frozenset[str] = STOPWORDS  # the model's own list (grammar words and its rows' verbs)
 
     def consume(self, *indexes: int) -> None:
         self.used_tokens.update(indexes)
@@ -105,7 +106,7 @@ def plural(state: State, mention: Mention) -> bool:
 def is_negated(state: State, start: int) -> bool:
     """'not JFK', 'except Delta', 'not operated by United': a negation, maybe across function words."""
     for gap in range(4):
-        if start - gap < 0 or any(t.low not in STOPWORDS for t in state.tokens[start - gap:start]):
+        if start - gap < 0 or any(t.low not in state.function_words for t in state.tokens[start - gap:start]):
             break
         cue = state.cue_before(start - gap, NEGATIONS, skip=())
         if cue:

@@ -7,10 +7,11 @@ from agent.semantic.parse.comparisons import split_units
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.lexicon import lexicon_for
 from agent.semantic.parse.state import State
-from agent.semantic.text import tokenize
+from agent.semantic.text import STOPWORDS, tokenize
 
 
 def tokens_pass(draft: Draft) -> Draft:
     draft.tokens = split_units(tokenize(draft.question), draft.model.unit_words)
-    draft.state = State(draft.tokens, lexicon_for(draft.model, draft.values).match(draft.tokens))
+    draft.state = State(draft.tokens, lexicon_for(draft.model, draft.values).match(draft.tokens),
+                        function_words=STOPWORDS | draft.model.function_words)
     return draft

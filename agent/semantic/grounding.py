@@ -1,0 +1,210 @@
+"""Words a warehouse's own descriptions and plain business English give its elements, beyond their names.
+
+Three general sources, each recorded with why, so `python -m agent catalog words WORD` can say what a
+word may mean and where that came from:
+
+- descriptions: a word put in parentheses after a word of the element's own label is another name
+  for it ('series (season) of the show' on a series number: 'season'; 'monthly income (salary)':
+  'salary', 'monthly salary'); the same in a table's description for what its rows are
+  ('One row per order (ticket)': 'ticket');
+- the thesaurus (thesaurus.yaml `synonyms:`): a group joins an element when one of its words is the
+  element's own (what a table's rows are called, a column label or its last word); the group's
+  other words then name the element too ('staff', 'people' for an employees table);
+- measure words (thesaurus.yaml `measure_adjectives:`, `measure_verbs:`): 'priciest' ranks by a price
+  from the top, 'cheapest' from the bottom, 'earns' is an income, 'sold' a quantity.
+
+Everything here is weaker than an element's own names: the lexicon keeps an element's own name over a
+related word said in the same place, and a related word two elements share is left out (it would be a
+guess between them).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from typing import Any
+
+from agent.semantic.words import is_common, lemmas, noun_forms
+
+# 'series (season)', 'monthly income (salary), USD': an aside of one to four plain words
+_ASIDE = re.compile(r"(?P<before>[A-Za-z][\w\- ]*?)\s*\((?P<alias>[A-Za-z][A-Za-z\- ]{1,40})\)")
+
+
+def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], thesaurus: dict[str, Any]) -> None:
+    """Add `related` words (word -> why) to the view's tables and dimensions, and the ranking words
+    measure adjectives give to `thesaurus['_ranking']` (filled here for the view to read)."""
+    candidates: dict[str, list[tuple[str, str, str]]] = {}  # word -> [(kind, element name, why)]
+
+    def offer(kind: str, name: str, word: str, why: str) -> None:
+        word = " ".join(word.lower().split())
+        if word:
+            candidates.setdefault(word, []).append((kind, name, why))
+
+    groups = [[" ".join(w.lower().split()) for w in group] for group in thesaurus.get("synonyms") or []]
+    for table in tables:
+        for own in table["entity_words"]:
+            for alias in _asides_after(table.get("description") or "", own):
+                offer("table", table["name"], alias, f"the table's description: “{_short(table['description'])}”")
+            for word, group in _thesaurus_words(own, groups):
+                offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
+    for dim in dimensions.values():
+        label = dim["label"].lower()
+        for alias in _asides_after(dim.get("description") or "", label):
+            offer("dimension", dim["name"], alias, f"its description: “{_short(dim['description'])}”")
+            head = label.split()[-1]
+            if head in alias.split() or len(label.split()) < 2:
+                continue
+            offer("dimension", dim["name"], " ".join(label.split()[:-1] + [alias]), "its description, with its label")
+        for word, group in _thesaurus_words(label, groups):
+            offer("dimension", dim["name"], word, f"thesaurus: {', '.join(group)}")
+    own_words = _own_words(tables, dimensions)
+    label_words = {w for phrase in own_words for w in phrase.split()}
+    for word, why, name in _distinctive_words(dimensions, label_words, own_words):
+        offer("dimension", name, word, why)
+    for word, offers in candidates.items():
+        elements = {(kind, name) for kind, name, _ in offers}
+        if word in own_words or len(elements) > 1 or (" " not in word and word in label_words
+                                                      and not any(why.startswith("a word") for *_, why in offers)):
+            continue  # an element's own name stays its own (also as a word of one); two sharing a word is a guess
+        kind, name, why = offers[0]
+        target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
+        target.setdefault("related", {}).setdefault(word, why)
+    _measure_words(dimensions, thesaurus, own_words)
+
+
+def _distinctive_words(dimensions: dict[str, dict[str, Any]], label_words: set[str],
+                       own_words: set[str]) -> Iterable[tuple[str, str, str]]:
+    """'showstoppers' for a column labelled 'showstopper bake': a word of one label and of no other
+    element's names is how people point at that column. Words that only qualify ('name', 'date', 'id')
+    and everyday function words are left out."""
+    counts: dict[str, set[str]] = {}
+    for dim in dimensions.values():
+        if dim.get("identifier"):
+            continue
+        for word in dim["label"].lower().split():
+            counts.setdefault(word, set()).add(dim["name"])
+    for table_words in (w for w in own_words if " " not in w):
+        counts.setdefault(table_words, set()).add("")  # a table's own word is never one column's
+    for word, owners in counts.items():
+        if len(owners) != 1 or len(word) < 4 or not word.isalpha() or word in _QUALIFIERS:
+            continue
+        (name,) = owners
+        label = dimensions[name]["label"].lower().split() if name else []
+        if len(label) < 2 or any(w in _PREPOSITIONS for w in label[:label.index(word)]):
+            continue  # 'years at company': a word after a preposition says where, not what
+        if word == label[-1] or not is_common(word):  # 'monthly income' -> income; 'showstopper bake' -> showstopper
+            yield word, f"a word of its label ({dimensions[name]['label']}) no other name has", name
+
+
+_PREPOSITIONS = {"at", "in", "on", "of", "with", "from", "to", "for", "by", "per", "since", "until", "before", "after"}
+# words that say what kind of value a column holds, not which column: never a column's name alone
+_QUALIFIERS = {"name", "names", "date", "time", "code", "type", "level", "number", "total", "count", "average",
+               "value", "rate", "flag", "status", "year", "month", "week", "hour", "day", "days", "first", "last",
+               "best", "worst", "median", "with", "from", "this", "that", "times"}
+
+
+def _measure_words(dimensions: dict[str, dict[str, Any]], thesaurus: dict[str, Any], own_words: set[str]) -> None:
+    """'priciest' -> ranks by price, from the top; 'earns' -> income. Only for a measure word one
+    numeric dimension has (two prices: the word would be a guess)."""
+    numeric = [d for d in dimensions.values() if d["kind"] == "numeric"]
+    ranking: dict[str, Any] = {"descending": [], "ascending": [], "implies_measure": {}}
+    for measure_word, sides in (thesaurus.get("measure_adjectives") or {}).items():
+        owners = _measures_named(numeric, measure_word)
+        if len(owners) != 1:
+            continue
+        for side, direction in (("high", "descending"), ("low", "ascending")):
+            for adjective in sides.get(side) or []:
+                for form in _degrees(adjective):
+                    if form in own_words:
+                        continue
+                    ranking[direction].append(form)
+                    ranking["implies_measure"][form] = owners[0]["name"]
+    for measure_word, verbs in (thesaurus.get("measure_verbs") or {}).items():
+        owners = _measures_named(numeric, measure_word)
+        if len(owners) != 1:
+            continue
+        for verb in verbs:
+            for form in _verb_forms(verb):
+                if form not in own_words:
+                    owners[0].setdefault("related", {}).setdefault(form, f"thesaurus: to {verb} is a {measure_word}")
+    thesaurus["_ranking"] = ranking
+
+
+def _measures_named(numeric: list[dict[str, Any]], word: str) -> list[dict[str, Any]]:
+    """Numeric dimensions whose label ends with the measure word (or its plural): 'unit price', 'price'."""
+    forms = noun_forms(word)
+    return [d for d in numeric if d["label"].lower().split()[-1] in forms]
+
+
+def _degrees(adjective: str) -> list[str]:
+    """The superlative and comparative of an adjective ('pricey' -> priciest, pricier); a phrase
+    ('well paid', 'highest rated') is used as it is."""
+    from lemminflect import getInflection
+
+    if " " in adjective:
+        return [adjective]
+    forms = [*getInflection(adjective, tag="JJS"), *getInflection(adjective, tag="JJR")]
+    if not forms:  # 'expensive': most expensive, more expensive
+        return [f"most {adjective}", f"more {adjective}"]
+    return list(dict.fromkeys(forms))
+
+
+def _verb_forms(verb: str) -> list[str]:
+    """'earn' -> earn, earns, earned, earning; only forms that are not also a noun ('sell', not 'sales')."""
+    from lemminflect import getAllInflections
+
+    if " " in verb:
+        head, _, rest = verb.partition(" ")
+        return [f"{form} {rest}" for form in _verb_forms(head)]
+    forms = {verb, *[f for fs in getAllInflections(verb, upos="VERB").values() for f in fs]}
+    return sorted(f for f in forms if "NOUN" not in lemmas(f))
+
+
+def _thesaurus_words(label: str, groups: list[list[str]]) -> Iterable[tuple[str, list[str]]]:
+    """For a label that is a group's word, or ends with one: the group's other words, in the label's
+    place ('monthly income' with [income, salary, …] gives 'salary' and 'monthly salary')."""
+    words = label.split()
+    for group in groups:
+        for member in group:
+            size = len(member.split())
+            if words[-size:] != member.split():
+                continue
+            qualifier = words[:-size]
+            for other in group:
+                if other == member:
+                    continue
+                yield other, group
+                if qualifier:
+                    yield " ".join(qualifier + [other]), group
+            break
+
+
+def _asides_after(description: str, label: str) -> list[str]:
+    """Words put in parentheses right after a word of `label` in a description."""
+    label_words = set(label.lower().split())
+    found = []
+    for match in _ASIDE.finditer(description):
+        before = match.group("before").lower().split()
+        alias = match.group("alias").strip().lower()
+        if before and before[-1] in label_words and alias not in label_words and len(alias.split()) <= 4:
+            found.append(alias)
+    return found
+
+
+def _own_words(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]]) -> set[str]:
+    own: set[str] = set()
+    for table in tables:
+        own.update(w.lower() for w in table["entity_words"])
+    for dim in dimensions.values():
+        own.add(dim["label"].lower())
+        own.update(s.lower() for s in dim["synonyms"])
+    return {form for word in own for form in _all_forms(word)}
+
+
+def _all_forms(phrase: str) -> set[str]:
+    *head, last = phrase.split() or [""]
+    return {" ".join([*head, form]) for form in noun_forms(last)} if last else set()
+
+
+def _short(text: str) -> str:
+    return text if len(text) <= 80 else text[:77] + "…"

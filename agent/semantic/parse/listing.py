@@ -1,0 +1,109 @@
+"""Pass: a question that asks for the things themselves, not a number ('list our job roles', 'list every
+series winner', 'what showstoppers did Nadiya make?'): the answer is one row per thing, by what names
+it, under the conditions said. Only where nothing is measured, counted or ranked.
+
+A thing is named by its table's own name or title column; a table without one (rows told apart by a
+key) is asked about, with what could name them (its key, the name of the row it belongs to)."""
+
+from __future__ import annotations
+
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.groupings import name_of
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.state import WHICH, Ambiguity, State, mention_text, plural
+from agent.semantic.text import phrase
+
+# what else a list question may not hold: a measure, an aggregation, a ranking, a count
+_MEASURING = ("metric", "agg", "rank", "grain")
+
+
+def listing_pass(draft: Draft) -> Draft:
+    state, model = draft.state, draft.model
+    if draft.having or draft.limit is not None or draft.top or draft.grouping:
+        return draft
+    if any(m.has(kind) for m in state.mentions for kind in _MEASURING) or _shaped(state, model):
+        return draft
+    start = _list_cue(state, model)
+    if start is None:
+        return draft
+    listed = _listed(state, model, start)
+    if listed is None:
+        return draft
+    mention, table, dimension = listed
+    if dimension is None:
+        options = _names_of(table, model)
+        if len(options) != 1:
+            return draft.stop(f"The {mention_text(state, mention)} have no name to list them by.",
+                              ambiguous=[Ambiguity(text=mention_text(state, mention), options=options)] if options
+                              else [])
+        dimension = options[0]
+    draft.grouping[dimension] = mention
+    mention.used = True
+    count = model.table_by_name[table].count_metric
+    if count:
+        draft.metric_choices = [[count]]
+    draft.listing = True
+    return draft
+
+
+def _shaped(state: State, model: SemanticModel) -> bool:
+    """A count, a share, a ratio, a change: the question asks for a number after all."""
+    words = [t.low for t in state.tokens]
+    for shape in ("count_question", "share", "ratio", "pct_change", "difference", "previous_period", "previous_year"):
+        for text in model.shapes.get(shape, []):
+            wanted = list(phrase(text))
+            if any(words[i:i + len(wanted)] == wanted for i in range(len(words))):
+                return True
+    return False
+
+
+def _list_cue(state: State, model: SemanticModel) -> int | None:
+    """Where the things to list are said: after a list phrase, or after 'what'/'which' and a plural."""
+    words = [t.low for t in state.tokens]
+    for text in sorted(model.shapes.get("list", []), key=len, reverse=True):
+        cue = list(phrase(text))
+        for i in range(len(words) - len(cue) + 1):
+            if words[i:i + len(cue)] == cue:
+                state.consume(*range(i, i + len(cue)))
+                return i + len(cue)
+    if words and words[0] in WHICH:
+        return -1  # 'what showstoppers did …': the thing must follow at once
+    return None
+
+
+def _listed(state: State, model: SemanticModel, start: int) -> tuple[Mention, str, str | None] | None:
+    """The first thing said from `start` (-1: right after 'what' / 'which'): a table's things, or a column."""
+    for mention in state.mentions:
+        if start == -1 and mention.start != 1:
+            continue
+        if mention.start < start:
+            continue
+        if mention.has("entity") and (plural(state, mention) or state.tokens[mention.start - 1].low in ("every", "each")
+                                      if mention.start else False):
+            table = str(mention.of("entity")[0].payload)
+            return mention, table, name_of_own(table, model)
+        dims = [str(e.payload) for e in mention.of("dimension")
+                if model.dimension_by_name[str(e.payload)].kind == "categorical"]
+        if dims and not mention.used and (plural(state, mention) or start > 0):
+            source = model.dimension_by_name[dims[0]].sources[0].table
+            return mention, source, dims[0]
+    return None
+
+
+def name_of_own(table: str, model: SemanticModel) -> str | None:
+    """The table's own name or title column (not a key)."""
+    found = name_of(table, model)
+    return None if found is None or model.dimension_by_name[found].identifier else found
+
+
+def _names_of(table: str, model: SemanticModel) -> list[str]:
+    """What could name a table's things when it has no name column: its key, and the name of each row
+    it belongs to."""
+    options = [d for d in (name_of(table, model),) if d]
+    for join in model.joins:
+        if join.from_table == table:
+            parent = name_of_own(join.to_table, model)
+            if parent is not None and parent not in options:
+                options.append(parent)
+    return options
