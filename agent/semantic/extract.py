@@ -31,6 +31,7 @@ from agent.semantic.parse import (
     named_values,
     patterns,
     ranking,
+    superlatives,
     tokens,
 )
 from agent.semantic.parse.draft import Draft, Extraction
@@ -54,6 +55,7 @@ PASSES: list[Pass] = [
     groupings.counted_pass,  # distinct counts ('how many different manufacturers')
     groupings.groupings_pass,  # 'by month', 'per carrier', 'which destination'
     listing.listing_pass,  # the things themselves: 'list our job roles', 'what showstoppers did X make'
+    superlatives.superlatives_pass,  # 'the priciest pizza': which thing ranks first by the adjective's measure
     measures.measures_pass,  # the metrics asked for, and what a ranking ranks
     blockers.blockers_pass,  # what could not be placed: ask back or say what is missing
     choice.default_metric_pass,  # no measure named: a share of flagged rows, or the model's default

@@ -41,8 +41,12 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             candidates.setdefault(word, []).append((kind, name, why))
 
     groups = [[" ".join(w.lower().split()) for w in group] for group in thesaurus.get("synonyms") or []]
+    events = {noun: verb for noun, verb in (thesaurus.get("event_nouns") or {}).items()}
     for table in tables:
         for own in table["entity_words"]:
+            verb = next((events[form] for form in noun_forms(own.split()[-1]) if form in events), None)
+            for form in _verb_forms(verb, "VBD") + _verb_forms(verb, "VBN") if verb else []:
+                offer("table", table["name"], form, f"thesaurus: to {verb} is what a {own} records")
             for alias in _asides_after(table.get("description") or "", own):
                 offer("table", table["name"], alias, f"the table's description: “{_short(table['description'])}”")
             for word, group in _thesaurus_words(own, groups):
@@ -63,8 +67,9 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         offer("dimension", name, word, why)
     for word, offers in candidates.items():
         elements = {(kind, name) for kind, name, _ in offers}
-        if word in own_words or len(elements) > 1 or (" " not in word and word in label_words
-                                                      and not any(why.startswith("a word") for *_, why in offers)):
+        said_by = (why for *_, why in offers)
+        if word in own_words or len(elements) > 1 or (" " not in word and word in label_words and not any(
+                why.startswith("a word") or why.endswith("records") for why in said_by)):
             continue  # an element's own name stays its own (also as a word of one); two sharing a word is a guess
         kind, name, why = offers[0]
         target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
@@ -127,6 +132,17 @@ def _measure_words(dimensions: dict[str, dict[str, Any]], thesaurus: dict[str, A
             for form in _verb_forms(verb):
                 if form not in own_words:
                     owners[0].setdefault("related", {}).setdefault(form, f"thesaurus: to {verb} is a {measure_word}")
+            if " " in verb:
+                continue
+            doing = _verb_forms(verb, "VBG")  # 'best-selling' ranks by what is sold, from the top
+            for high in thesaurus.get("ranking_by_verb", {}).get("high", []):
+                for form in doing:
+                    ranking["descending"].append(f"{high} {form}")
+                    ranking["implies_measure"][f"{high} {form}"] = owners[0]["name"]
+            for low in thesaurus.get("ranking_by_verb", {}).get("low", []):
+                for form in doing:
+                    ranking["ascending"].append(f"{low} {form}")
+                    ranking["implies_measure"][f"{low} {form}"] = owners[0]["name"]
     thesaurus["_ranking"] = ranking
 
 
@@ -149,15 +165,17 @@ def _degrees(adjective: str) -> list[str]:
     return list(dict.fromkeys(forms))
 
 
-def _verb_forms(verb: str) -> list[str]:
-    """'earn' -> earn, earns, earned, earning; only forms that are not also a noun ('sell', not 'sales')."""
+def _verb_forms(verb: str, tag: str | None = None) -> list[str]:
+    """'earn' -> earn, earns, earned, earning (or only the forms of `tag`, e.g. 'VBG'); only forms that
+    are not also a noun ('sell', not 'sales')."""
     from lemminflect import getAllInflections
 
     if " " in verb:
         head, _, rest = verb.partition(" ")
-        return [f"{form} {rest}" for form in _verb_forms(head)]
-    forms = {verb, *[f for fs in getAllInflections(verb, upos="VERB").values() for f in fs]}
-    return sorted(f for f in forms if "NOUN" not in lemmas(f))
+        return [f"{form} {rest}" for form in _verb_forms(head, tag)]
+    inflected = getAllInflections(verb, upos="VERB")
+    forms = set(inflected.get(tag, ())) if tag else {verb, *[f for fs in inflected.values() for f in fs]}
+    return sorted(f for f in forms if "NOUN" not in lemmas(f) or tag == "VBG")
 
 
 def _thesaurus_words(label: str, groups: list[list[str]]) -> Iterable[tuple[str, list[str]]]:

@@ -224,6 +224,10 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
         if intent.time.start is not None and not spec.agg_time:
             problems.append(f"The {table} table has no date to filter a range of dates on.")
+    hourly = [d for d in intent.dimensions if (model.time_grain(d) or ("", ""))[1] in ("hour", "extract_hour")]
+    if (hourly or (intent.time is not None and intent.time.hours)) and not model.has_times_of_day(
+            table, intent.time_dimension):
+        problems.append(f"The {table} data has dates but no times of day, so it cannot be told by hour.")
     for other in intent.absent:
         if not any(j.from_table == other and j.to_table == table for j in model.joins):
             problems.append(f"No {other} rows point at {table} rows, so '{other}' cannot be missing from them.")

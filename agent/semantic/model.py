@@ -340,6 +340,22 @@ class SemanticModel(_Strict):
         base = name.split("__")[-1]
         return any((d := m.dimension(base)) is not None and d.type == "time" for m in self.project.semantic_models)
 
+    def has_times_of_day(self, table: str, dimension: str | None = None) -> bool:
+        """Does the date a table's rows are dated by (or `dimension`) hold a time of day? A column the dbt
+        YAML says is kept by the day holds none, whatever its type."""
+        if dimension is not None:
+            dim = self.dimension_by_name.get(dimension)
+            source = next((s for s in dim.sources if s.table == table), dim.sources[0]) if dim else None
+        else:
+            source = self.dated_by(table)
+        if source is None:
+            return False
+        if self.project is None:
+            return True
+        dbt_model = self.project.model_by_name.get(source.table)
+        found = next((d for d in dbt_model.dimensions if d.expr == source.expr), None) if dbt_model else None
+        return found is None or found.granularity not in ("day", "week", "month", "quarter", "year")
+
     def table_of_entity(self, entity: str) -> str | None:
         return next((t.name for t in self.tables if t.entity == entity), None)
 

@@ -132,6 +132,8 @@ class ValueIndex:
                 else:
                     for variant in _name_variants(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
                         add(variant, name, value, False)
+                    for plural in _plurals(value):  # 'comedies' for Comedy, 'veggies' for Veggie
+                        add((plural,), name, value, False)
             for value, label in labels.get(name, {}).items():
                 if value in known:
                     for variant in _name_variants(label, suffixes):
@@ -205,6 +207,18 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
     sql = f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"'
     result = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s())
     return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
+
+
+def _plurals(value: str) -> list[str]:
+    """The plural of a one-word value that is a noun ('Comedy' -> comedies), so 'horror flicks and comedies'
+    finds both; a value that is already plural or not a word is left as it is."""
+    from lemminflect import getInflection
+
+    word = value.strip()
+    if not word.isalpha() or len(word) < 3 or not word[1:].islower():
+        return []
+    low = word.lower()
+    return [p for p in getInflection(low, tag="NNS") if p != low]
 
 
 def _name_variants(name: str, suffixes: frozenset[str]) -> set[tuple[str, ...]]:

@@ -55,8 +55,9 @@ def metrics_pass(draft: Draft) -> Draft:
             return draft.stop(f"I could not read the latest date in the {table} data, so “{time.relative.words}” "
                               "has no dates to count back from.")
         draft.time = resolve_relative(time, latest)
-    # 'seats per plane' averages plane rows; a list of the planes keeps them
-    grouping = list(draft.grouping) if draft.listing else drop_per_entity(draft.grouping, state, model, table)
+    # 'seats per plane' averages plane rows; a list of the planes, or the priciest of them, keeps them
+    grouping = drop_per_entity(draft.grouping, state, model, table)
+    grouping += [key for key in draft.grouping if key in draft.kept and key not in grouping]
     grouping = read_restated_grain(state, model, table, grouping, mentions)
     options = [key for key in grouping if isinstance(key, tuple)]
     if options:

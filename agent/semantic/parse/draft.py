@@ -71,6 +71,7 @@ class Draft:
     order_by: list[OrderBy] = field(default_factory=list)
     limit_per: str | None = None
     listing: bool = False  # the things themselves are asked for, not a number
+    kept: set[str] = field(default_factory=set)  # groupings said on purpose (a list, a superlative's things)
     intent: StructuredIntent | None = None
     outcome: Extraction | None = None  # set by a pass that ends the reading early
 

@@ -80,7 +80,7 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if owner_of_next(state, mention, model) is not None:
             continue  # 'by customer region': the customer says whose region, the region groups
         owner = owner_before(state, mention, model)
-        start = owner.start if owner is not None else mention.start
+        start = _past_ranking_words(state, owner.start if owner is not None else mention.start)
         dims = [e.payload for e in mention.of("dimension")]
         cue = state.cue_before(start, GROUP_CUES)
         named = cue or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
@@ -119,6 +119,18 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if which and not plural(state, mention):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _past_ranking_words(state: State, start: int) -> int:
+    """'top 2 best-selling pizza types', 'the 5 most popular routes': the ranking words between the cue
+    and the things ranked are stepped over, so the cue is found."""
+    j = start
+    while j > 0:
+        before = mention_at(state, j - 1)
+        if before is None or not (before.has("rank") or before.has("agg")):
+            break
+        j = before.start
+    return j
 
 
 def _cued(state: State, start: int, cue: tuple[str, ...], dims: list[str], model: SemanticModel) -> list[str]:

@@ -39,7 +39,23 @@ def read_limit(state: State) -> tuple[int | None, bool]:
                 and mention.has("rank") and (index == 0 or tokens[index - 1].low in {"the", "show", "list"}):
             state.consume(index)
             return int(token.number), False
+        ranked = _ranked_after(state, index + 1)
+        if token.number is not None and float(token.number).is_integer() and index not in state.used_tokens \
+                and ranked is not None and (ranked.has("entity") or ranked.has("dimension")) \
+                and tokens[ranked.end - 1].low.endswith("s"):
+            state.consume(index)  # 'our 5 best-selling pizzas', 'the 3 most popular routes'
+            return int(token.number), False
     return None, False
+
+
+def _ranked_after(state: State, index: int) -> Mention | None:
+    """The things ranking words come before ('5 best-selling pizzas' -> pizzas); None without ranking words."""
+    mention = mention_at(state, index)
+    if mention is None or not mention.has("rank"):
+        return None
+    while mention is not None and mention.has("rank"):
+        mention = mention_at(state, mention.end)
+    return mention
 
 
 def read_limit_per(state: State, mentions: dict[str, Mention | None], dimensions: list[str]) -> str | None:

@@ -39,6 +39,7 @@ def listing_pass(draft: Draft) -> Draft:
                               else [])
         dimension = options[0]
     draft.grouping[dimension] = mention
+    draft.kept.add(dimension)
     mention.used = True
     count = model.table_by_name[table].count_metric
     if count:

@@ -53,6 +53,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             mention.used = True
             continue
         measures = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "numeric"]
+        before = mention_at(state, mention.start - 1) if mention.start else None
+        if measures and mention.has("entity") and plural(state, mention) and not (before and before.has("agg")):
+            measures = []  # 'the change in ratings': the ratings themselves, counted; 'average rating' is the measure
         if measures:
             aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping or not asks_which,
                                         grouped=has_grouping)

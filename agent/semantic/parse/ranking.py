@@ -14,6 +14,10 @@ from agent.semantic.text import phrase
 def ranking_pass(draft: Draft) -> Draft:
     model, state, metrics, grouping = draft.model, draft.state, draft.metrics, draft.dimensions
     rank_mentions, limit = draft.rank_mentions, draft.limit
+    if rank_mentions and not grouping:
+        said = " ".join(t.text for m in rank_mentions for t in state.tokens[m.start:m.end])
+        return draft.stop(f"I could not tell what “{said}” ranks: say what to rank and by which measure "
+                          "(for example 'the top 5 … by …').")
     order_by: list[OrderBy] = []
     descending = next((m.of("rank")[0].payload == "desc" for m in rank_mentions), True)
     if grouping and (rank_mentions or draft.top):
