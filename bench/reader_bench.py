@@ -42,6 +42,7 @@ SHARED = next((p / "shared" for p in REPO.parents if (p / "shared/eval").is_dir(
 EVAL = SHARED / "eval"
 DOMAINS = ("pizza", "bakeoff", "movies", "hr")
 DEMO_SETS = {"dev": "dev_questions.json", "dev2": "dev_questions2.json"}
+PROBES = {"probe": REPO / "bench/data/demo_probe.json"}  # our own questions on the demo, written away from the sets
 TPCH_FILE = Path(tempfile.gettempdir()) / "reader_bench_tpch.duckdb"
 OUTCOMES = ("right", "wrong", "asked", "error")
 
@@ -77,9 +78,12 @@ def _questions(name: str) -> list[dict[str, Any]]:
     """One format for every set: id, question, sql, alt_sql (list), ordered, category, expect."""
     if name in DOMAINS:
         return json.loads((EVAL / "domains" / name / "questions.json").read_text(encoding="utf-8"))
-    path = EVAL / (DEMO_SETS[name] if name in DEMO_SETS else "tpch/questions.json")
+    path = PROBES.get(name) or EVAL / (DEMO_SETS[name] if name in DEMO_SETS else "tpch/questions.json")
     items = []
     for raw in json.loads(path.read_text(encoding="utf-8")):
+        if raw.get("expect") == "ask":
+            items.append({"id": raw["id"], "question": raw["q"], "sql": None, "expect": "ask", "category": "ask"})
+            continue
         alt = raw.get("alt_sql")
         items.append({"id": raw["id"], "question": raw["q"], "sql": raw["sql"],
                       "alt_sql": alt if isinstance(alt, list) else [alt] if alt else [],
@@ -181,8 +185,8 @@ def report(results: list[dict]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", default="dev,dev2,tpch," + ",".join(DOMAINS),
-                        help="comma-separated: dev, dev2, tpch, " + ", ".join(DOMAINS))
+    parser.add_argument("--sets", default="dev,dev2,probe,tpch," + ",".join(DOMAINS),
+                        help="comma-separated: dev, dev2, probe, tpch, " + ", ".join(DOMAINS))
     parser.add_argument("--ids", help="comma-separated question ids")
     parser.add_argument("--url", help="run the product on this WAREHOUSE_URL instead (one set only)")
     parser.add_argument("--smoke", action="store_true", help="three demo questions: the bench itself works")

@@ -24,6 +24,7 @@ from agent.semantic.parse import (
     coverage,
     dating,
     defining,
+    display,
     groupings,
     limits,
     listing,
@@ -44,6 +45,7 @@ Pass = Callable[[Draft], Draft]
 PASSES: list[Pass] = [
     defining.definitions_pass,  # formulas and conditions the question defines, taken out of its text
     tokens.tokens_pass,  # tokens, and the lexicon's phrases found in them
+    display.display_unit_pass,  # 'in hours': the unit the answer is wanted in
     calendar.calendar_pass,  # topics the data lacks; months, days, holidays, seasons, quarters, years
     dating.dating_pass,  # which date the calendar words are about ('shipped in')
     comparisons.comparisons_pass,  # numbers compared with a measure (rows) or an aggregate (HAVING)
@@ -53,8 +55,8 @@ PASSES: list[Pass] = [
     named_values.values_pass,  # the warehouse's own values, negated or contrasted
     absence.absence_pass,  # things said to be missing ('never placed an order')
     groupings.counted_pass,  # distinct counts ('how many different manufacturers')
-    groupings.groupings_pass,  # 'by month', 'per carrier', 'which destination'
     listing.listing_pass,  # the things themselves: 'list our job roles', 'what showstoppers did X make'
+    groupings.groupings_pass,  # 'by month', 'per carrier', 'which destination'
     superlatives.superlatives_pass,  # 'the priciest pizza': which thing ranks first by the adjective's measure
     measures.measures_pass,  # the metrics asked for, and what a ranking ranks
     blockers.blockers_pass,  # what could not be placed: ask back or say what is missing

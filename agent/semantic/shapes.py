@@ -27,10 +27,11 @@ if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes
 _QUARTER = {"q1": [1, 2, 3], "q2": [4, 5, 6], "q3": [7, 8, 9], "q4": [10, 11, 12]}
 
 
-def refine(intent: StructuredIntent, state: "_State", model: SemanticModel) -> tuple[StructuredIntent, str | None]:
+def refine(intent: StructuredIntent, state: "_State", model: SemanticModel,
+           listing: bool = False) -> tuple[StructuredIntent, str | None]:
     words = _Words(state, model)
     intent = _restated_definition(intent, model)
-    intent = _names_not_codes(intent, words, model)
+    intent = _names_not_codes(intent, words, model, listing)
     intent = _narrowed_count(intent, words, model)
     intent = _previous_period(intent, words, model)
     intent = _contrast(intent, words, model)
@@ -109,12 +110,13 @@ def _definition(project, name: str, seen: tuple = ()) -> list:
 
 # -- names, not codes ----------------------------------------------------------------------------------------
 
-def _names_not_codes(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
-    """'airline names', 'destination airports (by name)': group by the readable label of a coded
-    dimension, the one joined on that very code."""
+def _names_not_codes(intent: StructuredIntent, words: _Words, model: SemanticModel,
+                     listing: bool = False) -> StructuredIntent:
+    """'airline names', 'destination airports (by name)', and any list ('list all the airlines'): group
+    by the readable label of a coded dimension, the one joined on that very code."""
     spans = words.find("name_words")
     table = _base(intent, model)
-    if not spans or table is None:
+    if not (spans or listing) or table is None:
         return intent
     swapped = {}
     for name in intent.dimensions:
@@ -305,6 +307,11 @@ def _share(intent: StructuredIntent, words: _Words, spans) -> StructuredIntent:
     after = [m for m in words.state.mentions if m.start >= anchor and (m.has("entity") or m.has("metric"))]
     if after:
         anchor = after[0].end
+    # 'what share of flights out of JFK are operated by JetBlue': what qualifies the counted thing before
+    # the verb is still the whole; the part is said after it
+    verb = next((i for i in range(anchor, len(words.low)) if words.low[i] in _LINKING), None)
+    if verb is not None and any(anchor <= _position(f, words) < verb for f in intent.filters):
+        anchor = verb
     part = [f for f in intent.filters if _position(f, words) >= anchor] or intent.filters[-1:]
     whole = [f for f in intent.filters if f not in part]
     words.consume(spans)
@@ -313,6 +320,9 @@ def _share(intent: StructuredIntent, words: _Words, spans) -> StructuredIntent:
         "contrast": Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part)),
         "order_by": _ordered_by_contrast(intent, "share"),
     })
+
+
+_LINKING = {"are", "were", "is", "was", "had", "have", "has", "did", "do", "does", "got", "get"}
 
 
 def _rate_of(metric: str, model: SemanticModel) -> str | None:
@@ -454,5 +464,5 @@ def shapes_pass(draft: "Draft") -> "Draft":
     """How the question combines what the earlier passes read (names not codes, the previous period,
     contrasts, counting groups); a meaning word nobody placed ends the reading."""
     assert draft.intent is not None
-    draft.intent, unexplained = refine(draft.intent, draft.state, draft.model)
+    draft.intent, unexplained = refine(draft.intent, draft.state, draft.model, draft.listing)
     return draft.stop(unexplained) if unexplained else draft

@@ -38,6 +38,7 @@ def default_metric_pass(draft: Draft) -> Draft:
                           + " is not a metric of this model.")
     if said_something and model.default_metric:
         draft.metric_choices = [[model.default_metric]]
+        draft.defaulted = True
         return draft
     return draft.stop("The question names nothing the semantic model can measure.")
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from agent.semantic.intent import validate_intent
 from agent.semantic.model import SemanticModel
+from agent.semantic.parse.display import unit_check
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.parse.lexicon import lexicon_for
 from agent.semantic.parse.state import Ambiguity, State, covered, mention_at
@@ -33,6 +34,9 @@ def coverage_pass(draft: Draft) -> Draft:
     problems = validate_intent(draft.intent, draft.model)
     if problems:
         return draft.stop(" ".join(problems))
+    other_unit = unit_check(draft)
+    if other_unit:
+        return draft.stop(other_unit)
     unread = unread_words(draft)
     if unread:
         return _ask_about(draft, unread)

@@ -65,12 +65,14 @@ class Draft:
     counted_metrics: list[str] = field(default_factory=list)  # distinct counts asked for
     metric_choices: list[list[str]] = field(default_factory=list)  # per metric said: its candidates
     subjects: list[str] = field(default_factory=list)  # tables whose things a condition on a total is about
+    defaulted: bool = False  # no measure was said: the model's default metric is measured
     metrics: list[str] = field(default_factory=list)
     table: str | None = None  # the table the first metric is measured on
     dimensions: list[Any] = field(default_factory=list)
     order_by: list[OrderBy] = field(default_factory=list)
     limit_per: str | None = None
     listing: bool = False  # the things themselves are asked for, not a number
+    display_unit: str | None = None  # 'in hours': the unit word the answer is wanted in
     kept: set[str] = field(default_factory=set)  # groupings said on purpose (a list, a superlative's things)
     intent: StructuredIntent | None = None
     outcome: Extraction | None = None  # set by a pass that ends the reading early

@@ -257,6 +257,6 @@ def groupings_pass(draft: Draft) -> Draft:
     grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(draft.state, draft.model, draft.time)
     for dim in draft.compared:
         grouping.setdefault(dim, None)
-    draft.grouping = grouping
+    draft.grouping = {**draft.grouping, **{k: v for k, v in grouping.items() if k not in draft.grouping}}
     draft.ambiguous += ambiguous
     return draft

@@ -20,7 +20,7 @@ _MEASURING = ("metric", "agg", "rank", "grain")
 
 def listing_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
-    if draft.having or draft.limit is not None or draft.top or draft.grouping:
+    if draft.having or draft.limit is not None or draft.top:
         return draft
     if any(m.has(kind) for m in state.mentions for kind in _MEASURING) or _shaped(state, model):
         return draft

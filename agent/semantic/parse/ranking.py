@@ -23,6 +23,10 @@ def ranking_pass(draft: Draft) -> Draft:
     if grouping and (rank_mentions or draft.top):
         ranked = ranked_metric(draft.by_metric, metrics, state, model) or rankable(metrics, draft.having, model)
         polar = rank_mentions and words_of(state, rank_mentions[0]) in {phrase(w) for w in model.shapes.get("polarity", [])}
+        if polar and draft.defaulted:  # 'which airline is the best?': best by what is not said
+            said = " ".join(t.text for t in state.tokens[rank_mentions[0].start:rank_mentions[0].end])
+            return draft.stop(f"I could not tell what “{said}” means here: say by which measure "
+                              "(for example the lowest average delay or the most flights).")
         if polar and model.metric_by_name[ranked].higher_is_better:
             descending = not descending  # 'best first' of an on-time share is the highest
         order_by = [OrderBy(field=ranked, descending=descending if rank_mentions else True)]
