@@ -18,12 +18,17 @@ from pathlib import Path
 from agent.audit import AuditRecord
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
+from agent.semantic import words
 from agent.semantic.extract import Extraction, extract_intent
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
 from agent.sql.guard import ensure_read_only
 from agent.sql.parse import transpile
 from agent.warehouse.base import Schema
+
+# Workers fork from a process that imported this module: the reader's word data is loaded there once,
+# so a new worker (one replacing a stopped step's) reads its first question within the step's budget.
+words.load()
 
 _connections: dict[tuple[str, str], object] = {}  # one per worker process, opened on first use
 _loaded: dict[str, tuple] = {}  # CpuPool.share files this worker has read, by path

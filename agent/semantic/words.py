@@ -63,6 +63,13 @@ def lemmas(word: str) -> dict[str, tuple[str, ...]]:
     return dict(getAllLemmas(word.lower()))
 
 
+def load() -> None:
+    """Load both libraries' data now (about a second): a process that forks workers does it once for all."""
+    noun_forms("warm")
+    lemmas("warmed")
+    is_common("warm")
+
+
 @lru_cache(maxsize=50000)
 def is_common(word: str) -> bool:
     from wordfreq import zipf_frequency
