@@ -455,10 +455,19 @@ class Assistant:
         return Chart(spec=chart_spec, png=png)
 
 
-def catalog_command(settings: Settings, step: str, folder: Path | None) -> tuple[int, list[str]]:
-    """`catalog init|check|refresh` for a terminal: (exit status, lines to print)."""
+def catalog_command(settings: Settings, step: str, folder: Path | str | None) -> tuple[int, list[str]]:
+    """`catalog init|check|refresh|words` for a terminal: (exit status, lines to print)."""
     from agent.catalog import commands
 
+    if step == "words":  # `folder` is the word to look up
+        from agent.semantic.meanings import word_meanings
+
+        groundwork = build_groundwork(settings)
+        try:
+            return 0, word_meanings(str(folder), groundwork.semantic, groundwork.values)
+        finally:
+            groundwork.warehouse.close()
+    folder = Path(folder) if folder is not None else None
     if folder is None and step in ("init", "check"):
         return 2, [f"catalog {step} needs a folder."]
     if step == "init":

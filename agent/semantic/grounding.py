@@ -62,43 +62,49 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         for word, group in _thesaurus_words(label, groups):
             offer("dimension", dim["name"], word, f"thesaurus: {', '.join(group)}")
     own_words = _own_words(tables, dimensions)
-    label_words = {w for phrase in own_words for w in phrase.split()}
-    for word, why, name in _distinctive_words(dimensions, label_words, own_words):
+    heads = {form for d in dimensions.values() if not d.get("identifier")
+             for form in noun_forms(effective_head(d["label"].lower().split()))}
+    for word, why, name in _distinctive_words(dimensions, own_words):
         offer("dimension", name, word, why)
     for word, offers in candidates.items():
         elements = {(kind, name) for kind, name, _ in offers}
-        said_by = (why for *_, why in offers)
-        if word in own_words or len(elements) > 1 or (" " not in word and word in label_words and not any(
+        said_by = [why for *_, why in offers]
+        if word in own_words or len(elements) > 1 or (" " not in word and word in heads and not any(
                 why.startswith("a word") or why.endswith("records") for why in said_by)):
-            continue  # an element's own name stays its own (also as a word of one); two sharing a word is a guess
+            continue  # an element's own name stays its own (also its label's main word); two sharing one is a guess
         kind, name, why = offers[0]
         target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
         target.setdefault("related", {}).setdefault(word, why)
     _measure_words(dimensions, thesaurus, own_words)
 
 
-def _distinctive_words(dimensions: dict[str, dict[str, Any]], label_words: set[str],
-                       own_words: set[str]) -> Iterable[tuple[str, str, str]]:
-    """'showstoppers' for a column labelled 'showstopper bake': a word of one label and of no other
-    element's names is how people point at that column. Words that only qualify ('name', 'date', 'id')
-    and everyday function words are left out."""
-    counts: dict[str, set[str]] = {}
+def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str]) -> Iterable[tuple[str, str, str]]:
+    """'series' for a column labelled 'series number', 'showstoppers' for 'showstopper bake': the word a
+    label is about (its main word past qualifiers), or a rare word of it, when no other column's label is
+    about that word and no table is called so. Function words and bare qualifiers are left out."""
+    heads: dict[str, set[str]] = {}
+    words: dict[str, set[str]] = {}
     for dim in dimensions.values():
         if dim.get("identifier"):
             continue
-        for word in dim["label"].lower().split():
-            counts.setdefault(word, set()).add(dim["name"])
-    for table_words in (w for w in own_words if " " not in w):
-        counts.setdefault(table_words, set()).add("")  # a table's own word is never one column's
-    for word, owners in counts.items():
-        if len(owners) != 1 or len(word) < 4 or not word.isalpha() or word in _QUALIFIERS:
+        label = dim["label"].lower().split()
+        heads.setdefault(effective_head(label), set()).add(dim["name"])
+        for word in label:
+            words.setdefault(word, set()).add(dim["name"])
+    tables = {w for w in own_words if " " not in w}
+    for word, owners in [*heads.items(), *((w, o) for w, o in words.items() if not is_common(w))]:
+        if len(owners) != 1 or len(word) < 4 or not word.isalpha() or word in _QUALIFIERS or word in tables:
             continue
         (name,) = owners
-        label = dimensions[name]["label"].lower().split() if name else []
-        if len(label) < 2 or any(w in _PREPOSITIONS for w in label[:label.index(word)]):
+        label = dimensions[name]["label"].lower().split()
+        if len(label) < 2 or word not in label or any(w in _PREPOSITIONS for w in label[:label.index(word)]):
             continue  # 'years at company': a word after a preposition says where, not what
-        if word == label[-1] or not is_common(word):  # 'monthly income' -> income; 'showstopper bake' -> showstopper
-            yield word, f"a word of its label ({dimensions[name]['label']}) no other name has", name
+        yield word, f"a word of its label ({dimensions[name]['label']}) no other name has", name
+
+
+def effective_head(label: list[str]) -> str:
+    """The word a label is about: its last word, past qualifiers ('series number' -> series)."""
+    return next((w for w in reversed(label) if w not in _QUALIFIERS), label[-1] if label else "")
 
 
 _PREPOSITIONS = {"at", "in", "on", "of", "with", "from", "to", "for", "by", "per", "since", "until", "before", "after"}

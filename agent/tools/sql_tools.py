@@ -117,10 +117,7 @@ async def generate_sql(
     if not ctx.has_llm:
         reasons = [parse.cannot_express] if parse.cannot_express else problems
         why = "".join(f"{r.rstrip('.')}. " for r in reasons)
-        text = (
-            f"I can't turn that question into SQL without a language model. {why}"
-            f"I can answer questions about: {_metric_list(ctx)}."
-        )
+        text = f"I couldn't answer that as asked. {why}{_what_to_try(ctx)}"
         return tool_result(final_intent, done=True, text=text)
 
     draft = await draft_sql(
@@ -171,8 +168,14 @@ def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
     return f"{question} ({answer})"
 
 
-def _metric_list(ctx: AgentContext) -> str:
-    return ", ".join(m.label for m in ctx.semantic.metrics[:12])
+def _what_to_try(ctx: AgentContext) -> str:
+    """A few things the model measures and groups by, as examples of what can be asked."""
+    model = ctx.semantic
+    measured = [m.label.lower() for m in model.metrics if m.default or m.measure is None][:4]
+    grouped = [d.label for d in model.dimensions if d.kind == "categorical" and not d.identifier][:4]
+    if not measured:
+        return ""
+    return (f"You could ask for {', '.join(measured)}" + (f", by {', '.join(grouped)}" if grouped else "") + ".")
 
 
 # -- fix_sql --------------------------------------------------------------------------------

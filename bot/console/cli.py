@@ -53,6 +53,7 @@ def _parser() -> argparse.ArgumentParser:
         "folder", type=Path)
     steps.add_parser("refresh", help="re-read the schema; with a folder, list what changed").add_argument(
         "folder", type=Path, nargs="?")
+    steps.add_parser("words", help="what a word can mean to the reader here, and why").add_argument("word")
     for sub in (ask, fix, explain, run):
         sub.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -107,7 +108,8 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
 def _catalog(args: argparse.Namespace, settings: Settings) -> int:
     from agent.api import catalog_command
 
-    status, lines = catalog_command(settings, args.step, getattr(args, "out", None) or getattr(args, "folder", None))
+    target = getattr(args, "out", None) or getattr(args, "folder", None) or getattr(args, "word", None)
+    status, lines = catalog_command(settings, args.step, target)
     print("\n".join(lines))
     return status
 
