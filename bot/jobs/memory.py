@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 
-from bot.jobs.model import Job, JobHandler
+from bot.jobs.model import Job, JobHandler, guarded
 
 log = logging.getLogger(__name__)
 
@@ -32,16 +32,9 @@ class InProcessJobRunner:
         task.add_done_callback(self._tasks.discard)
 
     def spawn(self, work: Awaitable[object], name: str) -> None:
-        task = asyncio.create_task(self._guard(work, name), name=name)
+        task = asyncio.create_task(guarded(work, name), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    @staticmethod
-    async def _guard(work: Awaitable[object], name: str) -> None:
-        try:
-            await work
-        except Exception:
-            log.exception("background step %s failed", name)
 
     async def _run(self, job: Job) -> None:
         self._jobs += 1

@@ -19,8 +19,6 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
-from slack_bolt.context.say.async_say import AsyncSay
-from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
 from slack_sdk.web.async_client import AsyncWebClient
 
 from agent.api import ChatContext
@@ -35,6 +33,7 @@ from bot.logs import new_request_id
 from bot.metrics import BotMetrics
 from bot.render.mrkdwn import from_slack
 from bot.sessions import new_session_id, session_for_thread, thread_key
+from bot.slack_client import optional
 from bot.store.state import Feedback, StateStore
 from bot.user_groups import UserGroups
 
@@ -120,11 +119,20 @@ class Surfaces:
         who = ChatContext(user=user, channel=channel)
         return [p.model_dump() for p in self.agent.suggested_prompts(MAX_SUGGESTED_PROMPTS, who)]
 
-    async def offer_prompts(self, channel: str, user: str | None) -> None:
-        """Suggested prompts on the Messages tab; no thread_ts, which the agent view would ignore."""
+    async def offer_prompts(self, channel: str, user: str | None, *, thread_ts: str | None = None) -> None:
+        """Suggested prompts. The agent view shows them at the DM's latest message and must get no
+        thread_ts (Slack drops such a call without a word); the legacy pane shows them in its thread."""
         prompts = self.prompts(user, channel)
         if prompts:
-            await self.client.assistant_threads_setSuggestedPrompts(channel_id=channel, prompts=prompts, title=PROMPTS_TITLE)
+            where = {"thread_ts": thread_ts} if thread_ts else {}
+            await optional("suggested prompts", self.client.assistant_threads_setSuggestedPrompts(
+                channel_id=channel, prompts=prompts, title=PROMPTS_TITLE, **where
+            ))
+
+    async def greet_pane(self, channel: str, thread_ts: str, user: str | None) -> None:
+        """The legacy Assistant pane's new thread: a greeting, then the prompts in that thread."""
+        await optional("the greeting", self.client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=GREETING))
+        await self.offer_prompts(channel, user, thread_ts=thread_ts)
 
     async def _notice(self, channel: str, user: str, thread_ts: str | None, text: str) -> None:
         await self.client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, text=text)
@@ -395,15 +403,13 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
     assistant = AssistantEventsOnly()
 
     @assistant.thread_started
-    async def thread_started(
-        say: AsyncSay, set_suggested_prompts: AsyncSetSuggestedPrompts, payload: dict[str, Any]
-    ) -> None:
-        # The legacy Assistant pane (assistant_view): prompts per thread.
+    async def thread_started(payload: dict[str, Any]) -> None:
+        # The legacy Assistant pane (assistant_view): a greeting and prompts per thread, after the ack.
         thread = payload.get("assistant_thread") or {}
-        await say(GREETING)
-        await set_suggested_prompts(
-            prompts=surfaces.prompts(thread.get("user_id"), thread.get("channel_id")), title=PROMPTS_TITLE
-        )
+        if thread.get("channel_id") and thread.get("thread_ts"):
+            surfaces.jobs.spawn(
+                surfaces.greet_pane(thread["channel_id"], thread["thread_ts"], thread.get("user_id")), "greeting"
+            )
 
     @app.event("app_home_opened")
     async def home_opened(event: dict[str, Any]) -> None:
@@ -414,7 +420,10 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
     @assistant.thread_context_changed
     async def context_changed(save_thread_context: AsyncSaveThreadContext, payload: dict[str, Any]) -> None:
         # Which channel the person is looking at; saved after the ack, like every Web API call.
-        surfaces.jobs.spawn(save_thread_context(payload["assistant_thread"]["context"]), "save-thread-context")
+        surfaces.jobs.spawn(
+            optional("saving the thread context", save_thread_context(payload["assistant_thread"]["context"])),
+            "save-thread-context",
+        )
 
     @assistant.user_message
     async def assistant_message(payload: dict[str, Any], context: AsyncBoltContext) -> None:
