@@ -30,8 +30,9 @@ PROGRESS_INTERVAL_S = 1.0
 _NOT_A_MEMBER = ("not_in_channel", "channel_not_found")
 # Rotated by Slack under the status while the agent works (the agent view's loading messages).
 LOADING_MESSAGES = ["Reading your question…", "Finding the right tables…", "Writing SQL…", "Checking the numbers…"]
-STREAM_CHUNK = 400  # characters of the answer per chat.appendStream call
-MAX_STREAM_TEXT = 12_000  # Slack's limit on markdown_text per stream call
+# Characters of the answer per chat.appendStream call: Slack takes 12,000 per call (not per message),
+# so a long answer is streamed whole, in as many calls as it needs.
+STREAM_CHUNK = 400
 
 
 class ThreadDelivery:
@@ -163,7 +164,7 @@ class ThreadDelivery:
             channel=self.channel, thread_ts=self.thread_ts, recipient_team_id=team, recipient_user_id=user,
             buffer_size=STREAM_CHUNK,
         )
-        text = rendered.stream_text[:MAX_STREAM_TEXT]
+        text = rendered.stream_text
         try:
             for start in range(0, len(text), STREAM_CHUNK):
                 await streamer.append(markdown_text=text[start : start + STREAM_CHUNK])
