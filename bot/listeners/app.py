@@ -49,17 +49,21 @@ NOT_YOURS = (
     "Ask your own question and I will answer you."
 )
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
-# What manifest.yml must subscribe to for the listeners below (message.* all arrive as `message`).
+# What manifest.yml (the agent view) subscribes to for the listeners below; message.* all arrive as `message`.
 BOT_EVENTS = (
-    "app_mention",
-    "assistant_thread_context_changed",
-    "assistant_thread_started",
+    "app_context_changed",
     "app_home_opened",
+    "app_mention",
     "message.channels",
     "message.groups",
     "message.im",
     "message.mpim",
 )
+# The legacy Assistant pane's events. Slack sends them only to an app whose manifest declares
+# assistant_view instead of agent_view (README, "Slack setup"); the listeners below still answer them.
+ASSISTANT_PANE_EVENTS = ("assistant_thread_started", "assistant_thread_context_changed")
+# Prompts are offered again when the person's view changes, at most this often per person.
+PROMPTS_REFRESH_S = 60
 COMMANDS = {
     "/fixsql": ("Fix SQL Agent", FIXSQL_USAGE, True, "Fixing the SQL <@{user}> sent…"),
     "/explainsql": ("Explain SQL Agent", EXPLAINSQL_USAGE, False, "Explaining the SQL <@{user}> sent…"),
@@ -128,6 +132,13 @@ class Surfaces:
             await optional("suggested prompts", self.client.assistant_threads_setSuggestedPrompts(
                 channel_id=channel, prompts=prompts, title=PROMPTS_TITLE, **where
             ))
+
+    async def context_changed(self, event: dict[str, Any]) -> None:
+        """The person moved to another channel with the agent view open: the prompts were set at the
+        DM's latest message, which an answer since may have buried, so they are offered again."""
+        channel, user = event.get("channel"), event.get("user")
+        if channel and user and await self.store.claim(f"prompts:{user}", PROMPTS_REFRESH_S):
+            self.jobs.spawn(self.offer_prompts(channel, user), "suggested-prompts")
 
     async def greet_pane(self, channel: str, thread_ts: str, user: str | None) -> None:
         """The legacy Assistant pane's new thread: a greeting, then the prompts in that thread."""
@@ -416,6 +427,11 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
         # The agent view (agent_view): the Messages tab of the app's DM shows the prompts.
         if event.get("tab") == "messages" and event.get("channel"):
             surfaces.jobs.spawn(surfaces.offer_prompts(event["channel"], event.get("user")), "suggested-prompts")
+
+    @app.event("app_context_changed")
+    async def app_context_changed(event: dict[str, Any]) -> None:
+        # The agent view's context event (the legacy pane's is assistant_thread_context_changed).
+        await surfaces.context_changed(event)
 
     @assistant.thread_context_changed
     async def context_changed(save_thread_context: AsyncSaveThreadContext, payload: dict[str, Any]) -> None:
