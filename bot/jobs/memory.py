@@ -56,8 +56,10 @@ class InProcessJobRunner:
         try:
             await asyncio.wait_for(self.drain(), grace_s)
         except TimeoutError:
-            # Nothing outside this process knows these jobs: say how many answers are lost.
-            log.warning("shutdown grace period over; %d unfinished answer(s) dropped", len(self._tasks))
+            # Nothing outside this process knows these jobs: say how many answers are lost (a zero
+            # grace period times out even with nothing left, which is no loss worth a warning).
+            if self._tasks:
+                log.warning("shutdown grace period over; %d unfinished answer(s) dropped", len(self._tasks))
         await self.close()
 
     async def close(self) -> None:
