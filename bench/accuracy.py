@@ -3,6 +3,8 @@
     python bench/accuracy.py                 # each question through `python -m agent ask --yes --json`
     python bench/accuracy.py --direct        # in-process: extract -> compile -> run (semantic path only)
     python bench/accuracy.py --questions tests/semantic/extra_questions.json --direct
+    python bench/accuracy.py --smoke         # the first question, in-process: the bench itself works
+                                             # (tests/agent/test_cli.py runs the CLI mode on a subset)
 
 A question counts as right when every gold column is matched, row for row, by some
 result column (names and extra columns do not matter; numbers within 1e-6 relative;
@@ -44,12 +46,14 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=DEV_QUESTIONS)
     parser.add_argument("--direct", action="store_true", help="semantic path in-process, no CLI")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per question (CLI mode)")
+    parser.add_argument("--smoke", action="store_true", help="only the first question, in-process")
     args = parser.parse_args(argv)
+    args.direct = args.direct or args.smoke
 
     from agent.settings import load_settings
     from agent.warehouse import Warehouse
 
-    questions = json.loads(args.questions.read_text(encoding="utf-8"))
+    questions = json.loads(args.questions.read_text(encoding="utf-8"))[: 1 if args.smoke else None]
     settings = load_settings()
     warehouse = Warehouse.from_settings(settings)
     answer = _direct_answerer(warehouse, settings) if args.direct else _cli_answerer(args.timeout)

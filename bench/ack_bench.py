@@ -6,6 +6,7 @@ acks, in the same run, for comparison, over several rounds (the verdict is the g
 of the per-round ratios). Slack's Web API is the stand-in from tests/support.
 
     python bench/ack_bench.py [--events 100] [--agent-seconds 2] [--rounds 6]
+    python bench/ack_bench.py --smoke      # 10 events, 0.2 s runs, 2 rounds: the bench itself works
 """
 
 from __future__ import annotations
@@ -28,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: b
 from tests.support.slack_requests import SlackSender, mention  # noqa: E402
 from tests.support.slack_standin import SlackStandIn  # noqa: E402
 
-from agent.api import AgentReply, Progress  # noqa: E402
+from agent.api import AgentReply, AskHuman, ChatContext, Progress, SuggestedPrompt  # noqa: E402
+from bot.agent_port import AgentPort  # noqa: E402
 from bot.settings import load_bot_settings  # noqa: E402
 from bot.http_server import EVENTS_PATH, build_web_app  # noqa: E402
 from bot.runtime import build_runtime  # noqa: E402
@@ -38,22 +40,42 @@ SECRET = "bench-secret"
 
 
 class SleepyAgent:
+    """The bot's whole AgentPort (bot/agent_port.py): every run sleeps, then answers "Done."."""
+
     def __init__(self, seconds: float):
         self.seconds = seconds
 
-    async def _run(self, session_id, ctx):
+    async def _run(self, session_id: str, ctx: ChatContext | None):
         yield Progress(step="think", status="started", label="Thinking…")
         await asyncio.sleep(self.seconds)
-        yield AgentReply(session_id=session_id, text="Done.", request_id=ctx.request_id)
+        yield AgentReply(session_id=session_id, text="Done.", request_id=ctx.request_id if ctx else None)
 
-    def ask(self, session_id, text, ctx):
-        return self._run(session_id, ctx)
+    def ask(self, session_id: str, text: str, context: ChatContext | None = None):
+        return self._run(session_id, context)
 
-    async def pending(self, session_id):
+    def resume(self, session_id: str, choice: str, context: ChatContext | None = None, *, edited_sql: str | None = None):
+        return self._run(session_id, context)
+
+    def run_tool(self, session_id: str, agent_name: str, args: dict, context: ChatContext | None = None):
+        return self._run(session_id, context)
+
+    async def pending(self, session_id: str) -> AskHuman | None:
         return None
 
-    async def may_answer(self, session_id, ctx):
+    async def may_answer(self, session_id: str, context: ChatContext) -> bool:
         return True
+
+    def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]:
+        return []
+
+    async def health(self) -> dict:
+        return {"warehouse": "up", "wedged": False}
+
+
+def port_methods_missing(agent: object) -> list[str]:
+    """What the bot calls on its agent that `agent` lacks: the bench fails loudly, not at the first event."""
+    wanted = [name for name in dir(AgentPort) if not name.startswith("_")]
+    return [name for name in wanted if not callable(getattr(agent, name, None))]
 
 
 async def serve(web_app: web.Application) -> tuple[web.AppRunner, str]:
@@ -70,7 +92,8 @@ async def fire(sender: SlackSender, n: int, prefix: str) -> tuple[list[float], d
     async def one(i: int) -> float:
         ts = f"{prefix}{i}.000001"
         sent_at[ts] = time.perf_counter()
-        status, _ = await sender.event(mention(f"question {i}", ts=ts, channel="CBENCH"))
+        # One person each, as 100 people asking at once (one person's requests beyond USER_CONCURRENCY get a "wait").
+        status, _ = await sender.event(mention(f"question {i}", ts=ts, channel="CBENCH", user=f"UB{i}"))
         assert status == 200, status
         return time.perf_counter() - sent_at[ts]
 
@@ -84,6 +107,9 @@ def pct(values: list[float], q: float) -> float:
 
 
 async def main(events: int, agent_seconds: float, rounds: int) -> None:
+    agent = SleepyAgent(agent_seconds)
+    if missing := port_methods_missing(agent):
+        raise SystemExit(f"SleepyAgent does not follow bot/agent_port.py: missing {', '.join(missing)}")
     slack = await SlackStandIn().start()
     settings = load_bot_settings(
         _env_file=None,
@@ -95,7 +121,7 @@ async def main(events: int, agent_seconds: float, rounds: int) -> None:
         user_rate_limit_per_minute=0,
         log_level="WARNING",
     )
-    runtime = build_runtime(settings, SleepyAgent(agent_seconds))
+    runtime = build_runtime(settings, agent)
     bare = AsyncApp(client=build_web_client(settings), signing_secret=SECRET, process_before_response=True)
 
     @bare.event("app_mention")
@@ -156,6 +182,8 @@ async def main(events: int, agent_seconds: float, rounds: int) -> None:
     await bot_runner.cleanup()
     await bare_runner.cleanup()
     await slack.close()
+    if answered != events * rounds:  # figures of a bot that did not answer are worth nothing
+        raise SystemExit(f"only {answered} of {events * rounds} questions were answered")
 
 
 if __name__ == "__main__":
@@ -163,5 +191,8 @@ if __name__ == "__main__":
     parser.add_argument("--events", type=int, default=100)
     parser.add_argument("--agent-seconds", type=float, default=2.0)
     parser.add_argument("--rounds", type=int, default=6, help="an even number balances the order")
+    parser.add_argument("--smoke", action="store_true", help="10 events, 0.2 s runs, 2 rounds")
     args = parser.parse_args()
+    if args.smoke:
+        args.events, args.agent_seconds, args.rounds = 10, 0.2, 2
     asyncio.run(main(args.events, args.agent_seconds, args.rounds))

@@ -2,11 +2,12 @@
 
 A counting model stands in for the LLM: it emits the tool calls the offline model would
 and answers every structured step, so each scenario makes the calls a real LLM would.
-Run from the repo root: python bench/agent_bench.py
+Run from the repo root: python bench/agent_bench.py (--smoke: one run per scenario, the bench itself works)
 """
 
 from __future__ import annotations
 
+import argparse
 import asyncio
 import dataclasses
 import statistics
@@ -86,7 +87,7 @@ class SqlClock:
         return timed
 
 
-async def main() -> None:
+async def main(runs: int) -> None:
     context = build_context(load_settings())
     model = counting_model(context)
     by_strategy = {
@@ -106,13 +107,18 @@ async def main() -> None:
     assistant = by_strategy["rules"]
     for name, (kind, text) in SCENARIOS.items():
         overheads = []
-        for run in range(RUNS):
+        for run in range(runs):
             clock.seconds = 0.0
             started = time.perf_counter()
             await run_once(assistant, kind, text, f"overhead-{name}-{run}")
             overheads.append((time.perf_counter() - started - clock.seconds) * 1000)
-        print(f"graph overhead, {name}: median {statistics.median(overheads):.1f} ms (SQL time excluded, {RUNS} runs)")
+        print(f"graph overhead, {name}: median {statistics.median(overheads):.1f} ms (SQL time excluded, {runs} runs)")
+    context.cpu.close()
 
 
 if __name__ == "__main__":
-    asyncio.run(main())
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=RUNS, help="runs per scenario for the overhead")
+    parser.add_argument("--smoke", action="store_true", help="one run per scenario")
+    args = parser.parse_args()
+    asyncio.run(main(1 if args.smoke else args.runs))

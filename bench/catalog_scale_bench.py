@@ -2,6 +2,7 @@
 
     python bench/catalog_scale_bench.py                 # DuckDB
     python bench/catalog_scale_bench.py --postgres      # also a local PostgreSQL (own database, dropped)
+    python bench/catalog_scale_bench.py --smoke         # 10 tables on DuckDB: the bench itself works
 
 Per size: introspection time (one bulk read of the schema), catalog build time, catalog
 search p95 over 50 questions, and prompt tokens per question for the router's system prompt
@@ -120,8 +121,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="10,100,1000")
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="10 tables, DuckDB only")
     args = parser.parse_args()
-    sizes = [int(s) for s in args.sizes.split(",")]
+    sizes = [10] if args.smoke else [int(s) for s in args.sizes.split(",")]
+    args.postgres = args.postgres and not args.smoke
     print(f"{'engine':9} {'tables':>6} {'introspect':>10} {'catalog':>8} {'search p95':>10} {'router tok':>10} "
           f"{'sql tok med/max':>15} {'dbt names':>9}")
     with tempfile.TemporaryDirectory() as tmp:

@@ -1,6 +1,7 @@
 """PNG render time per chart kind (median of ~20), on real demo query results. Prints figures; asserts nothing.
 
-    /tmp/venv/bin/python bench/chart_bench.py [--runs 20]
+    python bench/chart_bench.py [--runs 20]
+    python bench/chart_bench.py --smoke     # one run per chart: the bench itself works
 """
 
 from __future__ import annotations
@@ -28,7 +29,9 @@ CASES = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--smoke", action="store_true", help="one run per chart")
     args = parser.parse_args()
+    args.runs = 1 if args.smoke else args.runs
 
     warehouse = Warehouse.from_settings(load_settings())
     try:

@@ -7,7 +7,7 @@
    another worker, for two lease lengths.
 
 Uses the Redis on 127.0.0.1:6379 under a fresh key prefix, removed afterwards.
-Run: python bench/durability_bench.py
+Run: python bench/durability_bench.py (--smoke: 0.1 s calls, two small loads, one takeover)
 """
 
 from __future__ import annotations
@@ -40,11 +40,14 @@ LLM_SECONDS = 1.0
 
 
 class ScriptedAgent:
-    """One LLM call per turn, each taking LLM_SECONDS."""
+    """One LLM call per turn, each taking `seconds`; the rest of bot/agent_port.py answered trivially."""
+
+    def __init__(self, seconds: float = LLM_SECONDS):
+        self.seconds = seconds
 
     async def _turn(self, session_id: str, text: str, ctx: ChatContext):
         yield Progress(step="invoke_common_agent", status="started", label="Thinking…")
-        await asyncio.sleep(LLM_SECONDS)
+        await asyncio.sleep(self.seconds)
         yield AgentReply(session_id=session_id, text=f"Answer to {text}", request_id=ctx.request_id, llm_calls=1)
 
     def ask(self, session_id, text, ctx):
@@ -62,6 +65,12 @@ class ScriptedAgent:
     async def may_answer(self, session_id, ctx):
         return True
 
+    def suggested_prompts(self, n=4, context=None):
+        return []
+
+    async def health(self):
+        return {"warehouse": "up", "wedged": False}
+
 
 def job(i: int, channel: str = "C1") -> AskJob:
     ts = f"{1000 + i}.1"
@@ -69,16 +78,16 @@ def job(i: int, channel: str = "C1") -> AskJob:
                     where=Where(channel=channel, thread_ts=ts, user="U1"), text=f"q{i}")
 
 
-def worker(redis: Redis, prefix: str, slack: SlackStandIn, **options) -> RedisJobQueue:
+def worker(redis: Redis, prefix: str, slack: SlackStandIn, seconds: float = LLM_SECONDS, **options) -> RedisJobQueue:
     client = AsyncWebClient(token="xoxb-bench", base_url=slack.api_url)
-    turns = TurnRunner(ScriptedAgent(), client, RedisStateStore(redis, prefix=prefix),
+    turns = TurnRunner(ScriptedAgent(seconds), client, RedisStateStore(redis, prefix=prefix),
                        ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=0.2)
     return RedisJobQueue(redis, turns, RedisHealth(redis), prefix=prefix, **options)
 
 
-async def throughput(redis: Redis, slack: SlackStandIn, concurrency: int, jobs: int) -> float:
+async def throughput(redis: Redis, slack: SlackStandIn, concurrency: int, jobs: int, seconds: float) -> float:
     prefix = f"sda:bench:{uuid.uuid4().hex}:"
-    queue = worker(redis, prefix, slack, concurrency=concurrency)
+    queue = worker(redis, prefix, slack, seconds, concurrency=concurrency)
     await queue.start()
     try:
         started = time.perf_counter()
@@ -91,18 +100,20 @@ async def throughput(redis: Redis, slack: SlackStandIn, concurrency: int, jobs: 
         await _delete(redis, prefix)
 
 
-async def takeover_seconds(redis: Redis, slack: SlackStandIn, lease_s: float, run: int) -> float:
+async def takeover_seconds(redis: Redis, slack: SlackStandIn, lease_s: float, run: int, seconds: float) -> float:
     prefix = f"sda:bench:{uuid.uuid4().hex}:"
     doomed = await asyncio.create_subprocess_exec(
         sys.executable, __file__, "--hang-worker", prefix, str(lease_s),
     )
-    survivor = worker(redis, prefix, slack, lease_s=lease_s)
+    survivor = worker(redis, prefix, slack, seconds, lease_s=lease_s)
     try:
         stream = f"{prefix}jobs"
         while not await redis.exists(stream):  # the doomed worker has created the group
+            _alive(doomed)
             await asyncio.sleep(0.05)
         await survivor.submit(job(run, channel=f"K{lease_s}"))
         while not (await redis.xpending(stream, GROUP))["pending"]:  # the doomed worker holds it
+            _alive(doomed)
             await asyncio.sleep(0.02)
         await survivor.start()
         doomed.send_signal(signal.SIGKILL)
@@ -111,8 +122,16 @@ async def takeover_seconds(redis: Redis, slack: SlackStandIn, lease_s: float, ru
         await survivor.drain()
         return time.perf_counter() - killed
     finally:
+        if doomed.returncode is None:  # the bench failed before the kill: no worker is left behind
+            doomed.kill()
+            await doomed.wait()
         await survivor.shutdown(0)
         await _delete(redis, prefix)
+
+
+def _alive(process: asyncio.subprocess.Process) -> None:
+    if process.returncode is not None:
+        raise SystemExit(f"the worker to be killed exited by itself (status {process.returncode})")
 
 
 async def _delete(redis: Redis, prefix: str) -> None:
@@ -133,20 +152,23 @@ async def hang_worker(prefix: str, lease_s: float) -> None:
     await asyncio.Event().wait()
 
 
-async def main() -> None:
+async def main(smoke: bool) -> None:
+    seconds = 0.1 if smoke else LLM_SECONDS
+    loads = [(1, 2), (4, 8)] if smoke else [(1, 4), (4, 16), (16, 64), (32, 128)]
+    leases, runs = ((1.0,), 1) if smoke else ((2.0, 10.0), 3)
     redis = Redis.from_url(REDIS_URL)
     slack = await SlackStandIn().start()
     try:
-        print(f"one replica, scripted agent taking {LLM_SECONDS:.0f} s per call")
+        print(f"one replica, scripted agent taking {seconds:g} s per call")
         print(f"{'concurrency':>11} {'jobs':>5} {'msgs/s':>7}")
-        for concurrency, jobs in [(1, 4), (4, 16), (16, 64), (32, 128)]:
-            rate = await throughput(redis, slack, concurrency, jobs)
+        for concurrency, jobs in loads:
+            rate = await throughput(redis, slack, concurrency, jobs, seconds)
             print(f"{concurrency:>11} {jobs:>5} {rate:>7.1f}")
         print("\ntime from SIGKILL of the worker holding a job to its reply by another worker")
-        for lease_s in (2.0, 10.0):
-            times = [await takeover_seconds(redis, slack, lease_s, run) for run in range(3)]
+        for lease_s in leases:
+            times = [await takeover_seconds(redis, slack, lease_s, run, seconds) for run in range(runs)]
             print(f"lease {lease_s:>4.0f} s: median {statistics.median(times):.2f} s "
-                  f"(min {min(times):.2f}, max {max(times):.2f}, 3 runs)")
+                  f"(min {min(times):.2f}, max {max(times):.2f}, {runs} runs)")
     finally:
         await slack.close()
         await redis.aclose()
@@ -155,8 +177,9 @@ async def main() -> None:
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hang-worker", nargs=2, metavar=("PREFIX", "LEASE_S"), help=argparse.SUPPRESS)
+    parser.add_argument("--smoke", action="store_true", help="0.1 s calls, two small loads, one takeover")
     args = parser.parse_args()
     if args.hang_worker:
         asyncio.run(hang_worker(args.hang_worker[0], float(args.hang_worker[1])))
     else:
-        asyncio.run(main())
+        asyncio.run(main(args.smoke))

@@ -4,13 +4,15 @@ and per category (the kind of mistake, read from what the fix changed or from th
 dialect), each failure with its reason, and the median time.
 
 Run: python bench/fix_accuracy.py [path/to/broken_sql.json ...]
-(default: dev_broken_sql.json and dev_broken_sql2.json from the shared eval folder).
+(default: dev_broken_sql.json and dev_broken_sql2.json from the shared eval folder;
+--smoke: the first three cases of each file, to see that the bench itself works).
 A second schema: build TPC-H with ../shared/eval/tpch/load.py, then
 WAREHOUSE_URL=duckdb:///tmp/tpch.duckdb python bench/fix_accuracy.py bench/data/tpch_broken_sql.json
 """
 
 from __future__ import annotations
 
+import argparse
 import json
 import statistics
 import sys
@@ -64,8 +66,8 @@ def _category(case: dict, result: FixResult) -> str:
     return "other" if result.changes else "unchanged"
 
 
-def run_file(warehouse: Warehouse, path: Path, by_category: dict, timings: list) -> tuple[int, int]:
-    cases = json.loads(path.read_text())
+def run_file(warehouse: Warehouse, path: Path, by_category: dict, timings: list, limit: int | None) -> tuple[int, int]:
+    cases = json.loads(path.read_text())[:limit]
     schema = warehouse.schema()
     passed = 0
     for case in cases:
@@ -100,13 +102,13 @@ def run_file(warehouse: Warehouse, path: Path, by_category: dict, timings: list)
     return passed, len(cases)
 
 
-def main(paths: list[Path]) -> int:
+def main(paths: list[Path], limit: int | None = None) -> int:
     warehouse = Warehouse.from_settings(load_settings())
     by_category: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     timings: list[float] = []
     passed = total = 0
     for path in paths:
-        p, n = run_file(warehouse, path, by_category, timings)
+        p, n = run_file(warehouse, path, by_category, timings, limit)
         passed, total = passed + p, total + n
     print(f"all files: fixed {passed}/{total}")
     for name, (ok, n) in sorted(by_category.items()):
@@ -117,5 +119,8 @@ def main(paths: list[Path]) -> int:
 
 
 if __name__ == "__main__":
-    given = [Path(a) for a in sys.argv[1:]]
-    sys.exit(main(given or [_eval_folder() / name for name in DEV_FILES]))
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("files", nargs="*", type=Path, help="broken-SQL sets (default: the shared dev sets)")
+    parser.add_argument("--smoke", action="store_true", help="the first three cases of each file")
+    args = parser.parse_args()
+    sys.exit(main(args.files or [_eval_folder() / name for name in DEV_FILES], 3 if args.smoke else None))

@@ -2,6 +2,8 @@
 
     python bench/metricflow_compare.py                     # mf from ./.mfvenv/bin (see below)
     python bench/metricflow_compare.py --mf-bin /path/to/venv/bin --keep
+    python bench/metricflow_compare.py --record            # also store mf's rows in bench/data/
+    python bench/metricflow_compare.py --smoke             # no dbt: our rows against the stored ones
 
 A dev-only bench (not in the pytest suite: it needs dbt). dbt-metricflow and dbt-duckdb live in a
 separate virtualenv because their pins (dbt-core, duckdb, protobuf) are not the project's:
@@ -15,12 +17,17 @@ copy of the demo DuckDB (one view per table in schema `mf`, a time spine, and a 
 metrics: derived with an offset, cumulative, filtered), runs `dbt run`, `mf validate-configs`
 and one `mf query` per case, and compares the rows with ours: the same StructuredIntent through
 `compile_intent`, run on the same file. Prints match / MISMATCH per case.
+
+`--record` writes MetricFlow's rows, with the versions that gave them, to bench/data/metricflow_expected.json.
+`--smoke` needs no dbt: it runs our side of every case and compares it with those recorded rows,
+saying so on its first line (CI runs it; the live comparison stays a developer's run).
 """
 
 from __future__ import annotations
 
 import argparse
 import csv
+import json
 import math
 import shutil
 import subprocess
@@ -29,6 +36,7 @@ import tempfile
 import textwrap
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 from pathlib import Path
 
 import duckdb
@@ -36,6 +44,7 @@ import yaml
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
+EXPECTED = REPO / "bench" / "data" / "metricflow_expected.json"  # mf's rows per case, from --record
 
 from agent.semantic.compiler import compile_intent  # noqa: E402
 from agent.semantic.intent import Filter, StructuredIntent, TimeFilter  # noqa: E402
@@ -291,39 +300,31 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--mf-bin", type=Path, default=REPO / ".mfvenv" / "bin")
     parser.add_argument("--keep", action="store_true", help="keep the temporary dbt project")
+    parser.add_argument("--record", action="store_true", help=f"store mf's rows in {EXPECTED.relative_to(REPO)}")
+    parser.add_argument("--smoke", action="store_true", help="no dbt: our rows against the recorded mf rows")
     args = parser.parse_args()
     mf, dbt = args.mf_bin / "mf", args.mf_bin / "dbt"
-    if not mf.exists():
-        print(f"no mf at {mf}: install dbt-metricflow and dbt-duckdb in a separate venv (see the docstring)")
+    if not args.smoke and not mf.exists():
+        print(f"no mf at {mf}: install dbt-metricflow and dbt-duckdb in a separate venv (see the docstring), "
+              "or run with --smoke to compare with the recorded rows")
         return 2
     root = Path(tempfile.mkdtemp(prefix="mf_compare_"))
     try:
         database = root / "warehouse.duckdb"
         shutil.copy(ensure_demo_warehouse(load_settings().data_dir), database)
         models = build_project(root, database)
-        if run([str(dbt), "run", "--quiet"], root, "dbt run").returncode != 0:
-            return 2
-        validate = run([str(mf), "validate-configs"], root, "mf validate-configs")
-        print(f"mf validate-configs: exit {validate.returncode}")
-        for line in (validate.stdout + validate.stderr).splitlines():
-            if any(w in line for w in ("ERROR", "WARNING", "error", "Breaking")):
-                print("   " + line.strip()[:200])
-        model = load_layer(models)
-        matched = 0
-        for case in CASES:
-            theirs = mf_rows(mf, root, case)
-            try:
-                ours = our_rows(model, database, case)
-            except Exception as exc:  # a compile or run failure is a mismatch with its reason shown
-                ours = f"{type(exc).__name__}: {exc}"
-            ok = isinstance(theirs, list) and isinstance(ours, list) and same(theirs, ours)
-            matched += ok
-            print(f"{'match   ' if ok else 'MISMATCH'} {case.name}: {len(theirs) if isinstance(theirs, list) else theirs}"
-                  f" rows from mf, {len(ours) if isinstance(ours, list) else ours} from ours")
-            if not ok and isinstance(theirs, list) and isinstance(ours, list):
-                diff_a = [r for r in theirs if r not in ours][:3]
-                diff_b = [r for r in ours if r not in theirs][:3]
-                print(f"    mf only: {diff_a}\n    ours only: {diff_b}")
+        if args.smoke:
+            recorded = json.loads(EXPECTED.read_text(encoding="utf-8"))
+            print(f"mf not run (--smoke): our rows against MetricFlow's as recorded in {EXPECTED.relative_to(REPO)} "
+                  f"({recorded['recorded_with']}, {recorded['recorded_on']})")
+            theirs_by_case: dict[str, Any] = {name: [tuple(r) for r in rows] for name, rows in recorded["cases"].items()}
+        else:
+            theirs_by_case = live_mf_rows(mf, dbt, root)
+            if theirs_by_case is None:
+                return 2
+            if args.record:
+                record(mf, dbt, theirs_by_case)
+        matched = compare(load_layer(models), database, theirs_by_case)
         print(f"{matched}/{len(CASES)} cases give the same rows as MetricFlow")
         return 0 if matched == len(CASES) else 1
     finally:
@@ -331,6 +332,60 @@ def main() -> int:
             print(f"kept {root}")
         else:
             shutil.rmtree(root, ignore_errors=True)
+
+
+def live_mf_rows(mf: Path, dbt: Path, root: Path) -> dict[str, list[tuple] | str] | None:
+    """MetricFlow's rows for every case (or why there are none); None when dbt cannot build the project."""
+    if run([str(dbt), "run", "--quiet"], root, "dbt run").returncode != 0:
+        return None
+    validate = run([str(mf), "validate-configs"], root, "mf validate-configs")
+    print(f"mf validate-configs: exit {validate.returncode}")
+    for line in (validate.stdout + validate.stderr).splitlines():
+        if any(w in line for w in ("ERROR", "WARNING", "error", "Breaking")):
+            print("   " + line.strip()[:200])
+    return {case.name: mf_rows(mf, root, case) for case in CASES}
+
+
+def record(mf: Path, dbt: Path, rows: dict[str, list[tuple] | str]) -> None:
+    mf_version, dbt_version = (run([str(tool), "--version"], REPO, f"{tool.name} --version").stdout
+                               for tool in (mf, dbt))
+    dbt_core = next((line.split(":")[-1].strip() for line in dbt_version.splitlines() if "installed" in line), "?")
+    EXPECTED.write_text(expected_json({
+        "recorded_with": f"dbt-metricflow {mf_version.strip().rsplit(' ', 1)[-1]}, dbt-core {dbt_core}",
+        "recorded_on": date.today().isoformat(),
+        "cases": rows,
+    }), encoding="utf-8")
+    print(f"recorded MetricFlow's rows in {EXPECTED.relative_to(REPO)}")
+
+
+def expected_json(payload: dict[str, Any]) -> str:
+    """The recorded rows one per line, so a change to them reads as a diff of rows."""
+    cases = []
+    for name, rows in payload["cases"].items():
+        body = json.dumps(rows) if isinstance(rows, str) else "[\n" + ",\n".join(
+            "   " + json.dumps(list(row)) for row in rows) + "\n  ]"
+        cases.append(f"  {json.dumps(name)}: {body}")
+    head = ",\n".join(f" {json.dumps(key)}: {json.dumps(payload[key])}" for key in ("recorded_with", "recorded_on"))
+    return "{\n" + head + ',\n "cases": {\n' + ",\n".join(cases) + "\n }\n}\n"
+
+
+def compare(model, database: Path, theirs_by_case: dict[str, Any]) -> int:
+    matched = 0
+    for case in CASES:
+        theirs = theirs_by_case.get(case.name, "no rows recorded for this case")
+        try:
+            ours: list[tuple] | str = our_rows(model, database, case)
+        except Exception as exc:  # a compile or run failure is a mismatch with its reason shown
+            ours = f"{type(exc).__name__}: {exc}"
+        ok = isinstance(theirs, list) and isinstance(ours, list) and same(theirs, ours)
+        matched += ok
+        print(f"{'match   ' if ok else 'MISMATCH'} {case.name}: {len(theirs) if isinstance(theirs, list) else theirs}"
+              f" rows from mf, {len(ours) if isinstance(ours, list) else ours} from ours")
+        if not ok and isinstance(theirs, list) and isinstance(ours, list):
+            diff_a = [r for r in theirs if r not in ours][:3]
+            diff_b = [r for r in ours if r not in theirs][:3]
+            print(f"    mf only: {diff_a}\n    ours only: {diff_b}")
+    return matched
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@
     python bench/tpch_bench.py                  # both engines (PostgreSQL on 127.0.0.1:5432)
     python bench/tpch_bench.py --engines duckdb
     python bench/tpch_bench.py --url-only       # WAREHOUSE_URL alone: the model bootstrapped at start-up
+    python bench/tpch_bench.py --smoke          # DuckDB, the first question in-process: the bench itself works
 
 Loads TPC-H sf 0.01 with ../shared/eval/tpch/load.py (tpchgen-cli), runs `python -m agent catalog
 init` on it, then every question of ../shared/eval/tpch/questions.json through
@@ -31,7 +32,7 @@ def _load(target: str, csv_dir: Path) -> None:
     subprocess.run([sys.executable, str(TPCH / "load.py"), target, "--csv-dir", str(csv_dir)], check=True)
 
 
-def _run(engine: str, url: str, work: Path, url_only: bool = False) -> int:
+def _run(engine: str, url: str, work: Path, url_only: bool = False, smoke: bool = False) -> int:
     env = {**os.environ, "WAREHOUSE_URL": url, "DATA_DIR": str(work / engine), "OPENAI_API_KEY": "", "REDIS_URL": ""}
     for name in ("CATALOG_PATH", "SEMANTIC_MODEL_PATH"):
         env.pop(name, None)
@@ -41,8 +42,9 @@ def _run(engine: str, url: str, work: Path, url_only: bool = False) -> int:
                        cwd=REPO)
         env.update({"CATALOG_PATH": str(out / "catalog.yaml"), "SEMANTIC_MODEL_PATH": str(out / "semantic")})
     print(f"== {engine}: {url}{' (WAREHOUSE_URL only)' if url_only else ''}", flush=True)
+    smoke_flag = ["--smoke"] if smoke else []
     return subprocess.run(
-        [sys.executable, str(REPO / "bench/accuracy.py"), "--questions", str(TPCH / "questions.json")],
+        [sys.executable, str(REPO / "bench/accuracy.py"), "--questions", str(TPCH / "questions.json"), *smoke_flag],
         env=env, cwd=REPO,
     ).returncode
 
@@ -51,8 +53,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--engines", default="duckdb,postgres")
     parser.add_argument("--url-only", action="store_true", help="no catalog init: only WAREHOUSE_URL is set")
+    parser.add_argument("--smoke", action="store_true", help="DuckDB only, the first question, in-process")
     args = parser.parse_args()
-    engines = args.engines.split(",")
+    engines = ["duckdb"] if args.smoke else args.engines.split(",")
+    failed = 0
     with tempfile.TemporaryDirectory() as tmp:
         work = Path(tmp)
         csv_dir = work / "csv"
@@ -60,7 +64,7 @@ def main() -> int:
         if "duckdb" in engines:
             path = work / "tpch.duckdb"
             _load(str(path), csv_dir)
-            _run("duckdb", f"duckdb://{path}", work, args.url_only)
+            failed += _run("duckdb", f"duckdb://{path}", work, args.url_only, args.smoke) != 0
         if "postgres" in engines:
             import psycopg
 
@@ -71,11 +75,11 @@ def main() -> int:
             try:
                 url = f"postgresql://postgres@127.0.0.1:5432/{name}"
                 _load(url, csv_dir)
-                _run("postgres", url, work, args.url_only)
+                failed += _run("postgres", url, work, args.url_only) != 0
             finally:
                 with psycopg.connect(admin_url, autocommit=True) as admin:
                     admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-    return 0
+    return 1 if failed else 0
 
 
 if __name__ == "__main__":

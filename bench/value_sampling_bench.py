@@ -3,6 +3,7 @@ in the background.
 
     python bench/value_sampling_bench.py                  # DuckDB, 100 and 1,000 tables of 30 columns
     python bench/value_sampling_bench.py --postgres       # also a local PostgreSQL (own database, dropped)
+    python bench/value_sampling_bench.py --smoke          # 20 tables on DuckDB: the bench itself works
 
 The synthetic catalog is `catalog_scale_bench`'s (about half of each table's 29 columns are
 text). Per size: text columns, the catalog's start-up time (the first 200 columns' values, then
@@ -69,7 +70,10 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--sizes", default="100,1000")
     parser.add_argument("--postgres", action="store_true")
+    parser.add_argument("--smoke", action="store_true", help="20 tables, DuckDB only")
     args = parser.parse_args()
+    if args.smoke:  # more text columns than start-up reads, so the background half runs too
+        args.sizes, args.postgres = "20", False
     logging.basicConfig(level=logging.WARNING)
     print(f"{'engine':9} {'tables':>6} {'text cols':>9} {'start-up':>9} {'tables reached old/new':>22} "
           f"{'background':>10} {'bg cols':>7} {'rebuilds':>8}")

@@ -5,7 +5,8 @@ temporary DuckDB file holding `flights` repeated 100 times (~34M rows), opened t
 deployment would: WAREHOUSE_URL=duckdb:///path through load_settings(warehouse_url=...).
 The temporary file is deleted at the end.
 
-    /tmp/venv/bin/python bench/warehouse_bench.py [--runs 20] [--factor 100]
+    python bench/warehouse_bench.py [--runs 20] [--factor 100]
+    python bench/warehouse_bench.py --smoke      # 2 runs on a 2x copy: the bench itself works
 """
 
 from __future__ import annotations
@@ -63,7 +64,10 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--runs", type=int, default=20)
     parser.add_argument("--factor", type=int, default=100)
+    parser.add_argument("--smoke", action="store_true", help="2 runs each, a 2x copy")
     args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.factor = 2, 2
 
     settings = load_settings()
     demo = Warehouse.from_settings(settings)

@@ -15,6 +15,7 @@ Prints figures; asserts nothing.
   median answer time against the same queries with nothing running away.
 
     python bench/wedge_bench.py [--runs 5] [--runaways 3]
+    python bench/wedge_bench.py --smoke      # one run of each, short budgets: the bench itself works
 """
 
 from __future__ import annotations
@@ -58,7 +59,7 @@ def median_ms(samples: list[float]) -> str:
     return f"{statistics.median(samples) * 1000:,.1f} ms"
 
 
-async def refusals(assistant, runs: int) -> None:
+async def refusals(assistant, runs: int, chain_chars: int) -> None:
     megabyte = "SELECT " + " + ".join(["1"] * 350_000)
     deep = "SELECT " + "(" * 10_000 + "1" + ")" * 10_000
     print(f"refusing oversized input (median of {runs}):")
@@ -75,7 +76,7 @@ async def refusals(assistant, runs: int) -> None:
                 code = reply.error_code
             print(f"  {label:<27} {agent_name:<18} {median_ms(samples):>9}  ({code})")
     chain, n = [], 0
-    while len(" UNION ALL ".join(chain)) < assistant.settings.max_sql_chars - 100:
+    while len(" UNION ALL ".join(chain)) < chain_chars:
         chain.append(f"SELECT {n} AS x FROM flights WHERE origin = 'JFK'")
         n += 1
     union = " UNION ALL ".join(chain[:-1])
@@ -191,13 +192,13 @@ async def _expect_failure(awaitable) -> None:
     raise SystemExit("the spinning step was not stopped")
 
 
-async def others_while_runaways(context, settings, runs: int, runaways: int) -> None:
+async def others_while_runaways(context, settings, runs: int, runaways: int, timeout_s: float) -> None:
     from agent.api import Assistant, ChatContext
     from agent.warehouse.duck import DuckDBWarehouse
 
     release = threading.Event()
     DuckDBWarehouse._execute = blocking_engine(DuckDBWarehouse._execute, release)
-    tight = settings.model_copy(update={"query_timeout_s": 2.0, "warehouse_slots": runaways + 2})
+    tight = settings.model_copy(update={"query_timeout_s": timeout_s, "warehouse_slots": runaways + 2})
     warehouse = DuckDBWarehouse(context.warehouse.path, tight)
     assistant = Assistant(dataclasses.replace(context, settings=tight, warehouse=warehouse))
 
@@ -231,7 +232,11 @@ async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--runaways", type=int, default=3)
+    parser.add_argument("--smoke", action="store_true", help="one run of each, short budgets and a short chain")
     args = parser.parse_args()
+    # (runs, runaways, UNION ALL chain length, CPU budgets, the runaways' query time limit)
+    runs, runaways, chain, budgets, timeout_s = (1, 1, 2_000, (0.5, 1.0), 1.0) if args.smoke else (
+        args.runs, args.runaways, None, (2.0, 5.0), 2.0)
     from agent.api import Assistant
     from agent.settings import load_settings
 
@@ -239,12 +244,12 @@ async def main() -> None:
                              openai_api_key=None, redis_url=None, warehouse_url=None)
     assistant = Assistant.from_settings(settings)
     try:
-        await refusals(assistant, args.runs)
-        await semantic_parse(assistant.context, args.runs)
+        await refusals(assistant, runs, chain or settings.max_sql_chars - 100)
+        await semantic_parse(assistant.context, runs)
         await start_up_with_silent_values(assistant.context, settings)
-        await cpu_overrun(2.0)
-        await others_while_a_step_spins(args.runs, 5.0)
-        await others_while_runaways(assistant.context, settings, args.runs, args.runaways)
+        await cpu_overrun(budgets[0])
+        await others_while_a_step_spins(runs, budgets[1])
+        await others_while_runaways(assistant.context, settings, runs, runaways, timeout_s)
     finally:
         await assistant.aclose()
 

@@ -139,6 +139,10 @@ def main() -> int:
         return 2
     except KeyboardInterrupt:
         pass
+    except Exception as exc:  # noqa: BLE001 - a bug or the machine (disk, permissions): a sentence, not a traceback
+        log.debug("the bot stopped", exc_info=True)
+        log.error("The bot stopped: %s: %s (run with LOG_LEVEL=DEBUG to see where).", type(exc).__name__, exc)
+        return 2
     return 0
 
 

@@ -3,6 +3,10 @@
 In channels and DMs the feedback is a placeholder message that the final reply replaces;
 in Assistant threads it is the thread status (falling back to a placeholder when Slack
 refuses the status, e.g. in a DM thread that is not an Assistant thread).
+
+The status, streaming and file uploads are extras: whatever Slack answers to them (an error,
+a 5xx, an HTML page, nothing before the timeout) is logged once and the answer goes out the
+plain way (chat.postMessage / chat.update).
 """
 
 from __future__ import annotations
@@ -12,12 +16,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from slack_sdk.errors import SlackApiError, SlackClientError
+from slack_sdk.errors import SlackApiError
 from slack_sdk.web.async_client import AsyncWebClient
 from slack_sdk.webhook.async_client import AsyncWebhookClient
 
 from agent.api import Chart
 from bot.render.blocks import Rendered, render_progress
+from bot.slack_client import WEB_API_FAILURES, error_code, optional, slack_error
 
 log = logging.getLogger(__name__)
 
@@ -25,8 +30,9 @@ PROGRESS_INTERVAL_S = 1.0
 _NOT_A_MEMBER = ("not_in_channel", "channel_not_found")
 # Rotated by Slack under the status while the agent works (the agent view's loading messages).
 LOADING_MESSAGES = ["Reading your question…", "Finding the right tables…", "Writing SQL…", "Checking the numbers…"]
-STREAM_CHUNK = 400  # characters of the answer per chat.appendStream call
-MAX_STREAM_TEXT = 12_000  # Slack's limit on markdown_text per stream call
+# Characters of the answer per chat.appendStream call: Slack takes 12,000 per call (not per message),
+# so a long answer is streamed whole, in as many calls as it needs.
+STREAM_CHUNK = 400
 
 
 class ThreadDelivery:
@@ -55,6 +61,7 @@ class ThreadDelivery:
         self._last_label: str | None = None
         # (team, user) the answer is for: with it the answer is streamed (chat.startStream …).
         self._recipient = recipient
+        self._progress_failed = False  # a failing progress update is logged once, not on every step
 
     async def start(self, label: str) -> None:
         if self._use_status and self.thread_ts:
@@ -64,8 +71,8 @@ class ThreadDelivery:
                 )
                 self._mark(label)
                 return
-            except SlackApiError as exc:
-                log.info("status refused (%s); using a placeholder message", exc.response.get("error"))
+            except WEB_API_FAILURES as exc:
+                log.warning("status failed (%s); using a placeholder message", slack_error(exc))
                 self._use_status = False
         rendered = render_progress(label)
         try:
@@ -73,10 +80,10 @@ class ThreadDelivery:
                 channel=self.channel, thread_ts=self.thread_ts, text=rendered.text, blocks=rendered.blocks
             )
         except SlackApiError as exc:
-            if not self._response_url or exc.response.get("error") not in _NOT_A_MEMBER:
+            if not self._response_url or error_code(exc) not in _NOT_A_MEMBER:
                 raise
             # A slash command in a channel the bot is not in: answer through the command's response_url.
-            log.info("cannot post in %s (%s); answering via response_url", self.channel, exc.response.get("error"))
+            log.info("cannot post in %s (%s); answering via response_url", self.channel, error_code(exc))
             self._via_response_url = True
             return
         self.placeholder_ts = response["ts"]
@@ -104,8 +111,10 @@ class ThreadDelivery:
                 await self.client.chat_update(
                     channel=self.channel, ts=self.placeholder_ts, text=rendered.text, blocks=rendered.blocks
                 )
-        except SlackClientError as exc:
-            log.warning("progress update failed: %s", exc)  # cosmetic; the final reply still comes
+        except WEB_API_FAILURES as exc:  # cosmetic: the final reply still comes
+            if not self._progress_failed:
+                log.warning("progress update failed (%s); the answer will still be posted", slack_error(exc))
+            self._progress_failed = True
 
     async def finish(self, rendered: Rendered) -> str | None:
         """Put the reply in the thread and return its message's ts, if known.
@@ -128,7 +137,7 @@ class ThreadDelivery:
         try:
             return await self._replace_or_post(rendered.text, rendered.blocks)
         except SlackApiError as exc:
-            if exc.response.get("error") != "invalid_blocks" or rendered.fallback_blocks is None:
+            if error_code(exc) != "invalid_blocks" or rendered.fallback_blocks is None:
                 raise
             log.warning("Slack refused the reply's blocks (%s); sending the fallback", exc.response.get("errors"))
             return await self._replace_or_post(rendered.text, rendered.fallback_blocks)
@@ -139,9 +148,9 @@ class ThreadDelivery:
                 await self.client.chat_update(channel=self.channel, ts=self.placeholder_ts, text=text, blocks=blocks)
                 return self.placeholder_ts
             except SlackApiError as exc:
-                if exc.response.get("error") == "invalid_blocks":
+                if error_code(exc) == "invalid_blocks":
                     raise
-                log.warning("could not replace the placeholder (%s); posting the reply", exc.response.get("error"))
+                log.warning("could not replace the placeholder (%s); posting the reply", slack_error(exc))
         response = await self.client.chat_postMessage(channel=self.channel, thread_ts=self.thread_ts, text=text, blocks=blocks)
         ts: str | None = response.get("ts")
         return ts
@@ -155,19 +164,19 @@ class ThreadDelivery:
             channel=self.channel, thread_ts=self.thread_ts, recipient_team_id=team, recipient_user_id=user,
             buffer_size=STREAM_CHUNK,
         )
-        text = rendered.stream_text[:MAX_STREAM_TEXT]
+        text = rendered.stream_text
         try:
             for start in range(0, len(text), STREAM_CHUNK):
                 await streamer.append(markdown_text=text[start : start + STREAM_CHUNK])
             try:
                 await streamer.stop(blocks=rendered.stream_blocks)
             except SlackApiError as exc:
-                if exc.response.get("error") != "invalid_blocks" or rendered.fallback_stream_blocks is None:
+                if error_code(exc) != "invalid_blocks" or rendered.fallback_stream_blocks is None:
                     raise
                 log.warning("Slack refused the streamed reply's blocks; stopping with the fallback")
                 await streamer.stop(blocks=rendered.fallback_stream_blocks)
-        except SlackApiError as exc:
-            log.info("streaming failed (%s); replacing the placeholder instead", exc.response.get("error"))
+        except WEB_API_FAILURES as exc:
+            log.warning("streaming failed (%s); posting the answer instead", slack_error(exc))
             if streamer.ts:
                 await self._quietly_delete(streamer.ts)
             return None
@@ -177,10 +186,7 @@ class ThreadDelivery:
         return streamer.ts
 
     async def _quietly_delete(self, ts: str) -> None:
-        try:
-            await self.client.chat_delete(channel=self.channel, ts=ts)
-        except SlackClientError as exc:
-            log.info("could not delete message %s: %s", ts, exc)
+        await optional(f"deleting message {ts}", self.client.chat_delete(channel=self.channel, ts=ts))
 
     async def attach(self, *, filename: str, content: bytes, title: str) -> None:
         """Upload a file (chart, CSV) into the thread; a failure is told in the thread, not swallowed."""
@@ -190,11 +196,12 @@ class ThreadDelivery:
             await self.client.files_upload_v2(
                 channel=self.channel, thread_ts=self.thread_ts, file=content, filename=filename, title=title
             )
-        except SlackClientError as exc:
-            log.warning("upload of %s failed: %s", filename, exc)
-            await self.client.chat_postMessage(
+        except WEB_API_FAILURES as exc:
+            log.warning("upload of %s failed (%s); saying so in the thread", filename, slack_error(exc))
+            await optional("saying the upload failed", self.client.chat_postMessage(
                 channel=self.channel, thread_ts=self.thread_ts, text=f"I could not attach {filename} ({title})."
-            )
+            ))
 
     async def attach_chart(self, chart: Chart) -> None:
         await self.attach(filename="chart.png", content=chart.png, title=chart.spec.title or "Chart")
+

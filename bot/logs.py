@@ -47,7 +47,19 @@ def request_scope(request_id: str, user: str | None = None, channel: str | None 
         request_id_var.reset(request_token)
 
 
-class _RequestFields(logging.Filter):
+def bind_request(request_id: str, user: str | None, channel: str | None, started: float) -> None:
+    """request_scope for the rest of the current task. Bolt runs a request's listener after its
+    middleware has returned (same task), so a scope closed by the middleware would miss the listener
+    and everything it spawns; each request (HTTP or Socket Mode) is a task of its own."""
+    request_id_var.set(request_id)
+    user_var.set(user or "-")
+    channel_var.set(channel or "-")
+    started_var.set(started)
+
+
+class RequestFields(logging.Filter):
+    """Puts the request's id, user, channel and duration on every record a handler emits."""
+
     def filter(self, record: logging.LogRecord) -> bool:
         record.request_id = request_id_var.get()
         record.user = user_var.get()
@@ -90,7 +102,7 @@ class JsonFormatter(logging.Formatter):
 
 def configure_logging(level: str, log_format: str = "text") -> None:
     handler = logging.StreamHandler()
-    handler.addFilter(_RequestFields())
+    handler.addFilter(RequestFields())
     handler.addFilter(_NoRequestBodies())
     handler.setFormatter(JsonFormatter() if log_format == "json" else logging.Formatter(TEXT_FORMAT))
     root = logging.getLogger()

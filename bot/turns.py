@@ -9,9 +9,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import time
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import AsyncIterator, Callable
 
-from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
 
 from agent.api import AgentReply, ChatContext, Progress
@@ -24,6 +23,7 @@ from bot.jobs.model import AskJob, Job, ResumeJob
 from bot.store.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
 from bot.logs import request_scope
 from bot.sessions import thread_key
+from bot.slack_client import WEB_API_FAILURES, optional, slack_error
 from bot.store.state import StateStore
 from bot.user_groups import UserGroups
 
@@ -97,7 +97,8 @@ class TurnRunner:
             await self.client.chat_postMessage(channel=where.channel, thread_ts=where.thread_ts, text=job.echo)
             await self.ledger.note(job.job_id, ledger.ECHO)
         if job.thread_title and where.thread_ts and ledger.TITLE not in done:
-            await self._quietly(
+            await optional(
+                "thread title",
                 self.client.assistant_threads_setTitle(
                     channel_id=where.channel, thread_ts=where.thread_ts, title=job.thread_title
                 )
@@ -156,15 +157,16 @@ class TurnRunner:
             return
         try:
             await delivery.start(job.placeholder)
-        except SlackClientError:
-            log.exception("could not show the first feedback; the reply will still be posted")
+        except WEB_API_FAILURES as exc:
+            log.warning("could not show the first feedback (%s); the reply will still be posted", slack_error(exc))
         if not delivery.placeholder_ts:
             return
         standing = (await self.ledger.note_first(job.job_id, ledger.PLACEHOLDER, delivery.placeholder_ts.encode())).decode()
         await self.ledger.note(job.job_id, ledger.THREAD, (delivery.thread_ts or "").encode())
         if standing != delivery.placeholder_ts:
             # Two runs of one job raced (a worker was thought dead); keep the first placeholder only.
-            await self._quietly(self.client.chat_delete(channel=delivery.channel, ts=delivery.placeholder_ts))
+            await optional("removing a second placeholder",
+                           self.client.chat_delete(channel=delivery.channel, ts=delivery.placeholder_ts))
             delivery.placeholder_ts = standing
 
     async def stalled(self, job: Job) -> None:
@@ -174,7 +176,8 @@ class TurnRunner:
         if not placeholder or ledger.REPLY_TS in known:
             return  # nothing shown yet, or the answer already replaced the placeholder
         rendered = render_progress(SERVICE_STALLED)
-        await self._quietly(
+        await optional(
+            "the stalled notice",
             self.client.chat_update(
                 channel=job.where.channel, ts=placeholder.decode(), text=rendered.text, blocks=rendered.blocks
             )
@@ -236,10 +239,3 @@ class TurnRunner:
         if isinstance(job, ResumeJob):
             return self.agent.resume(session_id, job.choice, ctx, edited_sql=job.edited_sql)
         return self.agent.run_tool(session_id, job.tool, job.tool_args, ctx)
-
-    @staticmethod
-    async def _quietly(call: Awaitable[object]) -> None:
-        try:
-            await call
-        except SlackClientError as exc:
-            log.info("optional Slack call failed: %s", exc)

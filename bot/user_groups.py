@@ -11,8 +11,9 @@ import asyncio
 import logging
 import time
 
-from slack_sdk.errors import SlackClientError
 from slack_sdk.web.async_client import AsyncWebClient
+
+from bot.slack_client import WEB_API_FAILURES, slack_error
 
 log = logging.getLogger(__name__)
 
@@ -41,11 +42,10 @@ class UserGroups:
         self._read_at = time.monotonic()
         try:
             response = await self.client.usergroups_list(include_users=True)
-        except SlackClientError as exc:
+        except WEB_API_FAILURES as exc:
             if not self._warned:
                 log.warning("Slack user groups are not available to the access policy (%s); "
-                            "only the policy file's groups apply", getattr(exc, "response", {}).get("error", exc)
-                            if hasattr(exc, "response") else exc)
+                            "only the policy file's groups apply", slack_error(exc))
                 self._warned = True
             return
         by_user: dict[str, list[str]] = {}

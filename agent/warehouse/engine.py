@@ -9,7 +9,7 @@ from agent.settings import Settings
 from agent.warehouse.base import Column, QueryResult, Schema, Warehouse
 from agent.warehouse.demo import ensure_demo_warehouse
 from agent.warehouse.duck import DuckDBWarehouse
-from agent.warehouse.urls import duckdb_path, engine_of, mask_passwords_in_logs
+from agent.warehouse.urls import duckdb_path, engine_of, mask_passwords_in_logs, require_extra
 
 __all__ = ["Column", "QueryResult", "Schema", "Warehouse", "open_warehouse"]
 
@@ -26,6 +26,7 @@ def open_warehouse(settings: Settings) -> Warehouse:
         if not Path(path).exists():
             raise WarehouseError(f"WAREHOUSE_URL points at {path}, which does not exist.")
         return DuckDBWarehouse(path, settings, url=url)
+    require_extra(engine)  # a missing driver is a sentence, not the ImportError of the import below
     from agent.warehouse.sql_engine import SqlAlchemyWarehouse  # needs SQLAlchemy: server installs only
 
     return SqlAlchemyWarehouse(url, engine, settings)

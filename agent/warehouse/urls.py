@@ -96,16 +96,18 @@ def engine_of(url: str) -> Engine | None:
 
 
 def require_extra(engine: Engine) -> None:
-    """A clear sentence when the engine's driver is not installed."""
-    top = engine.module.split(".", 1)[0]
-    if importlib.util.find_spec(top) is None or (
-        "." in engine.module and _missing_submodule(engine.module)
-    ):
+    """A clear sentence when the engine's driver, or SQLAlchemy under it, is not installed; checked
+    without importing either, before anything imports them."""
+    if any(_missing(module) for module in ("sqlalchemy", engine.module)):
         raise WarehouseError(
-            f"WAREHOUSE_URL points at {engine.label}, but its driver is not installed; install it "
-            f"with: pip install 'slack-data-assistant[{engine.extra}]' (or pip install -e '.[{engine.extra}]' "
-            "from the repository)."
+            f"WAREHOUSE_URL points at {engine.label}, but its driver is not installed; install it with "
+            f"pip install -r requirements/{engine.extra}.txt (or pip install '.[{engine.extra}]' from the repository)."
         )
+
+
+def _missing(module: str) -> bool:
+    top = module.split(".", 1)[0]
+    return importlib.util.find_spec(top) is None or ("." in module and _missing_submodule(module))
 
 
 def _missing_submodule(module: str) -> bool:

@@ -105,6 +105,17 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
     }
 
 
+def _failed(args: argparse.Namespace, message: str) -> int:
+    """A run that could not start or crashed: one sentence, as JSON on stdout with --json (the same keys
+    as an answer, so a script reads `error` either way), else on stderr; never a traceback."""
+    if getattr(args, "json", False):
+        print(json.dumps({"answer": "", "sql": None, "columns": [], "rows": [], "row_count": 0, "chart": None,
+                          "tools": [], "llm_calls": 0, "ask_human": None, "error": message}))
+    else:
+        print(f"error: {message}", file=sys.stderr)
+    return 2
+
+
 def _catalog(args: argparse.Namespace, settings: Settings) -> int:
     from agent.api import catalog_command
 
@@ -174,8 +185,11 @@ def main(argv: list[str] | None = None) -> int:
 
     try:
         return asyncio.run(_main(args))
-    except AssistantError as exc:  # start-up problems: bad settings, no warehouse
-        print(f"error: {exc.user_message}", file=sys.stderr)
-        return 2
+    except AssistantError as exc:  # start-up problems: settings, driver, warehouse, semantic model, policy
+        return _failed(args, exc.user_message)
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # noqa: BLE001 - a bug or the machine (disk, permissions): a sentence, not a traceback
+        logging.getLogger("agent.cli").debug("the run failed", exc_info=True)
+        return _failed(args, f"Something went wrong before I could answer ({type(exc).__name__}: {exc}); "
+                             "run with LOG_LEVEL=DEBUG to see where.")

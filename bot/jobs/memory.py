@@ -9,7 +9,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 
-from bot.jobs.model import Job, JobHandler
+from bot.jobs.model import Job, JobHandler, guarded
 
 log = logging.getLogger(__name__)
 
@@ -32,16 +32,9 @@ class InProcessJobRunner:
         task.add_done_callback(self._tasks.discard)
 
     def spawn(self, work: Awaitable[object], name: str) -> None:
-        task = asyncio.create_task(self._guard(work, name), name=name)
+        task = asyncio.create_task(guarded(work, name), name=name)
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
-
-    @staticmethod
-    async def _guard(work: Awaitable[object], name: str) -> None:
-        try:
-            await work
-        except Exception:
-            log.exception("background step %s failed", name)
 
     async def _run(self, job: Job) -> None:
         self._jobs += 1
@@ -63,8 +56,10 @@ class InProcessJobRunner:
         try:
             await asyncio.wait_for(self.drain(), grace_s)
         except TimeoutError:
-            # Nothing outside this process knows these jobs: say how many answers are lost.
-            log.warning("shutdown grace period over; %d unfinished answer(s) dropped", len(self._tasks))
+            # Nothing outside this process knows these jobs: say how many answers are lost (a zero
+            # grace period times out even with nothing left, which is no loss worth a warning).
+            if self._tasks:
+                log.warning("shutdown grace period over; %d unfinished answer(s) dropped", len(self._tasks))
         await self.close()
 
     async def close(self) -> None:

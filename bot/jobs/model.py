@@ -7,11 +7,16 @@ processes and a Retry button can re-run it. Three kinds, each with only its own 
 
 from __future__ import annotations
 
+import logging
 import uuid
 from collections.abc import Awaitable, Callable
 from typing import Annotated, Any, Literal, Protocol
 
 from pydantic import BaseModel, Field, TypeAdapter
+
+from bot.slack_client import WEB_API_FAILURES, slack_error
+
+log = logging.getLogger(__name__)
 
 
 class Where(BaseModel):
@@ -85,3 +90,14 @@ class JobRunner(Protocol):
         """Stop taking jobs, let running ones finish within the grace period, then stop the rest."""
 
     async def close(self) -> None: ...
+
+
+async def guarded(work: Awaitable[object], name: str) -> None:
+    """Run a spawned touch-up: a failure is logged, never raised into the loop; Slack refusing it is
+    one line, anything else a traceback (a bug to fix)."""
+    try:
+        await work
+    except WEB_API_FAILURES as exc:
+        log.warning("background step %s failed (%s)", name, slack_error(exc))
+    except Exception:
+        log.exception("background step %s failed", name)

@@ -31,7 +31,7 @@ from pydantic import ValidationError
 from redis.asyncio import Redis
 from redis.exceptions import ResponseError
 
-from bot.jobs.model import Job, JobHandler, job_from_json
+from bot.jobs.model import Job, JobHandler, guarded, job_from_json
 from bot.logs import request_id_var
 from bot.redis_health import UNREACHABLE, RedisHealth
 from bot.settings import DEFAULT_KEY_PREFIX
@@ -113,7 +113,7 @@ class RedisJobQueue:
             raise ServiceUnavailable(f"could not queue job {job.job_id}") from exc
 
     def spawn(self, work: Awaitable[object], name: str) -> None:
-        task = asyncio.create_task(_guard(work, name), name=name)
+        task = asyncio.create_task(guarded(work, name), name=name)
         self._touch_ups.add(task)
         task.add_done_callback(self._touch_ups.discard)
 
@@ -325,13 +325,6 @@ class RedisJobQueue:
     async def _notify_room(self) -> None:
         async with self._room:
             self._room.notify_all()
-
-
-async def _guard(work: Awaitable[object], name: str) -> None:
-    try:
-        await work
-    except Exception:
-        log.exception("background step %s failed", name)
 
 
 async def _cancel(tasks: list[asyncio.Task[None]]) -> None:

@@ -19,8 +19,6 @@ from typing import Any
 from slack_bolt.async_app import AsyncAck, AsyncApp
 from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
-from slack_bolt.context.say.async_say import AsyncSay
-from slack_bolt.context.set_suggested_prompts.async_set_suggested_prompts import AsyncSetSuggestedPrompts
 from slack_sdk.web.async_client import AsyncWebClient
 
 from agent.api import ChatContext
@@ -35,6 +33,7 @@ from bot.logs import new_request_id
 from bot.metrics import BotMetrics
 from bot.render.mrkdwn import from_slack
 from bot.sessions import new_session_id, session_for_thread, thread_key
+from bot.slack_client import optional
 from bot.store.state import Feedback, StateStore
 from bot.user_groups import UserGroups
 
@@ -50,17 +49,21 @@ NOT_YOURS = (
     "Ask your own question and I will answer you."
 )
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
-# What manifest.yml must subscribe to for the listeners below (message.* all arrive as `message`).
+# What manifest.yml (the agent view) subscribes to for the listeners below; message.* all arrive as `message`.
 BOT_EVENTS = (
-    "app_mention",
-    "assistant_thread_context_changed",
-    "assistant_thread_started",
+    "app_context_changed",
     "app_home_opened",
+    "app_mention",
     "message.channels",
     "message.groups",
     "message.im",
     "message.mpim",
 )
+# The legacy Assistant pane's events. Slack sends them only to an app whose manifest declares
+# assistant_view instead of agent_view (README, "Slack setup"); the listeners below still answer them.
+ASSISTANT_PANE_EVENTS = ("assistant_thread_started", "assistant_thread_context_changed")
+# Prompts are offered again when the person's view changes, at most this often per person.
+PROMPTS_REFRESH_S = 60
 COMMANDS = {
     "/fixsql": ("Fix SQL Agent", FIXSQL_USAGE, True, "Fixing the SQL <@{user}> sent…"),
     "/explainsql": ("Explain SQL Agent", EXPLAINSQL_USAGE, False, "Explaining the SQL <@{user}> sent…"),
@@ -120,11 +123,27 @@ class Surfaces:
         who = ChatContext(user=user, channel=channel)
         return [p.model_dump() for p in self.agent.suggested_prompts(MAX_SUGGESTED_PROMPTS, who)]
 
-    async def offer_prompts(self, channel: str, user: str | None) -> None:
-        """Suggested prompts on the Messages tab; no thread_ts, which the agent view would ignore."""
+    async def offer_prompts(self, channel: str, user: str | None, *, thread_ts: str | None = None) -> None:
+        """Suggested prompts. The agent view shows them at the DM's latest message and must get no
+        thread_ts (Slack drops such a call without a word); the legacy pane shows them in its thread."""
         prompts = self.prompts(user, channel)
         if prompts:
-            await self.client.assistant_threads_setSuggestedPrompts(channel_id=channel, prompts=prompts, title=PROMPTS_TITLE)
+            where = {"thread_ts": thread_ts} if thread_ts else {}
+            await optional("suggested prompts", self.client.assistant_threads_setSuggestedPrompts(
+                channel_id=channel, prompts=prompts, title=PROMPTS_TITLE, **where
+            ))
+
+    async def context_changed(self, event: dict[str, Any]) -> None:
+        """The person moved to another channel with the agent view open: the prompts were set at the
+        DM's latest message, which an answer since may have buried, so they are offered again."""
+        channel, user = event.get("channel"), event.get("user")
+        if channel and user and await self.store.claim(f"prompts:{user}", PROMPTS_REFRESH_S):
+            self.jobs.spawn(self.offer_prompts(channel, user), "suggested-prompts")
+
+    async def greet_pane(self, channel: str, thread_ts: str, user: str | None) -> None:
+        """The legacy Assistant pane's new thread: a greeting, then the prompts in that thread."""
+        await optional("the greeting", self.client.chat_postMessage(channel=channel, thread_ts=thread_ts, text=GREETING))
+        await self.offer_prompts(channel, user, thread_ts=thread_ts)
 
     async def _notice(self, channel: str, user: str, thread_ts: str | None, text: str) -> None:
         await self.client.chat_postEphemeral(channel=channel, user=user, thread_ts=thread_ts, text=text)
@@ -395,15 +414,13 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
     assistant = AssistantEventsOnly()
 
     @assistant.thread_started
-    async def thread_started(
-        say: AsyncSay, set_suggested_prompts: AsyncSetSuggestedPrompts, payload: dict[str, Any]
-    ) -> None:
-        # The legacy Assistant pane (assistant_view): prompts per thread.
+    async def thread_started(payload: dict[str, Any]) -> None:
+        # The legacy Assistant pane (assistant_view): a greeting and prompts per thread, after the ack.
         thread = payload.get("assistant_thread") or {}
-        await say(GREETING)
-        await set_suggested_prompts(
-            prompts=surfaces.prompts(thread.get("user_id"), thread.get("channel_id")), title=PROMPTS_TITLE
-        )
+        if thread.get("channel_id") and thread.get("thread_ts"):
+            surfaces.jobs.spawn(
+                surfaces.greet_pane(thread["channel_id"], thread["thread_ts"], thread.get("user_id")), "greeting"
+            )
 
     @app.event("app_home_opened")
     async def home_opened(event: dict[str, Any]) -> None:
@@ -411,10 +428,18 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
         if event.get("tab") == "messages" and event.get("channel"):
             surfaces.jobs.spawn(surfaces.offer_prompts(event["channel"], event.get("user")), "suggested-prompts")
 
+    @app.event("app_context_changed")
+    async def app_context_changed(event: dict[str, Any]) -> None:
+        # The agent view's context event (the legacy pane's is assistant_thread_context_changed).
+        await surfaces.context_changed(event)
+
     @assistant.thread_context_changed
     async def context_changed(save_thread_context: AsyncSaveThreadContext, payload: dict[str, Any]) -> None:
         # Which channel the person is looking at; saved after the ack, like every Web API call.
-        surfaces.jobs.spawn(save_thread_context(payload["assistant_thread"]["context"]), "save-thread-context")
+        surfaces.jobs.spawn(
+            optional("saving the thread context", save_thread_context(payload["assistant_thread"]["context"])),
+            "save-thread-context",
+        )
 
     @assistant.user_message
     async def assistant_message(payload: dict[str, Any], context: AsyncBoltContext) -> None:

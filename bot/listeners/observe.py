@@ -1,6 +1,7 @@
 """Bolt middleware on the ack path, kept cheap because every request pays for it before its ack:
-one counts the request by surface and scopes its log lines (id, user, channel); one lets the
-Assistant middleware look only at Assistant events."""
+one counts the request by surface and gives it a request id (with user and channel) that its log
+lines, its listener's and the jobs it starts carry; one lets the Assistant middleware look only
+at Assistant events."""
 
 from __future__ import annotations
 
@@ -15,7 +16,7 @@ from slack_bolt.request.async_request import AsyncBoltRequest
 from slack_bolt.request.payload_utils import is_assistant_event, is_other_message_sub_event_in_assistant_thread
 from slack_bolt.response import BoltResponse
 
-from bot.logs import request_scope
+from bot.logs import bind_request
 from bot.metrics import BotMetrics
 
 Next = Callable[[], Awaitable[BoltResponse]]
@@ -59,8 +60,8 @@ class Observe(AsyncMiddleware):
         body = req.body or {}
         self.metrics.requests.labels(surface_of(body)).inc()
         user, channel = _who(body)
-        with request_scope(uuid.uuid4().hex[:12], user, channel, started=time.perf_counter()):
-            return await next()
+        bind_request(uuid.uuid4().hex[:12], user, channel, time.perf_counter())
+        return await next()
 
 
 class AssistantEventsOnly(AsyncAssistant):

@@ -4,10 +4,11 @@ Limits, from Slack's Block Kit reference (docs.slack.dev, reference/block-kit/bl
 - data_table: a caption; 1 header row plus 1-100 rows, all the same length; 1-20 columns; at most
   10,000 characters across all cells (per table and per message); header cells are raw_text; a
   raw_number cell sorts numerically; page_size 1-100 (default 5).
-- data_visualization: title 1-50 characters; chart pie (1-6 segments, label <= 20 characters,
-  value > 0) or bar / area / line (1-6 uniquely named series, name <= 20 characters, 1-20 points
-  whose labels match axis_config.categories, each category <= 20 characters, x_label and
-  y_label <= 50); at most two of these blocks in one message.
+- data_visualization: title 1-50 characters; a bar / area / line chart has 1-6 uniquely named series
+  (name <= 20 characters) of 1-20 points whose labels match axis_config.categories (each <= 20
+  characters; x_label and y_label <= 50); at most two of these blocks in one message. Slack also
+  draws pies (`segments`), but the agent's charts are only bar and line (agent.charts.ChartSpec),
+  so only those are built here.
 - context_actions: 1-5 elements, feedback_buttons among them.
 A builder returns None when the result does not fit; the caller then keeps the text table or
 the PNG, which every reply carries anyway.
@@ -34,7 +35,6 @@ CHART_MAX_LABEL = 20
 CHART_MAX_AXIS_LABEL = 50
 CHARTS_PER_MESSAGE = 2
 CONTEXT_ACTIONS_MAX = 5
-CHART_KINDS = ("line", "bar", "area", "pie")
 
 
 def _fit(text: str, limit: int) -> str:
@@ -48,19 +48,22 @@ def data_table_block(
     *,
     caption: str,
     formats: list[str | None] | None = None,
-    headers: list[str] | None = None,
 ) -> dict[str, Any] | None:
-    """The rows as a sortable, paged table; None when they do not fit Slack's limits whole."""
+    """The rows as a sortable, paged table; None when they do not fit Slack's limits whole.
+
+    Slack refuses a table whose rows differ in length: every row has one cell per column, a
+    short row padded with "–" and a long one cut to the columns."""
     if not columns or not rows or len(columns) > TABLE_MAX_COLUMNS:
         return None
     shown = rows[:TABLE_MAX_ROWS]
-    texts = column_cells(columns, shown, formats or [])
-    header = [_fit(h, 200) for h in (headers or columns)]
+    texts = column_cells(columns, shown, formats or [])  # one text per column, "" past a short row's end
+    header = [_fit(h, 200) for h in columns]
     table_rows: list[list[dict[str, Any]]] = [[{"type": "raw_text", "text": h} for h in header]]
     used = sum(len(h) for h in header)
     for row, cells in zip(shown, texts):
         out = []
-        for value, text in zip(row, cells):
+        for i, text in enumerate(cells):
+            value = row[i] if i < len(row) else None
             text = text or "–"
             used += len(text)
             if isinstance(value, (int, float)) and not isinstance(value, bool) and math.isfinite(value):
@@ -83,7 +86,7 @@ def data_visualization_block(
     spec: ChartSpec, columns: list[str], rows: list[list[Any]]
 ) -> dict[str, Any] | None:
     """The chart as Slack draws it natively; None when it does not fit (the PNG is sent regardless)."""
-    if spec.kind not in CHART_KINDS:
+    if spec.kind == "none":
         return None
     try:
         chart = prepare_chart(spec, columns, rows, top_n=CHART_MAX_POINTS)

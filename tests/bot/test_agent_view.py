@@ -4,6 +4,10 @@ from __future__ import annotations
 
 import json
 
+import pytest
+from slack_sdk.errors import SlackApiError
+
+from bot.listeners.app import GREETING
 from bot.render import actions
 from tests.support.slack_requests import click, find_button, mention, message
 
@@ -11,11 +15,36 @@ INTERNAL_NAMES = ("Common Agent", "Chat BI Agent", "Text2SQL Agent", "Fix SQL Ag
 
 
 async def test_opening_the_messages_tab_offers_the_agents_prompts_without_a_thread(bot, slack, fake_agent):
+    assert slack.view == "agent"  # as manifest.yml declares: a thread_ts here would be refused
     await bot.send.event({"type": "app_home_opened", "user": "U1", "channel": "D1", "tab": "messages", "event_ts": "1"})
     await bot.drain()
     [call] = slack.calls_to("assistant.threads.setSuggestedPrompts")
     assert call.params["channel_id"] == "D1" and "thread_ts" not in call.params
-    assert call.params["prompts"][0] == {"title": "Example 1", "message": "example question 1"}
+    assert slack.prompts["D1"][0] == {"title": "Example 1", "message": "example question 1"}
+
+
+def context_changed(viewing: str, event_ts: str) -> dict:
+    entity = {"type": "slack#/types/channel_id", "value": viewing, "team_id": "T1"}
+    return {"type": "app_context_changed", "user": "U1", "channel": "D1", "context": {"entities": [entity]},
+            "event_ts": event_ts}
+
+
+async def test_moving_between_channels_offers_the_prompts_again_at_most_once_a_minute(bot, slack, fake_agent):
+    await bot.send.event(context_changed("C7", "2.1"))
+    await bot.send.event(context_changed("C8", "2.2"))
+    await bot.drain()
+    [call] = slack.calls_to("assistant.threads.setSuggestedPrompts")
+    assert call.params["channel_id"] == "D1" and "thread_ts" not in call.params and slack.prompts["D1"]
+
+
+async def test_the_stand_in_refuses_a_thread_ts_on_agent_view_prompts_where_slack_would_drop_them(bot, slack):
+    prompts = [{"title": "t", "message": "m"}]
+    with pytest.raises(SlackApiError) as refused:
+        await bot.runtime.client.assistant_threads_setSuggestedPrompts(channel_id="D1", thread_ts="5.0", prompts=prompts)
+    assert refused.value.response["error"] == "invalid_arguments" and "D1" not in slack.prompts
+    slack.view = "assistant"
+    await bot.runtime.client.assistant_threads_setSuggestedPrompts(channel_id="D1", thread_ts="5.0", prompts=prompts)
+    assert slack.prompts["D1"] == prompts
 
 
 async def test_the_home_tab_gets_no_prompts(bot, slack, fake_agent):
@@ -25,11 +54,13 @@ async def test_the_home_tab_gets_no_prompts(bot, slack, fake_agent):
 
 
 async def test_the_legacy_assistant_pane_still_greets_with_prompts(bot, slack, fake_agent):
+    slack.view = "assistant"  # a manifest with assistant_view instead of agent_view (README, Slack setup)
     thread = {"user_id": "U1", "channel_id": "D1", "thread_ts": "5.0", "context": {}}
     await bot.send.event({"type": "assistant_thread_started", "assistant_thread": thread, "event_ts": "5.1"})
     await bot.drain()
     [call] = slack.calls_to("assistant.threads.setSuggestedPrompts")
-    assert call.params["thread_ts"] == "5.0" and len(call.params["prompts"]) == 3
+    assert call.params["thread_ts"] == "5.0" and len(slack.prompts["D1"]) == 3
+    assert [m["text"] for m in slack.thread("D1", "5.0")] == [GREETING]
 
 
 async def test_a_direct_message_shows_a_status_with_loading_messages(bot, slack, fake_agent):

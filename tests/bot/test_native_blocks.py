@@ -45,6 +45,15 @@ async def test_the_answer_is_streamed_then_stopped_with_table_and_feedback(bot, 
     assert not any("Running it" in m["text"] for m in bot_messages(slack))
 
 
+async def test_an_answer_longer_than_one_stream_call_takes_is_streamed_whole(bot, slack, fake_agent):
+    # Slack's 12,000 characters are per chat.*Stream call (the stand-in refuses more), not per message.
+    fake_agent.answer = "".join(f"Line {i}: departures rose at every airport.\n" for i in range(800))
+    assert len(fake_agent.answer) > 30_000
+    answer = await run_question(bot)
+    assert answer["text"] == fake_agent.answer.strip()
+    assert len(slack.calls_to("chat.appendStream")) > 3 and "data_table" in block_types(answer)
+
+
 async def test_a_refused_stream_falls_back_to_replacing_the_placeholder(bot, slack, fake_agent):
     slack.fail("chat.startStream", "missing_recipient_team_id")
     answer = await run_question(bot)

@@ -50,6 +50,14 @@ def test_data_table_numbers_sort_as_numbers_and_read_in_one_format():
     assert block["page_size"] == 2 and block["caption"] == "Orders"
 
 
+def test_data_table_rows_of_uneven_length_become_rows_of_one_length():
+    block = data_table_block(["origin", "flights", "share"], [["JFK", 5], ["EWR", 7, 0.5, "extra"]], caption="Ragged")
+    assert block_problems([block]) == []
+    assert [[c["text"] for c in row] for row in block["rows"]] == [
+        ["origin", "flights", "share"], ["JFK", "5", "–"], ["EWR", "7", "0.50"]
+    ]
+
+
 def test_data_table_over_the_character_budget_is_left_to_the_text_table():
     columns = [f"c{i}" for i in range(20)]
     rows = [[f"value {i} {j} " + "x" * 20 for j in range(20)] for i in range(100)]

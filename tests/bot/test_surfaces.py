@@ -205,12 +205,14 @@ async def test_thread_reply_without_mention_continues_the_session_and_answers_pe
 
 
 async def test_assistant_thread_uses_status_title_and_suggested_prompts(bot, slack, fake_agent):
+    slack.view = "assistant"  # the legacy pane: a manifest with assistant_view
     started = {"type": "assistant_thread_started",
                "assistant_thread": {"user_id": "U1", "channel_id": "D9", "thread_ts": "400.1", "context": {}},
                "event_ts": "400.2"}
     await bot.send.event(started)
     await bot.drain()
     assert slack.calls_to("assistant.threads.setSuggestedPrompts")[0].params["thread_ts"] == "400.1"
+    assert slack.prompts["D9"]
     assert len(slack.calls_to("chat.postMessage")) == 1  # the greeting
 
     await bot.send.event(message("top airlines", ts="400.3", channel="D9", channel_type="im", thread_ts="400.1"))

@@ -21,6 +21,7 @@ class FakeAgent:
     paused: dict[str, AskHuman] = field(default_factory=dict)
     next_ask: AskHuman | None = None  # the next ask() pauses with this instead of a SQL confirmation
     chart: Chart | None = None  # attached to results
+    answer: str = "**EWR** leads with the most flights."  # the words of a result's reply
     not_owners: set[str] = field(default_factory=set)  # people whose clicks on others' questions are refused
     contexts: list[ChatContext] = field(default_factory=list)  # who asked, as each run was told
     wedged: bool = False  # what health() reports
@@ -72,7 +73,7 @@ class FakeAgent:
         else:
             rows = [[f"AP{i}", 1000 * (self.rows - i)] for i in range(self.rows)]
             reply = AgentReply(
-                session_id=session_id, response_agent="Chat BI Agent", text="**EWR** leads with the most flights.",
+                session_id=session_id, response_agent="Chat BI Agent", text=self.answer,
                 sql=edited_sql or SQL, columns=["origin", "flights"], rows=rows, row_count=self.rows,
                 follow_ups=["Now by month", "Only for United"], tools=["execute_sql_and_analyze_result"],
                 chart=self.chart,

@@ -1,8 +1,15 @@
 """A local stand-in for Slack's Web API: records every call and answers as Slack does.
 
-Runs an aiohttp server on 127.0.0.1 (random port). Failures are programmable per method:
-`fail(method, error)` answers ok:false, `rate_limit(method, retry_after)` answers 429 with
-Retry-After, each for the next `times` calls. Also imported by bench/ack_bench.py.
+Runs an aiohttp server on 127.0.0.1 (random port). It refuses what Slack refuses: missing
+arguments, text over its limits, blocks Slack would call invalid (tests/support/block_limits.py,
+slack_arguments.py), `thread_ts` on an agent-view app's suggested prompts, and any method it does
+not know (`unknown_method`, as Slack answers a misspelt method). `view` is the messaging experience
+the app declares: manifest.yml's, unless a test says otherwise.
+
+Failures are programmable per method, each for the next `times` calls: `fail(method, error)`
+answers ok:false, `rate_limit(method, retry_after)` answers 429 with Retry-After, and
+`fail_raw(method, status, body)` answers a body that is not Slack's JSON (a proxy's HTML page,
+a plain-text 405) and `drop(method)` cuts the connection unanswered. Also imported by bench/ack_bench.py.
 """
 
 from __future__ import annotations
@@ -11,13 +18,22 @@ import itertools
 import json
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
+import yaml
 from aiohttp import web
 
-from tests.support.block_limits import block_problems
+from tests.support.block_limits import block_problems, view_problems
+from tests.support.slack_arguments import MAX_MARKDOWN_TEXT, REQUIRED, refusal
 
-MAX_MARKDOWN_TEXT = 12_000  # chat.*Stream markdown_text and markdown_text chunks
+MANIFEST = Path(__file__).resolve().parents[2] / "manifest.yml"
+
+
+def manifest_view() -> str:
+    """"agent" when manifest.yml declares agent_view, else "assistant" (the legacy Assistant pane)."""
+    features = yaml.safe_load(MANIFEST.read_text(encoding="utf-8")).get("features") or {}
+    return "agent" if "agent_view" in features else "assistant"
 
 
 @dataclass
@@ -30,9 +46,18 @@ class Call:
 @dataclass
 class _Fault:
     status: int
-    body: dict[str, Any]
+    body: dict[str, Any] | str
     headers: dict[str, str]
     times: int
+    content_type: str = "application/json"
+
+    def response(self, request: web.Request) -> web.Response:
+        if self.status == 0:  # no answer at all: the connection is cut, as a crashed edge or a timeout leaves it
+            assert request.transport is not None
+            request.transport.close()
+        if isinstance(self.body, dict):
+            return web.json_response(self.body, status=self.status, headers=self.headers)
+        return web.Response(text=self.body, status=self.status, headers=self.headers, content_type=self.content_type)
 
 
 @dataclass
@@ -45,6 +70,10 @@ class SlackStandIn:
     usergroups: list[dict[str, Any]] = field(default_factory=list)  # what usergroups.list answers
     ephemeral: list[dict[str, Any]] = field(default_factory=list)  # chat.postEphemeral calls, as sent
     streaming: set[tuple[str, str]] = field(default_factory=set)  # (channel, ts) of messages still streaming
+    statuses: dict[tuple[str, str], str] = field(default_factory=dict)  # (channel, thread_ts) -> status shown
+    prompts: dict[str, list[dict[str, Any]]] = field(default_factory=dict)  # channel -> suggested prompts shown
+    titles: dict[tuple[str, str], str] = field(default_factory=dict)  # (channel, thread_ts) -> thread title
+    view: str = field(default_factory=manifest_view)  # "agent" (agent_view) or "assistant" (assistant_view)
     _faults: dict[str, list[_Fault]] = field(default_factory=dict)
     _ts: itertools.count = field(default_factory=lambda: itertools.count(1))
     _runner: web.AppRunner | None = None
@@ -82,6 +111,16 @@ class SlackStandIn:
     def rate_limit(self, method: str, *, retry_after: int = 0, times: int = 1) -> None:
         body = {"ok": False, "error": "ratelimited"}
         self._faults.setdefault(method, []).append(_Fault(429, body, {"Retry-After": str(retry_after)}, times))
+
+    def fail_raw(
+        self, method: str, status: int, body: str, *, content_type: str = "text/html", times: int = 1
+    ) -> None:
+        """Answer with a body that is not Slack's JSON, as a proxy or a broken edge would."""
+        self._faults.setdefault(method, []).append(_Fault(status, body, {}, times, content_type))
+
+    def drop(self, method: str, *, times: int = 1) -> None:
+        """Cut the connection without an answer (the client sees what a timeout leaves it with: nothing)."""
+        self._faults.setdefault(method, []).append(_Fault(0, "", {}, times))
 
     # -- reading what happened ---------------------------------------------------------------
 
@@ -125,10 +164,12 @@ class SlackStandIn:
             fault.times -= 1
             if fault.times <= 0:
                 faults.pop(0)
-            return web.json_response(fault.body, status=fault.status, headers=fault.headers)
-        handler = getattr(self, "_" + method.replace(".", "_"), None)
-        body = handler(params) if handler else {"ok": True}
-        return web.json_response(body)
+            return fault.response(request)
+        if method not in REQUIRED:
+            return web.json_response({"ok": False, "error": "unknown_method", "req_method": method})
+        refused = refusal(method, params, view=self.view)
+        handler = getattr(self, "_" + method.replace(".", "_"))  # every method in REQUIRED has one
+        return web.json_response(refused or handler(params))
 
     async def _upload(self, request: web.Request) -> web.Response:
         self.uploads[request.match_info["file_id"]] = await request.read()
@@ -150,9 +191,7 @@ class SlackStandIn:
         return {"ok": False, "error": "invalid_blocks", "errors": problems} if problems else None
 
     def _chat_postMessage(self, params: dict[str, Any]) -> dict[str, Any]:
-        channel = params.get("channel")
-        if not channel:
-            return {"ok": False, "error": "channel_not_found"}
+        channel = params["channel"]
         if refused := self._invalid_blocks(params):
             return refused
         ts = self._next_ts()
@@ -197,11 +236,7 @@ class SlackStandIn:
         return text, ("msg_too_long" if any(len(p) > MAX_MARKDOWN_TEXT for p in pieces) else None)
 
     def _chat_startStream(self, params: dict[str, Any]) -> dict[str, Any]:
-        channel, thread_ts = params.get("channel"), params.get("thread_ts")
-        if not channel:
-            return {"ok": False, "error": "channel_not_found"}
-        if not thread_ts:
-            return {"ok": False, "error": "invalid_arguments"}  # streamed messages are always replies
+        channel, thread_ts = params["channel"], params["thread_ts"]  # streamed messages are always replies
         if not channel.startswith("D"):
             # In channels Slack needs to know whom the stream is for.
             if not params.get("recipient_team_id"):
@@ -252,9 +287,10 @@ class SlackStandIn:
         return {"ok": True, "channel": message["channel"], "ts": message["ts"], "message": message}
 
     def _chat_delete(self, params: dict[str, Any]) -> dict[str, Any]:
-        key = (params.get("channel"), params.get("ts"))
+        key = (params["channel"], params["ts"])
         if self.messages.pop(key, None) is None:
             return {"ok": False, "error": "message_not_found"}
+        self.streaming.discard(key)
         return {"ok": True, "channel": key[0], "ts": key[1]}
 
     def _files_getUploadURLExternal(self, params: dict[str, Any]) -> dict[str, Any]:
@@ -266,7 +302,22 @@ class SlackStandIn:
         return {"ok": True, "files": [{"id": f["id"], "title": f.get("title")} for f in files]}
 
     def _views_open(self, params: dict[str, Any]) -> dict[str, Any]:
-        return {"ok": True, "view": {"id": f"V{next(self._ts)}", **(params.get("view") or {})}}
+        problems = view_problems(params.get("view"))
+        if problems:
+            return {"ok": False, "error": "invalid_arguments", "response_metadata": {"messages": problems}}
+        return {"ok": True, "view": {"id": f"V{next(self._ts)}", **params["view"]}}
+
+    def _assistant_threads_setStatus(self, params: dict[str, Any]) -> dict[str, Any]:
+        self.statuses[(params["channel_id"], params["thread_ts"])] = params["status"]
+        return {"ok": True}
+
+    def _assistant_threads_setSuggestedPrompts(self, params: dict[str, Any]) -> dict[str, Any]:
+        self.prompts[params["channel_id"]] = params["prompts"]
+        return {"ok": True}
+
+    def _assistant_threads_setTitle(self, params: dict[str, Any]) -> dict[str, Any]:
+        self.titles[(params["channel_id"], params["thread_ts"])] = params["title"]
+        return {"ok": True}
 
     def _conversations_replies(self, params: dict[str, Any]) -> dict[str, Any]:
         return {"ok": True, "messages": self.thread(params.get("channel"), params.get("ts")), "has_more": False}
