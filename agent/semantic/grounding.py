@@ -45,7 +45,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
     for table in tables:
         for own in table["entity_words"]:
             verb = next((events[form] for form in noun_forms(own.split()[-1]) if form in events), None)
-            for form in _verb_forms(verb, "VBD") + _verb_forms(verb, "VBN") if verb else []:
+            for form in _verb_forms(verb) if verb else []:
                 offer("table", table["name"], form, f"thesaurus: to {verb} is what a {own} records")
             for alias in _asides_after(table.get("description") or "", own):
                 offer("table", table["name"], alias, f"the table's description: “{_short(table['description'])}”")

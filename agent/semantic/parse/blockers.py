@@ -5,6 +5,7 @@ distinct count or a measure the model lacks."""
 
 from __future__ import annotations
 
+from agent.semantic.parse.coverage import ask_about, unread_words
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.state import UnknownValue, mention_text
 from agent.semantic.values import ValueIndex
@@ -17,6 +18,9 @@ def blockers_pass(draft: Draft) -> Draft:
     idle = [m for m in state.mentions if m.has("agg") and not m.used and not m.has("rank")
             and m.of("agg")[0].payload not in chosen_aggs]  # 'how late on average': the metric is an average
     if idle:  # 'average order value' where no measure is the order value: an average of nothing named
+        unread = unread_words(draft)
+        if unread:  # 'average agee': the word it applies to was not read; offer the nearest names
+            return ask_about(draft, unread)
         return draft.stop(f"I could not tell what “{mention_text(state, idle[0])}” applies to: name a measure of "
                           "this model.")
     unknown = draft.unknown + partial_values(draft.ignored(), draft.values)

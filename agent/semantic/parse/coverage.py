@@ -39,7 +39,7 @@ def coverage_pass(draft: Draft) -> Draft:
         return draft.stop(other_unit)
     unread = unread_words(draft)
     if unread:
-        return _ask_about(draft, unread)
+        return ask_about(draft, unread)
     ignored = draft.ignored()
     content = [t for t in draft.tokens if t.low not in draft.state.function_words]
     coverage = 1.0 - len(ignored) / max(1, len(content))
@@ -78,7 +78,7 @@ def unread_words(draft: Draft) -> list[int]:
     return unread
 
 
-def _ask_about(draft: Draft, unread: list[int]) -> Draft:
+def ask_about(draft: Draft, unread: list[int]) -> Draft:
     """Ask back: the words not read, what was read, and the nearest readings as choices."""
     tokens = draft.state.tokens
     said = [tokens[i].text for i in unread]
@@ -86,8 +86,10 @@ def _ask_about(draft: Draft, unread: list[int]) -> Draft:
     understood = describe(draft.intent, draft.model) if draft.intent is not None else ""
     reason = (f"I could not place {names} in this question, so I would be answering a different one. "
               + (f"Without {'it' if len(set(said)) == 1 else 'them'} I read: {understood}" if understood else ""))
-    options = _nearest(tokens[unread[0]].low, draft)
-    ambiguous = [Ambiguity(text=tokens[unread[0]].text, options=options)] if options else []
+    # the nearest names of the first word the lexicon knows nothing of ('agee'), else of the first unread
+    unknown = [i for i in unread if mention_at(draft.state, i) is None] or unread
+    options = _nearest(tokens[unknown[0]].low, draft)
+    ambiguous = [Ambiguity(text=tokens[unknown[0]].text, options=options)] if options else []
     draft.outcome = Extraction(reason=reason.strip(), ambiguous=ambiguous, ignored_words=said)
     return draft
 

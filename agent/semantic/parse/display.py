@@ -27,7 +27,9 @@ def unit_check(draft: Draft) -> str | None:
     for name in draft.intent.all_metrics():
         metric = draft.model.metric_by_name.get(name)
         measure = draft.model.dimension_by_name.get(metric.measure) if metric and metric.measure else None
-        if measure is not None and measure.unit and (measure.unit != unit or factor != 1):
-            return (f"The data gives {measure.label} in {measure.unit}, and I can't show it in "
-                    f"{draft.display_unit} yet; ask without “in {draft.display_unit}” for the figure in {measure.unit}.")
+        if measure is None or (measure.unit == unit and factor == 1):
+            continue  # a count has no unit; the measure is kept in the unit asked for
+        kept = f"in {measure.unit}" if measure.unit else "in a unit the model does not name"
+        return (f"The data gives {measure.label} {kept}, and I can't show it in {draft.display_unit}; "
+                f"ask without “in {draft.display_unit}” for the figure as it is kept.")
     return None

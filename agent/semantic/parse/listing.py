@@ -14,15 +14,16 @@ from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import WHICH, Ambiguity, State, mention_text, plural
 from agent.semantic.text import phrase
 
-# what else a list question may not hold: a measure, an aggregation, a ranking, a count
-_MEASURING = ("metric", "agg", "rank", "grain")
+# what else a list question may not hold: an aggregation, a ranking, a time grain (or a measure, below)
+_MEASURING = ("agg", "rank", "grain")
 
 
 def listing_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
     if draft.having or draft.limit is not None or draft.top:
         return draft
-    if any(m.has(kind) for m in state.mentions for kind in _MEASURING) or _shaped(state, model):
+    if any(m.has(kind) for m in state.mentions for kind in _MEASURING) or _measures(state, model) \
+            or _shaped(state, model):
         return draft
     start = _list_cue(state, model)
     if start is None:
@@ -41,11 +42,24 @@ def listing_pass(draft: Draft) -> Draft:
     draft.grouping[dimension] = mention
     draft.kept.add(dimension)
     mention.used = True
-    count = model.table_by_name[table].count_metric
-    if count:
-        draft.metric_choices = [[count]]
+    mention.entries = [e for e in mention.entries if e.kind != "metric"]  # 'members' names them, not their count
+    # counted where the things are, or where what is said of them is ('which books did Ada borrow': the loans)
+    counts = [model.table_by_name[table].count_metric] + [
+        t.count_metric for t in model.tables if t.name != table and model.resolve(dimension, t.name) is not None]
+    draft.metric_choices = [[c for c in counts if c]]
     draft.listing = True
     return draft
+
+
+def _measures(state: State, model: SemanticModel) -> bool:
+    """A measure said ('average price'); a metric that only counts the things listed ('members') is not one."""
+    for mention in (m for m in state.mentions if not m.used):  # 'with more than 300 seats' was a condition
+        for entry in mention.of("metric"):
+            if model.metric_by_name[str(entry.payload)].measure is not None or not mention.has("entity"):
+                return True
+        if any(model.dimension_by_name[str(e.payload)].kind == "numeric" for e in mention.of("dimension")):
+            return True
+    return False
 
 
 def _shaped(state: State, model: SemanticModel) -> bool:

@@ -1,0 +1,185 @@
+"""The reader's passes on a domain nothing else uses (a lending library), each with its own fixtures:
+the grounding of words (descriptions, thesaurus, distinctive words, measure words), the list and
+superlative shapes, rankings that rank nothing, the unit an answer is wanted in, and the coverage rule.
+The model is hand-written dbt YAML over a DuckDB file, so these test the reader, not the bootstrap."""
+
+from __future__ import annotations
+
+import textwrap
+
+import duckdb
+import pytest
+
+from agent.semantic.extract import PASSES, extract_intent
+from agent.semantic.layer import load_layer
+from agent.semantic.meanings import word_meanings
+from agent.semantic.values import ValueIndex
+from agent.settings import load_settings
+from agent.warehouse import open_warehouse
+
+SCHEMA = """
+CREATE TABLE members (member_id INTEGER PRIMARY KEY, member_name VARCHAR, city VARCHAR, age INTEGER);
+CREATE TABLE books (book_id INTEGER PRIMARY KEY, title VARCHAR, genre VARCHAR, price DECIMAL(6,2), pages INTEGER);
+CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, member_id INTEGER, book_id INTEGER, loaned_on DATE,
+                    loan_days INTEGER, late_fee DECIMAL(6,2));
+INSERT INTO members VALUES (1, 'Ada Lovelace', 'London', 36), (2, 'Alan Turing', 'Wilmslow', 41),
+    (3, 'Grace Hopper', 'New York', 85);
+INSERT INTO books VALUES (10, 'Dune', 'Science Fiction', 12.50, 600), (11, 'Emma', 'Romance', 8.00, 400),
+    (12, 'Ulysses', 'Literary', 15.00, 730), (13, 'Neuromancer', 'Science Fiction', 9.99, 270);
+INSERT INTO loans VALUES (100, 1, 10, DATE '2024-01-05', 14, 0), (101, 1, 12, DATE '2024-02-01', 30, 2.5),
+    (102, 2, 13, DATE '2024-02-10', 7, 0), (103, 3, 11, DATE '2024-03-03', 21, 1.0),
+    (104, 3, 10, DATE '2024-03-20', 10, 0);
+"""
+
+MODELS = """
+semantic_models:
+  - name: members
+    description: One row per library member (card holder)
+    model: ref('members')
+    entities: [{name: member, type: primary, expr: member_id}]
+    dimensions:
+      - {name: member_name, type: categorical}
+      - {name: city, type: categorical, description: "home city (town) of the member"}
+    measures:
+      - {name: member_count, agg: count, expr: member_id}
+      - {name: member_age, agg: average, expr: age}
+  - name: books
+    description: One row per book in the catalogue
+    model: ref('books')
+    entities: [{name: book, type: primary, expr: book_id}]
+    dimensions:
+      - {name: title, type: categorical}
+      - {name: genre, type: categorical}
+    measures:
+      - {name: book_count, agg: count, expr: book_id}
+      - {name: book_price, agg: average, expr: price}
+      - {name: book_pages, agg: average, expr: pages}
+  - name: loans
+    description: One row per loan of a book to a member
+    model: ref('loans')
+    defaults: {agg_time_dimension: loaned_on}
+    entities:
+      - {name: loan, type: primary, expr: loan_id}
+      - {name: member, type: foreign, expr: member_id}
+      - {name: book, type: foreign, expr: book_id}
+    dimensions:
+      - {name: loaned_on, type: time, type_params: {time_granularity: day}}
+    measures:
+      - {name: loan_count, agg: count, expr: loan_id}
+      - {name: loan_length, agg: sum, expr: loan_days, description: "days the book was out (loan duration)"}
+      - {name: late_fee_total, agg: sum, expr: late_fee}
+metrics:
+  - {name: members, type: simple, type_params: {measure: member_count}}
+  - {name: average_age, type: simple, type_params: {measure: member_age}}
+  - {name: books, type: simple, type_params: {measure: book_count}}
+  - {name: average_price, type: simple, type_params: {measure: book_price}}
+  - {name: average_pages, type: simple, type_params: {measure: book_pages}}
+  - {name: loans, type: simple, type_params: {measure: loan_count}}
+  - {name: total_loan_days, type: simple, type_params: {measure: loan_length}}
+  - {name: total_late_fees, type: simple, type_params: {measure: late_fee_total}}
+"""
+
+
+@pytest.fixture(scope="module")
+def library(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("library")
+    path = folder / "library.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute(SCHEMA)
+    con.close()
+    (folder / "model").mkdir()
+    (folder / "model" / "library.yml").write_text(textwrap.dedent(MODELS), encoding="utf-8")
+    settings = load_settings(_env_file=None, warehouse_url=f"duckdb://{path}", data_dir=str(folder / "data"))
+    warehouse = open_warehouse(settings)
+    model = load_layer(folder / "model", dialect="duckdb")
+    values = ValueIndex.from_warehouse(warehouse, model)
+    yield model, values
+    warehouse.close()
+
+
+@pytest.fixture
+def read(library):
+    model, values = library
+    return lambda question: extract_intent(question, model, values)
+
+
+def test_the_passes_are_one_list_ending_with_the_coverage_rule():
+    names = [p.__name__ for p in PASSES]
+    assert names[0] == "definitions_pass" and names[-1] == "coverage_pass"
+    assert len(names) == len(set(names))
+
+
+# -- grounding --------------------------------------------------------------------------------------
+
+
+def test_a_description_aside_names_its_column(library):
+    model, values = library
+    assert "town" in model.dimension_by_name["city"].related
+    assert any("town" in line and "city" in line for line in word_meanings("town", model, values))
+
+
+def test_thesaurus_words_name_a_table_only_where_the_warehouse_uses_one_of_them(library):
+    model, _ = library
+    members = model.table_by_name["members"]
+    assert "users" not in members.entity_words and "user" in members.related  # [user, member, …]
+    assert not any("customer" in t.related for t in model.tables)  # no table is called so
+
+
+def test_measure_adjectives_rank_by_the_measure_they_name(read):
+    priciest = read("what is the priciest book?").intent
+    assert priciest.dimensions == ["title"] and priciest.limit == 1
+    assert priciest.order_by[0].descending and priciest.metrics == ["average_price"]
+    cheapest = read("the cheapest books").intent
+    assert not cheapest.order_by[0].descending and cheapest.dimensions == ["title"]
+
+
+# -- lists ------------------------------------------------------------------------------------------
+
+
+def test_a_list_asks_for_the_things_by_their_name(read):
+    listed = read("list the members in London").intent
+    assert listed.dimensions == ["member_name"]
+    assert [(f.field, f.values) for f in listed.filters] == [("city", ["London"])]
+
+
+def test_what_plural_did_someone_do_is_a_list(read):
+    titles = read("which books did Ada Lovelace borrow?").intent
+    assert titles is not None and titles.dimensions == ["title"]
+
+
+def test_a_count_is_not_a_list(read):
+    assert read("how many books are there?").intent.dimensions == []
+
+
+# -- rankings and units ----------------------------------------------------------------------------
+
+
+def test_a_ranking_word_with_nothing_to_rank_is_asked_back(read):
+    best = read("who are our best members?")
+    assert best.intent is None and "best" in best.reason
+
+
+def test_an_answer_wanted_in_another_unit_is_not_given_in_this_one(read):
+    said = read("total loan days in hours")
+    assert said.intent is None and "hours" in said.reason
+
+
+# -- coverage ---------------------------------------------------------------------------------------
+
+
+def test_a_word_nobody_read_ends_the_reading_with_the_word_named(read):
+    said = read("how many loans were returned damaged?")
+    assert said.intent is None and "damaged" in said.reason
+
+
+def test_grammar_fillers_and_the_verbs_rows_are_told_with_are_fine(read):
+    assert read("pls just give me the number of loans made in march").intent is not None
+
+
+def test_the_data_set_said_as_a_place_is_fine(read):
+    assert read("how many books are in the catalogue?").intent is not None
+
+
+def test_a_misspelt_name_offers_the_nearest_one(read):
+    said = read("average agee of members")
+    assert said.intent is None and said.ambiguous and said.ambiguous[0].text == "agee"
