@@ -183,3 +183,16 @@ def test_the_data_set_said_as_a_place_is_fine(read):
 def test_a_misspelt_name_offers_the_nearest_one(read):
     said = read("average agee of members")
     assert said.intent is None and said.ambiguous and said.ambiguous[0].text == "agee"
+
+
+def test_a_participle_before_by_and_a_value_is_read_with_the_value(ask):
+    # 'made by Airbus': 'made' says how the maker relates to the planes, not a measure (the plane's year)
+    extraction = ask("list the planes made by Airbus with more than 300 seats")
+    assert extraction.intent is not None and extraction.intent.dimensions
+    assert {f.field for f in extraction.intent.filters} == {"manufacturer", "seats"}
+
+
+def test_a_code_before_a_noun_for_the_data_names_the_data(read):
+    # "the LMS data": the name of the data, not a code of a value nobody has
+    extraction = read("how many loans are in the LMS data?")
+    assert extraction.intent is not None and not extraction.unknown_values

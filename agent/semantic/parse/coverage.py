@@ -18,7 +18,7 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.display import unit_check
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.parse.lexicon import lexicon_for
-from agent.semantic.parse.state import Ambiguity, State, covered, mention_at
+from agent.semantic.parse.state import Ambiguity, State, covered, mention_at, names_the_data
 from agent.semantic.reading import describe
 from agent.semantic.text import CALENDAR_WORDS
 from agent.semantic.words import lemmas, noun_forms
@@ -71,7 +71,7 @@ def unread_words(draft: Draft) -> list[int]:
             continue  # 'placed', 'scheduled', 'racked up', 'did we book': how rows come to be
         if low in suffixes and i > 0 and i - 1 in read and mention_at(state, i - 1) is not None:
             continue  # 'priority level'
-        if _names_the_data_set(state, i, model) or low in used or _names_a_period(state, i, read) \
+        if _names_the_data_set(state, i, model) or names_the_data(state, i, words) or low in used or _names_a_period(state, i, read) \
                 or _defined_by_aside(state, i) or _described_by_flag(state, i, read):
             continue
         unread.append(i)

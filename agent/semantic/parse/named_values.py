@@ -16,8 +16,10 @@ from agent.semantic.parse.state import (
     covered,
     is_negated,
     mention_at,
+    names_the_data,
 )
 from agent.semantic.text import phrase
+from agent.semantic.words import lemmas
 from agent.semantic.values import ValueIndex
 from agent.semantic.parse.draft import Draft
 
@@ -57,6 +59,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex) -> tuple
             if value not in target.setdefault(dim, []):
                 target[dim].append(value)
         mention.used = True
+        _passive_agent(state, mention)
         if target is chosen:
             placed.append((mention, dim))
             for _, value in candidates:
@@ -65,6 +68,20 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex) -> tuple
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)
     return filters, unknown, _compared_dimensions(state, placed)
+
+
+def _passive_agent(state: State, value: Mention) -> None:
+    """'planes made by Airbus': the verb before 'by' says how the value relates to the rows (its maker),
+    so it is read with the value and is neither a measure nor a grouping of its own."""
+    if value.start < 2 or state.tokens[value.start - 1].low != "by":
+        return
+    verb = mention_at(state, value.start - 2)
+    if verb is None or verb.used or verb.end != value.start - 1 or verb.end - verb.start != 1:
+        return
+    word = state.tokens[verb.start].low
+    forms = lemmas(word)
+    if set(forms) == {"VERB"} and word not in forms["VERB"] and all(e.kind == "dimension" for e in verb.entries):
+        verb.used = True
 
 
 _CONTRASTS = {("vs",), ("versus",), ("v",), ("compared", "to"), ("compared", "with"), ("against",)}
@@ -121,7 +138,7 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
     value_cues = [phrase(c) for d in model.dimensions if d.values for c in d.value_cues]
     unknown = []
     for index, token in enumerate(state.tokens):
-        if index in understood or re.fullmatch(r"[QH][1-4]", token.text):
+        if index in understood or re.fullmatch(r"[QH][1-4]", token.text) or names_the_data(state, index, model.coverage):
             continue
         # a code ('ZZ') anywhere, or a name ('Dallas') right after 'from' / 'to'
         named = index > 0 and token.text[:1].isupper() and token.low not in state.function_words \

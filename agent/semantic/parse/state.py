@@ -128,3 +128,13 @@ class UnknownValue(BaseModel):
 class Ambiguity(BaseModel):
     text: str
     options: list[str]  # dimension names the word could mean
+
+
+def names_the_data(state: State, index: int, coverage: dict[str, list[str]]) -> bool:
+    """'the HR data', 'the CRM tables': a word right before a noun for the data itself names the data
+    (its system or team), not a value in it. Only a name ('HR', 'Salesforce'): 'the complaints data' says
+    what data, and that word must be read."""
+    if state.tokens[index].text.islower():
+        return False
+    following = state.tokens[index + 1].low if index + 1 < len(state.tokens) else ""
+    return following in coverage.get("data_nouns", [])
