@@ -180,8 +180,7 @@ def _previous_period(intent: StructuredIntent, words: _Words, model: SemanticMod
             return intent
         dims.insert(0, grain)
     # the comparison carries the change and the % change: '% change' is read with it
-    words.consume(year + period + words.find("pct_change")
-                  + [(i, i + 1) for i, w in enumerate(words.low) if w in ("change", "changed")])
+    words.consume(year + period + words.find("pct_change") + words.find("difference"))
     order = [OrderBy(field=f"{o.field}__change" if o.field in intent.metrics else o.field, descending=o.descending)
              for o in intent.order_by]
     return intent.model_copy(update={"compare": "previous_year" if year else "previous_period", "dimensions": dims,

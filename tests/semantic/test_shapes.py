@@ -32,6 +32,13 @@ CASES = [
      "SELECT month, count(*) FROM flights WHERE dep_time IS NOT NULL GROUP BY month"),
     ("month over month change in average arrival delay",
      "SELECT month, d - lag(d) OVER (ORDER BY month) FROM (SELECT month, avg(arr_delay) d FROM flights GROUP BY month)"),
+    ("by what percent did flights to ORD grow from March to April?",
+     "SELECT 100.0 * (count(*) FILTER (WHERE month = 4) - count(*) FILTER (WHERE month = 3)) "
+     "/ count(*) FILTER (WHERE month = 3) FROM flights WHERE dest = 'ORD'"),
+    ("how much did flights to Denver fall from July to August?",
+     "SELECT count(*) FILTER (WHERE month = 8) - count(*) FILTER (WHERE month = 7) FROM flights WHERE dest = 'DEN'"),
+    ("month over month growth in the number of flights",
+     "SELECT month, n - lag(n) OVER (ORDER BY month) FROM (SELECT month, count(*) n FROM flights GROUP BY month)"),
     ("average temperature at JFK on new year's eve",
      "SELECT avg(temp) FROM weather WHERE origin = 'JFK' AND month = 12 AND day = 31"),
 ]
