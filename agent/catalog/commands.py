@@ -12,6 +12,7 @@ import yaml
 from sqlglot import exp
 
 from agent.catalog.bootstrap_dbt import NUMERIC, bootstrap, net_words, write_project
+from agent.catalog.evidence import read_evidence
 from agent.catalog.introspected import catalog_dict, overlay, read_values
 from agent.catalog.loader import CatalogError, parse_catalog_data
 from agent.errors import QueryTimeoutError
@@ -53,7 +54,7 @@ def bootstrap_document(warehouse: Warehouse, schema: Schema, settings: Settings)
     """The dbt semantic model of `schema`, the same for `catalog init` and for start-up with no
     SEMANTIC_MODEL_PATH (so a team that never runs init gets the same answers)."""
     return bootstrap(schema, dialect=warehouse.dialect, default_schema=_default_schema(schema, settings),
-                     fractions=_fraction_columns(warehouse, schema))
+                     fractions=_fraction_columns(warehouse, schema), evidence=read_evidence(warehouse, schema))
 
 
 def _fraction_columns(warehouse: Warehouse, schema: Schema) -> frozenset[tuple[str, str]]:
@@ -165,7 +166,8 @@ def _columns(text: str, dialect: str) -> set[str]:
         tree = sqlglot.parse_one(text, read=dialect)
     except sqlglot.errors.ParseError:
         return set()
-    return {c.name for c in tree.find_all(exp.Column)}
+    # a column qualified by an entity ('pizza.price') is read from the row this one points at
+    return {c.name for c in tree.find_all(exp.Column) if not c.table}
 
 
 def _default_schema(schema: Schema, settings: Settings) -> str | None:
