@@ -22,7 +22,8 @@ import yaml
 
 from agent.catalog.evidence import Evidence
 from agent.catalog.measures import TableRules
-from agent.catalog.naming import bootstrap_words, column_prefix, slug, thing
+from agent.catalog.naming import bootstrap_words, column_prefix, singular, slug, thing
+from agent.semantic.words import split_name
 from agent.catalog.references import Reference, References, find_references
 from agent.warehouse import Schema
 from agent.warehouse.base import quote
@@ -166,8 +167,10 @@ def _dated_by(shape: Shape, info, shapes: dict[str, Shape], schema: Schema) -> s
     (the key includes the reference), or rows with no date of their own pointing at a dated row."""
     own_dates = [c for c in schema.tables[shape.key] if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]
     in_key = [r for r in shape.references if r.column in info.primary_key and r.column in shape.entity_refs]
-    for group in (in_key if len(info.primary_key) > 1 else [], [] if own_dates else
-                  [r for r in shape.references if r.column in shape.entity_refs]):
+    # rows with no date named as parts of the row they point at ('orderDetails', 'order_lines')
+    parts = [r for r in shape.references if r.column in shape.entity_refs
+             and _named_as_part_of(info.name, schema.info[r.target].name)]
+    for group in (in_key if len(info.primary_key) > 1 else [], [] if own_dates else parts):
         for ref in group:
             target = shapes[ref.target]
             dates = [c.name for c in schema.tables.get(ref.target, [])
@@ -175,6 +178,11 @@ def _dated_by(shape: Shape, info, shapes: dict[str, Shape], schema: Schema) -> s
             if dates and target.entity:
                 return f"{target.entity}__{slug(dates[0])}"
     return None
+
+
+def _named_as_part_of(table: str, target: str) -> bool:
+    own, whole = split_name(table).split(), list(thing(target))
+    return len(own) > len(whole) and [singular(w) for w in own[:len(whole)]] == whole
 
 
 def write_project(document: dict[str, Any], out: Path) -> list[Path]:

@@ -264,7 +264,7 @@ class TableRules:
             elif kind == "duration":
                 unit = self._duration(column)
                 assert unit is not None
-                bare = " ".join(w for w in said.split() if w not in unit["words"]) or said
+                bare = " ".join(w for w in said.split() if w not in unit["words"]) or "duration"
                 converted = f"{expr} / {unit['divide_by']}.0"
                 for suffix, agg in (("total", "sum"), ("average", "average")):
                     out.add({"name": f"{model}_{slug(bare)}_{unit['in']}_{suffix}", "agg": agg, "expr": converted,
