@@ -34,8 +34,10 @@ from agent.warehouse.base import (
     Schema,
     TableInfo,
     Warehouse,
+    is_system_schema,
     json_safe,
     quote,
+    table_key,
 )
 from agent.warehouse.urls import Engine, mask_url, plan, require_extra
 
@@ -79,6 +81,9 @@ class SqlAlchemyWarehouse(Warehouse):
         self._down_until = 0.0
         self._backoff_s = 1.0
         self._last_failure: WarehouseError | None = None
+        # The schema bare names mean when it is not the server's default (a role that reads only
+        # `sales`): set for each PostgreSQL transaction so pasted SQL means what the guard read.
+        self._search_path: str | None = None
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -214,6 +219,8 @@ class SqlAlchemyWarehouse(Warehouse):
         try:
             with conn.begin():
                 self._per_query_timeout(conn, limits)
+                if self._search_path and self.info.key == "postgres":
+                    conn.exec_driver_sql(f"SET LOCAL search_path TO {quote(self._search_path, 'postgres')}")
                 # A server-side cursor keeps a big result on the server until it is fetched (and
                 # bounded); EXPLAIN cannot run in one.
                 result = conn.execution_options(stream_results=stream).exec_driver_sql(_escape_percent(sql, self.info))
@@ -286,25 +293,49 @@ class SqlAlchemyWarehouse(Warehouse):
 
     # -- introspection ------------------------------------------------------------------
 
-    def _schemas(self, inspector) -> list[str]:
-        return self.settings.warehouse_schema_list or [inspector.default_schema_name]
+    def _schemas(self, conn, inspector) -> list[str]:
+        """WAREHOUSE_SCHEMAS, else every schema holding a table the bot's role may read (the
+        server's default first), system schemas left out. MySQL/MariaDB call a database a schema:
+        the one the URL names is the scope there."""
+        configured = self.settings.warehouse_schema_list
+        if configured:
+            return configured
+        default = inspector.default_schema_name
+        if self.info.key == "mysql" and default:
+            return [default]
+        try:
+            # information_schema lists only what the role has some privilege on, on every engine here
+            rows = conn.exec_driver_sql("SELECT DISTINCT table_schema FROM information_schema.tables").fetchall()
+        except sa_exc.DBAPIError as exc:
+            log.info("could not list readable schemas on %s: %s", self.describe(), mask_url(str(exc.orig)).splitlines()[0])
+            conn.rollback()
+            return [default] if default else []
+        seen = {str(row[0]) for row in rows if row[0] is not None}
+        readable = sorted(s for s in seen if not is_system_schema(s))
+        return sorted(readable, key=lambda s: s != default)
 
     def _introspect(self) -> Schema:
         with self._connect() as conn:
             inspector = sqlalchemy.inspect(conn)
-            schemas = self._schemas(inspector)
-            schema = Schema(default_schema=schemas[0].lower())
-            keys: dict[tuple[str, str], str] = {}
+            schemas = self._schemas(conn, inspector)
+            schema = Schema(default_schema=schemas[0] if schemas else (inspector.default_schema_name or ""))
+            read: dict[str, tuple] = {}
             for schema_name in schemas:
                 try:
-                    columns = inspector.get_multi_columns(schema=schema_name)
+                    columns = inspector.get_multi_columns(schema=schema_name, kind=sqlalchemy.engine.ObjectKind.ANY)
                     pks = inspector.get_multi_pk_constraint(schema=schema_name)
                     fks = inspector.get_multi_foreign_keys(schema=schema_name)
                     comments = _optional(inspector.get_multi_table_comment, schema_name)
                 except sa_exc.DBAPIError as exc:
                     raise self._as_error(exc, self.limits()) from None
+                read[schema_name] = (columns, pks, fks, comments)
+            # bare names mean the first schema that has a table (a role reading only `sales` is not
+            # left with every name qualified)
+            schema.default_schema = next((s for s in schemas if read[s][0]), schema.default_schema)
+            keys: dict[tuple[str, str], str] = {}
+            for schema_name, (columns, pks, fks, comments) in read.items():
                 for (_, table), cols in sorted(columns.items()):
-                    key = table.lower() if schema_name == schemas[0] else f"{schema_name}.{table}".lower()
+                    key = table_key(schema_name, table, schema.default_schema)
                     keys[(schema_name, table)] = key
                     schema.tables[key] = [
                         Column(c["name"], str(c["type"]), c.get("comment") or "") for c in cols
@@ -312,16 +343,27 @@ class SqlAlchemyWarehouse(Warehouse):
                     comment = (comments.get((schema_name, table)) or {}).get("text") or ""
                     pk = tuple((pks.get((schema_name, table)) or {}).get("constrained_columns") or ())
                     schema.info[key] = TableInfo(schema_name, table, comment, pk)
+            for schema_name, (columns, pks, fks, comments) in read.items():
                 for (_, table), foreign in fks.items():
                     key = keys.get((schema_name, table))
                     for fk in foreign if key else []:
                         ref_schema = fk.get("referred_schema") or schema_name
-                        target = keys.get((ref_schema, fk["referred_table"]), fk["referred_table"].lower())
+                        target = keys.get((ref_schema, fk["referred_table"]),
+                                          table_key(ref_schema, fk["referred_table"], schema.default_schema))
                         schema.info[key].foreign_keys.append(
                             ForeignKey(tuple(fk["constrained_columns"]), target, tuple(fk["referred_columns"]))
                         )
+            if not schema.tables:
+                schema.seen_schemas = tuple(self._all_schemas(inspector))
             self._row_estimates(conn, schemas, schema, keys)
+        self._search_path = schema.default_schema if schema.default_schema != inspector.default_schema_name else None
         return schema
+
+    def _all_schemas(self, inspector) -> list[str]:
+        try:
+            return [s for s in inspector.get_schema_names() if not is_system_schema(s)]
+        except (sa_exc.DBAPIError, NotImplementedError):
+            return []
 
     def _row_estimates(self, conn, schemas, schema: Schema, keys) -> None:
         if self.info.key == "postgres":
