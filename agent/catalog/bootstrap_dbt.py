@@ -53,11 +53,13 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
     references = foreign_keys(schema)
     models, metrics = [], []
     used_names: set[str] = set()
+    model_names: set[str] = set()
     for key, columns in schema.tables.items():
         info = schema.info.get(key)
         if info is None or not columns:
             continue
-        model_name = slug(key)
+        # `bakers` and `Bakers` (a case-keeping engine) are two tables: two semantic models
+        model_name = _unique(slug(key), model_names)
         model: dict[str, Any] = {"name": model_name, "description": info.comment or f"Bootstrapped from {key}."}
         plain = info.name == info.name.lower() and re.fullmatch(r"[a-z_][a-z0-9_]*", info.name)
         if plain and (default_schema is None or info.schema == default_schema):
