@@ -41,7 +41,7 @@ from agent.semantic.dbt_spec import GRAIN_ORDER, Dimension, Metric, Project, Sem
 from agent.semantic.where import ParsedFilter, Ref
 from agent.warehouse.base import identifier, split_name
 
-DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery")
+DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery", "clickhouse")
 # MetricFlow's date parts ('metric_time__extract_month'); extract_dow is ISO: 1 = Monday ... 7 = Sunday
 DATE_PARTS = ("extract_year", "extract_quarter", "extract_month", "extract_day", "extract_dow", "extract_doy",
               "extract_hour")

@@ -151,10 +151,24 @@ class Schema:
                          alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)) if alias else None)
 
 
-def table_key(schema_name: str, table: str, default_schema: str) -> str:
+def table_key(schema_name: str, table: str, default_schema: str, taken=()) -> str:
     """A table's key in `Schema.tables`: its lower-case name, `schema.table` outside the default
-    schema (so two schemas' `orders` stay apart)."""
-    return table.lower() if schema_name == default_schema else f"{schema_name}.{table}".lower()
+    schema (so two schemas' `orders` stay apart); the exact spelling when the lower-case one is
+    taken (MySQL on Linux keeps `Bakers` and `bakers` apart, and so do quoted PostgreSQL names)."""
+    exact = table if schema_name == default_schema else f"{schema_name}.{table}"
+    return exact if exact.lower() in taken else exact.lower()
+
+
+def bare_names_schema(schemas: list[str], table_counts: dict[str, int]) -> str:
+    """The schema unqualified names mean: the first one listed (WAREHOUSE_SCHEMAS' first, or the
+    server's default) when it holds a table, else the one holding the most (a role that reads only
+    `sales` is not left with every name qualified)."""
+    if not schemas:
+        return ""
+    if table_counts.get(schemas[0]):
+        return schemas[0]
+    best = max(schemas, key=lambda s: table_counts.get(s, 0))
+    return best if table_counts.get(best) else schemas[0]
 
 
 SYSTEM_SCHEMAS = frozenset({"information_schema", "pg_catalog", "pg_toast", "mysql", "performance_schema", "sys",

@@ -22,6 +22,7 @@ from agent.warehouse.base import (
     Schema,
     TableInfo,
     Warehouse,
+    bare_names_schema,
     is_system_schema,
     json_safe,
     quote,
@@ -90,8 +91,8 @@ class DuckDBWarehouse(Warehouse):
             "UNION SELECT DISTINCT schema_name FROM duckdb_views() WHERE database_name = current_database() "
             "AND NOT internal"
         ).fetchall()
-        readable = sorted(r[0] for r in rows if not is_system_schema(r[0]))
-        return sorted(readable, key=lambda s: s != "main") or ["main"]
+        # `main` first even when empty: bare names mean it unless another schema holds the tables
+        return ["main", *sorted(r[0] for r in rows if r[0] != "main" and not is_system_schema(r[0]))]
 
     def _introspect(self) -> Schema:
         cursor = self._con.cursor()
@@ -121,14 +122,15 @@ class DuckDBWarehouse(Warehouse):
                 "SELECT schema_name FROM duckdb_schemas() WHERE database_name = current_database() ORDER BY 1").fetchall()]
         finally:
             cursor.close()
-        with_tables = {row[0] for row in tables}
-        default = next((s for s in schemas if s in with_tables), schemas[0])
+        counts = {s: sum(1 for row in tables if row[0] == s) for s in schemas}
+        default = bare_names_schema(schemas, counts)
         schema = Schema(default_schema=default)
         if not tables:
             schema.seen_schemas = tuple(s for s in every if not is_system_schema(s))
         keys = {}
-        for schema_name, table, comment, estimate in tables:
-            key = table_key(schema_name, table, default)
+        # lower-case names first: where `bakers` and `"Bakers"` both exist, each keeps its own key
+        for schema_name, table, comment, estimate in sorted(tables, key=lambda row: (row[1] != row[1].lower(), row[:2])):
+            key = table_key(schema_name, table, default, taken=schema.tables)
             keys[(schema_name, table)] = key
             schema.tables[key] = []
             schema.info[key] = TableInfo(schema_name, table, comment or "", row_estimate=estimate)

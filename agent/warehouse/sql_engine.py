@@ -34,6 +34,7 @@ from agent.warehouse.base import (
     Schema,
     TableInfo,
     Warehouse,
+    bare_names_schema,
     is_system_schema,
     json_safe,
     quote,
@@ -257,7 +258,14 @@ class SqlAlchemyWarehouse(Warehouse):
 
     def _explain(self, sql: str) -> None:
         limits = self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0))
-        self._execute("EXPLAIN " + sql, limits, stream=False)
+        try:
+            self._execute("EXPLAIN " + sql, limits, stream=False)
+        except SqlError as exc:
+            # MariaDB/MySQL refuse EXPLAIN over a view without SHOW VIEW (1345) although SELECT is
+            # granted: the query itself with no row asked for checks it as well (LIMIT 0 stops at once)
+            if self.info.key != "mysql" or not (exc.detail or "").startswith("(1345,"):
+                raise
+            self._execute(f"SELECT * FROM ({sql}) AS dry_run LIMIT 0", limits, stream=False)
 
     def _as_error(self, exc: sa_exc.DBAPIError, limits: Limits) -> Exception:
         orig = exc.orig
@@ -293,7 +301,18 @@ class SqlAlchemyWarehouse(Warehouse):
 
     # -- introspection ------------------------------------------------------------------
 
-    def _schemas(self, conn, inspector) -> list[str]:
+    def _readable(self, conn) -> set[tuple[str, str]] | None:
+        """(schema, table) of every table the role has a privilege on (information_schema lists only
+        those, on every engine here); None when the engine cannot say."""
+        try:
+            rows = conn.exec_driver_sql("SELECT table_schema, table_name FROM information_schema.tables").fetchall()
+        except sa_exc.DBAPIError as exc:
+            log.info("could not list readable tables on %s: %s", self.describe(), mask_url(str(exc.orig)).splitlines()[0])
+            conn.rollback()
+            return None
+        return {(str(a), str(b)) for a, b in rows if a is not None and b is not None}
+
+    def _schemas(self, inspector, readable: set[tuple[str, str]] | None) -> list[str]:
         """WAREHOUSE_SCHEMAS, else every schema holding a table the bot's role may read (the
         server's default first), system schemas left out. MySQL/MariaDB call a database a schema:
         the one the URL names is the scope there."""
@@ -303,39 +322,38 @@ class SqlAlchemyWarehouse(Warehouse):
         default = inspector.default_schema_name
         if self.info.key == "mysql" and default:
             return [default]
-        try:
-            # information_schema lists only what the role has some privilege on, on every engine here
-            rows = conn.exec_driver_sql("SELECT DISTINCT table_schema FROM information_schema.tables").fetchall()
-        except sa_exc.DBAPIError as exc:
-            log.info("could not list readable schemas on %s: %s", self.describe(), mask_url(str(exc.orig)).splitlines()[0])
-            conn.rollback()
+        if readable is None:
             return [default] if default else []
-        seen = {str(row[0]) for row in rows if row[0] is not None}
-        readable = sorted(s for s in seen if not is_system_schema(s))
-        return sorted(readable, key=lambda s: s != default)
+        seen = {owner for owner, _ in readable}
+        others = sorted(s for s in seen if s != default and not is_system_schema(s))
+        # the server's default first even when empty: bare names mean it unless another holds the tables
+        return ([default] if default else []) + others
 
     def _introspect(self) -> Schema:
         with self._connect() as conn:
             inspector = sqlalchemy.inspect(conn)
-            schemas = self._schemas(conn, inspector)
+            readable = self._readable(conn)
+            schemas = self._schemas(inspector, readable)
             schema = Schema(default_schema=schemas[0] if schemas else (inspector.default_schema_name or ""))
             read: dict[str, tuple] = {}
             for schema_name in schemas:
                 try:
-                    columns = inspector.get_multi_columns(schema=schema_name, kind=sqlalchemy.engine.ObjectKind.ANY)
+                    columns = self._columns(conn, inspector, schema_name)
                     pks = inspector.get_multi_pk_constraint(schema=schema_name)
                     fks = inspector.get_multi_foreign_keys(schema=schema_name)
                     comments = _optional(inspector.get_multi_table_comment, schema_name)
                 except sa_exc.DBAPIError as exc:
                     raise self._as_error(exc, self.limits()) from None
                 read[schema_name] = (columns, pks, fks, comments)
-            # bare names mean the first schema that has a table (a role reading only `sales` is not
-            # left with every name qualified)
-            schema.default_schema = next((s for s in schemas if read[s][0]), schema.default_schema)
+            schema.default_schema = bare_names_schema(schemas, {
+                s: sum(1 for _, t in read[s][0] if readable is None or (s, t) in readable) for s in schemas})
             keys: dict[tuple[str, str], str] = {}
             for schema_name, (columns, pks, fks, comments) in read.items():
-                for (_, table), cols in sorted(columns.items()):
-                    key = table_key(schema_name, table, schema.default_schema)
+                # lower-case names first: where `bakers` and `Bakers` both exist, each keeps its own key
+                for (_, table), cols in sorted(columns.items(), key=lambda item: (item[0][1] != item[0][1].lower(), item[0])):
+                    if readable is not None and (schema_name, table) not in readable:
+                        continue  # a table the role may not read would only give metrics that fail
+                    key = table_key(schema_name, table, schema.default_schema, taken=schema.tables)
                     keys[(schema_name, table)] = key
                     schema.tables[key] = [
                         Column(c["name"], str(c["type"]), c.get("comment") or "") for c in cols
@@ -358,6 +376,23 @@ class SqlAlchemyWarehouse(Warehouse):
             self._row_estimates(conn, schemas, schema, keys)
         self._search_path = schema.default_schema if schema.default_schema != inspector.default_schema_name else None
         return schema
+
+    def _columns(self, conn, inspector, schema_name: str) -> dict:
+        """Columns of the schema's tables and views. Reflecting a MariaDB view needs SHOW VIEW, which a
+        reader rarely has: its columns then come from information_schema, which SELECT is enough for."""
+        try:
+            return inspector.get_multi_columns(schema=schema_name, kind=sqlalchemy.engine.ObjectKind.ANY)
+        except sa_exc.DBAPIError:
+            conn.rollback()
+        columns = inspector.get_multi_columns(schema=schema_name)
+        views = set(inspector.get_view_names(schema=schema_name))
+        rows = conn.exec_driver_sql(
+            "SELECT table_name, column_name, column_type FROM information_schema.columns WHERE table_schema = %(s)s "
+            "ORDER BY table_name, ordinal_position", {"s": schema_name}).fetchall()
+        for table, column, type_name in rows:
+            if table in views:
+                columns.setdefault((schema_name, table), []).append({"name": column, "type": str(type_name).upper()})
+        return columns
 
     def _all_schemas(self, inspector) -> list[str]:
         try:
