@@ -116,13 +116,8 @@ def shape_tables(schema: Schema, references: References) -> dict[str, Shape]:
     shapes = {key: Shape(key, names[key], entities.get(key)) for key in names}
     for key, shape in shapes.items():
         shape.references = [r for r in references.of(key) if r.target in entities]
-        for ref in shape.references:  # one row per row of another table: the same thing, told more about
-            if ref.column == _single_key(schema, key) and ref.target != key:
-                shape.entity = entities[ref.target]
         taken = {shape.entity} if shape.entity else set()
-        for ref in shape.references:
-            if ref.column == _single_key(schema, key) and entities[ref.target] == shape.entity:
-                continue
+        for ref in shape.references:  # a key that is another table's key (one row per row) joins like any
             target = entities[ref.target]
             if target in taken or ref.target == key:
                 shape.role_refs[ref.column] = ref
@@ -131,11 +126,6 @@ def shape_tables(schema: Schema, references: References) -> dict[str, Shape]:
                 taken.add(target)
         shape.bridge = _is_bridge(schema, key, shape)
     return shapes
-
-
-def _single_key(schema: Schema, key: str) -> str | None:
-    info = schema.info[key]
-    return info.primary_key[0] if len(info.primary_key) == 1 else None
 
 
 def _is_bridge(schema: Schema, key: str, shape: Shape) -> bool:

@@ -160,7 +160,11 @@ class TableRules:
         options = []
         for column in self.columns:
             said = words_of(column.name, self.prefix)
-            if self.kinds[column.name] == "label" and said and said[-1] in names and not set(said) & (first | last):
+            if self.kinds[column.name] != "label" or not said or said[-1] not in names or set(said) & (first | last):
+                continue
+            head = said[:-1]  # 'name', 'baker name', 'full name'; never another thing's ('winner name')
+            if not head or head == self.thing or "".join(head) == "".join(self.thing) \
+                    or set(head) <= set(self.words["display_qualifiers"]):
                 options.append((len(said), column.name))
         return min(options)[1] if options else None
 

@@ -22,6 +22,11 @@ from agent.semantic.layer import load_layer
 from agent.semantic.sqlgen import GroupBy, Query, compile_query
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
+from agent.warehouse.base import quote
+
+def q(name: str) -> str:
+    return quote(name, "duckdb")
+
 
 SNAPSHOT = Path(__file__).with_name("snapshots") / "zoo_semantic_models.yml"
 
@@ -119,9 +124,9 @@ def test_a_column_named_like_a_key_whose_values_are_elsewhere_does_not_join(zoo)
 def test_roles_and_self_references_are_dimensions_labelled_by_the_row_they_point_at(zoo):
     _, document, layer, *_ = zoo
     customers = _models(document)["customers"]
-    assert {"name": "employee", "type": "foreign", "expr": '"SupportRepId"'} in customers["entities"]
+    assert {"name": "employee", "type": "foreign", "expr": q("SupportRepId")} in customers["entities"]
     employees = {d["name"]: d for d in _models(document)["employees"]["dimensions"]}
-    assert employees["manager"]["expr"] == '"ManagerId"'
+    assert employees["manager"]["expr"] == q("ManagerId")
     parent = {d["name"]: d for d in _models(document)["categories"]["dimensions"]}["parent"]
     assert parent["config"]["meta"]["value_labels"] == {"semantic_model": "categories", "key": "category_id",
                                                         "label": "category_name"}
@@ -155,7 +160,7 @@ def test_the_line_amount_multiplies_the_quantity_by_the_price_of_the_product_it_
 def test_display_names_and_distinct_counts_of_each_entity(zoo):
     _, document, layer, warehouse, *_ = zoo
     employees = {d["name"]: d for d in _models(document)["employees"]["dimensions"]}
-    assert employees["employee_name"]["expr"] == 'CONCAT("FirstName", \' \', "LastName")'
+    assert employees["employee_name"]["expr"] == f"CONCAT({q('FirstName')}, ' ', {q('LastName')})"
     _same(warehouse, layer, Query(metrics=("employees_count",), group_by=(GroupBy("employee_name"),)),
           "SELECT \"FirstName\" || ' ' || \"LastName\", count(*) FROM \"Employees\" GROUP BY 1")
     products = {d["name"]: d for d in _models(document)["products"]["dimensions"]}
@@ -168,7 +173,8 @@ def test_display_names_and_distinct_counts_of_each_entity(zoo):
 def test_two_valued_columns_are_flags_with_rates(zoo):
     _, document, layer, warehouse, *_ = zoo
     dims = {d["name"]: d for d in _models(document)["customers"]["dimensions"]}
-    assert dims["vip"] == {"name": "vip", "type": "categorical", "expr": "\"Vip\" = 'Y'", "config": {"meta": {"kind": "flag"}}}
+    assert dims["vip"] == {"name": "vip", "type": "categorical", "expr": f"{q('Vip')} = 'Y'",
+                           "config": {"meta": {"kind": "flag"}}}
     rate = _metrics(document)["employees_is_remote_rate"]
     assert rate["label"] == "Remote rate" and rate["type"] == "ratio"
     _same(warehouse, layer, Query(metrics=("employees_is_remote_rate",)), 'SELECT avg("IsRemote") FROM "Employees"')
@@ -192,7 +198,7 @@ def test_codes_durations_positions_and_times_of_day(zoo):
     assert year["config"]["meta"]["kind"] == "numeric"
     assert {d["name"]: d for d in products["dimensions"]}["price"]["description"] == "list price of one unit"
     orders = {d["name"]: d for d in _models(document)["orders"]["dimensions"]}
-    assert orders["order_time_hour"]["expr"] == 'EXTRACT(HOUR FROM "orderTime")'
+    assert orders["order_time_hour"]["expr"] == f"EXTRACT(HOUR FROM {q('orderTime')})"
     _same(warehouse, layer, Query(metrics=("orders_count",), group_by=(GroupBy("order_time_hour"),)),
           'SELECT extract(hour FROM "orderTime"), count(*) FROM orders GROUP BY 1')
 
