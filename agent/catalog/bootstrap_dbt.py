@@ -107,7 +107,9 @@ def shape_tables(schema: Schema, references: References) -> dict[str, Shape]:
     names: dict[str, str] = {}
     for key, info in schema.info.items():
         if schema.tables.get(key):
-            names[key] = _unique(slug(key if "." not in key else f"{info.schema}_{info.name}"), set(names.values()))
+            # the name as spelt ('orderDetails' -> order_details: 'order details' to the reader)
+            names[key] = _unique(slug(info.name if "." not in key else f"{info.schema}_{info.name}"),
+                                 set(names.values()))
     entities: dict[str, str] = {}
     for key in names:
         info = schema.info[key]
