@@ -162,9 +162,11 @@ class TableRules:
             said = words_of(column.name, self.prefix)
             if self.kinds[column.name] != "label" or not said or said[-1] not in names or set(said) & (first | last):
                 continue
-            head = said[:-1]  # 'name', 'baker name', 'full name'; never another thing's ('winner name')
-            if not head or head == self.thing or "".join(head) == "".join(self.thing) \
-                    or set(head) <= set(self.words["display_qualifiers"]):
+            # 'name', 'baker name', 'full name'; never another thing's ('winner name'); a prefix set
+            # aside may be the thing's own first word ('job_role_name' in job_roles)
+            heads = {"".join(said[:-1]), "".join(words_of(column.name)[:-1])}
+            if "" in heads or "".join(self.thing) in heads \
+                    or set(said[:-1]) <= set(self.words["display_qualifiers"]):
                 options.append((len(said), column.name))
         return min(options)[1] if options else None
 
