@@ -22,7 +22,7 @@ import yaml
 
 from agent.catalog.evidence import Evidence
 from agent.catalog.measures import TableRules
-from agent.catalog.naming import bootstrap_words, column_prefix, singular, slug, thing
+from agent.catalog.naming import bootstrap_words, singular, slug, thing
 from agent.semantic.words import split_name
 from agent.catalog.references import Reference, References, find_references
 from agent.warehouse import Schema
@@ -197,6 +197,3 @@ def _unique(name: str, used: set[str]) -> str:
         candidate, n = f"{name}_{n}", n + 1
     return candidate
 
-
-def prefix_of(schema: Schema, key: str) -> str:
-    return column_prefix([c.name for c in schema.tables[key]])

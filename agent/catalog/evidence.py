@@ -111,6 +111,8 @@ def read_profiles(warehouse: Warehouse, schema: Schema, deadline: float) -> dict
 
 
 def _profiled(type_name: str) -> bool:
+    """Columns min() and max() read on every engine (PostgreSQL has no min of a boolean, which is a
+    flag by its type anyway)."""
     low = type_name.lower()
     return not any(word in low for word in ("blob", "binary", "json", "array", "struct", "map", "geometry", "[]",
-                                            "bytea", "clob", "lob"))
+                                            "bytea", "clob", "lob", "bool", "bit", "uuid", "interval"))

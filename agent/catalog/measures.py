@@ -405,4 +405,4 @@ def _named(name: str, expr: str, **fields) -> dict[str, Any]:
     return entry
 
 
-__all__ = ["TableRules", "code_labels", "plural", "singular"]
+__all__ = ["TableRules", "code_labels", "plural"]
