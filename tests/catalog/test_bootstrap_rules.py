@@ -17,6 +17,7 @@ from agent.catalog.commands import bootstrap_document, check_semantic
 from agent.catalog.evidence import read_evidence
 from agent.catalog.measures import code_labels
 from agent.catalog.naming import singular, slug
+from agent.catalog.references import find_references
 from agent.semantic.compare import rows_match
 from agent.semantic.layer import load_layer
 from agent.semantic.sqlgen import GroupBy, Query, compile_query
@@ -111,6 +112,13 @@ def test_references_are_kept_only_when_their_values_are_inside_the_key(zoo):
     # named like the orders' key, but two of its values are no order: never joined
     assert ("coupons", "order_id") not in kept
     assert ("coupons", "order_id", "orders") in {(r.table, r.column, r.target) for r in evidence.references.rejected}
+
+
+def test_a_reference_nobody_could_check_is_not_used(zoo):
+    *_, schema, _ = zoo
+    unchecked = find_references(schema, lambda ref: None)  # the start-up budget ran out
+    assert [(r.table, r.column) for r in unchecked.kept] == [("shipment", "sh_suppkey")]  # declared only
+    assert ("order_lines", "product_id", "products") in {(r.table, r.column, r.target) for r in unchecked.unchecked}
 
 
 def test_a_column_named_like_a_key_whose_values_are_elsewhere_does_not_join(zoo):
