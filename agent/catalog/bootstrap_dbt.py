@@ -167,8 +167,9 @@ def _dated_by(shape: Shape, info, shapes: dict[str, Shape], schema: Schema) -> s
             target = shapes[ref.target]
             dates = [c.name for c in schema.tables.get(ref.target, [])
                      if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]
+            moment = TableRules(schema, target, shapes, "duckdb", frozenset(), {}, set()).moment()
             if dates and target.entity:
-                return f"{target.entity}__{slug(dates[0])}"
+                return f"{target.entity}__{moment['name'] if moment else slug(dates[0])}"
     return None
 
 

@@ -23,6 +23,11 @@ _TIME = re.compile(r"date|timestamp|datetime", re.IGNORECASE)
 _TIME_OF_DAY = re.compile(r"^time\b(?!stamp)", re.IGNORECASE)
 _TEXT = re.compile(r"char|text|string|varchar|enum", re.IGNORECASE)
 _BOOL = re.compile(r"bool", re.IGNORECASE)
+_TIMESTAMP = re.compile(r"timestamp|datetime", re.IGNORECASE)
+# a date and a time of day as one timestamp, per dialect (PostgreSQL and DuckDB add them)
+_COMBINE = {"mysql": "TIMESTAMP({date}, {time})", "snowflake": "TIMESTAMP_NTZ_FROM_PARTS({date}, {time})",
+            "bigquery": "DATETIME({date}, {time})", "trino": "CAST({date} AS TIMESTAMP) + ({time} - TIME '00:00:00')",
+            "clickhouse": "toDateTime(concat(toString({date}), ' ', toString({time})))"}
 _KEYISH = re.compile(r"(^id$|_id$|_key$|^key$|_code$|_sk$|Id$|Key$)")
 
 
@@ -124,7 +129,7 @@ class TableRules:
             expr = quote(column.name, self.dialect)
             if kind == "time":
                 add(_named(name, expr, type="time", type_params={"time_granularity": "day"}), column)
-            elif kind == "time_of_day":
+            elif kind == "time_of_day" and self.moment() is None:  # no date to tell it with: the hour alone
                 hour = sqlglot.transpile(f"EXTRACT(HOUR FROM {expr})", read=self.dialect, write=self.dialect)[0]
                 add({"name": f"{name}_hour", "type": "categorical", "expr": hour,
                      "config": {"meta": {"kind": "numeric"}}}, column)
@@ -150,7 +155,28 @@ class TableRules:
         full = self.full_name()
         if full is not None:
             add(full)
+        moment = self.moment()
+        if moment is not None:  # first: the date rows are dated by, to the hour ('busiest hour')
+            dims.insert(0, moment)
         return dims
+
+    def moment(self) -> dict[str, Any] | None:
+        """A date and a time of day kept apart ('orderDate', 'orderTime') as one time dimension to the
+        hour, named by their common words ('order_datetime')."""
+        dates = [c for c in self.columns if self.kinds[c.name] == "time" and not _TIMESTAMP.search(c.type)]
+        times = [c for c in self.columns if self.kinds[c.name] == "time_of_day"]
+        if len(dates) != 1 or len(times) != 1:
+            return None
+        date, time = (quote(c.name, self.dialect) for c in (dates[0], times[0]))
+        shared = []
+        for a, b in zip(words_of(dates[0].name, self.prefix), words_of(times[0].name, self.prefix)):
+            if a != b:
+                break
+            shared.append(a)
+        name = slug(" ".join([*shared, "datetime"])) if shared else f"{slug(dates[0].name)}_{slug(times[0].name)}"
+        return {"name": name, "type": "time", "type_params": {"time_granularity": "hour"},
+                "expr": _COMBINE.get(self.dialect, "{date} + {time}").format(date=date, time=time),
+                "description": f"{' '.join(words_of(dates[0].name))} at {' '.join(words_of(times[0].name))}"}
 
     def display_column(self) -> str | None:
         """The column that names one row: 'name', 'title', '<thing> name', 'full name' (not a first

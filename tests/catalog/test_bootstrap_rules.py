@@ -162,7 +162,7 @@ def test_the_line_amount_multiplies_the_quantity_by_the_price_of_the_product_it_
           'SELECT c."CompanyName", sum(l.quantity * p.price) FROM order_lines l JOIN products p USING (product_id) '
           'JOIN orders o ON o."orderId" = l.order_id JOIN "Customers" c ON c."CustomerId" = o."customerId" GROUP BY 1')
     # lines are dated by their order
-    assert _models(document)["order_lines"]["config"]["meta"]["agg_time_dimension"] == "order__ordered_on"
+    assert _models(document)["order_lines"]["config"]["meta"]["agg_time_dimension"] == "order__ordered_on_order_time"
 
 
 def test_display_names_and_distinct_counts_of_each_entity(zoo):
@@ -205,10 +205,16 @@ def test_codes_durations_positions_and_times_of_day(zoo):
     year = {d["name"]: d for d in products["dimensions"]}["release_year"]
     assert year["config"]["meta"]["kind"] == "numeric"
     assert {d["name"]: d for d in products["dimensions"]}["price"]["description"] == "list price of one unit"
-    orders = {d["name"]: d for d in _models(document)["orders"]["dimensions"]}
-    assert orders["order_time_hour"]["expr"] == f"EXTRACT(HOUR FROM {q('orderTime')})"
-    _same(warehouse, layer, Query(metrics=("orders_count",), group_by=(GroupBy("order_time_hour"),)),
+    # a date and a time of day apart: one time dimension to the hour, what orders are dated by
+    orders = _models(document)["orders"]
+    moment = {d["name"]: d for d in orders["dimensions"]}["ordered_on_order_time"]
+    assert moment["type_params"] == {"time_granularity": "hour"}
+    assert orders["defaults"] == {"agg_time_dimension": "ordered_on_order_time"}
+    _same(warehouse, layer, Query(metrics=("orders_count",), group_by=(GroupBy("metric_time", "extract_hour"),)),
           'SELECT extract(hour FROM "orderTime"), count(*) FROM orders GROUP BY 1')
+    _same(warehouse, layer, Query(metrics=("order_lines_sales",), group_by=(GroupBy("metric_time", "extract_hour"),)),
+          'SELECT extract(hour FROM o."orderTime"), sum(l.quantity * p.price) FROM order_lines l '
+          'JOIN products p USING (product_id) JOIN orders o ON o."orderId" = l.order_id GROUP BY 1')
 
 
 def test_the_model_checks_and_every_metric_compiles(zoo):
