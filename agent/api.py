@@ -468,16 +468,16 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
         finally:
             groundwork.warehouse.close()
     folder = Path(folder) if folder is not None else None
-    if folder is None and step in ("init", "check"):
+    if folder is None and step == "init":
         return 2, [f"catalog {step} needs a folder."]
     if step == "init":
         assert folder is not None
         return 0, commands.init(settings, folder)
     if step == "refresh":
         return 0, commands.refresh(settings, folder)
-    assert folder is not None
-    problems = commands.check(settings, folder)
-    return (1, problems) if problems else (0, [f"{folder} agrees with the warehouse."])
+    problems, summary = commands.check(settings, folder)
+    what = folder or "The semantic model"
+    return (1, problems + [summary]) if problems else (0, [f"{what} agrees with the warehouse: {summary}"])
 
 
 def _resume(answer: dict[str, Any]) -> Any:

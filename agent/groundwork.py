@@ -17,7 +17,7 @@ from agent.llm.routing import clean_message, split_sql
 from agent.semantic.dbt_spec import Project
 from agent.semantic.extract import extract_intent
 from agent.semantic.layer import load_layer
-from agent.semantic.model import SemanticModel
+from agent.semantic.model import SemanticModel, SemanticModelError
 from agent.semantic.reading import describe
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
@@ -98,4 +98,23 @@ def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
     semantic = load_layer(path, dialect=warehouse.dialect)
     for problem in semantic.project.diagnostics:
         log.warning("semantic model: %s", problem)
+    if not warehouse.is_demo:  # the demo's model is checked by the tests, not at every start
+        _check_compiles(semantic, warehouse, path)
     return semantic
+
+
+def _check_compiles(semantic: SemanticModel, warehouse: Warehouse, path) -> None:
+    """Each metric compiled and dry-run now, so a model the warehouse cannot run is found before anyone
+    asks: failures are logged with file and line; a model none of whose metrics runs stops the start."""
+    from pathlib import Path
+
+    from agent.catalog.compile_check import STARTUP_BUDGET_S, check_metrics
+
+    report = check_metrics(semantic, warehouse, budget_s=STARTUP_BUDGET_S, root=Path(path) if path else None)
+    for failure in report.failures:
+        log.warning("semantic model: %s", failure)
+    log.info("semantic model: %s", report.summary())
+    if report.checked and not report.compiled:
+        raise SemanticModelError(
+            f"No metric of the semantic model runs on {warehouse.engine}; the first: {report.failures[0]}"
+        )

@@ -1,112 +1,92 @@
 """A first semantic model for a warehouse nobody has modelled yet, written as standard dbt
 Semantic Layer (MetricFlow) YAML so people can edit it and dbt tools can read it.
 
-Per table: a semantic model with entities from the primary and foreign keys, categorical
-dimensions from text and boolean columns, time dimensions from date and timestamp columns,
-measures (a row count; sum and average of each numeric column that is not a key), and one
-simple metric per measure. Only fields of the public spec are written.
+Per table: a semantic model with entities from the primary key and from references (declared, or
+inferred from names and confirmed by values: `references.py`), dimensions from text, boolean,
+date, time-of-day and code columns, and the measures analysts expect, by general rules whose words
+are in `bootstrap_words.yaml` (`measures.py`): counts and distinct counts of each entity, sums and
+averages of amounts (never of years, ranks or ids), a line amount (price times quantity, less a
+discount), a display name, durations in people's units, flags with their rates. Column comments
+become descriptions. Only fields of the public spec are written, plus `config.meta` (which dbt
+keeps and ignores).
 """
 
 from __future__ import annotations
 
-import functools
 import re
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 import yaml
 
+from agent.catalog.evidence import Evidence
+from agent.catalog.measures import TableRules
+from agent.catalog.naming import bootstrap_words, singular, slug, thing
+from agent.semantic.words import split_name
+from agent.catalog.references import Reference, References, find_references
 from agent.warehouse import Schema
 from agent.warehouse.base import quote
-from agent.yamlload import safe_load
 
 NUMERIC = re.compile(r"int|numeric|decimal|double|float|real|number|money|bigint|smallint|tinyint", re.IGNORECASE)
-_TIME = re.compile(r"date|timestamp|datetime", re.IGNORECASE)
-_CATEGORICAL = re.compile(r"char|text|string|varchar|enum|bool", re.IGNORECASE)
-_VOCABULARY = Path(__file__).resolve().parents[1] / "semantic" / "vocabulary.yaml"
-_KEYISH = re.compile(r"(^id$|_id$|_key$|^key$|_code$|_sk$)", re.IGNORECASE)
+TIME = re.compile(r"date|timestamp|datetime", re.IGNORECASE)
+TIME_OF_DAY = re.compile(r"^time\b(?!stamp)", re.IGNORECASE)
+CATEGORICAL = re.compile(r"char|text|string|varchar|enum|bool", re.IGNORECASE)
+
+__all__ = ["NUMERIC", "bootstrap", "net_words", "write_project", "Shape", "slug"]
 
 
-def slug(name: str) -> str:
-    """A dbt name: lower-case letters, digits and single underscores."""
-    text = re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
-    text = re.sub(r"_+", "_", text)
-    return text if text and not text[0].isdigit() else f"c_{text}"
+def net_words() -> dict[str, list[str]]:
+    return bootstrap_words()["net_measures"]
 
 
-def singular(word: str) -> str:
-    if word.endswith("ies") and len(word) > 4:
-        return word[:-3] + "y"
-    if word.endswith(("ses", "xes", "ches", "shes")):
-        return word[:-2]
-    if word.endswith("s") and not word.endswith("ss") and len(word) > 3:
-        return word[:-1]
-    return word
+@dataclass
+class Shape:
+    """What the whole schema says about one table before its measures are written."""
+
+    key: str
+    name: str  # the semantic model's name
+    entity: str | None  # the primary entity, when the table has a single-column key
+    references: list[Reference] = field(default_factory=list)
+    entity_refs: dict[str, str] = field(default_factory=dict)  # column -> foreign entity name
+    role_refs: dict[str, Reference] = field(default_factory=dict)  # column -> a second or self reference
+    bridge: bool = False
+
+    def reference(self, column: str) -> Reference:
+        return next(r for r in self.references if r.column == column)
 
 
 def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None,
-              fractions: frozenset[tuple[str, str]] = frozenset()) -> dict[str, Any]:
+              fractions: frozenset[tuple[str, str]] = frozenset(), evidence: Evidence | None = None) -> dict[str, Any]:
     """The dbt YAML document (`semantic_models:` and `metrics:`) for every table in `schema`.
-    `fractions` are the (table, column) pairs whose values all lie between 0 and 1 (read from the
-    data by `catalog init`): a discount that is a fraction is taken off as `price * (1 - discount)`."""
-    entity_of = {key: singular(slug(info.name)) for key, info in schema.info.items() if len(info.primary_key) == 1}
-    references = foreign_keys(schema)
+    `fractions` are the (table, column) pairs whose values all lie between 0 and 1 (a discount that
+    is a fraction is taken off as `price * (1 - discount)`); `evidence` is what the data said about
+    references and columns (`evidence.read_evidence`); without it only declared keys are used."""
+    references = evidence.references if evidence is not None else find_references(schema, None)
+    profiles = evidence.profiles if evidence is not None else {}
+    shapes = shape_tables(schema, references)
     models, metrics = [], []
-    used_names: set[str] = set()
-    for key, columns in schema.tables.items():
-        info = schema.info.get(key)
-        if info is None or not columns:
-            continue
-        model_name = slug(key)
-        model: dict[str, Any] = {"name": model_name, "description": info.comment or f"Bootstrapped from {key}."}
+    used: set[str] = set(shapes)
+    for key, shape in shapes.items():
+        info = schema.info[key]
+        rules = TableRules(schema, shape, shapes, dialect, fractions, profiles, used)
+        model: dict[str, Any] = {"name": shape.name, "description": info.comment or f"Bootstrapped from {key}."}
         plain = info.name == info.name.lower() and re.fullmatch(r"[a-z_][a-z0-9_]*", info.name)
         if plain and (default_schema is None or info.schema == default_schema):
             model["model"] = f"ref('{info.name}')"
         else:
             model["node_relation"] = {"schema_name": info.schema, "alias": info.name}
-        keys = set(info.primary_key)
-        entities = []
-        if key in entity_of:
-            entities.append({"name": entity_of[key], "type": "primary", "expr": _expr(info.primary_key[0], dialect)})
-        for fk in info.foreign_keys:
-            keys.update(fk.columns)
-        for column_name, target_table in references.get(key, []):
-            target = entity_of.get(target_table)
-            if target and target not in {e["name"] for e in entities}:
-                entities.append({"name": target, "type": "foreign", "expr": _expr(column_name, dialect)})
-                keys.add(column_name)
-        header = _header(key, info, references, entity_of, schema)
-        if header is not None:  # order lines are dated by their order: 'revenue in 1996' means ordered in 1996
-            model["config"] = {"meta": {"agg_time_dimension": header}}
-        dimensions, measures = [], []
-        taken = {e["name"] for e in entities}
-        for column in columns:
-            name = slug(column.name)
-            if name in taken:
-                continue
-            if _TIME.search(column.type):
-                dimensions.append(_named(name, column.name, dialect, type="time",
-                                         type_params={"time_granularity": "day"}))
-                taken.add(name)
-            elif _CATEGORICAL.search(column.type) and column.name not in keys:
-                dimensions.append(_named(name, column.name, dialect, type="categorical"))
-                taken.add(name)
-        count_name = _unique(f"{model_name}_count", used_names)
-        count_expr = _expr(info.primary_key[0], dialect) if len(info.primary_key) == 1 else "1"
-        count = {"name": count_name, "description": f"Number of {key} rows", "agg": "count" if count_expr != "1" else "sum",
-                 "expr": count_expr}
-        measures.append(count)
-        for column in columns:
-            if not NUMERIC.search(column.type) or column.name in keys or _KEYISH.search(column.name):
-                continue
-            base = slug(column.name)
-            # an amount or a quantity adds up ('top parts by quantity' ranks by the total); other
-            # measures (a delay, a temperature) are meant on average
-            additive = any(w in column.name.lower() for w in net_words().get("additive", []))
-            for suffix, agg in (("total", "sum"), ("average", "average")):
-                measures.append({"name": _unique(f"{model_name}_{base}_{suffix}", used_names), "agg": agg,
-                                 "expr": _expr(column.name, dialect), "default": additive == (agg == "sum")})
-        measures += _net_measures(key, model_name, columns, keys, fractions, dialect, used_names)
+        entities = _entities(shape, info, dialect)
+        dated_by = _dated_by(shape, info, shapes, schema)
+        meta: dict[str, Any] = {}
+        if dated_by is not None:  # order lines are dated by their order: 'revenue in 1996' means ordered in 1996
+            meta["agg_time_dimension"] = dated_by
+        if shape.bridge:
+            meta["bridge"] = [shape.entity_refs[r.column] for r in shape.references if r.column in shape.entity_refs]
+        if meta:
+            model["config"] = {"meta": meta}
+        dimensions = rules.dimensions({e["name"] for e in entities})
+        measures, table_metrics = rules.measures()
         time_dims = [d["name"] for d in dimensions if d["type"] == "time"]
         if time_dims:
             model["defaults"] = {"agg_time_dimension": time_dims[0]}
@@ -116,109 +96,86 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
             model["dimensions"] = dimensions
         model["measures"] = measures
         models.append(model)
-        for measure in measures:
-            metric = {"name": measure["name"], "label": measure.pop("label", None) or _label(measure["name"]),
-                      "type": "simple", "type_params": {"measure": measure["name"]}}
-            meta = {key: value for key, value in (("synonyms", measure.pop("synonyms", None)),
-                                                  ("default", measure.pop("default", None))) if value}
-            if meta:
-                metric["config"] = {"meta": meta}
-            metrics.append(metric)
+        metrics += table_metrics
     return {"semantic_models": models, "metrics": metrics}
 
 
-def column_prefix(names: list[str]) -> str:
-    """'l_' when every column starts with the same short prefix (l_orderkey, l_shipdate, ...)."""
-    match = re.match(r"[a-z]{1,3}_", names[0].lower()) if names else None
-    if match and len(names) > 1 and all(n.lower().startswith(match.group(0)) for n in names):
-        return match.group(0)
-    return ""
+def shape_tables(schema: Schema, references: References) -> dict[str, Shape]:
+    """Each table's model name, entity and references: the first reference to a table is a foreign
+    entity (the join); a second one to the same table, or one to its own table, is a role
+    ('manager', 'parent'), kept as a dimension labelled by the other row."""
+    names: dict[str, str] = {}
+    for key, info in schema.info.items():
+        if schema.tables.get(key):
+            # the name as spelt ('orderDetails' -> order_details: 'order details' to the reader)
+            names[key] = _unique(slug(info.name if "." not in key else f"{info.schema}_{info.name}"),
+                                 set(names.values()))
+    entities: dict[str, str] = {}
+    for key in names:
+        info = schema.info[key]
+        if len(info.primary_key) == 1:
+            entities[key] = _unique("_".join(thing(info.name)) or names[key], set(entities.values()))
+    shapes = {key: Shape(key, names[key], entities.get(key)) for key in names}
+    for key, shape in shapes.items():
+        shape.references = [r for r in references.of(key) if r.target in entities]
+        taken = {shape.entity} if shape.entity else set()
+        for ref in shape.references:  # a key that is another table's key (one row per row) joins like any
+            target = entities[ref.target]
+            if target in taken or ref.target == key:
+                shape.role_refs[ref.column] = ref
+            else:
+                shape.entity_refs[ref.column] = target
+                taken.add(target)
+        shape.bridge = _is_bridge(schema, key, shape)
+    return shapes
 
 
-def foreign_keys(schema: Schema) -> dict[str, list[tuple[str, str]]]:
-    """Per table, (column, referenced table) for each single-column reference: the declared foreign
-    keys, and, where none is declared (warehouses rarely enforce them; a composite key to a link
-    table hides the single ones), a column named like another table's single-column primary key
-    once each table's column prefix is set aside (l_suppkey -> s_suppkey, customer_id -> customers.id)."""
-    keyed = {key: info.primary_key[0] for key, info in schema.info.items() if len(info.primary_key) == 1}
-    prefixes = {key: column_prefix([c.name for c in cols]) for key, cols in schema.tables.items()}
-    by_stem: dict[str, list[str]] = {}
-    for table, column in keyed.items():
-        stem = column.lower().removeprefix(prefixes.get(table, ""))
-        if stem in ("id", "key"):
-            stem = f"{singular(slug(schema.info[table].name))}_{stem}"
-        by_stem.setdefault(stem, []).append(table)
-    found: dict[str, list[tuple[str, str]]] = {}
-    for table, columns in schema.tables.items():
-        info = schema.info.get(table)
-        declared = [(fk.columns[0], fk.table) for fk in (info.foreign_keys if info else []) if len(fk.columns) == 1]
-        taken = {c for c, _ in declared}
-        inferred = []
-        for column in columns:
-            stem = column.name.lower().removeprefix(prefixes.get(table, ""))
-            targets = [t for t in by_stem.get(stem, []) if t != table]
-            if column.name not in taken and len(targets) == 1 and not (
-                    info and len(info.primary_key) == 1 and info.primary_key[0] == column.name):
-                inferred.append((column.name, targets[0]))
-        found[table] = declared + inferred
-    return found
+def _is_bridge(schema: Schema, key: str, shape: Shape) -> bool:
+    """Two things linked many to many: no key of its own, its rows made of references (or one
+    reference and the values it is tagged with, such as a genre), little else."""
+    info = schema.info[key]
+    if shape.entity is not None or not shape.entity_refs:
+        return False
+    pk = set(info.primary_key)
+    others = [c for c in schema.tables[key] if c.name not in shape.entity_refs and c.name not in pk]
+    tags = [c for c in pk if c not in shape.entity_refs]
+    if len(shape.entity_refs) + len(tags) < 2 or not all(
+            CATEGORICAL.search(next(c.type for c in schema.tables[key] if c.name == t)) for t in tags):
+        return False
+    return len(others) <= bootstrap_words()["bridge_other_columns_max"]
 
 
-def _header(table: str, info, references: dict, entity_of: dict[str, str], schema: Schema) -> str | None:
-    """'order__o_orderdate' for a table whose primary key includes a reference to another table
-    (lines of an order): its rows happen when the row they belong to does."""
-    if len(info.primary_key) < 2:
-        return None
-    for column, target in references.get(table, []):
-        if column not in info.primary_key or target not in entity_of:
-            continue
-        dates = [c.name for c in schema.tables.get(target, []) if _TIME.search(c.type)]
-        if dates:
-            return f"{entity_of[target]}__{slug(dates[0])}"
+def _entities(shape: Shape, info, dialect: str) -> list[dict[str, Any]]:
+    entities = []
+    if shape.entity:
+        entities.append({"name": shape.entity, "type": "primary", "expr": quote(info.primary_key[0], dialect)})
+    for column, entity in shape.entity_refs.items():
+        entities.append({"name": entity, "type": "foreign", "expr": quote(column, dialect)})
+    return entities
+
+
+def _dated_by(shape: Shape, info, shapes: dict[str, Shape], schema: Schema) -> str | None:
+    """'order__o_orderdate' for rows that happen when the row they belong to does: lines of an order
+    (the key includes the reference), or rows with no date of their own pointing at a dated row."""
+    own_dates = [c for c in schema.tables[shape.key] if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]
+    in_key = [r for r in shape.references if r.column in info.primary_key and r.column in shape.entity_refs]
+    # rows with no date named as parts of the row they point at ('orderDetails', 'order_lines')
+    parts = [r for r in shape.references if r.column in shape.entity_refs
+             and _named_as_part_of(info.name, schema.info[r.target].name)]
+    for group in (in_key if len(info.primary_key) > 1 else [], [] if own_dates else parts):
+        for ref in group:
+            target = shapes[ref.target]
+            dates = [c.name for c in schema.tables.get(ref.target, [])
+                     if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]
+            moment = TableRules(schema, target, shapes, "duckdb", frozenset(), {}, set()).moment()
+            if dates and target.entity:
+                return f"{target.entity}__{moment['name'] if moment else slug(dates[0])}"
     return None
 
 
-def _net_measures(table: str, model_name: str, columns, keys: set[str], fractions, dialect: str,
-                  used: set[str]) -> list[dict[str, Any]]:
-    """An amount net of a deduction on the same row ('price after discount'): words from
-    vocabulary.yaml's `net_measures`, never a data set's own names."""
-    words = net_words()
-    prefix = column_prefix([c.name for c in columns])
-    numeric = [c.name for c in columns if NUMERIC.search(c.type) and c.name not in keys and not _KEYISH.search(c.name)]
-
-    def named(column: str, kinds: list[str]) -> str | None:
-        label = column.lower().removeprefix(prefix)
-        return next((w for w in kinds if w in label), None)
-
-    deductions = [(c, named(c, words["deductions"])) for c in numeric if named(c, words["deductions"])]
-    amounts = [(c, named(c, words["amounts"])) for c in numeric if named(c, words["amounts"])
-               and not named(c, words["deductions"])]
-    quantity = next((c for c in numeric if named(c, words["quantities"])), None)
-    measures = []
-    if len(deductions) != 1:
-        return measures
-    deduction, deduction_word = deductions[0]
-    for amount, amount_word in amounts:
-        label = amount.lower().removeprefix(prefix).replace("_", " ")
-        if amount_word and label.endswith(amount_word) and not label.endswith(" " + amount_word) and label != amount_word:
-            label = f"{label[:-len(amount_word)]} {amount_word}"  # 'extendedprice' reads 'extended price'
-        gross = _expr(amount, dialect)
-        if named(amount, words["unit_words"]) and quantity:
-            gross = f"{gross} * {_expr(quantity, dialect)}"
-        off = _expr(deduction, dialect)
-        expr = f"{gross} * (1 - {off})" if (table, deduction) in fractions else f"{gross} - {off}"
-        fields = {"amount": label, "word": amount_word, "deduction": deduction_word or "discount"}
-        synonyms = list(dict.fromkeys(s.format(**fields) for s in words["synonyms"]))
-        measures.append({"name": _unique(f"{model_name}_net_{slug(amount.lower().removeprefix(prefix))}", used),
-                         "description": f"{label} after {fields['deduction']} ({expr})", "agg": "sum", "expr": expr,
-                         "label": f"Net {label}", "synonyms": synonyms})
-    return measures
-
-
-@functools.lru_cache(maxsize=1)
-def net_words() -> dict[str, list[str]]:
-    vocabulary = safe_load(_VOCABULARY.read_text(encoding="utf-8")) or {}
-    return {key: list(value) for key, value in (vocabulary.get("net_measures") or {}).items()}
+def _named_as_part_of(table: str, target: str) -> bool:
+    own, whole = split_name(table).split(), list(thing(target))
+    return len(own) > len(whole) and [singular(w) for w in own[:len(whole)]] == whole
 
 
 def write_project(document: dict[str, Any], out: Path) -> list[Path]:
@@ -235,24 +192,9 @@ def write_project(document: dict[str, Any], out: Path) -> list[Path]:
     return written
 
 
-def _expr(column: str, dialect: str) -> str:
-    return quote(column, dialect)
-
-
-def _named(name: str, column: str, dialect: str, **fields) -> dict[str, Any]:
-    entry: dict[str, Any] = {"name": name, **fields}
-    if name != column:
-        entry["expr"] = _expr(column, dialect)
-    return entry
-
-
 def _unique(name: str, used: set[str]) -> str:
     candidate, n = name, 2
     while candidate in used:
         candidate, n = f"{name}_{n}", n + 1
-    used.add(candidate)
     return candidate
 
-
-def _label(name: str) -> str:
-    return name.replace("_", " ").capitalize()

@@ -12,9 +12,10 @@ import yaml
 from sqlglot import exp
 
 from agent.catalog.bootstrap_dbt import NUMERIC, bootstrap, net_words, write_project
-from agent.catalog.introspected import catalog_dict, overlay, read_values
+from agent.catalog.evidence import read_evidence
+from agent.catalog.introspected import catalog_dict, no_tables_sentence, overlay, read_values
 from agent.catalog.loader import CatalogError, parse_catalog_data
-from agent.errors import QueryTimeoutError
+from agent.errors import AssistantError, QueryTimeoutError
 from agent.settings import Settings
 from agent.warehouse import Schema, Warehouse, open_warehouse
 from agent.warehouse.base import quote
@@ -53,7 +54,7 @@ def bootstrap_document(warehouse: Warehouse, schema: Schema, settings: Settings)
     """The dbt semantic model of `schema`, the same for `catalog init` and for start-up with no
     SEMANTIC_MODEL_PATH (so a team that never runs init gets the same answers)."""
     return bootstrap(schema, dialect=warehouse.dialect, default_schema=_default_schema(schema, settings),
-                     fractions=_fraction_columns(warehouse, schema))
+                     fractions=_fraction_columns(warehouse, schema), evidence=read_evidence(warehouse, schema))
 
 
 def _fraction_columns(warehouse: Warehouse, schema: Schema) -> frozenset[tuple[str, str]]:
@@ -81,21 +82,43 @@ def _fraction_columns(warehouse: Warehouse, schema: Schema) -> frozenset[tuple[s
     return frozenset(found)
 
 
-def check(settings: Settings, folder: Path) -> list[str]:
-    """Problems between DIR's files and the live warehouse; [] when they agree."""
+def check(settings: Settings, folder: Path | None) -> tuple[list[str], str]:
+    """(problems, summary) between the live warehouse and DIR's files, or without DIR the model the bot
+    would start with (SEMANTIC_MODEL_PATH, else one bootstrapped now); every metric is compiled and
+    dry-run, so the check cannot pass while a question could not be answered. [] when they agree."""
+    from agent.catalog.compile_check import STARTUP_BUDGET_S, check_metrics
+    from agent.semantic.layer import load_layer
+
     warehouse = open_warehouse(settings)
     try:
         schema = warehouse.refresh()
         problems: list[str] = []
-        catalog_file = folder / CATALOG_FILE
-        if catalog_file.exists():
-            try:
-                merged = overlay(catalog_dict(schema, name=warehouse.describe()), catalog_file, schema)
-                parse_catalog_data(merged, source=str(catalog_file))
-            except CatalogError as exc:
-                problems.append(exc.user_message)
-        problems.extend(check_semantic(folder / SEMANTIC_DIR, schema, warehouse.dialect))
-        return problems
+        if folder is not None:
+            catalog_file = folder / CATALOG_FILE
+            if catalog_file.exists():
+                try:
+                    merged = overlay(catalog_dict(schema, name=warehouse.describe()), catalog_file, schema)
+                    parse_catalog_data(merged, source=str(catalog_file))
+                except CatalogError as exc:
+                    problems.append(exc.user_message)
+            semantic_dir = folder / SEMANTIC_DIR
+        else:
+            if not schema.tables:
+                return [no_tables_sentence(schema)], ""
+            semantic_dir = settings.semantic_model_path or semantic_dir_for(settings, warehouse)
+            if settings.semantic_model_path is None:
+                write_project(bootstrap_document(warehouse, schema, settings), semantic_dir)
+        semantic_dir = Path(semantic_dir)
+        problems.extend(check_semantic(semantic_dir, schema, warehouse.dialect))
+        if not any(semantic_dir.rglob("*.yml")):
+            return problems, f"{len(schema.tables)} tables; no semantic model in {semantic_dir}."
+        try:
+            model = load_layer(semantic_dir, dialect=warehouse.dialect)
+        except AssistantError as exc:
+            return problems + [exc.user_message], ""
+        report = check_metrics(model, warehouse, budget_s=STARTUP_BUDGET_S, root=semantic_dir)
+        problems.extend(report.failures)
+        return problems, f"{len(schema.tables)} tables; {report.summary()}"
     finally:
         warehouse.close()
 
@@ -165,7 +188,8 @@ def _columns(text: str, dialect: str) -> set[str]:
         tree = sqlglot.parse_one(text, read=dialect)
     except sqlglot.errors.ParseError:
         return set()
-    return {c.name for c in tree.find_all(exp.Column)}
+    # a column qualified by an entity ('pizza.price') is read from the row this one points at
+    return {c.name for c in tree.find_all(exp.Column) if not c.table}
 
 
 def _default_schema(schema: Schema, settings: Settings) -> str | None:

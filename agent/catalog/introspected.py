@@ -129,11 +129,16 @@ def catalog_dict(schema: Schema, *, name: str, values: dict[tuple[str, str], lis
             entry["joins"] = joins
         tables[key] = entry
     if not tables:
-        raise CatalogError(
-            "The warehouse has no tables in the configured schemas; check WAREHOUSE_SCHEMAS and the "
-            "bot's permissions."
-        )
+        raise CatalogError(no_tables_sentence(schema))
     return {"version": 1, "name": name, "summary": f"{len(tables)} tables in {name}", "tables": tables}
+
+
+def no_tables_sentence(schema: Schema) -> str:
+    """Why nothing was read, with the schemas that were seen and the setting that picks them."""
+    seen = ", ".join(schema.seen_schemas)
+    where = f"it sees the schemas {seen}" if seen else "it sees no schema at all"
+    return (f"The bot's warehouse account cannot read any table ({where}); grant it SELECT on the tables to "
+            "use, or name the schemas to read in WAREHOUSE_SCHEMAS (comma-separated).")
 
 
 def overlay(base: dict, path: Path, schema: Schema) -> dict:

@@ -39,8 +39,9 @@ from sqlglot import exp
 from agent.errors import AssistantError
 from agent.semantic.dbt_spec import GRAIN_ORDER, Dimension, Metric, Project, SemanticModel
 from agent.semantic.where import ParsedFilter, Ref
+from agent.warehouse.base import identifier, split_name
 
-DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery")
+DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery", "clickhouse")
 # MetricFlow's date parts ('metric_time__extract_month'); extract_dow is ISO: 1 = Monday ... 7 = Sunday
 DATE_PARTS = ("extract_year", "extract_quarter", "extract_month", "extract_day", "extract_dow", "extract_doy",
               "extract_hour")
@@ -283,6 +284,14 @@ class _Builder:
     def parse(self, sql: str) -> exp.Expression:
         return sqlglot.parse_one(sql, read=self.project.dialect)
 
+    def source(self, relation: str, alias: str) -> exp.Table:
+        """The table a semantic model reads, each part quoted where the engine would misread it
+        bare (`sales."orderDetails"` on PostgreSQL), under a quoted alias."""
+        parts = split_name(relation) or [relation]
+        return exp.Table(this=identifier(parts[-1], self.dialect),
+                         db=identifier(parts[-2], self.dialect) if len(parts) > 1 else None,
+                         alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+
     def qualified(self, sql: str, alias: str) -> exp.Expression:
         tree = self.parse(sql)
         for column in list(tree.find_all(exp.Column)):
@@ -373,9 +382,7 @@ class _Builder:
         row_filters = [self.condition(f, sql_of) for f in shared]
         own = {name: [self.condition(f, sql_of) for f in leaf.filters if f.text not in {g.text for g in shared}]
                for leaf, name in leaves}
-        source = exp.Table(this=exp.to_identifier(model.relation.split(".")[-1]),
-                           db=exp.to_identifier(model.relation.split(".")[0]) if "." in model.relation else None,
-                           alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+        source = self.source(model.relation, alias)
         self.tables.append(model.relation)
         for leaf, name in leaves:
             select.append(exp.alias_(self.aggregate(leaf.measure, alias, own[name], column), name, quoted=True))
@@ -467,10 +474,7 @@ class _Builder:
                 if other is model or key is None or not all(other.dimension(n) for n in names):
                     continue
                 inner_alias = f"{other.name}__semi"
-                inner = exp.select(self.qualified(key.expr, inner_alias)).from_(exp.Table(
-                    this=exp.to_identifier(other.relation.split(".")[-1]),
-                    db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
-                    alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True))))
+                inner = exp.select(self.qualified(key.expr, inner_alias)).from_(self.source(other.relation, inner_alias))
                 inner = inner.where(self.condition(parsed, lambda ref, other=other, at=inner_alias: self.grain(
                     self.qualified(other.dimension(ref.name).expr, at), ref.grain)))
                 self.tables.append(other.relation)
@@ -485,10 +489,7 @@ class _Builder:
         if other is None or key is None or entity is None:
             raise QueryError(f"'{other_name}' has no rows that point at '{model.name}' rows.")
         inner_alias = f"{other.name}__absent"
-        inner = exp.select(exp.Literal.number(1)).from_(exp.Table(
-            this=exp.to_identifier(other.relation.split(".")[-1]),
-            db=exp.to_identifier(other.relation.split(".")[0]) if "." in other.relation else None,
-            alias=exp.TableAlias(this=exp.to_identifier(inner_alias, quoted=True)))).where(
+        inner = exp.select(exp.Literal.number(1)).from_(self.source(other.relation, inner_alias)).where(
             exp.EQ(this=self.qualified(key.expr, inner_alias), expression=self.qualified(entity.expr, alias)))
         self.tables.append(other.relation)
         return exp.Not(this=exp.Exists(this=inner))
@@ -509,10 +510,7 @@ class _Builder:
             if key not in joins:
                 left = self.qualified(here.entity(hop.entity).expr, here_alias)
                 right = self.qualified(hop.target.entity(hop.entity).expr, alias)
-                table = exp.Table(this=exp.to_identifier(hop.target.relation.split(".")[-1]),
-                                  db=exp.to_identifier(hop.target.relation.split(".")[0])
-                                  if "." in hop.target.relation else None,
-                                  alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+                table = self.source(hop.target.relation, alias)
                 joins[key] = exp.Join(this=table, kind="LEFT", on=exp.EQ(this=left, expression=right))
                 self.tables.append(hop.target.relation)
             here, here_alias = hop.target, alias

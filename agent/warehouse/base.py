@@ -17,7 +17,12 @@ import uuid
 from dataclasses import dataclass, field
 from typing import Any
 
+import functools
+import re
+
+import sqlglot
 from sqlglot import exp
+from sqlglot.dialects.dialect import Dialect
 
 from agent.budget.slots import BlockingSlots
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
@@ -85,9 +90,37 @@ class Schema:
     # The schema unqualified names mean (the first configured one): DuckDB's `main`, PostgreSQL's
     # `public`, the database itself on MySQL/MariaDB.
     default_schema: str = "main"
+    # Every schema the engine listed, when none held a readable table (to say which were seen).
+    seen_schemas: tuple[str, ...] = ()
+
+    def key_of(self, table: str) -> str | None:
+        """The key of a table however a caller names it: its key, `schema.table` (the default
+        schema's tables included), quoted parts, any letter case. The exact spelling wins over a
+        case-blind match, so `Bakers` and `bakers` stay apart on an engine that keeps both."""
+        if table in self.tables:
+            return table
+        parts = split_name(table)
+        if not parts:
+            return None
+        owner, name = (parts[-2] if len(parts) > 1 else self.default_schema), parts[-1]
+        exact = [k for k, i in self.info.items() if i.name == name and (i.schema == owner or i.schema.lower() == owner.lower())]
+        if len(exact) == 1:
+            return exact[0]
+        blind = [k for k, i in self.info.items() if i.name.lower() == name.lower() and i.schema.lower() == owner.lower()]
+        if len(blind) == 1:
+            return blind[0]
+        return table.lower() if table.lower() in self.tables else None
 
     def columns_of(self, table: str) -> list[Column]:
-        return self.tables.get(table.lower(), [])
+        key = self.key_of(table)
+        return self.tables.get(key, []) if key is not None else []
+
+    def column(self, table: str, name: str) -> Column | None:
+        """A column of `table` by its exact name, else by a case-blind match when only one fits."""
+        columns = self.columns_of(table)
+        exact = [c for c in columns if c.name == name]
+        blind = [c for c in columns if c.name.lower() == name.lower()]
+        return exact[0] if exact else (blind[0] if len(blind) == 1 else None)
 
     def all_column_names(self) -> set[str]:
         return {c.name for cols in self.tables.values() for c in cols}
@@ -102,20 +135,105 @@ class Schema:
         return frozenset(names)
 
     def reference(self, table: str, dialect: str) -> str:
-        """The table as SQL in `dialect`, quoted when its name needs quoting."""
-        info = self.info.get(table.lower())
+        """The table as SQL in `dialect`: qualified by its schema unless it lives in the schema
+        bare names mean, each part quoted when the engine would otherwise misread it."""
+        return self.table_expression(table, dialect).sql(dialect=dialect)
+
+    def table_expression(self, table: str, dialect: str, alias: str | None = None) -> exp.Table:
+        key = self.key_of(table)
+        info = self.info.get(key) if key is not None else None
         if info is None:
-            return exp.to_table(table).sql(dialect=dialect)
-        qualified_key = "." in table
-        parts = [info.schema, info.name] if qualified_key else [info.name]
-        return ".".join(quote(p, dialect) for p in parts)
+            parts = split_name(table) or [table]
+            owner, name = (parts[-2] if len(parts) > 1 else None), parts[-1]
+        else:
+            owner, name = (None if info.schema == self.default_schema else info.schema), info.name
+        return exp.Table(this=identifier(name, dialect), db=identifier(owner, dialect) if owner else None,
+                         alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)) if alias else None)
+
+
+def table_key(schema_name: str, table: str, default_schema: str, taken=()) -> str:
+    """A table's key in `Schema.tables`: its lower-case name, `schema.table` outside the default
+    schema (so two schemas' `orders` stay apart); the exact spelling when the lower-case one is
+    taken (MySQL on Linux keeps `Bakers` and `bakers` apart, and so do quoted PostgreSQL names)."""
+    exact = table if schema_name == default_schema else f"{schema_name}.{table}"
+    return exact if exact.lower() in taken else exact.lower()
+
+
+def bare_names_schema(schemas: list[str], table_counts: dict[str, int]) -> str:
+    """The schema unqualified names mean: the first one listed (WAREHOUSE_SCHEMAS' first, or the
+    server's default) when it holds a table, else the one holding the most (a role that reads only
+    `sales` is not left with every name qualified)."""
+    if not schemas:
+        return ""
+    if table_counts.get(schemas[0]):
+        return schemas[0]
+    best = max(schemas, key=lambda s: table_counts.get(s, 0))
+    return best if table_counts.get(best) else schemas[0]
+
+
+SYSTEM_SCHEMAS = frozenset({"information_schema", "pg_catalog", "pg_toast", "mysql", "performance_schema", "sys",
+                            "system", "temp", "crdb_internal", "pg_extension"})
+
+
+def is_system_schema(name: str) -> bool:
+    """The engine's own catalogs, never a team's data."""
+    lower = name.lower()
+    return lower in SYSTEM_SCHEMAS or lower.startswith(("pg_temp_", "pg_toast_temp_"))
+
+
+def split_name(name: str) -> list[str]:
+    """`schema.table`, `"sales"."pizzaTypes"`, `` `db`.`T` `` or a bare name as its parts, quotes
+    removed; a name with spaces and no quotes is one part per dot."""
+    if not any(q in name for q in '"`['):
+        return [p for p in name.split(".") if p]
+    parts = re.findall(r'"((?:[^"]|"")*)"|`((?:[^`]|``)*)`|\[([^\]]*)\]|([^."`\[\]]+)', name)
+    return [next(p for p in group if p).replace('""', '"').replace("``", "`") for group in parts if any(group)]
+
+
+# Engines that fold an unquoted name to lower case: a name with any capital must be quoted there.
+# (SQLAlchemy reports Snowflake's case-blind upper-case names in lower case, so the same rule holds.)
+# Words SQL reserves (PostgreSQL's reserved list, which is close to the standard's; sqlglot's parser
+# is lenient with several of them, so its reading alone does not tell).
+_RESERVED = frozenset("""all analyse analyze and any array as asc asymmetric authorization binary both case cast check
+collate collation column concurrently constraint create cross current_catalog current_date current_role
+current_schema current_time current_timestamp current_user default deferrable desc distinct do else end
+except false fetch for foreign freeze from full grant group having ilike in initially inner intersect into is
+isnull join lateral leading left like limit localtime localtimestamp natural not notnull null offset on only
+or order outer overlaps placing primary references returning right select session_user similar some
+symmetric system_user table tablesample then to trailing true union unique user using variadic verbose when
+where window with""".split())
+_FOLDS_LOWER = frozenset({"postgres", "redshift", "trino", "presto", "snowflake", "materialize", "risingwave"})
+
+
+@functools.lru_cache(maxsize=4096)
+def needs_quotes(name: str, dialect: str) -> bool:
+    """Would the engine misread `name` bare: odd characters, a case it folds away, or a word the
+    SQL grammar reserves (`order`, `group`, `user`: read back through sqlglot's own parser)?"""
+    if not (name.isidentifier() and name.isascii()):
+        return True
+    if dialect in _FOLDS_LOWER and name != name.lower():
+        return True
+    generator = Dialect.get_or_raise(dialect).generator_class
+    if name.lower() in _RESERVED or name.lower() in {w.lower() for w in getattr(generator, "RESERVED_KEYWORDS", ())}:
+        return True
+    try:
+        select = sqlglot.parse_one(f"SELECT {name} FROM {name}", read=dialect)
+    except sqlglot.errors.SqlglotError:
+        return True
+    column, table = select.expressions[0] if isinstance(select, exp.Select) else None, select.find(exp.Table)
+    return not (isinstance(column, exp.Column) and column.name == name and table is not None and table.name == name)
+
+
+def identifier(name: str, dialect: str) -> exp.Identifier:
+    """One name part as the engine must read it (quoted only when it must be)."""
+    if needs_quotes(name, dialect) and dialect == "snowflake" and name.isidentifier() and name == name.lower():
+        return exp.to_identifier(name.upper(), quoted=True)  # SQLAlchemy's spelling of a case-blind name
+    return exp.to_identifier(name, quoted=needs_quotes(name, dialect))
 
 
 def quote(name: str, dialect: str) -> str:
-    """An identifier quoted only when it must be (odd characters, mixed case, keywords)."""
-    plain = exp.to_identifier(name).sql(dialect=dialect)
-    simple = name.isidentifier() and name.isascii() and name == name.lower()
-    return plain if simple and plain == name else exp.to_identifier(name, quoted=True).sql(dialect=dialect)
+    """An identifier quoted only when it must be (odd characters, a case the engine folds, keywords)."""
+    return identifier(name, dialect).sql(dialect=dialect)
 
 
 @dataclass
@@ -293,10 +411,11 @@ class Warehouse:
 
     def distinct_values(self, table: str, column: str, limit: int = 2000) -> list:
         """Distinct non-null values of one column (sampled on big tables), for matching words."""
-        columns = {c.name for c in self.schema().columns_of(table)}
-        if column not in columns:
+        schema = self.schema()
+        key, found = schema.key_of(table), schema.column(table, column)
+        if key is None or found is None:
             raise SqlError(f"There is no column {column} in {table}.")
-        return self.slots.call_blocking(self._sample_values, table, column, limit, budget_s=self.budget_s())
+        return self.slots.call_blocking(self._sample_values, key, found.name, limit, budget_s=self.budget_s())
 
     # -- queries ----------------------------------------------------------------------
 

@@ -22,8 +22,11 @@ from agent.warehouse.base import (
     Schema,
     TableInfo,
     Warehouse,
+    bare_names_schema,
+    is_system_schema,
     json_safe,
     quote,
+    table_key,
 )
 
 log = logging.getLogger(__name__)
@@ -41,6 +44,7 @@ class DuckDBWarehouse(Warehouse):
         self.is_demo = is_demo
         self._lock = threading.Lock()
         self._running: set[duckdb.DuckDBPyConnection] = set()
+        self._use: str | None = None  # the schema bare names mean, when it is not `main`
         try:
             self._con = duckdb.connect(
                 str(self.path),
@@ -69,43 +73,64 @@ class DuckDBWarehouse(Warehouse):
             cursor.interrupt()
 
     def _cursor(self) -> duckdb.DuckDBPyConnection:
+        """A cursor whose bare names mean the schema the guard and the catalog take them to mean."""
         with self._lock:
-            return self._con.cursor()
+            cursor = self._con.cursor()
+        if self._use:
+            cursor.execute(f"USE {quote(self._use, 'duckdb')}")
+        return cursor
 
     # -- introspection --------------------------------------------------------------
 
-    def _schemas(self) -> list[str]:
-        return self.settings.warehouse_schema_list or ["main"]
+    def _schemas(self, cursor) -> list[str]:
+        """WAREHOUSE_SCHEMAS, else every schema of the file holding a table or view (`main` first)."""
+        if self.settings.warehouse_schema_list:
+            return self.settings.warehouse_schema_list
+        rows = cursor.execute(
+            "SELECT DISTINCT schema_name FROM duckdb_tables() WHERE database_name = current_database() AND NOT internal "
+            "UNION SELECT DISTINCT schema_name FROM duckdb_views() WHERE database_name = current_database() "
+            "AND NOT internal"
+        ).fetchall()
+        # `main` first even when empty: bare names mean it unless another schema holds the tables
+        return ["main", *sorted(r[0] for r in rows if r[0] != "main" and not is_system_schema(r[0]))]
 
     def _introspect(self) -> Schema:
-        schemas = self._schemas()
-        cursor = self._cursor()
+        cursor = self._con.cursor()
         try:
+            schemas = self._schemas(cursor)
             marks = ", ".join("?" for _ in schemas)
+            here = "database_name = current_database()"
             tables = cursor.execute(
                 f"SELECT schema_name, table_name, comment, estimated_size FROM duckdb_tables() "
-                f"WHERE schema_name IN ({marks}) AND NOT internal "
+                f"WHERE {here} AND schema_name IN ({marks}) AND NOT internal "
                 f"UNION ALL SELECT schema_name, view_name, comment, NULL FROM duckdb_views() "
-                f"WHERE schema_name IN ({marks}) AND NOT internal ORDER BY 1, 2",
+                f"WHERE {here} AND schema_name IN ({marks}) AND NOT internal ORDER BY 1, 2",
                 schemas + schemas,
             ).fetchall()
             columns = cursor.execute(
                 f"SELECT schema_name, table_name, column_name, data_type, comment FROM duckdb_columns() "
-                f"WHERE schema_name IN ({marks}) ORDER BY schema_name, table_name, column_index",
+                f"WHERE {here} AND schema_name IN ({marks}) ORDER BY schema_name, table_name, column_index",
                 schemas,
             ).fetchall()
             constraints = cursor.execute(
                 f"SELECT schema_name, table_name, constraint_type, constraint_column_names, "
                 f"referenced_table, referenced_column_names FROM duckdb_constraints() "
-                f"WHERE schema_name IN ({marks}) AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')",
+                f"WHERE {here} AND schema_name IN ({marks}) AND constraint_type IN ('PRIMARY KEY', 'FOREIGN KEY')",
                 schemas,
             ).fetchall()
+            every = [r[0] for r in cursor.execute(
+                "SELECT schema_name FROM duckdb_schemas() WHERE database_name = current_database() ORDER BY 1").fetchall()]
         finally:
             cursor.close()
-        schema = Schema(default_schema=schemas[0].lower())
+        counts = {s: sum(1 for row in tables if row[0] == s) for s in schemas}
+        default = bare_names_schema(schemas, counts)
+        schema = Schema(default_schema=default)
+        if not tables:
+            schema.seen_schemas = tuple(s for s in every if not is_system_schema(s))
         keys = {}
-        for schema_name, table, comment, estimate in tables:
-            key = table_key(schema_name, table, schemas[0])
+        # lower-case names first: where `bakers` and `"Bakers"` both exist, each keeps its own key
+        for schema_name, table, comment, estimate in sorted(tables, key=lambda row: (row[1] != row[1].lower(), row[:2])):
+            key = table_key(schema_name, table, default, taken=schema.tables)
             keys[(schema_name, table)] = key
             schema.tables[key] = []
             schema.info[key] = TableInfo(schema_name, table, comment or "", row_estimate=estimate)
@@ -120,8 +145,9 @@ class DuckDBWarehouse(Warehouse):
             if kind == "PRIMARY KEY":
                 schema.info[key].primary_key = tuple(cols)
             elif ref_table:
-                target = keys.get((schema_name, ref_table), table_key(schema_name, ref_table, schemas[0]))
+                target = keys.get((schema_name, ref_table), table_key(schema_name, ref_table, default))
                 schema.info[key].foreign_keys.append(ForeignKey(tuple(cols), target, tuple(ref_cols or ())))
+        self._use = None if default == "main" else default
         return schema
 
     def _sample_values(self, table: str, column: str, limit: int) -> list:
@@ -182,10 +208,6 @@ class DuckDBWarehouse(Warehouse):
             elapsed_ms=(time.perf_counter() - started) * 1000,
             sql=sql,
         )
-
-
-def table_key(schema_name: str, table: str, default_schema: str) -> str:
-    return table.lower() if schema_name == default_schema else f"{schema_name}.{table}".lower()
 
 
 def _timeout(limits: Limits) -> QueryTimeoutError:

@@ -34,8 +34,11 @@ from agent.warehouse.base import (
     Schema,
     TableInfo,
     Warehouse,
+    bare_names_schema,
+    is_system_schema,
     json_safe,
     quote,
+    table_key,
 )
 from agent.warehouse.urls import Engine, mask_url, plan, require_extra
 
@@ -79,6 +82,9 @@ class SqlAlchemyWarehouse(Warehouse):
         self._down_until = 0.0
         self._backoff_s = 1.0
         self._last_failure: WarehouseError | None = None
+        # The schema bare names mean when it is not the server's default (a role that reads only
+        # `sales`): set for each PostgreSQL transaction so pasted SQL means what the guard read.
+        self._search_path: str | None = None
 
     # -- sessions ---------------------------------------------------------------------
 
@@ -214,6 +220,8 @@ class SqlAlchemyWarehouse(Warehouse):
         try:
             with conn.begin():
                 self._per_query_timeout(conn, limits)
+                if self._search_path and self.info.key == "postgres":
+                    conn.exec_driver_sql(f"SET LOCAL search_path TO {quote(self._search_path, 'postgres')}")
                 # A server-side cursor keeps a big result on the server until it is fetched (and
                 # bounded); EXPLAIN cannot run in one.
                 result = conn.execution_options(stream_results=stream).exec_driver_sql(_escape_percent(sql, self.info))
@@ -250,7 +258,14 @@ class SqlAlchemyWarehouse(Warehouse):
 
     def _explain(self, sql: str) -> None:
         limits = self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0))
-        self._execute("EXPLAIN " + sql, limits, stream=False)
+        try:
+            self._execute("EXPLAIN " + sql, limits, stream=False)
+        except SqlError as exc:
+            # MariaDB/MySQL refuse EXPLAIN over a view without SHOW VIEW (1345) although SELECT is
+            # granted: the query itself with no row asked for checks it as well (LIMIT 0 stops at once)
+            if self.info.key != "mysql" or not (exc.detail or "").startswith("(1345,"):
+                raise
+            self._execute(f"SELECT * FROM ({sql}) AS dry_run LIMIT 0", limits, stream=False)
 
     def _as_error(self, exc: sa_exc.DBAPIError, limits: Limits) -> Exception:
         orig = exc.orig
@@ -286,25 +301,59 @@ class SqlAlchemyWarehouse(Warehouse):
 
     # -- introspection ------------------------------------------------------------------
 
-    def _schemas(self, inspector) -> list[str]:
-        return self.settings.warehouse_schema_list or [inspector.default_schema_name]
+    def _readable(self, conn) -> set[tuple[str, str]] | None:
+        """(schema, table) of every table the role has a privilege on (information_schema lists only
+        those, on every engine here); None when the engine cannot say."""
+        try:
+            rows = conn.exec_driver_sql("SELECT table_schema, table_name FROM information_schema.tables").fetchall()
+        except sa_exc.DBAPIError as exc:
+            log.info("could not list readable tables on %s: %s", self.describe(), mask_url(str(exc.orig)).splitlines()[0])
+            conn.rollback()
+            return None
+        return {(str(a), str(b)) for a, b in rows if a is not None and b is not None}
+
+    def _schemas(self, inspector, readable: set[tuple[str, str]] | None) -> list[str]:
+        """WAREHOUSE_SCHEMAS, else every schema holding a table the bot's role may read (the
+        server's default first), system schemas left out. MySQL/MariaDB call a database a schema:
+        the one the URL names is the scope there."""
+        configured = self.settings.warehouse_schema_list
+        if configured:
+            return configured
+        default = inspector.default_schema_name
+        if self.info.key == "mysql" and default:
+            return [default]
+        if readable is None:
+            return [default] if default else []
+        seen = {owner for owner, _ in readable}
+        others = sorted(s for s in seen if s != default and not is_system_schema(s))
+        # the server's default first even when empty: bare names mean it unless another holds the tables
+        return ([default] if default else []) + others
 
     def _introspect(self) -> Schema:
         with self._connect() as conn:
             inspector = sqlalchemy.inspect(conn)
-            schemas = self._schemas(inspector)
-            schema = Schema(default_schema=schemas[0].lower())
-            keys: dict[tuple[str, str], str] = {}
+            readable = self._readable(conn)
+            schemas = self._schemas(inspector, readable)
+            schema = Schema(default_schema=schemas[0] if schemas else (inspector.default_schema_name or ""))
+            read: dict[str, tuple] = {}
             for schema_name in schemas:
                 try:
-                    columns = inspector.get_multi_columns(schema=schema_name)
+                    columns = self._columns(conn, inspector, schema_name)
                     pks = inspector.get_multi_pk_constraint(schema=schema_name)
                     fks = inspector.get_multi_foreign_keys(schema=schema_name)
                     comments = _optional(inspector.get_multi_table_comment, schema_name)
                 except sa_exc.DBAPIError as exc:
                     raise self._as_error(exc, self.limits()) from None
-                for (_, table), cols in sorted(columns.items()):
-                    key = table.lower() if schema_name == schemas[0] else f"{schema_name}.{table}".lower()
+                read[schema_name] = (columns, pks, fks, comments)
+            schema.default_schema = bare_names_schema(schemas, {
+                s: sum(1 for _, t in read[s][0] if readable is None or (s, t) in readable) for s in schemas})
+            keys: dict[tuple[str, str], str] = {}
+            for schema_name, (columns, pks, fks, comments) in read.items():
+                # lower-case names first: where `bakers` and `Bakers` both exist, each keeps its own key
+                for (_, table), cols in sorted(columns.items(), key=lambda item: (item[0][1] != item[0][1].lower(), item[0])):
+                    if readable is not None and (schema_name, table) not in readable:
+                        continue  # a table the role may not read would only give metrics that fail
+                    key = table_key(schema_name, table, schema.default_schema, taken=schema.tables)
                     keys[(schema_name, table)] = key
                     schema.tables[key] = [
                         Column(c["name"], str(c["type"]), c.get("comment") or "") for c in cols
@@ -312,16 +361,44 @@ class SqlAlchemyWarehouse(Warehouse):
                     comment = (comments.get((schema_name, table)) or {}).get("text") or ""
                     pk = tuple((pks.get((schema_name, table)) or {}).get("constrained_columns") or ())
                     schema.info[key] = TableInfo(schema_name, table, comment, pk)
+            for schema_name, (columns, pks, fks, comments) in read.items():
                 for (_, table), foreign in fks.items():
                     key = keys.get((schema_name, table))
                     for fk in foreign if key else []:
                         ref_schema = fk.get("referred_schema") or schema_name
-                        target = keys.get((ref_schema, fk["referred_table"]), fk["referred_table"].lower())
+                        target = keys.get((ref_schema, fk["referred_table"]),
+                                          table_key(ref_schema, fk["referred_table"], schema.default_schema))
                         schema.info[key].foreign_keys.append(
                             ForeignKey(tuple(fk["constrained_columns"]), target, tuple(fk["referred_columns"]))
                         )
+            if not schema.tables:
+                schema.seen_schemas = tuple(self._all_schemas(inspector))
             self._row_estimates(conn, schemas, schema, keys)
+        self._search_path = schema.default_schema if schema.default_schema != inspector.default_schema_name else None
         return schema
+
+    def _columns(self, conn, inspector, schema_name: str) -> dict:
+        """Columns of the schema's tables and views. Reflecting a MariaDB view needs SHOW VIEW, which a
+        reader rarely has: its columns then come from information_schema, which SELECT is enough for."""
+        try:
+            return inspector.get_multi_columns(schema=schema_name, kind=sqlalchemy.engine.ObjectKind.ANY)
+        except sa_exc.DBAPIError:
+            conn.rollback()
+        columns = inspector.get_multi_columns(schema=schema_name)
+        views = set(inspector.get_view_names(schema=schema_name))
+        rows = conn.exec_driver_sql(
+            "SELECT table_name, column_name, column_type FROM information_schema.columns WHERE table_schema = %(s)s "
+            "ORDER BY table_name, ordinal_position", {"s": schema_name}).fetchall()
+        for table, column, type_name in rows:
+            if table in views:
+                columns.setdefault((schema_name, table), []).append({"name": column, "type": str(type_name).upper()})
+        return columns
+
+    def _all_schemas(self, inspector) -> list[str]:
+        try:
+            return [s for s in inspector.get_schema_names() if not is_system_schema(s)]
+        except (sa_exc.DBAPIError, NotImplementedError):
+            return []
 
     def _row_estimates(self, conn, schemas, schema: Schema, keys) -> None:
         if self.info.key == "postgres":

@@ -49,8 +49,9 @@ def _parser() -> argparse.ArgumentParser:
     steps = catalog.add_subparsers(dest="step", required=True)
     steps.add_parser("init", help="write catalog.yaml and a dbt semantic model from the schema").add_argument(
         "--out", type=Path, required=True)
-    steps.add_parser("check", help="validate a folder written by init against the warehouse").add_argument(
-        "folder", type=Path)
+    steps.add_parser("check", help="validate a folder written by init (default: the model the bot starts with) "
+                     "against the warehouse, every metric compiled and dry-run").add_argument(
+        "folder", type=Path, nargs="?")
     steps.add_parser("refresh", help="re-read the schema; with a folder, list what changed").add_argument(
         "folder", type=Path, nargs="?")
     steps.add_parser("words", help="what a word can mean to the reader here, and why").add_argument("word")
