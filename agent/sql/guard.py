@@ -135,11 +135,15 @@ class GuardPolicy:
     """What a query may read beyond the function allow-list.
 
     `tables` holds the warehouse's user tables, lower-case, both bare and schema-qualified;
-    None means "not known" (only system catalogs are refused then).
+    None means "not known" (only system catalogs are refused then). `user_functions` are the
+    names of functions and macros someone created on the warehouse: called without a schema,
+    DuckDB (and PostgreSQL, by its search path and argument types) may run one of them instead
+    of the built-in of the same name, so those names are refused.
     """
 
     tables: frozenset[str] | None = None
     allow_system: bool = False
+    user_functions: frozenset[str] = frozenset()
 
 
 def ensure_read_only(
@@ -254,6 +258,14 @@ def _refuse_qualified(name: str, read: str) -> None:
     )
 
 
+def _refuse_shadowing(name: str) -> UnsafeSqlError:
+    return UnsafeSqlError(
+        f"I only run read-only queries with functions I know are safe; someone created a function "
+        f"named {name} on this warehouse, and a call by that name could run it instead of the "
+        "built-in. Ask the person who runs the bot to drop or rename it."
+    )
+
+
 def _refuse_lock_or_session(name: str) -> UnsafeSqlError:
     return UnsafeSqlError(
         f"I only run read-only queries; {name}() {_LOCKS_OR_SESSION}, which would outlast the "
@@ -289,6 +301,8 @@ class _Checker:
                     name = function.name if isinstance(function, exp.Anonymous) else function.sql_name()
                     _refuse_qualified(f"{qualifier}.{name.lower()}", self.read)
         for name in called:
+            if name in self.policy.user_functions and name not in self.aliases:
+                raise _refuse_shadowing(name)
             if name not in self.aliases and name not in self.allowed and name not in self.table_funcs:
                 raise _refuse_function(name)
         for node in self.tree.walk():
@@ -299,6 +313,8 @@ class _Checker:
 
     def _function(self, node: exp.Func) -> None:
         name = self._name(node)
+        if name in self.policy.user_functions:
+            raise _refuse_shadowing(name)
         in_from = isinstance(node.parent, (exp.Table, exp.From, exp.Join)) and node.arg_key == "this"
         if in_from:
             if name not in self.table_funcs:

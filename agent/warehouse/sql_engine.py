@@ -345,6 +345,17 @@ class SqlAlchemyWarehouse(Warehouse):
             if key is not None and estimate is not None and estimate >= 0:
                 schema.info[key].row_estimate = int(estimate)
 
+    def _read_user_functions(self) -> frozenset[str]:
+        # PostgreSQL picks the best match by argument types along the search path, so a
+        # public.lower(varchar) can win over pg_catalog.lower(text).
+        if self.info.key != "postgres":
+            return frozenset()
+        sql = ("SELECT DISTINCT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+               "WHERE n.nspname = ANY (pg_catalog.current_schemas(false)) "  # what a bare name can reach
+               # an extension's functions (citext's lower) were installed by whoever runs the server
+               "AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')")
+        return frozenset(row[0].lower() for row in self._execute(sql, self.limits(row_cap=100_000)).rows)
+
     def _sample_values(self, table: str, column: str, limit: int) -> list:
         schema = self.schema()
         info = schema.info.get(table.lower())

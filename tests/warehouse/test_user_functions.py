@@ -112,3 +112,35 @@ def test_duckdb_macro_named_like_a_built_in_is_refused(tmp_path):
                 wh.run(sql)
     finally:
         wh.close()
+
+
+def test_duckdb_macro_shadowing_a_built_in_is_refused_even_unqualified(tmp_path):
+    """DuckDB runs a macro named `lower` for a bare `lower(...)`: the name is refused on that warehouse."""
+    path = tmp_path / "shadow.duckdb"
+    with duckdb.connect(str(path)) as con:
+        con.execute("CREATE TABLE t AS SELECT 'A' AS name")
+        con.execute(f"CREATE MACRO lower(x) AS '{RAN}'")
+        assert con.execute("SELECT lower(name) FROM t").fetchone()[0] == RAN
+    wh = open_warehouse(server_settings(tmp_path, f"duckdb:///{path}"))
+    try:
+        with pytest.raises(UnsafeSqlError, match="someone created a function named lower"):
+            wh.run("SELECT lower(name) FROM t")
+        assert wh.run("SELECT upper(name) FROM t").rows == [("A",)]
+    finally:
+        wh.close()
+
+
+def test_postgres_function_shadowing_a_built_in_by_argument_type_is_refused(postgres_with_function, tmp_path):
+    """public.upper(varchar) beats pg_catalog.upper(text) for a varchar argument on PostgreSQL's search path."""
+    name, _ = postgres_with_function
+    psycopg = pytest.importorskip("psycopg")
+    with psycopg.connect(f"postgresql://postgres@127.0.0.1:5432/{name}", autocommit=True) as con:
+        con.execute(f"CREATE FUNCTION public.upper(varchar) RETURNS text LANGUAGE sql AS $$ SELECT '{RAN}' $$")
+        assert con.execute("SELECT upper('x'::varchar)").fetchone()[0] == RAN
+    wh = open_warehouse(server_settings(tmp_path, f"postgresql://postgres@127.0.0.1:5432/{name}"))
+    try:
+        with pytest.raises(UnsafeSqlError, match="someone created a function named upper"):
+            wh.run("SELECT upper(CAST(status AS varchar)) FROM orders")
+        assert wh.run("SELECT lower(status) FROM orders WHERE status = 'open' LIMIT 1").rows == [("open",)]
+    finally:
+        wh.close()
