@@ -250,7 +250,11 @@ def _refuse_qualified(name: str, read: str) -> None:
     macro, a UDF), whatever built-in it is named like; only the allow-list can name one."""
     if name.lower() in allowed_functions(read):
         return
-    raise UnsafeSqlError(
+    raise _qualified_refusal(name)
+
+
+def _qualified_refusal(name: str) -> UnsafeSqlError:
+    return UnsafeSqlError(
         f"I only run read-only queries with functions I know are safe; {name}() is a function "
         "named with its schema or database, so it is one someone created on the warehouse and "
         "could do anything, not a built-in. Use the built-in without the prefix, or ask the "
@@ -493,6 +497,8 @@ def _refuse_function(name: str) -> UnsafeSqlError:
     """Known-dangerous names are refusals; names nobody knows read like an engine's error too."""
     if name in LOCK_AND_SESSION_FUNCTIONS:
         return _refuse_lock_or_session(name)
+    if "." in name:  # one quoted name holding its qualifier: BigQuery's `project.dataset.fn`
+        return _qualified_refusal(name)
     message = _unknown_function(name)
     if name in duckdb_refused() or name.startswith(_DANGEROUS_PREFIXES):
         return UnsafeSqlError(message)

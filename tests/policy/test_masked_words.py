@@ -133,3 +133,17 @@ async def test_a_masked_value_and_a_made_up_one_get_the_same_reply(masked, templ
     # someone without the mask is told the real value exists (the test can tell the difference)
     as_open = [await _ask(masked, template.format(v), OPEN) for v in (real, made_up)]
     assert _shape(as_open[0], real) != _shape(as_open[1], made_up)
+
+
+@pytest.mark.parametrize("sql,reason", [
+    (r"SELECT 'it\'s' FROM planes INTO OUTFILE '/tmp/x'", "INTO"),
+    ("LOCK TABLES planes READ", "LOCK"),
+    ("SELECT seats FROM planes /*! , SLEEP(1) */", "executable comment"),
+    ("SELECT main.lower(model) FROM planes", "main.lower()"),
+])
+@pytest.mark.parametrize("dialect", ["duckdb", "mysql"])
+async def test_a_restricted_person_gets_the_guards_reason_not_a_syntax_error(masked, sql, reason, dialect):
+    """The policy reads a statement before the guard runs it: what the parser cannot read is still
+    refused with what it would do (issue 25 item 1)."""
+    reply = await _run_tool(masked, "Chat BI Agent", {"sql": sql, "dialect": dialect}, MASKED)
+    assert reply.error is not None and reason in reply.error and "syntax" not in reply.error, reply.error

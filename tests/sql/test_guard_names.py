@@ -26,6 +26,7 @@ QUALIFIED = [
     ("duckdb", "SELECT memory.main.m(1)", "memory.main.m"),
     ("snowflake", "SELECT db.sch.lower(name) FROM t", "db.sch.lower"),
     ("bigquery", "SELECT proj.ds.lower(name) FROM t", "proj.ds.lower"),
+    ("bigquery", "SELECT `proj.ds.lower`(name) FROM t", "proj.ds.lower"),
 ]
 
 
