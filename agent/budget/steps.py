@@ -22,8 +22,8 @@ from agent.semantic import words
 from agent.semantic.extract import Extraction, extract_intent
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
-from agent.sql.guard import ensure_read_only
-from agent.sql.parse import transpile
+from agent.sql.guard import ensure_read_only, refuse_unsafe_words
+from agent.sql.parse import sqlglot_dialect, transpile
 from agent.warehouse.base import Schema
 
 # Workers fork from a process that imported this module: the reader's word data is loaded there once,
@@ -132,6 +132,8 @@ def guard(sql: str, dialect: str) -> None:
 
 
 def translate(sql: str, read: str, write: str) -> str:
+    # What no query may contain is refused with its reason before a parse that may not read it.
+    refuse_unsafe_words(sql, sqlglot_dialect(read))
     return transpile(sql, read=read, write=write)
 
 

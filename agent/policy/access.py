@@ -187,6 +187,15 @@ class Access:
         """Whether anything at all is out of this person's sight."""
         return self.readable != self.tables
 
+    @cached_property
+    def masked_columns(self) -> frozenset[ColumnName]:
+        """The columns this person may name but whose values they may not see."""
+        return frozenset((*t, c) for t, columns in self.readable.items() for c in columns if self.masked(t, c))
+
+    def narrowed(self) -> bool:
+        """Whether this person's words need their own view: something hidden, or values masked."""
+        return self.restricted and (self.hidden() or bool(self.masked_columns))
+
     # -- the check ------------------------------------------------------------------------
 
     def reads(self, sql: str, dialect: str | None = None) -> Reads:

@@ -17,6 +17,7 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from agent.errors import SqlError
+from agent.sql.guard import refuse_unsafe_words
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
 
 TableName = tuple[str, str]  # (schema, table), lower case
@@ -40,7 +41,9 @@ class Reads:
 def find_reads(sql: str, dialect: str, tables: dict[TableName, list[str]], default_schema: str) -> Reads:
     """The tables and columns `sql` reads; `tables` is the warehouse's schema (columns by table)."""
     read = sqlglot_dialect(dialect)
-    tree = parse_one_statement(clean_sql_text(sql), read)
+    text = clean_sql_text(sql)
+    refuse_unsafe_words(text, read)  # with its reason, even when the parser below cannot read it
+    tree = parse_one_statement(text, read)
     mapping: dict[str, dict[str, dict[str, str]]] = {}
     for (schema, table), columns in tables.items():
         mapping.setdefault(schema, {})[table] = {c: "TEXT" for c in columns}

@@ -21,7 +21,7 @@ from agent.audit import AuditRecord, AuditTrail
 from agent.errors import AssistantError, NoRunContextError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
 from agent.policy.reads import TableName, table_of
-from agent.policy.views import scoped_catalog, scoped_schema, scoped_semantic, scoped_values
+from agent.policy.views import masked_value_words, scoped_catalog, scoped_schema, scoped_semantic, scoped_values
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
 
 if TYPE_CHECKING:
@@ -84,6 +84,8 @@ class ScopedWarehouse:
         if not self.access.column_readable(key, column.lower()):
             raise AccessDenied(f"You don't have access to the column {'.'.join(key)}.{column}. "
                                f"Ask {self.access.contact} if you need it.")
+        if self.access.masked(key, column.lower()):
+            return []  # a masked column's values are not this person's to match words against
         return self._warehouse.distinct_values(table, column, limit)
 
     def authorize(self, sql: str, dialect: str | None = None) -> str:
@@ -210,15 +212,16 @@ class Governance:
         )
 
     def _views_for(self, base: AgentContext, access: Access) -> tuple[Any, Any, Any]:
-        if not access.restricted or not access.hidden():
+        if not access.narrowed():
             return base.catalog, base.semantic, base.values
         # a live catalog completes its values in the background: a newer version gets a new view
         key = (id(base.catalog), getattr(base.catalog, "version", 0), id(base.semantic), id(base.values), access.key)
         with self._lock:
             views = self._views.get(key)
             if views is None:
-                semantic = scoped_semantic(base.semantic, access)
-                views = (scoped_catalog(base.catalog, access), semantic, scoped_values(base.values, semantic))
+                hidden = masked_value_words(base.semantic, base.values, access)
+                semantic = scoped_semantic(base.semantic, access, hidden)
+                views = (scoped_catalog(base.catalog, access, hidden), semantic, scoped_values(base.values, semantic))
                 if len(self._views) >= MAX_SHARED_VIEWS:
                     self._views.pop(next(iter(self._views)))
                 self._views[key] = views

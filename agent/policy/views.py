@@ -2,12 +2,16 @@
 
 Discovery answers from these, so a table the person may not read never shows up in a
 search result, a table choice, a glossary answer, a suggested follow-up or a value hint.
+A masked column stays nameable, but its values leave every word about it: descriptions lose
+their examples, glossary terms their value synonyms, examples reading it are dropped, and the
+value index holds none of them (so a masked value reads exactly like a made-up one).
 Each view is built once per distinct set of rights and shared.
 """
 
 from __future__ import annotations
 
 import logging
+import re
 from dataclasses import replace
 
 import sqlglot
@@ -43,7 +47,54 @@ def scoped_schema(schema: Schema, access: Access) -> Schema:
     )
 
 
-def scoped_catalog(catalog: Catalog, access: Access) -> Catalog:
+# Where a description starts naming examples: a parenthesis or clause from here on lists values.
+_EXAMPLE_PARENTHESIS = re.compile(r"\s*\([^()]*\)")
+_EXAMPLE_CLAUSE = re.compile(r"[,;:]?\s*\b(e\.g\.|eg\b|i\.e\.|for example|for instance|such as|like)\s.*?(?=(?<!\b[a-z])\.(\s|$)|$)",
+                             re.IGNORECASE | re.DOTALL)
+_SENTENCE = re.compile(r"(?<=[.!?])\s+")
+MASKED_NOTE = "(its values are masked for you)"
+
+
+def masked_value_words(semantic: SemanticModel, values: ValueIndex, access: Access) -> frozenset[str]:
+    """The values of every masked column the value index knows (lower case), so the words about
+    that column can be cleaned of them wherever they were written."""
+    words: set[str] = set()
+    for dim in semantic.dimensions:
+        if _dimension_masked(semantic, dim, access):
+            words.update(str(v).lower() for v in values.values.get(dim.name, ()))
+    return frozenset(words)
+
+
+def without_values(text: str, values: frozenset[str], *, examples: bool) -> str:
+    """`text` without its examples (`examples`: a masked column's own words) and without every
+    sentence that still names one of `values`."""
+    if examples:
+        text = _EXAMPLE_PARENTHESIS.sub(lambda m: "" if _lists_values(m.group(0), values) else m.group(0), text)
+        text = _EXAMPLE_CLAUSE.sub("", text)
+    kept = [s for s in _SENTENCE.split(text.strip()) if not _names_any(s, values)]
+    return " ".join(kept).strip()
+
+
+def _lists_values(text: str, values: frozenset[str]) -> bool:
+    return bool(re.search(r"\b(e\.g\.|eg|i\.e\.|for example|such as|like)\b|[A-Z]{3,}|'|\"", text)) or _names_any(text, values)
+
+
+def _names_any(text: str, values: frozenset[str]) -> bool:
+    low = f" {text.lower()} "
+    return any(re.search(rf"(?<![\w]){re.escape(v)}(?![\w])", low) for v in values if v)
+
+
+def _value_words(values: frozenset[str]) -> frozenset[str]:
+    """Each value and each longer word of it ('bombardier' of 'BOMBARDIER INC')."""
+    words = set(values)
+    for value in values:
+        words.update(w for w in re.split(r"[^0-9a-z]+", value) if len(w) >= 4)
+    return frozenset(words)
+
+
+def scoped_catalog(catalog: Catalog, access: Access, hidden_values: frozenset[str] = frozenset()) -> Catalog:
+    """The catalog as this person may see it; `hidden_values` are masked columns' values known from
+    the warehouse (besides the catalog's own lists), lower case."""
     raw = catalog.data.model_dump(by_alias=True)
     # keyed as the catalog keys tables: bare in the default schema, schema.table elsewhere
     readable = {
@@ -55,11 +106,31 @@ def scoped_catalog(catalog: Catalog, access: Access) -> Catalog:
         table, _, column = qualified.lower().rpartition(".")
         return column in readable.get(table, ())
 
+    def column_masked(qualified: str) -> bool:
+        table, _, column = qualified.lower().rpartition(".")
+        return access.masked(table_of(table, access.default_schema), column)
+
+    hidden = set(hidden_values)
+    for name, table in raw["tables"].items():
+        for column, doc in table["columns"].items():
+            if column_masked(f"{name}.{column}"):
+                hidden.update(v.lower() for v in doc["values"])
+    hidden_words = _value_words(frozenset(hidden))
+
     tables = {}
     for name, table in raw["tables"].items():
         if name.lower() not in readable:
             continue
         table["columns"] = {c: doc for c, doc in table["columns"].items() if c.lower() in readable[name.lower()]}
+        masked_here = [c for c in table["columns"] if column_masked(f"{name}.{c}")]
+        for column in masked_here:
+            doc = table["columns"][column]
+            doc["description"] = _masked_description(doc["description"], hidden_words, column)
+            doc["values"], doc["pattern"] = [], None
+            doc["aliases"] = [a for a in doc["aliases"] if not _names_any(a, hidden_words)]
+        if masked_here:
+            table["description"] = without_values(table["description"], hidden_words, examples=False) or name
+            table["aliases"] = [a for a in table["aliases"] if not _names_any(a, hidden_words)]
         table["joins"] = [
             j for j in table["joins"]
             if j["table"].lower() in readable and all(column_ok(f"{t}.{c}") for t, c in _join_columns(j["on"]))
@@ -68,8 +139,18 @@ def scoped_catalog(catalog: Catalog, access: Access) -> Catalog:
             tables[name] = table
     raw["tables"] = tables
     raw["glossary"] = {k: t for k, t in raw["glossary"].items() if all(column_ok(c) for c in t["columns"])}
+    for term in raw["glossary"].values():
+        if any(column_masked(c) for c in term["columns"]) or _names_any(term["definition"], hidden_words):
+            term["definition"] = _masked_description(term["definition"], hidden_words, term["term"])
+            term["synonyms"] = [w for w in term["synonyms"] if not _names_any(w, hidden_words)]
+            term["sql"] = None  # a condition on a masked column names one of its values
+    raw["synonyms"] = {w: targets for w, targets in raw["synonyms"].items() if not _names_any(w, hidden_words)}
     raw["examples"] = [e for e in raw["examples"] if _example_ok(e, access)]
     raw["docs"] = {k: d for k, d in raw["docs"].items() if all(t in tables for t in d["tables"])}
+    for doc in raw["docs"].values():
+        doc["body"] = without_values(doc["body"], frozenset(hidden), examples=False) or doc["title"]
+        doc["questions"] = [q for q in doc["questions"] if not _names_any(q, hidden_words)]
+        doc["keywords"] = [k for k in doc["keywords"] if not _names_any(k, hidden_words)]
     raw["summary"] = "The tables you can read: " + ", ".join(sorted(tables)) + "." if tables else (
         "You cannot read any table here under the data access policy."
     )
@@ -82,12 +163,37 @@ def _join_columns(on: str) -> list[tuple[str, str]]:
     return JoinDoc(table="-", on=on).referenced_columns()
 
 
+def _masked_description(text: str, hidden_words: frozenset[str], name: str) -> str:
+    kept = without_values(text, hidden_words, examples=True).rstrip(" .,;:")
+    return f"{kept or name} {MASKED_NOTE}."
+
+
 def _example_ok(example: dict, access: Access) -> bool:
+    """Examples the person may run, and none on a masked column: its question and SQL name values."""
     try:
-        access.authorize(example["sql"])
+        if access.authorize(example["sql"]) != example["sql"]:
+            return False  # it reads a masked column
     except Exception:  # noqa: BLE001 - an example that cannot be checked is left out
         return False
     return True
+
+
+def _dimension_masked(semantic: SemanticModel, dim, access: Access) -> bool:
+    dialect = semantic.project.dialect if semantic.project is not None else access.dialect
+    relations = {t.name: t.relation or t.name for t in semantic.tables}
+    return any(
+        _expression_masked(access, relation_table(relations.get(s.table, s.table), access.default_schema, dialect),
+                           s.expr, dialect)
+        for s in dim.sources
+    )
+
+
+def _expression_masked(access: Access, table: TableName, expr: str, dialect: str) -> bool:
+    try:
+        tree = sqlglot.parse_one(expr, read=sqlglot_dialect(dialect))
+    except SqlglotError:
+        return True  # an expression that cannot be read is treated as reading the masked column
+    return any(access.masked(table, c.name.lower()) for c in tree.find_all(exp.Column))
 
 
 def relation_table(relation: str, default_schema: str, dialect: str) -> TableName:
@@ -161,9 +267,10 @@ def scoped_project(project: Project, access: Access) -> Project:
     return Project(models, metrics, project.diagnostics, dialect)
 
 
-def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
+def scoped_semantic(model: SemanticModel, access: Access, hidden_values: frozenset[str] = frozenset()) -> SemanticModel:
     """The model without tables, dimensions and metrics that read what this person may not; with a
-    dbt project, the parser's view is rebuilt from the narrowed project so both agree."""
+    dbt project, the parser's view is rebuilt from the narrowed project so both agree. A dimension on
+    a masked column stays, without its values, value names and the words that name values."""
     project = scoped_project(model.project, access) if model.project is not None else None
     raw = view_data(project, model) if project is not None else model.model_dump(by_alias=True)
     relations = {t["name"]: t["relation"] or t["name"] for t in raw["tables"]}
@@ -172,6 +279,12 @@ def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
     def reads_ok(table: str, expr: str) -> bool:
         return _expression_readable(
             access, relation_table(relations.get(table, table), access.default_schema, dialect), expr, dialect)
+
+    def masked(table: str, expr: str) -> bool:
+        return _expression_masked(
+            access, relation_table(relations.get(table, table), access.default_schema, dialect), expr, dialect)
+
+    hidden_words = _value_words(hidden_values)
 
     raw["tables"] = [t for t in raw["tables"] if reads_ok(t["name"], "1")]
     tables = {t["name"] for t in raw["tables"]}
@@ -183,8 +296,13 @@ def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
             continue
         labels = dim.get("value_labels")
         if labels and not (labels["table"] and reads_ok(labels["table"], labels["key"])
-                           and reads_ok(labels["table"], labels["label"])):
+                           and reads_ok(labels["table"], labels["label"]) and not masked(labels["table"], labels["label"])):
             dim["value_labels"] = None
+        if any(masked(s["table"], s["expr"]) for s in dim["sources"]):
+            dim["values"], dim["value_aliases"], dim["value_labels"] = False, {}, None
+            dim["description"] = without_values(dim.get("description", ""), hidden_words, examples=True)
+            dim["synonyms"] = [w for w in dim.get("synonyms", []) if not _names_any(w, hidden_words)]
+            dim["related"] = {w: why for w, why in dim.get("related", {}).items() if not _names_any(w, hidden_words)}
         dims.append(dim)
     dim_names = {d["name"] for d in dims}
     vetted = set(project.metric_by_name) if project is not None else None  # kept through the dbt layer
@@ -212,8 +330,10 @@ def scoped_semantic(model: SemanticModel, access: Access) -> SemanticModel:
 
 
 def scoped_values(values: ValueIndex, model: SemanticModel) -> ValueIndex:
-    """Only the values of dimensions the person can see, and readable names only where they may read them."""
-    keep = {d.name for d in model.dimensions}
+    """Only the values of dimensions the person can see and whose values they may read (`model` is
+    their scoped model: a masked dimension reads no values there), and readable names only where
+    they may read them."""
+    keep = {d.name for d in model.dimensions if d.values}
     labelled = {d.name for d in model.dimensions if d.value_labels is not None}
     return ValueIndex(
         values={k: v for k, v in values.values.items() if k in keep},

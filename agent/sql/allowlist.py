@@ -170,6 +170,21 @@ FAMILY = {
     "clickhouse": "clickhouse",
 }
 
+# Functions that take or release locks, wait, or change the session or the server: refused by
+# name on every engine (and before the allow-list, so listing one there by mistake cannot let it
+# through). A lock taken by a query outlives its answer on a pooled connection.
+LOCK_AND_SESSION_FUNCTIONS = frozenset("""
+get_lock release_lock release_all_locks is_used_lock is_free_lock
+pg_advisory_lock pg_advisory_lock_shared pg_advisory_xact_lock pg_advisory_xact_lock_shared
+pg_try_advisory_lock pg_try_advisory_lock_shared pg_try_advisory_xact_lock
+pg_try_advisory_xact_lock_shared pg_advisory_unlock pg_advisory_unlock_shared pg_advisory_unlock_all
+set_config current_setting pg_sleep pg_sleep_for pg_sleep_until sleep sleep_ms benchmark
+master_pos_wait source_pos_wait master_gtid_wait wait_for_executed_gtid_set
+wait_until_sql_thread_after_gtids pg_cancel_backend pg_terminate_backend pg_reload_conf
+pg_rotate_logfile pg_notify nextval setval lastval last_insert_id set_var name_const
+pg_export_snapshot txid_current pg_current_xact_id dbms_lock.sleep system$wait
+""".split())
+
 # Schemas and name prefixes of system catalogs, refused unless the operator allows them.
 SYSTEM_SCHEMAS = frozenset({
     "information_schema", "pg_catalog", "pg_toast", "pg_temp", "mysql", "performance_schema",

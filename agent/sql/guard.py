@@ -24,6 +24,7 @@ from sqlglot.tokens import Token, TokenType
 from agent.budget.inputs import check_sql
 from agent.errors import UnsafeSqlError
 from agent.sql.allowlist import (
+    LOCK_AND_SESSION_FUNCTIONS,
     MAX_GENERATED,
     SIZE_ARGUMENTS,
     SYSTEM_PREFIXES,
@@ -41,6 +42,7 @@ _SESSION = "would change the session or the engine"
 _EXTERNAL = "would reach outside the warehouse"
 _NOT_QUERY = "is not a query"
 _LOCKS = "would lock rows"
+_LOCKS_OR_SESSION = "would take a lock, wait, or change the session or the server"
 
 # Leading words of statements that are never a read query, with what they would do.
 # Checked on tokens before parsing because sqlglot reads some of them as something
@@ -70,7 +72,7 @@ _STATEMENT_WORDS = {
 }
 # Words that anywhere in a statement mean it writes (SELECT ... INTO OUTFILE, INTO t).
 _ANYWHERE_WORDS = {"INTO": ("SELECT INTO", _WRITES), "OUTFILE": ("INTO OUTFILE", _WRITES),
-                   "DUMPFILE": ("INTO DUMPFILE", _WRITES)}
+                   "DUMPFILE": ("INTO DUMPFILE", _WRITES), "PROCEDURE": ("PROCEDURE", _SESSION)}
 
 # Tree nodes that never belong in a read query, wherever they appear.
 _FORBIDDEN_NODES: tuple[tuple[type[exp.Expression], str, str], ...] = (
@@ -115,6 +117,15 @@ _DANGEROUS_PREFIXES = (
     "user", "session_user", "current_user", "connection_id", "system", "shell", "read_", "write_",
 )
 _CALL_NAME = re.compile(r"^\s*([\w.\"`]+)\s*\(")
+# MySQL and MariaDB run what is inside /*! ... */ (and MariaDB /*M! ... */) as part of the statement,
+# while every parser here reads it as a comment. Looked for anywhere, strings included: a quote
+# escaped with a backslash can make a string end elsewhere for the engine than for a scanner.
+_EXECUTABLE_COMMENT = re.compile(r"/\*\s*M?!", re.IGNORECASE)
+# Words read without the tokenizer, for text it cannot read (a quote it thinks is never closed).
+_FIRST_WORD = re.compile(r"^[\s(]*([A-Za-z]+)")
+_ANY_WORD = re.compile(r"[A-Za-z]+")
+# BigQuery's SAFE. prefix makes a built-in return NULL instead of failing; it names no schema.
+_BUILTIN_QUALIFIERS = {"bigquery": ("safe",)}
 # A table "name" with these characters is a file path or URL that DuckDB would open.
 _PATH_LIKE = re.compile(r"[./\\:~*?]")
 
@@ -124,11 +135,15 @@ class GuardPolicy:
     """What a query may read beyond the function allow-list.
 
     `tables` holds the warehouse's user tables, lower-case, both bare and schema-qualified;
-    None means "not known" (only system catalogs are refused then).
+    None means "not known" (only system catalogs are refused then). `user_functions` are the
+    names of functions and macros someone created on the warehouse: called without a schema,
+    DuckDB (and PostgreSQL, by its search path and argument types) may run one of them instead
+    of the built-in of the same name, so those names are refused.
     """
 
     tables: frozenset[str] | None = None
     allow_system: bool = False
+    user_functions: frozenset[str] = frozenset()
 
 
 def ensure_read_only(
@@ -139,7 +154,7 @@ def ensure_read_only(
     check_sql(text)
     read = sqlglot_dialect(dialect)
     policy = policy or GuardPolicy()
-    called = _check_tokens(text, read)
+    called = refuse_unsafe_words(text, read)
     statements = parse_statements(text, read)
     if not statements:
         raise UnsafeSqlError("There is no query here to run, only comments or semicolons.")
@@ -162,11 +177,21 @@ def ensure_read_only(
     return tree
 
 
-def _check_tokens(text: str, read: str) -> list[str]:
-    """Refuse non-query leading words and INTO; return every name written as a call `name(`."""
+def refuse_unsafe_words(text: str, read: str) -> list[str]:
+    """Refuse, before any parsing, what no read query contains: executable comments, leading words
+    of statements that are not queries, INTO, qualified (user) functions and lock or session
+    functions. Returns every name written as a call `name(`. A statement the parser cannot read
+    is still refused with its reason rather than as a syntax error."""
+    if _EXECUTABLE_COMMENT.search(text):
+        raise UnsafeSqlError(
+            "I only run read-only queries; this statement hides SQL in an executable comment "
+            "(/*! … */ or /*M! … */), which MySQL and MariaDB would run as part of it. Write the "
+            "query without it."
+        )
     try:
         tokens = Dialect.get_or_raise(read).tokenize(text)
     except TokenError:
+        _refuse_words_untokenized(text)
         return []  # the parser reports the exact syntax problem
     at_start = True
     called: list[str] = []
@@ -176,14 +201,80 @@ def _check_tokens(text: str, read: str) -> list[str]:
             continue
         word = token.text.upper()
         if at_start and token.token_type != TokenType.L_PAREN:
-            if word in _STATEMENT_WORDS:
-                raise UnsafeSqlError(_refusal(word, _STATEMENT_WORDS[word]))
+            leading = word.split()[0] if word.split() else word  # a COMMAND token holds 'LOCK TABLES'
+            if leading in _STATEMENT_WORDS:
+                raise UnsafeSqlError(_refusal(leading, _STATEMENT_WORDS[leading]))
             at_start = False
         if word in _ANYWHERE_WORDS and token.token_type not in (TokenType.STRING, TokenType.IDENTIFIER):
             raise UnsafeSqlError(_refusal(*_ANYWHERE_WORDS[word]))
+        if i + 1 < len(tokens) and tokens[i + 1].token_type == TokenType.L_PAREN:
+            if token.text.lower() in LOCK_AND_SESSION_FUNCTIONS:
+                raise _refuse_lock_or_session(token.text.lower())
+            qualifier = _qualifier(tokens, i)
+            if qualifier and qualifier.lower() not in _BUILTIN_QUALIFIERS.get(read, ()):
+                _refuse_qualified(f"{qualifier}.{token.text}", read)
         if _is_call(tokens, i):
             called.append(token.text.lower())
     return called
+
+
+def _refuse_words_untokenized(text: str) -> None:
+    first = _FIRST_WORD.match(text)
+    word = first.group(1).upper() if first else ""
+    if word in _STATEMENT_WORDS:
+        raise UnsafeSqlError(_refusal(word, _STATEMENT_WORDS[word]))
+    for found in _ANY_WORD.finditer(text):
+        upper = found.group(0).upper()
+        if upper in ("OUTFILE", "DUMPFILE"):
+            raise UnsafeSqlError(_refusal(*_ANYWHERE_WORDS[upper]))
+        if upper.lower() in LOCK_AND_SESSION_FUNCTIONS and text[found.end():].lstrip().startswith("("):
+            raise _refuse_lock_or_session(upper.lower())
+
+
+def _qualifier(tokens: list[Token], i: int) -> str:
+    """`db.schema` when the call at `i` is written `db.schema.fn(`; '' for a bare `fn(`."""
+    parts: list[str] = []
+    j = i
+    while j >= 2 and tokens[j - 1].token_type == TokenType.DOT and _is_word(tokens[j - 2]):
+        parts.insert(0, tokens[j - 2].text)
+        j -= 2
+    return ".".join(parts)
+
+
+def _is_word(token: Token) -> bool:
+    return token.token_type == TokenType.IDENTIFIER or bool(re.fullmatch(r"\w+", token.text))
+
+
+def _refuse_qualified(name: str, read: str) -> None:
+    """A function named with its schema or database is one someone created (a stored function, a
+    macro, a UDF), whatever built-in it is named like; only the allow-list can name one."""
+    if name.lower() in allowed_functions(read):
+        return
+    raise _qualified_refusal(name)
+
+
+def _qualified_refusal(name: str) -> UnsafeSqlError:
+    return UnsafeSqlError(
+        f"I only run read-only queries with functions I know are safe; {name}() is a function "
+        "named with its schema or database, so it is one someone created on the warehouse and "
+        "could do anything, not a built-in. Use the built-in without the prefix, or ask the "
+        "person who runs the bot to review it."
+    )
+
+
+def _refuse_shadowing(name: str) -> UnsafeSqlError:
+    return UnsafeSqlError(
+        f"I only run read-only queries with functions I know are safe; someone created a function "
+        f"named {name} on this warehouse, and a call by that name could run it instead of the "
+        "built-in. Ask the person who runs the bot to drop or rename it."
+    )
+
+
+def _refuse_lock_or_session(name: str) -> UnsafeSqlError:
+    return UnsafeSqlError(
+        f"I only run read-only queries; {name}() {_LOCKS_OR_SESSION}, which would outlast the "
+        "answer on a shared connection."
+    )
 
 
 def _is_call(tokens: list[Token], i: int) -> bool:
@@ -206,7 +297,16 @@ class _Checker:
         self.aliases = {a.name.lower() for a in tree.find_all(exp.TableAlias) if a.name}
 
     def check(self, called: list[str]) -> None:
+        for node in self.tree.find_all(exp.Dot):
+            if isinstance(node.expression, exp.Func):  # `db.fn(...)`, however it was spelt
+                qualifier = node.this.sql(dialect=self.read)
+                if qualifier.lower() not in _BUILTIN_QUALIFIERS.get(self.read, ()):
+                    function = node.expression
+                    name = function.name if isinstance(function, exp.Anonymous) else function.sql_name()
+                    _refuse_qualified(f"{qualifier}.{name.lower()}", self.read)
         for name in called:
+            if name in self.policy.user_functions and name not in self.aliases:
+                raise _refuse_shadowing(name)
             if name not in self.aliases and name not in self.allowed and name not in self.table_funcs:
                 raise _refuse_function(name)
         for node in self.tree.walk():
@@ -217,6 +317,8 @@ class _Checker:
 
     def _function(self, node: exp.Func) -> None:
         name = self._name(node)
+        if name in self.policy.user_functions:
+            raise _refuse_shadowing(name)
         in_from = isinstance(node.parent, (exp.Table, exp.From, exp.Join)) and node.arg_key == "this"
         if in_from:
             if name not in self.table_funcs:
@@ -393,6 +495,10 @@ class UnknownTableError(UnknownNameError):
 
 def _refuse_function(name: str) -> UnsafeSqlError:
     """Known-dangerous names are refusals; names nobody knows read like an engine's error too."""
+    if name in LOCK_AND_SESSION_FUNCTIONS:
+        return _refuse_lock_or_session(name)
+    if "." in name:  # one quoted name holding its qualifier: BigQuery's `project.dataset.fn`
+        return _qualified_refusal(name)
     message = _unknown_function(name)
     if name in duckdb_refused() or name.startswith(_DANGEROUS_PREFIXES):
         return UnsafeSqlError(message)

@@ -330,6 +330,7 @@ class Warehouse:
         self._schema: Schema | None = None
         self._schema_at = 0.0
         self._schema_lock = threading.Lock()
+        self._user_functions: frozenset[str] = frozenset()
 
     @classmethod
     def from_settings(cls, settings: Settings) -> "Warehouse":
@@ -351,6 +352,11 @@ class Warehouse:
 
     def _sample_values(self, table: str, column: str, limit: int) -> list:
         raise NotImplementedError
+
+    def _read_user_functions(self) -> frozenset[str]:
+        """Lower-case names of functions someone created that a bare call could reach (engines
+        where a built-in always wins, like MariaDB, have none to report)."""
+        return frozenset()
 
     def cancel(self) -> None:
         """Stop every query this adapter is running (used at shutdown and by deadlines)."""
@@ -379,7 +385,7 @@ class Warehouse:
                 log.info("reading the schema of %s", self.describe())
                 # Under a budget enforced from outside: a catalog read that never returns is abandoned.
                 self._schema = self.slots.call_blocking(
-                    self._introspect, budget_s=self.budget_s() * INTROSPECTION_QUERIES
+                    self._introspect_with_functions, budget_s=self.budget_s() * INTROSPECTION_QUERIES
                 )
                 self._schema_at = time.monotonic()
                 log.info(
@@ -388,6 +394,11 @@ class Warehouse:
                 )
             return self._schema
 
+    def _introspect_with_functions(self) -> Schema:
+        schema = self._introspect()
+        self._user_functions = self._read_user_functions()
+        return schema
+
     def refresh(self) -> Schema:
         with self._schema_lock:
             self._schema = None
@@ -395,7 +406,8 @@ class Warehouse:
 
     def guard_policy(self) -> GuardPolicy:
         return GuardPolicy(
-            tables=self.schema().known_names(), allow_system=self.settings.warehouse_allow_system_tables
+            tables=self.schema().known_names(), allow_system=self.settings.warehouse_allow_system_tables,
+            user_functions=self._user_functions,
         )
 
     def check(self, sql: str) -> exp.Expression:

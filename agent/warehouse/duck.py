@@ -150,6 +150,16 @@ class DuckDBWarehouse(Warehouse):
         self._use = None if default == "main" else default
         return schema
 
+    def _read_user_functions(self) -> frozenset[str]:
+        # A macro named like a built-in ('lower') is what a bare call runs in DuckDB.
+        cursor = self._cursor()
+        try:
+            # No function call in this query: a macro named like it would answer instead.
+            rows = cursor.execute("SELECT DISTINCT function_name FROM duckdb_functions() WHERE NOT internal")
+            return frozenset(row[0].lower() for row in rows.fetchall())
+        finally:
+            cursor.close()
+
     def _sample_values(self, table: str, column: str, limit: int) -> list:
         schema = self.schema()
         info = schema.info.get(table.lower())

@@ -270,7 +270,7 @@ class SqlAlchemyWarehouse(Warehouse):
     def _as_error(self, exc: sa_exc.DBAPIError, limits: Limits) -> Exception:
         orig = exc.orig
         message = mask_url(str(orig or exc)).strip()
-        first = message.splitlines()[0] if message else "The query failed."
+        first = driver_sentence(orig or exc)
         state = getattr(getattr(orig, "diag", None), "sqlstate", None) or getattr(orig, "sqlstate", None)
         errno = orig.args[0] if orig is not None and orig.args and isinstance(orig.args[0], int) else None
         if state == "57014" or errno in (3024, 1969, 1317) or "statement timeout" in message.lower():
@@ -422,6 +422,17 @@ class SqlAlchemyWarehouse(Warehouse):
             if key is not None and estimate is not None and estimate >= 0:
                 schema.info[key].row_estimate = int(estimate)
 
+    def _read_user_functions(self) -> frozenset[str]:
+        # PostgreSQL picks the best match by argument types along the search path, so a
+        # public.lower(varchar) can win over pg_catalog.lower(text).
+        if self.info.key != "postgres":
+            return frozenset()
+        sql = ("SELECT DISTINCT p.proname FROM pg_proc p JOIN pg_namespace n ON n.oid = p.pronamespace "
+               "WHERE n.nspname = ANY (pg_catalog.current_schemas(false)) "  # what a bare name can reach
+               # an extension's functions (citext's lower) were installed by whoever runs the server
+               "AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')")
+        return frozenset(row[0].lower() for row in self._execute(sql, self.limits(row_cap=100_000)).rows)
+
     def _sample_values(self, table: str, column: str, limit: int) -> list:
         schema = self.schema()
         info = schema.info.get(table.lower())
@@ -473,6 +484,19 @@ def _type_name(description) -> str:
 
 _PART = r"(?:`[^`]+`|\"[^\"]+\"|'[^']+'|[\w$]+)"
 _DENIED = re.compile(rf"\btable\s+((?:{_PART}\.)*{_PART})", re.IGNORECASE)
+
+
+def driver_sentence(error: BaseException) -> str:
+    """The database's message with its error class, as a person reads it ('OperationalError 1792:
+    Cannot execute statement in a READ ONLY transaction.'), never a driver's argument tuple."""
+    args = getattr(error, "args", ())
+    if len(args) >= 2 and isinstance(args[0], int) and isinstance(args[1], str):  # PyMySQL, MySQLdb
+        kind, text = f"{type(error).__name__} {args[0]}", args[1]
+    else:
+        kind, text = type(error).__name__, str(error)
+    lines = mask_url(text).strip().splitlines()
+    line = lines[0].strip() if lines else "the query failed"
+    return f"{kind}: {line}" + ("" if line.endswith((".", "!", "?")) else ".")
 
 
 def _denied_table(message: str) -> str | None:

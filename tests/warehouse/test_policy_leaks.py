@@ -295,3 +295,40 @@ async def test_odd_identifiers_still_run_under_the_policy(engine, served, sessio
     reply = await assistant.reply(assistant.run_tool(session, "Chat BI Agent", {"sql": sql, "dialect": engine}, PERSON))
     assert reply.error is None, reply.error
     assert reply.rows == [["a", 1], ["b", 2]]
+
+
+SEGMENTS = ("online", "retail")  # the masked column's real values
+
+
+def test_the_masked_columns_values_leave_every_word(served):
+    """Issue 25 item 2: the catalog, the model and the value index the person gets name no value of
+    the masked column, and its values are not read for them."""
+    assistant, _, _ = served
+    mine = assistant.governance.context_for(assistant.context, PERSON)
+    words = " ".join(f"{c.name} {c.description}" for c in mine.catalog.describe_table("customers").columns)
+    raw = mine.catalog.data.model_dump_json().lower()
+    assert "segment" in words and not any(v in raw for v in SEGMENTS), raw
+    assert not any(v in " ".join(map(str, vs)).lower() for vs in mine.values.values.values() for v in SEGMENTS)
+    assert not any(p.value.lower() in SEGMENTS for p in mine.values.phrases)
+    assert mine.warehouse.distinct_values("customers", "segment") == []
+
+
+async def test_explaining_sql_on_the_masked_column_names_no_value(served, session):
+    assistant, _, _ = served
+    reply = await assistant.reply(assistant.run_tool(
+        session, "Explain SQL Agent", {"sql": "SELECT segment, count(*) AS n FROM customers GROUP BY segment"}, PERSON))
+    said = f"{reply.text} {reply.error}".lower()
+    assert "segment" in said and not any(v in said for v in SEGMENTS), said
+
+
+async def test_a_masked_value_reads_like_a_made_up_one(served, engine):
+    assistant, _, _ = served
+    replies = []
+    for value in ("retail", "zorblax"):
+        session = f"oracle-{engine}-{value}-{next(_sessions)}"
+        reply = await assistant.reply(assistant.ask(session, f"how many customers in the {value} segment?", PERSON))
+        if reply.ask_human is not None and reply.ask_human.kind == "confirm_sql":
+            reply = await assistant.reply(assistant.resume(session, "run", PERSON))
+        assert reply.error is None or "try again" not in reply.error, reply.error
+        replies.append(tuple(str(x).replace(value, "<v>") for x in (reply.text, reply.error, reply.sql, reply.rows)))
+    assert replies[0] == replies[1]
