@@ -130,6 +130,9 @@ def _measure_words(dimensions: dict[str, dict[str, Any]], thesaurus: dict[str, A
                         continue
                     ranking[direction].append(form)
                     ranking["implies_measure"][form] = owners[0]["name"]
+    for measure_word in thesaurus.get("counting_measures") or []:
+        for owner in _measures_named(numeric, measure_word):
+            owner["counts_things"] = True
     for measure_word, verbs in (thesaurus.get("measure_verbs") or {}).items():
         owners = _measures_named(numeric, measure_word)
         if len(owners) != 1:

@@ -98,6 +98,8 @@ class Dimension(_Strict):
     description: str = ""
     related: dict[str, str] = {}  # other words for it (descriptions, thesaurus) -> where each came from
     identifier: bool = False  # a table's own key, to tell its things apart ('which pizza' where pizzas have no name)
+    # a number of things (a quantity): its total answers 'how many pizzas did we sell' (thesaurus `counting_measures:`)
+    counts_things: bool = False
 
     @model_validator(mode="before")
     @classmethod

@@ -122,6 +122,8 @@ QUESTIONS = {
     "net sales last month": (  # the latest month of the invoices the lines belong to: June 2024
         f"SELECT sum({NET}) FROM {LINES} WHERE i.in_invoicedate >= DATE '2024-06-01' "
         "AND i.in_invoicedate < DATE '2024-07-01'", False),
+    "how many products did we sell in 2024?": (  # a quantity's verb: the units sold, not the product rows
+        f"SELECT sum(il.il_quantity) FROM {LINES} WHERE year(i.in_invoicedate) = 2024", False),
     "which products have the most stock value (unitprice * quantity summed)?": (
         "SELECT p.pr_name, sum(il.il_unitprice * il.il_quantity) FROM invoiceline il "
         "JOIN product p ON il.il_productkey = p.pr_productkey GROUP BY 1 ORDER BY 2 DESC, 1", True),

@@ -10,6 +10,7 @@ from agent.semantic.parse.state import WHICH, State, mention_at, plural, words_o
 from agent.semantic.text import phrase
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import name_of
+from agent.semantic.words import lemmas
 
 
 def rankable(metrics: list[str], having: list[MetricFilter], model: SemanticModel) -> str:
@@ -68,6 +69,10 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                     ranked[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
+            if not aggs and counts_things and _counted_by_its_verb(state, mention, measures[0], model):
+                choices.append(metrics_for(measures[0], ["sum"], model))  # 'how many pizzas did we sell'
+                mention.used = True
+                continue
             if not aggs and (counts_things or counted or _describes_counted_noun(state, mention, model)):
                 mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
                 continue
@@ -131,6 +136,22 @@ def _asks_how_many(state: State, model: SemanticModel) -> bool:
         counts = mention.has("entity") or any(model.metric_by_name[e.payload].measure is None
                                               for e in mention.of("metric"))
         if counts and (state.words_before(mention.start, 2) in _HOW_MANY or words_of(state, mention)[:2] in _HOW_MANY):
+            return True
+    return False
+
+
+def _counted_by_its_verb(state: State, mention: Mention, measure: str, model: SemanticModel) -> bool:
+    """'how many pizzas did we sell': a verb of a measure that is a number of things, said of things its
+    rows are of (an order line's pizza), asks for the measure's total, not for the things themselves."""
+    dimension = model.dimension_by_name[measure]
+    word = words_of(state, mention)
+    if not dimension.counts_things or "VERB" not in lemmas(word[-1]) or word[-1] in dimension.label.lower().split():
+        return False
+    lines = {s.table for s in dimension.sources}
+    for counted in (m for m in state.mentions if m.has("entity") and m is not mention):
+        table = counted.of("entity")[0].payload
+        if state.words_before(counted.start, 2) in _HOW_MANY and any(
+                line == table or model.join_path(line, table) for line in lines):
             return True
     return False
 
