@@ -196,3 +196,11 @@ def test_a_code_before_a_noun_for_the_data_names_the_data(read):
     # "the LMS data": the name of the data, not a code of a value nobody has
     extraction = read("how many loans are in the LMS data?")
     assert extraction.intent is not None and not extraction.unknown_values
+
+
+def test_a_number_said_of_a_measure_after_is_or_of_is_that_value(read):
+    # 'books that are 400 pages', 'a book of 400 pages': the measure equals the number
+    for question in ("how many books are 400 pages?", "how many books of 400 pages are there?"):
+        extraction = read(question)
+        assert extraction.intent is not None, extraction.reason
+        assert [(f.field, f.op, f.values) for f in extraction.intent.filters] == [("pages", "=", [400])]

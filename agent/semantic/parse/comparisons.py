@@ -180,10 +180,17 @@ def _split_synonym(state: State, start: int, after: Mention, model: SemanticMode
 
 
 def _exact_count_at(state: State, i: int, model: SemanticModel) -> bool:
-    """'with 4 engines', 'that have 2 engines': a number owned by a measure named right after it."""
+    """'with 4 engines', 'that have 2 engines', 'ratings that are 5 stars', 'a rating of 5 stars': a number
+    owned by a measure named right after it (after 'is' or 'of', only by the measure's own word)."""
     token = state.tokens[i]
-    return token.number is not None and i > 0 and state.tokens[i - 1].low in {"with", "have", "has", "had"} \
-        and i not in state.used_tokens and _numeric_mention_after(state, i + 1, model) is not None
+    if token.number is None or i == 0 or i in state.used_tokens:
+        return False
+    before = state.tokens[i - 1].low
+    if before in {"with", "have", "has", "had"}:
+        return _numeric_mention_after(state, i + 1, model) is not None
+    after = mention_at(state, i + 1)
+    return before in {"is", "are", "was", "were", "of", "gave", "given", "give"} and after is not None \
+        and after.start == i + 1 and is_numeric(after, model)
 
 
 _OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less": "<=", "fewer": "<=",
