@@ -20,7 +20,7 @@ import sqlglot
 from pydantic import BaseModel
 from sqlglot import exp
 
-from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput, Metric, Project
+from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput, Metric, MetricInput, Project
 from agent.semantic.layer import extended
 from agent.semantic.model import SemanticModel
 
@@ -30,14 +30,17 @@ _COMPARISONS = (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ, exp.NEQ)
 
 
 class Definition(BaseModel):
-    """A measure (aggregated) or a condition (a flag) over one semantic model's columns."""
+    """A measure (aggregated) or a condition (a flag) over one semantic model's columns, or a ratio of
+    two of the model's metrics ('ratings per user': the ratings counted over the users counted)."""
 
     name: str  # the metric or dimension name it becomes
     label: str  # the words that name it in the question and in the answer
     table: str  # the semantic model whose rows it reads
-    kind: Literal["measure", "condition"]
-    expr: str  # SQL over that model's columns, in the project's dialect
+    kind: Literal["measure", "condition", "ratio"]
+    expr: str = ""  # SQL over that model's columns, in the project's dialect (measures and conditions)
     agg: Literal["sum", "average", "min", "max"] = "sum"
+    numerator: str | None = None  # a ratio's metrics
+    denominator: str | None = None
 
 
 def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
@@ -138,6 +141,11 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
         if definition.table not in model.table_by_name:
             found.append(f"'{definition.label}' is defined on '{definition.table}', which is not a table of the model.")
             continue
+        if definition.kind == "ratio":
+            missing = [m for m in (definition.numerator, definition.denominator) if m not in model.metric_by_name]
+            if missing:
+                found.append(f"'{definition.label}' divides metrics the model does not have: {', '.join(map(str, missing))}.")
+            continue
         try:
             tree = sqlglot.parse_one(definition.expr, read=dialect)
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
@@ -188,6 +196,8 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
                               dimensions=semantic_model.dimensions + flags))
     metrics = list(project.metrics) + [Metric(name=d.name, type="simple", label=d.label, measure=MeasureInput(d.name))
                                        for d in definitions if d.kind == "measure"]
+    metrics += [Metric(name=d.name, type="ratio", label=d.label, numerator=MetricInput(str(d.numerator)),
+                       denominator=MetricInput(str(d.denominator))) for d in definitions if d.kind == "ratio"]
     result = extended(model, Project(models, metrics, project.diagnostics, project.dialect))
     if len(_CACHE) > 256:
         _CACHE.clear()

@@ -31,6 +31,7 @@ from agent.semantic.parse import (
     measures,
     named_values,
     patterns,
+    per_thing,
     ranking,
     superlatives,
     tokens,
@@ -55,6 +56,7 @@ PASSES: list[Pass] = [
     named_values.values_pass,  # the warehouse's own values, negated or contrasted
     absence.absence_pass,  # things said to be missing ('never placed an order')
     groupings.counted_pass,  # distinct counts ('how many different manufacturers')
+    per_thing.per_thing_pass,  # an average per thing: 'ratings per user on average', 'flights per plane'
     listing.listing_pass,  # the things themselves: 'list our job roles', 'what showstoppers did X make'
     groupings.groupings_pass,  # 'by month', 'per carrier', 'which destination'
     superlatives.superlatives_pass,  # 'the priciest pizza': which thing ranks first by the adjective's measure

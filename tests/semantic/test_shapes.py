@@ -39,6 +39,10 @@ CASES = [
      "SELECT count(*) FILTER (WHERE month = 8) - count(*) FILTER (WHERE month = 7) FROM flights WHERE dest = 'DEN'"),
     ("month over month growth in the number of flights",
      "SELECT month, n - lag(n) OVER (ORDER BY month) FROM (SELECT month, count(*) n FROM flights GROUP BY month)"),
+    ("average number of flights per plane",
+     "SELECT 1.0 * count(*) / count(DISTINCT tailnum) FROM flights"),
+    ("how many flights per plane does each carrier fly, on average?",
+     "SELECT carrier, 1.0 * count(*) / count(DISTINCT tailnum) FROM flights GROUP BY carrier"),
     ("average temperature at JFK on new year's eve",
      "SELECT avg(temp) FROM weather WHERE origin = 'JFK' AND month = 12 AND day = 31"),
 ]

@@ -1,0 +1,118 @@
+"""Pass: an average per thing ('average number of flights per plane', 'how many ratings per head do
+our users give, on average?'): a count or total divided by how many different things there are, as
+a ratio the question defines. Without a word of averaging, 'flights per carrier' is a grouping and
+is left to the groupings pass; 'average income per head' over people's own rows is the average."""
+
+from __future__ import annotations
+
+from agent.semantic.definitions import Definition, with_definitions
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.state import State, mention_at, words_of
+
+_AVERAGING = {"average", "avg", "mean", "typical", "typically"}
+
+
+def per_thing_pass(draft: Draft) -> Draft:
+    state, model = draft.state, draft.model
+    people = set(model.coverage.get("per_person", []))
+    for index, token in enumerate(state.tokens):
+        if token.low != "per" or index in state.used_tokens or index + 1 >= len(state.tokens):
+            continue
+        averaged = [i for i, t in enumerate(state.tokens) if t.low in _AVERAGING and i not in state.used_tokens]
+        per_person = state.tokens[index + 1].low in people
+        if not averaged and not per_person:
+            continue  # 'flights per carrier': a grouping
+        counted = _counted_before(state, index, model)
+        if counted is None:
+            if per_person and _measure_before(state, index, model):
+                state.consume(index, index + 1)  # 'average income per head': people's own rows, averaged
+            continue
+        mention, numerator, table = counted
+        per = _thing_after(state, index, model, people, exclude=mention)
+        if per is None:
+            continue
+        per_mention, denominator = _denominator(per, table, model)
+        if denominator is None:
+            continue
+        name = f"{numerator}_per_{denominator}"
+        said = [w for w in words_of(state, mention) if w not in {"how", "many", "number", "of", "the"}]
+        label = f"{' '.join(said)} per {' '.join(words_of(state, per_mention))}"
+        definition = Definition(name=name, label=label, table=table, kind="ratio", expr="",
+                                numerator=numerator, denominator=denominator)
+        draft.definitions.append(definition)
+        draft.model = with_definitions(model, [definition])
+        draft.metric_choices.append([name])
+        for used in (mention, per_mention):
+            used.used = True
+            used.entries = [e for e in used.entries if e.kind != "metric"]  # divided now, not asked for alone
+        agg = [m for m in state.mentions if m.has("agg") and not m.used and m.of("agg")[0].payload == "avg"]
+        for m in agg:
+            m.used = True
+        state.consume(index, index + 1, *averaged, *_count_words(state, mention.start))
+        return draft
+    return draft
+
+
+def _counted_before(state: State, index: int, model: SemanticModel) -> tuple[Mention, str, str] | None:
+    """The things counted ('ratings', 'number of flights') or the total ('revenue') said before 'per'
+    (with 'do our users give' and the like between): (mention, metric, its table)."""
+    for j in range(index - 1, -1, -1):
+        mention = mention_at(state, j)
+        if mention is None or mention.used:
+            continue
+        if mention.has("metric"):  # a count or a total divides; an average per plane is a grouping by plane
+            metric = model.metric_by_name[str(mention.of("metric")[0].payload)]
+            expr = (metric.expr or "").lower().replace(" ", "")
+            additive = metric.agg in ("count", "sum") or (metric.agg is None and expr.startswith(("count(", "sum(")))
+            return (mention, metric.name, metric.table) if metric.table and additive else None
+        if mention.has("entity"):
+            table = model.table_by_name[str(mention.of("entity")[0].payload)]
+            return (mention, table.count_metric, table.name) if table.count_metric else None
+        return None
+    return None
+
+
+def _measure_before(state: State, index: int, model: SemanticModel) -> bool:
+    mention = mention_at(state, index - 1) if index else None
+    return mention is not None and any(model.dimension_by_name[str(e.payload)].kind == "numeric"
+                                       for e in mention.of("dimension"))
+
+
+def _thing_after(state: State, index: int, model: SemanticModel, people: set[str],
+                 exclude: Mention) -> Mention | None:
+    """The thing after 'per' ('per plane'); for 'per head', the people named elsewhere ('our users')."""
+    after = mention_at(state, index + 1)
+    if after is not None and after.start == index + 1 and not after.used:
+        return after
+    if state.tokens[index + 1].low not in people:
+        return None
+    state.consume(index + 1)
+    named = [m for m in state.mentions if m is not exclude and not m.used and m.start > index
+             and (m.has("entity") or any(model.dimension_by_name[str(e.payload)].identifier for e in m.of("dimension")))]
+    return named[0] if len(named) == 1 else None
+
+
+def _denominator(per: Mention, table: str, model: SemanticModel) -> tuple[Mention, str | None]:
+    """How many different things there are among the counted rows: the model's count of them from
+    that table, else a distinct count of the dimension that names them."""
+    for entry in per.of("entity"):
+        things = model.table_by_name[str(entry.payload)]
+        if things.name == table:
+            return per, None  # 'seats per plane' over planes: an average per row, not a ratio
+        metric = things.counted_from.get(table)
+        if metric:
+            return per, metric
+    for entry in per.of("dimension"):
+        metric = model.distinct_count_metric(str(entry.payload))
+        if metric and model.metric_by_name[metric].table == table:
+            return per, metric
+    return per, None
+
+
+def _count_words(state: State, start: int) -> list[int]:
+    """'how many' / 'number of' / 'average number of' before the counted things."""
+    if state.words_before(start, 2) in {("how", "many"), ("number", "of")}:
+        return [start - 2, start - 1]
+    return []
