@@ -84,9 +84,11 @@ class BlockingSlots:
         """`fn(*args, **kwargs)` on a slot. `owner` (a person) and `channel` each hold at most `per_holder`
         slots; `costly` (the engine's estimate) keeps the call off the last free slot."""
         loop = asyncio.get_running_loop()
-        deadline = self._clock() + budget_s
         self._refuse_if_holding_runaway(owner)
-        call_id = await self._take_slot(owner, channel, costly, budget_s, deadline)
+        call_id = await self._take_slot(owner, channel, costly, budget_s, self._clock() + budget_s)
+        # The budget counts from the slot on, as the engine's own time limit does: a call that waited
+        # for its slot is not abandoned before the engine had the chance to stop it.
+        deadline = self._calls[call_id].started + budget_s
         result: asyncio.Future[T] = loop.create_future()
         thread = threading.Thread(
             target=self._work, args=(loop, call_id, result, fn, args, kwargs), name=f"blocking-{call_id}", daemon=True
@@ -189,14 +191,20 @@ class BlockingSlots:
             try:
                 await asyncio.wait_for(self._freed.wait(), max(0.0, deadline - self._clock()))
             except TimeoutError:
-                raise BusyError(
-                    "The warehouse is busy with other queries right now; please try again in a minute."
-                ) from None
+                raise self._busy(owner) from None
             finally:
                 self.waiting -= 1
         call_id = next(self._ids)
         self._calls[call_id] = _Call(owner, self._clock(), budget_s, channel=channel)
         return call_id
+
+    def _busy(self, owner: str | None) -> BusyError:
+        if owner is not None and sum(1 for c in self._calls.values() if c.owner == owner) >= self.per_holder:
+            return BusyError(
+                f"Your other queries hold {self.per_holder} warehouse slots, as many as one person may use at "
+                "once, and none finished in time for this one. Please try again when they have."
+            )
+        return BusyError("The warehouse is busy with other queries right now; please try again in a minute.")
 
     def _work(self, loop: asyncio.AbstractEventLoop, call_id: int, result: asyncio.Future, fn, args, kwargs) -> None:
         _on_slot.active = True

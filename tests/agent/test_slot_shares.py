@@ -112,3 +112,22 @@ async def test_slots_held_past_their_budget_are_reported():
     assert report["overdue"] == 1 and report["overdue_longest_s"] == 30.0 and not report["wedged"]
     release.set()
     await asyncio.wait_for(asyncio.gather(running, return_exceptions=True), GENEROUS_S)
+
+
+async def test_the_budget_counts_from_the_slot_not_from_the_wait_for_it():
+    """A call that waited most of its budget for a slot still gets its whole budget on it (as the engine's
+    own time limit starts with the statement), instead of being abandoned as a runaway moments after."""
+    now = [0.0]
+    slots = BlockingSlots(1, clock=lambda: now[0])
+    first_done, second_done = threading.Event(), threading.Event()
+    first = asyncio.create_task(slots.call(first_done.wait, budget_s=5.0, owner="U1"))
+    await _until(lambda: slots.snapshot()["busy"] == 1)
+    second = asyncio.create_task(slots.call(second_done.wait, budget_s=5.0, owner="U2"))
+    await _until(lambda: slots.snapshot()["waiting"] == 1)
+    now[0] = 4.9  # the second caller has waited 4.9 of its 5 s for the slot
+    first_done.set()
+    await _until(lambda: slots.snapshot()["waiting"] == 0 and slots.snapshot()["busy"] == 1)
+    await asyncio.sleep(0.5)  # longer than the 0.1 s a budget counted from the wait would leave
+    second_done.set()
+    assert await asyncio.wait_for(asyncio.gather(first, second), GENEROUS_S) == [True, True]
+    assert slots.abandoned_total == 0
