@@ -8,10 +8,11 @@ one abandoned slot: their next query is refused until it ends, and other people'
 take the free slots. When every slot is held past its budget the pool is wedged, which
 readiness reports.
 
-Runaways from many people cannot starve the others: one person, and one channel, holds at
-most `per_holder` slots at once (a share of them), and the last free slot is kept for a
-person holding none whose query the engine does not estimate costly. That person never
-waits behind shares: an ordinary question gets a slot while others' runaways hold the rest.
+Runaways from many people cannot starve the others: one person, one channel, and all the
+queries the engine estimates costly together, hold at most `per_holder` slots at once (a
+share of them), and the last free slot is kept for a person holding none whose query is not
+estimated costly. That person never waits behind shares: an ordinary question gets a slot
+while others' runaways hold the rest, and shares the engine's threads with fewer of them.
 
 Threads are daemons and never asyncio's default executor: an abandoned call must neither
 block other `to_thread` work nor keep the process alive at exit.
@@ -51,6 +52,7 @@ class _Call:
     budget_s: float
     abandoned: bool = False
     channel: str | None = None
+    costly: bool = False
 
     def overdue(self, now: float) -> bool:
         return now - self.started > self.budget_s
@@ -82,7 +84,7 @@ class BlockingSlots:
         **kwargs: Any,
     ) -> T:
         """`fn(*args, **kwargs)` on a slot. `owner` (a person) and `channel` each hold at most `per_holder`
-        slots; `costly` (the engine's estimate) keeps the call off the last free slot."""
+        slots; `costly` calls (the engine's estimate) too, all together, and never the last free slot."""
         loop = asyncio.get_running_loop()
         self._refuse_if_holding_runaway(owner)
         call_id = await self._take_slot(owner, channel, costly, budget_s, self._clock() + budget_s)
@@ -179,6 +181,8 @@ class BlockingSlots:
             return True  # what the kept slot is for; others' shares never hold this person up
         if free <= self.kept:
             return False
+        if costly and sum(1 for c in self._calls.values() if c.costly) >= self.per_holder:
+            return False  # costly work shares the engine's threads too: together it gets one holder's share
         return channel is None or sum(1 for c in self._calls.values() if c.channel == channel) < self.per_holder
 
     async def _take_slot(
@@ -195,7 +199,7 @@ class BlockingSlots:
             finally:
                 self.waiting -= 1
         call_id = next(self._ids)
-        self._calls[call_id] = _Call(owner, self._clock(), budget_s, channel=channel)
+        self._calls[call_id] = _Call(owner, self._clock(), budget_s, channel=channel, costly=costly)
         return call_id
 
     def _busy(self, owner: str | None) -> BusyError:

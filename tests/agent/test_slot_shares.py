@@ -39,12 +39,12 @@ def release():
     event.set()
 
 
-@pytest.fixture
-def assistant(offline_context, settings, monkeypatch, release):
-    """Four slots (the default), half of them at most per person or channel, a generous query limit:
-    nothing is abandoned while the test runs."""
-    monkeypatch.setattr(DuckDBWarehouse, "_execute", blocking_engine(DuckDBWarehouse._execute, release))
-    roomy = settings.model_copy(update={"query_timeout_s": GENEROUS_S, "warehouse_slots": 4, "warehouse_slot_share": 0.5})
+def make_assistant(offline_context, settings, share: float) -> Assistant:
+    """Four slots (the default), `share` of them at most per person, channel or costly work, and a
+    generous query limit: nothing is abandoned while the test runs."""
+    roomy = settings.model_copy(
+        update={"query_timeout_s": GENEROUS_S, "warehouse_slots": 4, "warehouse_slot_share": share}
+    )
     warehouse = DuckDBWarehouse(offline_context.warehouse.path, roomy)
     return Assistant(dataclasses.replace(offline_context, settings=roomy, warehouse=warehouse))
 
@@ -63,15 +63,21 @@ async def _until(condition) -> None:
 
 
 @pytest.mark.parametrize(
-    ("channels", "held"),
+    ("share", "channels", "held"),
     [
-        # six people in six channels: the kept slot stops a fourth costly query
-        ([f"C{n}" for n in range(6)], 3),
-        # six people in one channel: the channel's share (two of four slots) stops the third
-        (["C-busy"] * 6, 2),
+        # no shares at all: the kept slot alone stops a fourth costly query
+        (1.0, [f"C{n}" for n in range(6)], 3),
+        # six people in six channels: costly work together holds one share (two of four slots)
+        (0.5, [f"C{n}" for n in range(6)], 2),
+        # six people in one channel: the channel's share stops the third
+        (0.5, ["C-busy"] * 6, 2),
     ],
 )
-async def test_a_seventh_person_gets_a_slot_while_six_runaways_hold_the_rest(assistant, release, channels, held):
+async def test_a_seventh_person_gets_a_slot_while_six_runaways_hold_the_rest(
+    offline_context, settings, monkeypatch, release, share, channels, held
+):
+    monkeypatch.setattr(DuckDBWarehouse, "_execute", blocking_engine(DuckDBWarehouse._execute, release))
+    assistant = make_assistant(offline_context, settings, share)
     slots = assistant.context.warehouse.slots
     runaways = [
         asyncio.create_task(run_sql(assistant, f"U-runaway-{n}", channel, RUNAWAY)) for n, channel in enumerate(channels)
