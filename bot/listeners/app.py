@@ -224,7 +224,7 @@ class Surfaces:
             who.groups = await self.user_groups.of(user)
             if who.groups and await self.agent.may_answer(session_id, who):
                 return True
-        log.info("click by %s on someone else's question in session %s refused", user, session_id)
+        log.info("%s may not answer someone else's question in session %s: refused", user, session_id)
         self.jobs.spawn(self._notice(channel, user, thread_ts, refusal), "not-yours")
         return False
 
