@@ -261,7 +261,8 @@ async def seventh_while_six_runaways(context, settings, runs: int, timeout_s: fl
                     f"r-{costly_rows}-{n}-{p}", "Chat BI Agent", {"sql": RUNAWAY_SQL}, ChatContext(user=f"R{p}", channel=f"C{p}"))))
                     for p in range(6)]
                 slots = warehouse.slots
-                while slots.snapshot()["busy"] + slots.snapshot()["waiting"] < 6:
+                # every runaway has reached the warehouse (running, waiting for a slot, or already refused)
+                while sum(t.done() for t in runaways) + slots.snapshot()["busy"] + slots.snapshot()["waiting"] < 6:
                     await asyncio.sleep(0.05)
                 during.append(await seventh(runs + n))
                 replies = await asyncio.gather(*runaways)
