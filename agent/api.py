@@ -142,15 +142,16 @@ class Assistant:
         async with self._lock(session_id):
             pending = await self.pending(session_id)
             if pending is not None:
+                # The open question is its asker's: another person's words neither answer nor replace it.
+                refusal = await self._not_yours(session_id, context)
+                if refusal is not None:
+                    yield refusal
+                    return
                 answer = interpret_reply(message, pending)
                 if answer == REASK:
                     yield _reask(session_id, pending, context)
                     return
                 if answer is not None:
-                    refusal = await self._not_yours(session_id, context)
-                    if refusal is not None:
-                        yield refusal
-                        return
                     async for event in self._answer(session_id, answer, context):
                         yield event
                     return
@@ -267,7 +268,8 @@ class Assistant:
         return AskHuman.model_validate(_ask_human_fields(snapshot.interrupts[0].value))
 
     async def health(self, timeout_s: float = 2.0) -> dict[str, Any]:
-        """For readiness: does the warehouse answer, and are its slots wedged by work that would not stop?"""
+        """For readiness: does the warehouse answer, are its slots wedged by work that would not stop, and
+        do the CPU workers still finish steps (`cpu_problem`: None, or why not)?"""
         warehouse = self.context.warehouse
         slots = warehouse.slots.snapshot()
         problem: str | None = None
@@ -285,6 +287,7 @@ class Assistant:
             "wedged": slots["wedged"],
             "warehouse_slots": slots,
             "cpu_overruns": self.context.cpu.overruns,
+            "cpu_problem": self.context.cpu.problem(),
         }
 
     async def reply(self, events: AsyncIterator[Event]) -> AgentReply:

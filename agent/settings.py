@@ -52,6 +52,10 @@ class Settings(BaseSettings):
     query_max_bytes_billed: int = Field(default=10_000_000_000, ge=0)  # BigQuery cost cap
     query_threads: int = Field(default=2, ge=1)
     warehouse_slots: int = Field(default=4, ge=1)  # warehouse calls at once per process
+    # The most of the slots one person, or one channel, holds at once (at least one slot).
+    warehouse_slot_share: float = Field(default=0.5, gt=0, le=1)
+    # A query whose plan expects more rows than this at some step is costly: it never takes the last free slot.
+    warehouse_costly_rows: int = Field(default=100_000_000, ge=1)
 
     # Budgets: what one request may cost, enforced from outside the work
     max_question_chars: int = Field(default=2000, ge=1)

@@ -12,7 +12,12 @@ Prints figures; asserts nothing.
   until the bot is built (without those values) instead of never;
 - other people's queries while N statements that ignore cancellation hold warehouse
   slots (the engine call is replaced by one that blocks; tests/support/runaway.py):
-  median answer time against the same queries with nothing running away.
+  median answer time against the same queries with nothing running away;
+- a seventh person's ordinary question while six people each run a real runaway on DuckDB
+  (a cross join of flights with itself, stopped by the engine at the query time limit), with
+  the default four slots: alone, with shares and the kept slot (now), and with no query
+  estimated costly (every slot open to any runaway, as before issue 25); and the process's
+  peak RSS.
 
     python bench/wedge_bench.py [--runs 5] [--runaways 3]
     python bench/wedge_bench.py --smoke      # one run of each, short budgets: the bench itself works
@@ -228,6 +233,52 @@ async def others_while_runaways(context, settings, runs: int, runaways: int, tim
           f"health while they still run: {health}")
 
 
+RUNAWAY_SQL = "SELECT count(*) AS n FROM flights a CROSS JOIN flights b"
+
+
+async def seventh_while_six_runaways(context, settings, runs: int, timeout_s: float) -> None:
+    import resource
+
+    from agent.api import Assistant, ChatContext
+    from agent.warehouse.duck import DuckDBWarehouse
+
+    async def measure(costly_rows: int) -> tuple[list[float], list[float], list[str]]:
+        tight = settings.model_copy(update={"query_timeout_s": timeout_s, "warehouse_costly_rows": costly_rows})
+        warehouse = DuckDBWarehouse(context.warehouse.path, tight)
+        assistant = Assistant(dataclasses.replace(context, settings=tight, warehouse=warehouse))
+
+        async def seventh(n: int) -> float:
+            took, reply = await timed(lambda: final(assistant.run_tool(
+                f"seventh-{costly_rows}-{n}", "Chat BI Agent", {"sql": QUERY}, ChatContext(user="U7", channel="C7"))))
+            assert reply.error is None, reply.error
+            return took
+
+        try:
+            alone = [await seventh(n) for n in range(runs)]
+            during = []
+            for n in range(runs):
+                runaways = [asyncio.create_task(final(assistant.run_tool(
+                    f"r-{costly_rows}-{n}-{p}", "Chat BI Agent", {"sql": RUNAWAY_SQL}, ChatContext(user=f"R{p}", channel=f"C{p}"))))
+                    for p in range(6)]
+                slots = warehouse.slots
+                # every runaway has reached the warehouse (running, waiting for a slot, or already refused)
+                while sum(t.done() for t in runaways) + slots.snapshot()["busy"] + slots.snapshot()["waiting"] < 6:
+                    await asyncio.sleep(0.05)
+                during.append(await seventh(runs + n))
+                replies = await asyncio.gather(*runaways)
+            return alone, during, sorted({r.error_code or "ok" for r in replies})
+        finally:
+            warehouse.close()
+
+    alone, during, codes = await measure(settings.warehouse_costly_rows)
+    _, before, _ = await measure(10**30)
+    rss_mb = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+    print(f"a seventh person's question while six people run cross joins ({timeout_s:g} s limit, 4 slots, median of {runs}): "
+          f"{median_ms(during)} vs {median_ms(alone)} alone ({_diff_ms(during, alone)}); "
+          f"with every slot open to runaways (no estimate): {median_ms(before)}")
+    print(f"  the runaways ended {codes}; peak RSS of this process {rss_mb:,.0f} MB")
+
+
 async def main() -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--runs", type=int, default=5)
@@ -249,6 +300,7 @@ async def main() -> None:
         await start_up_with_silent_values(assistant.context, settings)
         await cpu_overrun(budgets[0])
         await others_while_a_step_spins(runs, budgets[1])
+        await seventh_while_six_runaways(assistant.context, settings, runs, 2.0 if args.smoke else 10.0)
         await others_while_runaways(assistant.context, settings, runs, runaways, timeout_s)
     finally:
         await assistant.aclose()

@@ -3,7 +3,10 @@
 
 Ready means: shared state (Redis, when configured) answers, the warehouse answers a trivial
 query, its slots are not all held by work that would not stop and the job slots are not all
-held by runs past their deadline (wedged), and the event loop is not lagging (every request waits that long before it is even looked at). Checks are
+held by runs past their deadline (wedged), the thread pool and the CPU workers still finish
+work that waits for them (stuck, not busy: `threads`, `cpu`), and the event loop is not lagging
+(every request waits that long before it is even looked at). The report also says how many
+warehouse slots are held past their budget (`warehouse_slots.overdue`), wedged or not. Checks are
 cached briefly so a load balancer polling often costs one check per interval.
 """
 
@@ -114,6 +117,7 @@ class Readiness:
             "redis_up": report.get("redis") != "down",
             "warehouse_up": report.get("warehouse") in ("up", "busy"),
             "warehouse_abandoned_total": (report.get("warehouse_slots") or {}).get("abandoned_total", 0),
+            "warehouse_slots_overdue": (report.get("warehouse_slots") or {}).get("overdue", 0),
             "cpu_overruns_total": report.get("cpu_overruns", 0),
         }
 
@@ -158,6 +162,9 @@ class Readiness:
                 problems.append("warehouse")
             if report["wedged"]:
                 problems.append("wedged")
+            report["cpu"] = agent.get("cpu_problem") or "up"
+            if agent.get("cpu_problem"):
+                problems.append("cpu")
         for name, check in self._checks.items():
             try:
                 problem = await check()

@@ -27,6 +27,7 @@ from typing import Any, TypeVar
 
 from pebble import ProcessExpired, ProcessPool
 
+from agent.budget.progress import Progress
 from agent.errors import BusyError, InputTooLargeError, StepOverrunError
 
 log = logging.getLogger(__name__)
@@ -42,9 +43,10 @@ MAX_SHARED = 64
 
 
 class CpuPool:
-    def __init__(self, workers: int, budget_s: float):
+    def __init__(self, workers: int, budget_s: float, *, progress: Progress | None = None):
         self.workers = workers
         self.budget_s = budget_s
+        self.progress = progress or Progress()
         self._pool: ProcessPool | None = None
         self._lock = threading.Lock()
         self.overruns = 0  # steps stopped from outside since start (a metric)
@@ -63,6 +65,8 @@ class CpuPool:
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`fn(*args, **kwargs)` in a worker; `what` names the step for the person ("Reading the SQL")."""
         future = self._ensure().schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
+        self.progress.started()
+        future.add_done_callback(lambda f: self.progress.given_up() if f.cancelled() else self.progress.finished())
         try:
             # The pool's timeout starts when a worker takes the step; the wait for a worker (or for
             # the first workers to start) is bounded too.
@@ -94,6 +98,14 @@ class CpuPool:
     @property
     def _wait_s(self) -> float:
         return self.budget_s + max(self.budget_s, START_S)
+
+    def problem(self) -> str | None:
+        """None while steps finish; a reason once steps have waited past the longest a step may take (its
+        budget, then its worker's replacement) with none finishing: the workers are stuck, not busy."""
+        stalled_s = self.progress.stalled_s
+        if stalled_s <= self._wait_s:
+            return None
+        return f"the CPU workers have finished no step for {stalled_s:.0f} s"
 
     def _failure(self, what: str, future: concurrent.futures.Future, exc: BaseException) -> BaseException:
         """What the person is told when a step did not return its result."""

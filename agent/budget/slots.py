@@ -8,6 +8,12 @@ one abandoned slot: their next query is refused until it ends, and other people'
 take the free slots. When every slot is held past its budget the pool is wedged, which
 readiness reports.
 
+Runaways from many people cannot starve the others: one person, one channel, and all the
+queries the engine estimates costly together, hold at most `per_holder` slots at once (a
+share of them), and the last free slot is kept for a person holding none whose query is not
+estimated costly. That person never waits behind shares: an ordinary question gets a slot
+while others' runaways hold the rest, and shares the engine's threads with fewer of them.
+
 Threads are daemons and never asyncio's default executor: an abandoned call must neither
 block other `to_thread` work nor keep the process alive at exit.
 
@@ -23,6 +29,7 @@ import asyncio
 import contextlib
 import itertools
 import logging
+import math
 import threading
 import time
 from collections.abc import Callable
@@ -44,26 +51,46 @@ class _Call:
     started: float
     budget_s: float
     abandoned: bool = False
+    channel: str | None = None
+    costly: bool = False
 
     def overdue(self, now: float) -> bool:
         return now - self.started > self.budget_s
 
 
 class BlockingSlots:
-    def __init__(self, slots: int, *, clock: Callable[[], float] = time.monotonic):
+    def __init__(self, slots: int, *, share: float = 1.0, clock: Callable[[], float] = time.monotonic):
         self.slots = slots
+        # Most slots one person, or one channel, holds at once (at least one, or nobody could run anything).
+        self.per_holder = max(1, math.floor(slots * share))
+        # Slots that only people holding none, with a query not estimated costly, may take.
+        self.kept = 1 if slots > 1 else 0
         self._clock = clock
         self._calls: dict[int, _Call] = {}
         self._ids = itertools.count()
         self._freed: asyncio.Event | None = None
         self._waiting_loop: asyncio.AbstractEventLoop | None = None  # where `_freed` is awaited
         self.abandoned_total = 0  # calls given up on since start (a metric)
+        self.waiting = 0  # callers waiting for a slot right now
 
-    async def call(self, fn: Callable[..., T], *args: Any, budget_s: float, owner: str | None = None, **kwargs: Any) -> T:
+    async def call(
+        self,
+        fn: Callable[..., T],
+        *args: Any,
+        budget_s: float,
+        owner: str | None = None,
+        channel: str | None = None,
+        costly: bool = False,
+        **kwargs: Any,
+    ) -> T:
+        """`fn(*args, **kwargs)` on a slot. `owner` (a person) and `channel` each hold at most `per_holder`
+        slots; `costly` calls (the engine's estimate) too, all together, and never the last free slot."""
         loop = asyncio.get_running_loop()
-        deadline = self._clock() + budget_s
         self._refuse_if_holding_runaway(owner)
-        call_id = await self._take_slot(owner, budget_s, deadline)
+        call_id = await self._take_slot(owner, channel, costly, budget_s, self._clock() + budget_s)
+        # The budget counts from the slot on, as the engine's own time limit does: a call that waited
+        # for its slot is not abandoned before the engine had the chance to stop it.
+        deadline = self._calls[call_id].started + budget_s
         result: asyncio.Future[T] = loop.create_future()
         thread = threading.Thread(
             target=self._work, args=(loop, call_id, result, fn, args, kwargs), name=f"blocking-{call_id}", daemon=True
@@ -120,15 +147,18 @@ class BlockingSlots:
         return outcome["value"]
 
     def snapshot(self) -> dict[str, Any]:
-        """Slots in use, and how many are held past their budget (wedged: all of them)."""
+        """Slots in use, how many are held past their budget and for how long past it at most (wedged:
+        all of them), and how many callers wait for one."""
         now = self._clock()
-        overdue = sum(1 for c in self._calls.values() if c.overdue(now))
+        past = [now - c.started - c.budget_s for c in self._calls.values() if c.overdue(now)]
         return {
             "slots": self.slots,
             "busy": len(self._calls),
-            "overdue": overdue,
+            "waiting": self.waiting,
+            "overdue": len(past),
+            "overdue_longest_s": round(max(past, default=0.0), 1),
             "abandoned_total": self.abandoned_total,
-            "wedged": overdue >= self.slots,
+            "wedged": len(past) >= self.slots,
         }
 
     # -- internals ---------------------------------------------------------------------------
@@ -140,19 +170,45 @@ class BlockingSlots:
                 "one for you until it ends. Please try again in a few minutes."
             )
 
-    async def _take_slot(self, owner: str | None, budget_s: float, deadline: float) -> int:
-        while len(self._calls) >= self.slots:
+    def _may_take(self, owner: str | None, channel: str | None, costly: bool) -> bool:
+        free = self.slots - len(self._calls)
+        if free <= 0:
+            return False
+        mine = sum(1 for c in self._calls.values() if owner is not None and c.owner == owner)
+        if mine >= self.per_holder:
+            return False
+        if mine == 0 and not costly:
+            return True  # what the kept slot is for; others' shares never hold this person up
+        if free <= self.kept:
+            return False
+        if costly and sum(1 for c in self._calls.values() if c.costly) >= self.per_holder:
+            return False  # costly work shares the engine's threads too: together it gets one holder's share
+        return channel is None or sum(1 for c in self._calls.values() if c.channel == channel) < self.per_holder
+
+    async def _take_slot(
+        self, owner: str | None, channel: str | None, costly: bool, budget_s: float, deadline: float
+    ) -> int:
+        while not self._may_take(owner, channel, costly):
             self._freed = self._freed or asyncio.Event()
             self._waiting_loop = asyncio.get_running_loop()
+            self.waiting += 1
             try:
                 await asyncio.wait_for(self._freed.wait(), max(0.0, deadline - self._clock()))
             except TimeoutError:
-                raise BusyError(
-                    "The warehouse is busy with other queries right now; please try again in a minute."
-                ) from None
+                raise self._busy(owner) from None
+            finally:
+                self.waiting -= 1
         call_id = next(self._ids)
-        self._calls[call_id] = _Call(owner, self._clock(), budget_s)
+        self._calls[call_id] = _Call(owner, self._clock(), budget_s, channel=channel, costly=costly)
         return call_id
+
+    def _busy(self, owner: str | None) -> BusyError:
+        if owner is not None and sum(1 for c in self._calls.values() if c.owner == owner) >= self.per_holder:
+            return BusyError(
+                f"Your other queries hold {self.per_holder} warehouse slots, as many as one person may use at "
+                "once, and none finished in time for this one. Please try again when they have."
+            )
+        return BusyError("The warehouse is busy with other queries right now; please try again in a minute.")
 
     def _work(self, loop: asyncio.AbstractEventLoop, call_id: int, result: asyncio.Future, fn, args, kwargs) -> None:
         _on_slot.active = True
@@ -190,3 +246,33 @@ class BlockingSlots:
         call.abandoned = True
         self.abandoned_total += 1
         log.warning("a blocking call %s; abandoning its thread (it keeps its slot until it ends)", why)
+
+
+async def off_slot(fn: Callable[..., T], *args: Any, budget_s: float, **kwargs: Any) -> T:
+    """`fn(*args, **kwargs)` on a daemon thread of its own, outside the slots, for quick calls (a plan's
+    estimate) that must not queue behind the work the slots hold; QueryTimeoutError past `budget_s`
+    (the thread is left to end on its own)."""
+    loop = asyncio.get_running_loop()
+    result: asyncio.Future[T] = loop.create_future()
+
+    def settle(value: Any, error: BaseException | None) -> None:
+        if result.done():
+            return
+        if error is not None:
+            result.set_exception(error)
+        else:
+            result.set_result(value)
+
+    def work() -> None:
+        try:
+            value, error = fn(*args, **kwargs), None
+        except BaseException as exc:  # handed to the caller
+            value, error = None, exc
+        with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits for this any more
+            loop.call_soon_threadsafe(settle, value, error)
+
+    threading.Thread(target=work, name="off-slot", daemon=True).start()
+    try:
+        return await asyncio.wait_for(result, budget_s)
+    except TimeoutError:
+        raise QueryTimeoutError(f"The warehouse did not answer within {budget_s:g} seconds.") from None

@@ -45,6 +45,10 @@ def _person(runtime: ToolRuntime) -> str | None:
     return (runtime.state.get("chat_context") or {}).get("user")
 
 
+def _channel(runtime: ToolRuntime) -> str | None:
+    return (runtime.state.get("chat_context") or {}).get("channel")
+
+
 def _structured(ctx: AgentContext, schema: type[BaseModel]):
     return ctx.model.with_structured_output(schema, method="function_calling")
 
@@ -358,7 +362,7 @@ async def execute_sql_and_analyze_result(
             return tool_error(final_intent, "There is no SQL to run yet. Ask a data question or paste a query.")
         # The guard's parse is bounded in a worker first; the warehouse thread then parses a query known to be sane.
         await ctx.cpu.run("Checking the SQL", steps.guard, query, ctx.warehouse.dialect)
-        result = await ctx.warehouse.arun(query, owner=_person(runtime))
+        result = await ctx.warehouse.arun(query, owner=_person(runtime), channel=_channel(runtime))
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None

@@ -24,7 +24,7 @@ import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 
-from agent.budget.slots import BlockingSlots
+from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
 from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
@@ -39,6 +39,8 @@ STOP_GRACE_S = 5.0
 # Reading the schema is a few statements (tables, columns, keys, comments), each under the query
 # limit: its budget is that many queries'.
 INTROSPECTION_QUERIES = 4
+# Asking the engine for a plan's size is planning only; past this the query is taken as not costly.
+ESTIMATE_BUDGET_S = 2.0
 
 
 class WarehouseUnavailableError(WarehouseError):
@@ -325,7 +327,7 @@ class Warehouse:
 
     def __init__(self, settings: Settings, *, url: str = ""):
         self.settings = settings
-        self.slots = BlockingSlots(settings.warehouse_slots)
+        self.slots = BlockingSlots(settings.warehouse_slots, share=settings.warehouse_slot_share)
         self.url = url
         self._schema: Schema | None = None
         self._schema_at = 0.0
@@ -357,6 +359,10 @@ class Warehouse:
         """Lower-case names of functions someone created that a bare call could reach (engines
         where a built-in always wins, like MariaDB, have none to report)."""
         return frozenset()
+
+    def _estimate_rows(self, sql: str) -> float | None:
+        """The most rows any step of the engine's plan for `sql` expects to handle; None when it does not say."""
+        return None
 
     def cancel(self) -> None:
         """Stop every query this adapter is running (used at shutdown and by deadlines)."""
@@ -453,10 +459,30 @@ class Warehouse:
         limit_s = timeout_s or self.settings.query_timeout_s
         return limit_s + min(STOP_GRACE_S, limit_s)
 
-    async def arun(self, sql: str, *, owner: str | None = None, **limits) -> QueryResult:
-        """`run` on a warehouse slot; `owner` (the person asking) holds at most one runaway at a time."""
+    async def arun(self, sql: str, *, owner: str | None = None, channel: str | None = None, **limits) -> QueryResult:
+        """`run` on a warehouse slot. `owner` (the person asking) holds at most one runaway at a time, and
+        they and `channel` at most a share of the slots; a query the engine estimates costly never takes
+        the slot kept for others."""
         budget_s = self.budget_s(limits.get("timeout_s"))
-        return await self.slots.call(self.run, sql, budget_s=budget_s, owner=owner, **limits)
+        costly = await self.is_costly(sql)
+        return await self.slots.call(
+            self.run, sql, budget_s=budget_s, owner=owner, channel=channel, costly=costly, **limits
+        )
+
+    async def is_costly(self, sql: str) -> bool:
+        """Whether the engine's plan for `sql` expects more rows than `warehouse_costly_rows` at some step.
+        Asked off the slots (planning is quick); an engine that cannot say, or is slow to, means not costly."""
+
+        def estimate() -> float | None:
+            self.check(sql)
+            return self._estimate_rows(sql)
+
+        try:
+            rows = await off_slot(estimate, budget_s=ESTIMATE_BUDGET_S)
+        except Exception as exc:  # noqa: BLE001 - running the query says what is wrong with it, in a sentence
+            log.info("no plan estimate for a query: %s: %s", type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+            return False
+        return rows is not None and rows > self.settings.warehouse_costly_rows
 
     async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
         await self.slots.call(self.dry_run, sql, budget_s=self.budget_s(), owner=owner)

@@ -4,7 +4,9 @@ lift the limits."""
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import threading
 import time
 from pathlib import Path
@@ -32,6 +34,9 @@ from agent.warehouse.base import (
 log = logging.getLogger(__name__)
 
 _SAMPLE_ABOVE_ROWS = 1_000_000  # bigger tables are sampled when reading distinct values
+# At close, how long interrupted statements get to leave the connection (an interrupt lands within
+# a vector or two; a statement that ignores it ends with the process).
+_CLOSE_WAIT_S = 3.0
 
 
 class DuckDBWarehouse(Warehouse):
@@ -64,7 +69,21 @@ class DuckDBWarehouse(Warehouse):
             ) from exc
 
     def close(self) -> None:
-        self._con.close()
+        """Stop what still runs, then close. DuckDB refuses to close a connection a statement is using
+        ("connection is busy"), so running statements are interrupted and given a moment to leave; one
+        that will not is left to end with the process, said in one line, never a traceback at exit."""
+        deadline = time.monotonic() + _CLOSE_WAIT_S
+        while True:
+            self.cancel()
+            try:
+                self._con.close()
+                return
+            except duckdb.Error as exc:
+                if time.monotonic() >= deadline:
+                    log.warning("the warehouse was still busy when closing (%s); its statements end with the process",
+                                str(exc).splitlines()[0])
+                    return
+            time.sleep(0.05)
 
     def cancel(self) -> None:
         with self._lock:
@@ -186,6 +205,16 @@ class DuckDBWarehouse(Warehouse):
         finally:
             cursor.close()
 
+    def _estimate_rows(self, sql: str) -> float | None:
+        cursor = self._cursor()
+        try:
+            [(_, plan)] = cursor.execute("EXPLAIN (FORMAT JSON) " + sql).fetchall()
+        except duckdb.Error as exc:
+            raise _as_sql_error(exc) from exc
+        finally:
+            cursor.close()
+        return max((_plan_rows(root)[1] for root in json.loads(plan)), default=None)
+
     def _execute(self, sql: str, limits: Limits) -> QueryResult:
         cursor = self._cursor()
         timer = threading.Timer(limits.timeout_s, cursor.interrupt)
@@ -218,6 +247,20 @@ class DuckDBWarehouse(Warehouse):
             elapsed_ms=(time.perf_counter() - started) * 1000,
             sql=sql,
         )
+
+
+def _plan_rows(step: dict) -> tuple[float, float]:
+    """(rows a plan step yields, most rows any step of it handles): DuckDB's estimate where it states one;
+    a cross product, which states none, yields the product of its inputs."""
+    below = [_plan_rows(child) for child in step.get("children", [])]
+    stated = str(step.get("extra_info", {}).get("Estimated Cardinality", "")).lstrip("~").replace(",", "")
+    if stated.isdigit():
+        rows = float(stated)
+    elif "PRODUCT" in step.get("name", "") or "JOIN" in step.get("name", ""):
+        rows = float(math.prod(r for r, _ in below)) if below else 0.0
+    else:
+        rows = max((r for r, _ in below), default=0.0)
+    return rows, max([rows, *(most for _, most in below)])
 
 
 def _timeout(limits: Limits) -> QueryTimeoutError:

@@ -9,7 +9,9 @@ is abandoned (invalidated, never returned to the pool) and the caller gets its a
 
 from __future__ import annotations
 
+import json
 import logging
+import math
 import re
 import threading
 import time
@@ -267,6 +269,20 @@ class SqlAlchemyWarehouse(Warehouse):
                 raise
             self._execute(f"SELECT * FROM ({sql}) AS dry_run LIMIT 0", limits, stream=False)
 
+    def _estimate_rows(self, sql: str) -> float | None:
+        """PostgreSQL: the plan's largest row estimate; MySQL/MariaDB: the product of the rows each table's
+        access reads (a join multiplies them). Other engines do not say."""
+        limits = self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0))
+        if self.info.key == "postgres":
+            [(plan, *_)] = self._execute("EXPLAIN (FORMAT JSON) " + sql, limits, stream=False).rows
+            plan = json.loads(plan) if isinstance(plan, str) else plan
+            return max(_pg_plan_rows(entry["Plan"]) for entry in plan)
+        if self.info.key == "mysql":
+            result = self._execute("EXPLAIN " + sql, limits, stream=False)
+            column = [name.lower() for name in result.columns].index("rows")
+            return float(math.prod(float(row[column]) for row in result.rows if row[column] is not None))
+        return None
+
     def _as_error(self, exc: sa_exc.DBAPIError, limits: Limits) -> Exception:
         orig = exc.orig
         message = mask_url(str(orig or exc)).strip()
@@ -512,3 +528,7 @@ def _timeout(limits: Limits) -> QueryTimeoutError:
         f"The query took longer than {limits.timeout_s:g} seconds and was stopped; "
         "try a narrower filter or a smaller time range."
     )
+
+
+def _pg_plan_rows(node: dict) -> float:
+    return max([float(node.get("Plan Rows", 0)), *(_pg_plan_rows(child) for child in node.get("Plans", []))])

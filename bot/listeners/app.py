@@ -48,6 +48,11 @@ NOT_YOURS = (
     "This question belongs to the person who asked it, so only they can run, edit or cancel it. "
     "Ask your own question and I will answer you."
 )
+# Someone else writing in a thread whose question waits for its asker's Run: left as it is, and said so.
+WAITS_FOR_ASKER = (
+    "The question in this thread is waiting for the person who asked it to run it, so I left it as it is. "
+    "To ask your own question, mention me in a new message in the channel and I will answer you in its own thread."
+)
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
 # What manifest.yml (the agent view) subscribes to for the listeners below; message.* all arrive as `message`.
 BOT_EVENTS = (
@@ -207,8 +212,10 @@ class Surfaces:
             )
         )
 
-    async def _may_answer(self, session_id: str, channel: str, user: str, thread_ts: str | None) -> bool:
-        """A question's buttons belong to the person who asked; anyone else gets a note only they see."""
+    async def _may_answer(
+        self, session_id: str, channel: str, user: str, thread_ts: str | None, *, refusal: str = NOT_YOURS
+    ) -> bool:
+        """A question's buttons belong to the person who asked; anyone else gets `refusal`, a note only they see."""
         who = ChatContext(user=user, channel=channel)
         if await self.agent.may_answer(session_id, who):
             return True
@@ -217,8 +224,8 @@ class Surfaces:
             who.groups = await self.user_groups.of(user)
             if who.groups and await self.agent.may_answer(session_id, who):
                 return True
-        log.info("click by %s on someone else's question in session %s refused", user, session_id)
-        self.jobs.spawn(self._notice(channel, user, thread_ts, NOT_YOURS), "not-yours")
+        log.info("%s may not answer someone else's question in session %s: refused", user, session_id)
+        self.jobs.spawn(self._notice(channel, user, thread_ts, refusal), "not-yours")
         return False
 
     def _expired(self, message_ts: str | None) -> bool:
@@ -292,6 +299,8 @@ class Surfaces:
         if where.thread_ts is None:  # only slash commands start threads, and they do not come this way
             raise ValueError("a question in a thread needs the thread's ts")
         session_id, existed = await session_for_thread(self.store, where.channel, where.thread_ts)
+        if existed and not await self._may_write_while_pending(session_id, where):
+            return
         # A message while a confirmation waits answers it in words; the agent reads "yes/run it/cancel".
         await self.store.take_pending(session_id)
         await self.jobs.submit(
@@ -303,6 +312,15 @@ class Surfaces:
                 thread_title=None if existed else title,
                 echo=echo,
             )
+        )
+
+    async def _may_write_while_pending(self, session_id: str, where: Where) -> bool:
+        """A confirmation waiting in the thread belongs to its asker: anyone else's message neither answers
+        nor replaces it (their own question goes in a new thread), so it is not taken at all."""
+        if await self.agent.pending(session_id) is None:
+            return True
+        return await self._may_answer(
+            session_id, where.channel, where.user, where.thread_ts, refusal=WAITS_FOR_ASKER
         )
 
     async def record_feedback(self, body: dict[str, Any], action: dict[str, Any]) -> None:

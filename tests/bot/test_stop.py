@@ -37,7 +37,9 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
-async def start_bot(slack, settings, tmp_path, **extra_env) -> tuple[asyncio.subprocess.Process, int, Path]:
+async def start_bot(
+    slack, settings, tmp_path, *, module: str = "tests.support.runaway_bot", **extra_env
+) -> tuple[asyncio.subprocess.Process, int, Path]:
     port = free_port()
     started = tmp_path / "runaway-started"
     env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OPENAI_", "BOT_", "REDIS_", "HOST"))}
@@ -48,7 +50,7 @@ async def start_bot(slack, settings, tmp_path, **extra_env) -> tuple[asyncio.sub
         PYTHONPATH=str(REPO), **extra_env,
     )
     process = await asyncio.create_subprocess_exec(
-        sys.executable, "-m", "tests.support.runaway_bot", cwd=tmp_path, env=env,
+        sys.executable, "-m", module, cwd=tmp_path, env=env,
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )
     return process, port, started
@@ -114,3 +116,43 @@ async def test_sigterm_hands_the_unfinished_job_back_to_the_queue(slack, setting
     assert b"handed back 1 unfinished job(s)" in stderr
     pending = await redis_client.xpending_range(f"{redis_prefix}jobs", "workers", "-", "+", 10)
     assert len(pending) == 1 and pending[0]["time_since_delivered"] >= 5000  # idle past the lease: any worker takes it
+
+
+async def test_sigterm_while_the_engine_runs_a_long_statement_exits_0_quietly(slack, settings, tmp_path):
+    """The real `python -m bot` and DuckDB's own statement (no stand-in): a cross join of flights with
+    itself runs for minutes. Past the grace period the bot interrupts it and closes the busy connection:
+    exit 0 without a traceback (it exited 1 after 21.8 s with `ResourceInUseException: connection is
+    busy` at close)."""
+    process, port, _ = await start_bot(slack, settings, tmp_path, module="bot")
+    url = f"http://{HOST}:{port}"
+    try:
+        async with aiohttp.ClientSession() as session:
+            await wait_until_live(process, session, url)
+            status, _ = await SlackSender(url + "/slack/events", SECRET, session).event(
+                mention("run this: SELECT count(*) AS n FROM flights a CROSS JOIN flights b", ts="600.1")
+            )
+            assert status == 200
+            await _until_a_slot_stays_busy(process, session, url)
+        process.send_signal(signal.SIGTERM)
+        _, stderr = await asyncio.wait_for(process.communicate(), GRACE_S + EXIT_MARGIN_S + GENEROUS_S)
+    finally:
+        if process.returncode is None:
+            process.kill()
+            await process.wait()
+    # 0, not the exit-anyway timer's 1: the stop finished within the grace period and its margin
+    assert process.returncode == 0, stderr.decode()[-3000:]
+    assert b"Traceback" not in stderr and b"ResourceInUse" not in stderr, stderr.decode()[-3000:]
+
+
+async def _until_a_slot_stays_busy(process, session: aiohttp.ClientSession, url: str) -> None:
+    """/readyz shows a warehouse slot taken across several checks: the long statement, not a quick dry run."""
+    seen = 0
+    for _ in range(GENEROUS_S * 4):
+        assert process.returncode is None, (await process.stderr.read()).decode()[-2000:]
+        async with session.get(url + "/readyz") as response:
+            report = await response.json()
+        seen = seen + 1 if (report.get("warehouse_slots") or {}).get("busy", 0) >= 1 else 0
+        if seen >= 8:  # four seconds: two readiness checks past the 2 s cache
+            return
+        await asyncio.sleep(0.5)
+    raise AssertionError("the statement never reached the warehouse")

@@ -53,3 +53,12 @@ async def test_a_slack_user_group_the_bot_passes_counts_like_a_policy_group(poli
     slack_lead = ChatContext(user="UNEWLEAD", channel="CDATA", groups=["S0123", "leads"])
     reply = await policed.reply(policed.resume(session, "run", slack_lead))
     assert reply.error is None and reply.row_count == 3
+
+
+async def test_someone_elses_new_question_in_the_thread_leaves_the_askers_open(policed, session):
+    await _pending(policed, session)
+    refused = await policed.reply(policed.ask(session, "number of flights by carrier", OTHER))
+    assert refused.error_code == "not_yours"
+    assert await policed.pending(session) is not None
+    mine = await policed.reply(policed.resume(session, "run", ANALYST))
+    assert mine.error is None and mine.row_count == 3
