@@ -95,7 +95,7 @@ class SqlAlchemyWarehouse(Warehouse):
             record.info["session"] = self.info.on_connect(cursor, self._plan.limits)
         finally:
             cursor.close()
-        if self.info.database_is_schema:
+        if self.info.commits_session_setup:  # a rollback when the pool takes it back would undo the SETs
             dbapi_connection.commit()
 
     def _connect(self) -> sqlalchemy.Connection:

@@ -44,6 +44,7 @@ class ServerEngine:
     # MySQL/MariaDB call a database a schema: the one the URL names is the scope there.
     database_is_schema: ClassVar[bool] = False
     pyformat: ClassVar[bool] = False  # the driver reads % as a parameter marker
+    commits_session_setup: ClassVar[bool] = False  # `on_connect` runs in a transaction to commit
 
     def connect_args(self, limits: SessionLimits) -> dict[str, Any]:
         return {}

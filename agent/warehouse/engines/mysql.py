@@ -32,6 +32,7 @@ class MySQLOrMariaDB(ServerEngine):
     schemes = ("mysql", "mariadb")
     database_is_schema = True
     pyformat = True
+    commits_session_setup = True
 
     def connect_args(self, limits: SessionLimits) -> dict[str, Any]:
         return {
@@ -46,8 +47,9 @@ class MySQLOrMariaDB(ServerEngine):
         session = {"mariadb": "mariadb" in str(cursor.fetchone()[0]).lower()}
         cursor.execute(self.query_timeout(limits.timeout_s, session))
         if limits.temp_disk_bytes:
-            # in-memory temporary tables stay small; MariaDB 11.5+ also bounds the disk they spill to
-            cursor.execute(f"SET SESSION tmp_table_size = {min(limits.temp_disk_bytes, 64 * 1024 * 1024)}")
+            # in-memory temporary tables stay small (16 MiB, the server's usual default, never more);
+            # only MariaDB 11.5+ bounds the disk they spill to
+            cursor.execute(f"SET SESSION tmp_table_size = {min(limits.temp_disk_bytes, 16 * 1024 * 1024)}")
             if session["mariadb"]:
                 cursor.execute("SHOW VARIABLES LIKE 'max_tmp_session_space_usage'")
                 if cursor.fetchone():

@@ -17,6 +17,7 @@ class PostgreSQL(ServerEngine):
     driver = "postgresql+psycopg"
     schemes = ("postgres", "postgresql", "pg", "redshift")
     pyformat = True
+    commits_session_setup = True
 
     def connect_args(self, limits: SessionLimits) -> dict[str, Any]:
         return {
