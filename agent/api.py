@@ -480,7 +480,7 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
         return 0, commands.refresh(settings, folder)
     problems, summary = commands.check(settings, folder)
     what = folder or "The semantic model"
-    return (1, problems + [summary]) if problems else (0, [f"{what} agrees with the warehouse: {summary}"])
+    return (1, problems + [summary][: bool(summary)]) if problems else (0, [f"{what} agrees with the warehouse: {summary}"])
 
 
 def _resume(answer: dict[str, Any]) -> Any:

@@ -82,6 +82,11 @@ def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
 
         folder = semantic_dir_for(settings, warehouse)
         try:
+            schema = warehouse.schema()
+            if not schema.tables:  # say which schemas were seen and the setting, not "no metric"
+                from agent.catalog.introspected import no_tables_sentence
+
+                raise SemanticModelError(no_tables_sentence(schema))
             write_project(bootstrap_document(warehouse, warehouse.schema(), settings), folder)
             log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
         except WarehouseUnavailableError as exc:

@@ -49,6 +49,7 @@ class Settings(BaseSettings):
     query_row_cap: int = Field(default=10_000, ge=1)
     query_memory_limit: str = "1GB"
     query_result_bytes: int = Field(default=50_000_000, ge=1_000)  # result size brought back
+    query_temp_disk_bytes: int = Field(default=2_000_000_000, ge=0)  # temporary disk one query may fill; 0: the engine's
     query_max_bytes_billed: int = Field(default=10_000_000_000, ge=0)  # BigQuery cost cap
     query_threads: int = Field(default=2, ge=1)
     warehouse_slots: int = Field(default=4, ge=1)  # warehouse calls at once per process

@@ -94,6 +94,10 @@ class Schema:
     default_schema: str = "main"
     # Every schema the engine listed, when none held a readable table (to say which were seen).
     seen_schemas: tuple[str, ...] = ()
+    # Tables the engine lists but the bot's role may not read: left out of the catalog and the model
+    # (their metrics would all fail), known to the guard so a query on one gets the engine's own
+    # "permission denied" sentence naming it, not "no such table".
+    unreadable: frozenset[str] = frozenset()
 
     def key_of(self, table: str) -> str | None:
         """The key of a table however a caller names it: its key, `schema.table` (the default
@@ -129,7 +133,7 @@ class Schema:
 
     def known_names(self) -> frozenset[str]:
         """Every way a query may name a table: bare, schema-qualified, lower-case."""
-        names = set(self.tables)
+        names = set(self.tables) | self.unreadable
         for key, info in self.info.items():
             names.add(f"{info.schema}.{info.name}".lower())
             names.add(info.name.lower())

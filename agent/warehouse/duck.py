@@ -58,6 +58,9 @@ class DuckDBWarehouse(Warehouse):
                     "enable_external_access": False,
                     "memory_limit": settings.query_memory_limit,
                     "threads": settings.query_threads,
+                    # a query spilling past this (a runaway join, a huge sort) stops instead of filling the disk
+                    **({"max_temp_directory_size": f"{settings.query_temp_disk_bytes}B"}
+                       if settings.query_temp_disk_bytes else {}),
                     "lock_configuration": True,
                 },
             )

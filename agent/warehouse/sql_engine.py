@@ -59,7 +59,8 @@ class SqlAlchemyWarehouse(Warehouse):
         self.dialect = engine.dialect
         self.engine = engine.label
         self._plan = plan(
-            url, engine, timeout_s=settings.query_timeout_s, max_bytes_billed=settings.query_max_bytes_billed
+            url, engine, timeout_s=settings.query_timeout_s, max_bytes_billed=settings.query_max_bytes_billed,
+            temp_disk_bytes=settings.query_temp_disk_bytes,
         )
         pool_size = settings.warehouse_pool_size
         try:
@@ -71,7 +72,6 @@ class SqlAlchemyWarehouse(Warehouse):
                 pool_pre_ping=True,
                 pool_recycle=1800,
                 pool_timeout=settings.query_timeout_s,
-                **self._plan.engine_kwargs,
             )
         except (sa_exc.ArgumentError, ValueError) as exc:
             raise WarehouseError(
@@ -91,19 +91,13 @@ class SqlAlchemyWarehouse(Warehouse):
     # -- sessions ---------------------------------------------------------------------
 
     def _on_connect(self, dbapi_connection, record) -> None:
-        """Every new session: read-only, and the engine's own statement time limit."""
+        """Every new session: read-only, and the engine's own limits (its module says which)."""
         cursor = dbapi_connection.cursor()
         try:
-            for statement in self._plan.on_connect:
-                cursor.execute(statement)
-            if self.info.key == "mysql":
-                cursor.execute("SELECT VERSION()")
-                version = str(cursor.fetchone()[0])
-                record.info["mariadb"] = "mariadb" in version.lower()
-                cursor.execute(_mysql_timeout(record.info["mariadb"], self.settings.query_timeout_s))
+            record.info["session"] = self.info.on_connect(cursor, self._plan.limits)
         finally:
             cursor.close()
-        if self.info.key == "mysql":
+        if self.info.commits_session_setup:  # a rollback when the pool takes it back would undo the SETs
             dbapi_connection.commit()
 
     def _connect(self) -> sqlalchemy.Connection:
@@ -174,20 +168,7 @@ class SqlAlchemyWarehouse(Warehouse):
     def _cancel(self, conn: sqlalchemy.Connection) -> bool:
         """Ask the engine to stop the statement running on `conn`; False when it could not."""
         try:
-            raw = conn.connection.dbapi_connection
-            if self.info.key == "postgres":
-                raw.cancel_safe(timeout=CANCEL_GRACE_S)
-            elif self.info.key == "mysql":
-                killer = self._sa.raw_connection()
-                try:
-                    cursor = killer.cursor()
-                    cursor.execute(f"KILL QUERY {int(raw.thread_id())}")
-                    cursor.close()
-                finally:
-                    killer.close()
-            elif hasattr(raw, "cancel"):
-                raw.cancel()
-            else:
+            if not self.info.cancel(conn.connection.dbapi_connection, self._sa.raw_connection):
                 return False
         except Exception as exc:  # noqa: BLE001 - any failure means: abandon the connection
             log.warning("could not cancel a query on %s: %s", self.describe(), mask_url(str(exc)))
@@ -222,11 +203,13 @@ class SqlAlchemyWarehouse(Warehouse):
         try:
             with conn.begin():
                 self._per_query_timeout(conn, limits)
-                if self._search_path and self.info.key == "postgres":
-                    conn.exec_driver_sql(f"SET LOCAL search_path TO {quote(self._search_path, 'postgres')}")
+                path = self.info.search_path(self._search_path) if self._search_path else None
+                if path:
+                    conn.exec_driver_sql(path)
                 # A server-side cursor keeps a big result on the server until it is fetched (and
                 # bounded); EXPLAIN cannot run in one.
-                result = conn.execution_options(stream_results=stream).exec_driver_sql(_escape_percent(sql, self.info))
+                text = self.info.executable(sql, _session(conn))
+                result = conn.execution_options(stream_results=stream).exec_driver_sql(text)
                 columns = list(result.keys())
                 cursor_description = result.cursor.description if result.cursor else None
                 while collector.add(result.fetchmany(self.FETCH_BATCH)):
@@ -252,11 +235,9 @@ class SqlAlchemyWarehouse(Warehouse):
     def _per_query_timeout(self, conn: sqlalchemy.Connection, limits: Limits) -> None:
         if limits.timeout_s == self.settings.query_timeout_s:
             return
-        if self.info.key == "postgres":
-            conn.exec_driver_sql(f"SET LOCAL statement_timeout = {int(limits.timeout_s * 1000)}")
-        elif self.info.key == "mysql":
-            mariadb = conn.connection._connection_record.info.get("mariadb", False)
-            conn.exec_driver_sql(_mysql_timeout(mariadb, limits.timeout_s))
+        statement = self.info.query_timeout(limits.timeout_s, _session(conn))
+        if statement:
+            conn.exec_driver_sql(statement)
 
     def _explain(self, sql: str) -> None:
         limits = self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0))
@@ -265,7 +246,7 @@ class SqlAlchemyWarehouse(Warehouse):
         except SqlError as exc:
             # MariaDB/MySQL refuse EXPLAIN over a view without SHOW VIEW (1345) although SELECT is
             # granted: the query itself with no row asked for checks it as well (LIMIT 0 stops at once)
-            if self.info.key != "mysql" or not (exc.detail or "").startswith("(1345,"):
+            if not self.info.database_is_schema or not (exc.detail or "").startswith("(1345,"):
                 raise
             self._execute(f"SELECT * FROM ({sql}) AS dry_run LIMIT 0", limits, stream=False)
 
@@ -336,7 +317,7 @@ class SqlAlchemyWarehouse(Warehouse):
         if configured:
             return configured
         default = inspector.default_schema_name
-        if self.info.key == "mysql" and default:
+        if self.info.database_is_schema and default:
             return [default]
         if readable is None:
             return [default] if default else []
@@ -364,11 +345,13 @@ class SqlAlchemyWarehouse(Warehouse):
             schema.default_schema = bare_names_schema(schemas, {
                 s: sum(1 for _, t in read[s][0] if readable is None or (s, t) in readable) for s in schemas})
             keys: dict[tuple[str, str], str] = {}
-            for schema_name, (columns, pks, fks, comments) in read.items():
+            hidden: set[str] = set()
+            for schema_name, (columns, pks, _, comments) in read.items():
                 # lower-case names first: where `bakers` and `Bakers` both exist, each keeps its own key
                 for (_, table), cols in sorted(columns.items(), key=lambda item: (item[0][1] != item[0][1].lower(), item[0])):
                     if readable is not None and (schema_name, table) not in readable:
-                        continue  # a table the role may not read would only give metrics that fail
+                        hidden.update({table.lower(), f"{schema_name}.{table}".lower()})
+                        continue
                     key = table_key(schema_name, table, schema.default_schema, taken=schema.tables)
                     keys[(schema_name, table)] = key
                     schema.tables[key] = [
@@ -377,7 +360,7 @@ class SqlAlchemyWarehouse(Warehouse):
                     comment = (comments.get((schema_name, table)) or {}).get("text") or ""
                     pk = tuple((pks.get((schema_name, table)) or {}).get("constrained_columns") or ())
                     schema.info[key] = TableInfo(schema_name, table, comment, pk)
-            for schema_name, (columns, pks, fks, comments) in read.items():
+            for schema_name, (_, _, fks, _) in read.items():
                 for (_, table), foreign in fks.items():
                     key = keys.get((schema_name, table))
                     for fk in foreign if key else []:
@@ -387,6 +370,7 @@ class SqlAlchemyWarehouse(Warehouse):
                         schema.info[key].foreign_keys.append(
                             ForeignKey(tuple(fk["constrained_columns"]), target, tuple(fk["referred_columns"]))
                         )
+            schema.unreadable = frozenset(hidden)
             if not schema.tables:
                 schema.seen_schemas = tuple(self._all_schemas(inspector))
             self._row_estimates(conn, schemas, schema, keys)
@@ -417,16 +401,10 @@ class SqlAlchemyWarehouse(Warehouse):
             return []
 
     def _row_estimates(self, conn, schemas, schema: Schema, keys) -> None:
-        if self.info.key == "postgres":
-            sql = ("SELECT n.nspname, c.relname, c.reltuples::bigint FROM pg_class c "
-                   "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY(%(s)s)")
-            params = {"s": schemas}
-        elif self.info.key == "mysql":
-            sql = ("SELECT table_schema, table_name, table_rows FROM information_schema.tables "
-                   "WHERE table_schema IN %(s)s")
-            params = {"s": tuple(schemas)}
-        else:
+        estimates = self.info.row_estimates(schemas)
+        if estimates is None:
             return
+        sql, params = estimates
         try:
             rows = conn.exec_driver_sql(sql, params).fetchall()
         except sa_exc.DBAPIError as exc:
@@ -455,26 +433,17 @@ class SqlAlchemyWarehouse(Warehouse):
         source = schema.reference(table, self.dialect)
         name = quote(column, self.dialect)
         big = info is not None and (info.row_estimate or 0) > _SAMPLE_ABOVE_ROWS
-        if big and self.info.key == "postgres":
-            percent = max(100.0 * _SAMPLE_ABOVE_ROWS / info.row_estimate, 0.01)
-            inner = f"SELECT {name} FROM {source} TABLESAMPLE SYSTEM ({percent:.4f})"
-        elif big:
-            inner = f"SELECT {name} FROM {source} LIMIT {_SAMPLE_ABOVE_ROWS}"
+        if big:
+            inner = self.info.sample(name, source, info.row_estimate, _SAMPLE_ABOVE_ROWS)
         else:
             inner = f"SELECT {name} FROM {source}"
         sql = f"SELECT DISTINCT {name} FROM ({inner}) sampled WHERE {name} IS NOT NULL LIMIT {int(limit)}"
         return [row[0] for row in self._execute(sql, self.limits(row_cap=limit + 1)).rows]
 
 
-def _mysql_timeout(mariadb: bool, timeout_s: float) -> str:
-    if mariadb:
-        return f"SET SESSION max_statement_time = {timeout_s:.3f}"
-    return f"SET SESSION max_execution_time = {int(timeout_s * 1000)}"
-
-
-def _escape_percent(sql: str, engine: Engine) -> str:
-    """pyformat drivers read % as a parameter marker even without parameters."""
-    return sql.replace("%", "%%") if engine.key in ("postgres", "mysql") else sql
+def _session(conn: sqlalchemy.Connection) -> dict:
+    """What the engine learnt about this connection's server when it connected."""
+    return conn.connection._connection_record.info.get("session", {})
 
 
 def _optional(method, schema_name):

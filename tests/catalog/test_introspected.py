@@ -128,3 +128,34 @@ def test_catalog_init_and_check_from_the_command_line(tmp_path, shop, monkeypatc
     catalog = yaml.safe_load((out / "catalog.yaml").read_text(encoding="utf-8"))
     assert catalog["tables"]["sales"]["columns"]["channel"]["values"] == ["store", "web"]
     assert main(["catalog", "refresh", str(out)]) == 0
+
+
+def test_catalog_check_fails_while_a_metric_cannot_run(tmp_path, shop, monkeypatch, capsys):
+    """Every metric is compiled and dry-run: an expression the engine refuses (text times a number)
+    passes the name check but not `catalog check`, which names the file, the line and DuckDB's error."""
+    monkeypatch.setenv("WAREHOUSE_URL", f"duckdb://{shop}")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    out = tmp_path / "catalog"
+    assert main(["catalog", "init", "--out", str(out)]) == 0
+    assert main(["catalog", "check"]) == 0  # without a folder: the model the bot starts with
+    assert "metrics compile and run" in capsys.readouterr().out
+    models_file = out / "semantic" / "models" / "semantic_models.yml"
+    text = models_file.read_text(encoding="utf-8")
+    assert "expr: amount" in text
+    models_file.write_text(text.replace("expr: amount", "expr: channel * 2", 1), encoding="utf-8")
+    assert main(["catalog", "check", str(out)]) == 1
+    printed = capsys.readouterr().out
+    assert f"{out / 'semantic' / 'models' / 'metrics.yml'}:" in printed and "DuckDB refuses it" in printed
+    assert "Binder Error" in printed or "Conversion Error" in printed
+
+
+def test_no_readable_table_names_the_schemas_seen_and_the_setting(tmp_path, monkeypatch, capsys):
+    path = tmp_path / "empty.duckdb"
+    con = duckdb.connect(str(path))
+    con.execute("CREATE SCHEMA sales")
+    con.close()
+    monkeypatch.setenv("WAREHOUSE_URL", f"duckdb://{path}")
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    assert main(["catalog", "check"]) == 1
+    printed = capsys.readouterr().out
+    assert "main, sales" in printed and "WAREHOUSE_SCHEMAS" in printed

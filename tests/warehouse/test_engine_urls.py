@@ -52,9 +52,38 @@ def test_postgres_plan_sets_read_only_and_statement_timeout():
 
 
 def test_mysql_plan_is_read_only():
-    p = plan("mariadb://bot@db/shop", ENGINES["mysql"], timeout_s=20, max_bytes_billed=0)
+    p = plan("mariadb://bot@db/shop", ENGINES["mysql"], timeout_s=20, max_bytes_billed=0, temp_disk_bytes=10**9)
     assert p.url.startswith("mysql+pymysql://bot@db/shop")
-    assert p.on_connect == ["SET SESSION TRANSACTION READ ONLY"]
+
+    class Recorder:  # what a new session is told, without a server
+        def __init__(self):
+            self.statements = []
+
+        def execute(self, sql):
+            self.statements.append(sql)
+
+        def fetchone(self):
+            return ("10.11.19-MariaDB",) if self.statements[-1] == "SELECT VERSION()" else None
+
+    cursor = Recorder()
+    session = ENGINES["mysql"].on_connect(cursor, p.limits)
+    assert session == {"mariadb": True}
+    assert cursor.statements[0] == "SET SESSION TRANSACTION READ ONLY"
+    assert "SET SESSION max_statement_time = 20.000" in cursor.statements
+    assert any(s.startswith("SET SESSION tmp_table_size") for s in cursor.statements)
+
+
+def test_mariadb_gets_regexp_not_regexp_like():
+    mysql = ENGINES["mysql"]
+    sql = "SELECT a FROM t WHERE REGEXP_LIKE(a, '^x')"
+    assert mysql.executable(sql, {"mariadb": True}) == "SELECT a FROM t WHERE a REGEXP '^x'"
+    assert mysql.executable(sql, {"mariadb": False}) == sql
+
+
+def test_every_engine_is_one_module():
+    assert set(ENGINES) == {"bigquery", "clickhouse", "mysql", "postgres", "snowflake", "trino"}
+    assert all(type(e).__module__ == f"agent.warehouse.engines.{type(e).__module__.rsplit('.', 1)[-1]}"
+               for e in ENGINES.values())
 
 
 def test_trino_plan_sets_query_max_run_time():

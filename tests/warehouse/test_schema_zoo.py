@@ -165,6 +165,9 @@ def test_mariadb_zoo_in_two_databases(tmp_path, mysql_database):
         warehouse = open_warehouse(settings)
         try:
             exercise(warehouse, settings, tmp_path, name, archive)
+            # MySQL's REGEXP_LIKE, as sqlglot writes regexps for MySQL, runs on MariaDB as REGEXP
+            regexp = f"SELECT `Rep Name` FROM `{name}`.`Sales Rep` WHERE REGEXP_LIKE(`Rep Name`, '^C')"
+            assert warehouse.run(regexp).rows == [("Cy",)]
         finally:
             warehouse.close()
     finally:

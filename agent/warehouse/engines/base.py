@@ -1,0 +1,86 @@
+"""What one server engine needs to be used safely: its URL forms, sqlglot dialect, case rules,
+session limits (statement time, temporary disk), how to cancel, and its catalog queries.
+
+Each engine is one module in this package defining one `ServerEngine` subclass; the registry in
+`__init__` finds them, so adding an engine is adding a module.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Callable, ClassVar
+
+
+@dataclass(frozen=True)
+class SessionLimits:
+    timeout_s: float
+    connect_timeout_s: float = 5.0
+    max_bytes_billed: int = 0  # BigQuery's cost cap
+    temp_disk_bytes: int = 0  # temporary disk a statement may fill; 0: the engine's own limit
+
+    @property
+    def seconds(self) -> int:
+        return max(int(round(self.timeout_s)), 1)
+
+    @property
+    def timeout_ms(self) -> int:
+        return int(self.timeout_s * 1000)
+
+    @property
+    def connect_seconds(self) -> int:
+        return max(int(self.connect_timeout_s), 1)
+
+
+class ServerEngine:
+    """Defaults for an engine reached through SQLAlchemy; subclasses override what differs."""
+
+    key: ClassVar[str] = ""
+    label: ClassVar[str] = ""
+    dialect: ClassVar[str] = ""  # sqlglot's name
+    extra: ClassVar[str] = ""  # pip install '.[extra]'
+    module: ClassVar[str] = ""  # imported to check the extra is installed
+    driver: ClassVar[str] = ""  # SQLAlchemy drivername
+    schemes: ClassVar[tuple[str, ...]] = ()  # URL schemes people write for it
+    # MySQL/MariaDB call a database a schema: the one the URL names is the scope there.
+    database_is_schema: ClassVar[bool] = False
+    pyformat: ClassVar[bool] = False  # the driver reads % as a parameter marker
+    commits_session_setup: ClassVar[bool] = False  # `on_connect` runs in a transaction to commit
+
+    def connect_args(self, limits: SessionLimits) -> dict[str, Any]:
+        return {}
+
+    def url_params(self, limits: SessionLimits) -> dict[str, str]:
+        """Settings the driver passes to the server from the URL's query string."""
+        return {}
+
+    def on_connect(self, cursor, limits: SessionLimits) -> dict[str, Any]:
+        """Statements each new session runs (read-only, limits); returns what it learnt about the
+        server, kept with the connection (a MariaDB rather than a MySQL)."""
+        return {}
+
+    def query_timeout(self, timeout_s: float, session: dict[str, Any]) -> str | None:
+        """The statement giving one query a time limit other than the session's."""
+        return None
+
+    def search_path(self, schema: str) -> str | None:
+        """The statement making bare names mean `schema` for one transaction."""
+        return None
+
+    def cancel(self, raw, side_connection: Callable[[], Any]) -> bool:
+        """Ask the engine to stop what `raw` (the driver's connection) runs; False when it cannot."""
+        if hasattr(raw, "cancel"):
+            raw.cancel()
+            return True
+        return False
+
+    def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
+        """(SQL, parameters) giving (schema, table, estimated rows), or None."""
+        return None
+
+    def sample(self, name: str, source: str, estimate: int, above: int) -> str:
+        """A subquery reading at most about `above` rows of `name` from a table of `estimate` rows."""
+        return f"SELECT {name} FROM {source} LIMIT {above}"
+
+    def executable(self, sql: str, session: dict[str, Any]) -> str:
+        """The SQL as this server must receive it (the same text unless a server lacks a function)."""
+        return sql.replace("%", "%%") if self.pyformat else sql

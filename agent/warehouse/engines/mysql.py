@@ -1,0 +1,84 @@
+"""MySQL and MariaDB: one URL form, told apart by the server's version once connected (their
+time-limit settings differ, MariaDB bounds temporary disk, and lacks REGEXP_LIKE)."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import sqlglot
+from sqlglot import exp
+from sqlglot.dialects.mysql import MySQL
+
+from agent.warehouse.engines.base import ServerEngine, SessionLimits
+
+
+class MariaDBDialect(MySQL):
+    """MySQL's grammar with MariaDB's regexp operator: MariaDB has `x REGEXP p`, not REGEXP_LIKE."""
+
+    class Generator(MySQL.Generator):
+        TRANSFORMS = {
+            **MySQL.Generator.TRANSFORMS,
+            exp.RegexpLike: lambda self, e: f"{self.sql(e, 'this')} REGEXP {self.sql(e, 'expression')}",
+        }
+
+
+class MySQLOrMariaDB(ServerEngine):
+    key = "mysql"
+    label = "MySQL/MariaDB"
+    dialect = "mysql"
+    extra = "mysql"
+    module = "pymysql"
+    driver = "mysql+pymysql"
+    schemes = ("mysql", "mariadb")
+    database_is_schema = True
+    pyformat = True
+    commits_session_setup = True
+
+    def connect_args(self, limits: SessionLimits) -> dict[str, Any]:
+        return {
+            "connect_timeout": limits.connect_seconds,
+            "read_timeout": limits.seconds * 3 + 5,  # a last resort if the server never answers
+            "charset": "utf8mb4",
+        }
+
+    def on_connect(self, cursor, limits: SessionLimits) -> dict[str, Any]:
+        cursor.execute("SET SESSION TRANSACTION READ ONLY")
+        cursor.execute("SELECT VERSION()")
+        session = {"mariadb": "mariadb" in str(cursor.fetchone()[0]).lower()}
+        cursor.execute(self.query_timeout(limits.timeout_s, session))
+        if limits.temp_disk_bytes:
+            # in-memory temporary tables stay small (16 MiB, the server's usual default, never more);
+            # only MariaDB 11.5+ bounds the disk they spill to
+            cursor.execute(f"SET SESSION tmp_table_size = {min(limits.temp_disk_bytes, 16 * 1024 * 1024)}")
+            if session["mariadb"]:
+                cursor.execute("SHOW VARIABLES LIKE 'max_tmp_session_space_usage'")
+                if cursor.fetchone():
+                    cursor.execute(f"SET SESSION max_tmp_session_space_usage = {limits.temp_disk_bytes}")
+        return session
+
+    def query_timeout(self, timeout_s: float, session: dict[str, Any]) -> str:
+        if session.get("mariadb"):
+            return f"SET SESSION max_statement_time = {timeout_s:.3f}"
+        return f"SET SESSION max_execution_time = {int(timeout_s * 1000)}"
+
+    def cancel(self, raw, side_connection) -> bool:
+        killer = side_connection()
+        try:
+            cursor = killer.cursor()
+            cursor.execute(f"KILL QUERY {int(raw.thread_id())}")
+            cursor.close()
+        finally:
+            killer.close()
+        return True
+
+    def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
+        return ("SELECT table_schema, table_name, table_rows FROM information_schema.tables "
+                "WHERE table_schema IN %(s)s", {"s": tuple(schemas)})
+
+    def executable(self, sql: str, session: dict[str, Any]) -> str:
+        if session.get("mariadb") and "regexp_like" in sql.lower():
+            try:
+                sql = ";\n".join(t.sql(dialect=MariaDBDialect) for t in sqlglot.parse(sql, read="mysql") if t)
+            except sqlglot.errors.SqlglotError:
+                pass  # the server's own error says what is wrong
+        return super().executable(sql, session)
