@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agent.semantic.dialogue_cues import drops_a_condition, refers_back
 from agent.tools.spec import EXECUTE, ToolName
 
 FOLLOW_UP_MARK = " | follow-up: "
@@ -184,7 +185,7 @@ async def route_message(
             )
         return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
 
-    if _CHANGE_DATA.match(message):
+    if _CHANGE_DATA.match(message) and not (previous_question and drops_a_condition(message)):
         return Route("reject_out_of_scope", {"reason": READ_ONLY_REASON, "final_intent": "reject_out_of_scope"})
 
     if _NOT_FOR_US.match(message):
@@ -200,7 +201,9 @@ async def route_message(
         return Route(ToolName.FAQ, {"user_question": message, "final_intent": ToolName.FAQ})
 
     question = message
-    if previous_question and _FOLLOW_UP.match(message):
+    if previous_question and (_FOLLOW_UP.match(message) or refers_back(message)):
+        # An edit of the last reading ("make it top 3", "drop the JFK filter"): generate_sql reads
+        # it against that reading, or as a question of its own when it is one.
         question = previous_question + FOLLOW_UP_MARK + message
 
     if _WHERE_DATA.search(message):

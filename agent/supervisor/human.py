@@ -30,12 +30,14 @@ def confirmation_question(state: CommonAgentState, call: dict[str, Any]) -> dict
     args = call["args"]
     sql = args.get("sql")
     source = args.get("related_sql_source_tool_call_id")
-    if not sql and source:
-        outputs = (state.get("session_tool_call_info") or {}).get("tool_call_output_mapping", {})
-        sql = (outputs.get(source) or {}).get("sql")
+    written = ((state.get("session_tool_call_info") or {}).get("tool_call_output_mapping", {}).get(source) or {}) \
+        if source else {}
+    sql = sql or written.get("sql")
+    # The reading in words comes first, so a misreading is caught before Run, not after.
+    reading = written.get("reason") if not args.get("sql") and written.get("path") == "semantic" else None
     return {
         "kind": "confirm_sql",
-        "question": "Shall I run this query?",
+        "question": f"Reading it as: {reading}\nShall I run this query?" if reading else "Shall I run this query?",
         "options": [
             {"label": "Run", "value": "run", "style": "primary"},
             {"label": "Edit", "value": "edit", "style": "default"},
