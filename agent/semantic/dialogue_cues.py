@@ -66,8 +66,7 @@ def find_cues(message: str) -> Cues:
         cues.lead_in, cues.text = True, cues.text[m.end():].strip()
     number = r"(\d+|" + "|".join(map(re.escape, _NUMBER_WORDS)) + r")"
     for key, down in (("top_words", True), ("bottom_words", False)):
-        m = re.search(rf"(?<![\w']){phrase(words[key])}\s+{number}(?![\w'])(?!\s+(?:months?|days?|weeks?|years?|"
-                      rf"hours?|quarters?))", cues.text, re.I)
+        m = re.search(rf"(?<![\w']){phrase(words[key])}\s+{number}(?![\w'])", cues.text, re.I)
         if m:
             count = m.group(1).lower()
             cues.limit = int(count) if count.isdigit() else _NUMBER_WORDS[count]
@@ -102,7 +101,8 @@ def find_cues(message: str) -> Cues:
         cues.things = True
         cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
     # 'there' at the end or before a time, not 'were there': a place pointed at
-    if m := re.search(r"(?<!were )(?<!are )(?<!was )(?<!is )\bthere\b", cues.text, re.I):
+    if m := re.search(rf"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){phrase(words['place_pointers'])}(?![\w'])",
+                      cues.text, re.I):
         cues.pointer, cues.text = True, _cut(cues.text, m)
     for m in list(re.finditer(rf"(?<![\w']){phrase(words['pointers'])}\s+(\w+)", cues.text, re.I)):
         cues.pointer = True

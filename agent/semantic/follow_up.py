@@ -86,6 +86,12 @@ def _aggregation(text: str) -> tuple[str, re.Match] | None:
     return None
 
 
+def _only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+    """'flights to DEN': the rows' own noun, read as their count, with no word asking for a count."""
+    counts = {t.count_metric for t in model.tables if t.count_metric}
+    return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
+
+
 def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     """'them' after an answer by carrier is the carriers: the previous grouping's name."""
     dims = [d for d in previous.dimensions if d in model.dimension_by_name]
@@ -104,7 +110,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if _content(rest):
         extraction, draft = _read(rest, model, values)
     said_measure = draft is not None and extraction is not None and extraction.intent is not None \
-        and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics)
+        and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
+        and not _only_rows_named(extraction.intent, rest, model)
     agg = None
     if not said_measure and (named := _aggregation(rest)):
         agg, match = named
