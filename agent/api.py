@@ -157,6 +157,10 @@ class Assistant:
                 await self._drain(session_id, _resume({"choice": "cancel"}), context)
             turn = await self._new_turn(session_id, message, context)
             async for event in self._run(session_id, turn, context):
+                if pending is not None and isinstance(event, AgentReply):
+                    # said once, here: the question left open is gone, nothing of it was run
+                    event = event.model_copy(update={"text": f"(I dropped my earlier question, “{pending.question}”: "
+                                                             f"nothing of it was run.)\n{event.text or ''}".rstrip()})
                 yield event
 
     async def resume(
@@ -499,7 +503,7 @@ def _resume(answer: dict[str, Any]) -> Any:
 
 
 REASK: dict[str, Any] = {"reask": True}
-SHORT_REPLY_WORDS = 3  # a reply this short is an answer to the question, never a new request
+SHORT_REPLY_WORDS = 3  # a bare "yes"/"no" this short answers the pending question, never a new request
 
 
 def _reask(session_id: str, pending: AskHuman, context: ChatContext) -> AgentReply:
@@ -569,7 +573,12 @@ def interpret_reply(
         named = _paraphrased(text, pending.options, option_words)
     if len(named) == 1:
         return {"choice": named[0].value}
-    return REASK if len(text.split()) <= SHORT_REPLY_WORDS or named else None
+    short = len(text.split()) <= SHORT_REPLY_WORDS
+    if short and not named and NEGATIVE.match(text):
+        return {"choice": "cancel"}
+    # Only a bare yes ("run", "ok") or a reply naming several options is asked again; anything else is
+    # a new message, which supersedes the question.
+    return REASK if named or (short and AFFIRMATIVE.match(text)) else None
 
 
 def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, list[str]]) -> list[HumanOption]:

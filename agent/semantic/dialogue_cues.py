@@ -39,6 +39,7 @@ class Cues:
     all_rows: bool = False
     limit: int | None = None
     descending: bool | None = None
+    polarity: str | None = None  # 'best' or 'worst': the direction depends on the measure
     chart: str | None = None
     dropped: list[str] = field(default_factory=list)  # the words after 'drop', 'without', 'all'
     drop_all: bool = False  # 'drop the filters'
@@ -65,12 +66,13 @@ def find_cues(message: str) -> Cues:
     while (m := lead.match(cues.text)) and m.end() > 0:
         cues.lead_in, cues.text = True, cues.text[m.end():].strip()
     number = r"(\d+|" + "|".join(map(re.escape, _NUMBER_WORDS)) + r")"
-    for key, down in (("top_words", True), ("bottom_words", False)):
+    for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
         m = re.search(rf"(?<![\w']){phrase(words[key])}\s+{number}(?![\w'])", cues.text, re.I)
         if m:
             count = m.group(1).lower()
             cues.limit = int(count) if count.isdigit() else _NUMBER_WORDS[count]
             cues.descending = down
+            cues.polarity = key.removesuffix("_words") if down is None else None
             cues.text = _cut(cues.text, m)
             break
     if m := has(cues.text, words["all_rows_words"]):

@@ -92,6 +92,15 @@ def _only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -
     return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
 
 
+def _direction(cues: Cues, intent: StructuredIntent, model: SemanticModel) -> bool | None:
+    """Highest first for 'top', lowest for 'bottom'; 'best' and 'worst' by whether more is better."""
+    if cues.polarity is None:
+        return cues.descending
+    metric = model.metric_by_name.get(intent.metrics[0]) if intent.metrics else None
+    higher_is_better = metric is not None and metric.higher_is_better
+    return higher_is_better == (cues.polarity == "best")
+
+
 def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     """'them' after an answer by carrier is the carriers: the previous grouping's name."""
     dims = [d for d in previous.dimensions if d in model.dimension_by_name]
@@ -150,7 +159,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if cues.all_rows:
         edited = edits.set_limit(edited, None)
     if cues.limit is not None:
-        edited = edits.set_limit(edited, cues.limit, descending=cues.descending)
+        edited = edits.set_limit(edited, cues.limit, descending=_direction(cues, edited.intent, model))
     if cues.chart is not None:
         edited = edits.set_chart(edited, cues.chart)
     if not edited.changes:
