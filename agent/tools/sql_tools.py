@@ -82,7 +82,7 @@ async def generate_sql(
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
     else:
         parse = await _structured(ctx, SemanticParse).ainvoke(
-            [SystemMessage(content=semantic_prompt(ctx)), HumanMessage(content=question)]
+            [SystemMessage(content=semantic_prompt(ctx)), HumanMessage(content=thread.llm_message or question)]
         )
 
     if parse.not_in_warehouse:

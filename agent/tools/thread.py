@@ -41,6 +41,7 @@ class InThread:
     chart: str | None = None
     unread: list[str] = field(default_factory=list)
     refusal: str | None = None  # the edit cannot be made: said to the person, nothing else is guessed
+    llm_message: str | None = None  # for an LLM: the question with the last reading as JSON
 
     def changed_line(self) -> str:
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
@@ -66,16 +67,16 @@ def previous_for_llm(previous: StructuredIntent, message: str) -> str:
 
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
     """The turn's question against the thread's last reading; `question` unchanged when it is no follow-up."""
-    if FOLLOW_UP_MARK not in question or clarification:
+    previous = previous_reading(state) if not clarification else None
+    if previous is None:
         return InThread(question)
     latest = question.split(FOLLOW_UP_MARK)[-1]
-    previous = previous_reading(state)
-    if previous is None:
+    if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
+        return InThread(question, llm_message=previous_for_llm(previous, latest))
+    if FOLLOW_UP_MARK not in question:
         return InThread(question)
     if _NOTHING_ELSE.match(ASKING_FOR_SQL.sub(" ", latest)):
         return InThread(latest, intent=previous)  # "just give me the SQL": the same reading, as SQL
-    if ctx.has_llm:
-        return InThread(previous_for_llm(previous, latest))
     await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
     shared = ctx.cpu.share(ctx.semantic, ctx.values)
     follow = await ctx.cpu.run(steps.READING_QUESTION, steps.read_edit, shared, previous, ASKING_FOR_SQL.sub(" ", latest))
