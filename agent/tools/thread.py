@@ -67,10 +67,14 @@ def previous_for_llm(previous: StructuredIntent, message: str) -> str:
 
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
     """The turn's question against the thread's last reading; `question` unchanged when it is no follow-up."""
-    previous = previous_reading(state) if not clarification else None
-    if previous is None:
+    if clarification:
         return InThread(question)
+    previous = previous_reading(state)
     latest = question.split(FOLLOW_UP_MARK)[-1]
+    if previous is None:
+        # the earlier question was never read (declined, or its question superseded): nothing of it
+        # may leak into this one, its unread words least of all
+        return InThread(question if ctx.has_llm else latest)
     if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
         return InThread(question, llm_message=previous_for_llm(previous, latest))
     if FOLLOW_UP_MARK not in question:

@@ -112,3 +112,10 @@ async def test_a_bar_chart_on_request(offline_assistant, session):
     assert first.chart.spec.kind == "line"
     bars = await ask(offline_assistant, session, "as a bar chart")
     assert bars.chart.spec.kind == "bar" and bars.rows == first.rows
+
+
+async def test_nothing_of_a_failed_turn_leaks_into_the_next(offline_assistant, session):
+    failed = await ask(offline_assistant, session, "How many flights did carrier ZZ fly in May?")
+    assert "ZZ" in failed.text and failed.sql is None
+    after = await ask(offline_assistant, session, "by month")
+    assert "ZZ" not in after.text and after.row_count == 12
