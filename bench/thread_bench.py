@@ -104,9 +104,7 @@ async def run_turn(assistant: Assistant, session: str, turn: dict, gold, confirm
     return "right", ""
 
 
-async def main(data: Path, smoke: bool, show: bool) -> int:
-    threads = json.loads(data.read_text())["threads"]
-    threads = threads[:3] if smoke else threads
+async def main(threads: list[dict], show: bool) -> int:
     with tempfile.TemporaryDirectory() as folder:
         settings = load_settings(_env_file=None, data_dir=folder, openai_api_key=None, openai_base_url=None,
                                  redis_url=None, warehouse_url=None)
@@ -151,4 +149,5 @@ if __name__ == "__main__":
     parser.add_argument("--data", type=Path, default=DATA)
     parser.add_argument("--show", action="store_true", help="print every turn, not only the misses")
     args = parser.parse_args()
-    sys.exit(asyncio.run(main(args.data, args.smoke, args.show)))
+    threads = json.loads(args.data.read_text())["threads"]
+    sys.exit(asyncio.run(main(threads[:3] if args.smoke else threads, args.show)))
