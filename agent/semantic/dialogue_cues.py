@@ -11,8 +11,8 @@ from pathlib import Path
 from agent.yamlload import safe_load
 
 _WORDS_FILE = Path(__file__).with_name("dialogue_words.yaml")
-_NUMBER_WORDS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
-                 "nine": 9, "ten": 10, "twelve": 12, "fifteen": 15, "twenty": 20, "a dozen": 12, "dozen": 12}
+
+
 @lru_cache(maxsize=1)
 def dialogue_words() -> dict:
     return safe_load(_WORDS_FILE.read_text())
@@ -65,12 +65,13 @@ def find_cues(message: str) -> Cues:
     lead = re.compile(rf"^{phrase(words['lead_ins'])}(?![\w'])\s*", re.I)
     while (m := lead.match(cues.text)) and m.end() > 0:
         cues.lead_in, cues.text = True, cues.text[m.end():].strip()
-    number = r"(\d+|" + "|".join(map(re.escape, _NUMBER_WORDS)) + r")"
+    number_words = {str(k).lower(): int(v) for k, v in words["number_words"].items()}
+    number = r"(\d+|" + "|".join(map(re.escape, number_words)) + r")"
     for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
         m = re.search(rf"(?<![\w']){phrase(words[key])}\s+{number}(?![\w'])", cues.text, re.I)
         if m:
             count = m.group(1).lower()
-            cues.limit = int(count) if count.isdigit() else _NUMBER_WORDS[count]
+            cues.limit = int(count) if count.isdigit() else number_words[count]
             cues.descending = down
             cues.polarity = key.removesuffix("_words") if down is None else None
             cues.text = _cut(cues.text, m)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import calendar
 from dataclasses import dataclass, field
 
-from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter
+from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model import SemanticModel
 
 ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them
@@ -86,13 +86,6 @@ def drop_filters(edited: Edited, fields: list[str], model: SemanticModel) -> Edi
     return edited.then(intent.model_copy(update={"filters": kept}), f"without {said}")
 
 
-def drop_values(edited: Edited, values: list[str], model: SemanticModel) -> Edited:
-    """Take away the conditions that name one of these values ('drop the JFK filter')."""
-    wanted = {v.lower() for v in values}
-    fields = [f.field for f in edited.intent.filters if {str(v).lower() for v in f.values} & wanted]
-    return drop_filters(edited, fields, model)
-
-
 def compare_values(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     """Set the new value beside the old one: one row per value, both kept ('compare with LGA')."""
     intent = edited.intent
@@ -160,8 +153,6 @@ def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> E
 
 
 def _month_dimension(intent: StructuredIntent, model: SemanticModel) -> str | None:
-    from agent.semantic.intent import base_table
-
     table = base_table(intent, model)
     spec = model.table_by_name.get(table) if table else None
     if spec is not None and "month" in spec.time:
@@ -192,14 +183,6 @@ def set_grouping(edited: Edited, dimensions: list[str], model: SemanticModel, *,
     if dropped:
         change += " (for every " + ", ".join(_label(model, f.field) for f in dropped) + ")"
     return edited.then(updated, change)
-
-
-def drop_grouping(edited: Edited, model: SemanticModel) -> Edited:
-    intent = edited.intent
-    if not intent.dimensions:
-        return edited
-    updated = intent.model_copy(update={"dimensions": [], "order_by": [], "limit": None, "limit_per": None})
-    return edited.then(updated, "one total instead of by " + " and ".join(_label(model, d) for d in intent.dimensions))
 
 
 # -- ranking -------------------------------------------------------------------------------------
@@ -256,14 +239,3 @@ def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited
 def set_chart(edited: Edited, kind: ChartKind) -> Edited:
     word = {"none": "as a table"}.get(kind, f"as a {kind} chart")
     return Edited(edited.intent, [*edited.changes, word], kind)
-
-
-def restrict_to(edited: Edited, field_name: str, values: list, model: SemanticModel) -> Edited:
-    """Only the things the previous answer listed ('which of them …'): a condition on their key."""
-    if not values:
-        return edited
-    flt = Filter(field=field_name, op="in" if len(values) > 1 else "=", values=values)
-    intent = edited.intent
-    kept = [f for f in intent.filters if f.field != field_name]
-    updated = intent.model_copy(update={"filters": [*kept, flt]})
-    return edited.then(updated, f"only the {len(values)} {_label(model, field_name)} values of the last answer")

@@ -22,14 +22,6 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.values import ValueIndex
 
-_TIME_WORDS = {"month", "months", "date", "dates", "day", "days", "year", "years", "time", "period", "week",
-               "weeks", "quarter", "quarters", "season", "date range", "time window", "window"}
-# Left over once the edit words are out, these carry nothing for the reader to place.
-_FILLER = {"the", "a", "an", "it", "that", "this", "those", "these", "them", "please", "of", "for", "to", "in", "on",
-           "by", "with", "one", "ones", "instead", "now", "then", "just", "only", "and", "but", "is", "be", "me",
-           "show", "as", "i", "meant", "mean", "sorry", "no", "same", "so", "ok", "okay", "there", "thing", "again"}
-
-
 @dataclass
 class FollowUp:
     """How a message in a thread was read against the previous reading.
@@ -73,7 +65,7 @@ def _fields_named(said: str, intent: StructuredIntent, model: SemanticModel) -> 
             if low in named or tokens & {w for w in named if " " not in w} or any(
                     w.rstrip("s") in named for w in tokens):
                 fields.append(flt.field)
-    dates = bool(tokens & _TIME_WORDS) or (intent.time is not None and any(
+    dates = bool(tokens & set(dialogue_words()["time_nouns"])) or (intent.time is not None and any(
         t.isdigit() and intent.time.year == int(t) for t in tokens))
     return list(dict.fromkeys(fields)), dates
 
@@ -108,7 +100,7 @@ def _things(previous: StructuredIntent, model: SemanticModel) -> str:
 
 
 def _content(text: str) -> list[str]:
-    return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in _FILLER]
+    return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
 
 
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
