@@ -62,7 +62,9 @@ async def test_sql_only_then_run_it_then_why_in_the_models_words(offline_assista
     assert by_month.row_count == 12 and "origin" not in by_month.columns
     sql = await ask(offline_assistant, session, "just give me the SQL")
     assert sql.sql and not sql.rows
-    ran = await ask(offline_assistant, session, "run it")
+    confirm = await ask(offline_assistant, session, "run it", confirm=None)
+    assert confirm.ask_human.question.startswith("Reading it as: Average arrival delay by month")
+    ran = await offline_assistant.reply(offline_assistant.resume(session, "run"))
     assert ran.row_count == 12
     why = await ask(offline_assistant, session, "why?")
     assert "arrival delay" in why.text.lower() and "month" in why.text
