@@ -147,7 +147,7 @@ class Assistant:
                 if refusal is not None:
                     yield refusal
                     return
-                answer = interpret_reply(message, pending)
+                answer = interpret_reply(message, pending, self._option_words(pending))
                 if answer == REASK:
                     yield _reask(session_id, pending, context)
                     return
@@ -158,6 +158,10 @@ class Assistant:
                 await self._drain(session_id, _resume({"choice": "cancel"}), context)
             turn = await self._new_turn(session_id, message, context)
             async for event in self._run(session_id, turn, context):
+                if pending is not None and isinstance(event, AgentReply):
+                    # said once, here: the question left open is gone, nothing of it was run
+                    event = event.model_copy(update={"text": f"(I dropped my earlier question, “{pending.question}”: "
+                                                             f"nothing of it was run.)\n{event.text or ''}".rstrip()})
                 yield event
 
     async def resume(
@@ -299,6 +303,17 @@ class Assistant:
         return last
 
     # -- running ----------------------------------------------------------------------------
+
+    def _option_words(self, pending: AskHuman) -> dict[str, list[str]]:
+        """Other words for each option that is one of the model's dimensions ('departure airport' for
+        'origin airport'), so a typed answer in other words is taken."""
+        by_label = {d.label.lower(): d for d in self.context.semantic.dimensions}
+        words = {}
+        for option in pending.options:
+            dim = by_label.get(option.label.lower()) or by_label.get(option.value.lower())
+            if dim is not None:
+                words[option.value] = [dim.label, dim.name.replace("_", " "), *dim.synonyms]
+        return words
 
     async def _not_yours(self, session_id: str, context: ChatContext) -> AgentReply | None:
         """A refusal when someone other than the asker (or the policy's run_button groups) answers."""
@@ -491,7 +506,7 @@ def _resume(answer: dict[str, Any]) -> Any:
 
 
 REASK: dict[str, Any] = {"reask": True}
-SHORT_REPLY_WORDS = 3  # a reply this short is an answer to the question, never a new request
+SHORT_REPLY_WORDS = 3  # a bare "yes"/"no" this short answers the pending question, never a new request
 
 
 def _reask(session_id: str, pending: AskHuman, context: ChatContext) -> AgentReply:
@@ -531,11 +546,14 @@ def _names_option(text: str, option: HumanOption) -> bool:
     return any(_words(name) in said for name in (option.label, option.value) if name and name.strip())
 
 
-def interpret_reply(text: str, pending: AskHuman) -> dict[str, Any] | None:
+def interpret_reply(
+    text: str, pending: AskHuman, option_words: dict[str, list[str]] | None = None
+) -> dict[str, Any] | None:
     """Read a thread reply as the answer to a pending question, or None when it is a new request.
 
-    A clarification with options takes only an option (or words that name one); a short reply
-    that names none ("run", "ok") gets the question again (`REASK`) instead of being taken as an answer."""
+    A clarification with options takes only an option (or words that name one, `option_words` giving
+    each option's other names); a short reply that names none ("run", "ok") gets the question again
+    (`REASK`) instead of being taken as an answer."""
     if pending.kind == "confirm_sql":
         sql, _, _ = split_sql(text)
         if sql:
@@ -554,9 +572,27 @@ def interpret_reply(text: str, pending: AskHuman) -> dict[str, Any] | None:
     if not pending.options:
         return {"choice": text}
     named = [o for o in pending.options if _names_option(text, o)]
+    if not named and option_words:
+        named = _paraphrased(text, pending.options, option_words)
     if len(named) == 1:
         return {"choice": named[0].value}
-    return REASK if len(text.split()) <= SHORT_REPLY_WORDS or named else None
+    short = len(text.split()) <= SHORT_REPLY_WORDS
+    if short and not named and NEGATIVE.match(text):
+        return {"choice": "cancel"}
+    # Only a bare yes ("run", "ok") or a reply naming several options is asked again; anything else is
+    # a new message, which supersedes the question.
+    return REASK if named or (short and AFFIRMATIVE.match(text)) else None
+
+
+def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, list[str]]) -> list[HumanOption]:
+    """Options named by one of their other words; a word two options share tells nothing."""
+    said = _words(text)
+    counts: dict[str, int] = {}
+    for names in option_words.values():
+        for name in {_words(n) for n in names}:
+            counts[name] = counts.get(name, 0) + 1
+    return [o for o in options if any(counts[_words(n)] == 1 and _words(n) in said
+                                      for n in option_words.get(o.value, []))]
 
 
 def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:

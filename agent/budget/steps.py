@@ -20,6 +20,8 @@ from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
 from agent.semantic import words
 from agent.semantic.extract import Extraction, extract_intent
+from agent.semantic.follow_up import FollowUp, read_follow_up
+from agent.semantic.intent import StructuredIntent
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
 from agent.sql.guard import ensure_read_only, refuse_unsafe_words
@@ -125,6 +127,12 @@ def read_questions(semantic: Path, questions: list[str]) -> list[Extraction]:
     """The offline semantic parse of each question, with the model and values shared at `semantic`."""
     model, values = shared(semantic)
     return [extract_intent(question, model, values) for question in questions]
+
+
+def read_edit(semantic: Path, previous: StructuredIntent, message: str) -> FollowUp:
+    """A thread's message read as an edit of the previous reading (or as a question of its own)."""
+    model, values = shared(semantic)
+    return read_follow_up(previous, message, model, values)
 
 
 def guard(sql: str, dialect: str) -> None:

@@ -66,6 +66,13 @@ def is_fraction(column: str, meaning: ColumnMeaning | None = None) -> bool:
     return bool(_FRACTION_NAME.search(column.lower()))
 
 
+def _named_a_share(semantic: Any, column: str) -> bool:
+    """A model metric its own label calls a share ('Share of flights cancelled'): a fraction of one,
+    shown as a percentage, never as a bare 0.02."""
+    metric = getattr(semantic, "metric_by_name", {}).get(column) if semantic is not None else None
+    return metric is not None and bool(_FRACTION_NAME.search(metric.label.lower().replace(" ", "_")))
+
+
 def describe_columns(
     sql: str | None,
     columns: list[str],
@@ -82,7 +89,7 @@ def describe_columns(
     for column in columns:
         expression = expressions.get(column.lower())
         aggregate, source = _aggregate_of(expression) if expression is not None else (None, None)
-        fraction = expression is not None and _is_indicator_average(expression)
+        fraction = (expression is not None and _is_indicator_average(expression)) or _named_a_share(semantic, column)
         # A share of rows meeting a condition is not in the unit, nor named after, the column it tests.
         by_source = source if aggregate in _KEEPS_SOURCE_MEANING and not fraction else None
         label, unit, names = _from_model(semantic, labels or {}, column, by_source)

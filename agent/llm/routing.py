@@ -11,9 +11,11 @@ from dataclasses import dataclass, field
 from collections.abc import Awaitable, Callable
 from typing import Any
 
+from agent.semantic.dialogue_cues import drops_a_condition, refers_back
 from agent.tools.spec import EXECUTE, ToolName
 
 FOLLOW_UP_MARK = " | follow-up: "
+SHORT_FOLLOW_UP_WORDS = 5
 
 _FENCE = re.compile(r"```(?:[a-zA-Z]+\n)?(.*?)```", re.S)
 # "select" and its common typos (SELEC, SLECT, SELCT…), but not English words such as "selected".
@@ -90,6 +92,11 @@ _CHANGE_DATA = re.compile(
 )
 READ_ONLY_REASON = "I only read data; I never change, add or delete anything in the warehouse"
 _GREETING = re.compile(r"^(hi|hello|hey|thanks|thank you|cheers|good (morning|afternoon|evening))\b[!. ]*$", re.I)
+
+
+def _is_short(message: str) -> bool:
+    """A message this short after a question ("for EWR", "just United") builds on it."""
+    return len(message.split()) <= SHORT_FOLLOW_UP_WORDS
 
 
 @dataclass
@@ -184,7 +191,7 @@ async def route_message(
             )
         return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
 
-    if _CHANGE_DATA.match(message):
+    if _CHANGE_DATA.match(message) and not (previous_question and drops_a_condition(message)):
         return Route("reject_out_of_scope", {"reason": READ_ONLY_REASON, "final_intent": "reject_out_of_scope"})
 
     if _NOT_FOR_US.match(message):
@@ -199,9 +206,14 @@ async def route_message(
     if _HOW_TO.search(message) or (_DEFINITION.search(message) and recognise.knows_term(message)):
         return Route(ToolName.FAQ, {"user_question": message, "final_intent": ToolName.FAQ})
 
-    question = message
-    if previous_question and _FOLLOW_UP.match(message):
+    if previous_question and (_FOLLOW_UP.match(message) or refers_back(message) or _is_short(message)):
+        # An edit of the last reading ("make it top 3", "for EWR", "drop the JFK filter"): generate_sql
+        # reads it against that reading, or as a question of its own when it is one.
+        final = ToolName.GENERATE_SQL if _SQL_ONLY.search(message) else EXECUTE
         question = previous_question + FOLLOW_UP_MARK + message
+        return Route(ToolName.DATA_DISCOVERY, {"user_question": question, "final_intent": final})
+
+    question = message
 
     if _WHERE_DATA.search(message):
         return Route(ToolName.DATA_DISCOVERY, {"user_question": question, "final_intent": ToolName.DATA_DISCOVERY})

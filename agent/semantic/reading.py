@@ -28,7 +28,7 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     elif intent.dimensions:
         head += " by " + ", ".join(_dim(model, d) for d in intent.dimensions)
     parts = [head]
-    conditions = [_filter(f, model) for f in intent.filters] + _time(intent.time)
+    conditions = [filter_words(f, model) for f in intent.filters] + time_words(intent.time)
     if conditions:
         parts.append("where " + " and ".join(conditions))
     for other in intent.absent:
@@ -79,7 +79,7 @@ def _number(value) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
-def _filter(flt: Filter, model: SemanticModel) -> str:
+def filter_words(flt: Filter, model: SemanticModel) -> str:
     dim = model.dimension_by_name.get(flt.field)
     if dim is not None and dim.kind == "flag" and flt.op == "=":
         return dim.label if flt.values[0] else f"not {dim.label}"
@@ -89,7 +89,7 @@ def _filter(flt: Filter, model: SemanticModel) -> str:
     return f"{_dim(model, flt.field)} {_OPS[flt.op]} {values}{unit}".rstrip()
 
 
-def _time(time: TimeFilter | None) -> list[str]:
+def time_words(time: TimeFilter | None) -> list[str]:
     if time is None or time.is_empty():
         return []
     bits = []
@@ -144,7 +144,7 @@ def _dates(start: date, end: date) -> str:
 
 
 def _side(side: Side, model: SemanticModel) -> str:
-    return " and ".join([_filter(f, model) for f in side.filters] + _time(side.time)) or "all"
+    return " and ".join([filter_words(f, model) for f in side.filters] + time_words(side.time)) or "all"
 
 
 def _contrast(contrast: Contrast, model: SemanticModel, label) -> str:

@@ -16,6 +16,8 @@ from agent.tools.results import json_object
 MAX_TURNS = 6
 BULKY_KEYS = ("related_docs", "sample_rows", "rows", "columns_detail", "text_blocks")
 MAX_PREVIEW_ROWS = 5
+MAX_TOOL_OUTPUT_CHARS = 4000
+SHED_FIRST = ("rows_preview", "column_formats", "chart_spec", "tables", "follow_ups", "columns")
 
 
 def compact_tool_output(content: str) -> str:
@@ -25,7 +27,18 @@ def compact_tool_output(content: str) -> str:
     slim = {k: v for k, v in data.items() if k not in BULKY_KEYS}
     if isinstance(data.get("rows"), list):
         slim["rows_preview"] = data["rows"][:MAX_PREVIEW_ROWS]
-    return json.dumps(slim, default=str)[:4000]
+    text = json.dumps(slim, default=str)
+    # Cut whole fields, never the JSON itself: a cut object is no longer the answer's SQL and reading,
+    # and "why?" or "run it" next turn would find no answer to work on.
+    for key in SHED_FIRST:
+        if len(text) <= MAX_TOOL_OUTPUT_CHARS:
+            break
+        slim.pop(key, None)
+        text = json.dumps(slim, default=str)
+    if len(text) > MAX_TOOL_OUTPUT_CHARS and isinstance(slim.get("text"), str):
+        slim["text"] = slim["text"][:MAX_TOOL_OUTPUT_CHARS // 4]
+        text = json.dumps(slim, default=str)
+    return text
 
 
 def messages_for_router(system_prompt: str, messages: list[AnyMessage]) -> list[AnyMessage]:

@@ -20,7 +20,7 @@ from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_q
 from agent.supervisor.state import CommonAgentState
 from agent.tools.registry import EXECUTE, ToolName
 from agent.tools.spec import tool_call
-from agent.tools.results import tool_result
+from agent.tools.results import latest_output, tool_result
 
 Next = Literal["invoke_common_agent", "action_dispatch_node", "response_to_user_chain"]
 
@@ -30,12 +30,17 @@ def confirmation_question(state: CommonAgentState, call: dict[str, Any]) -> dict
     args = call["args"]
     sql = args.get("sql")
     source = args.get("related_sql_source_tool_call_id")
-    if not sql and source:
-        outputs = (state.get("session_tool_call_info") or {}).get("tool_call_output_mapping", {})
-        sql = (outputs.get(source) or {}).get("sql")
+    if source:
+        written = (state.get("session_tool_call_info") or {}).get("tool_call_output_mapping", {}).get(source) or {}
+    else:  # "run it" after "just give me the SQL": the query the run tool will take, the latest written
+        latest = latest_output(state, ("generate_sql", "fix_sql"), with_key="sql") if not sql else None
+        written = latest[1] if latest else {}
+    sql = sql or written.get("sql")
+    # The reading in words comes first, so a misreading is caught before Run, not after.
+    reading = written.get("reason") if not args.get("sql") and written.get("path") == "semantic" else None
     return {
         "kind": "confirm_sql",
-        "question": "Shall I run this query?",
+        "question": f"Reading it as: {reading}\nShall I run this query?" if reading else "Shall I run this query?",
         "options": [
             {"label": "Run", "value": "run", "style": "primary"},
             {"label": "Edit", "value": "edit", "style": "default"},

@@ -8,7 +8,9 @@ from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
 from agent.tools.results import tool_result
+from agent.semantic.compiler import compile_intent
 from agent.tools.semantic import semantic_tables
+from agent.tools.thread import read_in_thread
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
 # Two tables this close in score are a real choice only when nothing else settles it.
@@ -38,7 +40,11 @@ async def data_discovery(
     ]
     # the semantic model reads the question as a whole ('line items … receipt date after commit
     # date'), where the catalog search only matches words: what it needs is the data
-    needed = await semantic_tables(ctx, user_question)
+    thread = await read_in_thread(ctx, runtime.state, user_question, None)
+    if thread.intent is not None:  # an edit of the thread's last reading reads the tables it reads
+        needed = list(compile_intent(thread.intent, ctx.semantic).tables)
+    else:
+        needed = await semantic_tables(ctx, thread.question)
     if not matches and needed:
         found = [{"table": t, "description": "", "columns": [], "matched_columns": [], "score": 1.0,
                   "reasons": ["the semantic model reads the question with it"]} for t in needed]

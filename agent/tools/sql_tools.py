@@ -13,6 +13,7 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from agent.chatbi.analyze import analyze
+from agent.charts.spec import ChartSpec
 from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.runtime import AgentContext
@@ -26,8 +27,11 @@ from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
 from agent.semantic.definitions import Definition, with_definitions
+from agent.semantic.intent import StructuredIntent
+from agent.semantic.why import explain_reading
 from agent.semantic.model import SemanticModel
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
+from agent.tools.thread import read_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -71,13 +75,19 @@ async def generate_sql(
     waiting = latest_output(runtime.state, ("generate_sql",))
     if clarification and waiting and waiting[1].get("draft_sql"):
         return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
-    question = _clarified(user_question, clarification, waiting[1].get("clarify_term") if waiting else None)
+    thread = await read_in_thread(ctx, runtime.state, user_question, clarification)
+    if thread.refusal:
+        return tool_result(final_intent, done=True, text=thread.refusal)
+    question = _clarified(thread.question, clarification, waiting[1].get("clarify_term") if waiting else None)
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
-    parse = await _structured(ctx, SemanticParse).ainvoke(
-        [SystemMessage(content=semantic_prompt(ctx)), HumanMessage(content=question)]
-    )
+    if thread.intent is not None:  # an edit of the thread's last reading
+        parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
+    else:
+        parse = await _structured(ctx, SemanticParse).ainvoke(
+            [SystemMessage(content=semantic_prompt(ctx)), HumanMessage(content=thread.llm_message or question)]
+        )
 
     if parse.not_in_warehouse:
         text = f"I don't have that data ({parse.not_in_warehouse.rstrip('.')}). What I have: {ctx.catalog.summary}"
@@ -103,7 +113,7 @@ async def generate_sql(
             except SqlError as exc:
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
             else:
-                reason = compiled.reason
+                reason = thread.changed_line() + compiled.reason
                 if parse.unused_words:  # said, so a reading that skipped a word is visible
                     reason += " Words not used: " + ", ".join(f"“{w}”" for w in parse.unused_words) + "."
                 return tool_result(
@@ -113,6 +123,7 @@ async def generate_sql(
                     tables=list(compiled.tables),
                     intent=parse.intent.model_dump(),
                     path="semantic",
+                    chart=thread.chart,
                     text=f"Here is the SQL. Read as: {reason}",
                 )
         else:
@@ -200,6 +211,9 @@ async def fix_sql(
 ) -> str:
     """Repair broken SQL with the smallest change that makes it run, and say what changed and why."""
     ctx: AgentContext = runtime.context
+    answered = _answered_reading(runtime, sql)
+    if answered is not None:  # "why?" after an answer: through the model's names, not the SQL's aliases
+        return tool_result(final_intent, text=explain_reading(answered, ctx.semantic), sql=clean_sql_text(sql))
     try:
         _check_pasted(ctx, sql, sql_dialect)
         check_sql(ctx, sql)
@@ -302,6 +316,9 @@ async def explain_sql(
     """Explain what a SQL query reads, filters, joins, groups and returns, in the person's terms.
     After an answer, "why?" or "how did you get that?" is explained with the SQL of that answer."""
     ctx: AgentContext = runtime.context
+    answered = _answered_reading(runtime, sql)
+    if answered is not None:  # "why?" after an answer: through the model's names, not the SQL's aliases
+        return tool_result(final_intent, text=explain_reading(answered, ctx.semantic), sql=clean_sql_text(sql))
     try:
         _check_pasted(ctx, sql, sql_dialect)
         check_sql(ctx, sql)
@@ -320,6 +337,14 @@ async def explain_sql(
     if reading:
         text = f"I read your question as: {reading.rstrip('.')}.\n\n{text}"
     return tool_result(final_intent, text=text, sql=clean_sql_text(sql), tables=explanation.tables)
+
+
+def _answered_reading(runtime: ToolRuntime, sql: str) -> StructuredIntent | None:
+    """The reading behind `sql` when it is the SQL of this thread's last semantic answer."""
+    written = latest_output(runtime.state, ("generate_sql",), with_key="intent")
+    if written is None or " ".join(str(written[1].get("sql")).split()) != " ".join(sql.split()):
+        return None
+    return StructuredIntent.model_validate(written[1]["intent"])
 
 
 def _column_descriptions(ctx: AgentContext) -> dict[str, str]:
@@ -387,11 +412,20 @@ async def execute_sql_and_analyze_result(
         columns=result.columns,
         rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
         row_count=result.row_count,
-        chart_spec=analysis.chart.model_dump() if analysis.chart else None,
+        chart_spec=_asked_chart(analysis.chart, source[1].get("chart") if source else None),
         column_formats=[column_format(meanings.get(c)) for c in result.columns],
         follow_ups=analysis.follow_ups,
         text=text,
     )
+
+
+def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict | None:
+    """The chart kind the person asked for ("as a bar chart"), where the result has an axis to draw on."""
+    if chart is None:
+        return None
+    if kind and (kind == "none" or chart.x):
+        chart = chart.model_copy(update={"kind": kind})
+    return chart.model_dump()
 
 
 def _semantic_for(ctx: AgentContext, intent: dict | None) -> SemanticModel:

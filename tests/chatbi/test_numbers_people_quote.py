@@ -88,6 +88,14 @@ async def test_a_share_column_reads_as_a_percentage_everywhere(warehouse):
     assert not re.search(r"\b0\.\d", analysis.answer) and "arrival delay" not in analysis.answer
 
 
+def test_a_metric_its_label_calls_a_share_is_a_fraction():
+    from agent.semantic.layer import load_layer
+
+    sql = "SELECT count(*) FILTER (WHERE dep_time IS NULL) / count(*) AS cancellation_rate FROM flights"
+    meaning = describe_columns(sql, ["cancellation_rate"], semantic=load_layer())["cancellation_rate"]
+    assert meaning.fraction and meaning.unit is None
+
+
 async def test_distinct_counts_per_group_are_not_added_up(warehouse):
     analysis = await _analyze(
         warehouse, "planes per origin",

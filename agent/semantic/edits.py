@@ -1,0 +1,241 @@
+"""Edits of a reading: what a follow-up in a thread does to the previous question's intent.
+
+Each operation takes the previous `StructuredIntent` and returns a new one, with a few words
+saying what changed ("EWR instead of JFK"), so the reading line can tell the person. They are
+general: they know dimensions, filters, time windows, groupings, limits and metrics, never a
+particular question. `agent/semantic/follow_up.py` decides which to apply to a message.
+"""
+
+from __future__ import annotations
+
+import calendar
+from dataclasses import dataclass, field
+
+from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
+from agent.semantic.model import SemanticModel
+
+ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them
+
+
+@dataclass
+class Edited:
+    """An intent after edits, with what each edit changed in words and the chart asked for."""
+
+    intent: StructuredIntent
+    changes: list[str] = field(default_factory=list)
+    chart: ChartKind | None = None
+
+    def then(self, intent: StructuredIntent, change: str) -> "Edited":
+        return Edited(intent, [*self.changes, change], self.chart)
+
+
+def _label(model: SemanticModel, name: str) -> str:
+    dim = model.dimension_by_name.get(name)
+    return dim.label if dim is not None else name
+
+
+def _values(flt: Filter) -> str:
+    return ", ".join(str(v) for v in flt.values)
+
+
+def same_subject(model: SemanticModel, first: str, second: str) -> bool:
+    """Do two dimensions name the same things ('carrier' code and the airline's name, joined by it)?
+    A grouping or a filter on one makes a filter on the other stale."""
+    if first == second:
+        return True
+    dims = model.dimension_by_name
+    one, two = dims.get(first), dims.get(second)
+    if one is None or two is None:
+        return False
+    for join in model.joins:
+        for a, b in ((one, two), (two, one)):
+            keyed = any(s.table == join.from_table and s.expr in {k for k, _ in join.keys} for s in a.sources)
+            if keyed and any(s.table == join.to_table for s in b.sources) and not model.table_by_name[
+                    join.to_table].time:
+                return True
+    return False
+
+
+# -- filters -----------------------------------------------------------------------------------
+
+
+def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
+    """Replace the condition on the same dimension (or on one naming the same things), else add it."""
+    intent = edited.intent
+    replaced = [f for f in intent.filters if same_subject(model, f.field, new.field)]
+    kept = [f for f in intent.filters if f not in replaced]
+    dims = [d for d in intent.dimensions if not (same_subject(model, d, new.field) and new.op == "=")]
+    updated = intent.model_copy(update={"filters": [*kept, new], "dimensions": dims})
+    if replaced:
+        old = replaced[0]
+        change = f"{_values(new)} instead of {_values(old)}" if old.field == new.field and old.op == new.op == "=" \
+            else f"{_label(model, new.field)} {_values(new)} instead of {_label(model, old.field)} {_values(old)}"
+    else:
+        change = f"also {_label(model, new.field)} {_values(new)}"
+    return edited.then(updated, change)
+
+
+def drop_filters(edited: Edited, fields: list[str], model: SemanticModel) -> Edited:
+    """Take away the conditions on these dimensions (and on those naming the same things)."""
+    intent = edited.intent
+    gone = [f for f in intent.filters if any(same_subject(model, f.field, d) for d in fields)]
+    if not gone:
+        return edited
+    kept = [f for f in intent.filters if f not in gone]
+    said = ", ".join(f"{_label(model, f.field)} {_values(f)}" for f in gone)
+    return edited.then(intent.model_copy(update={"filters": kept}), f"without {said}")
+
+
+def compare_values(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
+    """Set the new value beside the old one: one row per value, both kept ('compare with LGA')."""
+    intent = edited.intent
+    old = next((f for f in intent.filters if f.field == new.field and f.op in ("=", "in")), None)
+    values = list(dict.fromkeys([*(old.values if old else []), *new.values]))
+    kept = [f for f in intent.filters if f is not old]
+    dims = intent.dimensions if new.field in intent.dimensions else [new.field, *intent.dimensions]
+    flt = Filter(field=new.field, op="in" if len(values) > 1 else "=", values=values)
+    updated = intent.model_copy(update={"filters": [*kept, flt], "dimensions": dims})
+    return edited.then(updated, f"{' and '.join(map(str, values))} side by side")
+
+
+# -- time window ---------------------------------------------------------------------------------
+
+
+def _describe_time(time: TimeFilter | None) -> str:
+    if time is None or time.is_empty():
+        return "all dates"
+    if time.months and not (time.days or time.hours or time.start):
+        return " and ".join(calendar.month_name[m] for m in time.months)
+    if time.relative is not None:
+        return time.relative.words
+    if time.start is not None and time.end is not None:
+        return f"{time.start.isoformat()} to {time.end.isoformat()}"
+    if time.year is not None:
+        return str(time.year)
+    return "the new dates"
+
+
+def set_time(edited: Edited, time: TimeFilter) -> Edited:
+    """A new time window replaces the old one; a year said alone keeps the months said before
+    only when nothing else was said ('in 2013' after 'in March' stays March 2013)."""
+    intent = edited.intent
+    old = intent.time
+    if old is not None and time.year is not None and not (time.months or time.days or time.start or time.relative):
+        time = old.model_copy(update={"year": time.year})
+    change = f"{_describe_time(time)} instead of {_describe_time(old)}" if old and not old.is_empty() \
+        else f"for {_describe_time(time)}"
+    return edited.then(intent.model_copy(update={"time": time}), change)
+
+
+def whole_period(edited: Edited) -> Edited:
+    """Drop the calendar restriction below the year: 'for the whole year' after 'in June'."""
+    intent = edited.intent
+    old = intent.time
+    if old is None or old.is_empty():
+        return edited
+    kept = TimeFilter(year=old.year, years=old.years) if old.year is not None or old.years else None
+    if kept is not None and kept.is_empty():
+        kept = None
+    return edited.then(intent.model_copy(update={"time": kept}), f"all dates instead of {_describe_time(old)}")
+
+
+def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> Edited:
+    """Months beside months ('compare to February' after January): one row per month, both kept."""
+    intent = edited.intent
+    old = intent.time or TimeFilter()
+    if not (time.months and (old.months or old.is_empty())):
+        return set_time(edited, time)
+    months = sorted(set(old.months) | set(time.months))
+    grain = _month_dimension(intent, model)
+    dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
+    updated = intent.model_copy(update={"time": old.model_copy(update={"months": months}), "dimensions": dims})
+    return edited.then(updated, " and ".join(calendar.month_name[m] for m in months) + " side by side")
+
+
+def _month_dimension(intent: StructuredIntent, model: SemanticModel) -> str | None:
+    table = base_table(intent, model)
+    spec = model.table_by_name.get(table) if table else None
+    if spec is not None and "month" in spec.time:
+        return spec.time["month"]
+    grain = "metric_time__month"
+    return grain if grain in model.dimension_by_name else None
+
+
+# -- grouping ------------------------------------------------------------------------------------
+
+
+def set_grouping(edited: Edited, dimensions: list[str], model: SemanticModel, *, add: bool) -> Edited:
+    """Group by the new dimensions, instead of the old ones or beside them. A dimension now grouped
+    by loses its filter ('by airline now' after 'for United')."""
+    intent = edited.intent
+    old = intent.dimensions
+    dims = list(dict.fromkeys([*old, *dimensions])) if add else list(dimensions)
+    filters = [f for f in intent.filters if not any(same_subject(model, f.field, d) for d in dimensions)]
+    dropped = [f for f in intent.filters if f not in filters]
+    order = [o for o in intent.order_by if o.field in set(intent.all_metrics()) | set(dims)]
+    limit_per = intent.limit_per if intent.limit_per in dims else None
+    updated = intent.model_copy(update={"dimensions": dims, "filters": filters, "order_by": order, "limit_per": limit_per})
+    new = " and ".join(_label(model, d) for d in dimensions)
+    if add or not old:
+        change = f"also by {new}" if old else f"by {new}"
+    else:
+        change = f"by {new} instead of by {' and '.join(_label(model, d) for d in old)}"
+    if dropped:
+        change += " (for every " + ", ".join(_label(model, f.field) for f in dropped) + ")"
+    return edited.then(updated, change)
+
+
+# -- ranking -------------------------------------------------------------------------------------
+
+
+def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = None) -> Edited:
+    """Keep the top (or bottom) N groups by the first metric; None shows every group."""
+    intent = edited.intent
+    if limit is None:
+        if intent.limit is None:
+            return edited
+        return edited.then(intent.model_copy(update={"limit": None, "limit_per": None}), "every row, not only the top")
+    metric = intent.metrics[0] if intent.metrics else None
+    order = intent.order_by
+    if descending is not None or not order:
+        down = True if descending is None else descending
+        order = [OrderBy(field=metric, descending=down)] if metric else order
+    word = "top" if (order[0].descending if order else True) else "bottom"
+    return edited.then(intent.model_copy(update={"limit": limit, "order_by": order}), f"{word} {limit}")
+
+
+# -- what is measured ----------------------------------------------------------------------------
+
+
+def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel) -> Edited:
+    """Measure something else; the ranking follows the new measure."""
+    intent = edited.intent
+    if metrics == intent.metrics:
+        return edited
+    swap = dict(zip(intent.metrics, metrics))
+    order = [o.model_copy(update={"field": swap.get(o.field, o.field)}) for o in intent.order_by]
+    having = [h.model_copy(update={"metric": swap[h.metric]}) for h in intent.having if h.metric in swap]
+    updated = intent.model_copy(update={"metrics": metrics, "order_by": order, "having": having})
+    label = model.metric_by_name
+    old = ", ".join(label[m].label.lower() if m in label else m for m in intent.metrics)
+    new = ", ".join(label[m].label.lower() if m in label else m for m in metrics)
+    return edited.then(updated, f"{new} instead of {old}")
+
+
+def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited | None:
+    """The same measure aggregated another way ('the median instead'); None when the model has no
+    such metric for it (then the person is told, not given another number)."""
+    swapped = []
+    for name in edited.intent.metrics:
+        metric = model.metric_by_name.get(name)
+        sibling = next((m for m in model.metrics if metric is not None and metric.measure is not None
+                        and m.measure == metric.measure and m.agg == agg and not m.filter), None)
+        if sibling is None:
+            return None
+        swapped.append(sibling.name)
+    return set_metrics(edited, swapped, model)
+
+
+def set_chart(edited: Edited, kind: ChartKind) -> Edited:
+    word = {"none": "as a table"}.get(kind, f"as a {kind} chart")
+    return Edited(edited.intent, [*edited.changes, word], kind)

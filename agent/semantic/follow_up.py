@@ -1,0 +1,186 @@
+"""A message in a thread read as an EDIT of the previous reading, or as a question of its own.
+
+The words that only work on a previous reading (drop, instead, compare to, top 3, as a bar chart,
+the median) are listed in `dialogue_words.yaml`; they are found and taken out first. What is left
+is read by the ordinary question reader, and what it found (a value, a time window, a grouping, a
+measure) is laid over the previous intent by the operations of `edits.py`: a value replaces the
+condition on the same dimension, a grouping replaces the old one, and so on. A message that reads
+as a complete question on its own (it names what to measure, and no edit word) starts fresh.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from agent.semantic import edits
+from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has
+from agent.semantic.edits import Edited
+from agent.semantic.extract import PASSES
+from agent.semantic.intent import StructuredIntent, validate_intent
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.draft import Draft, Extraction
+from agent.semantic.values import ValueIndex
+
+@dataclass
+class FollowUp:
+    """How a message in a thread was read against the previous reading.
+
+    `edited` is the new reading when the message edits the previous one; None with `fresh` when it
+    is a question of its own; None without `fresh` when it could not be read as either (then
+    `problem` says why, or the caller reads it the old way)."""
+
+    edited: Edited | None = None
+    fresh: bool = False
+    problem: str | None = None
+    extraction: Extraction | None = None
+    unread: list[str] = field(default_factory=list)
+
+
+def _read(text: str, model: SemanticModel, values: ValueIndex) -> tuple[Extraction, Draft]:
+    """The question reader on `text`, with its last draft: whether a measure was said, not defaulted."""
+    draft = Draft(question=text, model=model, values=values)
+    for run in PASSES:
+        draft = run(draft)
+        if draft.outcome is not None:
+            break
+    assert draft.outcome is not None
+    return draft.outcome, draft
+
+
+def _dimension_words(model: SemanticModel, name: str) -> set[str]:
+    dim = model.dimension_by_name[name]
+    said = {dim.label.lower(), *(s.lower() for s in dim.synonyms), name.replace("_", " ")}
+    return said | {w for s in said for w in s.split() if len(w) > 3}
+
+
+def _fields_named(said: str, intent: StructuredIntent, model: SemanticModel) -> tuple[list[str], bool]:
+    """The filtered dimensions `said` names (by a value or a dimension word), and whether it names the dates."""
+    low = said.lower()
+    tokens = set(re.findall(r"[\w'-]+", low))
+    fields = [f.field for f in intent.filters if {str(v).lower() for v in f.values} & (tokens | {low})]
+    for flt in intent.filters:
+        if flt.field in model.dimension_by_name:
+            named = _dimension_words(model, flt.field)
+            if low in named or tokens & {w for w in named if " " not in w} or any(
+                    w.rstrip("s") in named for w in tokens):
+                fields.append(flt.field)
+    dates = bool(tokens & set(dialogue_words()["time_nouns"])) or (intent.time is not None and any(
+        t.isdigit() and intent.time.year == int(t) for t in tokens))
+    return list(dict.fromkeys(fields)), dates
+
+
+def _aggregation(text: str) -> tuple[str, re.Match] | None:
+    """An aggregation named on its own ('the median instead')."""
+    for agg, phrases in dialogue_words()["aggregations_alone"].items():
+        if m := has(text, phrases):
+            return agg, m
+    return None
+
+
+def _only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+    """'flights to DEN': the rows' own noun, read as their count, with no word asking for a count."""
+    counts = {t.count_metric for t in model.tables if t.count_metric}
+    return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
+
+
+def _direction(cues: Cues, intent: StructuredIntent, model: SemanticModel) -> bool | None:
+    """Highest first for 'top', lowest for 'bottom'; 'best' and 'worst' by whether more is better."""
+    if cues.polarity is None:
+        return cues.descending
+    metric = model.metric_by_name.get(intent.metrics[0]) if intent.metrics else None
+    higher_is_better = metric is not None and metric.higher_is_better
+    return higher_is_better == (cues.polarity == "best")
+
+
+def _things(previous: StructuredIntent, model: SemanticModel) -> str:
+    """'them' after an answer by carrier is the carriers: the previous grouping's name."""
+    dims = [d for d in previous.dimensions if d in model.dimension_by_name]
+    return model.dimension_by_name[dims[0]].label if dims else ""
+
+
+def _content(text: str) -> list[str]:
+    return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
+
+
+def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
+    cues = find_cues(message)
+    rest = cues.text.replace("{things}", _things(previous, model))
+    extraction: Extraction | None = None
+    draft: Draft | None = None
+    if _content(rest):
+        extraction, draft = _read(rest, model, values)
+    said_measure = draft is not None and extraction is not None and extraction.intent is not None \
+        and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
+        and not _only_rows_named(extraction.intent, rest, model)
+    agg = None
+    if not said_measure and (named := _aggregation(rest)):
+        agg, match = named
+        rest = (rest[: match.start()] + " " + rest[match.end():]).strip()
+        extraction, draft = _read(rest, model, values) if _content(rest) else (None, None)
+    if extraction is not None and extraction.intent is not None and said_measure and not cues.any:
+        intent = extraction.intent
+        if intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3:
+            return FollowUp(fresh=True, extraction=extraction)
+    if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
+        return FollowUp(extraction=extraction)
+
+    edited = Edited(previous)
+    if cues.drop_all:
+        edited = edits.drop_filters(edited, [f.field for f in previous.filters], model)
+        if previous.time is not None and not previous.time.is_empty():
+            edited = edits.whole_period(edited)
+    for said in cues.dropped:
+        fields, dates = _fields_named(said, edited.intent, model)
+        edited = edits.drop_filters(edited, fields, model)
+        if dates:
+            edited = edits.whole_period(edited)
+    if cues.whole_period:
+        edited = edits.whole_period(edited)
+
+    found = extraction.intent if extraction is not None else None
+    if found is not None:
+        edited = _lay_over(edited, found, cues, said_measure, model)
+    if agg is not None:
+        switched = edits.switch_aggregation(edited, agg, model)
+        if switched is None:
+            names = ", ".join(model.metric_by_name[m].label.lower() for m in edited.intent.metrics
+                              if m in model.metric_by_name)
+            return FollowUp(problem=f"The semantic model has no {agg} of {names}, so I did not change the measure.")
+        edited = switched
+    if cues.all_rows:
+        edited = edits.set_limit(edited, None)
+    if cues.limit is not None:
+        edited = edits.set_limit(edited, cues.limit, descending=_direction(cues, edited.intent, model))
+    if cues.chart is not None:
+        edited = edits.set_chart(edited, cues.chart)
+    if not edited.changes:
+        return FollowUp(extraction=extraction)
+    problems = validate_intent(edited.intent, model)
+    if problems:
+        return FollowUp(problem=" ".join(problems), extraction=extraction)
+    unread = extraction.ignored_words if extraction is not None and found is not None else []
+    return FollowUp(edited=edited, extraction=extraction, unread=unread)
+
+
+def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
+    """What the message's own reading names, put in place of the same parts of the previous reading."""
+    previous = edited.intent
+    if said_measure and found.metrics and found.metrics != previous.metrics:
+        edited = edits.set_metrics(edited, found.metrics, model)
+    for flt in found.filters:
+        if cues.compare and any(f.field == flt.field for f in edited.intent.filters):
+            edited = edits.compare_values(edited, flt, model)
+        else:
+            edited = edits.put_filter(edited, flt, model)
+    if found.time is not None and not found.time.is_empty():
+        edited = edits.compare_periods(edited, found.time, model) if cues.compare else edits.set_time(edited, found.time)
+    grouped = [d for d in found.dimensions if d not in {f.field for f in found.filters}
+               and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d))]
+    if grouped and grouped != edited.intent.dimensions:
+        edited = edits.set_grouping(edited, grouped, model, add=cues.add and not cues.replace)
+    if found.limit is not None and cues.limit is None:
+        descending = found.order_by[0].descending if found.order_by else True
+        edited = edits.set_limit(edited, found.limit, descending=descending)
+    return edited
+

@@ -1,0 +1,78 @@
+""""Why?" after an answer, told through the semantic model: what each measure is, which rows were kept,
+how things were grouped and where a name came from — in the model's own words, never the SQL's aliases."""
+
+from __future__ import annotations
+
+from agent.semantic.definitions import with_definitions
+from agent.semantic.intent import StructuredIntent, base_table
+from agent.semantic.model import SemanticModel
+from agent.semantic.reading import describe, filter_words, time_words
+
+_AGG_WORDS = {"avg": "the average", "median": "the median", "sum": "the total", "max": "the largest",
+              "min": "the smallest", "count": "the number"}
+
+
+def explain_reading(intent: StructuredIntent, model: SemanticModel) -> str:
+    model = with_definitions(model, intent.definitions)
+    lines = [f"I read your question as: {describe(intent, model)}"]
+    table = base_table(intent, model)
+    rows = _rows_word(model, table)
+    for name in intent.all_metrics():
+        metric = model.metric_by_name.get(name)
+        if metric is None:
+            continue
+        lines.append(f"• {metric.label}: {_metric_words(metric, model, rows)}.")
+    conditions = [filter_words(f, model) for f in intent.filters] + time_words(intent.time)
+    if conditions:
+        lines.append(f"• Only {rows} where " + " and ".join(conditions) + " are counted.")
+    else:
+        lines.append(f"• Every one of the {rows} in the data is counted (no condition).")
+    if intent.dimensions:
+        labels = [model.dimension_by_name[d].label if d in model.dimension_by_name else d for d in intent.dimensions]
+        lines.append("• One row per " + ", ".join(labels) + ".")
+    for dim in intent.dimensions + [f.field for f in intent.filters]:
+        joined = _joined_from(model, dim, table)
+        if joined:
+            lines.append(f"• {joined}")
+    if intent.order_by or intent.limit:
+        order = intent.order_by[0] if intent.order_by else None
+        word = "highest" if order is None or order.descending else "lowest"
+        top = f"the {intent.limit} " if intent.limit else "all, "
+        lines.append(f"• Ranked {top}{word} first.")
+    return "\n".join(dict.fromkeys(lines))
+
+
+def _rows_word(model: SemanticModel, table: str | None) -> str:
+    spec = model.table_by_name.get(table) if table else None
+    if spec is None:
+        return "rows"
+    word = spec.entity_words[0] if spec.entity_words else spec.label
+    return word if word.endswith("s") else word + "s"
+
+
+def _metric_words(metric, model: SemanticModel, rows: str) -> str:
+    agg = _AGG_WORDS.get(str(metric.agg), "")
+    measure = model.dimension_by_name.get(metric.measure) if metric.measure else None
+    if measure is not None:
+        unit = f" (in {measure.unit})" if measure.unit else ""
+        words = f"{agg} {measure.label}{unit} over the {rows}".strip()
+    elif "distinct" in metric.expr.lower():
+        words = f"the number of different values, counted over the {rows}"
+    else:
+        words = f"the number of {rows}"
+    if metric.filter:
+        words += ", counting only the rows its definition keeps"
+    return words
+
+
+def _joined_from(model: SemanticModel, dimension: str, table: str | None) -> str | None:
+    if table is None or dimension not in model.dimension_by_name:
+        return None
+    reached = model.resolve(dimension, table)
+    if reached is None or reached[1] is None:
+        return None
+    source, join = reached
+    other = model.table_by_name.get(source.table)
+    keys = ", ".join(a for a, _ in join.keys)
+    label = model.dimension_by_name[dimension].label
+    return f"{label.capitalize()} comes from the {other.label if other else source.table} data, matched on {keys}."

@@ -1,0 +1,123 @@
+"""A thread is a conversation: follow-ups edit the last reading, the clarification loop holds, and the
+person sees the reading before Run. Through the offline assistant on the demo warehouse, rows checked
+against SQL written by hand."""
+
+from __future__ import annotations
+
+import itertools
+
+import pytest
+
+_sessions = itertools.count()
+
+
+@pytest.fixture
+def session():
+    return f"thread-{next(_sessions)}"
+
+
+async def ask(assistant, session, text, *, confirm="run"):
+    reply = await assistant.reply(assistant.ask(session, text))
+    if confirm and reply.ask_human and reply.ask_human.kind == "confirm_sql":
+        reply = await assistant.reply(assistant.resume(session, confirm))
+    return reply
+
+
+def gold(assistant, sql):
+    return sorted(tuple(r) for r in assistant.context.warehouse.run(sql).rows)
+
+
+def values_of(reply, column):
+    return sorted(r[reply.columns.index(column)] for r in reply.rows)
+
+
+async def test_top_n_then_another_airport_then_the_median(offline_assistant, session):
+    await ask(offline_assistant, session, "average departure delay by carrier for flights from JFK")
+    top = await ask(offline_assistant, session, "make it top 3")
+    assert top.row_count == 3 and "JFK" in top.sql
+    ewr = await ask(offline_assistant, session, "now for EWR")
+    assert "'EWR'" in ewr.sql and "'JFK'" not in ewr.sql and ewr.row_count == 3
+    assert "Same as before, EWR instead of JFK" in ewr.text
+    expected = gold(offline_assistant, "SELECT carrier FROM flights WHERE origin = 'EWR' GROUP BY carrier "
+                                       "ORDER BY avg(dep_delay) DESC LIMIT 3")
+    assert values_of(ewr, "carrier") == [c for (c,) in expected]
+    total = await ask(offline_assistant, session, "the total instead")
+    assert "total_dep_delay" in total.columns and total.row_count == 3
+
+
+async def test_whole_year_by_airline_and_dropping_the_filter(offline_assistant, session):
+    june = await ask(offline_assistant, session, "how many flights left LGA in June")
+    year = await ask(offline_assistant, session, "for the whole year")
+    assert year.rows[0][0] == gold(offline_assistant, "SELECT count(*) FROM flights WHERE origin = 'LGA'")[0][0]
+    assert year.rows != june.rows
+    by_airline = await ask(offline_assistant, session, "by airline now")
+    assert by_airline.row_count == len(gold(offline_assistant, "SELECT DISTINCT carrier FROM flights WHERE origin = 'LGA'"))
+    dropped = await ask(offline_assistant, session, "drop the LGA filter")
+    assert dropped.error is None and "LGA" not in dropped.sql and dropped.row_count == 16
+
+
+async def test_sql_only_then_run_it_then_why_in_the_models_words(offline_assistant, session):
+    await ask(offline_assistant, session, "average arrival delay by origin airport")
+    by_month = await ask(offline_assistant, session, "by month instead")
+    assert by_month.row_count == 12 and "origin" not in by_month.columns
+    sql = await ask(offline_assistant, session, "just give me the SQL")
+    assert sql.sql and not sql.rows
+    confirm = await ask(offline_assistant, session, "run it", confirm=None)
+    assert confirm.ask_human.question.startswith("Reading it as: Average arrival delay by month")
+    ran = await offline_assistant.reply(offline_assistant.resume(session, "run"))
+    assert ran.row_count == 12
+    why = await ask(offline_assistant, session, "why?")
+    assert "arrival delay" in why.text.lower() and "month" in why.text
+    assert "__q0" not in why.text and "m0" not in why.text and "CAST" not in why.text
+
+
+async def test_the_confirmation_leads_with_the_reading(offline_assistant, session):
+    reply = await offline_assistant.reply(offline_assistant.ask(session, "number of flights from JFK to LAX"))
+    assert reply.ask_human.kind == "confirm_sql"
+    assert reply.ask_human.question.startswith("Reading it as: Number of flights")
+    assert "JFK" in reply.ask_human.question and reply.ask_human.question.endswith("Shall I run this query?")
+
+
+async def test_cancel_then_a_correction_edits_the_cancelled_reading(offline_assistant, session):
+    cancelled = await ask(offline_assistant, session, "number of flights from JFK to BOS", confirm="cancel")
+    assert not cancelled.rows
+    corrected = await ask(offline_assistant, session, "sorry, I meant LGA")
+    expected = gold(offline_assistant, "SELECT count(*) FROM flights WHERE origin = 'LGA' AND dest = 'BOS'")
+    assert corrected.rows[0][0] == expected[0][0]
+
+
+async def test_a_typed_answer_in_other_words_is_taken(offline_assistant, session):
+    asked = await ask(offline_assistant, session, "number of flights by airport")
+    assert asked.ask_human.kind == "clarify"
+    answered = await ask(offline_assistant, session, "the departure airport")
+    assert answered.row_count == 3 and "origin" in answered.columns
+
+
+async def test_a_new_message_supersedes_the_pending_question_once(offline_assistant, session):
+    await offline_assistant.reply(offline_assistant.ask(session, "average departure delay from JFK"))
+    newer = await ask(offline_assistant, session, "number of flights from LGA in May", confirm=None)
+    assert newer.text.startswith("(I dropped my earlier question") and newer.ask_human.kind == "confirm_sql"
+    ran = await offline_assistant.reply(offline_assistant.resume(session, "run"))
+    assert ran.row_count == 1 and "dropped" not in ran.text
+    after = await ask(offline_assistant, session, "by carrier", confirm=None)
+    assert "dropped" not in after.text and "'LGA'" in after.sql
+
+
+async def test_a_complete_question_starts_fresh(offline_assistant, session):
+    await ask(offline_assistant, session, "number of flights from JFK in May")
+    fresh = await ask(offline_assistant, session, "average arrival delay by carrier in 2013")
+    assert "JFK" not in fresh.sql and fresh.row_count == 16
+
+
+async def test_a_bar_chart_on_request(offline_assistant, session):
+    first = await ask(offline_assistant, session, "number of flights by month")
+    assert first.chart.spec.kind == "line"
+    bars = await ask(offline_assistant, session, "as a bar chart")
+    assert bars.chart.spec.kind == "bar" and bars.rows == first.rows
+
+
+async def test_nothing_of_a_failed_turn_leaks_into_the_next(offline_assistant, session):
+    failed = await ask(offline_assistant, session, "How many flights did carrier ZZ fly in May?")
+    assert "ZZ" in failed.text and failed.sql is None
+    after = await ask(offline_assistant, session, "by month")
+    assert "ZZ" not in after.text and after.row_count == 12

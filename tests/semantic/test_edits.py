@@ -1,0 +1,96 @@
+"""Each edit operation on a reading, on the shipped demo model: what it changes and what it keeps."""
+
+from __future__ import annotations
+
+from agent.semantic import edits
+from agent.semantic.edits import Edited
+from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
+
+
+def _jfk_by_carrier() -> Edited:
+    return Edited(StructuredIntent(metrics=["avg_dep_delay"], dimensions=["carrier"],
+                                   filters=[Filter(field="origin", values=["JFK"])], time=TimeFilter(months=[6])))
+
+
+def test_a_value_on_a_filtered_dimension_replaces_the_old_one(model):
+    edited = edits.put_filter(_jfk_by_carrier(), Filter(field="origin", values=["EWR"]), model)
+    assert edited.intent.filters == [Filter(field="origin", values=["EWR"])]
+    assert edited.changes == ["EWR instead of JFK"]
+    assert edited.intent.dimensions == ["carrier"] and edited.intent.time.months == [6]
+
+
+def test_a_value_on_a_new_dimension_is_added(model):
+    edited = edits.put_filter(_jfk_by_carrier(), Filter(field="dest", values=["LAX"]), model)
+    assert {f.field for f in edited.intent.filters} == {"origin", "dest"}
+    assert edited.changes[0].startswith("also")
+
+
+def test_a_value_on_the_grouped_dimension_narrows_to_it(model):
+    edited = edits.put_filter(_jfk_by_carrier(), Filter(field="carrier", values=["UA"]), model)
+    assert edited.intent.dimensions == [] and Filter(field="carrier", values=["UA"]) in edited.intent.filters
+
+
+def test_drop_filters_by_dimension(model):
+    dropped = edits.drop_filters(_jfk_by_carrier(), ["origin"], model)
+    assert dropped.intent.filters == [] and dropped.changes == ["without origin airport JFK"]
+    untouched = edits.drop_filters(_jfk_by_carrier(), ["dest"], model)
+    assert untouched.changes == [] and untouched.intent.filters
+
+
+def test_a_new_time_window_replaces_the_old_and_the_whole_period_drops_it(model):
+    april = edits.set_time(_jfk_by_carrier(), TimeFilter(months=[4]))
+    assert april.intent.time.months == [4] and april.changes == ["April instead of June"]
+    whole = edits.whole_period(_jfk_by_carrier())
+    assert whole.intent.time is None and whole.changes == ["all dates instead of June"]
+
+
+def test_grouping_replaces_or_adds_and_a_grouped_dimension_loses_its_filter(model):
+    instead = edits.set_grouping(_jfk_by_carrier(), ["month"], model, add=False)
+    assert instead.intent.dimensions == ["month"]
+    added = edits.set_grouping(_jfk_by_carrier(), ["month"], model, add=True)
+    assert added.intent.dimensions == ["carrier", "month"]
+    by_origin = edits.set_grouping(_jfk_by_carrier(), ["origin"], model, add=False)
+    assert by_origin.intent.filters == [] and "every origin airport" in by_origin.changes[0]
+
+
+def test_a_grouping_on_the_airline_name_drops_the_carrier_code_filter(model):
+    united = Edited(StructuredIntent(metrics=["flight_count"], filters=[Filter(field="carrier", values=["UA"])]))
+    edited = edits.set_grouping(united, ["airline_name"], model, add=False)
+    assert edited.intent.filters == []
+
+
+def test_top_n_orders_by_the_metric_and_the_full_ranking_lifts_the_limit(model):
+    top = edits.set_limit(_jfk_by_carrier(), 3)
+    assert top.intent.limit == 3 and top.intent.order_by == [OrderBy(field="avg_dep_delay", descending=True)]
+    bottom = edits.set_limit(top, 3, descending=False)
+    assert bottom.intent.order_by[0].descending is False and bottom.changes[-1] == "bottom 3"
+    everything = edits.set_limit(top, None)
+    assert everything.intent.limit is None and everything.intent.order_by
+
+
+def test_switching_the_metric_moves_the_ranking_with_it(model):
+    ranked = edits.set_limit(_jfk_by_carrier(), 3)
+    edited = edits.set_metrics(ranked, ["avg_arr_delay"], model)
+    assert edited.intent.metrics == ["avg_arr_delay"] and edited.intent.order_by[0].field == "avg_arr_delay"
+    assert not validate_intent(edited.intent, model)
+
+
+def test_an_aggregation_switch_finds_the_same_measure_aggregated_otherwise(model):
+    median = edits.switch_aggregation(_jfk_by_carrier(), "median", model)
+    assert median is not None and median.intent.metrics == ["median_dep_delay"]
+    counted = Edited(StructuredIntent(metrics=["flight_count"]))
+    assert edits.switch_aggregation(counted, "median", model) is None  # a count has no median: said, not guessed
+
+
+def test_compare_sets_values_and_periods_side_by_side(model):
+    values = edits.compare_values(_jfk_by_carrier(), Filter(field="origin", values=["LGA"]), model)
+    assert values.intent.filters == [Filter(field="origin", op="in", values=["JFK", "LGA"])]
+    assert values.intent.dimensions[0] == "origin"
+    months = edits.compare_periods(_jfk_by_carrier(), TimeFilter(months=[7]), model)
+    assert months.intent.time.months == [6, 7] and "month" in months.intent.dimensions
+    assert not validate_intent(months.intent, model)
+
+
+def test_chart_kind_is_kept_beside_the_intent(model):
+    edited = edits.set_chart(_jfk_by_carrier(), "bar")
+    assert edited.chart == "bar" and edited.intent == _jfk_by_carrier().intent

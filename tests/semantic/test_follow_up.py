@@ -1,0 +1,104 @@
+"""A message in a thread read against the previous reading: which edit it makes, or a fresh start."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.semantic.dialogue_cues import drops_a_condition, refers_back
+from agent.semantic.follow_up import read_follow_up
+
+
+@pytest.fixture(scope="module")
+def follow(model, values, ask):
+    def follow(first: str, message: str):
+        previous = ask(first).intent
+        assert previous is not None, first
+        return read_follow_up(previous, message, model, values)
+
+    return follow
+
+
+def test_top_n(follow):
+    read = follow("average departure delay by carrier for flights from JFK", "make it top 3")
+    assert read.edited.intent.limit == 3 and read.edited.intent.order_by[0].descending
+    assert read.edited.intent.filters[0].values == ["JFK"]
+
+
+def test_another_value_of_the_same_dimension_replaces_it(follow):
+    read = follow("average departure delay by carrier for flights from JFK", "now for EWR")
+    assert [f.values for f in read.edited.intent.filters] == [["EWR"]]
+    assert read.edited.changes == ["EWR instead of JFK"]
+
+
+def test_the_whole_year_drops_the_month(follow):
+    read = follow("how many flights left LGA in June", "for the whole year")
+    assert read.edited.intent.time is None and read.edited.intent.filters[0].values == ["LGA"]
+
+
+def test_drop_the_value_filter(follow):
+    read = follow("number of flights by carrier from LGA", "drop the LGA filter")
+    assert read.edited.intent.filters == [] and read.edited.intent.dimensions == ["carrier"]
+
+
+def test_grouping_instead(follow):
+    read = follow("average arrival delay by origin airport", "by month instead")
+    assert read.edited.intent.dimensions == ["month"]
+
+
+def test_grouping_as_well(follow):
+    read = follow("total distance by carrier", "also by origin")
+    assert read.edited.intent.dimensions == ["carrier", "origin"]
+
+
+def test_aggregation(follow):
+    read = follow("average air time by carrier", "the maximum instead")
+    assert read.edited.intent.metrics == ["max_air_time"]
+
+
+def test_metric_correction(follow):
+    read = follow("average departure delay by month for flights from LGA", "no, I meant arrival delay")
+    assert read.edited.intent.metrics == ["avg_arr_delay"] and read.edited.intent.filters[0].values == ["LGA"]
+
+
+def test_compare_with_another_month(follow):
+    read = follow("total distance flown by Delta in April", "compare to march")
+    assert read.edited.intent.time.months == [3, 4] and "month" in read.edited.intent.dimensions
+
+
+def test_chart_kind(follow):
+    read = follow("number of flights by month", "as a bar chart")
+    assert read.edited.chart == "bar" and read.edited.intent.dimensions == ["month"]
+
+
+def test_pointers_keep_the_place(follow):
+    there = follow("number of flights from JFK to MIA in January", "what was the average departure delay there")
+    assert there.edited.intent.metrics == ["avg_dep_delay"] and len(there.edited.intent.filters) == 2
+    route = follow("number of flights from JFK to MIA in January", "and on that route in February")
+    assert route.edited.intent.dimensions == [] and route.edited.intent.time.months == [2]
+
+
+def test_which_of_them_ranks_the_previous_groups(follow):
+    read = follow("average arrival delay for flights from LGA to ATL by carrier", "which of them had the most flights")
+    intent = read.edited.intent
+    assert intent.metrics == ["flight_count"] and intent.dimensions == ["carrier"] and intent.limit == 1
+
+
+def test_the_rows_noun_alone_is_not_a_new_measure(follow):
+    read = follow("total air time by origin airport", "now for flights to DEN only")
+    assert read.edited.intent.metrics == ["total_air_time"]
+
+
+def test_a_complete_question_starts_fresh(follow):
+    assert follow("number of flights from JFK in May", "average arrival delay by carrier in 2013").fresh
+    assert follow("average departure delay at EWR by month", "how many planes have more than 200 seats").fresh
+
+
+def test_an_aggregation_the_model_lacks_is_said_not_guessed(follow):
+    read = follow("number of flights by carrier", "the median instead")
+    assert read.edited is None and "no median" in read.problem
+
+
+def test_cues_for_the_router():
+    assert refers_back("make it top 3") and refers_back("as a bar chart") and refers_back("compare to february")
+    assert not refers_back("how many flights were there in June")
+    assert drops_a_condition("drop the JFK filter") and not drops_a_condition("drop table flights")
