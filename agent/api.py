@@ -437,22 +437,26 @@ class Assistant:
                 session_id=session_id, text=ask.question, sql=ask.sql, ask_human=ask, tools=tools, request_id=request_id
             )
         data = dict(values.get("reply") or {})
-        chart = await self._chart(data.pop("chart_spec", None), data.get("columns") or [], data.get("rows") or [])
+        chart = _chart(data.pop("chart_spec", None), data.get("rows") or [])
         data.setdefault("tools", tools)
         return AgentReply(session_id=session_id, chart=chart, request_id=request_id, **data)
 
-    async def _chart(self, spec: dict[str, Any] | None, columns: list[str], rows: list[list[Any]]) -> Chart | None:
-        if not spec or spec.get("kind") == "none" or not rows:
-            return None
-        from agent.charts.render import render_png  # matplotlib: imported only when a chart is drawn
+    async def draw_chart(self, reply: AgentReply) -> Chart | None:
+        """The reply's chart with its PNG, drawn once the answer is out: in a CPU worker under the
+        step budget, so drawing never holds the event loop (matplotlib holds the GIL while it draws).
+        None when there is no chart or it could not be drawn (logged)."""
+        if reply.chart is None or reply.chart.png is not None:
+            return reply.chart
+        from agent.budget import steps
 
-        chart_spec = ChartSpec.model_validate(spec)
         try:
-            png = await asyncio.to_thread(render_png, chart_spec, columns, rows)
+            png = await self.context.cpu.run(
+                steps.DRAWING_CHART, steps.draw_chart, reply.chart.spec, reply.columns, reply.rows
+            )
         except AssistantError as exc:
-            log.warning("chart not drawn: %s", exc.user_message)
+            log.warning("chart not drawn (request %s): %s", reply.request_id, exc.detail or exc.user_message)
             return None
-        return Chart(spec=chart_spec, png=png)
+        return reply.chart.model_copy(update={"png": png})
 
 
 def catalog_command(settings: Settings, step: str, folder: Path | str | None) -> tuple[int, list[str]]:
@@ -478,6 +482,13 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
     assert folder is not None
     problems = commands.check(settings, folder)
     return (1, problems) if problems else (0, [f"{folder} agrees with the warehouse."])
+
+
+def _chart(spec: dict[str, Any] | None, rows: list[list[Any]]) -> Chart | None:
+    """The chart to draw for a result, if any (its PNG comes later)."""
+    if not spec or spec.get("kind") == "none" or not rows:
+        return None
+    return Chart(spec=ChartSpec.model_validate(spec))
 
 
 def _resume(answer: dict[str, Any]) -> Any:

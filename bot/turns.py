@@ -130,7 +130,10 @@ class TurnRunner:
             await self.store.mark_pending(session_id, reply_ts)
             await self.ledger.note(job.job_id, ledger.PENDING)
         if reply.chart and ledger.CHART not in done:
-            await delivery.attach_chart(reply.chart)
+            # Drawn only now: the answer is already in the thread while the picture is made.
+            chart = await self.agent.draw_chart(reply)
+            if chart is not None:
+                await delivery.attach_chart(chart)
             await self.ledger.note(job.job_id, ledger.CHART)
         if rendered.csv and ledger.CSV not in done:
             await delivery.attach(filename="result.csv", content=rendered.csv, title="Query result (CSV)")
