@@ -75,16 +75,15 @@ class Assistant:
     def __init__(
         self, context: AgentContext, checkpointer: BaseCheckpointSaver[Any] | None = None, *, dispatch_strategy: str = "rules"
     ) -> None:
-        from langgraph.checkpoint.memory import InMemorySaver
-
         from agent.audit import AuditTrail
         from agent.policy.scope import Governance
+        from agent.runtime import memory_checkpointer
         from agent.supervisor.graph import build_graph
         from agent.tracing import build_tracers
 
         self.context = context
         self.settings: Settings = context.settings
-        self.graph = build_graph(checkpointer or InMemorySaver())
+        self.graph = build_graph(checkpointer or memory_checkpointer(self.settings))
         self.governance: Governance = context.governance or Governance(context.warehouse, policy=None,
                                                                          audit=AuditTrail([]))
         self.dispatch_strategy = dispatch_strategy

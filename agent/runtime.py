@@ -132,10 +132,16 @@ def build_checkpointer(settings: Settings):
         from checkpoint_redis import AsyncRedisSaver
 
         return AsyncRedisSaver.from_url(settings.redis_url, ttl_seconds=settings.session_idle_ttl_s)
-    from langgraph.checkpoint.memory import InMemorySaver
+    log.info("REDIS_URL is not set: sessions are kept in this process only (one replica, at most %d)",
+             settings.memory_sessions_max)
+    return memory_checkpointer(settings)
 
-    log.info("REDIS_URL is not set: sessions are kept in this process only (one replica)")
-    return InMemorySaver()
+
+def memory_checkpointer(settings: Settings):
+    """Sessions in this process, bounded in number and idle time like Redis's."""
+    from agent.bounded_memory import BoundedInMemorySaver
+
+    return BoundedInMemorySaver(max_sessions=settings.memory_sessions_max, idle_ttl_s=settings.session_idle_ttl_s)
 
 
 def _recognisers() -> Recognisers:
