@@ -163,7 +163,8 @@ def fix_on_file(
 
 
 def draw_chart(spec: ChartSpec, columns: list[str], rows: list[list[Any]]) -> bytes:
-    """The chart's PNG; matplotlib is imported by the first worker that draws, not by the forkserver."""
+    """The chart's PNG. matplotlib is imported here, not at the top: the bot's own process imports this
+    module and never draws (the forkserver preloads the charts for its workers)."""
     from agent.charts.render import render_png
 
     return render_png(spec, columns, rows)
