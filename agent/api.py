@@ -11,6 +11,7 @@ import logging
 import re
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -88,7 +89,8 @@ class Assistant:
                                                                          audit=AuditTrail([]))
         self.dispatch_strategy = dispatch_strategy
         self._tracers = build_tracers(self.settings)
-        self._locks: dict[str, asyncio.Lock] = {}
+        # A session's lock lives while a turn holds or awaits it, not for every session ever seen.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @classmethod
     def from_settings(
@@ -335,7 +337,10 @@ class Assistant:
         return None
 
     def _lock(self, session_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(session_id, asyncio.Lock())
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
 
     async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
         from langchain_core.messages import HumanMessage

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import gc
+
 from agent.api import Assistant
 from agent.bounded_memory import BoundedInMemorySaver
 
@@ -62,3 +64,10 @@ async def test_an_idle_session_expires_like_a_redis_one(offline_context):
     assert stored(saver, "idle") == (0, 0, 0) and saver.sessions == 1
     snapshot = await assistant.graph.aget_state({"configurable": {"thread_id": "idle"}})
     assert snapshot.values == {}
+
+
+async def test_a_session_lock_is_kept_only_while_a_turn_uses_it(offline_context):
+    assistant = Assistant(offline_context, BoundedInMemorySaver(max_sessions=10, idle_ttl_s=3600))
+    await ask(assistant, "locked", "number of flights by origin")
+    gc.collect()
+    assert "locked" not in assistant._locks
