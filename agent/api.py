@@ -11,6 +11,7 @@ import logging
 import re
 import time
 import uuid
+import weakref
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -75,21 +76,21 @@ class Assistant:
     def __init__(
         self, context: AgentContext, checkpointer: BaseCheckpointSaver[Any] | None = None, *, dispatch_strategy: str = "rules"
     ) -> None:
-        from langgraph.checkpoint.memory import InMemorySaver
-
         from agent.audit import AuditTrail
         from agent.policy.scope import Governance
+        from agent.runtime import memory_checkpointer
         from agent.supervisor.graph import build_graph
         from agent.tracing import build_tracers
 
         self.context = context
         self.settings: Settings = context.settings
-        self.graph = build_graph(checkpointer or InMemorySaver())
+        self.graph = build_graph(checkpointer or memory_checkpointer(self.settings))
         self.governance: Governance = context.governance or Governance(context.warehouse, policy=None,
                                                                          audit=AuditTrail([]))
         self.dispatch_strategy = dispatch_strategy
         self._tracers = build_tracers(self.settings)
-        self._locks: dict[str, asyncio.Lock] = {}
+        # A session's lock lives while a turn holds or awaits it, not for every session ever seen.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
 
     @classmethod
     def from_settings(
@@ -354,7 +355,10 @@ class Assistant:
         return None
 
     def _lock(self, session_id: str) -> asyncio.Lock:
-        return self._locks.setdefault(session_id, asyncio.Lock())
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        return lock
 
     async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
         from langchain_core.messages import HumanMessage
@@ -455,22 +459,26 @@ class Assistant:
                 session_id=session_id, text=ask.question, sql=ask.sql, ask_human=ask, tools=tools, request_id=request_id
             )
         data = dict(values.get("reply") or {})
-        chart = await self._chart(data.pop("chart_spec", None), data.get("columns") or [], data.get("rows") or [])
+        chart = _chart(data.pop("chart_spec", None), data.get("rows") or [])
         data.setdefault("tools", tools)
         return AgentReply(session_id=session_id, chart=chart, request_id=request_id, **data)
 
-    async def _chart(self, spec: dict[str, Any] | None, columns: list[str], rows: list[list[Any]]) -> Chart | None:
-        if not spec or spec.get("kind") == "none" or not rows:
-            return None
-        from agent.charts.render import render_png  # matplotlib: imported only when a chart is drawn
+    async def draw_chart(self, reply: AgentReply) -> Chart | None:
+        """The reply's chart with its PNG, drawn once the answer is out: in a CPU worker under the
+        step budget, so drawing never holds the event loop (matplotlib holds the GIL while it draws).
+        None when there is no chart or it could not be drawn (logged)."""
+        if reply.chart is None or reply.chart.png is not None:
+            return reply.chart
+        from agent.budget import steps
 
-        chart_spec = ChartSpec.model_validate(spec)
         try:
-            png = await asyncio.to_thread(render_png, chart_spec, columns, rows)
+            png = await self.context.cpu.run(
+                steps.DRAWING_CHART, steps.draw_chart, reply.chart.spec, reply.columns, reply.rows
+            )
         except AssistantError as exc:
-            log.warning("chart not drawn: %s", exc.user_message)
+            log.warning("chart not drawn (request %s): %s", reply.request_id, exc.detail or exc.user_message)
             return None
-        return Chart(spec=chart_spec, png=png)
+        return reply.chart.model_copy(update={"png": png})
 
 
 def catalog_command(settings: Settings, step: str, folder: Path | str | None) -> tuple[int, list[str]]:
@@ -496,6 +504,13 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
     problems, summary = commands.check(settings, folder)
     what = folder or "The semantic model"
     return (1, problems + [summary][: bool(summary)]) if problems else (0, [f"{what} agrees with the warehouse: {summary}"])
+
+
+def _chart(spec: dict[str, Any] | None, rows: list[list[Any]]) -> Chart | None:
+    """The chart to draw for a result, if any (its PNG comes later)."""
+    if not spec or spec.get("kind") == "none" or not rows:
+        return None
+    return Chart(spec=ChartSpec.model_validate(spec))
 
 
 def _resume(answer: dict[str, Any]) -> Any:

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from typing import Any, cast
 
 from langchain_core.language_models.chat_models import BaseChatModel
+from pydantic import GetCoreSchemaHandler
+from pydantic_core import core_schema
 
 from agent.audit import AuditTrail
 from agent.budget import steps
@@ -52,6 +54,13 @@ class AgentContext:
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
 
+    @classmethod
+    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
+        """Tools receive the context in their input, which langchain-core validates and then dumps on
+        every call only to learn the field names. It is checked by type and dumped as nothing: walking
+        (or, typed wrongly, repr-ing for a warning) connections, models and catalogs costs ~20 ms a call."""
+        return core_schema.is_instance_schema(cls, serialization=core_schema.plain_serializer_function_ser_schema(_nothing))
+
     @property
     def confirm_before_run(self) -> bool:
         return bool(self.options.get("confirm_before_run", self.settings.confirm_before_run))
@@ -60,6 +69,10 @@ class AgentContext:
     def has_llm(self) -> bool:
         """False for the offline model: tools then use their deterministic engines for prose."""
         return not getattr(self.model, "is_offline", False)
+
+
+def _nothing(_: AgentContext) -> None:
+    return None
 
 
 def build_context(
@@ -119,10 +132,16 @@ def build_checkpointer(settings: Settings):
         from checkpoint_redis import AsyncRedisSaver
 
         return AsyncRedisSaver.from_url(settings.redis_url, ttl_seconds=settings.session_idle_ttl_s)
-    from langgraph.checkpoint.memory import InMemorySaver
+    log.info("REDIS_URL is not set: sessions are kept in this process only (one replica, at most %d)",
+             settings.memory_sessions_max)
+    return memory_checkpointer(settings)
 
-    log.info("REDIS_URL is not set: sessions are kept in this process only (one replica)")
-    return InMemorySaver()
+
+def memory_checkpointer(settings: Settings):
+    """Sessions in this process, bounded in number and idle time like Redis's."""
+    from agent.bounded_memory import BoundedInMemorySaver
+
+    return BoundedInMemorySaver(max_sessions=settings.memory_sessions_max, idle_ttl_s=settings.session_idle_ttl_s)
 
 
 def _recognisers() -> Recognisers:

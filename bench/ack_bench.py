@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: b
 from tests.support.slack_requests import SlackSender, mention  # noqa: E402
 from tests.support.slack_standin import SlackStandIn  # noqa: E402
 
-from agent.api import AgentReply, AskHuman, ChatContext, Progress, SuggestedPrompt  # noqa: E402
+from agent.api import AgentReply, AskHuman, Chart, ChatContext, Progress, SuggestedPrompt  # noqa: E402
 from bot.agent_port import AgentPort  # noqa: E402
 from bot.settings import load_bot_settings  # noqa: E402
 from bot.http_server import EVENTS_PATH, build_web_app  # noqa: E402
@@ -58,6 +58,9 @@ class SleepyAgent:
 
     def run_tool(self, session_id: str, agent_name: str, args: dict, context: ChatContext | None = None):
         return self._run(session_id, context)
+
+    async def draw_chart(self, reply: AgentReply) -> Chart | None:
+        return None
 
     async def pending(self, session_id: str) -> AskHuman | None:
         return None

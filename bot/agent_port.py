@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.api import AskHuman, ChatContext, Event, SuggestedPrompt
+from agent.api import AgentReply, AskHuman, Chart, ChatContext, Event, SuggestedPrompt
 
 AgentEvent = Event
 
@@ -20,6 +20,9 @@ class AgentPort(Protocol):
     def run_tool(
         self, session_id: str, agent_name: str, args: dict[str, Any], context: ChatContext | None = None
     ) -> AsyncIterator[AgentEvent]: ...
+
+    async def draw_chart(self, reply: AgentReply) -> Chart | None:
+        """The reply's chart with its PNG (None when it could not be drawn), asked for once the answer is posted."""
 
     async def pending(self, session_id: str) -> AskHuman | None: ...
 

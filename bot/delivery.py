@@ -203,5 +203,6 @@ class ThreadDelivery:
             ))
 
     async def attach_chart(self, chart: Chart) -> None:
+        assert chart.png is not None, "a chart is drawn (agent.draw_chart) before it is attached"
         await self.attach(filename="chart.png", content=chart.png, title=chart.spec.title or "Chart")
 

@@ -6,7 +6,6 @@ with the request id and a Retry button: never a traceback, never silence.
 
 from __future__ import annotations
 
-import asyncio
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -19,6 +18,7 @@ from bot.agent_port import AgentEvent, AgentPort
 from bot.render.blocks import render_progress, render_reply
 from bot.delivery import PROGRESS_INTERVAL_S, ThreadDelivery
 from bot.jobs.ack_first import AckFirst
+from bot.jobs.fair import FairSlots
 from bot.jobs.model import AskJob, Job, ResumeJob
 from bot.store.ledger import InMemoryLedger, JobLedger, pack_reply, unpack_reply
 from bot.logs import request_scope
@@ -59,8 +59,9 @@ class TurnRunner:
         self._clock = clock
         self._progress_interval_s = progress_interval_s
         self.stream_answers = stream_answers
-        # Only agent runs queue for a slot; the first feedback is never held back by other people's questions.
-        self._run_slots = asyncio.Semaphore(max_concurrent_runs)
+        # Only agent runs queue for a slot, taken round-robin by person; the first feedback is never
+        # held back by other people's questions.
+        self._run_slots = FairSlots(max_concurrent_runs)
         self._on_reply = on_reply  # metrics: every reply delivered
         self._ack_first = ack_first or AckFirst()
         self._user_groups = user_groups  # the asker's Slack user groups, for the agent's access policy
@@ -130,7 +131,10 @@ class TurnRunner:
             await self.store.mark_pending(session_id, reply_ts)
             await self.ledger.note(job.job_id, ledger.PENDING)
         if reply.chart and ledger.CHART not in done:
-            await delivery.attach_chart(reply.chart)
+            # Drawn only now: the answer is already in the thread while the picture is made.
+            chart = await self.agent.draw_chart(reply)
+            if chart is not None:
+                await delivery.attach_chart(chart)
             await self.ledger.note(job.job_id, ledger.CHART)
         if rendered.csv and ledger.CSV not in done:
             await delivery.attach(filename="result.csv", content=rendered.csv, title="Query result (CSV)")
@@ -196,7 +200,7 @@ class TurnRunner:
                 request_id=job.request_id,
             )
         try:
-            async with self._run_slots:
+            async with self._run_slots.slot(job.where.user or job.where.channel):
                 self._running[job.job_id] = self._clock()
                 try:
                     return await self._agent_reply(job, session_id, delivery)

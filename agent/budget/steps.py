@@ -14,8 +14,10 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
 from agent.audit import AuditRecord
+from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
 from agent.semantic import words
@@ -36,6 +38,7 @@ _connections: dict[tuple[str, str], object] = {}  # one per worker process, open
 _loaded: dict[str, tuple] = {}  # CpuPool.share files this worker has read, by path
 # How the person is told a question took too long to read.
 READING_QUESTION = "Reading the question"
+DRAWING_CHART = "Drawing the chart"
 MAX_LOADED = 8  # semantic model views a worker keeps (the whole model, and a few people's parts)
 
 
@@ -167,3 +170,11 @@ def fix_on_file(
     """`fix` with the dry runs and probes on `warehouse`, and the probes it ran (for the audit trail)."""
     result = fix(sql, error, dialect, schema, target, warehouse.dry_run, warehouse.probe)
     return result, warehouse.probes
+
+
+def draw_chart(spec: ChartSpec, columns: list[str], rows: list[list[Any]]) -> bytes:
+    """The chart's PNG. matplotlib is imported here, not at the top: the bot's own process imports this
+    module and never draws (the forkserver preloads the charts for its workers)."""
+    from agent.charts.render import render_png
+
+    return render_png(spec, columns, rows)

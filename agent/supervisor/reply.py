@@ -41,8 +41,11 @@ class AskHuman(BaseModel):
 
 
 class Chart(BaseModel):
+    """What to draw; the PNG is drawn after the answer is posted (`Assistant.draw_chart`), so
+    nobody waits for a picture to read the numbers."""
+
     spec: ChartSpec
-    png: bytes
+    png: bytes | None = None
 
 
 class AgentReply(BaseModel):

@@ -7,6 +7,7 @@ from typing import Annotated
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
+from agent.runtime import AgentContext
 from agent.tools.results import tool_result
 from agent.semantic.compiler import compile_intent
 from agent.tools.semantic import semantic_tables
@@ -20,7 +21,7 @@ AMBIGUITY_RATIO = 0.9
 @tool
 async def data_discovery(
     user_question: Annotated[str, "The person's question, rewritten to stand on its own."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "execute_sql_and_analyze_result",
 ) -> str:
     """Find the tables and columns that hold the data for a question, with why they match.

@@ -11,7 +11,7 @@ from langgraph.prebuilt import ToolRuntime
 
 from agent.catalog.models import HowToDoc
 from agent.catalog.search import DocIndex
-
+from agent.runtime import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
@@ -19,7 +19,7 @@ from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 @tool
 async def datasuite_faq(
     user_question: Annotated[str, "The person's how-to or definition question, as they asked it."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "datasuite_faq",
 ) -> str:
     """Answer how-to questions about this assistant (slash commands, confirmations, charts) and

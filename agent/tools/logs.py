@@ -7,6 +7,7 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from agent.logql import LogQLError, check_logql, write_logql
+from agent.runtime import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
@@ -19,7 +20,7 @@ class LogQueryDraft(BaseModel):
 @tool
 async def search_log(
     description: Annotated[str, "What logs the person wants: service, level, text, time window."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "search_log",
 ) -> str:
     """Write a LogQL query (Grafana Loki) that finds the logs the person describes."""

@@ -4,16 +4,10 @@ Adding a tool: write its module (the async function and its SPEC) and list both 
 the graph, the router prompt, progress labels and direct calls read everything from the spec.
 """
 
-import warnings
-
 from langchain_core.tools import BaseTool
 
 from agent.tools import discovery, faq, human, logs, scope, sql_tools
 from agent.tools.spec import COMMON_AGENT, EXECUTE, ToolName, ToolSpec
-
-# langchain-core dumps validated tool input, injected ToolRuntime included; its schema types
-# the run context as None, so every call would warn about our AgentContext. Nothing is lost.
-warnings.filterwarnings("ignore", message="Pydantic serializer warnings", category=UserWarning)
 
 # In the order the router LLM sees them.
 TOOLS: list[tuple[BaseTool, ToolSpec]] = [

@@ -22,7 +22,7 @@ def capabilities(ctx: AgentContext) -> str:
 @tool
 async def reject_out_of_scope(
     reason: Annotated[str, "Why the request is outside what this assistant does, in a few words."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "reject_out_of_scope",
 ) -> str:
     """Politely decline a request this data assistant is not for (general knowledge, chit-chat,

@@ -45,7 +45,7 @@ def check_sql(ctx: AgentContext, sql: str) -> None:
     check_sql_text(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
 
 
-def _person(runtime: ToolRuntime) -> str | None:
+def _person(runtime: ToolRuntime[AgentContext]) -> str | None:
     return (runtime.state.get("chat_context") or {}).get("user")
 
 
@@ -63,7 +63,7 @@ def _structured(ctx: AgentContext, schema: type[BaseModel]):
 @tool
 async def generate_sql(
     user_question: Annotated[str, "The data question, rewritten to stand on its own."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     related_table_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the data_discovery call whose tables to use."
     ] = None,
@@ -204,7 +204,7 @@ class SqlRepair(BaseModel):
 @tool
 async def fix_sql(
     sql: Annotated[str, "The broken SQL exactly as the person gave it."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     error_info: Annotated[str, "The error message the person saw, if any."] = "",
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "fix_sql",
@@ -306,7 +306,7 @@ class ExplainNarrative(BaseModel):
 @tool
 async def explain_sql(
     sql: Annotated[str, "The SQL to explain, as the person gave it."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
     reading: Annotated[
@@ -361,7 +361,7 @@ def _column_descriptions(ctx: AgentContext) -> dict[str, str]:
 @tool
 async def execute_sql_and_analyze_result(
     user_question: Annotated[str, "The question the result should answer."],
-    runtime: ToolRuntime,
+    runtime: ToolRuntime[AgentContext],
     sql: Annotated[str | None, "The SQL to run, when the person gave it directly."] = None,
     related_sql_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the generate_sql or fix_sql call whose SQL to run."

@@ -160,9 +160,10 @@ async def _work(assistant: Assistant, args: argparse.Namespace, settings: Settin
         return 0
     reply = await _one_shot(assistant, args)
     chart_path = None
-    if reply.chart is not None:
+    chart = await assistant.draw_chart(reply)
+    if chart is not None and chart.png is not None:
         charts = Path(settings.data_dir) / "charts"
-        chart_path = await asyncio.to_thread(save_chart, charts, reply.session_id, reply.chart.png)
+        chart_path = await asyncio.to_thread(save_chart, charts, reply.session_id, chart.png)
     if args.json:
         print(json.dumps(_as_json(reply, chart_path), default=str))
     else:

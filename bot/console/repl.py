@@ -62,8 +62,9 @@ async def run_repl(assistant: Assistant, *, input_stream: TextIO = sys.stdin, ou
         if reply is None:  # every run ends with a reply; a stream without one is the agent's bug
             raise RuntimeError("the agent ended a run without a reply")
         chart_path = None
-        if reply.chart is not None:
-            chart_path = await asyncio.to_thread(save_chart, charts_dir, f"{session_id}-{turn}", reply.chart.png)
+        chart = await assistant.draw_chart(reply)
+        if chart is not None and chart.png is not None:
+            chart_path = await asyncio.to_thread(save_chart, charts_dir, f"{session_id}-{turn}", chart.png)
         say("\nbot> " + format_reply_text(reply, chart_path=chart_path))
         pending = reply.ask_human
 

@@ -27,7 +27,9 @@ async def test_question_then_follow_up_by_month(offline_assistant, session):
     second = await ask(offline_assistant, session, "now by month")
     assert second.row_count == 12 and "JFK" in second.sql
     assert second.chart is not None and second.chart.spec.kind == "line"
-    assert second.chart.png.startswith(b"\x89PNG")
+    assert second.chart.png is None  # drawn once the answer is out, on request
+    drawn = await offline_assistant.draw_chart(second)
+    assert drawn is not None and drawn.png.startswith(b"\x89PNG")
 
 
 async def test_follow_up_replaces_the_filter_it_names(offline_assistant, session):

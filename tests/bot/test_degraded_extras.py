@@ -142,7 +142,7 @@ async def test_a_cut_connection_while_streaming_is_posted_instead(bot, slack, fa
 async def test_an_upload_slack_refuses_is_said_in_the_thread(
     bot, slack, fake_agent, logs, method, status, body, content_type
 ):
-    fake_agent.chart = Chart(spec=ChartSpec(kind="bar", x="origin", y=["flights"], title="Flights"), png=b"\x89PNG")
+    fake_agent.chart = Chart(spec=ChartSpec(kind="bar", x="origin", y=["flights"], title="Flights"))
     slack.fail_raw(method, status, body, content_type=content_type)
     answer = await ask_and_run(bot)
     assert "EWR" in answer["text"] and "data_table" in str(answer["blocks"])

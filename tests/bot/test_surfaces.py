@@ -265,13 +265,17 @@ async def test_explainsql_and_usage_on_empty_input(bot, slack, fake_agent):
     assert args == {"sql": "select a -- not an error separator here < 3", "dialect": "presto"}
 
 
-async def test_chart_is_uploaded_into_the_thread(bot, slack, fake_agent):
-    fake_agent.chart = Chart(spec=ChartSpec(kind="bar", x="origin", y=["flights"], title="Flights by origin"),
-                             png=b"\x89PNG fake")
+async def test_chart_is_drawn_after_the_answer_is_posted_then_uploaded_into_the_thread(bot, slack, fake_agent):
+    fake_agent.chart = Chart(spec=ChartSpec(kind="bar", x="origin", y=["flights"], title="Flights by origin"))
+    posted_before_drawing: list[bool] = []
+    fake_agent.on_draw = lambda reply: posted_before_drawing.append(
+        any("EWR" in m["text"] and "leads" in m["text"] for m in slack.thread("C1", "100.1"))
+    )
     question = await ask_and_pause(bot)
     run = find_button(question, actions.RUN)
     await bot.send.interaction(click(actions.RUN, run["value"], message=question))
     await bot.drain()
+    assert posted_before_drawing == [True]
     [complete] = slack.calls_to("files.completeUploadExternal")
     assert complete.params["thread_ts"] == "100.1" and complete.params["channel_id"] == "C1"
     assert complete.params["files"][0]["title"] == "Flights by origin"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -20,7 +21,8 @@ class FakeAgent:
     rows: int = 3
     paused: dict[str, AskHuman] = field(default_factory=dict)
     next_ask: AskHuman | None = None  # the next ask() pauses with this instead of a SQL confirmation
-    chart: Chart | None = None  # attached to results
+    chart: Chart | None = None  # attached to results, without its PNG (drawn on request, as the agent does)
+    png: bytes = b"\x89PNG fake"  # what draw_chart draws
     answer: str = "**EWR** leads with the most flights."  # the words of a result's reply
     not_owners: set[str] = field(default_factory=set)  # people whose clicks on others' questions are refused
     contexts: list[ChatContext] = field(default_factory=list)  # who asked, as each run was told
@@ -28,6 +30,7 @@ class FakeAgent:
     stuck_users: set[str] = field(default_factory=set)  # their runs wait for `unstick`
     unstick: asyncio.Event = field(default_factory=asyncio.Event)
     stuck_runs: int = 0
+    on_draw: Callable[[AgentReply], None] | None = None  # called as a chart is drawn (what was posted by then)
 
     async def _events(self, session_id: str, reply: AgentReply, ctx: ChatContext):
         self.contexts.append(ctx)
@@ -88,6 +91,12 @@ class FakeAgent:
 
     def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]:
         return [SuggestedPrompt(title=f"Example {i}", message=f"example question {i}") for i in range(1, 4)][:n]
+
+    async def draw_chart(self, reply: AgentReply) -> Chart | None:
+        self.calls.append(("draw_chart", reply.session_id, None))
+        if self.on_draw is not None:
+            self.on_draw(reply)
+        return reply.chart.model_copy(update={"png": self.png}) if reply.chart else None
 
     async def pending(self, session_id: str) -> AskHuman | None:
         return self.paused.get(session_id)

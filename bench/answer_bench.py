@@ -1,0 +1,106 @@
+"""One warm answer against the query's own time, where the rest goes, and memory over many answers.
+
+In-process, offline model, demo warehouse, no Redis (sessions in this process). Per question:
+- answer: the question asked → the reply with its text, table and SQL (what is posted first);
+- chart: the chart's PNG drawn for that reply (posted after it);
+- query: time inside the warehouse during the answer (the same SQL's own time);
+and the median answer's ratio to the query. The soak answers `--soak` questions in new sessions
+and prints the process's resident memory as it goes (flat means bounded). Prints figures; asserts nothing.
+
+    python bench/answer_bench.py [--runs 20] [--soak 2000]
+    python bench/answer_bench.py --smoke     # two runs, a 20-answer soak: the bench itself works
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import gc
+import os
+import statistics
+import sys
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from agent.api import AgentReply, Assistant  # noqa: E402
+from agent.settings import load_settings  # noqa: E402
+
+QUESTIONS = ["number of flights by origin", "average departure delay by month"]
+
+
+class SqlClock:
+    """Time spent inside the warehouse (the query's own time)."""
+
+    def __init__(self, warehouse):
+        self.seconds = 0.0
+        for name in ("run", "dry_run"):
+            setattr(warehouse, name, self._timed(getattr(warehouse, name)))
+
+    def _timed(self, function):
+        def timed(*args, **kwargs):
+            started = time.perf_counter()
+            try:
+                return function(*args, **kwargs)
+            finally:
+                self.seconds += time.perf_counter() - started
+
+        return timed
+
+
+def rss_mib() -> float:
+    pages = int(Path("/proc/self/statm").read_text().split()[1])
+    return pages * os.sysconf("SC_PAGE_SIZE") / 2**20
+
+
+async def answer(assistant: Assistant, session: str, question: str) -> tuple[AgentReply, float, float]:
+    """The reply, seconds to it, and seconds to draw its chart after it."""
+    started = time.perf_counter()
+    reply = await assistant.reply(assistant.ask(session, question))
+    if reply.ask_human and reply.ask_human.kind == "confirm_sql":
+        reply = await assistant.reply(assistant.resume(session, "run"))
+    answered = time.perf_counter()
+    assert reply.error is None, reply.error
+    await assistant.draw_chart(reply)
+    return reply, answered - started, time.perf_counter() - answered
+
+
+async def main(runs: int, soak: int) -> None:
+    assistant = Assistant.from_settings(load_settings())
+    clock = SqlClock(assistant.context.warehouse)
+    try:
+        for question in QUESTIONS:
+            await answer(assistant, f"warm-{question}", question)  # imports, first workers, caches
+            answers, charts, queries = [], [], []
+            for run in range(runs):
+                clock.seconds = 0.0
+                _, answer_s, chart_s = await answer(assistant, f"run-{run}-{question}", question)
+                answers.append(answer_s * 1000)
+                charts.append(chart_s * 1000)
+                queries.append(clock.seconds * 1000)
+            a, c, q = (statistics.median(x) for x in (answers, charts, queries))
+            print(f"{question!r}: answer {a:.0f} ms, then chart {c:.0f} ms; query {q:.1f} ms; "
+                  f"answer = {a / max(q, 0.001):.0f}x query, target {2 * q + 100:.0f} ms (medians of {runs})")
+        gc.collect()
+        start = rss_mib()
+        print(f"soak: {soak} answers, resident memory {start:.0f} MiB at the start")
+        for n in range(1, soak + 1):
+            await answer(assistant, f"soak-{n}", QUESTIONS[n % len(QUESTIONS)])
+            if n % max(soak // 10, 1) == 0:
+                gc.collect()
+                now = rss_mib()
+                print(f"  after {n:5d}: {now:.0f} MiB ({(now - start) / start * 100:+.1f}%)")
+    finally:
+        await assistant.aclose()
+
+
+if __name__ == "__main__":
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=20)
+    parser.add_argument("--soak", type=int, default=2000)
+    parser.add_argument("--smoke", action="store_true", help="two runs and a 20-answer soak")
+    args = parser.parse_args()
+    if args.smoke:
+        args.runs, args.soak = 2, 20
+    asyncio.run(main(args.runs, args.soak))
