@@ -124,6 +124,9 @@ QUESTIONS = {
         "AND i.in_invoicedate < DATE '2024-07-01'", False),
     "how many products did we sell in 2024?": (  # a quantity's verb: the units sold, not the product rows
         f"SELECT sum(il.il_quantity) FROM {LINES} WHERE year(i.in_invoicedate) = 2024", False),
+    "which stores sold more than 10 products?": (  # the units sold per store, compared after adding them up
+        "SELECT s.st_name, sum(il.il_quantity) FROM invoiceline il JOIN store s ON il.il_storekey = s.st_storekey "
+        "GROUP BY 1 HAVING sum(il.il_quantity) > 10", False),
     "which products have the most stock value (unitprice * quantity summed)?": (
         "SELECT p.pr_name, sum(il.il_unitprice * il.il_quantity) FROM invoiceline il "
         "JOIN product p ON il.il_productkey = p.pr_productkey GROUP BY 1 ORDER BY 2 DESC, 1", True),

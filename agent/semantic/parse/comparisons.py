@@ -9,7 +9,7 @@ import re
 from agent.semantic.intent import Filter, MetricFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
-from agent.semantic.parse.measures import metrics_for
+from agent.semantic.parse.measures import counts_by_verb, metrics_for
 from agent.semantic.parse.state import (
     COMPARATORS,
     Ambiguity,
@@ -136,6 +136,13 @@ def _aggregated_target(state: State, start: int, end: int, field: Mention | None
     if named is not None and (field is None or field.start >= start):
         return named.of("metric")[0].payload, list(range(named.start, named.end))  # 'an average delay above 15 min'
     if field is not None and field.start < start:
+        things = mention_at(state, end)
+        if things is not None and things.start == end and things.has("entity") and counts_by_verb(state, field, model):
+            # 'sold fewer than 1,000 pizzas': the units sold added up, not the rows of pizzas
+            measure = next(e.payload for e in field.of("dimension") if model.dimension_by_name[e.payload].counts_things)
+            metrics = metrics_for(measure, ["sum"], model)
+            if metrics:
+                return metrics[0], [*range(field.start, field.end), *range(things.start, things.end)]
         agg = mention_at(state, field.start - 1)
         if agg is not None and agg.has("agg") and not agg.has("rank"):
             measure = next(e.payload for e in field.of("dimension")

@@ -140,12 +140,19 @@ def _asks_how_many(state: State, model: SemanticModel) -> bool:
     return False
 
 
+def counts_by_verb(state: State, mention: Mention, model: SemanticModel) -> bool:
+    """'sell', 'sold': the verb of a measure that is a number of things (a quantity), not its noun."""
+    word = words_of(state, mention)
+    return "VERB" in lemmas(word[-1]) and any(
+        model.dimension_by_name[e.payload].counts_things and word[-1] not in model.dimension_by_name[e.payload].label.lower().split()
+        for e in mention.of("dimension"))
+
+
 def _counted_by_its_verb(state: State, mention: Mention, measure: str, model: SemanticModel) -> bool:
     """'how many pizzas did we sell': a verb of a measure that is a number of things, said of things its
     rows are of (an order line's pizza), asks for the measure's total, not for the things themselves."""
     dimension = model.dimension_by_name[measure]
-    word = words_of(state, mention)
-    if not dimension.counts_things or "VERB" not in lemmas(word[-1]) or word[-1] in dimension.label.lower().split():
+    if not counts_by_verb(state, mention, model):
         return False
     lines = {s.table for s in dimension.sources}
     for counted in (m for m in state.mentions if m.has("entity") and m is not mention):
