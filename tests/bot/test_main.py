@@ -13,6 +13,7 @@ from pydantic import SecretStr
 
 from bot.__main__ import choose_mode
 from tests.support.slack_requests import SlackSender, mention
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 SECRET = "main-secret"
 
@@ -85,7 +86,7 @@ async def test_console_mode_answers_and_leaves_cleanly(settings, tmp_path):
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     try:
-        out, err = await asyncio.wait_for(process.communicate(b"how many flights left JFK in March\nquit\n"), 300)
+        out, err = await asyncio.wait_for(process.communicate(b"how many flights left JFK in March\nquit\n"), PROCESS_TIMEOUT_S)
     finally:
         if process.returncode is None:
             process.kill()

@@ -17,6 +17,7 @@ from bot.render import actions
 from tests.bot.test_surfaces import ask_and_pause, bot_messages
 from tests.support.bot_server import serving_bot
 from tests.support.slack_requests import SlackSender, click, find_button, mention
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 SECRET = "obs-secret"
 
@@ -121,7 +122,7 @@ async def test_a_bad_token_stops_start_up_with_one_clear_line(slack, settings, t
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )
     try:
-        _, stderr = await asyncio.wait_for(process.communicate(), 120)
+        _, stderr = await asyncio.wait_for(process.communicate(), PROCESS_TIMEOUT_S)
     finally:
         if process.returncode is None:
             process.kill()
