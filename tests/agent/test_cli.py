@@ -9,6 +9,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 pytestmark = pytest.mark.subprocess
 
@@ -28,7 +29,7 @@ def env(data_dir, warehouse):  # `warehouse` builds the demo file once for every
 
 def cli(env, *args) -> subprocess.CompletedProcess:
     return subprocess.run(
-        [sys.executable, "-m", "agent", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=120
+        [sys.executable, "-m", "agent", *args], cwd=REPO, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S
     )
 
 
@@ -72,6 +73,6 @@ def test_accuracy_harness_passes_on_a_subset(env, tmp_path):
     subset.write_text(json.dumps(questions))
     proc = subprocess.run(
         [sys.executable, "bench/accuracy.py", "--questions", str(subset)],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=300,
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S,
     )
     assert f"accuracy: {len(SUBSET)}/{len(SUBSET)}" in proc.stdout, proc.stdout + proc.stderr

@@ -14,6 +14,7 @@ import pytest
 from pydantic import SecretStr
 
 from agent.api import Groundwork, build_groundwork
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 REPO = Path(__file__).resolve().parents[2]
 # Imported only once the graph is built, a chart drawn, a key set or Redis configured.
@@ -32,7 +33,7 @@ def loaded_after(env: dict[str, str], code: str) -> dict:
     script = f"import json, sys\n{code}\nprint(json.dumps({{'out': out, 'heavy': sorted(" \
              f"{{m.split('.')[0] for m in sys.modules}} & set({list(HEAVY)!r}))}}))"
     proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
-                          timeout=120)
+                          timeout=PROCESS_TIMEOUT_S)
     assert proc.returncode == 0, proc.stderr
     return json.loads(proc.stdout.strip().splitlines()[-1])
 
@@ -57,7 +58,7 @@ def test_a_question_is_read_before_any_graph_or_llm_machinery_is_imported(env):
 def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
     proc = subprocess.run(
         [sys.executable, "-m", "agent", "ask", "how many flights", "--yes"],
-        cwd=REPO, env=env, capture_output=True, text=True, timeout=120,
+        cwd=REPO, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S,
     )
     steps = [line for line in proc.stderr.splitlines() if line.startswith("… ")]
     assert proc.returncode == 0, proc.stderr

@@ -14,6 +14,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 pytestmark = pytest.mark.subprocess
 
@@ -36,7 +37,7 @@ def env(data_dir, warehouse):  # `warehouse` builds the demo file once for every
 def ask(env, *, python_args: tuple[str, ...] = ("-m", "agent"), **extra) -> tuple[int, dict, str]:
     proc = subprocess.run(
         [sys.executable, *python_args, "ask", "how many flights left JFK", "--yes", "--json"],
-        cwd=REPO, env={**env, **extra}, capture_output=True, text=True, timeout=180,
+        cwd=REPO, env={**env, **extra}, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S,
     )
     assert "Traceback" not in proc.stdout + proc.stderr, proc.stderr
     [line] = proc.stdout.strip().splitlines()  # one object, nothing else on stdout
@@ -96,7 +97,7 @@ def test_the_bot_console_says_it_in_one_line(env, tmp_path, problem):
         (tmp_path / "file").write_text("")
         extra = {"DATA_DIR": str(tmp_path / "file")}
     proc = subprocess.run([sys.executable, "-m", "bot"], cwd=REPO, env={**env, **extra}, stdin=subprocess.DEVNULL,
-                          capture_output=True, text=True, timeout=180)
+                          capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
     errors = [line for line in proc.stderr.splitlines() if " ERROR " in line]
     assert proc.returncode == 2 and len(errors) == 1 and "Traceback" not in proc.stdout + proc.stderr
     assert ("defualt" if problem == "policy" else "FileExistsError") in errors[0]

@@ -13,6 +13,7 @@ from pydantic import SecretStr
 
 from bot.__main__ import choose_mode
 from tests.support.slack_requests import SlackSender, mention
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 SECRET = "main-secret"
 
@@ -50,7 +51,7 @@ async def test_http_mode_process_serves_health_and_answers_a_signed_mention(slac
     )
     try:
         async with aiohttp.ClientSession() as session:
-            for _ in range(600):  # wait for the server to listen (start-up loads the warehouse)
+            for _ in range(PROCESS_TIMEOUT_S * 10):  # wait for the server to listen (start-up loads the warehouse)
                 try:
                     async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
                         assert response.status == 200
@@ -61,7 +62,7 @@ async def test_http_mode_process_serves_health_and_answers_a_signed_mention(slac
             sender = SlackSender(f"http://127.0.0.1:{port}/slack/events", SECRET, session)
             status, _ = await sender.event(mention("average arrival delay by origin", ts="100.1"))
             assert status == 200
-            for _ in range(1200):  # the process answers in the background; wait for the reply to land
+            for _ in range(PROCESS_TIMEOUT_S * 10):  # the process answers in the background; wait for the reply to land
                 thread = slack.thread("C1", "100.1")
                 if thread and any(b.get("type") == "actions" for b in thread[-1]["blocks"]):
                     break
@@ -85,7 +86,7 @@ async def test_console_mode_answers_and_leaves_cleanly(settings, tmp_path):
         stdout=asyncio.subprocess.PIPE, stderr=asyncio.subprocess.PIPE,
     )
     try:
-        out, err = await asyncio.wait_for(process.communicate(b"how many flights left JFK in March\nquit\n"), 300)
+        out, err = await asyncio.wait_for(process.communicate(b"how many flights left JFK in March\nquit\n"), PROCESS_TIMEOUT_S)
     finally:
         if process.returncode is None:
             process.kill()

@@ -17,6 +17,7 @@ from bot.render import actions
 from tests.bot.test_surfaces import ask_and_pause, bot_messages
 from tests.support.bot_server import serving_bot
 from tests.support.slack_requests import SlackSender, click, find_button, mention
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 SECRET = "obs-secret"
 
@@ -121,7 +122,7 @@ async def test_a_bad_token_stops_start_up_with_one_clear_line(slack, settings, t
         stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
     )
     try:
-        _, stderr = await asyncio.wait_for(process.communicate(), 120)
+        _, stderr = await asyncio.wait_for(process.communicate(), PROCESS_TIMEOUT_S)
     finally:
         if process.returncode is None:
             process.kill()
@@ -142,7 +143,7 @@ async def test_json_logs_carry_request_fields_and_no_bodies_or_secrets(slack, se
     )
     try:
         async with aiohttp.ClientSession() as session:
-            for _ in range(1200):  # start-up loads the warehouse; poll until it listens
+            for _ in range(PROCESS_TIMEOUT_S * 10):  # start-up loads the warehouse; poll until it listens
                 try:
                     async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
                         if response.status == 200:
@@ -154,7 +155,7 @@ async def test_json_logs_carry_request_fields_and_no_bodies_or_secrets(slack, se
             await sender.event(mention("number of flights by origin", ts="400.1", user="ULOG", channel="CLOG"))
             status, _ = await sender.event(mention("forged SECRETBODYTEXT", ts="401.1"), secret="wrong")
             assert status == 401
-            for _ in range(1200):
+            for _ in range(PROCESS_TIMEOUT_S * 10):
                 if any("Shall I run" in (m.get("text") or "") or m.get("blocks") for m in slack.thread("CLOG", "400.1")
                        if m.get("ts") != "400.1") and len(slack.calls_to("chat.update")) > 0:
                     break

@@ -11,6 +11,7 @@ import pytest
 from bot.render import actions
 from tests.support.bot_server import serving_bot
 from tests.support.slack_requests import click, find_button, find_feedback, mention
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 
 @pytest.fixture(scope="module")
@@ -72,7 +73,7 @@ def test_console_mode_is_driven_through_standard_input(settings, tmp_path):
         text=True,
         cwd=tmp_path,  # no .env here
         env=env,
-        timeout=240,
+        timeout=PROCESS_TIMEOUT_S,
     )
     assert result.returncode == 0, result.stderr[-2000:]
     replies = result.stdout.split("bot> ")

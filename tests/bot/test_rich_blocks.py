@@ -20,6 +20,7 @@ from tests.support.block_limits import block_problems
 
 TEXT = st.text(alphabet=string.ascii_letters + " éü-_.", min_size=0, max_size=60)
 NUMBER = st.one_of(st.none(), st.integers(-10**9, 10**9), st.floats(-1e9, 1e9, allow_nan=False))
+CELL = st.one_of(TEXT, NUMBER)
 
 
 @settings(max_examples=150, deadline=None)
@@ -30,7 +31,10 @@ NUMBER = st.one_of(st.none(), st.integers(-10**9, 10**9), st.floats(-1e9, 1e9, a
 )
 def test_data_table_fits_every_limit_or_is_not_built(width, height, data):
     columns = [f"c{i}" for i in range(width)]
-    rows = [[data.draw(st.one_of(TEXT, NUMBER)) for _ in columns] for _ in range(height)]
+    # A few drawn rows repeated up to the drawn height: the limits depend on the shape (past 100 rows, past
+    # 10,000 characters), and drawing up to 4,500 cells one by one made this test take minutes.
+    drawn = data.draw(st.lists(st.lists(CELL, min_size=width, max_size=width), min_size=1, max_size=8))
+    rows = [list(drawn[i % len(drawn)]) for i in range(height)]
     block = data_table_block(columns, rows, caption="Result")
     if block is None:
         cells = column_cells(columns, rows[:100], [])

@@ -19,6 +19,7 @@ import pytest
 
 from bot.__main__ import EXIT_MARGIN_S
 from tests.support.slack_requests import SlackSender, mention
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 pytestmark = pytest.mark.subprocess
 
@@ -57,7 +58,7 @@ async def start_bot(
 
 
 async def wait_until_live(process, session: aiohttp.ClientSession, url: str) -> None:
-    for _ in range(GENEROUS_S * 10):
+    for _ in range(PROCESS_TIMEOUT_S * 10):
         try:
             async with session.get(url + "/livez") as response:
                 assert response.status == 200

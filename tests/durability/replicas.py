@@ -16,6 +16,7 @@ import aiohttp
 from aiohttp import web
 from tests.support.slack_requests import SlackSender
 from tests.support.slack_standin import SlackStandIn
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 from tests.durability.conftest import free_port
 
@@ -74,7 +75,7 @@ class Replica:
             return response.status, await response.json()
 
     async def wait_ready(self) -> None:
-        for _ in range(600):
+        for _ in range(PROCESS_TIMEOUT_S * 10):
             try:
                 await self.health()
                 return

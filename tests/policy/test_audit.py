@@ -16,6 +16,7 @@ from agent.audit.trail import JsonLinesSink, RedisStreamSink
 from agent.policy.scope import Governance
 from agent.api import ChatContext
 from tests.policy.conftest import ANALYST, audit_records
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 
 async def test_each_executed_query_is_recorded(policed, session, audit_file):
@@ -61,7 +62,7 @@ async def test_redis_stream_is_capped_and_tail_reads_it(base_context, settings, 
     assert 100 <= length < 250  # MAXLEN ~ trims in whole nodes: near the cap, never unbounded
     env = {**os.environ, "REDIS_URL": redis_url, "AUDIT_STREAM_KEY": key, "DATA_DIR": str(settings.data_dir)}
     proc = await asyncio.to_thread(subprocess.run, [sys.executable, "-m", "agent", "audit", "tail", "-n", "2"],
-                                   env=env, capture_output=True, text=True, timeout=60)
+                                   env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
     assert proc.returncode == 0, proc.stderr
     lines = [json.loads(line) for line in proc.stdout.splitlines()]
     assert len(lines) == 2 and lines[-1]["user"] == "UREDIS" and lines[-1]["rows"] == 1
@@ -81,7 +82,7 @@ def test_tail_reads_the_file_without_redis(tmp_path):
         trail.record(trail_record(n))
     env = {**os.environ, "AUDIT_PATH": str(path), "REDIS_URL": ""}
     proc = subprocess.run([sys.executable, "-m", "agent", "audit", "tail", "-n", "3"], env=env,
-                          capture_output=True, text=True, timeout=60)
+                          capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
     assert proc.returncode == 0, proc.stderr
     assert [json.loads(line)["sql"] for line in proc.stdout.splitlines()] == ["SELECT 2", "SELECT 3", "SELECT 4"]
 

@@ -8,6 +8,7 @@ from agent.policy import Policy, PolicyFileError
 from agent.policy.scope import Governance
 from agent.api import ChatContext
 from tests.policy.conftest import POLICY
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 
 def load(tmp_path, text: str) -> Policy:
@@ -73,7 +74,7 @@ def test_cli_start_up_stops_on_a_bad_policy(tmp_path, settings):
     env = {**os.environ, "POLICY_PATH": str(path), "DATA_DIR": str(settings.data_dir), "OPENAI_API_KEY": "",
            "REDIS_URL": ""}
     proc = subprocess.run([sys.executable, "-m", "agent", "runsql", "SELECT 1"], env=env, capture_output=True,
-                          text=True, timeout=120)
+                          text=True, timeout=PROCESS_TIMEOUT_S)
     errors = [line for line in proc.stderr.strip().splitlines() if line.startswith("error:")]
     assert proc.returncode == 2 and len(errors) == 1 and "rules[0].masks: unknown field" in errors[0]
     assert "Traceback" not in proc.stderr

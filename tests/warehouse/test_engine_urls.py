@@ -10,6 +10,7 @@ from agent.errors import WarehouseError
 from agent.warehouse import open_warehouse
 from agent.warehouse.urls import ENGINES, duckdb_path, engine_of, mask_url, plan, require_extra
 from tests.warehouse.conftest import server_settings
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 
 @pytest.mark.parametrize("url, key, dialect", [
@@ -158,7 +159,7 @@ def test_an_unreachable_warehouse_at_start_up_is_a_sentence_not_a_crash(tmp_path
     env = {**os.environ, "WAREHOUSE_URL": "postgresql://bot:hunter2@127.0.0.1:1/db", "DATA_DIR": str(tmp_path),
            "OPENAI_API_KEY": "", "REDIS_URL": ""}
     done = subprocess.run([sys.executable, "-m", "agent", "ask", "how many orders", "--json"],
-                          env=env, capture_output=True, text=True, timeout=120)
+                          env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
     reply = json.loads(done.stdout.strip().splitlines()[-1])
     assert "cannot reach the warehouse" in reply["error"]
     assert "Traceback" not in done.stderr

@@ -14,6 +14,7 @@ from agent.errors import (
     SqlError,
     UnsafeSqlError,
 )
+from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 # Ten billion pairs: far more than any limit in these tests allows it to finish.
 SLOW_SQL = "SELECT count(*) FROM range(100000) a, range(100000) b WHERE (a.range * b.range) % 7 = 3"
@@ -173,7 +174,7 @@ def test_oversized_duckdb_results_end_with_a_sentence_within_a_memory_budget(tmp
         out.append(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss)
         print(json.dumps(out))
     """)
-    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=300)
+    done = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
     assert done.returncode == 0, done.stderr[-2000:]
     *messages, peak_kb = json.loads(done.stdout.strip().splitlines()[-1])
     assert all(m.startswith(("I only run queries whose size", "The query's result is larger")) for m in messages)
