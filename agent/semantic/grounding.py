@@ -24,7 +24,7 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from agent.semantic.words import is_common, lemmas, noun_forms
+from agent.semantic.words import inflections, is_common, is_english, lemmas, noun_forms
 
 # 'series (season)', 'monthly income (salary), USD': an aside of one to four plain words
 _ASIDE = re.compile(r"(?P<before>[A-Za-z][\w\- ]*?)\s*\((?P<alias>[A-Za-z][A-Za-z\- ]{1,40})\)")
@@ -53,6 +53,13 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                 offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
     for dim in dimensions.values():
         label = dim["label"].lower()
+        words = label.split()
+        if dim.get("kind") == "categorical" and len(words) > 1 and words[-1] in (thesaurus.get("id_suffixes") or []):
+            for form in inflections(tuple(words[:-1])):  # 'user id' with no users table: 'users' are its values
+                offer("dimension", dim["name"], " ".join(form), f"its name: the {' '.join(words[:-1])} it identifies")
+        if dim.get("kind") == "flag":
+            for word in _flag_phrases(dim.get("description") or ""):
+                offer("flag", dim["name"], word, f"its description: “{_short(dim['description'])}”")
         for alias in _asides_after(dim.get("description") or "", label):
             offer("dimension", dim["name"], alias, f"its description: “{_short(dim['description'])}”")
             head = label.split()[-1]
@@ -153,6 +160,29 @@ def _measure_words(dimensions: dict[str, dict[str, Any]], thesaurus: dict[str, A
                     ranking["ascending"].append(f"{low} {form}")
                     ranking["implies_measure"][f"{low} {form}"] = owners[0]["name"]
     thesaurus["_ranking"] = ranking
+
+
+_TRUE_MEANS = re.compile(r"""^\W*(?:yes|y|true|t|1)\W*\s*(?:=|means|:)\s*([^,;()]+)""", re.IGNORECASE)
+
+
+def _flag_phrases(description: str) -> list[str]:
+    """What a true flag means, said in its comment ("'Yes' = the employee left the company"): the
+    phrase without its subject ('left the company') and the verb's agent noun where English has one
+    ('leaver', 'leavers'; a word another element also claims, like 'workers', is dropped by the caller)."""
+    found = _TRUE_MEANS.match(description.strip())
+    if not found:
+        return []
+    words = re.findall(r"[a-z']+", found.group(1).lower())
+    while words and (words[0] in {"the", "a", "an", "this", "that"} or set(lemmas(words[0])) == {"NOUN"}):
+        words = words[1:]  # 'the employee': the row the flag is about, not what it says
+    if not words or "VERB" not in lemmas(words[0]):
+        return [" ".join(words)] if words else []
+    phrases = [" ".join(words)]  # its verb alone ('works') says too little: 'who works in Sales' is no flag
+    verb = lemmas(words[0])["VERB"][0]
+    agent = verb + ("r" if verb.endswith("e") else "er")
+    if is_english(agent):
+        phrases += sorted(noun_forms(agent))
+    return phrases
 
 
 def _measures_named(numeric: list[dict[str, Any]], word: str) -> list[dict[str, Any]]:

@@ -22,6 +22,8 @@ _NOUN_FORMS = ("NN", "NNS")
 # Above this Zipf frequency (occurrences per billion words, log10) a word is everyday English:
 # 'chicken' (4.6), 'delta' (4.1), 'menu' (4.3) are; 'nadiya' (2.0), 'ewr' (2.0) are not.
 COMMON_ZIPF = 3.5
+# At or above this, a word is in English at all (rare ones included): 'leaver' (2.3) is, 'arriver' (1.1) is not.
+KNOWN_ZIPF = 2.0
 
 
 def split_name(name: str) -> str:
@@ -75,3 +77,11 @@ def is_common(word: str) -> bool:
     from wordfreq import zipf_frequency
 
     return zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
+
+
+@lru_cache(maxsize=50000)
+def is_english(word: str) -> bool:
+    """A word English uses at all ('leaver' 2.3), not one made up by adding a suffix ('arriver')."""
+    from wordfreq import zipf_frequency
+
+    return zipf_frequency(word.lower(), "en") >= KNOWN_ZIPF

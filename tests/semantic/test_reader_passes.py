@@ -18,17 +18,18 @@ from agent.settings import load_settings
 from agent.warehouse import open_warehouse
 
 SCHEMA = """
-CREATE TABLE members (member_id INTEGER PRIMARY KEY, member_name VARCHAR, city VARCHAR, age INTEGER);
+CREATE TABLE members (member_id INTEGER PRIMARY KEY, member_name VARCHAR, city VARCHAR, age INTEGER,
+                      lapsed VARCHAR);
 CREATE TABLE books (book_id INTEGER PRIMARY KEY, title VARCHAR, genre VARCHAR, price DECIMAL(6,2), pages INTEGER);
 CREATE TABLE loans (loan_id INTEGER PRIMARY KEY, member_id INTEGER, book_id INTEGER, loaned_on DATE,
-                    loan_days INTEGER, late_fee DECIMAL(6,2));
-INSERT INTO members VALUES (1, 'Ada Lovelace', 'London', 36), (2, 'Alan Turing', 'Wilmslow', 41),
-    (3, 'Grace Hopper', 'New York', 85);
+                    loan_days INTEGER, late_fee DECIMAL(6,2), branch_id INTEGER);
+INSERT INTO members VALUES (1, 'Ada Lovelace', 'London', 36, 'No'), (2, 'Alan Turing', 'Wilmslow', 41, 'Yes'),
+    (3, 'Grace Hopper', 'New York', 85, 'No');
 INSERT INTO books VALUES (10, 'Dune', 'Science Fiction', 12.50, 600), (11, 'Emma', 'Romance', 8.00, 400),
     (12, 'Ulysses', 'Literary', 15.00, 730), (13, 'Neuromancer', 'Science Fiction', 9.99, 270);
-INSERT INTO loans VALUES (100, 1, 10, DATE '2024-01-05', 14, 0), (101, 1, 12, DATE '2024-02-01', 30, 2.5),
-    (102, 2, 13, DATE '2024-02-10', 7, 0), (103, 3, 11, DATE '2024-03-03', 21, 1.0),
-    (104, 3, 10, DATE '2024-03-20', 10, 0);
+INSERT INTO loans VALUES (100, 1, 10, DATE '2024-01-05', 14, 0, 1), (101, 1, 12, DATE '2024-02-01', 30, 2.5, 1),
+    (102, 2, 13, DATE '2024-02-10', 7, 0, 2), (103, 3, 11, DATE '2024-03-03', 21, 1.0, 1),
+    (104, 3, 10, DATE '2024-03-20', 10, 0, 2);
 """
 
 MODELS = """
@@ -40,6 +41,8 @@ semantic_models:
     dimensions:
       - {name: member_name, type: categorical}
       - {name: city, type: categorical, description: "home city (town) of the member"}
+      - {name: lapsed, type: categorical, expr: "lapsed = 'Yes'", config: {meta: {kind: flag}},
+         description: "'Yes' = the member left the library, 'No' = still a member"}
     measures:
       - {name: member_count, agg: count, expr: member_id}
       - {name: member_age, agg: average, expr: age}
@@ -64,6 +67,7 @@ semantic_models:
       - {name: book, type: foreign, expr: book_id}
     dimensions:
       - {name: loaned_on, type: time, type_params: {time_granularity: day}}
+      - {name: branch_id, type: categorical}
     measures:
       - {name: loan_count, agg: count, expr: loan_id}
       - {name: loan_length, agg: sum, expr: loan_days, description: "days the book was out (loan duration)"}
@@ -204,3 +208,27 @@ def test_a_number_said_of_a_measure_after_is_or_of_is_that_value(read):
         extraction = read(question)
         assert extraction.intent is not None, extraction.reason
         assert [(f.field, f.op, f.values) for f in extraction.intent.filters] == [("pages", "=", [400])]
+
+
+def test_a_flag_comment_names_its_rows_and_included_keeps_them(read):
+    # "'Yes' = the member left the library": 'leavers' are the flagged rows, counted where the flag is
+    extraction = read("how many leavers are there?")
+    assert extraction.intent is not None, extraction.reason
+    assert extraction.intent.metrics == ["members"]
+    assert [(f.field, f.values) for f in extraction.intent.filters] == [("lapsed", [True])]
+    assert read("how many members have left the library?").intent.filters[0].field == "lapsed"
+    # 'leavers included' asks for everyone: no condition at all
+    included = read("how many members are there, leavers included?")
+    assert included.intent is not None and included.intent.filters == []
+
+
+def test_an_id_column_names_its_things_and_an_average_per_thing_divides(read):
+    # 'branch id' with no branches table: 'branches' are its values
+    assert read("how many different branches are there?").intent.metrics == ["branch_id__count_distinct"]
+    per = read("average number of loans per branch")
+    assert per.intent is not None, per.reason
+    (definition,) = per.intent.definitions
+    assert (definition.kind, definition.numerator, definition.denominator) == ("ratio", "loans", "branch_id__count_distinct")
+    # 'per head' of a measure over people's own rows is that measure's average
+    head = read("average age per head")
+    assert head.intent is not None and head.intent.metrics == ["average_age"] and not head.intent.definitions

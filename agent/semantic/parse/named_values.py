@@ -24,14 +24,21 @@ from agent.semantic.values import ValueIndex
 from agent.semantic.parse.draft import Draft
 
 
-def read_flags(state: State) -> list[Filter]:
-    """'flights that actually took off': a true/false dimension said by its words, or negated."""
+def read_flags(state: State, inclusive: list[str]) -> list[Filter]:
+    """'flights that actually took off': a true/false dimension said by its words, or negated;
+    'leavers included', 'including cancelled flights' keep both kinds of rows: no condition."""
     filters = []
     for mention in state.mentions:
         for entry in mention.of("flag"):
-            if not mention.used:
-                filters.append(Filter(field=entry.payload, values=[not is_negated(state, mention.start)]))
-                mention.used = True
+            if mention.used:
+                continue
+            mention.used = True
+            said = [i for i in (mention.start - 1, mention.end) if 0 <= i < len(state.tokens)
+                    and state.tokens[i].low in inclusive]
+            if said:
+                state.consume(*said)
+                continue
+            filters.append(Filter(field=entry.payload, values=[not is_negated(state, mention.start)]))
     return filters
 
 
@@ -162,7 +169,15 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
 
 
 def flags_pass(draft: Draft) -> Draft:
-    draft.filters += read_flags(draft.state)
+    draft.filters += read_flags(draft.state, draft.model.coverage.get("inclusive", []))
+    state, model = draft.state, draft.model
+    for mention in state.mentions:  # 'how many leavers': the flagged rows counted, where the flag is
+        if mention.has("flag") and state.words_before(mention.start, 2) in {("how", "many"), ("number", "of")}:
+            tables = {s.table for e in mention.of("flag") for s in model.dimension_by_name[str(e.payload)].sources}
+            counts = [model.table_by_name[t].count_metric for t in sorted(tables) if model.table_by_name[t].count_metric]
+            if counts:
+                draft.metric_choices.append(counts)
+                state.consume(mention.start - 2, mention.start - 1)
     return draft
 
 

@@ -10,6 +10,7 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import State, mention_at, words_of
+from agent.semantic.words import lemmas
 
 _AVERAGING = {"average", "avg", "mean", "typical", "typically"}
 
@@ -26,7 +27,7 @@ def per_thing_pass(draft: Draft) -> Draft:
             continue  # 'flights per carrier': a grouping
         counted = _counted_before(state, index, model)
         if counted is None:
-            if per_person and _measure_before(state, index, model):
+            if per_person and _measured_before(state, index, model):
                 state.consume(index, index + 1)  # 'average income per head': people's own rows, averaged
             continue
         mention, numerator, table = counted
@@ -38,7 +39,9 @@ def per_thing_pass(draft: Draft) -> Draft:
             continue
         name = f"{numerator}_per_{denominator}"
         said = [w for w in words_of(state, mention) if w not in {"how", "many", "number", "of", "the"}]
-        label = f"{' '.join(said)} per {' '.join(words_of(state, per_mention))}"
+        *head, last = words_of(state, per_mention)
+        one = lemmas(last).get("NOUN", (last,))[0]  # 'per user', also when said as 'our users'
+        label = f"{' '.join(said)} per {' '.join([*head, one])}"
         definition = Definition(name=name, label=label, table=table, kind="ratio", expr="",
                                 numerator=numerator, denominator=denominator)
         draft.definitions.append(definition)
@@ -74,10 +77,11 @@ def _counted_before(state: State, index: int, model: SemanticModel) -> tuple[Men
     return None
 
 
-def _measure_before(state: State, index: int, model: SemanticModel) -> bool:
+def _measured_before(state: State, index: int, model: SemanticModel) -> bool:
+    """A measure or an average right before 'per head' ('average monthly income per head')."""
     mention = mention_at(state, index - 1) if index else None
-    return mention is not None and any(model.dimension_by_name[str(e.payload)].kind == "numeric"
-                                       for e in mention.of("dimension"))
+    return mention is not None and (mention.has("metric") or any(
+        model.dimension_by_name[str(e.payload)].kind == "numeric" for e in mention.of("dimension")))
 
 
 def _thing_after(state: State, index: int, model: SemanticModel, people: set[str],
@@ -90,7 +94,8 @@ def _thing_after(state: State, index: int, model: SemanticModel, people: set[str
         return None
     state.consume(index + 1)
     named = [m for m in state.mentions if m is not exclude and not m.used and m.start > index
-             and (m.has("entity") or any(model.dimension_by_name[str(e.payload)].identifier for e in m.of("dimension")))]
+             and (m.has("entity") or any(model.dimension_by_name[str(e.payload)].kind == "categorical"
+                                         for e in m.of("dimension")))]
     return named[0] if len(named) == 1 else None
 
 
