@@ -28,7 +28,8 @@ from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.groundwork import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
-from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress, SuggestedPrompt
+from agent.context import ChatContext
+from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -37,7 +38,7 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from agent.policy.scope import Governance
-    from agent.runtime import AgentContext
+    from agent.context import AgentContext
 
 __all__ = [
     "SESSION_IDLE_TTL_S",

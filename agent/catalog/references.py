@@ -37,6 +37,22 @@ Probe = Callable[[Reference], "bool | None"]
 
 
 @dataclass
+class Shape:
+    """What the whole schema says about one table before its measures are written."""
+
+    key: str
+    name: str  # the semantic model's name
+    entity: str | None  # the primary entity, when the table has a single-column key
+    references: list[Reference] = field(default_factory=list)
+    entity_refs: dict[str, str] = field(default_factory=dict)  # column -> foreign entity name
+    role_refs: dict[str, Reference] = field(default_factory=dict)  # column -> a second or self reference
+    bridge: bool = False
+
+    def reference(self, column: str) -> Reference:
+        return next(r for r in self.references if r.column == column)
+
+
+@dataclass
 class References:
     kept: list[Reference] = field(default_factory=list)
     rejected: list[Reference] = field(default_factory=list)  # named like a key, values elsewhere

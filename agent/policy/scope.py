@@ -25,8 +25,8 @@ from agent.policy.views import masked_value_words, scoped_catalog, scoped_schema
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
 
 if TYPE_CHECKING:
-    from agent.runtime import AgentContext
-    from agent.supervisor.reply import ChatContext
+    from agent.context import AgentContext
+    from agent.context import ChatContext
 
 log = logging.getLogger(__name__)
 

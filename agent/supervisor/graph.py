@@ -26,7 +26,7 @@ from langgraph.types import Command
 
 from agent.errors import AssistantError
 from agent.llm import describe_llm_failure
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.supervisor.calls import internal_error, past_deadline, progress
 from agent.supervisor.dispatch import action_dispatch_node
 from agent.supervisor.history import messages_for_router

@@ -16,7 +16,7 @@ from agent.chatbi.analyze import analyze
 from agent.charts.spec import ChartSpec
 from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.policy import check_readable
 from agent.budget import steps
 from agent.budget.inputs import check_sql as check_sql_text
