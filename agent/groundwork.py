@@ -21,7 +21,7 @@ from agent.semantic.model import SemanticModel, SemanticModelError
 from agent.semantic.reading import describe
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
-from agent.warehouse import Warehouse, WarehouseUnavailableError
+from agent.warehouse import Warehouse, WarehouseUnavailableError, open_warehouse
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +57,7 @@ class Groundwork:
 
 
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
-    warehouse = warehouse or Warehouse.from_settings(settings)
+    warehouse = warehouse or open_warehouse(settings)
     semantic = _semantic_model(settings, warehouse)
     return Groundwork(settings, warehouse, semantic, _values(warehouse, semantic))
 
