@@ -24,11 +24,12 @@ from agent.budget.inputs import check_question, check_sql
 from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
 from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.spec import ChartSpec
+from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.groundwork import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
-from agent.context import ChatContext
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
 
 if TYPE_CHECKING:
@@ -41,6 +42,7 @@ if TYPE_CHECKING:
     from agent.context import AgentContext
 
 __all__ = [
+    "DEFAULT_DIALECT",
     "SESSION_IDLE_TTL_S",
     "AgentReply",
     "AskHuman",
@@ -240,7 +242,7 @@ class Assistant:
                 agent_name=agent_name,
                 original_sql=sql or None,
                 error_message=args.get("error") or None,
-                sql_dialect=args.get("dialect") or "presto",
+                sql_dialect=args.get("dialect") or DEFAULT_DIALECT,
             )
             async for event in self._run(session_id, turn, context):
                 yield event
@@ -380,7 +382,7 @@ class Assistant:
                 "request_id": context.request_id,
                 "dispatch_strategy": self.dispatch_strategy,
             },
-            "sql_dialect": fields.pop("sql_dialect", "presto"),
+            "sql_dialect": fields.pop("sql_dialect", DEFAULT_DIALECT),
             "original_sql": fields.pop("original_sql", None),
             "error_message": fields.pop("error_message", None),
             "chat_tool_call_info": empty_tool_call_info(),

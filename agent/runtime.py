@@ -21,6 +21,7 @@ from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.policy import Policy
 from agent.policy.scope import Governance, run_context
 from agent.settings import Settings
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.parse import transpile
 from agent.tools.semantic import SemanticParse, aoffline_parse
 from agent.warehouse import Warehouse, WarehouseUnavailableError
@@ -127,7 +128,7 @@ def _recognisers() -> Recognisers:
     async def sql_runs(sql: str) -> bool:
         ctx = run_context()
         try:
-            native = transpile(sql, read="presto", write=ctx.warehouse.dialect)
+            native = transpile(sql, read=DEFAULT_DIALECT, write=ctx.warehouse.dialect)
             # On a warehouse slot under its budget, through the person's scoped warehouse.
             await ctx.warehouse.adry_run(native)
         except AssistantError:
