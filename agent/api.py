@@ -28,6 +28,7 @@ from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.groundwork import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
+from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
@@ -62,11 +63,16 @@ __all__ = [
     "SuggestedPrompt",
     "build_groundwork",
     "catalog_command",
+    "cell",
+    "column_cells",
+    "format_reply_text",
     "interpret_reply",
     "is_month_axis",
+    "is_numeric",
     "load_settings",
     "prepare_chart",
     "read_audit_tail",
+    "save_chart",
 ]
 
 log = logging.getLogger(__name__)
