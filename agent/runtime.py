@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import asyncio
 import logging
-from typing import cast
+from typing import TYPE_CHECKING, Any, cast
 
 
 from agent.audit import AuditTrail
@@ -26,6 +26,12 @@ from agent.sql.parse import transpile
 from agent.tools.semantic import SemanticParse, aoffline_parse
 from agent.warehouse import Warehouse, WarehouseUnavailableError
 
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from agent.bounded_memory import BoundedInMemorySaver
+
 log = logging.getLogger(__name__)
 
 # A catalog match this strong makes a message a data question even when the semantic
@@ -34,24 +40,25 @@ DATA_MATCH_SCORE = 1.0
 
 
 def build_context(
-    settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None, groundwork: Groundwork | None = None
+    settings: Settings, *, chat_model: BaseChatModel | None = None, warehouse: Warehouse | None = None, groundwork: Groundwork | None = None
 ) -> AgentContext:
     """The run context; on `groundwork` already read (warehouse, semantic model, values) when given."""
     groundwork = groundwork or build_groundwork(settings, warehouse)
     warehouse = groundwork.warehouse
+    # The offline model answers per person through the run's context (run_context()), not this one.
+    model = chat_model or build_chat_model(
+        settings,
+        recognisers=_recognisers(),
+        structured={SemanticParse.__name__: lambda question: aoffline_parse(run_context(), question)},
+    )
     context = AgentContext(
         settings=settings,
         warehouse=warehouse,
         catalog=_catalog(settings, warehouse),
         semantic=groundwork.semantic,
         values=groundwork.values,
-        model=None,  # set below: the offline model needs the rest of the context
+        model=model,
         cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
-    )
-    context.model = chat_model or build_chat_model(
-        settings,
-        recognisers=_recognisers(),
-        structured={SemanticParse.__name__: lambda question: aoffline_parse(run_context(), question)},
     )
     context.cpu.warm()
     context.governance = build_governance(settings, context)
@@ -70,7 +77,7 @@ def build_governance(settings: Settings, context: AgentContext) -> Governance:
 
 
 
-def _catalog(settings: Settings, warehouse: Warehouse):
+def _catalog(settings: Settings, warehouse: Warehouse) -> Catalog:
     """The demo's hand-written catalog, or the live warehouse's (CATALOG_PATH laid on top)."""
     if warehouse.is_demo and settings.catalog_path is None:
         return default_catalog()
@@ -81,7 +88,7 @@ def _catalog(settings: Settings, warehouse: Warehouse):
         return cast(Catalog, LiveCatalog(warehouse, settings.catalog_path, eager=False))
 
 
-def build_checkpointer(settings: Settings):
+def build_checkpointer(settings: Settings) -> BaseCheckpointSaver[Any]:
     """Sessions live in Redis when REDIS_URL is set (several replicas share them), else in-process."""
     if settings.redis_url:
         from checkpoint_redis import AsyncRedisSaver
@@ -92,7 +99,7 @@ def build_checkpointer(settings: Settings):
     return memory_checkpointer(settings)
 
 
-def memory_checkpointer(settings: Settings):
+def memory_checkpointer(settings: Settings) -> BoundedInMemorySaver:
     """Sessions in this process, bounded in number and idle time like Redis's."""
     from agent.bounded_memory import BoundedInMemorySaver
 

@@ -153,7 +153,7 @@ def _syntax_error(error: ParseError, sql: str) -> SqlSyntaxError:
     )
 
 
-def _token_words(match: re.Match) -> str:
+def _token_words(match: re.Match[str]) -> str:
     return "the end of the statement" if match.group(1) == "SENTINEL" else f"'{match.group(2)}'"
 
 
