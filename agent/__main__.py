@@ -1,5 +1,5 @@
 import sys
 
-from bot.console.cli import main
+from agent.cli import main
 
 sys.exit(main())

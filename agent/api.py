@@ -24,11 +24,14 @@ from agent.budget.inputs import check_question, check_sql
 from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
 from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.spec import ChartSpec
+from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.groundwork import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
+from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
-from agent.supervisor.reply import AgentReply, AskHuman, Chart, ChatContext, HumanOption, Progress, SuggestedPrompt
+from agent.sql.dialect import DEFAULT_DIALECT
+from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -37,9 +40,10 @@ if TYPE_CHECKING:
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
     from agent.policy.scope import Governance
-    from agent.runtime import AgentContext
+    from agent.context import AgentContext
 
 __all__ = [
+    "DEFAULT_DIALECT",
     "SESSION_IDLE_TTL_S",
     "AgentReply",
     "AskHuman",
@@ -59,11 +63,16 @@ __all__ = [
     "SuggestedPrompt",
     "build_groundwork",
     "catalog_command",
+    "cell",
+    "column_cells",
+    "format_reply_text",
     "interpret_reply",
     "is_month_axis",
+    "is_numeric",
     "load_settings",
     "prepare_chart",
     "read_audit_tail",
+    "save_chart",
 ]
 
 log = logging.getLogger(__name__)
@@ -239,7 +248,7 @@ class Assistant:
                 agent_name=agent_name,
                 original_sql=sql or None,
                 error_message=args.get("error") or None,
-                sql_dialect=args.get("dialect") or "presto",
+                sql_dialect=args.get("dialect") or DEFAULT_DIALECT,
             )
             async for event in self._run(session_id, turn, context):
                 yield event
@@ -379,7 +388,7 @@ class Assistant:
                 "request_id": context.request_id,
                 "dispatch_strategy": self.dispatch_strategy,
             },
-            "sql_dialect": fields.pop("sql_dialect", "presto"),
+            "sql_dialect": fields.pop("sql_dialect", DEFAULT_DIALECT),
             "original_sql": fields.pop("original_sql", None),
             "error_message": fields.pop("error_message", None),
             "chat_tool_call_info": empty_tool_call_info(),

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import logging
 from dataclasses import dataclass
+from pathlib import Path
 
 from agent.budget.inputs import check_question
 from agent.errors import InputTooLargeError, QueryTimeoutError
@@ -21,7 +22,7 @@ from agent.semantic.model import SemanticModel, SemanticModelError
 from agent.semantic.reading import describe
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
-from agent.warehouse import Warehouse, WarehouseUnavailableError
+from agent.warehouse import Warehouse, WarehouseUnavailableError, open_warehouse
 
 log = logging.getLogger(__name__)
 
@@ -57,7 +58,7 @@ class Groundwork:
 
 
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
-    warehouse = warehouse or Warehouse.from_settings(settings)
+    warehouse = warehouse or open_warehouse(settings)
     semantic = _semantic_model(settings, warehouse)
     return Groundwork(settings, warehouse, semantic, _values(warehouse, semantic))
 
@@ -108,14 +109,12 @@ def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
     return semantic
 
 
-def _check_compiles(semantic: SemanticModel, warehouse: Warehouse, path) -> None:
+def _check_compiles(semantic: SemanticModel, warehouse: Warehouse, path: Path | None) -> None:
     """Each metric compiled and dry-run now, so a model the warehouse cannot run is found before anyone
     asks: failures are logged with file and line; a model none of whose metrics runs stops the start."""
-    from pathlib import Path
-
     from agent.catalog.compile_check import STARTUP_BUDGET_S, check_metrics
 
-    report = check_metrics(semantic, warehouse, budget_s=STARTUP_BUDGET_S, root=Path(path) if path else None)
+    report = check_metrics(semantic, warehouse, budget_s=STARTUP_BUDGET_S, root=path)
     for failure in report.failures:
         log.warning("semantic model: %s", failure)
     log.info("semantic model: %s", report.summary())

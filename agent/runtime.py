@@ -1,36 +1,36 @@
-"""The agent's run context and how it is built once: warehouse, catalog, semantic model, values, chat model.
-
-The context lives outside the graph state on purpose: state is checkpointed (and so
-serialised), while a warehouse connection or a chat model must never be.
-"""
+"""The composition root: the agent's run context built once (warehouse, catalog, semantic model,
+values, chat model, governance) from the settings."""
 
 from __future__ import annotations
 
 import asyncio
 import logging
-from dataclasses import dataclass, field
-from typing import Any, cast
+from typing import TYPE_CHECKING, Any, cast
 
-from langchain_core.language_models.chat_models import BaseChatModel
-from pydantic import GetCoreSchemaHandler
-from pydantic_core import core_schema
 
 from agent.audit import AuditTrail
 from agent.budget import steps
 from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.introspected import LiveCatalog
+from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.groundwork import DATA_INTENT_CONFIDENCE, Groundwork, build_groundwork
 from agent.llm import build_chat_model
 from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
 from agent.policy import Policy
 from agent.policy.scope import Governance, run_context
-from agent.semantic.model import SemanticModel
-from agent.semantic.values import ValueIndex
 from agent.settings import Settings
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.parse import transpile
+from agent.tools.semantic import SemanticParse, aoffline_parse
 from agent.warehouse import Warehouse, WarehouseUnavailableError
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from agent.bounded_memory import BoundedInMemorySaver
 
 log = logging.getLogger(__name__)
 
@@ -39,64 +39,26 @@ log = logging.getLogger(__name__)
 DATA_MATCH_SCORE = 1.0
 
 
-@dataclass
-class AgentContext:
-    """What every node and tool needs at run time, passed as LangGraph's run context."""
-
-    settings: Settings
-    warehouse: Warehouse
-    catalog: Catalog
-    semantic: SemanticModel
-    values: ValueIndex
-    model: BaseChatModel
-    cpu: CpuPool  # where CPU-heavy SQL steps run, each under a budget
-    governance: Any = None  # agent.policy.scope.Governance: the access policy and the audit trail
-    # Extra per-run knobs (tests and benches flip them without rebuilding the context).
-    options: dict[str, Any] = field(default_factory=dict)
-
-    @classmethod
-    def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
-        """Tools receive the context in their input, which langchain-core validates and then dumps on
-        every call only to learn the field names. It is checked by type and dumped as nothing: walking
-        (or, typed wrongly, repr-ing for a warning) connections, models and catalogs costs ~20 ms a call."""
-        return core_schema.is_instance_schema(cls, serialization=core_schema.plain_serializer_function_ser_schema(_nothing))
-
-    @property
-    def confirm_before_run(self) -> bool:
-        return bool(self.options.get("confirm_before_run", self.settings.confirm_before_run))
-
-    @property
-    def has_llm(self) -> bool:
-        """False for the offline model: tools then use their deterministic engines for prose."""
-        return not getattr(self.model, "is_offline", False)
-
-
-def _nothing(_: AgentContext) -> None:
-    return None
-
-
 def build_context(
-    settings: Settings, *, chat_model=None, warehouse: Warehouse | None = None, groundwork: Groundwork | None = None
+    settings: Settings, *, chat_model: BaseChatModel | None = None, warehouse: Warehouse | None = None, groundwork: Groundwork | None = None
 ) -> AgentContext:
     """The run context; on `groundwork` already read (warehouse, semantic model, values) when given."""
-    # Tools type their run context with AgentContext, so they are imported once it exists.
-    from agent.tools.semantic import SemanticParse, aoffline_parse
-
     groundwork = groundwork or build_groundwork(settings, warehouse)
     warehouse = groundwork.warehouse
+    # The offline model answers per person through the run's context (run_context()), not this one.
+    model = chat_model or build_chat_model(
+        settings,
+        recognisers=_recognisers(),
+        structured={SemanticParse.__name__: lambda question: aoffline_parse(run_context(), question)},
+    )
     context = AgentContext(
         settings=settings,
         warehouse=warehouse,
         catalog=_catalog(settings, warehouse),
         semantic=groundwork.semantic,
         values=groundwork.values,
-        model=None,  # set below: the offline model needs the rest of the context
+        model=model,
         cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
-    )
-    context.model = chat_model or build_chat_model(
-        settings,
-        recognisers=_recognisers(),
-        structured={SemanticParse.__name__: lambda question: aoffline_parse(run_context(), question)},
     )
     context.cpu.warm()
     context.governance = build_governance(settings, context)
@@ -115,7 +77,7 @@ def build_governance(settings: Settings, context: AgentContext) -> Governance:
 
 
 
-def _catalog(settings: Settings, warehouse: Warehouse):
+def _catalog(settings: Settings, warehouse: Warehouse) -> Catalog:
     """The demo's hand-written catalog, or the live warehouse's (CATALOG_PATH laid on top)."""
     if warehouse.is_demo and settings.catalog_path is None:
         return default_catalog()
@@ -126,7 +88,7 @@ def _catalog(settings: Settings, warehouse: Warehouse):
         return cast(Catalog, LiveCatalog(warehouse, settings.catalog_path, eager=False))
 
 
-def build_checkpointer(settings: Settings):
+def build_checkpointer(settings: Settings) -> BaseCheckpointSaver[Any]:
     """Sessions live in Redis when REDIS_URL is set (several replicas share them), else in-process."""
     if settings.redis_url:
         from checkpoint_redis import AsyncRedisSaver
@@ -137,7 +99,7 @@ def build_checkpointer(settings: Settings):
     return memory_checkpointer(settings)
 
 
-def memory_checkpointer(settings: Settings):
+def memory_checkpointer(settings: Settings) -> BoundedInMemorySaver:
     """Sessions in this process, bounded in number and idle time like Redis's."""
     from agent.bounded_memory import BoundedInMemorySaver
 
@@ -173,7 +135,7 @@ def _recognisers() -> Recognisers:
     async def sql_runs(sql: str) -> bool:
         ctx = run_context()
         try:
-            native = transpile(sql, read="presto", write=ctx.warehouse.dialect)
+            native = transpile(sql, read=DEFAULT_DIALECT, write=ctx.warehouse.dialect)
             # On a warehouse slot under its budget, through the person's scoped warehouse.
             await ctx.warehouse.adry_run(native)
         except AssistantError:

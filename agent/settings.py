@@ -38,10 +38,9 @@ class Settings(BaseSettings):
     warehouse_allow_system_tables: bool = False
     warehouse_pool_size: int = Field(default=4, ge=1, le=64)
     catalog_path: Path | None = None  # the team's catalog YAML, overlaid on the introspected one
-    semantic_model_path: Path | None = None
     catalog_ttl_s: float = Field(default=3600.0, ge=0)  # 0: read the schema once
     data_dir: Path = Path("data")
-    # a dbt project (or folder of dbt Semantic Layer YAML); unset means the demo's own model
+    # a dbt project (or folder of dbt Semantic Layer YAML); unset: the demo's, or one bootstrapped from the schema
     semantic_model_path: Path | None = None
 
     # Query limits

@@ -51,11 +51,11 @@ def main(argv: list[str] | None = None) -> int:
     args.direct = args.direct or args.smoke
 
     from agent.settings import load_settings
-    from agent.warehouse import Warehouse
+    from agent.warehouse import open_warehouse
 
     questions = json.loads(args.questions.read_text(encoding="utf-8"))[: 1 if args.smoke else None]
     settings = load_settings()
-    warehouse = Warehouse.from_settings(settings)
+    warehouse = open_warehouse(settings)
     answer = _direct_answerer(warehouse, settings) if args.direct else _cli_answerer(args.timeout)
     outcomes = [_score(item, warehouse, answer) for item in questions]
 

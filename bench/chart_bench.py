@@ -13,7 +13,7 @@ import time
 from agent.charts.choose import choose_chart
 from agent.charts.render import render_png
 from agent.settings import load_settings
-from agent.warehouse import Warehouse
+from agent.warehouse import open_warehouse
 
 CASES = {
     "line, 12 months": "SELECT month, avg(dep_delay) AS avg_delay FROM flights GROUP BY month ORDER BY month",
@@ -33,7 +33,7 @@ def main() -> None:
     args = parser.parse_args()
     args.runs = 1 if args.smoke else args.runs
 
-    warehouse = Warehouse.from_settings(load_settings())
+    warehouse = open_warehouse(load_settings())
     try:
         results = {name: warehouse.run(sql) for name, sql in CASES.items()}
     finally:

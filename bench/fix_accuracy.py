@@ -23,7 +23,7 @@ from pathlib import Path
 from agent.errors import AssistantError
 from agent.settings import load_settings
 from agent.sql.fix import FixResult, fix_sql
-from agent.warehouse import Warehouse
+from agent.warehouse import Warehouse, open_warehouse
 
 DEV_FILES = ("dev_broken_sql.json", "dev_broken_sql2.json")
 
@@ -103,7 +103,7 @@ def run_file(warehouse: Warehouse, path: Path, by_category: dict, timings: list,
 
 
 def main(paths: list[Path], limit: int | None = None) -> int:
-    warehouse = Warehouse.from_settings(load_settings())
+    warehouse = open_warehouse(load_settings())
     by_category: dict[str, list[int]] = defaultdict(lambda: [0, 0])
     timings: list[float] = []
     passed = total = 0

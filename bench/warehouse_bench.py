@@ -21,7 +21,7 @@ from pathlib import Path
 import duckdb
 
 from agent.settings import load_settings
-from agent.warehouse import Warehouse
+from agent.warehouse import Warehouse, open_warehouse
 from agent.warehouse.demo import TABLES
 
 QUERY = "SELECT carrier, avg(dep_delay) AS avg_dep_delay, count(*) AS flights FROM flights GROUP BY carrier"
@@ -70,7 +70,7 @@ def main() -> None:
         args.runs, args.factor = 2, 2
 
     settings = load_settings()
-    demo = Warehouse.from_settings(settings)
+    demo = open_warehouse(settings)
     try:
         rows = demo.run("SELECT count(*) FROM flights").rows[0][0]
         small = timings_ms(demo, QUERY, args.runs)
@@ -91,7 +91,7 @@ def main() -> None:
         print(f"built {big_rows:,}-row copy in {build_s:.1f} s ({size_mb:,.0f} MB)")
 
         big_settings = load_settings(warehouse_url=f"duckdb://{big_file}")
-        big = Warehouse.from_settings(big_settings)
+        big = open_warehouse(big_settings)
         try:
             large = timings_ms(big, QUERY, args.runs)
         finally:

@@ -10,7 +10,7 @@ import redis
 from redis.asyncio import Redis
 
 from agent.settings import Settings, load_settings
-from agent.warehouse import Warehouse
+from agent.warehouse import Warehouse, open_warehouse
 
 # Property tests explore the same examples on every run (a CI failure can be replayed) and never
 # fail for taking long on a loaded machine; `pytest --hypothesis-profile=default` explores new examples.
@@ -38,7 +38,7 @@ def settings(data_dir) -> Settings:
 
 @pytest.fixture(scope="session")
 def warehouse(settings) -> Warehouse:
-    wh = Warehouse.from_settings(settings)
+    wh = open_warehouse(settings)
     yield wh
     wh.close()
 

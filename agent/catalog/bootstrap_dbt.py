@@ -14,7 +14,6 @@ keeps and ignores).
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -24,7 +23,7 @@ from agent.catalog.evidence import Evidence
 from agent.catalog.measures import TableRules
 from agent.catalog.naming import bootstrap_words, singular, slug, thing
 from agent.semantic.words import split_name
-from agent.catalog.references import Reference, References, find_references
+from agent.catalog.references import References, Shape, find_references
 from agent.warehouse import Schema
 from agent.warehouse.base import quote
 
@@ -38,22 +37,6 @@ __all__ = ["NUMERIC", "bootstrap", "net_words", "write_project", "Shape", "slug"
 
 def net_words() -> dict[str, list[str]]:
     return bootstrap_words()["net_measures"]
-
-
-@dataclass
-class Shape:
-    """What the whole schema says about one table before its measures are written."""
-
-    key: str
-    name: str  # the semantic model's name
-    entity: str | None  # the primary entity, when the table has a single-column key
-    references: list[Reference] = field(default_factory=list)
-    entity_refs: dict[str, str] = field(default_factory=dict)  # column -> foreign entity name
-    role_refs: dict[str, Reference] = field(default_factory=dict)  # column -> a second or self reference
-    bridge: bool = False
-
-    def reference(self, column: str) -> Reference:
-        return next(r for r in self.references if r.column == column)
 
 
 def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None,

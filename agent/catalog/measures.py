@@ -11,11 +11,11 @@ from typing import TYPE_CHECKING, Any
 import sqlglot
 
 from agent.catalog.naming import bootstrap_words, column_prefix, singular, slug, thing, words_of
+from agent.catalog.references import Shape
 from agent.warehouse import Column, Schema
 from agent.warehouse.base import quote
 
 if TYPE_CHECKING:
-    from agent.catalog.bootstrap_dbt import Shape
     from agent.catalog.evidence import Profile
 
 _NUMERIC = re.compile(r"int|numeric|decimal|double|float|real|number|money", re.IGNORECASE)
@@ -40,7 +40,7 @@ def plural(words: tuple[str, ...]) -> str:
 
 
 class TableRules:
-    def __init__(self, schema: Schema, shape: "Shape", shapes: dict[str, "Shape"], dialect: str,
+    def __init__(self, schema: Schema, shape: Shape, shapes: dict[str, Shape], dialect: str,
                  fractions: frozenset[tuple[str, str]], profiles: dict[tuple[str, str], "Profile"], used: set[str]):
         self.schema, self.shape, self.shapes, self.dialect = schema, shape, shapes, dialect
         self.info = schema.info[shape.key]

@@ -37,6 +37,22 @@ Probe = Callable[[Reference], "bool | None"]
 
 
 @dataclass
+class Shape:
+    """What the whole schema says about one table before its measures are written."""
+
+    key: str
+    name: str  # the semantic model's name
+    entity: str | None  # the primary entity, when the table has a single-column key
+    references: list[Reference] = field(default_factory=list)
+    entity_refs: dict[str, str] = field(default_factory=dict)  # column -> foreign entity name
+    role_refs: dict[str, Reference] = field(default_factory=dict)  # column -> a second or self reference
+    bridge: bool = False
+
+    def reference(self, column: str) -> Reference:
+        return next(r for r in self.references if r.column == column)
+
+
+@dataclass
 class References:
     kept: list[Reference] = field(default_factory=list)
     rejected: list[Reference] = field(default_factory=list)  # named like a key, values elsewhere
@@ -120,7 +136,7 @@ def candidates(schema: Schema) -> list[Reference]:
             for target, key in keys.items():
                 if _family(_type_of(schema, target, key)) != _family(column.type):
                     continue
-                how = _named_after(stem, keyish, names[target], target == table)
+                how: Literal["name", "role"] | None = _named_after(stem, keyish, names[target], target == table)
                 if column.name == own_key and (how is None or "".join(stem) != "".join(thing(schema.info[target].name))):
                     continue  # a table's own key points elsewhere only when named after that table's thing
                 if how is None and pointing and target != table and set(said) & set(roles["person"]) \
@@ -133,7 +149,7 @@ def candidates(schema: Schema) -> list[Reference]:
     return found
 
 
-def _named_after(stem: tuple[str, ...], keyish: bool, target_names: set[str], own: bool) -> str | None:
+def _named_after(stem: tuple[str, ...], keyish: bool, target_names: set[str], own: bool) -> Literal["name"] | None:
     """'name' when the column's words are the target's key or thing ('store id', 'suppkey'), or end
     with them after a role ('home team id', 'billing address id')."""
     if own or not stem:

@@ -12,6 +12,7 @@ from collections.abc import Awaitable, Callable
 from typing import Any
 
 from agent.semantic.dialogue_cues import drops_a_condition, refers_back
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.tools.spec import EXECUTE, ToolName
 
 FOLLOW_UP_MARK = " | follow-up: "
@@ -178,7 +179,7 @@ async def route_message(
         if _RUN.search(words):
             return Route(
                 EXECUTE,
-                {"user_question": words or "Run this query", "sql": sql, "sql_dialect": "presto",
+                {"user_question": words or "Run this query", "sql": sql, "sql_dialect": DEFAULT_DIALECT,
                  "final_intent": EXECUTE},
             )
         return Route(ToolName.EXPLAIN_SQL, {"sql": sql, "final_intent": ToolName.EXPLAIN_SQL})

@@ -15,7 +15,7 @@ import threading
 import time
 from collections.abc import Iterator
 from contextvars import ContextVar
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, cast
 
 from agent.audit import AuditRecord, AuditTrail
 from agent.errors import AssistantError, NoRunContextError
@@ -25,8 +25,8 @@ from agent.policy.views import masked_value_words, scoped_catalog, scoped_schema
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
 
 if TYPE_CHECKING:
-    from agent.runtime import AgentContext
-    from agent.supervisor.reply import ChatContext
+    from agent.context import AgentContext
+    from agent.context import ChatContext
 
 log = logging.getLogger(__name__)
 
@@ -79,7 +79,7 @@ class ScopedWarehouse:
             self._schema = scoped_schema(full, self.access) if self.access.restricted else full
         return self._schema
 
-    def distinct_values(self, table: str, column: str, limit: int = 2000) -> list:
+    def distinct_values(self, table: str, column: str, limit: int = 2000) -> list[Any]:
         key = table_of(table, self.access.default_schema)
         if not self.access.column_readable(key, column.lower()):
             raise AccessDenied(f"You don't have access to the column {'.'.join(key)}.{column}. "
@@ -176,7 +176,7 @@ class Governance:
                 # its names exist waits for the warehouse.
                 log.warning("the access policy is checked against the schema once the warehouse answers: %s",
                             exc.user_message)
-        self._views: dict[tuple, tuple[Any, Any, Any]] = {}
+        self._views: dict[tuple[Any, ...], tuple[Any, Any, Any]] = {}
         self._lock = threading.Lock()
 
     @property
@@ -205,7 +205,8 @@ class Governance:
         catalog, semantic, values = self._views_for(base, access)
         return dataclasses.replace(
             base,
-            warehouse=ScopedWarehouse(base.warehouse, access, self.audit, who, session_id),
+            # A Warehouse by duck typing: its own checks, the engine's everything else (__getattr__).
+            warehouse=cast(Warehouse, ScopedWarehouse(base.warehouse, access, self.audit, who, session_id)),
             catalog=catalog,
             semantic=semantic,
             values=values,

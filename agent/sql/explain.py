@@ -10,6 +10,7 @@ from pydantic import BaseModel, Field
 from sqlglot import exp
 
 from agent.errors import SqlError, UnsafeSqlError
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.guard import ensure_read_only
 from agent.sql.parse import parse_one_statement
 
@@ -63,7 +64,7 @@ class Explanation(BaseModel):
 
 
 def explain_sql(
-    sql: str, dialect: str = "presto", column_descriptions: dict[str, str] | None = None
+    sql: str, dialect: str = DEFAULT_DIALECT, column_descriptions: dict[str, str] | None = None
 ) -> Explanation:
     """A plain-English account of one query, with its parts listed for programs.
 

@@ -18,6 +18,7 @@ from sqlglot import exp
 
 from agent.errors import AssistantError, SqlError, SqlSyntaxError, UnsafeSqlError
 from agent.sql.diagnose import Problem, diagnose
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.dialect_meaning import dialect_title, keep_meaning, reader
 from agent.sql.guard import UnknownNameError, ensure_read_only
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
@@ -51,7 +52,7 @@ def fix_sql(
     sql: str,
     *,
     error: str | None = None,
-    dialect: str = "presto",
+    dialect: str = DEFAULT_DIALECT,
     schema: Schema,
     dry_run: Callable[[str], None],
     probe: Probe | None = None,

@@ -14,6 +14,7 @@ from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
 
 from agent.errors import SqlError, SqlSyntaxError
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.names import keyword_candidates
 
 # Names people use for a dialect -> sqlglot's name for it.
@@ -65,7 +66,7 @@ _PARSER_PHRASES = {
 def sqlglot_dialect(name: str | None) -> str:
     """Map a person's dialect name ("Presto SQL", "PostgreSQL", "trino") to sqlglot's name."""
     if not name:
-        return "presto"
+        return DEFAULT_DIALECT
     key = re.sub(r"[\s_\-]+", "", name.strip().lower())
     if key in _DIALECT_ALIASES:
         return _DIALECT_ALIASES[key]
@@ -92,7 +93,7 @@ def clean_sql_text(sql: str) -> str:
     return text
 
 
-def parse_statements(sql: str, dialect: str | type[Dialect] = "presto") -> list[exp.Expression]:
+def parse_statements(sql: str, dialect: str | type[Dialect] = DEFAULT_DIALECT) -> list[exp.Expression]:
     """Every statement in `sql` (already cleaned), or SqlSyntaxError pointing at the problem."""
     read = dialect if isinstance(dialect, type) else sqlglot_dialect(dialect)
     try:
@@ -104,7 +105,7 @@ def parse_statements(sql: str, dialect: str | type[Dialect] = "presto") -> list[
     return [s for s in statements if s is not None]
 
 
-def parse_one_statement(sql: str, dialect: str | type[Dialect] = "presto") -> exp.Expression:
+def parse_one_statement(sql: str, dialect: str | type[Dialect] = DEFAULT_DIALECT) -> exp.Expression:
     """Exactly one statement from pasted SQL, as a sqlglot tree."""
     text = clean_sql_text(sql)
     if not text:
@@ -119,7 +120,7 @@ def parse_one_statement(sql: str, dialect: str | type[Dialect] = "presto") -> ex
     return statements[0]
 
 
-def transpile(sql: str, read: str = "presto", write: str = "duckdb") -> str:
+def transpile(sql: str, read: str = DEFAULT_DIALECT, write: str = "duckdb") -> str:
     """One statement rewritten from one dialect to another (functions, quoting, casts)."""
     tree = parse_one_statement(sql, read)
     return tree.sql(dialect=sqlglot_dialect(write))
@@ -152,7 +153,7 @@ def _syntax_error(error: ParseError, sql: str) -> SqlSyntaxError:
     )
 
 
-def _token_words(match: re.Match) -> str:
+def _token_words(match: re.Match[str]) -> str:
     return "the end of the statement" if match.group(1) == "SENTINEL" else f"'{match.group(2)}'"
 
 

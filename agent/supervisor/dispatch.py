@@ -15,7 +15,7 @@ from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Command
 
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.supervisor.calls import (
     internal_error,
     past_deadline,

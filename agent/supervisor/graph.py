@@ -26,7 +26,8 @@ from langgraph.types import Command
 
 from agent.errors import AssistantError
 from agent.llm import describe_llm_failure
-from agent.runtime import AgentContext
+from agent.context import AgentContext
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.supervisor.calls import internal_error, past_deadline, progress
 from agent.supervisor.dispatch import action_dispatch_node
 from agent.supervisor.history import messages_for_router
@@ -60,7 +61,7 @@ async def invoke_common_agent(state: CommonAgentState, runtime: Runtime[AgentCon
         session_id=state.get("session_id", ""),
         user=chat.get("user"),
         locale=chat.get("locale", "en-US"),
-        dialect=state.get("sql_dialect") or "presto",
+        dialect=state.get("sql_dialect") or DEFAULT_DIALECT,
     )
     model = ctx.model.bind_tools(ALL_TOOLS).bind(prompt_cache_key=state.get("session_id") or None)
     try:
@@ -82,7 +83,7 @@ def direct_tool_node(state: CommonAgentState) -> Command[Literal["action_dispatc
     request = DirectRequest(
         question=state.get("question") or "",
         sql=state.get("original_sql") or state.get("question") or "",
-        dialect=state.get("sql_dialect") or "presto",
+        dialect=state.get("sql_dialect") or DEFAULT_DIALECT,
         error=state.get("error_message") or "",
     )
     call = tool_call(spec.name, spec.direct_args(request))

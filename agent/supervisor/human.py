@@ -14,7 +14,7 @@ from langgraph.types import Command, interrupt
 
 from agent.budget import steps
 from agent.errors import AssistantError
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.sql.parse import clean_sql_text
 from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_question
 from agent.supervisor.state import CommonAgentState

@@ -80,16 +80,6 @@ class SuggestedPrompt(BaseModel):
     message: str
 
 
-class ChatContext(BaseModel):
-    """Who is asking and where; the agent uses it for access, tone and logs, never for Slack calls."""
-
-    user: str | None = None
-    channel: str | None = None
-    groups: list[str] = Field(default_factory=list)  # the person's user groups, for the access policy
-    locale: str = "en-US"
-    request_id: str | None = None
-
-
 CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups", "column_formats")
 
 

@@ -7,7 +7,7 @@ from typing import Annotated
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.tools.results import tool_result
 from agent.semantic.compiler import compile_intent
 from agent.tools.semantic import semantic_tables

@@ -11,7 +11,7 @@ from langgraph.prebuilt import ToolRuntime
 
 from agent.catalog.models import HowToDoc
 from agent.catalog.search import DocIndex
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 

@@ -7,7 +7,7 @@ from langgraph.prebuilt import ToolRuntime
 from pydantic import BaseModel, Field
 
 from agent.logql import LogQLError, check_logql, write_logql
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 

@@ -5,7 +5,7 @@ from typing import Annotated
 from langchain_core.tools import tool
 from langgraph.prebuilt import ToolRuntime
 
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import COMMON_AGENT, FinalIntent, ToolName, ToolSpec
 

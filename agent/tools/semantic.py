@@ -13,7 +13,7 @@ import re
 from pydantic import BaseModel, Field
 
 from agent.budget import steps
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.llm.routing import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import Extraction

@@ -16,10 +16,11 @@ from agent.chatbi.analyze import analyze
 from agent.charts.spec import ChartSpec
 from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.policy import check_readable
 from agent.budget import steps
 from agent.budget.inputs import check_sql as check_sql_text
+from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.fix import FixResult
 from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
@@ -206,7 +207,7 @@ async def fix_sql(
     sql: Annotated[str, "The broken SQL exactly as the person gave it."],
     runtime: ToolRuntime[AgentContext],
     error_info: Annotated[str, "The error message the person saw, if any."] = "",
-    sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
+    sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = DEFAULT_DIALECT,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "fix_sql",
 ) -> str:
     """Repair broken SQL with the smallest change that makes it run, and say what changed and why."""
@@ -307,7 +308,7 @@ class ExplainNarrative(BaseModel):
 async def explain_sql(
     sql: Annotated[str, "The SQL to explain, as the person gave it."],
     runtime: ToolRuntime[AgentContext],
-    sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = "presto",
+    sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = DEFAULT_DIALECT,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
     reading: Annotated[
         str | None, "When explaining an earlier answer (\"why?\"): how its question was read."

@@ -16,7 +16,7 @@ from dataclasses import dataclass, field
 
 from agent.budget import steps
 from agent.llm.routing import FOLLOW_UP_MARK
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
 from agent.supervisor.state import CommonAgentState
 from agent.tools.results import latest_output

@@ -338,12 +338,6 @@ class Warehouse:
         self._schema_lock = threading.Lock()
         self._user_functions: frozenset[str] = frozenset()
 
-    @classmethod
-    def from_settings(cls, settings: Settings) -> "Warehouse":
-        from agent.warehouse.engine import open_warehouse
-
-        return open_warehouse(settings)
-
     # -- what engines provide ---------------------------------------------------------
 
     def _execute(self, sql: str, limits: Limits) -> QueryResult:

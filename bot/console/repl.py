@@ -9,8 +9,7 @@ from pathlib import Path
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TextIO
 
-from agent.api import AgentReply, AskHuman, Assistant, ChatContext, Event, Progress
-from bot.console.render_text import format_reply_text, save_chart
+from agent.api import AgentReply, AskHuman, Assistant, ChatContext, Event, Progress, format_reply_text, save_chart
 
 BANNER = (
     "Data assistant (console). Ask a data question, or start with /fixsql or /explainsql.\n"

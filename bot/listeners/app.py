@@ -21,7 +21,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.api import ChatContext
+from agent.api import DEFAULT_DIALECT, ChatContext
 from bot.settings import BotSettings
 from bot.render import actions
 from bot.agent_port import AgentPort
@@ -164,7 +164,7 @@ class Surfaces:
         await ack()
         request_id = new_request_id()
         channel, user = command["channel_id"], command["user_id"]
-        args: dict[str, Any] = {"sql": parsed.sql, "dialect": "presto"}
+        args: dict[str, Any] = {"sql": parsed.sql, "dialect": DEFAULT_DIALECT}
         if allow_error:
             args["error"] = parsed.error
         await self.jobs.submit(

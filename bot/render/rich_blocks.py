@@ -20,9 +20,8 @@ import calendar
 import math
 from typing import Any
 
-from agent.api import ChartError, ChartSpec, PreparedChart, is_month_axis, prepare_chart
+from agent.api import ChartError, ChartSpec, PreparedChart, column_cells, is_month_axis, prepare_chart
 from bot.render import actions
-from bot.render.table import column_cells
 
 TABLE_MAX_ROWS = 100
 TABLE_MAX_COLUMNS = 20

@@ -40,7 +40,7 @@ def loaded_after(env: dict[str, str], code: str) -> dict:
 
 @pytest.mark.subprocess
 def test_importing_the_public_api_and_the_command_line_loads_nothing_heavy(env):
-    result = loaded_after(env, "import agent.api, bot.console.cli\nout = None")
+    result = loaded_after(env, "import agent.api, agent.cli\nout = None")
     assert result["heavy"] == []
 
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.runtime import AgentContext
+from agent.context import AgentContext
 
 
 @pytest.mark.filterwarnings("error::UserWarning")  # a serializer warning about the context fails the test

@@ -167,7 +167,7 @@ def test_question_repeated_as_the_reply_text_is_shown_once():
 
 
 def test_the_console_table_has_one_number_format_per_column_and_counts_rows_in_english():
-    from bot.console.render_text import format_table
+    from agent.reply_text import format_table
 
     text = format_table(["team", "orders", "share"], [["a", 9705, 0.403], ["b", 17283, 0.597], ["c", 1, 0.0]],
                         limit=2, formats=[None, None, "fraction"])

@@ -15,7 +15,7 @@ from bot.render.rich_blocks import (
     data_visualization_block,
     feedback_block,
 )
-from bot.render.table import column_cells
+from agent.api import column_cells
 from tests.support.block_limits import block_problems
 
 TEXT = st.text(alphabet=string.ascii_letters + " éü-_.", min_size=0, max_size=60)

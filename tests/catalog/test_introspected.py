@@ -11,7 +11,7 @@ import yaml
 from agent.catalog import CatalogError, default_catalog
 from agent.catalog.bootstrap_dbt import bootstrap
 from agent.catalog.introspected import build_catalog, catalog_dict, overlay
-from bot.console.cli import main
+from agent.cli import main
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
 

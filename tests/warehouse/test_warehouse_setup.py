@@ -8,7 +8,7 @@ import pytest
 
 from agent.errors import WarehouseError
 from agent.settings import load_settings
-from agent.warehouse import Warehouse, demo
+from agent.warehouse import demo, open_warehouse
 from agent.warehouse.demo import TABLES, demo_path, ensure_demo_warehouse
 
 
@@ -29,7 +29,7 @@ def test_demo_is_built_once_and_reused(tmp_path, monkeypatch):
     assert path.stat().st_mtime_ns == built_at
     assert sorted(os.listdir(tmp_path)) == [demo.DEMO_FILE]
 
-    warehouse = Warehouse.from_settings(settings_for(tmp_path))
+    warehouse = open_warehouse(settings_for(tmp_path))
     try:
         assert set(warehouse.schema().tables) == set(TABLES)
         assert warehouse.run("SELECT count(*) FROM flights").rows == [(336776,)]
@@ -58,7 +58,7 @@ def test_demo_builds_into_a_missing_directory(tmp_path, monkeypatch):
 
 def test_warehouse_url_to_a_duckdb_file(tmp_path, warehouse):
     settings = settings_for(tmp_path, f"duckdb://{warehouse.path}")
-    opened = Warehouse.from_settings(settings)
+    opened = open_warehouse(settings)
     try:
         assert opened.path == warehouse.path
         assert opened.run("SELECT count(*) FROM airlines").rows == [(16,)]
@@ -75,7 +75,7 @@ def test_warehouse_url_to_a_duckdb_file(tmp_path, warehouse):
 )
 def test_bad_warehouse_url_is_a_clear_error(tmp_path, url, words):
     with pytest.raises(WarehouseError) as caught:
-        Warehouse.from_settings(settings_for(tmp_path, url))
+        open_warehouse(settings_for(tmp_path, url))
     assert words in caught.value.user_message
     assert "WAREHOUSE_URL" in caught.value.user_message
 
@@ -84,6 +84,6 @@ def test_file_that_is_not_a_database_is_a_clear_error(tmp_path):
     not_a_database = tmp_path / "notes.duckdb"
     not_a_database.write_text("this is not a database\n" * 100)
     with pytest.raises(WarehouseError) as caught:
-        Warehouse.from_settings(settings_for(tmp_path, f"duckdb://{not_a_database}"))
+        open_warehouse(settings_for(tmp_path, f"duckdb://{not_a_database}"))
     assert "could not be opened" in caught.value.user_message
     assert "WAREHOUSE_URL" in caught.value.user_message

@@ -1,4 +1,5 @@
-"""`python -m agent …`: the agent from a terminal, for people and for scripted checks.
+"""`python -m agent …`: the agent from a terminal, one command at a time, for people and for scripted
+checks (an interactive session is the bot's console: `python -m bot` without Slack tokens).
 
 Only the standard library is imported at the top: the agent (LangGraph, LangChain, sqlglot,
 DuckDB) takes a second or two to import, so the command says it is working before that, and
@@ -24,7 +25,9 @@ MAX_CONFIRMATIONS = 3
 
 
 def _parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m agent", description="The data assistant from a terminal.")
+    parser = argparse.ArgumentParser(
+        prog="python -m agent", description="The data assistant from a terminal, one command a run.",
+        epilog="For an interactive session run `python -m bot` without Slack tokens (or with BOT_MODE=console).")
     commands = parser.add_subparsers(dest="command", required=True)
     ask = commands.add_parser("ask", help="ask a question")
     ask.add_argument("question")
@@ -33,14 +36,13 @@ def _parser() -> argparse.ArgumentParser:
     fix = commands.add_parser("fixsql", help="fix broken SQL")
     fix.add_argument("sql")
     fix.add_argument("--error", help="the error message you saw")
-    fix.add_argument("--dialect", default="presto")
+    fix.add_argument("--dialect", help="the dialect the SQL is written in (default: Presto)")
     explain = commands.add_parser("explainsql", help="explain what a query does")
     explain.add_argument("sql")
-    explain.add_argument("--dialect", default="presto")
+    explain.add_argument("--dialect", help="the dialect the SQL is written in (default: Presto)")
     run = commands.add_parser("runsql", help="run a query and analyse the result")
     run.add_argument("sql")
-    run.add_argument("--dialect", default="presto")
-    commands.add_parser("chat", help="an interactive session")
+    run.add_argument("--dialect", help="the dialect the SQL is written in (default: Presto)")
     audit = commands.add_parser("audit", help="the audit trail of executed queries")
     audit_commands = audit.add_subparsers(dest="audit_command", required=True)
     tail = audit_commands.add_parser("tail", help="print the newest records, one JSON object a line")
@@ -151,13 +153,8 @@ async def _main(args: argparse.Namespace) -> int:
 
 
 async def _work(assistant: Assistant, args: argparse.Namespace, settings: Settings) -> int:
-    from bot.console.render_text import format_reply_text, save_chart
+    from agent.reply_text import format_reply_text, save_chart
 
-    if args.command == "chat":
-        from bot.console.repl import run_repl
-
-        await run_repl(assistant)
-        return 0
     reply = await _one_shot(assistant, args)
     chart_path = None
     chart = await assistant.draw_chart(reply)
