@@ -30,6 +30,16 @@ class Measure:
         return (self.meaning.label if self.meaning is not None and self.meaning.label else None) or label(self.column)
 
     @property
+    def things(self) -> str:
+        """What a count counts: "employees" for a metric labelled "Employees count" or "Number of
+        employees", so a sentence says "92 employees", not "92 employees count"."""
+        name = self.name
+        for prefix in ("number of ", "count of "):
+            if name.lower().startswith(prefix):
+                return name[len(prefix):]
+        return name[: -len(" count")] if name.lower().endswith(" count") else name
+
+    @property
     def counted(self) -> bool:
         first = self.name.split(" ")[0]
         return (
@@ -44,11 +54,11 @@ class Measure:
 
     @property
     def most(self) -> str:
-        return f"the most {self.name}" if self.counted else f"the highest {self.name}"
+        return f"the most {self.things}" if self.counted else f"the highest {self.name}"
 
     @property
     def least(self) -> str:
-        return f"the fewest {self.name}" if self.counted else f"the lowest {self.name}"
+        return f"the fewest {self.things}" if self.counted else f"the lowest {self.name}"
 
     def amount(self, value: float | None) -> str:
         return quantity(value, self.column, self.meaning)
@@ -65,7 +75,7 @@ class Measure:
     def statement(self, value: float | None) -> str:
         """A value on its own: "336,776 flights", "the average departure delay is 12.64 minutes"."""
         if self.counted:
-            return f"{self.amount(value)} {self.name}"
+            return f"{self.amount(value)} {self.things}"
         return f"the {self.name} is {self.amount(value)}"
 
 

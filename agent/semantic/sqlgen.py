@@ -522,7 +522,7 @@ class _Builder:
         for column in list(tree.find_all(exp.Column)):
             ref = holders.get(column.name)
             if ref is not None:
-                column.replace(sql_of(ref))
+                column.replace(_atomic(sql_of(ref)))
         return tree
 
     def aggregate(self, measure_name: str, alias: str, only_where: list[exp.Expression] = (),
@@ -834,3 +834,11 @@ def dimension_filter(name: str, op: str, values: tuple, grain: str | None = None
 
 def metric_of(project: Project, name: str) -> Metric:
     return project.metric_by_name[name]
+
+
+def _atomic(node: exp.Expression) -> exp.Expression:
+    """A dimension's SQL standing in for one column of a filter: a condition or arithmetic in
+    parentheses, so `attrition = 'Yes'` compared with TRUE stays `(attrition = 'Yes') = TRUE`."""
+    if isinstance(node, (exp.Column, exp.Literal, exp.Func, exp.Paren, exp.Cast, exp.Dot, exp.Boolean)):
+        return node
+    return exp.Paren(this=node)

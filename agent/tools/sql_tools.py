@@ -113,6 +113,7 @@ async def generate_sql(
                 await ctx.warehouse.adry_run(compiled.sql)
             except SqlError as exc:
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
+                problems = [*problems, "The SQL I wrote for it did not run on the warehouse (a fault on my side, logged)"]
             else:
                 reason = thread.changed_line() + compiled.reason
                 if parse.unused_words:  # said, so a reading that skipped a word is visible

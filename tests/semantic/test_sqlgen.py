@@ -176,3 +176,10 @@ def test_offset_to_grain_reads_the_first_period_of_the_quarter(run):
     # Q4 2023 starts in October (no orders): no value; Q1 2024 starts in January (225)
     assert [(str(m), r, d) for m, r, d in rows] == [
         ("2023-11-01", 160.0, None), ("2023-12-01", 450.0, None), ("2024-01-01", 225.0, 0.0), ("2024-02-01", 245.0, 20.0)]
+
+
+def test_a_dimension_that_is_a_condition_compares_as_one_value(run):
+    # is_large is `amount >= 100`: compared with TRUE it must stay one operand, not `amount >= 100 = TRUE`
+    # (PostgreSQL refuses the chained comparison; a Yes/No flag column bootstraps to such a dimension).
+    assert run(Query(metrics=("orders",), where=(dimension_filter("is_large", "=", (True,)),))) == [(4,)]
+    assert run(Query(metrics=("orders",), where=(dimension_filter("is_large", "=", (False,)),))) == [(5,)]

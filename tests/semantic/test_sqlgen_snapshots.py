@@ -46,6 +46,7 @@ QUERIES = {
     "text_patterns": Query(metrics=("revenue",), where=(dimension_filter("region", "starts_with", ("No",)),
                                                         dimension_filter("channel", "contains", ("5%_off",)))),
     "through_entity": Query(metrics=("items",), group_by=(GroupBy("customer__region"),)),
+    "condition_dimension": Query(metrics=("orders",), where=(dimension_filter("is_large", "=", (True,)),)),
     "percentiles": Query(metrics=("median_order_value", "p90_order_value", "customers_buying"),
                          where=(dimension_filter("ordered_at", "between", ("2023-12-01", "2024-01-31")),)),
 }
