@@ -60,6 +60,9 @@ class Groundwork:
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
     warehouse = warehouse or open_warehouse(settings)
     semantic = _semantic_model(settings, warehouse)
+    if not warehouse.is_demo and semantic.tables:
+        # People call the data by the schema it lives in ('movies in the catalog', 'the sales data').
+        semantic = semantic.model_copy(update={"data_names": [warehouse.schema().default_schema]})
     return Groundwork(settings, warehouse, semantic, _values(warehouse, semantic))
 
 

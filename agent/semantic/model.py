@@ -154,6 +154,7 @@ class SemanticModel(_Strict):
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
     context_words: list[str] = []  # describe the whole data set, so they need no filter
+    data_names: list[str] = []  # the warehouse's own names for its data (schema, database): 'in the catalog'
     units: dict[str, "Unit"] = {}  # words after a number ('hours') and their size in a model unit
     name_suffixes: list[str] = []  # trailing words of names people leave out ('Inc', 'Airways')
     everyday_words: list[str] = []  # words that are codes only after a cue ('to den')
@@ -258,6 +259,7 @@ class SemanticModel(_Strict):
         is about ('the menu', 'the catalog'), for the coverage rule's 'on the menu'."""
         texts = [t.description for t in self.tables] + [d.description for d in self.dimensions]
         texts += [t.table.replace(".", " ").replace("_", " ") for t in self.tables]
+        texts += [name.replace("_", " ") for name in self.data_names]
         return frozenset(w for text in texts for w in re.findall(r"[a-z]+", text.lower()))
 
     @cached_property
