@@ -66,11 +66,14 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
             meta["agg_time_dimension"] = dated_by
         if shape.bridge:
             meta["bridge"] = [shape.entity_refs[r.column] for r in shape.references if r.column in shape.entity_refs]
-        if meta:
-            model["config"] = {"meta": meta}
         dimensions = rules.dimensions({e["name"] for e in entities})
         measures, table_metrics = rules.measures()
         time_dims = [d["name"] for d in dimensions if d["type"] == "time"]
+        years = rules.year_column() if not time_dims else None
+        if years is not None and any(d["name"] == years for d in dimensions):
+            meta["time_parts"] = {"year": years}  # 'films that came out in 1999': the release year, no date
+        if meta:
+            model["config"] = {"meta": meta}
         if time_dims:
             model["defaults"] = {"agg_time_dimension": time_dims[0]}
         if entities:

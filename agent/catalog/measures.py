@@ -110,6 +110,15 @@ class TableRules:
                 return seen[str(yes)], seen[str(no)]
         return None
 
+    def year_column(self) -> str | None:
+        """The dimension of a column holding a year ('release_year', 'ModelYr'): on a table with no
+        date, what 'in 1999' or 'in the 80s' is about."""
+        for column in self.columns:
+            said = words_of(column.name, self.prefix)
+            if self.kinds[column.name] == "position" and said and said[-1] in self.words["year_words"]:
+                return slug(column.name)
+        return None
+
     # -- dimensions -------------------------------------------------------------------------------------
 
     def dimensions(self, taken: set[str]) -> list[dict[str, Any]]:

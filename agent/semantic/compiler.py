@@ -20,6 +20,7 @@ from agent.semantic.reading import describe
 from agent.semantic.intent import Filter, Side, TimeFilter
 from agent.semantic.sqlgen import Contrast, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
 from agent.semantic.where import ParsedFilter, Ref
+from agent.semantic.words import plural_phrase
 
 
 class IntentError(AssistantError):
@@ -72,6 +73,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         compare_by=time_dims[0] if intent.compare and time_dims else None,
         contrasts=contrasts,
         count_rows=intent.count_groups,
+        count_name=_counted_name(intent, model),
         share_of_total=intent.share_of_total,
         absent=tuple(intent.absent),
     )
@@ -197,3 +199,10 @@ def _set_filter(name: str, grain: str | None, values: list[int]) -> ParsedFilter
 
 def _reason(intent: StructuredIntent, model: SemanticModel, table: str, joined: list[str]) -> str:
     return describe(intent, model)
+
+
+def _counted_name(intent: StructuredIntent, model: SemanticModel) -> str:
+    """What a count of groups counts, for its column: 'days' for groups by day, 'planes' by plane."""
+    if len(intent.dimensions) != 1 or intent.dimensions[0] not in model.dimension_by_name:
+        return "groups"
+    return plural_phrase(model.dimension_by_name[intent.dimensions[0]].label.lower())

@@ -204,7 +204,8 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     for name in list(dimensions):
         if dimensions[name]["kind"] == "numeric" or name in measures:
             dimensions[name]["kind"] = "numeric"
-            dimensions[name]["values"] = False
+            # a code averaged as a measure keeps its labelled values ('job satisfaction: 1 = Low')
+            dimensions[name]["values"] = bool(dimensions[name]["value_aliases"])
     _choose_defaults(metrics)
     thesaurus = dict(vocabulary.get("thesaurus") or {})
     ground(tables, dimensions, thesaurus)

@@ -9,6 +9,7 @@ from datetime import date
 from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import Contrast, Filter, MonthDay, Side, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
+from agent.semantic.words import plural_phrase
 
 _OPS = {"=": "is", "!=": "is not", ">": ">", ">=": "≥", "<": "<", "<=": "≤", "in": "is one of",
         "between": "between", "is_null": "is unknown", "not_null": "is known",
@@ -24,7 +25,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     else:
         head = ", ".join(label(m) for m in intent.metrics)
     if intent.count_groups:
-        head = "How many " + (", ".join(_dim(model, d) for d in intent.dimensions) or "groups") + f" ({head})"
+        head = "How many " + (", ".join(plural_phrase(_dim(model, d)) for d in intent.dimensions) or "groups") \
+            + f" ({head})"
     elif intent.dimensions:
         head += " by " + ", ".join(_dim(model, d) for d in intent.dimensions)
     parts = [head]

@@ -104,6 +104,7 @@ class Query:
     compare_by: str | None = None
     contrasts: tuple[Contrast, ...] = ()
     count_rows: bool = False  # answer how many groups there are ('how many planes flew 400+ times')
+    count_name: str = "groups"  # the column that count is in ('planes', 'days')
     share_of_total: bool = False  # each group's value as a percent of the sum over all groups
     # semantic models none of whose rows may point at a counted row ('customers who never ordered')
     absent: tuple[str, ...] = ()
@@ -813,7 +814,7 @@ def _wrap(outer: exp.Select, query: Query, columns: list[str], plan: _Plan) -> e
     if conditions:
         wrapped = wrapped.where(exp.and_(*conditions))
     if query.count_rows:
-        return exp.select(exp.alias_(exp.Count(this=exp.Star()), "groups", quoted=True)).from_(
+        return exp.select(exp.alias_(exp.Count(this=exp.Star()), query.count_name, quoted=True)).from_(
             wrapped.subquery("__groups"))
     if order:
         wrapped = wrapped.order_by(*order)

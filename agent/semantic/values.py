@@ -18,6 +18,7 @@ from datetime import date, datetime
 from agent.errors import AssistantError
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import CALENDAR_WORDS, STOPWORDS, phrase
+from agent.semantic.words import is_common
 from agent.warehouse import Warehouse
 
 log = logging.getLogger(__name__)
@@ -140,7 +141,10 @@ class ValueIndex:
                         add(variant, name, value, False)
             for alias, value in dim.value_aliases.items():
                 if value in known:
-                    add(phrase(alias), name, value, False)
+                    # 'Low', 'High', 'Good' label the codes of several columns and are everyday words: they
+                    # are this column's value only beside its name ('low job satisfaction')
+                    said = phrase(alias)
+                    add(said, name, value, False, needs_cue=len(said) == 1 and (is_common(said[0]) or said[0] in model_words))
         return index
 
     def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:

@@ -49,6 +49,17 @@ def noun_forms(word: str) -> frozenset[str]:
     return frozenset(f.lower() for f in forms)
 
 
+@lru_cache(maxsize=2000)
+def plural_phrase(text: str) -> str:
+    """A label with its last word in the plural, for counted things: 'day' -> 'days', 'job role' ->
+    'job roles', 'series' -> 'series'."""
+    from lemminflect import getInflection
+
+    *head, last = text.split(" ") if text else ["row"]
+    forms = getInflection(last, tag="NNS") if last.isalpha() else ()
+    return " ".join([*head, forms[0] if forms else last])
+
+
 def inflections(words: tuple[str, ...]) -> set[tuple[str, ...]]:
     """The phrase with its last word in each of its noun forms, so 'carrier' also finds 'carriers'."""
     if not words:

@@ -232,3 +232,19 @@ def test_an_id_column_names_its_things_and_an_average_per_thing_divides(read):
     # 'per head' of a measure over people's own rows is that measure's average
     head = read("average age per head")
     assert head.intent is not None and head.intent.metrics == ["average_age"] and not head.intent.definitions
+
+
+# -- counted periods --------------------------------------------------------------------------------
+
+
+def test_how_many_days_counts_the_days_that_have_rows(read):
+    for question in ("on how many different days were loans made?", "how many days had loans?"):
+        counted = read(question).intent
+        assert counted is not None and counted.count_groups and counted.dimensions == ["metric_time__day"], question
+    busy = read("how many months had more than 1 loan?").intent
+    assert busy.count_groups and busy.dimensions == ["metric_time__month"] and busy.having
+
+
+def test_how_many_days_of_a_measure_in_days_is_not_a_count_of_days(read):
+    said = read("how many days were books out on loan in total?").intent
+    assert said is None or not said.count_groups

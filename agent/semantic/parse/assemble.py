@@ -16,5 +16,6 @@ def assemble_pass(draft: Draft) -> Draft:
         time=time if time is not None and not time.is_empty() else None, time_dimension=draft.dated_by,
         having=draft.having, absent=[other for other, _ in draft.absent], order_by=draft.order_by,
         limit=draft.limit if draft.dimensions else None, limit_per=draft.limit_per,
+        count_groups=draft.counted_period is not None and len(draft.dimensions) == 1,
     )
     return draft

@@ -114,8 +114,13 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
             months += list(range(6 * half - 5, 6 * half + 1))
             consume_with_mentions(state, span + _of_the_year(words, span[-1]))
             continue
+        decade = _decade(word)
+        if decade is not None and idx not in state.used_tokens and idx > 0 and words[idx - 1] == "the":
+            years = list(range(decade, decade + 10))  # 'in the 80s', 'during the 1990s'
+            state.consume(idx - 1, idx)
+            continue
         number = tokens[idx].number
-        if number is not None and 1990 <= number <= 2100 and float(number).is_integer() and idx not in state.used_tokens:
+        if number is not None and 1900 <= number <= 2100 and float(number).is_integer() and idx not in state.used_tokens:
             after_month = idx > 0 and any(m.end == idx and m.has("month") for m in state.mentions)
             through = _year_range(tokens, idx)
             if through is not None and (idx == 0 or words[idx - 1] in {"in", "during", "for", "of", "from", "between",
@@ -130,6 +135,19 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
         return None
     return TimeFilter(year=year, years=years, months=months, days=days, weekdays=weekdays, from_day=dates.from_day,
                       to_day=dates.to_day, start=dates.start, end=dates.end, relative=dates.relative)
+
+
+def _decade(word: str) -> int | None:
+    """The first year of a decade said as '80s', "'80s" or '1980s' (two digits from 30 on are the 1900s)."""
+    found = re.fullmatch(r"'?(\d{2}|\d{4})s", word)
+    if found is None:
+        return None
+    digits = int(found.group(1))
+    if len(found.group(1)) == 4:
+        return digits if digits % 10 == 0 and 1900 <= digits <= 2090 else None
+    if digits % 10:
+        return None
+    return 1900 + digits if digits >= 30 else 2000 + digits
 
 
 def _year_range(tokens: list[Token], idx: int) -> tuple[list[int], list[int]] | None:

@@ -41,7 +41,24 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
         if found is not None:
             state.consume(index)
             return found
+        if _year_of_verb(token.low, model):
+            state.consume(index)  # 'released in 1995': the year the table is dated by, nothing to choose
+            return None
     return None
+
+
+def _year_of_verb(word: str, model: SemanticModel) -> bool:
+    """'released' names the release year of a table dated by a year alone ('release_year')."""
+    years = {spec.time["year"] for spec in model.table_by_name.values() if "year" in spec.time and not spec.agg_time}
+    if not years or not word.endswith("ed") or len(word) < 5:
+        return False
+    stems = {word[:-2], word[:-1], word[:-3] if word[-3] == word[-4] else word[:-2]}
+    for name in years:
+        dim = model.dimension_by_name.get(name)
+        texts = (dim.label, dim.name, *dim.synonyms) if dim is not None else (name,)
+        if any("".join(ch for ch in text.lower() if ch.isalnum()) in {stem + "year" for stem in stems} for text in texts):
+            return True
+    return False
 
 
 def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:

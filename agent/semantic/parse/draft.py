@@ -63,6 +63,7 @@ class Draft:
     compared: list[str] = field(default_factory=list)  # dimensions whose values are set against each other
     # what is measured
     counted_metrics: list[str] = field(default_factory=list)  # distinct counts asked for
+    counted_period: str | None = None  # 'on how many days': the grain whose periods with rows are counted
     metric_choices: list[list[str]] = field(default_factory=list)  # per metric said: its candidates
     subjects: list[str] = field(default_factory=list)  # tables whose things a condition on a total is about
     defaulted: bool = False  # no measure was said: the model's default metric is measured

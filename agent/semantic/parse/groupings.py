@@ -20,6 +20,9 @@ from agent.semantic.words import inflections
 from agent.semantic.parse.draft import Draft
 
 
+COUNT_ASKS = {("how", "many"), ("number", "of"), ("count", "of")}
+
+
 def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[str], list[str]]:
     """'the most routes', 'how many manufacturers': a count of distinct values. Returns the
     metrics that count them, and the labels of those no metric counts (so the question is
@@ -42,7 +45,7 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
         start = mention.start - len(said)
         before = mention_at(state, start - 1)
         quantity = before is not None and before.has("rank") and words_of(state, before) in counting
-        asked = state.words_before(start, 2) in {("how", "many"), ("number", "of"), ("count", "of")}
+        asked = state.words_before(start, 2) in COUNT_ASKS
         if quantity or asked or (said and not measured):
             state.consume(*range(start, mention.start))
             metric = model.distinct_count_metric(dims[0])
@@ -247,8 +250,39 @@ def read_restated_grain(state: State, model: SemanticModel, table: str, grouping
     return [d for d in grouping if not any(mentions.get(d) is m for m in restated)]
 
 
+def read_counted_period(state: State, model: SemanticModel) -> str | None:
+    """'on how many (different) days did we have orders': the days (weeks, months...) that have rows
+    are counted, so the answer groups by that grain and counts the groups. Not where the data
+    measures something in that word's unit: 'how many days does shipping take' asks a duration."""
+    if not any(t.agg_time for t in model.tables):
+        return None
+    periods = {form: grain for grain, forms in model.relative_grains.items() for form in forms if form.endswith("s")}
+    distinct = {phrase(w) for w in model.distinct_words}
+    for index, token in enumerate(state.tokens):
+        grain = periods.get(token.low)
+        if grain is None or index in state.used_tokens:
+            continue
+        start = index - 1 if index and (state.tokens[index - 1].low,) in distinct else index
+        if state.words_before(start, 2) not in COUNT_ASKS:
+            continue
+        unit = model.unit_words.get(token.low)
+        if unit is not None and any(d.unit == unit[0] for d in model.dimensions):
+            return None
+        state.consume(*range(start, index + 1))
+        said = mention_at(state, index)
+        if said is not None and said.start == index:
+            said.used = True  # 'days' is also the date dimension's word: counted here, not grouped again
+        return grain
+    return None
+
+
 def counted_pass(draft: Draft) -> Draft:
-    """'how many different manufacturers', 'the most routes': counts of distinct values."""
+    """'how many different manufacturers', 'the most routes': counts of distinct values; 'on how
+    many days': the periods with rows, counted."""
+    draft.counted_period = read_counted_period(draft.state, draft.model)
+    if draft.counted_period is not None:
+        draft.grouping[f"metric_time__{draft.counted_period}"] = None
+        draft.kept.add(f"metric_time__{draft.counted_period}")
     draft.counted_metrics, draft.uncounted = read_counted_dimensions(draft.state, draft.model)
     return draft
 

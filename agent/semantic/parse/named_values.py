@@ -9,6 +9,7 @@ from agent.semantic.intent import Filter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.groupings import through
 from agent.semantic.parse.lexicon import Entry, Mention
+from agent.semantic.parse.groupings import COUNT_ASKS
 from agent.semantic.parse.state import (
     CODE_LIKE,
     State,
@@ -54,13 +55,17 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex) -> tuple
             continue
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
         dim = base = _value_dimension(state, mention, dims, model)
+        named = _named_right_after(state, mention, [base])
+        if named is not None:
+            named.used = True  # 'low job satisfaction': the name says whose value, it groups nothing
         owner = mention_at(state, mention.end)
         if owner is not None and owner.start == mention.end and owner.has("entity") and not owner.used \
                 and not owner.has("dimension"):
             qualified = through(owner, dim, model)  # 'EUROPE customers': the region of the customers
             if qualified != dim:
                 dim = qualified
-                owner.used = True
+                # 'how many horror movies': the movies are also what is counted, left for the measures
+                owner.used = state.words_before(mention.start, 2) not in COUNT_ASKS
         target = negated if is_negated(state, mention.start) else chosen
         for value in (v for d, v in candidates if d == base):  # 'Canadair': CANADAIR and CANADAIR LTD
             if value not in target.setdefault(dim, []):
@@ -118,7 +123,18 @@ def _value_cue_before(state: State, mention: Mention, entry: Entry, model: Seman
     while j > 0 and state.tokens[j - 1].low in {"is", "=", "of", "was"}:
         j -= 1
     named = mention_at(state, j - 1) if j else None
-    return named is not None and any(e.payload == dimension.name for e in named.of("dimension"))
+    if named is not None and any(e.payload == dimension.name for e in named.of("dimension")):
+        return True
+    return _named_right_after(state, mention, [dimension.name]) is not None
+
+
+def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Mention | None:
+    """The name of one of `dims` right after a value: 'low job satisfaction', 'high priority orders'
+    (an adjective before the noun it qualifies)."""
+    after = mention_at(state, mention.end)
+    if after is None or after.start != mention.end or after.used:
+        return None
+    return after if any(e.payload in dims for e in after.of("dimension")) else None
 
 
 def _value_dimension(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str:
@@ -132,6 +148,9 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
         if named:
             before.used = True
             return named[0]
+    after = _named_right_after(state, mention, dims)
+    if after is not None:
+        return next(e.payload for e in after.of("dimension") if e.payload in dims)
     for dim in dims:
         cues = [phrase(c) for c in model.dimension_by_name[dim].value_cues]
         if cues and state.cue_before(mention.start, cues):
