@@ -284,9 +284,7 @@ class TableRules:
             out.add({"name": f"{model}_distinct_{slug(entity)}", "agg": "count_distinct",
                      "expr": quote(column, self.dialect), "description": f"Number of different {them} in {self.shape.key}"},
                     label=f"{them.capitalize()} with {rows}",
-                    synonyms=[f"distinct {them}", f"number of distinct {them}", f"different {them}",
-                              *([f"{them} by {' '.join(words_of(c, self.prefix))}" for c in self.info.primary_key
-                                 if c not in self.shape.entity_refs] if self.shape.bridge else [])])
+                    synonyms=[f"distinct {them}", f"number of distinct {them}", f"different {them}"])
         if self.shape.bridge:  # sums over a link table would count a thing once per link
             return out.measures, out.metrics
         for column in self.columns:

@@ -36,6 +36,7 @@ class ColumnMeaning:
     aggregate: str | None = None  # sum, count, count_distinct, avg, median, min, max, ratio
     fraction: bool = False  # values are fractions of one, shown as percentages
     names: dict[str, str] = field(default_factory=dict)  # code -> readable name
+    overlapping: bool = False  # grouped by tags ('by genre'): a row counts in each of its tags, so groups overlap
 
     @property
     def percent(self) -> bool:
@@ -44,6 +45,8 @@ class ColumnMeaning:
 
 def is_additive(column: str, meaning: ColumnMeaning | None = None) -> bool:
     """A total of this column means something: counts and sums, never averages, extremes or rates."""
+    if meaning is not None and meaning.overlapping:
+        return False  # a total over overlapping groups counts some rows twice: no shares of it
     if meaning is not None and meaning.aggregate is not None:
         return meaning.aggregate in ADDITIVE_AGGREGATES and not meaning.percent
     if meaning is not None and meaning.percent:
@@ -85,6 +88,7 @@ def describe_columns(
     """A meaning for every result column; what cannot be known stays None, never guessed."""
     expressions = _output_expressions(sql, dialect) if sql else {}
     tables = _tables(sql, dialect) if sql else []
+    overlapping = bool(sql) and _grouped_by_tags(sql, dialect)
     meanings: dict[str, ColumnMeaning] = {}
     for column in columns:
         expression = expressions.get(column.lower())
@@ -107,7 +111,8 @@ def describe_columns(
         if unit is None and not fraction and _PERCENT_NAME.search(column.lower()):
             unit = "%"
         meanings[column] = ColumnMeaning(
-            label=label, unit=None if fraction else unit, aggregate=aggregate, fraction=fraction, names=names
+            label=label, unit=None if fraction else unit, aggregate=aggregate, fraction=fraction, names=names,
+            overlapping=overlapping and aggregate is not None,
         )
     return meanings
 
@@ -120,6 +125,12 @@ def _parse(sql: str, dialect: str) -> exp.Expression | None:
         return sqlglot.parse_one(sql, read=dialect)
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         return None
+
+
+def _grouped_by_tags(sql: str, dialect: str) -> bool:
+    """The semantic compiler joins a link table's tags under an alias ending in '__tag' (sqlgen.tag)."""
+    tree = _parse(sql, dialect)
+    return tree is not None and any(a.name.endswith("__tag") for a in tree.find_all(exp.TableAlias))
 
 
 def _output_expressions(sql: str, dialect: str) -> dict[str, exp.Expression]:

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any
 
 from agent.chatbi.facts import is_additive
@@ -42,8 +42,10 @@ class Measure:
     @property
     def counted(self) -> bool:
         first = self.name.split(" ")[0]
+        # counted things are counted things even where groups overlap ('the most movies' by genre)
+        meaning = replace(self.meaning, overlapping=False) if self.meaning is not None else None
         return (
-            is_additive(self.column, self.meaning)
+            is_additive(self.column, meaning)
             and unit_of(self.column, self.meaning) is None
             and first not in _AGGREGATE_WORDS
         )

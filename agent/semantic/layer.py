@@ -296,8 +296,8 @@ def _table(model: DbtModel, project: Project) -> dict[str, Any]:
         "label": model.label or model.description or _words(model.name), "description": model.description or "",
         "primary_key": [primary.expr] if primary else [],
         "entity_words": meta.get("entity_words", _row_words(entity or model.name, model.name) if count_metric else []),
-        "count_metric": count_metric, "counted_from": meta.get("counted_from", {}),
-        "time": meta.get("time_parts", {}),
+        "count_metric": count_metric, "counted_from": meta.get("counted_from") or _counted_from(model, project),
+        "time": meta.get("time_parts", {}), "bridge": meta.get("bridge", []),
         "agg_time": model.agg_time_dimension, "entity": entity,
     }
 
@@ -309,6 +309,26 @@ def _row_words(entity: str, table: str) -> list[str]:
     *_, last = said.split() or [""]
     forms = {f"{' '.join(said.split()[:-1])} {f}".strip() for f in noun_forms(last)} if last else set()
     return [said] if own in forms or own == said else [said, own]
+
+
+def _counted_from(model: DbtModel, project: Project) -> dict[str, str]:
+    """How this model's things are counted from rows that point at them: a distinct count of the key
+    ('orders' from order lines: the count of different order ids), so 'revenue per order' divides by it."""
+    primary = model.primary
+    if primary is None:
+        return {}
+    found: dict[str, str] = {}
+    for metric in project.metrics:
+        if metric.type != "simple" or metric.filters or metric.measure is None or metric.measure.filters:
+            continue
+        owner = project.measure_owner.get(metric.measure.name)
+        if owner is None or owner is model or owner.name in found:
+            continue
+        key = owner.entity(primary.name)
+        measure = project.measure(metric.measure.name)
+        if key is not None and measure.agg == "count_distinct" and measure.expr == key.expr:
+            found[owner.name] = metric.name
+    return found
 
 
 def _row_count_metric(model: DbtModel, project: Project) -> str | None:

@@ -50,6 +50,7 @@ class TableSpec(_Strict):
     entity: str | None = None  # the dbt entity one row stands for ('customer'): 'customer__r_name' goes through it
     description: str = ""
     related: dict[str, str] = {}  # other words for its rows (descriptions, thesaurus) -> where each came from
+    bridge: list[str] = []  # a link table: the entities it links ('movie' for movie_genres), whose rows it tags
 
     @property
     def table(self) -> str:
@@ -397,7 +398,22 @@ class SemanticModel(_Strict):
             path = self._path(base_table, source.table)
             if path:
                 return source, path[0]
+        for source in dim.sources:  # a tag on a link table ('genre' of movie_genres): each row in each of its tags
+            if self.tags_rows_of(source.table, base_table):
+                return source, None
         return None
+
+    def tags_rows_of(self, bridge: str, base_table: str) -> bool:
+        """Does link table `bridge` (meta `bridge`) tag `base_table` rows: does it point at a thing those rows
+        are or belong to directly ('movie_genres' tags movies and the ratings of a movie)? Grouped by a tag,
+        a row counts once in each of its tags, as people mean 'average rating by genre'."""
+        spec = self.table_by_name.get(bridge)
+        if spec is None or not spec.bridge or self.project is None:
+            return False
+        base = self.project.model_by_name.get(base_table)
+        link = self.project.model_by_name.get(bridge)
+        return base is not None and link is not None and any(
+            base.entity(entity) is not None and link.entity(entity) is not None for entity in spec.bridge)
 
     def join_path(self, start: str, goal: str) -> list[JoinSpec] | None:
         """The one shortest chain of many-to-one joins from `start` to `goal` ([] when they are the same)."""

@@ -347,13 +347,19 @@ class _Builder:
         time_dim = self.agg_time(model, leaves[0][0].measure)
 
         def column(name: str, entity_path: tuple[str, ...] = (), grain: str | None = None,
-                   shift: bool = True) -> exp.Expression:
+                   shift: bool = True, tagged: bool = False) -> exp.Expression:
             if name == "metric_time":
                 if time_dim is None:
                     raise QueryError(f"The measures of '{model.name}' have no time dimension (agg_time_dimension).")
                 *dated_path, name = time_dim.split("__")  # 'order__o_orderdate': the date of the row it belongs to
                 entity_path = tuple(dated_path)
-            found = _resolve(self.project, model, name, entity_path)
+            try:
+                found = _resolve(self.project, model, name, entity_path)
+            except QueryError:
+                tag = self.tag(model, name, joins) if tagged and not entity_path else None
+                if tag is None:
+                    raise
+                return self.grain(tag, grain)
             table_alias = self.join_path(model, found.hops, joins)
             expr = self.qualified(found.expr, table_alias)
             is_agg_time = time_dim is not None and found.dimension is not None \
@@ -367,7 +373,7 @@ class _Builder:
         group: list[exp.Expression] = []
         for item in self.plan.query.group_by:
             *path, name = item.name.split("__")
-            expr = column(name, tuple(path), item.grain)
+            expr = column(name, tuple(path), item.grain, tagged=True)
             select.append(exp.alias_(expr, item.alias, quoted=True))
             group.append(expr)
 
@@ -462,24 +468,52 @@ class _Builder:
             query = query.where(exp.and_(*where))
         return query.group_by(*group)
 
+    def tag(self, model: SemanticModel, name: str, joins: dict[tuple[str, ...], exp.Join]) -> exp.Expression | None:
+        """A dimension of a link table (dbt meta `bridge`: 'genre' of movie_genres) that tags this model's rows
+        through an entity both have: joined so each row counts once in each of its tags ('average rating by
+        genre'). Only for grouping: a filter on a tag stays a semi-join, and other one-to-many joins are refused."""
+        for other in self.project.semantic_models:
+            dimension = other.dimension(name)
+            if dimension is None or other is model:
+                continue
+            for entity in other.meta.get("bridge") or ():
+                here, there = model.entity(entity), other.entity(entity)
+                if here is None or there is None:
+                    continue
+                alias = f"{other.name}__tag"
+                if ("__tag", other.name) not in joins:
+                    on = exp.EQ(this=self.qualified(there.expr, alias), expression=self.qualified(here.expr, model.name))
+                    # inner: a row with no tag is in no tag's group
+                    joins[("__tag", other.name)] = exp.Join(this=self.source(other.relation, alias), on=on)
+                    self.tables.append(other.relation)
+                return self.qualified(dimension.expr, alias)
+        return None
+
     def filter_condition(self, parsed: ParsedFilter, model: SemanticModel, alias: str, sql_of) -> exp.Expression:
         """A filter on this model's rows; one on a model whose rows point here (one-to-many) becomes
         a semi-join, `key IN (SELECT key FROM other WHERE ...)`, which can never multiply rows."""
         try:
             return self.condition(parsed, sql_of)
         except QueryError:
-            entity = model.primary
             names = {r.name for r in parsed.refs}
-            for other in self.project.semantic_models:
-                key = other.entity(entity.name) if entity else None
-                if other is model or key is None or not all(other.dimension(n) for n in names):
-                    continue
-                inner_alias = f"{other.name}__semi"
-                inner = exp.select(self.qualified(key.expr, inner_alias)).from_(self.source(other.relation, inner_alias))
-                inner = inner.where(self.condition(parsed, lambda ref, other=other, at=inner_alias: self.grain(
-                    self.qualified(other.dimension(ref.name).expr, at), ref.grain)))
-                self.tables.append(other.relation)
-                return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
+            # this model's own thing first ('movies' whose genre...), then the things its rows belong to
+            # ('ratings of movies whose genre...')
+            entities = [e for e in (model.primary,) if e is not None]
+            entities += [e for e in model.entities if e is not model.primary]
+            for entity in entities:
+                for other in self.project.semantic_models:
+                    key = other.entity(entity.name)
+                    if other is model or key is None or not all(other.dimension(n) for n in names):
+                        continue
+                    if entity is not model.primary and not other.meta.get("bridge"):
+                        continue  # only a link table's tags say something of the thing itself
+                    inner_alias = f"{other.name}__semi"
+                    inner = exp.select(self.qualified(key.expr, inner_alias)).from_(
+                        self.source(other.relation, inner_alias))
+                    inner = inner.where(self.condition(parsed, lambda ref, other=other, at=inner_alias: self.grain(
+                        self.qualified(other.dimension(ref.name).expr, at), ref.grain)))
+                    self.tables.append(other.relation)
+                    return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
             raise
 
     def absent(self, model: SemanticModel, alias: str, other_name: str) -> exp.Expression:

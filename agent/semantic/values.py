@@ -11,6 +11,7 @@ import difflib
 import logging
 import re
 import threading
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
@@ -18,7 +19,6 @@ from datetime import date, datetime
 from agent.errors import AssistantError
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import CALENDAR_WORDS, STOPWORDS, phrase
-from agent.semantic.words import is_common
 from agent.warehouse import Warehouse
 
 log = logging.getLogger(__name__)
@@ -118,6 +118,7 @@ class ValueIndex:
         model_words = model.vocabulary | CALENDAR_WORDS | STOPWORDS | model.function_words
         everyday = frozenset(model.everyday_words)
         suffixes = frozenset(model.name_suffixes)
+        shared_aliases = Counter(phrase(alias) for name in values for alias in model.dimension_by_name[name].value_aliases)
         for name in values:
             dim = model.dimension_by_name[name]
             known = set(index.values[name])
@@ -141,10 +142,10 @@ class ValueIndex:
                         add(variant, name, value, False)
             for alias, value in dim.value_aliases.items():
                 if value in known:
-                    # 'Low', 'High', 'Good' label the codes of several columns and are everyday words: they
-                    # are this column's value only beside its name ('low job satisfaction')
+                    # 'Low', 'High' label the codes of several columns: they are this column's value only
+                    # beside its name ('low job satisfaction'); so is a word the model uses for itself
                     said = phrase(alias)
-                    add(said, name, value, False, needs_cue=len(said) == 1 and (is_common(said[0]) or said[0] in model_words))
+                    add(said, name, value, False, needs_cue=shared_aliases[said] > 1 or " ".join(said) in model_words)
         return index
 
     def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:

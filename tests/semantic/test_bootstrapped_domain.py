@@ -127,6 +127,8 @@ QUESTIONS = {
     "which stores sold more than 10 products?": (  # the units sold per store, compared after adding them up
         "SELECT s.st_name, sum(il.il_quantity) FROM invoiceline il JOIN store s ON il.il_storekey = s.st_storekey "
         "GROUP BY 1 HAVING sum(il.il_quantity) > 10", False),
+    "average net sales per invoice": (  # the lines' total over the invoices they belong to
+        f"SELECT sum({NET}) / count(DISTINCT il.il_invoicekey) FROM invoiceline il", False),
     "which products have the most stock value (unitprice * quantity summed)?": (
         "SELECT p.pr_name, sum(il.il_unitprice * il.il_quantity) FROM invoiceline il "
         "JOIN product p ON il.il_productkey = p.pr_productkey GROUP BY 1 ORDER BY 2 DESC, 1", True),

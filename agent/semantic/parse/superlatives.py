@@ -13,8 +13,6 @@ from agent.semantic.text import phrase
 
 def superlatives_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
-    if draft.grouping:
-        return draft
     implied = {phrase(w): m for w, m in model.ranking.implies_measure.items()}
     for rank in state.mentions:
         measure = implied.get(words_of(state, rank)) if rank.has("rank") and not rank.used else None
@@ -27,9 +25,12 @@ def superlatives_pass(draft: Draft) -> Draft:
             continue  # 'the longest flight distance': the measure itself is named
         table = str(thing.of("entity")[0].payload)
         name = name_of(table, model)
-        if name is None or not any(s.table == table for s in model.dimension_by_name[measure].sources):
+        on_rows = any(s.table == table for s in model.dimension_by_name[measure].sources)
+        # 'the highest rated movie': the ratings point at the movies, so each movie's ratings rank it
+        if name is None or not (on_rows or model.reaches_back(measure, table)):
             continue
-        draft.grouping[name] = thing
+        # 'the highest rated movie in each genre': the movies rank within each genre's group
+        draft.grouping = {name: thing, **draft.grouping}
         draft.kept.add(name)
         thing.used = True
         draft.which_singular = not plural(state, thing)
