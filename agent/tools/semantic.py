@@ -56,9 +56,10 @@ async def aoffline_parse(ctx: AgentContext, question: str) -> SemanticParse:
     whole = question.replace(FOLLOW_UP_MARK, " ")
     latest = question.split(FOLLOW_UP_MARK)[-1]
     await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-    questions = [whole] if latest == question else [whole, latest]
+    questions = (whole,) if latest == question else (whole, latest)
     shared = ctx.cpu.share(ctx.semantic, ctx.values)
-    return _as_parse(ctx, await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, questions))
+    # The router, discovery and generate_sql each read the question: one worker step reads it for all.
+    return _as_parse(ctx, await ctx.cpu.run_pure(steps.READING_QUESTION, steps.read_questions, shared, questions))
 
 
 def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse:
