@@ -58,3 +58,21 @@ async def test_shared_values_are_the_callers_own_objects_until_closed():
 async def test_a_step_that_needs_its_own_process_gets_a_worker(cpu, monkeypatch):
     monkeypatch.setattr(steps, "NEEDS_OWN_PROCESS", frozenset({os.getpid}))
     assert await asyncio.wait_for(cpu.run("Counting", os.getpid), GENEROUS_S) != os.getpid()
+
+
+CALLS: list[str] = []
+
+
+def _read(question: str) -> list[str]:
+    CALLS.append(question)
+    return question.split()
+
+
+async def test_a_pure_step_asked_again_is_answered_once_and_each_caller_gets_its_own_copy(cpu):
+    CALLS.clear()
+    first = await cpu.run_pure("Reading the question", _read, "flights by origin")
+    first.append("changed by its caller")
+    second = await cpu.run_pure("Reading the question", _read, "flights by origin")
+    assert second == ["flights", "by", "origin"] and CALLS == ["flights by origin"]
+    await cpu.run_pure("Reading the question", _read, "flights by month")
+    assert CALLS == ["flights by origin", "flights by month"]
