@@ -76,3 +76,18 @@ async def test_a_pure_step_asked_again_is_answered_once_and_each_caller_gets_its
     assert second == ["flights", "by", "origin"] and CALLS == ["flights by origin"]
     await cpu.run_pure("Reading the question", _read, "flights by month")
     assert CALLS == ["flights by origin", "flights by month"]
+
+
+def test_a_reading_is_compiled_once_per_model_and_dialect(offline_context):
+    from agent.semantic.compiler import compile_intent
+    from agent.semantic.intent import StructuredIntent
+    from agent.tools.semantic import compiled
+
+    model = offline_context.semantic
+    intent = StructuredIntent(metrics=[model.metrics[0].name])
+    first = compiled(model, intent)
+    assert compiled(model, StructuredIntent.model_validate(intent.model_dump())) is first
+    assert first == compile_intent(intent, model)  # the same query a fresh compile writes
+    assert compiled(model, intent, "postgres") is not first
+    other = model.model_copy()
+    assert compiled(other, intent) is not first  # another model object: compiled for it
