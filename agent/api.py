@@ -110,12 +110,14 @@ class Assistant:
         checkpointer: BaseCheckpointSaver[Any] | None = None,
         dispatch_strategy: str = "rules",
         groundwork: Groundwork | None = None,
+        in_process: bool = False,
     ) -> Assistant:
         """An assistant for `settings`; on `groundwork` when the caller has read it already (a command
-        line shows its first step from it while this imports the graph)."""
+        line shows its first step from it while this imports the graph). `in_process`: its CPU steps
+        run in this process, for one question then exit (no worker pool to start)."""
         from agent.runtime import build_checkpointer, build_context
 
-        context = build_context(settings, chat_model=chat_model, groundwork=groundwork)
+        context = build_context(settings, chat_model=chat_model, groundwork=groundwork, in_process=in_process)
         return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
 
     async def aclose(self) -> None:

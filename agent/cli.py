@@ -145,7 +145,8 @@ async def _main(args: argparse.Namespace) -> int:
         reading = groundwork.reading(args.question)
         if reading:
             print(f"… Reading it as: {reading}", file=sys.stderr, flush=True)
-    assistant = Assistant.from_settings(settings, groundwork=groundwork)
+    # One command, then exit: its CPU steps run here under their budget, no worker pool is started.
+    assistant = Assistant.from_settings(settings, groundwork=groundwork, in_process=True)
     try:
         return await _work(assistant, args, settings)
     finally:

@@ -11,6 +11,7 @@ from typing import TYPE_CHECKING, Any, cast
 from agent.audit import AuditTrail
 from agent.budget import steps
 from agent.budget.cpu import CpuPool
+from agent.budget.in_process import InProcessCpu
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.introspected import LiveCatalog
 from agent.context import AgentContext
@@ -40,9 +41,12 @@ DATA_MATCH_SCORE = 1.0
 
 
 def build_context(
-    settings: Settings, *, chat_model: BaseChatModel | None = None, warehouse: Warehouse | None = None, groundwork: Groundwork | None = None
+    settings: Settings, *, chat_model: BaseChatModel | None = None, warehouse: Warehouse | None = None,
+    groundwork: Groundwork | None = None, in_process: bool = False,
 ) -> AgentContext:
-    """The run context; on `groundwork` already read (warehouse, semantic model, values) when given."""
+    """The run context; on `groundwork` already read (warehouse, semantic model, values) when given.
+    `in_process`: CPU steps run in this process under their budget (one question, then exit: a
+    worker pool would cost more than it saves)."""
     groundwork = groundwork or build_groundwork(settings, warehouse)
     warehouse = groundwork.warehouse
     # The offline model answers per person through the run's context (run_context()), not this one.
@@ -58,7 +62,8 @@ def build_context(
         semantic=groundwork.semantic,
         values=groundwork.values,
         model=model,
-        cpu=CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
+        cpu=InProcessCpu(settings.cpu_step_budget_s) if in_process
+        else CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
     )
     context.cpu.warm()
     context.governance = build_governance(settings, context)
@@ -114,8 +119,8 @@ def _recognisers() -> Recognisers:
         ctx = run_context()
         # In a CPU worker under its budget, like every parse: a pathological question costs its budget.
         await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        [extraction] = await ctx.cpu.run(
-            steps.READING_QUESTION, steps.read_questions, ctx.cpu.share(ctx.semantic, ctx.values), [question]
+        [extraction] = await ctx.cpu.run_pure(
+            steps.READING_QUESTION, steps.read_questions, ctx.cpu.share(ctx.semantic, ctx.values), (question,)
         )
         if extraction.unsupported or extraction.unknown_values:
             return True

@@ -7,8 +7,13 @@
   request…"), after the graph, tools and chat model are imported and built;
 - answered: the process has printed its answer and exited.
 
+And for the bot, `python -m bot` in HTTP mode against the local Web API stand-in (tests/support): the
+time from its start to the first `/readyz` that answers 200 (polled every 20 ms), on the data folder
+the runs before it have warmed.
+
 Prints medians over the runs and their ratio to `python -c pass`, and beside each the CPU seconds
 the process had used by then (from /proc, so a loaded machine's waiting is left out); asserts nothing.
+The load average is printed first: on a shared machine only the ratios of one run compare.
 
     python bench/startup_bench.py [--runs 5] [--question "number of flights by origin"]
     python bench/startup_bench.py --smoke     # one run: the bench itself works
@@ -17,13 +22,23 @@ the process had used by then (from /proc, so a loaded machine's waiting is left 
 from __future__ import annotations
 
 import argparse
+import asyncio
 import os
+import signal
+import socket
 import selectors
 import statistics
 import subprocess
 import sys
 import time
 from pathlib import Path
+
+import aiohttp
+
+REPO = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(REPO))
+
+from tests.support.slack_standin import SlackStandIn  # noqa: E402
 
 STEP = "… "
 ACK = "… Working on it"
@@ -77,6 +92,43 @@ def timings(command: list[str], env: dict[str, str]) -> dict[str, tuple[float, f
 
 
 MEASURES = ["first output", "first real step", "supervisor's first step", "answered and exited"]
+READY_LIMIT_S = 120.0
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+async def ready_after(env: dict[str, str]) -> tuple[float, float]:
+    """(seconds, CPU seconds) from starting `python -m bot` in HTTP mode to its first /readyz 200."""
+    slack = await SlackStandIn().start()
+    port = _free_port()
+    env = {k: v for k, v in env.items() if not k.startswith(("SLACK_", "BOT_", "HOST", "PORT"))}
+    env.update(BOT_MODE="http", HOST="127.0.0.1", PORT=str(port), SLACK_BOT_TOKEN="xoxb-bench",
+               SLACK_SIGNING_SECRET="bench-secret", SLACK_API_URL=slack.api_url, LOG_LEVEL="WARNING")
+    started = time.perf_counter()
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-m", "bot", env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        async with aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=5)) as session:
+            while time.perf_counter() - started < READY_LIMIT_S:
+                if process.returncode is not None:
+                    raise SystemExit(f"python -m bot exited with {process.returncode} before it was ready")
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/readyz") as response:
+                        if response.status == 200:
+                            return time.perf_counter() - started, cpu_seconds(process.pid)
+                except aiohttp.ClientError:
+                    pass
+                await asyncio.sleep(0.02)
+        raise SystemExit(f"/readyz never answered 200 within {READY_LIMIT_S:g} s")
+    finally:
+        if process.returncode is None:
+            process.send_signal(signal.SIGTERM)
+        await asyncio.wait_for(process.wait(), 60)
+        await slack.close()
 
 
 def main(runs: int, question: str, warm: bool = True) -> None:
@@ -86,16 +138,21 @@ def main(runs: int, question: str, warm: bool = True) -> None:
         timings(ask, env)  # the demo warehouse is built on the very first run
     bare: list[tuple[float, float]] = []
     asks: dict[str, list[tuple[float, float]]] = {name: [] for name in MEASURES}
+    ready: list[tuple[float, float]] = []
     for _ in range(runs):
         bare.append(timings([sys.executable, "-c", "pass"], env)["answered and exited"])
         for name, seconds in timings(ask, env).items():
             asks[name].append(seconds)
+        ready.append(asyncio.run(ready_after(env)))
     base, base_cpu = (statistics.median(b[i] for b in bare) for i in (0, 1))
+    print(f"load average {os.getloadavg()[0]:.1f} on {os.cpu_count()} cores")
     print(f"{runs} runs, median seconds (× python -c pass) and CPU seconds used by then; question: {question!r}")
     print(f"python -c pass                     {base:6.2f}            cpu {base_cpu:5.2f}")
     for name in MEASURES:
         wall, cpu = (statistics.median(a[i] for a in asks[name]) for i in (0, 1))
         print(f"agent ask: {name:<24}{wall:6.2f}  ({wall / base:5.1f}×)  cpu {cpu:5.2f}")
+    wall, cpu = (statistics.median(r[i] for r in ready) for i in (0, 1))
+    print(f"python -m bot: first /readyz 200   {wall:6.2f}  ({wall / base:5.1f}×)  cpu {cpu:5.2f}")
 
 
 if __name__ == "__main__":

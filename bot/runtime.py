@@ -81,6 +81,7 @@ def build_runtime(
     turns = TurnRunner(
         agent, client, store, progress_interval_s=interval,
         user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+        user_queue_max=settings.user_queue_max,
         on_reply=metrics.reply_delivered, ack_first=ack_first, user_groups=user_groups,
     )
     jobs = InProcessJobRunner(turns)
@@ -119,6 +120,7 @@ def _redis_runtime(
     turns = TurnRunner(
         agent, client, store, ledger=RedisLedger(redis, prefix=prefix), progress_interval_s=interval,
         user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),
+        user_queue_max=settings.user_queue_max,
         on_reply=metrics.reply_delivered, ack_first=ack_first, user_groups=user_groups,
     )
     jobs = RedisJobQueue(redis, turns, health, prefix=prefix, on_stall=turns.stalled,

@@ -26,6 +26,7 @@ class BotSettings(Settings):
     port: int = Field(default=3000, ge=1, le=65535)
     user_rate_limit_per_minute: int = Field(default=20, ge=0)
     user_concurrency: int = Field(default=2, ge=0)  # one person's requests running at once (0: off)
+    user_queue_max: int = Field(default=5, ge=0)  # past that, one person's requests waiting their turn (0: refused)
     loop_lag_limit_s: float = Field(default=2.0, gt=0)  # /readyz fails while the event loop lags more
 
     # Shared state and the job queue

@@ -6,6 +6,8 @@ with the request id and a Retry button: never a traceback, never silence.
 
 from __future__ import annotations
 
+import asyncio
+import contextlib
 import logging
 import time
 from collections.abc import AsyncIterator, Callable
@@ -32,6 +34,9 @@ log = logging.getLogger(__name__)
 RETRY_TTL_S = 24 * 3600
 INTERNAL_ERROR = "Something went wrong on my side while working on this. Please try again."
 SERVICE_STALLED = "The service is briefly unavailable; I will finish this as soon as it is back…"
+# A queued request looks again this often for a place another replica freed (this process's own
+# releases wake it at once).
+PLACE_POLL_S = 1.0
 
 
 class TurnRunner:
@@ -50,6 +55,7 @@ class TurnRunner:
         user_groups: UserGroups | None = None,
         user_concurrency: int = 0,
         user_hold_ttl_s: int = 600,
+        user_queue_max: int = 0,
         stream_answers: bool = True,
     ):
         self.agent = agent
@@ -70,6 +76,10 @@ class TurnRunner:
         # One person's requests running at once (0: no cap); a place outlives a dead worker by at most the TTL.
         self._user_concurrency = user_concurrency
         self._user_hold_ttl_s = user_hold_ttl_s
+        # Past the cap, a person's requests wait in their order, at most this many (0: refused at once).
+        self._user_queue_max = user_queue_max
+        self._queued: dict[str, list[str]] = {}  # person -> job ids waiting for a place, in order
+        self._places_freed = asyncio.Condition()
 
     async def __call__(self, job: Job) -> None:
         await self._ack_first.wait()
@@ -188,13 +198,16 @@ class TurnRunner:
         )
 
     async def _fair_reply(self, job: Job, session_id: str, delivery: ThreadDelivery) -> AgentReply:
-        """The agent's reply, unless this person already has as many requests running as anyone may."""
+        """The agent's reply once this person has a place (at most USER_CONCURRENCY of theirs run at
+        once; the next USER_QUEUE_MAX wait, told how many are ahead); past those, a refusal."""
         cap, key = self._user_concurrency, f"running:{job.where.user}"
-        if cap and not await self.store.hold(key, job.job_id, cap, self._user_hold_ttl_s):
-            log.info("user %s is at the concurrency cap (%d); job %s not started", job.where.user, cap, job.job_id)
+        if cap and not await self._place(job, key, delivery):
+            log.info("user %s is at the concurrency cap (%d) with %d waiting; job %s not started",
+                     job.where.user, cap, self._user_queue_max, job.job_id)
+            waiting = f" and {self._user_queue_max} waiting" if self._user_queue_max else ""
             return AgentReply(
                 session_id=session_id,
-                error=f"You already have {cap} requests running, the most I take from one person at once. "
+                error=f"You already have {cap} requests running{waiting}, the most I take from one person at once. "
                 "Press Retry once one of them has finished.",
                 error_code="busy",
                 request_id=job.request_id,
@@ -209,6 +222,35 @@ class TurnRunner:
         finally:
             if cap:
                 await self.store.release(key, job.job_id)
+                async with self._places_freed:
+                    self._places_freed.notify_all()
+
+    async def _place(self, job: Job, key: str, delivery: ThreadDelivery) -> bool:
+        """Hold one of this person's places, waiting in their order when all are taken; False when
+        their queue is full too."""
+        cap, ttl = self._user_concurrency, self._user_hold_ttl_s
+        if await self.store.hold(key, job.job_id, cap, ttl):
+            return True
+        queue = self._queued.setdefault(key, [])
+        if len(queue) >= self._user_queue_max:
+            return False
+        queue.append(job.job_id)
+        shown = None
+        try:
+            while True:
+                ahead = cap + queue.index(job.job_id)  # their running requests, then those queued first
+                if ahead != shown:
+                    await delivery.progress(f"Queued, {ahead} ahead of you…")
+                    shown = ahead
+                if queue[0] == job.job_id and await self.store.hold(key, job.job_id, cap, ttl):
+                    return True
+                async with self._places_freed:
+                    with contextlib.suppress(TimeoutError):
+                        await asyncio.wait_for(self._places_freed.wait(), PLACE_POLL_S)
+        finally:
+            queue.remove(job.job_id)
+            if not queue:
+                del self._queued[key]
 
     def overdue(self, budget_s: float) -> int:
         """Agent runs going on longer than `budget_s`: each run has its own deadline, so these are stuck."""

@@ -15,13 +15,15 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import copy
 import hashlib
 import logging
 import multiprocessing
 import pickle
 import tempfile
 import threading
-from collections.abc import Callable
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -42,6 +44,9 @@ _PRELOAD = ["agent.budget.steps", "agent.charts.render"]
 START_S = 10.0
 # Shared files kept at once (one per semantic model view: the whole model, or one person's part).
 MAX_SHARED = 64
+# Results of pure steps kept (`run_pure`): a question is read by the router, discovery and
+# generate_sql in turn, and asked again by others; a few hundred readings are a few hundred KiB.
+MAX_MEMO = 256
 
 
 class CpuPool:
@@ -55,6 +60,7 @@ class CpuPool:
         self._shared_dir: tempfile.TemporaryDirectory | None = None
         # id()s of the shared values -> (the values, kept so the ids stay theirs; their file)
         self._shared: dict[tuple[int, ...], tuple[tuple, Path]] = {}
+        self._memo: OrderedDict[tuple[Hashable, ...], Any] = OrderedDict()
 
     def _ensure(self) -> ProcessPool:
         with self._lock:  # `share` runs on threads too: one pool, however many ask at once
@@ -75,6 +81,20 @@ class CpuPool:
             return await asyncio.wait_for(asyncio.wrap_future(future), self._wait_s)
         except BaseException as exc:
             raise self._failure(what, future, exc) from None
+
+    async def run_pure(self, what: str, fn: Callable[..., T], *args: Hashable) -> T:
+        """`run` for a step whose result follows from its arguments alone (a shared file is named by
+        its content): the same step asked again is answered from the last MAX_MEMO results, without a
+        worker. Each caller gets its own copy, so changing it changes nobody else's."""
+        key = (fn, *args)
+        if key in self._memo:
+            self._memo.move_to_end(key)
+            return copy.deepcopy(self._memo[key])
+        result = await self.run(what, fn, *args)
+        self._memo[key] = result
+        if len(self._memo) > MAX_MEMO:
+            self._memo.popitem(last=False)
+        return copy.deepcopy(result)
 
     def share(self, *values: Any) -> Path:
         """A file holding `values` pickled, for steps to load in their worker (`steps.shared`); written

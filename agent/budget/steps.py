@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import pickle
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -36,6 +36,7 @@ words.load()
 
 _connections: dict[tuple[str, str], object] = {}  # one per worker process, opened on first use
 _loaded: dict[str, tuple] = {}  # CpuPool.share files this worker has read, by path
+_kept: dict[str, tuple] = {}  # values an InProcessCpu shares with steps run in its own process
 # How the person is told a question took too long to read.
 READING_QUESTION = "Reading the question"
 DRAWING_CHART = "Drawing the chart"
@@ -118,6 +119,8 @@ class WarehouseFile:
 def shared(path: Path) -> tuple:
     """The values `CpuPool.share` wrote to `path`, read once per worker process and kept."""
     key = str(path)
+    if key in _kept:
+        return _kept[key]
     if key not in _loaded:
         if len(_loaded) >= MAX_LOADED:
             _loaded.pop(next(iter(_loaded)))
@@ -126,7 +129,16 @@ def shared(path: Path) -> tuple:
     return _loaded[key]
 
 
-def read_questions(semantic: Path, questions: list[str]) -> list[Extraction]:
+def keep(path: Path, values: tuple) -> None:
+    """`values` are what `shared(path)` returns in this process, as they are (no file, no copy)."""
+    _kept[str(path)] = values
+
+
+def forget(path: Path) -> None:
+    _kept.pop(str(path), None)
+
+
+def read_questions(semantic: Path, questions: Sequence[str]) -> list[Extraction]:
     """The offline semantic parse of each question, with the model and values shared at `semantic`."""
     model, values = shared(semantic)
     return [extract_intent(question, model, values) for question in questions]
@@ -170,6 +182,11 @@ def fix_on_file(
     """`fix` with the dry runs and probes on `warehouse`, and the probes it ran (for the audit trail)."""
     result = fix(sql, error, dialect, schema, target, warehouse.dry_run, warehouse.probe)
     return result, warehouse.probes
+
+
+# Steps that open their own read-only connection to the warehouse file: DuckDB refuses a second
+# connection of another configuration in a process that holds one, so these always get a worker.
+NEEDS_OWN_PROCESS: frozenset[Callable[..., Any]] = frozenset({fix_on_file})
 
 
 def draw_chart(spec: ChartSpec, columns: list[str], rows: list[list[Any]]) -> bytes:

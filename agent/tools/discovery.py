@@ -9,8 +9,7 @@ from langgraph.prebuilt import ToolRuntime
 
 from agent.context import AgentContext
 from agent.tools.results import tool_result
-from agent.semantic.compiler import compile_intent
-from agent.tools.semantic import semantic_tables
+from agent.tools.semantic import compiled, semantic_tables
 from agent.tools.thread import read_in_thread
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
@@ -43,7 +42,7 @@ async def data_discovery(
     # date'), where the catalog search only matches words: what it needs is the data
     thread = await read_in_thread(ctx, runtime.state, user_question, None)
     if thread.intent is not None:  # an edit of the thread's last reading reads the tables it reads
-        needed = list(compile_intent(thread.intent, ctx.semantic).tables)
+        needed = list(compiled(ctx.semantic, thread.intent).tables)
     else:
         needed = await semantic_tables(ctx, thread.question)
     if not matches and needed:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import asyncio
 import re
+from collections import OrderedDict
 
 from pydantic import BaseModel, Field
 
@@ -18,6 +19,7 @@ from agent.llm.routing import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent
+from agent.semantic.model import SemanticModel
 from agent.semantic.parse.dates import with_latest_dates
 
 
@@ -56,9 +58,10 @@ async def aoffline_parse(ctx: AgentContext, question: str) -> SemanticParse:
     whole = question.replace(FOLLOW_UP_MARK, " ")
     latest = question.split(FOLLOW_UP_MARK)[-1]
     await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-    questions = [whole] if latest == question else [whole, latest]
+    questions = (whole,) if latest == question else (whole, latest)
     shared = ctx.cpu.share(ctx.semantic, ctx.values)
-    return _as_parse(ctx, await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, questions))
+    # The router, discovery and generate_sql each read the question: one worker step reads it for all.
+    return _as_parse(ctx, await ctx.cpu.run_pure(steps.READING_QUESTION, steps.read_questions, shared, questions))
 
 
 def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse:
@@ -99,7 +102,28 @@ async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
     parse = await aoffline_parse(ctx, question)
     if parse.intent is None or parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
         return []
-    return list(compile_intent(parse.intent, ctx.semantic).tables)
+    return list(compiled(ctx.semantic, parse.intent).tables)
+
+
+# Compiled queries kept: discovery compiles a question's reading for its tables and generate_sql
+# compiles the same reading for its SQL; each compile validates every definition (~10 ms).
+MAX_COMPILED = 128
+_COMPILED: OrderedDict[tuple[int, str, str], tuple[SemanticModel, CompiledQuery]] = OrderedDict()
+
+
+def compiled(model: SemanticModel, intent: StructuredIntent, dialect: str = "duckdb") -> CompiledQuery:
+    """`compile_intent`, answered from the last MAX_COMPILED compiles of the same model, reading and
+    dialect (a compiled query is never changed by its users: plain strings and a list they copy)."""
+    key = (id(model), intent.model_dump_json(), dialect)
+    known = _COMPILED.get(key)
+    if known is not None and known[0] is model:  # the model is kept with it, so its id is its own
+        _COMPILED.move_to_end(key)
+        return known[1]
+    query = compile_intent(intent, model, dialect)
+    _COMPILED[key] = (model, query)
+    if len(_COMPILED) > MAX_COMPILED:
+        _COMPILED.popitem(last=False)
+    return query
 
 
 def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[CompiledQuery | None, list[str]]:
@@ -112,7 +136,7 @@ def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[Compil
     # straight in the warehouse's dialect (the model's expressions are written in it too)
     dialect = getattr(ctx.warehouse, "dialect", "duckdb")
     try:
-        return compile_intent(intent, ctx.semantic, dialect), []
+        return compiled(ctx.semantic, intent, dialect), []
     except IntentError as exc:
         return None, [str(exc)]
 

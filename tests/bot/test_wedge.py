@@ -84,20 +84,27 @@ async def test_an_unsigned_body_of_the_wrong_shape_is_refused_without_a_tracebac
 
 
 async def test_one_person_holds_at_most_their_share_and_others_are_answered(bot_settings, slack, fake_agent):
-    settings = bot_settings.model_copy(update={"user_concurrency": 2})
+    settings = bot_settings.model_copy(update={"user_concurrency": 2, "user_queue_max": 1})
     async with serving_bot(settings, slack, fake_agent) as running:
         await check_fair_sharing(running, fake_agent, slack)
 
 
 async def test_fair_sharing_holds_on_the_redis_job_queue(bot_settings, slack, fake_agent, redis_url, redis_prefix):
-    settings = bot_settings.model_copy(update={"user_concurrency": 2, "redis_url": redis_url})
-    options = {"prefix": redis_prefix, "concurrency": 3, "read_block_ms": 100}
+    settings = bot_settings.model_copy(update={"user_concurrency": 2, "user_queue_max": 1, "redis_url": redis_url})
+    # A queued request holds its worker while it waits: room for the colleague beside the three.
+    options = {"prefix": redis_prefix, "concurrency": 5, "read_block_ms": 100}
     async with serving_bot(settings, slack, fake_agent, redis_options=options) as running:
         await check_fair_sharing(running, fake_agent, slack)
 
 
+def last_text(slack, ts: str) -> str:
+    thread = slack.thread("C1", ts)
+    return thread[-1]["text"] if thread else ""
+
+
 async def check_fair_sharing(running, fake_agent, slack) -> None:
-    """Two stuck runs of one person, a third refused at once, a colleague answered meanwhile."""
+    """Two stuck runs of one person, a third queued with how many are ahead of it, a fourth (past the
+    queue of one) refused at once, a colleague answered meanwhile; once unstuck, the queued one too."""
     fake_agent.stuck_users.add("U-stuck")
     try:
         for n in (1, 2):
@@ -105,18 +112,20 @@ async def check_fair_sharing(running, fake_agent, slack) -> None:
         await until(lambda: fake_agent.stuck_runs == 2)
 
         await running.send.event(mention("one more from the same person", ts="403.1", user="U-stuck"))
-        await until(lambda: answered(slack, "403.1"))
-        refusal = slack.thread("C1", "403.1")[-1]["text"]
-        assert "You already have 2 requests running" in refusal
+        await until(lambda: "Queued, 2 ahead of you" in last_text(slack, "403.1"))
+        await running.send.event(mention("and another", ts="405.1", user="U-stuck"))
+        await until(lambda: answered(slack, "405.1"))
+        assert "You already have 2 requests running and 1 waiting" in last_text(slack, "405.1")
         assert fake_agent.stuck_runs == 2
 
         await running.send.event(mention("a colleague's question", ts="404.1", user="U-other"))
         await until(lambda: answered(slack, "404.1"))
-        assert "Here is SQL" in slack.thread("C1", "404.1")[-1]["text"]
-        assert not answered(slack, "401.1") and not answered(slack, "402.1")
+        assert "Here is SQL" in last_text(slack, "404.1")
+        assert not answered(slack, "401.1") and not answered(slack, "402.1") and not answered(slack, "403.1")
     finally:
         fake_agent.unstick.set()
-    await until(lambda: answered(slack, "401.1") and answered(slack, "402.1"))
+    await until(lambda: all(answered(slack, ts) for ts in ("401.1", "402.1", "403.1")))
+    assert "Here is SQL" in last_text(slack, "403.1")
 
 
 async def test_redis_places_are_shared_and_lapse(redis_client, redis_prefix):

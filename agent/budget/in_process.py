@@ -1,0 +1,97 @@
+"""CPU steps in the calling process, for a command line's one question: no worker pool to start.
+
+A forkserver and two workers, each importing the SQL layer and the reader's word data, cost more
+CPU than answering one question; a command line that asks once and exits has nothing else to run
+while a step does, so the step runs where it is asked. Its budget is still kept: an interval timer
+(SIGALRM) interrupts a step that runs past it, which works for the pure-Python parse this is for.
+The shared values (`share`) are the process's own objects, handed to the step without a file.
+A step that needs a process of its own (`steps.NEEDS_OWN_PROCESS`: a fix's probes open the warehouse
+file their own way) gets one worker, started when such a step first comes.
+"""
+
+from __future__ import annotations
+
+import logging
+import signal
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from types import FrameType
+from typing import Any, TypeVar
+
+from agent.budget import steps
+from agent.budget.cpu import CpuPool
+from agent.budget.progress import Progress
+from agent.errors import InputTooLargeError, StepOverrunError
+
+log = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+
+class _Overrun(BaseException):
+    """Raised inside a step by the timer; a BaseException, so the step's own `except Exception` keeps out."""
+
+
+class InProcessCpu(CpuPool):
+    def __init__(self, budget_s: float, *, progress: Progress | None = None):
+        super().__init__(workers=1, budget_s=budget_s, progress=progress)  # only if a step needs it
+        self._kept: dict[tuple[int, ...], tuple[tuple, Path]] = {}
+
+    async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
+        if fn in steps.NEEDS_OWN_PROCESS:
+            return await super().run(what, fn, *args, **kwargs)
+        self.progress.started()
+        try:
+            return self._within_budget(what, fn, args, kwargs)
+        finally:
+            self.progress.finished()
+
+    def _within_budget(self, what: str, fn: Callable[..., T], args: tuple, kwargs: dict[str, Any]) -> T:
+        if threading.current_thread() is not threading.main_thread():
+            # Only the main thread receives signals; a command line runs its loop there, so this is a
+            # caller that should have a worker pool: said, and the step still runs.
+            log.warning("%s runs in-process outside the main thread, without its %gs budget", what, self.budget_s)
+            return fn(*args, **kwargs)
+
+        def overrun(signum: int, frame: FrameType | None) -> None:
+            raise _Overrun
+
+        previous = signal.signal(signal.SIGALRM, overrun)
+        signal.setitimer(signal.ITIMER_REAL, self.budget_s)
+        try:
+            return fn(*args, **kwargs)
+        except _Overrun:
+            self.overruns += 1
+            log.warning("%s ran past its %gs budget; it was stopped", what, self.budget_s)
+            raise StepOverrunError(
+                f"{what} took longer than {self.budget_s:g} seconds, so I stopped it. "
+                "Please send something shorter or simpler."
+            ) from None
+        except RecursionError:
+            raise InputTooLargeError(f"{what} stopped: the input is nested too deeply for me to read.") from None
+        finally:
+            signal.setitimer(signal.ITIMER_REAL, 0)
+            signal.signal(signal.SIGALRM, previous)
+
+    def share(self, *values: Any) -> Path:
+        """A name for `values` that `steps.shared` resolves to these very objects (nothing pickled)."""
+        with self._lock:
+            key = tuple(id(v) for v in values)
+            known = self._kept.get(key)
+            if known is not None and all(a is b for a, b in zip(known[0], values)):
+                return known[1]
+            path = Path(f"in-process-{id(self)}-{len(self._kept)}")
+            self._kept[key] = (values, path)
+            steps.keep(path, values)
+            return path
+
+    def warm(self) -> None:
+        """Nothing to start: the one worker starts only if a step needs it."""
+
+    def close(self) -> None:
+        super().close()
+        with self._lock:
+            for _, path in self._kept.values():
+                steps.forget(path)
+            self._kept.clear()
