@@ -56,6 +56,9 @@ class Settings(BaseSettings):
     warehouse_slot_share: float = Field(default=0.5, gt=0, le=1)
     # A query whose plan expects more rows than this at some step is costly: it never takes the last free slot.
     warehouse_costly_rows: int = Field(default=100_000_000, ge=1)
+    # Engines that estimate bytes scanned, not rows (Snowflake, BigQuery): past this a query is costly.
+    # About what reading WAREHOUSE_COSTLY_ROWS values of one 8-10 byte column takes.
+    warehouse_costly_bytes: int = Field(default=1_000_000_000, ge=1)
 
     # Budgets: what one request may cost, enforced from outside the work
     max_question_chars: int = Field(default=2000, ge=1)

@@ -28,6 +28,8 @@ from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
 from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
+from agent.warehouse.cost import costly_shape
+from agent.warehouse.engines.base import PlanSize
 
 log = logging.getLogger(__name__)
 
@@ -358,8 +360,9 @@ class Warehouse:
         where a built-in always wins, like MariaDB, have none to report)."""
         return frozenset()
 
-    def _estimate_rows(self, sql: str) -> float | None:
-        """The most rows any step of the engine's plan for `sql` expects to handle; None when it does not say."""
+    def _plan_size(self, sql: str) -> PlanSize | None:
+        """What the engine's planner expects of `sql` (its most rows at any step, the bytes it scans);
+        None when it does not say."""
         return None
 
     def cancel(self) -> None:
@@ -468,19 +471,48 @@ class Warehouse:
         )
 
     async def is_costly(self, sql: str) -> bool:
-        """Whether the engine's plan for `sql` expects more rows than `warehouse_costly_rows` at some step.
-        Asked off the slots (planning is quick); an engine that cannot say, or is slow to, means not costly."""
+        """Whether `sql` is costly: the engine's plan expects more rows than `warehouse_costly_rows` at some
+        step or to scan more than `warehouse_costly_bytes`, or its shape is costly whatever the plan says
+        (recursion, a regular expression over a large table: agent.warehouse.cost). Asked off the slots
+        (planning is quick); an engine that cannot say, or is slow to, leaves the shape to decide."""
 
-        def estimate() -> float | None:
-            self.check(sql)
-            return self._estimate_rows(sql)
+        def estimate() -> str | None:
+            tree = self.check(sql)
+            shape = costly_shape(tree, self._table_rows, self.settings.warehouse_costly_rows)
+            if shape is not None:
+                return shape
+            try:
+                size = self._plan_size(sql)
+            except Exception as exc:  # noqa: BLE001 - running the query says what is wrong with it, in a sentence
+                log.info("no plan estimate for a query: %s: %s", type(exc).__name__,
+                         str(exc).splitlines()[0] if str(exc) else "")
+                return None
+            return self._costly_size(size)
 
         try:
-            rows = await off_slot(estimate, budget_s=ESTIMATE_BUDGET_S)
-        except Exception as exc:  # noqa: BLE001 - running the query says what is wrong with it, in a sentence
-            log.info("no plan estimate for a query: %s: %s", type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+            why = await off_slot(estimate, budget_s=ESTIMATE_BUDGET_S)
+        except Exception as exc:  # noqa: BLE001 - the guard's refusal or a slow planner: running says what is wrong
+            log.info("no cost estimate for a query: %s: %s", type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
             return False
-        return rows is not None and rows > self.settings.warehouse_costly_rows
+        if why is not None:
+            log.info("a query is costly: %s", why)
+        return why is not None
+
+    def _costly_size(self, size: PlanSize | None) -> str | None:
+        if size is None:
+            return None
+        if size.rows is not None and size.rows > self.settings.warehouse_costly_rows:
+            return f"the plan expects {size.rows:,.0f} rows at some step"
+        if size.bytes is not None and size.bytes > self.settings.warehouse_costly_bytes:
+            return f"the plan scans {size.bytes:,.0f} bytes"
+        return None
+
+    def _table_rows(self, table: exp.Table) -> int | None:
+        """A table's estimated rows as introspection read them; None for a name that is no table (a CTE's)."""
+        schema = self.schema()
+        key = schema.key_of(".".join(part.name for part in table.parts))
+        info = schema.info.get(key) if key is not None else None
+        return info.row_estimate if info is not None else None
 
     async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
         await self.slots.call(self.dry_run, sql, budget_s=self.budget_s(), owner=owner)

@@ -30,6 +30,7 @@ from agent.warehouse.base import (
     quote,
     table_key,
 )
+from agent.warehouse.engines.base import PlanSize
 
 log = logging.getLogger(__name__)
 
@@ -208,7 +209,7 @@ class DuckDBWarehouse(Warehouse):
         finally:
             cursor.close()
 
-    def _estimate_rows(self, sql: str) -> float | None:
+    def _plan_size(self, sql: str) -> PlanSize | None:
         cursor = self._cursor()
         try:
             [(_, plan)] = cursor.execute("EXPLAIN (FORMAT JSON) " + sql).fetchall()
@@ -216,7 +217,8 @@ class DuckDBWarehouse(Warehouse):
             raise _as_sql_error(exc) from exc
         finally:
             cursor.close()
-        return max((_plan_rows(root)[1] for root in json.loads(plan)), default=None)
+        most = max((_plan_rows(root)[1] for root in json.loads(plan)), default=None)
+        return PlanSize(rows=most) if most is not None else None
 
     def _execute(self, sql: str, limits: Limits) -> QueryResult:
         cursor = self._cursor()
