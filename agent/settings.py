@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     query_row_cap: int = Field(default=10_000, ge=1)
     query_memory_limit: str = "1GB"
     query_result_bytes: int = Field(default=50_000_000, ge=1_000)  # result size brought back
+    # Results one request (a person's question, its follow-up reads included) brings back over all its
+    # queries: two queries' worth, so six people's questions hold at most ~0.6 GB of rows between them.
+    request_result_bytes: int = Field(default=100_000_000, ge=1_000)
     query_temp_disk_bytes: int = Field(default=2_000_000_000, ge=0)  # temporary disk one query may fill; 0: the engine's
     query_max_bytes_billed: int = Field(default=10_000_000_000, ge=0)  # BigQuery cost cap
     query_threads: int = Field(default=2, ge=1)

@@ -260,11 +260,42 @@ class QueryResult:
         return [dict(zip(self.columns, row)) for row in self.rows]
 
 
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:,.0f} MB" if size >= 1_000_000 else f"{size / 1_000:,.0f} kB"
+
+
+class FetchTotal:
+    """What one request has brought back over all its queries, bounded by `most` bytes: a person's
+    question that runs many queries (or a follow-up that re-reads a large result) cannot hold more
+    than this in the bot's memory, whatever each query's own cap allows."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.size = 0
+        self._lock = threading.Lock()
+
+    def charge(self, size: int) -> None:
+        with self._lock:
+            if self.size + size > self.most:
+                raise ResultTooLargeError(
+                    f"This question's queries have brought back {_megabytes(self.most)} of results "
+                    "between them, the most one question may; ask for fewer rows or columns, or ask the "
+                    "parts as separate questions."
+                )
+            self.size += size
+
+    def refund(self, size: int) -> None:
+        """A query that failed keeps none of its rows: what it fetched no longer counts."""
+        with self._lock:
+            self.size = max(self.size - size, 0)
+
+
 @dataclass(frozen=True)
 class Limits:
     timeout_s: float
     row_cap: int
     max_bytes: int
+    total: FetchTotal | None = None  # the request's total over all its queries, when it has one
 
 
 def json_safe(value):
@@ -296,17 +327,34 @@ def value_bytes(value: Any) -> int:
 
 
 class RowCollector:
-    """Rows fetched in batches, stopped as soon as the row cap or the byte budget is passed."""
+    """Rows fetched in batches, stopped as soon as the row cap, the byte budget or the request's total
+    is passed. A context manager: a query that fails gives back what it charged to the total."""
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.rows: list[tuple] = []
         self.size = 0
+        self._charged = 0
+
+    def __enter__(self) -> RowCollector:
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if error is not None and self.limits.total is not None:
+            self.limits.total.refund(self._charged)
 
     def add(self, batch) -> bool:
         """Add one batch; False when the result is complete (empty batch)."""
         if not batch:
             return False
+        before = self.size
+        self._add_rows(batch)
+        if self.limits.total is not None:
+            self.limits.total.charge(self.size - before)
+            self._charged += self.size - before
+        return True
+
+    def _add_rows(self, batch) -> None:
         for row in batch:
             self.size += sum(value_bytes(v) for v in row)
             self.rows.append(row)
@@ -317,10 +365,9 @@ class RowCollector:
                 )
             if self.size > self.limits.max_bytes:
                 raise ResultTooLargeError(
-                    f"The query's result is larger than {self.limits.max_bytes / 1_000_000:,.0f} MB, "
+                    f"The query's result is larger than {_megabytes(self.limits.max_bytes)}, "
                     "the most I can bring back; select fewer or shorter columns, or aggregate."
                 )
-        return True
 
 
 class Warehouse:
@@ -438,11 +485,13 @@ class Warehouse:
 
     # -- queries ----------------------------------------------------------------------
 
-    def limits(self, *, row_cap: int | None = None, timeout_s: float | None = None) -> Limits:
+    def limits(self, *, row_cap: int | None = None, timeout_s: float | None = None,
+               total: FetchTotal | None = None) -> Limits:
         return Limits(
             timeout_s=timeout_s or self.settings.query_timeout_s,
             row_cap=row_cap or self.settings.query_row_cap,
             max_bytes=self.settings.query_result_bytes,
+            total=total,
         )
 
     def dry_run(self, sql: str) -> None:
@@ -450,10 +499,12 @@ class Warehouse:
         self.check(sql)
         self._explain(sql)
 
-    def run(self, sql: str, *, row_cap: int | None = None, timeout_s: float | None = None) -> QueryResult:
-        """Run one guarded read query; blocking, so async callers use `arun`."""
+    def run(self, sql: str, *, row_cap: int | None = None, timeout_s: float | None = None,
+            total: FetchTotal | None = None) -> QueryResult:
+        """Run one guarded read query; blocking, so async callers use `arun`. `total`: the request's
+        fetch total, charged as rows arrive."""
         self.check(sql)
-        return self._execute(sql, self.limits(row_cap=row_cap, timeout_s=timeout_s))
+        return self._execute(sql, self.limits(row_cap=row_cap, timeout_s=timeout_s, total=total))
 
     def budget_s(self, timeout_s: float | None = None) -> float:
         """How long a caller waits for a query with this time limit before abandoning it."""

@@ -232,8 +232,9 @@ class DuckDBWarehouse(Warehouse):
         try:
             relation = cursor.execute(sql)
             description = relation.description or []
-            while collector.add(relation.fetchmany(self.FETCH_BATCH)):
-                pass
+            with collector:
+                while collector.add(relation.fetchmany(self.FETCH_BATCH)):
+                    pass
         except duckdb.InterruptException as exc:
             raise _timeout(limits) from exc
         except duckdb.Error as exc:

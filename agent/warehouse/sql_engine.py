@@ -211,8 +211,9 @@ class SqlAlchemyWarehouse(Warehouse):
                 result = conn.execution_options(stream_results=stream).exec_driver_sql(text)
                 columns = list(result.keys())
                 cursor_description = result.cursor.description if result.cursor else None
-                while collector.add(result.fetchmany(self.FETCH_BATCH)):
-                    pass
+                with collector:
+                    while collector.add(result.fetchmany(self.FETCH_BATCH)):
+                        pass
                 result.close()
         except sa_exc.DBAPIError as exc:
             raise self._as_error(exc, limits) from None
