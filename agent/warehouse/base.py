@@ -8,13 +8,16 @@ wrappers, so every engine refuses, bounds and reports the same way.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import decimal
 import logging
+import os
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import functools
@@ -43,6 +46,9 @@ STOP_GRACE_S = 5.0
 INTROSPECTION_QUERIES = 4
 # Asking the engine for a plan's size is planning only; past this the query is taken as not costly.
 ESTIMATE_BUDGET_S = 2.0
+# The niceness a costly in-process query runs at: ~1/10 of a core's share against ordinary work when the
+# cores are contended (Linux's weights: 110 against 1024), all of it when they are idle.
+COSTLY_NICENESS = 10
 
 
 class WarehouseUnavailableError(WarehouseError):
@@ -370,12 +376,24 @@ class RowCollector:
                 )
 
 
+def _yielding_cpu(run: Callable[..., QueryResult], *args: Any, **kwargs: Any) -> QueryResult:
+    """`run` on this thread at a lower CPU priority: an in-process engine's costly query runs on the
+    cores that answer everyone else (the agent's steps, other people's cheap queries), so it takes
+    what they leave. Linux gives each thread its own niceness, and a slot's thread is fresh for each
+    call, so nothing else is lowered; elsewhere (or if refused) the query runs as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), COSTLY_NICENESS)
+    return run(*args, **kwargs)
+
+
 class Warehouse:
     """Base class of every engine adapter; shared by every request, safe across threads."""
 
     dialect: str = "duckdb"  # sqlglot's name for the SQL this warehouse runs
     engine: str = "duckdb"  # the product name people know it by
     is_demo: bool = False
+    # The engine runs its queries on this process's threads (DuckDB): its cores are the bot's.
+    in_process: bool = False
     FETCH_BATCH = 200
 
     def __init__(self, settings: Settings, *, url: str = ""):
@@ -517,9 +535,8 @@ class Warehouse:
         the slot kept for others."""
         budget_s = self.budget_s(limits.get("timeout_s"))
         costly = await self.is_costly(sql)
-        return await self.slots.call(
-            self.run, sql, budget_s=budget_s, owner=owner, channel=channel, costly=costly, **limits
-        )
+        run = functools.partial(_yielding_cpu, self.run) if costly and self.in_process else self.run
+        return await self.slots.call(run, sql, budget_s=budget_s, owner=owner, channel=channel, costly=costly, **limits)
 
     async def is_costly(self, sql: str) -> bool:
         """Whether `sql` is costly: the engine's plan expects more rows than `warehouse_costly_rows` at some

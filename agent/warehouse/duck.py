@@ -43,6 +43,7 @@ _CLOSE_WAIT_S = 3.0
 class DuckDBWarehouse(Warehouse):
     dialect = "duckdb"
     engine = "DuckDB"
+    in_process = True
 
     def __init__(self, path: Path, settings: Settings, *, url: str = "", is_demo: bool = False):
         super().__init__(settings, url=url or f"duckdb:///{path}")

@@ -9,11 +9,14 @@ from __future__ import annotations
 
 import asyncio
 import json
+import os
+import threading
 
 import duckdb
 import pytest
 
 from agent.warehouse import open_warehouse
+from agent.warehouse.base import COSTLY_NICENESS
 from agent.warehouse.engines import ENGINES
 from agent.warehouse.engines.base import PlanSize
 from tests.warehouse.conftest import server_settings
@@ -127,3 +130,21 @@ def test_mariadb_estimates_for_real(mysql_database, tmp_path):
         assert asyncio.run(wh.is_costly(RECURSIVE))
     finally:
         wh.close()
+
+
+def test_a_costly_in_process_query_runs_at_a_lower_cpu_priority(duck, monkeypatch):
+    """DuckDB's threads are the bot's cores: a costly query's slot thread yields them to everyone else's
+    work (Linux niceness is per thread; each slot call has a fresh thread); an ordinary one does not."""
+    seen: dict[str, int] = {}
+    run = duck.run
+
+    def recording(sql, **limits):
+        seen[sql] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
+        return run(sql, **limits)
+
+    monkeypatch.setattr(duck, "run", recording)
+    cheap, costly = "SELECT count(*) FROM notes", "SELECT count(*) FROM notes a, notes b"
+    asyncio.run(duck.arun(cheap))
+    asyncio.run(duck.arun(costly))
+    assert seen[cheap] == os.getpriority(os.PRIO_PROCESS, 0)
+    assert seen[costly] == min(seen[cheap] + COSTLY_NICENESS, 19)
