@@ -48,6 +48,9 @@ class Settings(BaseSettings):
     query_row_cap: int = Field(default=10_000, ge=1)
     query_memory_limit: str = "1GB"
     query_result_bytes: int = Field(default=50_000_000, ge=1_000)  # result size brought back
+    # Results one request (a person's question, its follow-up reads included) brings back over all its
+    # queries: two queries' worth, so six people's questions hold at most ~0.6 GB of rows between them.
+    request_result_bytes: int = Field(default=100_000_000, ge=1_000)
     query_temp_disk_bytes: int = Field(default=2_000_000_000, ge=0)  # temporary disk one query may fill; 0: the engine's
     query_max_bytes_billed: int = Field(default=10_000_000_000, ge=0)  # BigQuery cost cap
     query_threads: int = Field(default=2, ge=1)
@@ -56,6 +59,9 @@ class Settings(BaseSettings):
     warehouse_slot_share: float = Field(default=0.5, gt=0, le=1)
     # A query whose plan expects more rows than this at some step is costly: it never takes the last free slot.
     warehouse_costly_rows: int = Field(default=100_000_000, ge=1)
+    # Engines that estimate bytes scanned, not rows (Snowflake, BigQuery): past this a query is costly.
+    # About what reading WAREHOUSE_COSTLY_ROWS values of one 8-10 byte column takes.
+    warehouse_costly_bytes: int = Field(default=1_000_000_000, ge=1)
 
     # Budgets: what one request may cost, enforced from outside the work
     max_question_chars: int = Field(default=2000, ge=1)

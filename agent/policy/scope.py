@@ -23,6 +23,7 @@ from agent.policy.access import AccessDenied, Access, Identity, Policy
 from agent.policy.reads import TableName, table_of
 from agent.policy.views import masked_value_words, scoped_catalog, scoped_schema, scoped_semantic, scoped_values
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
+from agent.warehouse.base import FetchTotal
 
 if TYPE_CHECKING:
     from agent.context import AgentContext
@@ -69,6 +70,8 @@ class ScopedWarehouse:
         self._who = who
         self._session_id = session_id
         self._schema: Schema | None = None
+        # One request's results over all its queries (REQUEST_RESULT_BYTES), on top of each query's cap.
+        self.fetched = FetchTotal(warehouse.settings.request_result_bytes)
 
     def __getattr__(self, name: str) -> Any:  # path, settings, close…: the engine's own
         return getattr(self._warehouse, name)
@@ -102,7 +105,7 @@ class ScopedWarehouse:
         """Blocking, for callers already off the event loop."""
         with self._audited(sql) as record:
             executed = self._checked(sql, record)
-            result = self._warehouse.run(executed, **limits)
+            result = self._warehouse.run(executed, **{"total": self.fetched, **limits})
             record.outcome, record.rows = "ok", result.row_count
             return result
 
@@ -110,7 +113,7 @@ class ScopedWarehouse:
         """The engine's own `arun` (its slots and budgets), after the person's check; audited."""
         with self._audited(sql) as record:
             executed = await asyncio.to_thread(self._checked, sql, record)
-            result = await self._warehouse.arun(executed, **options)
+            result = await self._warehouse.arun(executed, **{"total": self.fetched, **options})
             record.outcome, record.rows = "ok", result.row_count
             return result
 

@@ -8,13 +8,16 @@ wrappers, so every engine refuses, bounds and reports the same way.
 
 from __future__ import annotations
 
+import contextlib
 import datetime as dt
 import decimal
 import logging
+import os
 import threading
 import time
 import uuid
 from dataclasses import dataclass, field
+from collections.abc import Callable
 from typing import Any
 
 import functools
@@ -28,6 +31,8 @@ from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
 from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
+from agent.warehouse.cost import costly_shape
+from agent.warehouse.engines.base import PlanSize
 
 log = logging.getLogger(__name__)
 
@@ -41,6 +46,9 @@ STOP_GRACE_S = 5.0
 INTROSPECTION_QUERIES = 4
 # Asking the engine for a plan's size is planning only; past this the query is taken as not costly.
 ESTIMATE_BUDGET_S = 2.0
+# The niceness a costly in-process query runs at: ~1/10 of a core's share against ordinary work when the
+# cores are contended (Linux's weights: 110 against 1024), all of it when they are idle.
+COSTLY_NICENESS = 10
 
 
 class WarehouseUnavailableError(WarehouseError):
@@ -258,11 +266,42 @@ class QueryResult:
         return [dict(zip(self.columns, row)) for row in self.rows]
 
 
+def _megabytes(size: int) -> str:
+    return f"{size / 1_000_000:,.0f} MB" if size >= 1_000_000 else f"{size / 1_000:,.0f} kB"
+
+
+class FetchTotal:
+    """What one request has brought back over all its queries, bounded by `most` bytes: a person's
+    question that runs many queries (or a follow-up that re-reads a large result) cannot hold more
+    than this in the bot's memory, whatever each query's own cap allows."""
+
+    def __init__(self, most: int):
+        self.most = most
+        self.size = 0
+        self._lock = threading.Lock()
+
+    def charge(self, size: int) -> None:
+        with self._lock:
+            if self.size + size > self.most:
+                raise ResultTooLargeError(
+                    f"This question's queries have brought back {_megabytes(self.most)} of results "
+                    "between them, the most one question may; ask for fewer rows or columns, or ask the "
+                    "parts as separate questions."
+                )
+            self.size += size
+
+    def refund(self, size: int) -> None:
+        """A query that failed keeps none of its rows: what it fetched no longer counts."""
+        with self._lock:
+            self.size = max(self.size - size, 0)
+
+
 @dataclass(frozen=True)
 class Limits:
     timeout_s: float
     row_cap: int
     max_bytes: int
+    total: FetchTotal | None = None  # the request's total over all its queries, when it has one
 
 
 def json_safe(value):
@@ -294,17 +333,34 @@ def value_bytes(value: Any) -> int:
 
 
 class RowCollector:
-    """Rows fetched in batches, stopped as soon as the row cap or the byte budget is passed."""
+    """Rows fetched in batches, stopped as soon as the row cap, the byte budget or the request's total
+    is passed. A context manager: a query that fails gives back what it charged to the total."""
 
     def __init__(self, limits: Limits):
         self.limits = limits
         self.rows: list[tuple] = []
         self.size = 0
+        self._charged = 0
+
+    def __enter__(self) -> RowCollector:
+        return self
+
+    def __exit__(self, kind, error, trace) -> None:
+        if error is not None and self.limits.total is not None:
+            self.limits.total.refund(self._charged)
 
     def add(self, batch) -> bool:
         """Add one batch; False when the result is complete (empty batch)."""
         if not batch:
             return False
+        before = self.size
+        self._add_rows(batch)
+        if self.limits.total is not None:
+            self.limits.total.charge(self.size - before)
+            self._charged += self.size - before
+        return True
+
+    def _add_rows(self, batch) -> None:
         for row in batch:
             self.size += sum(value_bytes(v) for v in row)
             self.rows.append(row)
@@ -315,10 +371,19 @@ class RowCollector:
                 )
             if self.size > self.limits.max_bytes:
                 raise ResultTooLargeError(
-                    f"The query's result is larger than {self.limits.max_bytes / 1_000_000:,.0f} MB, "
+                    f"The query's result is larger than {_megabytes(self.limits.max_bytes)}, "
                     "the most I can bring back; select fewer or shorter columns, or aggregate."
                 )
-        return True
+
+
+def _yielding_cpu(run: Callable[..., QueryResult], *args: Any, **kwargs: Any) -> QueryResult:
+    """`run` on this thread at a lower CPU priority: an in-process engine's costly query runs on the
+    cores that answer everyone else (the agent's steps, other people's cheap queries), so it takes
+    what they leave. Linux gives each thread its own niceness, and a slot's thread is fresh for each
+    call, so nothing else is lowered; elsewhere (or if refused) the query runs as it is."""
+    with contextlib.suppress(OSError, AttributeError):
+        os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), COSTLY_NICENESS)
+    return run(*args, **kwargs)
 
 
 class Warehouse:
@@ -327,6 +392,8 @@ class Warehouse:
     dialect: str = "duckdb"  # sqlglot's name for the SQL this warehouse runs
     engine: str = "duckdb"  # the product name people know it by
     is_demo: bool = False
+    # The engine runs its queries on this process's threads (DuckDB): its cores are the bot's.
+    in_process: bool = False
     FETCH_BATCH = 200
 
     def __init__(self, settings: Settings, *, url: str = ""):
@@ -358,8 +425,9 @@ class Warehouse:
         where a built-in always wins, like MariaDB, have none to report)."""
         return frozenset()
 
-    def _estimate_rows(self, sql: str) -> float | None:
-        """The most rows any step of the engine's plan for `sql` expects to handle; None when it does not say."""
+    def _plan_size(self, sql: str) -> PlanSize | None:
+        """What the engine's planner expects of `sql` (its most rows at any step, the bytes it scans);
+        None when it does not say."""
         return None
 
     def cancel(self) -> None:
@@ -435,11 +503,13 @@ class Warehouse:
 
     # -- queries ----------------------------------------------------------------------
 
-    def limits(self, *, row_cap: int | None = None, timeout_s: float | None = None) -> Limits:
+    def limits(self, *, row_cap: int | None = None, timeout_s: float | None = None,
+               total: FetchTotal | None = None) -> Limits:
         return Limits(
             timeout_s=timeout_s or self.settings.query_timeout_s,
             row_cap=row_cap or self.settings.query_row_cap,
             max_bytes=self.settings.query_result_bytes,
+            total=total,
         )
 
     def dry_run(self, sql: str) -> None:
@@ -447,10 +517,12 @@ class Warehouse:
         self.check(sql)
         self._explain(sql)
 
-    def run(self, sql: str, *, row_cap: int | None = None, timeout_s: float | None = None) -> QueryResult:
-        """Run one guarded read query; blocking, so async callers use `arun`."""
+    def run(self, sql: str, *, row_cap: int | None = None, timeout_s: float | None = None,
+            total: FetchTotal | None = None) -> QueryResult:
+        """Run one guarded read query; blocking, so async callers use `arun`. `total`: the request's
+        fetch total, charged as rows arrive."""
         self.check(sql)
-        return self._execute(sql, self.limits(row_cap=row_cap, timeout_s=timeout_s))
+        return self._execute(sql, self.limits(row_cap=row_cap, timeout_s=timeout_s, total=total))
 
     def budget_s(self, timeout_s: float | None = None) -> float:
         """How long a caller waits for a query with this time limit before abandoning it."""
@@ -463,24 +535,52 @@ class Warehouse:
         the slot kept for others."""
         budget_s = self.budget_s(limits.get("timeout_s"))
         costly = await self.is_costly(sql)
-        return await self.slots.call(
-            self.run, sql, budget_s=budget_s, owner=owner, channel=channel, costly=costly, **limits
-        )
+        run = functools.partial(_yielding_cpu, self.run) if costly and self.in_process else self.run
+        return await self.slots.call(run, sql, budget_s=budget_s, owner=owner, channel=channel, costly=costly, **limits)
 
     async def is_costly(self, sql: str) -> bool:
-        """Whether the engine's plan for `sql` expects more rows than `warehouse_costly_rows` at some step.
-        Asked off the slots (planning is quick); an engine that cannot say, or is slow to, means not costly."""
+        """Whether `sql` is costly: the engine's plan expects more rows than `warehouse_costly_rows` at some
+        step or to scan more than `warehouse_costly_bytes`, or its shape is costly whatever the plan says
+        (recursion, a regular expression over a large table: agent.warehouse.cost). Asked off the slots
+        (planning is quick); an engine that cannot say, or is slow to, leaves the shape to decide."""
 
-        def estimate() -> float | None:
-            self.check(sql)
-            return self._estimate_rows(sql)
+        def estimate() -> str | None:
+            tree = self.check(sql)
+            shape = costly_shape(tree, self._table_rows, self.settings.warehouse_costly_rows)
+            if shape is not None:
+                return shape
+            try:
+                size = self._plan_size(sql)
+            except Exception as exc:  # noqa: BLE001 - running the query says what is wrong with it, in a sentence
+                log.info("no plan estimate for a query: %s: %s", type(exc).__name__,
+                         str(exc).splitlines()[0] if str(exc) else "")
+                return None
+            return self._costly_size(size)
 
         try:
-            rows = await off_slot(estimate, budget_s=ESTIMATE_BUDGET_S)
-        except Exception as exc:  # noqa: BLE001 - running the query says what is wrong with it, in a sentence
-            log.info("no plan estimate for a query: %s: %s", type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
+            why = await off_slot(estimate, budget_s=ESTIMATE_BUDGET_S)
+        except Exception as exc:  # noqa: BLE001 - the guard's refusal or a slow planner: running says what is wrong
+            log.info("no cost estimate for a query: %s: %s", type(exc).__name__, str(exc).splitlines()[0] if str(exc) else "")
             return False
-        return rows is not None and rows > self.settings.warehouse_costly_rows
+        if why is not None:
+            log.info("a query is costly: %s", why)
+        return why is not None
+
+    def _costly_size(self, size: PlanSize | None) -> str | None:
+        if size is None:
+            return None
+        if size.rows is not None and size.rows > self.settings.warehouse_costly_rows:
+            return f"the plan expects {size.rows:,.0f} rows at some step"
+        if size.bytes is not None and size.bytes > self.settings.warehouse_costly_bytes:
+            return f"the plan scans {size.bytes:,.0f} bytes"
+        return None
+
+    def _table_rows(self, table: exp.Table) -> int | None:
+        """A table's estimated rows as introspection read them; None for a name that is no table (a CTE's)."""
+        schema = self.schema()
+        key = schema.key_of(".".join(part.name for part in table.parts))
+        info = schema.info.get(key) if key is not None else None
+        return info.row_estimate if info is not None else None
 
     async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
         await self.slots.call(self.dry_run, sql, budget_s=self.budget_s(), owner=owner)

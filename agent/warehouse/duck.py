@@ -30,6 +30,7 @@ from agent.warehouse.base import (
     quote,
     table_key,
 )
+from agent.warehouse.engines.base import PlanSize
 
 log = logging.getLogger(__name__)
 
@@ -42,6 +43,7 @@ _CLOSE_WAIT_S = 3.0
 class DuckDBWarehouse(Warehouse):
     dialect = "duckdb"
     engine = "DuckDB"
+    in_process = True
 
     def __init__(self, path: Path, settings: Settings, *, url: str = "", is_demo: bool = False):
         super().__init__(settings, url=url or f"duckdb:///{path}")
@@ -208,7 +210,7 @@ class DuckDBWarehouse(Warehouse):
         finally:
             cursor.close()
 
-    def _estimate_rows(self, sql: str) -> float | None:
+    def _plan_size(self, sql: str) -> PlanSize | None:
         cursor = self._cursor()
         try:
             [(_, plan)] = cursor.execute("EXPLAIN (FORMAT JSON) " + sql).fetchall()
@@ -216,7 +218,8 @@ class DuckDBWarehouse(Warehouse):
             raise _as_sql_error(exc) from exc
         finally:
             cursor.close()
-        return max((_plan_rows(root)[1] for root in json.loads(plan)), default=None)
+        most = max((_plan_rows(root)[1] for root in json.loads(plan)), default=None)
+        return PlanSize(rows=most) if most is not None else None
 
     def _execute(self, sql: str, limits: Limits) -> QueryResult:
         cursor = self._cursor()
@@ -230,8 +233,9 @@ class DuckDBWarehouse(Warehouse):
         try:
             relation = cursor.execute(sql)
             description = relation.description or []
-            while collector.add(relation.fetchmany(self.FETCH_BATCH)):
-                pass
+            with collector:
+                while collector.add(relation.fetchmany(self.FETCH_BATCH)):
+                    pass
         except duckdb.InterruptException as exc:
             raise _timeout(limits) from exc
         except duckdb.Error as exc:

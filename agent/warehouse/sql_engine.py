@@ -9,9 +9,7 @@ is abandoned (invalidated, never returned to the pool) and the caller gets its a
 
 from __future__ import annotations
 
-import json
 import logging
-import math
 import re
 import threading
 import time
@@ -42,6 +40,7 @@ from agent.warehouse.base import (
     quote,
     table_key,
 )
+from agent.warehouse.engines.base import PlanSize
 from agent.warehouse.urls import Engine, mask_url, plan, require_extra
 
 log = logging.getLogger(__name__)
@@ -212,8 +211,9 @@ class SqlAlchemyWarehouse(Warehouse):
                 result = conn.execution_options(stream_results=stream).exec_driver_sql(text)
                 columns = list(result.keys())
                 cursor_description = result.cursor.description if result.cursor else None
-                while collector.add(result.fetchmany(self.FETCH_BATCH)):
-                    pass
+                with collector:
+                    while collector.add(result.fetchmany(self.FETCH_BATCH)):
+                        pass
                 result.close()
         except sa_exc.DBAPIError as exc:
             raise self._as_error(exc, limits) from None
@@ -250,19 +250,15 @@ class SqlAlchemyWarehouse(Warehouse):
                 raise
             self._execute(f"SELECT * FROM ({sql}) AS dry_run LIMIT 0", limits, stream=False)
 
-    def _estimate_rows(self, sql: str) -> float | None:
-        """PostgreSQL: the plan's largest row estimate; MySQL/MariaDB: the product of the rows each table's
-        access reads (a join multiplies them). Other engines do not say."""
-        limits = self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0))
-        if self.info.key == "postgres":
-            [(plan, *_)] = self._execute("EXPLAIN (FORMAT JSON) " + sql, limits, stream=False).rows
-            plan = json.loads(plan) if isinstance(plan, str) else plan
-            return max(_pg_plan_rows(entry["Plan"]) for entry in plan)
-        if self.info.key == "mysql":
-            result = self._execute("EXPLAIN " + sql, limits, stream=False)
-            column = [name.lower() for name in result.columns].index("rows")
-            return float(math.prod(float(row[column]) for row in result.rows if row[column] is not None))
-        return None
+    def _plan_size(self, sql: str) -> PlanSize | None:
+        """The planner's estimate: the engine's EXPLAIN statement and its reading of the answer (each
+        engine's module), or its driver's dry run (BigQuery)."""
+        statement = self.info.plan_statement(sql)
+        if statement is None:
+            with self._connect() as conn:
+                return self.info.dry_run_size(conn.connection.dbapi_connection, sql)
+        result = self._execute(statement, self.limits(timeout_s=min(self.settings.query_timeout_s, 10.0)), stream=False)
+        return self.info.plan_size(result.columns, result.rows)
 
     def _as_error(self, exc: sa_exc.DBAPIError, limits: Limits) -> Exception:
         orig = exc.orig
@@ -280,6 +276,11 @@ class SqlAlchemyWarehouse(Warehouse):
                 f"the bot to grant it SELECT, or ask about another table.",
                 detail=message,
             )
+        if state == "53400" or errno == 1114:  # temp_file_limit; a MariaDB temporary table past tmp_disk_table_size
+            return SqlError(
+                f"The query needed more than the {self.settings.query_temp_disk_bytes / 1_000_000:,.0f} MB of "
+                "temporary disk one query may fill, so the warehouse stopped it; filter or aggregate before "
+                "joining, or bound the recursion.", detail=message)
         if state == "25006" or errno in (1792, 1290):
             return SqlError(f"The warehouse session is read-only, so it refused: {first}", detail=message)
         if state == "42P01" or errno == 1146:
@@ -498,6 +499,3 @@ def _timeout(limits: Limits) -> QueryTimeoutError:
         "try a narrower filter or a smaller time range."
     )
 
-
-def _pg_plan_rows(node: dict) -> float:
-    return max([float(node.get("Plan Rows", 0)), *(_pg_plan_rows(child) for child in node.get("Plans", []))])

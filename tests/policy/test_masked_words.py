@@ -147,3 +147,62 @@ async def test_a_restricted_person_gets_the_guards_reason_not_a_syntax_error(mas
     refused with what it would do (issue 25 item 1)."""
     reply = await _run_tool(masked, "Chat BI Agent", {"sql": sql, "dialect": dialect}, MASKED)
     assert reply.error is not None and reason in reply.error and "syntax" not in reply.error, reply.error
+
+
+def _chart_words(reply) -> str:
+    """Every word a chart shows: its title, note, axis titles, and the names of its categories."""
+    if reply.chart is None:
+        return ""
+    spec = reply.chart.spec
+    return " ".join([spec.title, spec.note or "", spec.x_label, spec.y_label, *spec.names, *spec.names.values()])
+
+
+CHART_SQL = "SELECT manufacturer, engine, count(*) AS n FROM planes GROUP BY ALL ORDER BY n DESC LIMIT 8"
+
+
+async def _chart_reply(assistant, question: str, who: ChatContext):
+    if question.startswith("SELECT"):
+        return await _run_tool(assistant, "Chat BI Agent", {"sql": question, "dialect": "duckdb"}, who)
+    return await _ask(assistant, question, who)
+
+
+@pytest.mark.parametrize("question", ["average seats by manufacturer and engine type", CHART_SQL])
+async def test_a_chart_on_the_masked_column_shows_no_values(masked, question):
+    """A chart's title, note, axis titles, category names and the rows it draws, for a person the column
+    is masked for, carry no value of it; the same chart for someone else does (so the test sees a leak)."""
+    reply = await _chart_reply(masked, question, MASKED)
+    assert reply.error is None and reply.chart is not None, (reply.error, reply.text)
+    assert not _leaks(_chart_words(reply)) and not _leaks(_said(reply)), (_chart_words(reply), _said(reply))
+    assert all(not _leaks(" ".join(map(str, row))) for row in reply.rows)
+    opened = await _chart_reply(masked, question, OPEN)
+    assert opened.chart is not None and _leaks(" ".join(" ".join(map(str, row)) for row in opened.rows))
+
+
+@pytest.mark.parametrize("question", [
+    "how many planes were made by Boing?",  # near misses a value index would correct: no correction
+    "average seats of Airbuss planes",
+    "planes made by bomb",
+    "which manufacturer makes the most planes?",  # the reading line and the answer name no maker
+    "top 3 manufacturers by number of planes",
+])
+async def test_free_text_never_names_a_masked_value_the_person_did_not_write(masked, question):
+    """Decline sentences, suggestions ('did you mean'), follow-ups and the 'Read as' line, for a
+    person the policy masks the column for."""
+    reply = await _ask(masked, question, MASKED)
+    written = {m for m in MAKERS if m.lower() in question.lower()}
+    assert not set(_leaks(_said(reply))) - written, _said(reply)
+    assert not set(_leaks(_chart_words(reply))) - written
+
+
+@pytest.mark.parametrize("first", ["top 3 manufacturers by number of planes", "average seats by manufacturer and engine type"])
+@pytest.mark.parametrize("why", ["why?", "how did you get that?"])
+async def test_the_why_answer_names_no_masked_value(masked, first, why):
+    """'Why?' after an answer explains its reading (conditions, grouping, ranking): for a person the column
+    is masked for, it names no value of it, neither from the rows nor as a correction of their words."""
+    session = f"mw-{next(_sessions)}"
+    answered = await masked.reply(masked.ask(session, first, MASKED))
+    if answered.ask_human is not None and answered.ask_human.kind == "confirm_sql":
+        answered = await masked.reply(masked.resume(session, "run", MASKED))
+    reply = await masked.reply(masked.ask(session, why, MASKED))
+    assert reply.text.startswith("I read your question as"), reply.text  # an explanation, not a refusal
+    assert not _leaks(_said(answered)) and not _leaks(_said(reply)), (_said(answered), _said(reply))

@@ -63,8 +63,11 @@ def test_mysql_plan_is_read_only():
         def execute(self, sql):
             self.statements.append(sql)
 
-        def fetchone(self):
-            return ("10.11.19-MariaDB",) if self.statements[-1] == "SELECT VERSION()" else None
+        def fetchone(self):  # MariaDB 10.11: tmp_disk_table_size, not yet 11.5's max_tmp_session_space_usage
+            last = self.statements[-1]
+            if last == "SELECT VERSION()":
+                return ("10.11.19-MariaDB",)
+            return ("tmp_disk_table_size", "18446744073709551615") if "tmp_disk_table_size" in last else None
 
     cursor = Recorder()
     session = ENGINES["mysql"].on_connect(cursor, p.limits)
@@ -72,6 +75,8 @@ def test_mysql_plan_is_read_only():
     assert cursor.statements[0] == "SET SESSION TRANSACTION READ ONLY"
     assert "SET SESSION max_statement_time = 20.000" in cursor.statements
     assert any(s.startswith("SET SESSION tmp_table_size") for s in cursor.statements)
+    assert "SET SESSION tmp_disk_table_size = 1000000000" in cursor.statements
+    assert not any("SET SESSION max_tmp_session_space_usage" in s for s in cursor.statements)
 
 
 def test_mariadb_gets_regexp_not_regexp_like():

@@ -105,3 +105,19 @@ def test_wrong_credentials(mysql_database, tmp_path):
         assert "wrong-pw" not in caught.value.user_message
     finally:
         wrong.close()
+
+
+def test_temporary_disk_is_bounded_on_mariadb_10_11(mysql_database, tmp_path):
+    """An exponential recursive CTE (issue 25 wrote 2.6 GB of temporary disk before its time limit) ends
+    at QUERY_TEMP_DISK_BYTES with a sentence: tmp_disk_table_size bounds MariaDB's temporary tables."""
+    name, user = mysql_database
+    url = f"mariadb://{user}:bot-secret-pw@127.0.0.1:3306/{name}"
+    wh = open_warehouse(server_settings(tmp_path, url, query_temp_disk_bytes=8_000_000, query_timeout_s=30))
+    doubling = ("WITH RECURSIVE r(n, s) AS (SELECT 1, REPEAT('x', 1000) UNION ALL "
+                "SELECT n + 1, s FROM r, (SELECT 1 AS k UNION ALL SELECT 2) two WHERE n < 40) SELECT COUNT(*) FROM r")
+    try:
+        with pytest.raises(SqlError, match="more than the 8 MB of temporary disk"):
+            wh.run(doubling)
+        assert wh.run("SELECT COUNT(*) FROM orders").rows == [(2,)]  # the session goes on
+    finally:
+        wh.close()

@@ -7,6 +7,7 @@ Each engine is one module in this package defining one `ServerEngine` subclass; 
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
@@ -29,6 +30,24 @@ class SessionLimits:
     @property
     def connect_seconds(self) -> int:
         return max(int(self.connect_timeout_s), 1)
+
+
+@dataclass(frozen=True)
+class PlanSize:
+    """What an engine's planner expects of a query before it runs: the most rows any step handles,
+    and the bytes it reads (engines that price by bytes scanned: Snowflake, BigQuery). None: not said."""
+
+    rows: float | None = None
+    bytes: float | None = None
+
+
+def finite(value: Any) -> float | None:
+    """A planner's number, or None where it wrote none ('NaN', '?', null)."""
+    try:
+        number = float(value)
+    except (TypeError, ValueError):
+        return None
+    return number if math.isfinite(number) else None
 
 
 class ServerEngine:
@@ -75,6 +94,20 @@ class ServerEngine:
 
     def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
         """(SQL, parameters) giving (schema, table, estimated rows), or None."""
+        return None
+
+    def plan_statement(self, sql: str) -> str | None:
+        """The statement asking the planner what `sql` would cost, without running it; None when the
+        engine has none."""
+        return None
+
+    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+        """The planner's answer to `plan_statement`, read."""
+        return None
+
+    def dry_run_size(self, raw, sql: str) -> PlanSize | None:
+        """For an engine that estimates through its driver rather than a statement (BigQuery's dry run
+        job): ask on `raw`, the driver's connection."""
         return None
 
     def sample(self, name: str, source: str, estimate: int, above: int) -> str:

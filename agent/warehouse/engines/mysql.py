@@ -3,13 +3,14 @@ time-limit settings differ, MariaDB bounds temporary disk, and lacks REGEXP_LIKE
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
 
-from agent.warehouse.engines.base import ServerEngine, SessionLimits
+from agent.warehouse.engines.base import PlanSize, ServerEngine, SessionLimits, finite
 
 
 class MariaDBDialect(MySQL):
@@ -47,14 +48,22 @@ class MySQLOrMariaDB(ServerEngine):
         session = {"mariadb": "mariadb" in str(cursor.fetchone()[0]).lower()}
         cursor.execute(self.query_timeout(limits.timeout_s, session))
         if limits.temp_disk_bytes:
-            # in-memory temporary tables stay small (16 MiB, the server's usual default, never more);
-            # only MariaDB 11.5+ bounds the disk they spill to
+            # in-memory temporary tables stay small (16 MiB, the server's usual default, never more)
             cursor.execute(f"SET SESSION tmp_table_size = {min(limits.temp_disk_bytes, 16 * 1024 * 1024)}")
             if session["mariadb"]:
-                cursor.execute("SHOW VARIABLES LIKE 'max_tmp_session_space_usage'")
-                if cursor.fetchone():
-                    cursor.execute(f"SET SESSION max_tmp_session_space_usage = {limits.temp_disk_bytes}")
+                self._bound_mariadb_disk(cursor, limits.temp_disk_bytes)
         return session
+
+    def _bound_mariadb_disk(self, cursor, most: int) -> None:
+        """MariaDB 10.2+: tmp_disk_table_size bounds each internal temporary table spilled to disk (a
+        recursive CTE's rows, GROUP BY, DISTINCT, UNION, derived tables): past it the statement ends with
+        error 1114. A sort's merge files have no such setting before 11.5, whose
+        max_tmp_session_space_usage bounds every temporary file of the session; before it only the
+        statement's time limit bounds them. MySQL has neither (its TempTable limits are server-wide)."""
+        for variable in ("tmp_disk_table_size", "max_tmp_session_space_usage"):
+            cursor.execute(f"SHOW VARIABLES LIKE '{variable}'")
+            if cursor.fetchone():
+                cursor.execute(f"SET SESSION {variable} = {int(most)}")
 
     def query_timeout(self, timeout_s: float, session: dict[str, Any]) -> str:
         if session.get("mariadb"):
@@ -74,6 +83,15 @@ class MySQLOrMariaDB(ServerEngine):
     def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
         return ("SELECT table_schema, table_name, table_rows FROM information_schema.tables "
                 "WHERE table_schema IN %(s)s", {"s": tuple(schemas)})
+
+    def plan_statement(self, sql: str) -> str | None:
+        return "EXPLAIN " + sql
+
+    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+        """One row per table access, each with the rows it reads: a join multiplies them."""
+        column = [name.lower() for name in columns].index("rows")
+        reads = [n for n in (finite(row[column]) for row in rows) if n is not None]
+        return PlanSize(rows=float(math.prod(reads))) if reads else None
 
     def executable(self, sql: str, session: dict[str, Any]) -> str:
         if session.get("mariadb") and "regexp_like" in sql.lower():

@@ -3,9 +3,10 @@ the role may set it, cancel through the protocol, reltuples as row estimates."""
 
 from __future__ import annotations
 
+import json
 from typing import Any
 
-from agent.warehouse.engines.base import ServerEngine, SessionLimits
+from agent.warehouse.engines.base import PlanSize, ServerEngine, SessionLimits, finite
 
 
 class PostgreSQL(ServerEngine):
@@ -56,6 +57,21 @@ class PostgreSQL(ServerEngine):
         return ("SELECT n.nspname, c.relname, c.reltuples::bigint FROM pg_class c "
                 "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY(%(s)s)", {"s": schemas})
 
+    def plan_statement(self, sql: str) -> str | None:
+        return "EXPLAIN (FORMAT JSON) " + sql
+
+    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+        """One row, one JSON list of plans: the largest 'Plan Rows' of any node."""
+        [(plan, *_)] = rows
+        plan = json.loads(plan) if isinstance(plan, str) else plan
+        found = [n for n in (_most_rows(entry["Plan"]) for entry in plan) if n is not None]
+        return PlanSize(rows=max(found)) if found else None
+
     def sample(self, name: str, source: str, estimate: int, above: int) -> str:
         percent = max(100.0 * above / estimate, 0.01)
         return f"SELECT {name} FROM {source} TABLESAMPLE SYSTEM ({percent:.4f})"
+
+
+def _most_rows(node: dict) -> float | None:
+    found = [n for n in (finite(node.get("Plan Rows")), *(_most_rows(c) for c in node.get("Plans", []))) if n is not None]
+    return max(found) if found else None
