@@ -86,6 +86,17 @@ def drop_filters(edited: Edited, fields: list[str], model: SemanticModel) -> Edi
     return edited.then(intent.model_copy(update={"filters": kept}), f"without {said}")
 
 
+def keep_rows(edited: Edited, field: str, keys: list, model: SemanticModel) -> Edited:
+    """Only the things the previous answer listed ('which of them …' after a top 5): its keys become
+    the condition on their dimension, replacing one on the same dimension."""
+    intent = edited.intent
+    kept = [f for f in intent.filters if not same_subject(model, f.field, field)]
+    flt = Filter(field=field, op="in" if len(keys) > 1 else "=", values=list(keys))
+    said = f"among the {len(keys)} {_label(model, field).lower()} values of the previous answer" if len(keys) > 1 \
+        else f"for {keys[0]}, the previous answer's {_label(model, field).lower()}"
+    return edited.then(intent.model_copy(update={"filters": [*kept, flt]}), said)
+
+
 def compare_values(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     """Set the new value beside the old one: one row per value, both kept ('compare with LGA')."""
     intent = edited.intent

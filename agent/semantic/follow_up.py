@@ -35,6 +35,7 @@ class FollowUp:
     problem: str | None = None
     extraction: Extraction | None = None
     unread: list[str] = field(default_factory=list)
+    over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
 
 
 def _read(text: str, model: SemanticModel, values: ValueIndex) -> tuple[Extraction, Draft]:
@@ -160,7 +161,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if problems:
         return FollowUp(problem=" ".join(problems), extraction=extraction)
     unread = extraction.ignored_words if extraction is not None and found is not None else []
-    return FollowUp(edited=edited, extraction=extraction, unread=unread)
+    return FollowUp(edited=edited, extraction=extraction, unread=unread, over_rows=cues.things)
 
 
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
