@@ -13,6 +13,7 @@ import asyncio
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from agent.budget import steps
 from agent.llm.routing import FOLLOW_UP_MARK
@@ -51,6 +52,16 @@ class InThread:
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
 
 
+def reading_question(state: CommonAgentState) -> str:
+    """The words the last reading was read from (the router's rewrite, with its own follow-ups)."""
+    found = latest_output(state, ("generate_sql",), with_key="intent")
+    if found is None:
+        return ""
+    info: dict[str, Any] = dict(state.get("session_tool_call_info") or {})
+    asked = info.get("tool_call_input_mapping", {}).get(found[0]) or {}
+    return str(asked.get("user_question") or "")
+
+
 def previous_reading(state: CommonAgentState) -> StructuredIntent | None:
     found = latest_output(state, ("generate_sql",), with_key="intent")
     return StructuredIntent.model_validate(found[1]["intent"]) if found else None
@@ -59,8 +70,8 @@ def previous_reading(state: CommonAgentState) -> StructuredIntent | None:
 MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
 
 
-def answer_keys(intent: dict | None, columns: list[str], rows: list[list], row_count: int,
-                model: SemanticModel) -> dict | None:
+def answer_keys(intent: dict[str, Any] | None, columns: list[str], rows: list[list[Any]], row_count: int,
+                model: SemanticModel) -> dict[str, Any] | None:
     """What the dialogue state keeps of an answer's rows: its first grouping (not a date) and the
     values they hold, for 'which of them …' in the next turn. None when the rows were cut or are many."""
     if not intent or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
@@ -78,7 +89,7 @@ def answer_keys(intent: dict | None, columns: list[str], rows: list[list], row_c
     return None
 
 
-def previous_keys(state: CommonAgentState) -> tuple[str, list] | None:
+def previous_keys(state: CommonAgentState) -> tuple[str, list[Any]] | None:
     """The previous answer's things, when the latest answer is the last reading's (another
     question's rows are no 'them')."""
     answer = latest_output(state, (EXECUTE,), with_key="sql")
@@ -143,4 +154,5 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
                         unread=follow.unread)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
-    return InThread(question)
+    # read with the question of the last reading, not the turns after it that were never read
+    return InThread(reading_question(state) + FOLLOW_UP_MARK + latest)
