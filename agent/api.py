@@ -532,7 +532,8 @@ def _resume(answer: dict[str, Any]) -> Any:
 
 
 REASK: dict[str, Any] = {"reask": True}
-SHORT_REPLY_WORDS = 3  # a bare "yes"/"no" this short answers the pending question, never a new request
+SHORT_REPLY_WORDS = 3
+CHOICE_REPLY_WORDS = 5  # "use the movies table, please": longer, it is a message of its own  # a bare "yes"/"no" this short answers the pending question, never a new request
 
 
 def _reask(session_id: str, pending: AskHuman, context: ChatContext) -> AgentReply:
@@ -590,10 +591,11 @@ def interpret_reply(
             return {"choice": "cancel"}
         return None
     if pending.kind == "choose_table":
-        lowered = text.lower()
-        for option in pending.options:
-            if option.value.lower() in lowered or option.label.lower() in lowered:
-                return {"choice": option.value}
+        # "movies", "use the movies table": an answer; a sentence that has a table's name in it
+        # ("only movies released after 2000") is a new message, which supersedes the question
+        named = [o for o in pending.options if _names_option(text, o)]
+        if len(named) == 1 and len(text.split()) <= CHOICE_REPLY_WORDS:
+            return {"choice": named[0].value}
         return None
     if not pending.options:
         return {"choice": text}

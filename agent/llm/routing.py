@@ -42,7 +42,7 @@ _YES_WORDS = (
 )
 AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
 NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
-_ONLY_YES = re.compile(rf"^({_YES_WORDS}[.!, ]*)+(please)?[.! ]*$", re.I)
+_ONLY_YES = re.compile(rf"^({_YES_WORDS}[.!, ]*(and\s+|then\s+)?)+(please)?[.! ]*$", re.I)  # "go ahead and run it"
 _FOLLOW_UP = re.compile(
     # Only words that build on the last question; "just give me the number of X" is a question of its own.
     r"^(now|and|what about|how about|same|also|instead|only|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",

@@ -110,6 +110,8 @@ def find_cues(message: str) -> Cues:
     for m in list(re.finditer(rf"(?<![\w']){phrase(words['pointers'])}\s+(\w+)", cues.text, re.I)):
         cues.pointer = True
         cues.pointed.append(m.group(1).lower())
+    if m := re.search(rf"(?<![\w']){phrase(words['pointers_alone'])}$", cues.text, re.I):
+        cues.pointer, cues.text = True, cues.text[: m.start()].strip()
     if cues.pointed:
         cues.text = re.sub(rf"(?<![\w']){phrase(words['pointers'])}\s+", " ", cues.text, flags=re.I).strip()
     cues.text = re.sub(rf"(?<![\w']){phrase(words['fillers'])}(?![\w'])", " ", cues.text, flags=re.I)

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import calendar
 from dataclasses import dataclass, field
+from typing import Any
 
 from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model import SemanticModel
@@ -47,6 +48,8 @@ def same_subject(model: SemanticModel, first: str, second: str) -> bool:
     one, two = dims.get(first), dims.get(second)
     if one is None or two is None:
         return False
+    if {(s.table, s.expr) for s in one.sources} & {(s.table, s.expr) for s in two.sources}:
+        return True  # one column under two names ('pizza_types__category' and 'category')
     for join in model.joins:
         for a, b in ((one, two), (two, one)):
             keyed = any(s.table == join.from_table and s.expr in {k for k, _ in join.keys} for s in a.sources)
@@ -84,6 +87,17 @@ def drop_filters(edited: Edited, fields: list[str], model: SemanticModel) -> Edi
     kept = [f for f in intent.filters if f not in gone]
     said = ", ".join(f"{_label(model, f.field)} {_values(f)}" for f in gone)
     return edited.then(intent.model_copy(update={"filters": kept}), f"without {said}")
+
+
+def keep_rows(edited: Edited, field: str, keys: list[Any], model: SemanticModel) -> Edited:
+    """Only the things the previous answer listed ('which of them …' after a top 5): its keys become
+    the condition on their dimension, replacing one on the same dimension."""
+    intent = edited.intent
+    kept = [f for f in intent.filters if not same_subject(model, f.field, field)]
+    flt = Filter(field=field, op="in" if len(keys) > 1 else "=", values=list(keys))
+    said = f"among the {len(keys)} {_label(model, field).lower()} values of the previous answer" if len(keys) > 1 \
+        else f"for {keys[0]}, the previous answer's {_label(model, field).lower()}"
+    return edited.then(intent.model_copy(update={"filters": [*kept, flt]}), said)
 
 
 def compare_values(edited: Edited, new: Filter, model: SemanticModel) -> Edited:

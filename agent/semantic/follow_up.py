@@ -35,6 +35,7 @@ class FollowUp:
     problem: str | None = None
     extraction: Extraction | None = None
     unread: list[str] = field(default_factory=list)
+    over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
 
 
 def _read(text: str, model: SemanticModel, values: ValueIndex) -> tuple[Extraction, Draft]:
@@ -93,6 +94,16 @@ def _direction(cues: Cues, intent: StructuredIntent, model: SemanticModel) -> bo
     return higher_is_better == (cues.polarity == "best")
 
 
+def _with_previous_measure(previous: StructuredIntent, rest: str, model: SemanticModel,
+                           values: ValueIndex) -> Extraction | None:
+    """The message's words read after the previous measure's name; None when that reads no better."""
+    labels = [model.metric_by_name[m].label for m in previous.metrics if m in model.metric_by_name]
+    if not labels:
+        return None
+    extraction, _ = _read(f"{' and '.join(labels)} {rest}", model, values)
+    return extraction if extraction.intent is not None else None
+
+
 def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     """'them' after an answer by carrier is the carriers: the previous grouping's name."""
     dims = [d for d in previous.dimensions if d in model.dimension_by_name]
@@ -122,6 +133,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         intent = extraction.intent
         if intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3:
             return FollowUp(fresh=True, extraction=extraction)
+    if extraction is not None and extraction.intent is None:
+        # 'by size' alone takes the default measure, which may not go with it, and '2015' alone
+        # names nothing to measure; the previous measure is what the message keeps, so its words
+        # are read with that measure's
+        extraction = _with_previous_measure(previous, rest, model, values) or extraction
     if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
         return FollowUp(extraction=extraction)
 
@@ -160,7 +176,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if problems:
         return FollowUp(problem=" ".join(problems), extraction=extraction)
     unread = extraction.ignored_words if extraction is not None and found is not None else []
-    return FollowUp(edited=edited, extraction=extraction, unread=unread)
+    return FollowUp(edited=edited, extraction=extraction, unread=unread, over_rows=cues.things)
 
 
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:

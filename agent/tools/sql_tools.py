@@ -32,7 +32,7 @@ from agent.semantic.intent import StructuredIntent
 from agent.semantic.why import explain_reading
 from agent.semantic.model import SemanticModel
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
-from agent.tools.thread import read_in_thread
+from agent.tools.thread import answer_keys, read_in_thread
 
 log = logging.getLogger(__name__)
 
@@ -414,6 +414,7 @@ async def execute_sql_and_analyze_result(
         columns=result.columns,
         rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
         row_count=result.row_count,
+        keys=answer_keys(intent, list(result.columns), [list(r) for r in result.rows], result.row_count, semantic),
         chart_spec=_asked_chart(analysis.chart, source[1].get("chart") if source else None),
         column_formats=[column_format(meanings.get(c)) for c in result.columns],
         follow_ups=analysis.follow_ups,

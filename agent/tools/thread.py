@@ -13,13 +13,18 @@ import asyncio
 import json
 import re
 from dataclasses import dataclass, field
+from typing import Any
 
 from agent.budget import steps
 from agent.llm.routing import FOLLOW_UP_MARK
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
 from agent.supervisor.state import CommonAgentState
+from agent.semantic import edits
+from agent.semantic.edits import Edited
+from agent.semantic.model import SemanticModel
 from agent.tools.results import latest_output
+from agent.tools.spec import EXECUTE
 
 # "give me the SQL", "just the query": a request for the SQL, not words of the data question.
 ASKING_FOR_SQL = re.compile(
@@ -47,9 +52,62 @@ class InThread:
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
 
 
+def reading_question(state: CommonAgentState) -> str:
+    """The words the last reading was read from (the router's rewrite, with its own follow-ups)."""
+    found = latest_output(state, ("generate_sql",), with_key="intent")
+    if found is None:
+        return ""
+    info: dict[str, Any] = dict(state.get("session_tool_call_info") or {})
+    asked = info.get("tool_call_input_mapping", {}).get(found[0]) or {}
+    return str(asked.get("user_question") or "")
+
+
 def previous_reading(state: CommonAgentState) -> StructuredIntent | None:
     found = latest_output(state, ("generate_sql",), with_key="intent")
     return StructuredIntent.model_validate(found[1]["intent"]) if found else None
+
+
+MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
+
+
+def answer_keys(intent: dict[str, Any] | None, columns: list[str], rows: list[list[Any]], row_count: int,
+                model: SemanticModel) -> dict[str, Any] | None:
+    """What the dialogue state keeps of an answer's rows: its first grouping (not a date) and the
+    values they hold, for 'which of them …' in the next turn. None when the rows were cut or are many."""
+    if not intent or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
+        return None
+    dimensions = StructuredIntent.model_validate(intent).dimensions
+    for position, name in enumerate(dimensions):
+        dim = model.dimension_by_name.get(name)
+        if dim is None or dim.kind == "time" or model.time_grain(name) is not None:
+            continue
+        index = columns.index(name) if name in columns else position if position < len(columns) else None
+        if index is None:
+            return None
+        values = list(dict.fromkeys(row[index] for row in rows if index < len(row) and row[index] is not None))
+        return {"field": name, "values": values} if values else None
+    return None
+
+
+def previous_keys(state: CommonAgentState) -> tuple[str, list[Any]] | None:
+    """The previous answer's things, when the latest answer is the last reading's (another
+    question's rows are no 'them')."""
+    answer = latest_output(state, (EXECUTE,), with_key="sql")
+    reading = latest_output(state, ("generate_sql",), with_key="intent")
+    if answer is None or reading is None or answer[1].get("sql") != reading[1].get("sql"):
+        return None
+    keys = answer[1].get("keys")
+    return (keys["field"], keys["values"]) if keys else None
+
+
+def _over_previous_rows(ctx: AgentContext, state: CommonAgentState, edited: Edited) -> Edited:
+    """'which of them …': the edit, kept to the previous answer's things; when they were not kept
+    (too many, or another answer came between), the reading says it looks at all of them."""
+    found = previous_keys(state)
+    if found is None:
+        return Edited(edited.intent, [*edited.changes, "over all of them, not only the previous answer's rows"],
+                      edited.chart)
+    return edits.keep_rows(edited, found[0], found[1], ctx.semantic)
 
 
 def previous_for_llm(previous: StructuredIntent, message: str) -> str:
@@ -89,8 +147,12 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     if follow.problem:
         return InThread(latest, refusal=follow.problem)
     if follow.edited is not None:
-        return InThread(latest, intent=follow.edited.intent, changes=follow.edited.changes, chart=follow.edited.chart,
+        edited = follow.edited
+        if follow.over_rows:
+            edited = _over_previous_rows(ctx, state, edited)
+        return InThread(latest, intent=edited.intent, changes=edited.changes, chart=edited.chart,
                         unread=follow.unread)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
-    return InThread(question)
+    # read with the question of the last reading, not the turns after it that were never read
+    return InThread(reading_question(state) + FOLLOW_UP_MARK + latest)

@@ -464,8 +464,10 @@ def _abandon(conn: sqlalchemy.Connection) -> None:
 
 
 def _type_name(description) -> str:
+    """The column's type name; "" when the driver gives a number (PostgreSQL's type OID, MySQL's
+    field code), which names nothing a reader of types knows: the values then tell."""
     code = description[1] if len(description) > 1 else None
-    return str(code) if code is not None else ""
+    return "" if code is None or isinstance(code, int) else str(code)
 
 
 _PART = r"(?:`[^`]+`|\"[^\"]+\"|'[^']+'|[\w$]+)"

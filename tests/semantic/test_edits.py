@@ -94,3 +94,27 @@ def test_compare_sets_values_and_periods_side_by_side(model):
 def test_chart_kind_is_kept_beside_the_intent(model):
     edited = edits.set_chart(_jfk_by_carrier(), "bar")
     assert edited.chart == "bar" and edited.intent == _jfk_by_carrier().intent
+
+
+def test_keep_rows_narrows_to_the_previous_answers_things(model):
+    edited = edits.keep_rows(_jfk_by_carrier(), "carrier", ["UA", "DL", "AA"], model)
+    assert Filter(field="carrier", op="in", values=["UA", "DL", "AA"]) in edited.intent.filters
+    assert Filter(field="origin", values=["JFK"]) in edited.intent.filters
+    assert edited.intent.dimensions == ["carrier"]
+    assert edited.changes == ["among the 3 carrier values of the previous answer"]
+
+
+def test_keep_rows_replaces_a_condition_on_the_same_things(model):
+    start = Edited(_jfk_by_carrier().intent.model_copy(update={"filters": [Filter(field="carrier", values=["UA"])]}))
+    edited = edits.keep_rows(start, "carrier", ["DL"], model)
+    assert edited.intent.filters == [Filter(field="carrier", values=["DL"])]
+
+
+def test_one_column_under_two_names_is_one_subject(model):
+    carrier = model.dimension_by_name["carrier"]
+    twin = next((d for d in model.dimensions if d.name != "carrier" and
+                 {(s.table, s.expr) for s in d.sources} & {(s.table, s.expr) for s in carrier.sources}), None)
+    assert edits.same_subject(model, "carrier", "carrier")
+    if twin is not None:
+        assert edits.same_subject(model, "carrier", twin.name)
+    assert not edits.same_subject(model, "carrier", "dest")

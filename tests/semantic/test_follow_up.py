@@ -102,3 +102,22 @@ def test_cues_for_the_router():
     assert refers_back("make it top 3") and refers_back("as a bar chart") and refers_back("compare to february")
     assert not refers_back("how many flights were there in June")
     assert drops_a_condition("drop the JFK filter") and not drops_a_condition("drop table flights")
+
+
+def test_which_of_them_is_marked_as_over_the_previous_rows(follow):
+    found = follow("top 5 destinations by number of flights from EWR", "which of them has the highest average arrival delay")
+    assert found.edited is not None and found.over_rows
+    assert found.edited.intent.metrics == ["avg_arr_delay"]
+    assert not follow("number of flights by carrier", "top 3").over_rows
+
+
+def test_a_word_pointing_back_at_the_end_makes_a_follow_up():
+    assert refers_back("give me the SQL for that")
+    assert refers_back("chart it")
+    assert not refers_back("how many flights left JFK in June")
+
+
+def test_a_grouping_alone_is_read_with_the_previous_measure(follow):
+    found = follow("average arrival delay by origin airport", "by month instead")
+    assert found.edited is not None and found.edited.intent.metrics == ["avg_arr_delay"]
+    assert found.edited.intent.dimensions and "origin" not in found.edited.intent.dimensions

@@ -1,0 +1,58 @@
+"""The dialogue state's small parts: a typed answer to 'Which data?', the keys an answer leaves for
+'which of them', 'go ahead and run it', and a driver's numeric type code (no type name)."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.api import AskHuman, HumanOption, interpret_reply
+from agent.llm.routing import AFFIRMATIVE, _ONLY_YES
+from agent.semantic.layer import load_layer
+from agent.tools.thread import MAX_KEYS, answer_keys
+from agent.warehouse.sql_engine import _type_name
+
+
+@pytest.fixture(scope="module")
+def model():
+    return load_layer()  # the shipped demo model
+
+
+def _which_table() -> AskHuman:
+    options = [HumanOption(label=t, value=t) for t in ("movie_genres", "movies", "ratings")]
+    return AskHuman(kind="choose_table", question="Which data should I use for this?", options=options)
+
+
+def test_a_table_named_alone_answers_which_data():
+    assert interpret_reply("movies", _which_table()) == {"choice": "movies"}
+    assert interpret_reply("use the ratings table", _which_table()) == {"choice": "ratings"}
+
+
+def test_a_sentence_with_a_table_word_in_it_is_a_new_message():
+    assert interpret_reply("only movies released after 2000 with a rating above 4", _which_table()) is None
+
+
+def test_an_answer_keeps_its_first_groupings_values(model):
+    intent = {"metrics": ["flight_count"], "dimensions": ["dest"]}
+    rows = [["ORD", 10], ["BOS", 8], ["ATL", 5]]
+    assert answer_keys(intent, ["dest", "flight_count"], rows, 3, model) == {"field": "dest", "values": ["ORD", "BOS", "ATL"]}
+
+
+def test_no_keys_when_rows_were_cut_are_many_or_are_dates(model):
+    intent = {"metrics": ["flight_count"], "dimensions": ["dest"]}
+    assert answer_keys(intent, ["dest", "flight_count"], [["ORD", 10]], 90, model) is None  # the rest not held
+    many = [[f"X{i}", i] for i in range(MAX_KEYS + 1)]
+    assert answer_keys(intent, ["dest", "flight_count"], many, len(many), model) is None
+    by_month = {"metrics": ["flight_count"], "dimensions": ["metric_time__month"]}
+    assert answer_keys(by_month, ["metric_time__month", "flight_count"], [["2013-01-01", 3]], 1, model) is None
+
+
+def test_yes_words_joined_by_and_still_mean_run():
+    for said in ("go ahead and run it", "ok then run it", "yes, run it"):
+        assert _ONLY_YES.match(said) and AFFIRMATIVE.match(said), said
+    assert not _ONLY_YES.match("go ahead and show me the flights")
+
+
+def test_a_numeric_type_code_is_no_type_name():
+    assert _type_name(("revenue", 1700)) == ""  # PostgreSQL's OID for numeric
+    assert _type_name(("revenue", "DECIMAL(18,2)")) == "DECIMAL(18,2)"
+    assert _type_name(("revenue", None)) == ""
