@@ -102,7 +102,8 @@ async def generate_sql(
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
-        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
+        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options,
+                               "term": parse.clarify_term}
         return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
 
     problems: list[str] = []

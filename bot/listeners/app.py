@@ -21,7 +21,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.api import DEFAULT_DIALECT, ChatContext
+from agent.api import DEFAULT_DIALECT, ChatContext, LearnOffer
 from bot.settings import BotSettings
 from bot.render import actions
 from bot.agent_port import AgentPort
@@ -362,6 +362,23 @@ class Surfaces:
                  feedback.request_id, user)
         self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks, that helps me improve."), "feedback-thanks")
 
+    async def learn_word(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """"Remember “X” = Y for everyone?": the agent keeps it if the policy's `teach:` groups allow this person."""
+        value = actions.decode(action.get("value"))
+        channel, _, thread_ts, user = _where_clicked(body)
+        if not (value.get("w") and value.get("m") and channel):
+            return
+        offer = LearnOffer(word=value["w"], meaning=value["m"], kind=value.get("k") or "dimension", name=value.get("n") or "")
+        self.jobs.spawn(self._learn(offer, value.get("s") or "", channel, thread_ts, user, _team(body)), "learn-word")
+
+    async def _learn(self, offer: LearnOffer, session_id: str, channel: str, thread_ts: str, user: str,
+                     team: str | None) -> None:
+        who = ChatContext(user=user, channel=channel, workspace=team, request_id=new_request_id(),
+                          groups=await self.user_groups.of(user) if self.user_groups is not None else [])
+        reply = await self.agent.learn_word(session_id, offer, who)
+        text = reply.text if reply.ok else f"{reply.error} (request {reply.request_id})"
+        await self._notice(channel, user, thread_ts, text)
+
     async def retry(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         job_id = actions.decode(action.get("value")).get("j")
         channel, message_ts, thread_ts, user = _where_clicked(body)
@@ -498,6 +515,7 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
         (actions.FEEDBACK_UP, surfaces.record_feedback),
         (actions.FEEDBACK_DOWN, surfaces.record_feedback),
         (actions.FEEDBACK_REASON_PATTERN, surfaces.record_feedback_reason),
+        (actions.LEARN, surfaces.learn_word),
         (actions.RETRY, surfaces.retry),
     ]
     for action_id, handler in clicks:
