@@ -42,6 +42,7 @@ if TYPE_CHECKING:
     from agent.policy.scope import Governance
     from agent.context import AgentContext
     from agent.learning.words import WordLearning
+    from agent.supervisor.state import CommonAgentState
 
 __all__ = [
     "DEFAULT_DIALECT",
@@ -156,6 +157,14 @@ class Assistant:
                 request_id=context.request_id,
             )
             return
+        taught = taught_in_words(message)
+        if taught is not None:
+            yield self._teaching_reply(session_id, *taught, context)
+            return
+        if is_save_request(message):
+            async with self._lock(session_id):
+                yield await self.save_verified(session_id, context)
+            return
         async with self._lock(session_id):
             pending = await self.pending(session_id)
             if pending is not None:
@@ -265,6 +274,51 @@ class Assistant:
         if chosen is None:
             return None
         return self.learning.offer(model, pending.term, chosen, workspace_of(context))
+
+    def _teaching_reply(self, session_id: str, word: str, meaning: str, context: ChatContext) -> AgentReply:
+        """"When I say X I mean Y": Y read back as the model's thing or a definition, to be confirmed."""
+        from agent.learning.overlay import is_model_name
+        from agent.learning.teaching import explain, not_understood, understand
+
+        try:
+            model = self.governance.context_for(self.context, context).semantic
+        except AssistantError as exc:
+            return AgentReply(session_id=session_id, error=exc.user_message, error_code=exc.code,
+                              request_id=context.request_id)
+        if is_model_name(word, model):
+            return AgentReply(session_id=session_id, error=f"“{word}” is already a name in the data model, so I "
+                              "keep its meaning there.", error_code="not_learned", request_id=context.request_id)
+        offer = understand(word, meaning, model)
+        if offer is None:
+            return AgentReply(session_id=session_id, text=not_understood(word, meaning), request_id=context.request_id)
+        return AgentReply(session_id=session_id, text=f"I would read “{word}” as {explain(offer, model)}.",
+                          learn=offer, request_id=context.request_id)
+
+    async def save_verified(self, session_id: str, context: ChatContext) -> AgentReply:
+        """A 👍 on an answer, or "save this": the session's last answered question and its reading become a
+        verified query of the workspace (the policy's `teach:` groups; recorded in the audit trail)."""
+        from agent.tools.results import latest_output
+
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        state = cast("CommonAgentState", snapshot.values or {})
+        written = latest_output(state, ("generate_sql",), with_key="intent") if state else None
+        question = state.get("question")
+        if written is None or not question:
+            return AgentReply(session_id=session_id, error="There is no answered question in this thread to save "
+                              "(only questions read into the data model's names can be saved).",
+                              error_code="nothing_to_save", request_id=context.request_id)
+        try:
+            saved = await asyncio.to_thread(
+                self.learning.save_query, question, written[1]["intent"], list(written[1].get("tables") or []),
+                context, allowed=self.governance.may_teach(context))
+        except AssistantError as exc:
+            log.warning("verified query not saved (request %s): %s", context.request_id, exc.detail or exc.user_message)
+            return AgentReply(session_id=session_id, error=exc.user_message, error_code=exc.code,
+                              request_id=context.request_id)
+        if not saved.ok:
+            return AgentReply(session_id=session_id, error=saved.text, error_code="not_saved",
+                              request_id=context.request_id)
+        return AgentReply(session_id=session_id, text=saved.text, request_id=context.request_id)
 
     async def learn_word(self, session_id: str, offer: LearnOffer, context: ChatContext) -> AgentReply:
         """The person confirmed "Remember “X” = Y for everyone?": kept for the workspace if the access
@@ -526,8 +580,12 @@ class Assistant:
 
         from agent.learning.words import workspace_of
 
-        learned = self.learning.model_for(run_context.semantic, workspace_of(who))
-        return run_context if learned is run_context.semantic else dataclasses.replace(run_context, semantic=learned)
+        workspace = workspace_of(who)
+        learned = self.learning.model_for(run_context.semantic, workspace)
+        verified = self.learning.verified(workspace)
+        if learned is run_context.semantic and not verified:
+            return run_context
+        return dataclasses.replace(run_context, semantic=learned, options={**run_context.options, "verified": verified})
 
     async def _final_reply(self, session_id: str, request_id: str) -> AgentReply:
         snapshot = await self.graph.aget_state(self._config(session_id))
@@ -584,6 +642,20 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
     problems, summary = commands.check(settings, folder)
     what = folder or "The semantic model"
     return (1, problems + [summary][: bool(summary)]) if problems else (0, [f"{what} agrees with the warehouse: {summary}"])
+
+
+def taught_in_words(text: str) -> tuple[str, str] | None:
+    """(word, meaning) of "when I say X I mean Y" (agent/learning/phrases.yaml `teaching:`)."""
+    from agent.learning.phrases import taught_in_words as read
+
+    return read(text)
+
+
+def is_save_request(text: str) -> bool:
+    """"save this", "keep this" (agent/learning/phrases.yaml `save_requests:`): keep the last answer."""
+    from agent.learning.phrases import SAVE_REQUESTS
+
+    return " ".join(_WORD.findall(text.lower())) in SAVE_REQUESTS
 
 
 def learning_command(settings: Settings, kind: str, step: str, target: str | None, workspace: str,

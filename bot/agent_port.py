@@ -28,6 +28,9 @@ class AgentPort(Protocol):
 
     async def may_answer(self, session_id: str, context: ChatContext) -> bool: ...
 
+    async def save_verified(self, session_id: str, context: ChatContext) -> AgentReply:
+        """Keep the thread's last answered question and its reading as a verified query (a 👍)."""
+
     async def learn_word(self, session_id: str, offer: LearnOffer, context: ChatContext) -> AgentReply:
         """Remember a word for the workspace, if the access policy lets this person teach it."""
 

@@ -20,11 +20,13 @@ CLOSE = 75  # rapidfuzz WRatio from which a name is spelt like the word ('hubs' 
 
 def ask_back(reason: str | None, ignored_words: list[str], model: SemanticModel) -> Ambiguity | None:
     """The question to ask about the first word the reader says it could not place (the reason quotes it)
-    that can name a thing: a noun ('hub', 'leavers'), not a verb ('came') nor a code or a number. A
-    reason that quotes no word ('the movies table has no year') is an answer in itself, not a question."""
+    that can name a thing: a noun typed in lower case ('hub', 'leavers'), not a verb ('came'), a code or a
+    number, nor a capitalised name, which may be a value of the data: whether a value exists (or is masked
+    from this person) must not change whether the bot asks. A reason that quotes no word ('the movies table
+    has no year') is an answer in itself, not a question."""
     quoted = {w.lower() for span in _QUOTED.findall(reason or "") for w in span.split()}
     for word in ignored_words:
-        if word.lower() in quoted and word.isalpha() and len(word) > 2 and _can_name_a_thing(word):
+        if word.lower() in quoted and word.isalpha() and word.islower() and len(word) > 2 and _can_name_a_thing(word):
             return Ambiguity(text=word, options=choices(word, model))
     return None
 

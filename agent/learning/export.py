@@ -20,26 +20,47 @@ def words_overlay(words: list[LearnedWord], workspace: str) -> str:
             metrics.setdefault(word.name, []).append(word.word)
             continue
         model = models.setdefault(word.table or word.name, {"name": word.table or word.name, "dimensions": {}})
-        if word.kind == "entity":
+        if word.kind == "definition" and word.definition:
+            model.setdefault("defined", []).append(word.definition)
+        elif word.kind == "entity":
             model.setdefault("entity_words", []).append(word.word)
         else:
             model["dimensions"].setdefault(word.name, []).append(word.word)
+    for model in models.values():  # a defined measure is a metric too, as dbt declares them
+        for d in model.get("defined", []):
+            if d["kind"] == "measure":
+                metrics.setdefault(d["name"], [])
     document: dict[str, Any] = {}
     if models:
         document["semantic_models"] = [_semantic_model(m) for _, m in sorted(models.items())]
     if metrics:
-        document["metrics"] = [{"name": n, "config": {"meta": {"synonyms": s}}} for n, s in sorted(metrics.items())]
+        defined = {d["name"]: d for m in models.values() for d in m.get("defined", [])}
+        document["metrics"] = [_metric(n, s, defined.get(n)) for n, s in sorted(metrics.items())]
     head = (f"# Words learned in workspace {workspace} (python -m agent vocabulary export).\n"
             "# An overlay on the semantic model: review it, then commit it beside the model's YAML.\n")
     return head + (yaml.safe_dump(document, sort_keys=False, allow_unicode=True) if document else "{}\n")
+
+
+def _metric(name: str, synonyms: list[str], defined: dict[str, Any] | None) -> dict[str, Any]:
+    if defined is None:
+        return {"name": name, "config": {"meta": {"synonyms": synonyms}}}
+    return {"name": name, "label": defined["label"], "type": "simple", "type_params": {"measure": name}}
 
 
 def _semantic_model(model: dict[str, Any]) -> dict[str, Any]:
     out: dict[str, Any] = {"name": model["name"]}
     if model.get("entity_words"):
         out["config"] = {"meta": {"entity_words": model["entity_words"]}}
-    if model["dimensions"]:
-        out["dimensions"] = [{"name": n, "config": {"meta": {"synonyms": s}}} for n, s in sorted(model["dimensions"].items())]
+    defined = model.get("defined", [])
+    measures = [{"name": d["name"], "label": d["label"], "agg": {"average": "average"}.get(d["agg"], d["agg"]),
+                 "expr": d["expr"]} for d in defined if d["kind"] == "measure"]
+    if measures:
+        out["measures"] = measures
+    dimensions = [{"name": n, "config": {"meta": {"synonyms": s}}} for n, s in sorted(model["dimensions"].items())]
+    dimensions += [{"name": d["name"], "label": d["label"], "type": "categorical", "expr": d["expr"],
+                    "config": {"meta": {"kind": "flag"}}} for d in defined if d["kind"] == "condition"]
+    if dimensions:
+        out["dimensions"] = dimensions
     return out
 
 

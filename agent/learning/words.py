@@ -16,7 +16,9 @@ from agent.audit.trail import AuditRecord, AuditTrail
 from agent.context import ChatContext
 from agent.errors import AssistantError
 from agent.learning.overlay import is_model_name, label_of, resolve, with_learned
-from agent.learning.store import DEFAULT_WORKSPACE, LearnedWord, LearningStore, normal_word
+from agent.learning.teaching import definition_for
+from agent.learning.store import DEFAULT_WORKSPACE, LearnedWord, LearningStore, VerifiedQuery, normal_word
+from agent.learning.verified import new_query
 from agent.semantic.model import SemanticModel
 from agent.supervisor.reply import LearnOffer
 
@@ -43,6 +45,7 @@ class WordLearning:
         self.store = store
         self.audit = audit
         self._views: dict[tuple[int, str], tuple[SemanticModel, str, SemanticModel]] = {}
+        self._queries: dict[str, tuple[str, list[VerifiedQuery]]] = {}
         self._lock = threading.Lock()
 
     def model_for(self, model: SemanticModel, workspace: str) -> SemanticModel:
@@ -70,6 +73,46 @@ class WordLearning:
             return None
         target = resolve(text, model)
         return label_of(target, model) if target is not None else None
+
+    def verified(self, workspace: str) -> list[VerifiedQuery]:
+        """The workspace's verified queries, read again only when the store's version moved."""
+        try:
+            version = self.store.version(workspace)
+            with self._lock:
+                known = self._queries.get(workspace)
+            if known is not None and known[0] == version:
+                return known[1]
+            queries = list(self.store.queries(workspace).values())
+        except AssistantError as exc:
+            log.warning("verified queries not read (workspace %s): %s", workspace, exc.detail or exc.user_message)
+            return []
+        with self._lock:
+            if len(self._queries) >= MAX_VIEWS:
+                self._queries.pop(next(iter(self._queries)))
+            self._queries[workspace] = (version, queries)
+        return queries
+
+    def save_query(self, question: str, intent: dict[str, Any], tables: list[str], who: ChatContext, *,
+                   allowed: bool) -> Taught:
+        """Keep a confirmed answer's question and reading as a verified query of the workspace (or, asked
+        the same way again, add nothing): under the policy's `teach:` groups, recorded in the audit trail."""
+        workspace = workspace_of(who)
+        if not allowed:
+            self._record("verified.save", who, {"question": question}, "refused")
+            return Taught(False, "Only the people the access policy lets teach the bot can save verified queries.")
+        queries = self.store.queries(workspace)
+        same = next((q for q in queries.values() if q.intent == intent), None)
+        if same is not None:
+            if question not in same.phrasings:
+                same = same.model_copy(update={"phrasings": [*same.phrasings, question]})
+                self.store.put_query(workspace, same)
+                self._record("verified.phrasing", who, {"name": same.name, "question": question}, "ok")
+            return Taught(True, f"That answer is saved already as the verified query {same.name}.")
+        query = new_query(question, intent, tables, who.user, set(queries))
+        self.store.put_query(workspace, query)
+        self._record("verified.save", who, query.model_dump(), "ok")
+        return Taught(True, f"Saved as a verified query ({query.name}): asked this way again, in this workspace, "
+                            "it is answered the same way.")
 
     def offer(self, model: SemanticModel, term: str | None, chosen: str, workspace: str) -> LearnOffer | None:
         """"Remember “term” = chosen for everyone?", when the choice is an element of the model and the
@@ -99,15 +142,28 @@ class WordLearning:
                                  "ask one of them to confirm it.")
         if is_model_name(word, model):
             return Taught(False, f"“{word}” is already a name in the data model, so I keep its meaning there.")
-        target = resolve(offer.meaning, model)
-        if target is None or target[:2] != (offer.kind, offer.name):
+        learned = self._learned(word, offer, model, who)
+        if learned is None:
             return Taught(False, f"“{offer.meaning}” is not something I can read in this data, so I did not "
                                  f"remember “{word}”.")
-        kind, name, table = target
-        learned = LearnedWord(word=word, kind=kind, name=name, label=offer.meaning, table=table, taught_by=who.user)
         self.store.put_word(workspace, learned)
         self._record("vocabulary.learn", who, learned.model_dump(), "ok")
         return Taught(True, f"Remembered for everyone here: “{word}” means {offer.meaning}.")
+
+    @staticmethod
+    def _learned(word: str, offer: LearnOffer, model: SemanticModel, who: ChatContext) -> LearnedWord | None:
+        """What to keep, read again from the offer's words (a button's value is never trusted as it is)."""
+        if offer.kind == "definition":
+            definition = definition_for(word, offer.meaning, model)
+            if definition is None:
+                return None
+            return LearnedWord(word=word, kind="definition", name=definition.name, label=offer.meaning,
+                               table=definition.table, definition=definition.model_dump(), taught_by=who.user)
+        target = resolve(offer.meaning, model)
+        if target is None or target[:2] != (offer.kind, offer.name):
+            return None
+        kind, name, table = target
+        return LearnedWord(word=word, kind=kind, name=name, label=offer.meaning, table=table, taught_by=who.user)
 
     def forget(self, workspace: str, word: str, who: ChatContext) -> LearnedWord | None:
         gone = self.store.forget_word(workspace, word)

@@ -27,6 +27,8 @@ from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
+from agent.learning.verified import prompt_examples as verified_examples
+from agent.learning.verified import usable as usable_verified
 from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.intent import StructuredIntent
 from agent.semantic.why import explain_reading
@@ -83,11 +85,15 @@ async def generate_sql(
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
-    if thread.intent is not None:  # an edit of the thread's last reading
+    verified = None if thread.intent is not None or clarification else usable_verified(ctx, question)
+    if verified is not None:  # asked the way a verified query was: its reading, values put in
+        parse = SemanticParse(intent=verified[1])
+    elif thread.intent is not None:  # an edit of the thread's last reading
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
     else:
         parse = await _structured(ctx, SemanticParse).ainvoke(
-            [SystemMessage(content=semantic_prompt(ctx)), HumanMessage(content=thread.llm_message or question)]
+            [SystemMessage(content=semantic_prompt(ctx) + verified_examples(ctx, question)),
+             HumanMessage(content=thread.llm_message or question)]
         )
 
     if parse.not_in_warehouse:
@@ -116,6 +122,8 @@ async def generate_sql(
                 log.warning("compiled SQL failed its dry run: %s", exc.detail or exc)
             else:
                 reason = thread.changed_line() + compiled.reason
+                if verified is not None:
+                    reason = f"{verified[0].line()} {reason}"
                 if parse.unused_words:  # said, so a reading that skipped a word is visible
                     reason += " Words not used: " + ", ".join(f"“{w}”" for w in parse.unused_words) + "."
                 return tool_result(

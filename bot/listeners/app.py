@@ -346,7 +346,18 @@ class Surfaces:
                 "feedback-reason",
             )
             return
-        self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks for the feedback!"), "feedback-thanks")
+        # A thumbs-up confirms the answer: its question and reading become a verified query of the workspace.
+        self.jobs.spawn(self._save_verified(feedback.session_id, channel, thread_ts, user, _team(body)), "save-verified")
+
+    async def _save_verified(self, session_id: str, channel: str, thread_ts: str, user: str, team: str | None) -> None:
+        who = ChatContext(user=user, channel=channel, workspace=team, request_id=new_request_id(),
+                          groups=await self.user_groups.of(user) if self.user_groups is not None else [])
+        saved = await self.agent.save_verified(session_id, who)
+        if saved.ok:
+            text = f"Thanks for the feedback! {saved.text}"
+        else:  # the vote counts either way; why nothing was saved is said, with the request id for the logs
+            text = f"Thanks for the feedback! ({saved.error} Request {saved.request_id}.)"
+        await self._notice(channel, user, thread_ts, text)
 
     async def record_feedback_reason(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         value = actions.decode(action.get("value"))

@@ -8,7 +8,7 @@ import pytest
 from agent.api import learning_command
 from bot.render import actions
 from tests.support.bot_server import serving_bot
-from tests.support.slack_requests import click, find_button, mention
+from tests.support.slack_requests import click, find_button, find_feedback, mention
 
 
 @pytest.fixture(scope="module")
@@ -47,3 +47,23 @@ async def test_a_clarification_answered_by_button_offers_to_remember_the_word(re
     await real_bot.drain()
     assert any("Remembered for everyone here: “hub” means origin airport." in m["text"] for m in slack.ephemerals())
     assert "hub" in real_agent.learning.store.words("T1")
+
+
+async def test_a_thumbs_up_saves_the_answer_as_a_verified_query(real_bot, slack, real_agent):
+    await real_bot.send.event(mention("number of flights from JFK by carrier", ts="301.1"))
+    await real_bot.drain()
+    question = slack.thread("C1", "301.1")[-1]
+    run = find_button(question, actions.RUN)
+    await real_bot.send.interaction(click(actions.RUN, run["value"], message=question, label="Run"))
+    await real_bot.drain()
+    answer = slack.thread("C1", "301.1")[-1]
+    thumbs = find_feedback(answer, "up")
+    await real_bot.send.interaction(click(thumbs["action_id"], thumbs["value"], message=answer))
+    await real_bot.drain()
+    try:
+        assert any("Saved as a verified query" in m["text"] for m in slack.ephemerals()), slack.ephemerals()
+        [saved] = real_agent.learning.store.queries("T1").values()
+        assert saved.question == "number of flights from JFK by carrier" and saved.saved_by == "U1"
+    finally:
+        for name in real_agent.learning.store.queries("T1"):
+            learning_command(real_agent.settings, "verified", "forget", name, "T1")
