@@ -7,6 +7,7 @@ from __future__ import annotations
 from functools import cached_property
 
 from agent.learning.store import Kind, LearnedWord, normal_word
+from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import phrase
 from agent.semantic.words import inflections
@@ -36,13 +37,18 @@ def resolve(label: str, model: SemanticModel) -> tuple[Kind, str, str | None] | 
     if exact is not None:
         return exact
     said = f" {' '.join(phrase(label))} "
-    named = [(len(name), found) for name in _element_names(model) if f" {name} " in said
+    named = [(len(name), name, found) for name in _element_names(model) if f" {name} " in said
              for found in [_resolve_exact(name, model)] if found is not None]
     if not named:
         return None
-    longest = max(size for size, _ in named)
-    found = {target for size, target in named if size == longest}
-    return found.pop() if len(found) == 1 else None
+    longest = max(size for size, _, _ in named)
+    found = {(name, target) for size, name, target in named if size == longest}
+    if len(found) != 1:
+        return None
+    name, target = found.pop()
+    rest = said.replace(f" {name} ", " ", 1).split()
+    # only grammar around the name ('the origin airport'): a word more ('delay > 15') says something else
+    return target if all(word in model.function_words for word in rest) else None
 
 
 def label_of(target: tuple[Kind, str, str | None], model: SemanticModel) -> str:
@@ -81,7 +87,11 @@ def with_learned(model: SemanticModel, words: dict[str, LearnedWord]) -> Semanti
     no name of its own; `model` itself when none applies."""
     names = own_names(model)
     usable = [w for w in words.values() if not inflections(phrase(w.word)) & names]
-    by_kind: dict[Kind, dict[str, list[str]]] = {"metric": {}, "dimension": {}, "entity": {}}
+    defined = [Definition.model_validate(w.definition) for w in usable if w.kind == "definition" and w.definition]
+    defined = [d for d in defined if d.table in model.table_by_name]  # the person's view has its table
+    if defined:
+        model = with_definitions(model, defined)
+    by_kind: dict[Kind, dict[str, list[str]]] = {"metric": {}, "dimension": {}, "entity": {}, "definition": {}}
     for word in usable:
         by_kind[word.kind].setdefault(word.name, []).append(word.word)
     metrics = [m.model_copy(update={"synonyms": [*m.synonyms, *by_kind["metric"][m.name]]})

@@ -23,7 +23,7 @@ from agent.errors import AssistantError
 from agent.settings import Settings
 
 DEFAULT_WORKSPACE = "default"  # the command line's, and a surface that names none
-Kind = Literal["metric", "dimension", "entity"]
+Kind = Literal["metric", "dimension", "entity", "definition"]
 
 
 class LearningStoreError(AssistantError):
@@ -42,6 +42,7 @@ class LearnedWord(BaseModel):
     name: str  # the metric's, dimension's or table's name in the semantic model
     label: str  # what the person picked, as the bot showed it
     table: str | None = None  # the semantic model (table) a dimension belongs to, for the dbt export
+    definition: dict[str, Any] | None = None  # kind "definition": the condition or measure it names
     taught_by: str | None = None
     taught_at: str = Field(default_factory=now_iso)
 

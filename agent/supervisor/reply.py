@@ -46,8 +46,8 @@ class LearnOffer(BaseModel):
 
     word: str
     meaning: str  # the option as shown
-    kind: Literal["metric", "dimension", "entity"]
-    name: str  # the model element's name
+    kind: Literal["metric", "dimension", "entity", "definition"]
+    name: str  # the model element's name (a definition: the name it is given)
 
     @property
     def question(self) -> str:

@@ -147,7 +147,7 @@ def learn_blocks(reply: AgentReply) -> list[dict[str, Any]]:
     offer = reply.learn
     if offer is None:
         return []
-    value = actions.encode(s=reply.session_id, w=offer.word, m=offer.meaning, k=offer.kind, n=offer.name)
+    value = actions.encode(s=reply.session_id, w=offer.word, m=offer.meaning[:1500], k=offer.kind, n=offer.name)
     row = actions_block([button("Remember", actions.LEARN, value)])
     return [section(escape(offer.question)), row] if row else []
 
