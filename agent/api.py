@@ -240,7 +240,7 @@ class Assistant:
         deadline = snapshot.values.get("timeout_timestamp")
         remaining = deadline - paused_at if deadline else self.settings.max_execute_second
         resumed = {**answer, "deadline": now + max(remaining, 0.0)}
-        offer = self._learn_offer(pending, answer.get("choice"), context)
+        offer = await asyncio.to_thread(self._learn_offer, pending, answer.get("choice"), context)
         async for event in self._run(session_id, _resume(resumed), context):
             if offer is not None and isinstance(event, AgentReply) and event.ok:
                 event = event.model_copy(update={"learn": offer})
@@ -537,7 +537,8 @@ class Assistant:
             # Scoping reads the warehouse's tables, so a warehouse that is down is answered like any failure.
             who = context.model_copy(update={"request_id": request_id})
             run_context = self.governance.context_for(self.context, who, session_id)
-            run_context = self._with_learned_words(run_context, who)
+            # the store is Redis or a file: read off the event loop (a Redis that hangs waits its timeout there)
+            run_context = await asyncio.to_thread(self._with_learned_words, run_context, who)
             token = RUN_CONTEXT.set(run_context)
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(

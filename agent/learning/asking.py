@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import re
 
+from agent.learning.phrases import NAMES_THE_DATA
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.state import Ambiguity
 from agent.semantic.words import is_english, lemmas
@@ -46,4 +47,4 @@ def choices(word: str, model: SemanticModel) -> list[str]:
     labels += [m.label for m in model.metrics]
     unique = list(dict.fromkeys(labels))
     close = [label for label in unique if fuzz.WRatio(word.lower(), label.lower()) >= CLOSE]
-    return list(dict.fromkeys(close + unique))[:MAX_OPTIONS]
+    return [NAMES_THE_DATA, *list(dict.fromkeys(close + unique))[:MAX_OPTIONS - 1]]

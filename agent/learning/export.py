@@ -15,7 +15,10 @@ from agent.learning.store import LearnedWord, VerifiedQuery
 def words_overlay(words: list[LearnedWord], workspace: str) -> str:
     models: dict[str, dict[str, Any]] = {}
     metrics: dict[str, list[str]] = {}
+    context = sorted(w.word for w in words if w.kind == "context")
     for word in sorted(words, key=lambda w: w.word):
+        if word.kind == "context":
+            continue
         if word.kind == "metric":
             metrics.setdefault(word.name, []).append(word.word)
             continue
@@ -38,6 +41,8 @@ def words_overlay(words: list[LearnedWord], workspace: str) -> str:
         document["metrics"] = [_metric(n, s, defined.get(n)) for n, s in sorted(metrics.items())]
     head = (f"# Words learned in workspace {workspace} (python -m agent vocabulary export).\n"
             "# An overlay on the semantic model: review it, then commit it beside the model's YAML.\n")
+    if context:  # dbt has no place for them: the vocabulary's context_words does
+        head += f"# Words that only name the data (add them to context_words): {', '.join(context)}\n"
     return head + (yaml.safe_dump(document, sort_keys=False, allow_unicode=True) if document else "{}\n")
 
 

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from functools import cached_property
 
+from agent.learning.phrases import NAMES_THE_DATA
 from agent.learning.store import Kind, LearnedWord, normal_word
 from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.model import SemanticModel
@@ -22,6 +23,7 @@ def own_names(model: SemanticModel) -> set[tuple[str, ...]]:
         texts += [dim.label, dim.name.replace("_", " "), *dim.synonyms]
     for table in model.tables:
         texts += table.entity_words
+    texts += model.context_words
     return {form for text in texts for form in inflections(phrase(text))}
 
 
@@ -53,6 +55,8 @@ def resolve(label: str, model: SemanticModel) -> tuple[Kind, str, str | None] | 
 
 def label_of(target: tuple[Kind, str, str | None], model: SemanticModel) -> str:
     kind, name, _ = target
+    if kind == "context":
+        return NAMES_THE_DATA
     if kind == "metric":
         return model.metric_by_name[name].label
     if kind == "dimension":
@@ -70,6 +74,8 @@ def _element_names(model: SemanticModel) -> list[str]:
 
 def _resolve_exact(label: str, model: SemanticModel) -> tuple[Kind, str, str | None] | None:
     wanted = normal_word(label)
+    if wanted == normal_word(NAMES_THE_DATA):
+        return "context", "", None
     for metric in model.metrics:
         if wanted in (normal_word(metric.label), metric.name.lower()):
             return "metric", metric.name, metric.table
@@ -91,7 +97,8 @@ def with_learned(model: SemanticModel, words: dict[str, LearnedWord]) -> Semanti
     defined = [d for d in defined if d.table in model.table_by_name]  # the person's view has its table
     if defined:
         model = with_definitions(model, defined)
-    by_kind: dict[Kind, dict[str, list[str]]] = {"metric": {}, "dimension": {}, "entity": {}, "definition": {}}
+    by_kind: dict[Kind, dict[str, list[str]]] = {"metric": {}, "dimension": {}, "entity": {}, "definition": {},
+                                                 "context": {}}
     for word in usable:
         by_kind[word.kind].setdefault(word.name, []).append(word.word)
     metrics = [m.model_copy(update={"synonyms": [*m.synonyms, *by_kind["metric"][m.name]]})
@@ -100,9 +107,12 @@ def with_learned(model: SemanticModel, words: dict[str, LearnedWord]) -> Semanti
                   if d.name in by_kind["dimension"] else d for d in model.dimensions]
     tables = [t.model_copy(update={"entity_words": [*t.entity_words, *by_kind["entity"][t.name]]})
               if t.name in by_kind["entity"] else t for t in model.tables]
-    if metrics == model.metrics and dimensions == model.dimensions and tables == model.tables:
+    context = [*model.context_words, *by_kind["context"].get("", [])]
+    if metrics == model.metrics and dimensions == model.dimensions and tables == model.tables \
+            and context == model.context_words:
         return model
-    copy = model.model_copy(update={"metrics": metrics, "dimensions": dimensions, "tables": tables})
+    copy = model.model_copy(update={"metrics": metrics, "dimensions": dimensions, "tables": tables,
+                                    "context_words": context})
     for attribute, value in vars(type(model)).items():  # derived views of the old lists go with them
         if isinstance(value, cached_property):
             copy.__dict__.pop(attribute, None)

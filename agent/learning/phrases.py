@@ -18,6 +18,7 @@ def _pattern(template: str) -> re.Pattern[str]:
                       .replace("{meaning}", r"(?P<meaning>.+?)") + r"[\s.!]*$", re.IGNORECASE)
 
 
+NAMES_THE_DATA: str = _DATA["names_the_data_choice"]
 TEACHING = [_pattern(t) for t in _DATA["teaching"]]
 
 

@@ -23,7 +23,7 @@ from agent.errors import AssistantError
 from agent.settings import Settings
 
 DEFAULT_WORKSPACE = "default"  # the command line's, and a surface that names none
-Kind = Literal["metric", "dimension", "entity", "definition"]
+Kind = Literal["metric", "dimension", "entity", "definition", "context"]  # context: the word only names the data
 
 
 class LearningStoreError(AssistantError):

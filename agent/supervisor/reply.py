@@ -46,7 +46,7 @@ class LearnOffer(BaseModel):
 
     word: str
     meaning: str  # the option as shown
-    kind: Literal["metric", "dimension", "entity", "definition"]
+    kind: Literal["metric", "dimension", "entity", "definition", "context"]
     name: str  # the model element's name (a definition: the name it is given)
 
     @property

@@ -27,6 +27,7 @@ from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
+from agent.learning.phrases import NAMES_THE_DATA
 from agent.learning.verified import prompt_examples as verified_examples
 from agent.learning.verified import usable as usable_verified
 from agent.semantic.definitions import Definition, with_definitions
@@ -186,6 +187,8 @@ def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
     what they compare and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
+    if answer == NAMES_THE_DATA and ambiguous:  # the word only names the data: read the question without it
+        return re.sub(rf"\b{re.escape(ambiguous)}\b", " ", question, count=1, flags=re.I)
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
         keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
         return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,

@@ -100,3 +100,19 @@ async def test_only_the_policys_teach_groups_may_confirm_and_a_refusal_is_record
     lead = ChatContext(user="ULEAD", workspace="T1")
     assert (await assistant.learn_word("s", answered.learn, lead)).ok
     assert assistant.learning.store.words("T1")["hub"].taught_by == "ULEAD"
+
+
+async def test_a_word_that_only_names_the_data_is_dropped_and_remembered_as_such(make_learning_assistant,
+                                                                                 new_session):
+    from agent.learning.phrases import NAMES_THE_DATA
+
+    assistant = make_learning_assistant()
+    session = new_session()
+    asked = await ask(assistant, session, "how many flights are in the ledger", ASKER)
+    assert asked.ask_human is not None and asked.ask_human.options[0].label == NAMES_THE_DATA
+    answered = await choose(assistant, session, NAMES_THE_DATA, ASKER)
+    assert "Number of flights" in answered.text and answered.learn is not None and answered.learn.kind == "context"
+    assert (await assistant.learn_word("s", answered.learn, ASKER)).ok
+    again = await ask(assistant, new_session(), "how many flights are in the ledger", ASKER)
+    assert again.ask_human is None or again.ask_human.kind == "confirm_sql", again.text
+    assert "Number of flights" in again.text
