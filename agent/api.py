@@ -31,7 +31,7 @@ from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent.sql.dialect import DEFAULT_DIALECT
-from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
+from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, LearnOffer, Progress, SuggestedPrompt
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -41,6 +41,8 @@ if TYPE_CHECKING:
 
     from agent.policy.scope import Governance
     from agent.context import AgentContext
+    from agent.learning.words import WordLearning
+    from agent.supervisor.state import CommonAgentState
 
 __all__ = [
     "DEFAULT_DIALECT",
@@ -57,6 +59,7 @@ __all__ = [
     "Event",
     "Groundwork",
     "HumanOption",
+    "LearnOffer",
     "Progress",
     "Settings",
     "SettingsError",
@@ -69,6 +72,7 @@ __all__ = [
     "interpret_reply",
     "is_month_axis",
     "is_numeric",
+    "learning_command",
     "load_settings",
     "prepare_chart",
     "read_audit_tail",
@@ -86,6 +90,8 @@ class Assistant:
         self, context: AgentContext, checkpointer: BaseCheckpointSaver[Any] | None = None, *, dispatch_strategy: str = "rules"
     ) -> None:
         from agent.audit import AuditTrail
+        from agent.learning.store import open_store
+        from agent.learning.words import WordLearning
         from agent.policy.scope import Governance
         from agent.runtime import memory_checkpointer
         from agent.supervisor.graph import build_graph
@@ -97,6 +103,7 @@ class Assistant:
         self.governance: Governance = context.governance or Governance(context.warehouse, policy=None,
                                                                          audit=AuditTrail([]))
         self.dispatch_strategy = dispatch_strategy
+        self.learning: WordLearning = WordLearning(open_store(self.settings), self.governance.audit)
         self._tracers = build_tracers(self.settings)
         # A session's lock lives while a turn holds or awaits it, not for every session ever seen.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
@@ -129,6 +136,7 @@ class Assistant:
         if stop_values is not None:
             stop_values()
         self.governance.close()
+        self.learning.store.close()
         self.context.warehouse.close()
 
     def on_query(self, listener: Callable[[dict[str, Any]], None]) -> None:
@@ -151,6 +159,14 @@ class Assistant:
                 request_id=context.request_id,
             )
             return
+        taught = taught_in_words(message)
+        if taught is not None:
+            yield self._teaching_reply(session_id, *taught, context)
+            return
+        if is_save_request(message):
+            async with self._lock(session_id):
+                yield await self.save_verified(session_id, context)
+            return
         async with self._lock(session_id):
             pending = await self.pending(session_id)
             if pending is not None:
@@ -160,11 +176,13 @@ class Assistant:
                     yield refusal
                     return
                 answer = interpret_reply(message, pending, self._option_words(pending))
+                if answer is None:
+                    answer = self._named_answer(pending, message, context)
                 if answer == REASK:
                     yield _reask(session_id, pending, context)
                     return
                 if answer is not None:
-                    async for event in self._answer(session_id, answer, context):
+                    async for event in self._answer(session_id, answer, context, pending):
                         yield event
                     return
                 await self._drain(session_id, _resume({"choice": "cancel"}), context)
@@ -184,7 +202,8 @@ class Assistant:
             yield refused
             return
         async with self._lock(session_id):
-            if await self.pending(session_id) is None:
+            pending = await self.pending(session_id)
+            if pending is None:
                 yield AgentReply(
                     session_id=session_id,
                     error="There is nothing waiting for an answer here any more (it may have been answered already).",
@@ -196,10 +215,12 @@ class Assistant:
             if refusal is not None:
                 yield refusal
                 return
-            async for event in self._answer(session_id, {"choice": choice, "sql": edited_sql}, context):
+            async for event in self._answer(session_id, {"choice": choice, "sql": edited_sql}, context, pending):
                 yield event
 
-    async def _answer(self, session_id: str, answer: dict[str, Any], context: ChatContext) -> AsyncIterator[Event]:
+    async def _answer(
+        self, session_id: str, answer: dict[str, Any], context: ChatContext, pending: AskHuman | None = None
+    ) -> AsyncIterator[Event]:
         """Resume with the person's answer. The time they took is not the run's: the deadline moves
         by the wait; an answer after `pending_ttl_s` finds the question expired and offers it again."""
         snapshot = await self.graph.aget_state(self._config(session_id))
@@ -221,8 +242,102 @@ class Assistant:
         deadline = snapshot.values.get("timeout_timestamp")
         remaining = deadline - paused_at if deadline else self.settings.max_execute_second
         resumed = {**answer, "deadline": now + max(remaining, 0.0)}
+        offer = await asyncio.to_thread(self._learn_offer, pending, answer.get("choice"), context)
         async for event in self._run(session_id, _resume(resumed), context):
+            if offer is not None and isinstance(event, AgentReply) and event.ok:
+                event = event.model_copy(update={"learn": offer})
             yield event
+
+    def _named_answer(self, pending: AskHuman, text: str, context: ChatContext) -> dict[str, Any] | None:
+        """A typed reply to "What do you mean by “X”?" naming a thing of the model that is not among the
+        buttons ('the destination airport'): the answer, as that thing's label."""
+        if pending.kind != "clarify" or not pending.term:
+            return None
+        try:
+            model = self.governance.context_for(self.context, context).semantic
+        except AssistantError:
+            return None  # read as a new message, which meets the same warehouse problem and says so
+        label = self.learning.typed_answer(model, text)
+        return {"choice": label} if label is not None else None
+
+    def _learn_offer(self, pending: AskHuman | None, choice: Any, context: ChatContext) -> LearnOffer | None:
+        """After "What do you mean by “X”?" is answered with one of its options: the offer to remember X."""
+        from agent.learning.words import workspace_of
+
+        if pending is None or pending.kind != "clarify" or not pending.term:
+            return None
+        try:
+            model = self.governance.context_for(self.context, context).semantic
+        except AssistantError as exc:
+            log.warning("no offer to remember a word (request %s): %s", context.request_id, exc.detail or exc)
+            return None
+        chosen = next((o.label for o in pending.options if o.value == choice), None) or (
+            self.learning.typed_answer(model, str(choice or "")))
+        if chosen is None:
+            return None
+        return self.learning.offer(model, pending.term, chosen, workspace_of(context))
+
+    def _teaching_reply(self, session_id: str, word: str, meaning: str, context: ChatContext) -> AgentReply:
+        """"When I say X I mean Y": Y read back as the model's thing or a definition, to be confirmed."""
+        from agent.learning.overlay import is_model_name
+        from agent.learning.teaching import explain, not_understood, understand
+
+        try:
+            model = self.governance.context_for(self.context, context).semantic
+        except AssistantError as exc:
+            return AgentReply(session_id=session_id, error=exc.user_message, error_code=exc.code,
+                              request_id=context.request_id)
+        if is_model_name(word, model):
+            return AgentReply(session_id=session_id, error=f"“{word}” is already a name in the data model, so I "
+                              "keep its meaning there.", error_code="not_learned", request_id=context.request_id)
+        offer = understand(word, meaning, model)
+        if offer is None:
+            return AgentReply(session_id=session_id, text=not_understood(word, meaning), request_id=context.request_id)
+        return AgentReply(session_id=session_id, text=f"I would read “{word}” as {explain(offer, model)}.",
+                          learn=offer, request_id=context.request_id)
+
+    async def save_verified(self, session_id: str, context: ChatContext) -> AgentReply:
+        """A 👍 on an answer, or "save this": the session's last answered question and its reading become a
+        verified query of the workspace (the policy's `teach:` groups; recorded in the audit trail)."""
+        from agent.tools.results import latest_output
+
+        snapshot = await self.graph.aget_state(self._config(session_id))
+        state = cast("CommonAgentState", snapshot.values or {})
+        written = latest_output(state, ("generate_sql",), with_key="intent") if state else None
+        question = state.get("question")
+        if written is None or not question:
+            return AgentReply(session_id=session_id, error="There is no answered question in this thread to save "
+                              "(only questions read into the data model's names can be saved).",
+                              error_code="nothing_to_save", request_id=context.request_id)
+        try:
+            saved = await asyncio.to_thread(
+                self.learning.save_query, question, written[1]["intent"], list(written[1].get("tables") or []),
+                context, allowed=self.governance.may_teach(context))
+        except AssistantError as exc:
+            log.warning("verified query not saved (request %s): %s", context.request_id, exc.detail or exc.user_message)
+            return AgentReply(session_id=session_id, error=exc.user_message, error_code=exc.code,
+                              request_id=context.request_id)
+        if not saved.ok:
+            return AgentReply(session_id=session_id, error=saved.text, error_code="not_saved",
+                              request_id=context.request_id)
+        return AgentReply(session_id=session_id, text=saved.text, request_id=context.request_id)
+
+    async def learn_word(self, session_id: str, offer: LearnOffer, context: ChatContext) -> AgentReply:
+        """The person confirmed "Remember “X” = Y for everyone?": kept for the workspace if the access
+        policy's `teach:` groups let them (anyone when it names none), recorded in the audit trail."""
+        try:
+            model = self.governance.context_for(self.context, context).semantic
+            taught = await asyncio.to_thread(
+                self.learning.teach, model, offer, context, allowed=self.governance.may_teach(context)
+            )
+        except AssistantError as exc:
+            log.warning("word not learned (request %s): %s", context.request_id, exc.detail or exc.user_message)
+            return AgentReply(session_id=session_id, error=exc.user_message, error_code=exc.code,
+                              request_id=context.request_id)
+        if not taught.ok:
+            return AgentReply(session_id=session_id, error=taught.text, error_code="not_learned",
+                              request_id=context.request_id)
+        return AgentReply(session_id=session_id, text=taught.text, request_id=context.request_id)
 
     async def run_tool(
         self, session_id: str, agent_name: str, args: dict[str, Any], context: ChatContext | None = None
@@ -424,6 +539,8 @@ class Assistant:
             # Scoping reads the warehouse's tables, so a warehouse that is down is answered like any failure.
             who = context.model_copy(update={"request_id": request_id})
             run_context = self.governance.context_for(self.context, who, session_id)
+            # the store is Redis or a file: read off the event loop (a Redis that hangs waits its timeout there)
+            run_context = await asyncio.to_thread(self._with_learned_words, run_context, who)
             token = RUN_CONTEXT.set(run_context)
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(
@@ -459,6 +576,19 @@ class Assistant:
         reply = await self._final_reply(session_id, request_id)
         reply.llm_calls, reply.llm_tokens = counter.count, counter.tokens
         yield reply
+
+    def _with_learned_words(self, run_context: AgentContext, who: ChatContext) -> AgentContext:
+        """The run's model with the words this workspace taught (re-read only when they changed)."""
+        import dataclasses
+
+        from agent.learning.words import workspace_of
+
+        workspace = workspace_of(who)
+        learned = self.learning.model_for(run_context.semantic, workspace)
+        verified = self.learning.verified(workspace)
+        if learned is run_context.semantic and not verified:
+            return run_context
+        return dataclasses.replace(run_context, semantic=learned, options={**run_context.options, "verified": verified})
 
     async def _final_reply(self, session_id: str, request_id: str) -> AgentReply:
         snapshot = await self.graph.aget_state(self._config(session_id))
@@ -515,6 +645,28 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
     problems, summary = commands.check(settings, folder)
     what = folder or "The semantic model"
     return (1, problems + [summary][: bool(summary)]) if problems else (0, [f"{what} agrees with the warehouse: {summary}"])
+
+
+def taught_in_words(text: str) -> tuple[str, str] | None:
+    """(word, meaning) of "when I say X I mean Y" (agent/learning/phrases.yaml `teaching:`)."""
+    from agent.learning.phrases import taught_in_words as read
+
+    return read(text)
+
+
+def is_save_request(text: str) -> bool:
+    """"save this", "keep this" (agent/learning/phrases.yaml `save_requests:`): keep the last answer."""
+    from agent.learning.phrases import SAVE_REQUESTS
+
+    return " ".join(_WORD.findall(text.lower())) in SAVE_REQUESTS
+
+
+def learning_command(settings: Settings, kind: str, step: str, target: str | None, workspace: str,
+                     out: Path | None = None) -> tuple[int, list[str]]:
+    """`vocabulary|verified list|show|forget|export` for a terminal: (exit status, lines to print)."""
+    from agent.learning import commands
+
+    return commands.run(settings, kind, step, target, workspace, out)
 
 
 def _chart(spec: dict[str, Any] | None, rows: list[list[Any]]) -> Chart | None:
@@ -630,7 +782,7 @@ def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:
         for o in value.get("options") or []
     ]
     return {"kind": value.get("kind", "clarify"), "question": value.get("question", ""), "options": options,
-            "sql": value.get("sql")}
+            "sql": value.get("sql"), "term": value.get("term")}
 
 
 def _close_dangling_calls(messages: list[AnyMessage]) -> list[ToolMessage]:

@@ -57,6 +57,17 @@ def _parser() -> argparse.ArgumentParser:
     steps.add_parser("refresh", help="re-read the schema; with a folder, list what changed").add_argument(
         "folder", type=Path, nargs="?")
     steps.add_parser("words", help="what a word can mean to the reader here, and why").add_argument("word")
+    for name, what, undo in (("vocabulary", "the words the team taught", "WORD"),
+                             ("verified", "the verified queries the team saved", "NAME")):
+        learned = commands.add_parser(name, help=f"review or undo {what} (per workspace)")
+        learned.add_argument("--workspace", default="default", help="the Slack team id (default: the command line's)")
+        review = learned.add_subparsers(dest="step", required=True)
+        review.add_parser("list", help=f"list {what}")
+        if name == "vocabulary":
+            review.add_parser("show", help="one learned word").add_argument("target", metavar=undo)
+        review.add_parser("forget", help="remove one (recorded in the audit trail)").add_argument("target", metavar=undo)
+        review.add_parser("export", help="print (or --out) dbt YAML to review and commit").add_argument(
+            "--out", type=Path)
     for sub in (ask, fix, explain, run):
         sub.add_argument("--json", action="store_true", help="print one JSON object")
     return parser
@@ -104,6 +115,7 @@ def _as_json(reply: AgentReply, chart_path: str | None) -> dict[str, Any]:
         "tools": reply.tools,
         "llm_calls": reply.llm_calls,
         "ask_human": reply.ask_human.model_dump() if reply.ask_human else None,
+        "learn": reply.learn.model_dump() if reply.learn else None,
         "error": reply.error,
     }
 
@@ -134,6 +146,8 @@ async def _main(args: argparse.Namespace) -> int:
     settings = load_settings()
     if args.command == "audit":
         return _audit_tail(settings, args.lines)
+    if args.command in ("vocabulary", "verified"):
+        return _learned(args, settings)
 
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "catalog":
@@ -167,6 +181,15 @@ async def _work(assistant: Assistant, args: argparse.Namespace, settings: Settin
     else:
         print(format_reply_text(reply, chart_path=chart_path))
     return 1 if reply.error else 0
+
+
+def _learned(args: argparse.Namespace, settings: Settings) -> int:
+    from agent.api import learning_command
+
+    status, lines = learning_command(settings, args.command, args.step, getattr(args, "target", None),
+                                     args.workspace, getattr(args, "out", None))
+    print("\n".join(lines), file=sys.stdout if status == 0 else sys.stderr)
+    return status
 
 
 def _audit_tail(settings: Settings, count: int) -> int:

@@ -31,6 +31,7 @@ class ChatContext(BaseModel):
     user: str | None = None
     channel: str | None = None
     groups: list[str] = Field(default_factory=list)  # the person's user groups, for the access policy
+    workspace: str | None = None  # the Slack team: learned words and verified queries are kept per workspace
     locale: str = "en-US"
     request_id: str | None = None
 

@@ -83,6 +83,8 @@ class Settings(BaseSettings):
     audit_path: str = ""  # JSON lines; empty: DATA_DIR/audit.jsonl; "-": stdout
     audit_stream_key: str = "sda:audit"  # with REDIS_URL, a capped stream as well
     audit_stream_maxlen: int = Field(default=100_000, ge=100)
+    # with REDIS_URL: learned words and verified queries live under `{prefix}:{workspace}:…`
+    learning_key_prefix: str = "sda:learned"
 
     # Tracing: off unless a LangSmith key is set
     langsmith_api_key: SecretStr | None = None

@@ -5,7 +5,7 @@ from __future__ import annotations
 from collections.abc import AsyncIterator
 from typing import Any, Protocol
 
-from agent.api import AgentReply, AskHuman, Chart, ChatContext, Event, SuggestedPrompt
+from agent.api import AgentReply, AskHuman, Chart, ChatContext, Event, LearnOffer, SuggestedPrompt
 
 AgentEvent = Event
 
@@ -27,6 +27,12 @@ class AgentPort(Protocol):
     async def pending(self, session_id: str) -> AskHuman | None: ...
 
     async def may_answer(self, session_id: str, context: ChatContext) -> bool: ...
+
+    async def save_verified(self, session_id: str, context: ChatContext) -> AgentReply:
+        """Keep the thread's last answered question and its reading as a verified query (a 👍)."""
+
+    async def learn_word(self, session_id: str, offer: LearnOffer, context: ChatContext) -> AgentReply:
+        """Remember a word for the workspace, if the access policy lets this person teach it."""
 
     def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]: ...
     async def health(self) -> dict[str, Any]:

@@ -279,7 +279,8 @@ class TurnRunner:
         return await self._user_groups.of(user) if self._user_groups is not None else []
 
     def _stream(self, job: Job, session_id: str, groups: list[str]) -> AsyncIterator[AgentEvent]:
-        ctx = ChatContext(user=job.where.user, channel=job.where.channel, groups=groups, request_id=job.request_id)
+        ctx = ChatContext(user=job.where.user, channel=job.where.channel, groups=groups, request_id=job.request_id,
+                          workspace=job.where.team)
         if isinstance(job, AskJob):
             return self.agent.ask(session_id, job.text, ctx)
         if isinstance(job, ResumeJob):

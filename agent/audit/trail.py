@@ -35,7 +35,11 @@ class AuditRecord(BaseModel):
     session_id: str | None = None
     user: str | None = None
     channel: str | None = None
-    sql: str
+    # what was done when it is no query: 'vocabulary.learn', 'verified.save', … (with `detail`)
+    action: str | None = None
+    workspace: str | None = None
+    detail: dict[str, Any] | None = None
+    sql: str = ""
     executed_sql: str | None = None  # when it differs from `sql` (masked columns rewritten)
     tables: list[str] = Field(default_factory=list)
     rows: int | None = None

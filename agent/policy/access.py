@@ -109,6 +109,11 @@ class Policy:
             return True
         return bool(self.groups_of(clicker).intersection(self.data.run_button))
 
+    def may_teach(self, who: Identity) -> bool:
+        """Whether `who` may confirm a learned word or a verified query for the whole workspace."""
+        teach = self.data.teach
+        return teach is None or who.user in teach or bool(self.groups_of(who).intersection(teach))
+
     def check_against(self, tables: dict[TableName, list[str]], default_schema: str) -> None:
         """Stop start-up on a pattern that names nothing: a misspelt deny would quietly grant."""
         problems = []

@@ -6,6 +6,7 @@ contact: "#data-access"          # named in every refusal
 default: deny                    # allow | deny: what is readable where no rule says
 groups: {analysts: [U0123]}      # groups defined here (the bot may pass Slack user-group ids too)
 run_button: [data-leads]         # who may answer someone else's confirmation (the asker always may)
+teach: [data-leads]              # who may confirm a word or a verified query for everyone (absent: anyone)
 rules:
   - groups: [analysts]           # who a rule is for: users, channels, groups, or everyone: true
     allow: [main.flights, airlines]   # table (default schema), schema.table or schema.table.column; * ? globs
@@ -77,6 +78,7 @@ class PolicyData(_Strict):
     default: Literal["allow", "deny"]
     groups: dict[str, list[str]] = Field(default_factory=dict)
     run_button: list[str] = Field(default_factory=list)
+    teach: list[str] | None = None  # groups or users; None: anyone may teach (and it is recorded)
     rules: list[Rule] = Field(default_factory=list)
 
 

@@ -202,6 +202,9 @@ class Governance:
             return owner is None or who.user is None or who.user == owner
         return self.policy.may_answer_for(self.identity(who), owner)
 
+    def may_teach(self, who: ChatContext) -> bool:
+        return self.policy is None or self.policy.may_teach(self.identity(who))
+
     def context_for(self, base: AgentContext, who: ChatContext, session_id: str | None = None) -> AgentContext:
         """`base` as `who` may see it: scoped warehouse, catalog, semantic model and values."""
         access = self.access_for(who)

@@ -38,6 +38,20 @@ class AskHuman(BaseModel):
     question: str
     options: list[HumanOption] = Field(default_factory=list)
     sql: str | None = None  # the SQL awaiting confirmation, so "Edit" can prefill it
+    term: str | None = None  # a clarification: the words asked about ("What do you mean by “store”?")
+
+
+class LearnOffer(BaseModel):
+    """After a clarification: the word and what the person said it means, to remember for the workspace."""
+
+    word: str
+    meaning: str  # the option as shown
+    kind: Literal["metric", "dimension", "entity", "definition", "context"]
+    name: str  # the model element's name (a definition: the name it is given)
+
+    @property
+    def question(self) -> str:
+        return f"Remember “{self.word}” = {self.meaning} for everyone?"
 
 
 class Chart(BaseModel):
@@ -61,6 +75,7 @@ class AgentReply(BaseModel):
     chart: Chart | None = None
     ask_human: AskHuman | None = None
     follow_ups: list[str] = Field(default_factory=list)
+    learn: LearnOffer | None = None  # offered after a clarification was answered
     error: str | None = None  # a sentence for a person; details stay in the logs
     error_code: str | None = None
     tools: list[str] = Field(default_factory=list)  # tool names in call order, this run

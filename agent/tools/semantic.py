@@ -15,6 +15,7 @@ from pydantic import BaseModel, Field
 
 from agent.budget import steps
 from agent.context import AgentContext
+from agent.learning.asking import ask_back
 from agent.llm.routing import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import Extraction
@@ -73,13 +74,19 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
         for u in extraction.unknown_values
     ]
     ambiguity = extraction.ambiguous[0] if extraction.ambiguous else None
+    asked_back = None
+    if ambiguity is None and extraction.intent is None and not (extraction.unsupported or unknown):
+        ambiguity = asked_back = ask_back(extraction.reason, extraction.ignored_words, ctx.semantic)  # a team's own word
+    clarify = f"What do you mean by “{ambiguity.text}”?" if ambiguity else None
+    if asked_back is not None and extraction.reason:  # what was read without the word stays said
+        clarify = f"{extraction.reason} {clarify}"
     labels = ctx.semantic.dimension_by_name
     return SemanticParse(
         intent=extraction.intent,
         not_in_warehouse=extraction.unsupported,
         cannot_express=None if extraction.intent or extraction.unsupported else extraction.reason,
         unknown_values=unknown,
-        clarify_question=f"What do you mean by “{ambiguity.text}”?" if ambiguity else None,
+        clarify_question=clarify,
         clarify_term=ambiguity.text if ambiguity else None,
         clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
         unused_words=extraction.ignored_words if extraction.intent is not None else [],

@@ -27,6 +27,9 @@ from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
+from agent.learning.phrases import NAMES_THE_DATA
+from agent.learning.verified import prompt_examples as verified_examples
+from agent.learning.verified import usable as usable_verified
 from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.intent import StructuredIntent
 from agent.semantic.why import explain_reading
@@ -83,11 +86,15 @@ async def generate_sql(
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
-    if thread.intent is not None:  # an edit of the thread's last reading
+    verified = None if thread.intent is not None or clarification else usable_verified(ctx, question)
+    if verified is not None:  # asked the way a verified query was: its reading, values put in
+        parse = SemanticParse(intent=verified[1])
+    elif thread.intent is not None:  # an edit of the thread's last reading
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
     else:
         parse = await _structured(ctx, SemanticParse).ainvoke(
-            [SystemMessage(content=semantic_prompt(ctx)), HumanMessage(content=thread.llm_message or question)]
+            [SystemMessage(content=semantic_prompt(ctx) + verified_examples(ctx, question)),
+             HumanMessage(content=thread.llm_message or question)]
         )
 
     if parse.not_in_warehouse:
@@ -102,7 +109,8 @@ async def generate_sql(
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
-        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
+        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options,
+                               "term": parse.clarify_term}
         return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
 
     problems: list[str] = []
@@ -116,6 +124,8 @@ async def generate_sql(
                 problems = [*problems, "The SQL I wrote for it did not run on the warehouse (a fault on my side, logged)"]
             else:
                 reason = thread.changed_line() + compiled.reason
+                if verified is not None:
+                    reason = f"{verified[0].line()} {reason}"
                 if parse.unused_words:  # said, so a reading that skipped a word is visible
                     reason += " Words not used: " + ", ".join(f"“{w}”" for w in parse.unused_words) + "."
                 return tool_result(
@@ -178,6 +188,8 @@ def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
     what they compare and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
+    if answer == NAMES_THE_DATA and ambiguous:  # the word only names the data: read the question without it
+        return re.sub(rf"\b{re.escape(ambiguous)}\b", " ", question, count=1, flags=re.I)
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
         keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
         return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,

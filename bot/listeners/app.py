@@ -21,7 +21,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.api import DEFAULT_DIALECT, ChatContext
+from agent.api import DEFAULT_DIALECT, ChatContext, LearnOffer
 from bot.settings import BotSettings
 from bot.render import actions
 from bot.agent_port import AgentPort
@@ -346,7 +346,18 @@ class Surfaces:
                 "feedback-reason",
             )
             return
-        self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks for the feedback!"), "feedback-thanks")
+        # A thumbs-up confirms the answer: its question and reading become a verified query of the workspace.
+        self.jobs.spawn(self._save_verified(feedback.session_id, channel, thread_ts, user, _team(body)), "save-verified")
+
+    async def _save_verified(self, session_id: str, channel: str, thread_ts: str, user: str, team: str | None) -> None:
+        who = ChatContext(user=user, channel=channel, workspace=team, request_id=new_request_id(),
+                          groups=await self.user_groups.of(user) if self.user_groups is not None else [])
+        saved = await self.agent.save_verified(session_id, who)
+        if saved.ok:
+            text = f"Thanks for the feedback! {saved.text}"
+        else:  # the vote counts either way; why nothing was saved is said, with the request id for the logs
+            text = f"Thanks for the feedback! ({saved.error} Request {saved.request_id}.)"
+        await self._notice(channel, user, thread_ts, text)
 
     async def record_feedback_reason(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         value = actions.decode(action.get("value"))
@@ -361,6 +372,23 @@ class Surfaces:
         log.info("feedback reason=%s session=%s request=%s user=%s", feedback.reason, feedback.session_id,
                  feedback.request_id, user)
         self.jobs.spawn(self._notice(channel, user, thread_ts, "Thanks, that helps me improve."), "feedback-thanks")
+
+    async def learn_word(self, body: dict[str, Any], action: dict[str, Any]) -> None:
+        """"Remember “X” = Y for everyone?": the agent keeps it if the policy's `teach:` groups allow this person."""
+        value = actions.decode(action.get("value"))
+        channel, _, thread_ts, user = _where_clicked(body)
+        if not (value.get("w") and value.get("m") and channel):
+            return
+        offer = LearnOffer(word=value["w"], meaning=value["m"], kind=value.get("k") or "dimension", name=value.get("n") or "")
+        self.jobs.spawn(self._learn(offer, value.get("s") or "", channel, thread_ts, user, _team(body)), "learn-word")
+
+    async def _learn(self, offer: LearnOffer, session_id: str, channel: str, thread_ts: str, user: str,
+                     team: str | None) -> None:
+        who = ChatContext(user=user, channel=channel, workspace=team, request_id=new_request_id(),
+                          groups=await self.user_groups.of(user) if self.user_groups is not None else [])
+        reply = await self.agent.learn_word(session_id, offer, who)
+        text = reply.text if reply.ok else f"{reply.error} (request {reply.request_id})"
+        await self._notice(channel, user, thread_ts, text)
 
     async def retry(self, body: dict[str, Any], action: dict[str, Any]) -> None:
         job_id = actions.decode(action.get("value")).get("j")
@@ -498,6 +526,7 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
         (actions.FEEDBACK_UP, surfaces.record_feedback),
         (actions.FEEDBACK_DOWN, surfaces.record_feedback),
         (actions.FEEDBACK_REASON_PATTERN, surfaces.record_feedback_reason),
+        (actions.LEARN, surfaces.learn_word),
         (actions.RETRY, surfaces.retry),
     ]
     for action_id, handler in clicks:

@@ -16,6 +16,7 @@ FEEDBACK_UP = "feedback_up"  # the legacy buttons, still answered for messages a
 FEEDBACK_DOWN = "feedback_down"
 FEEDBACK_REASON = "feedback_reason"  # "what was wrong?" after a thumbs-down
 RETRY = "retry"
+LEARN = "learn_word"  # "Remember “X” = Y for everyone?" after a clarification
 EDIT_SQL_VIEW = "edit_sql"
 EDIT_SQL_BLOCK = "sql_block"
 EDIT_SQL_INPUT = "sql_input"

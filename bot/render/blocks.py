@@ -142,6 +142,16 @@ def follow_up_block(questions: list[str]) -> dict[str, Any] | None:
     )
 
 
+def learn_blocks(reply: AgentReply) -> list[dict[str, Any]]:
+    """After a clarification was answered: the offer to remember the word for the whole workspace."""
+    offer = reply.learn
+    if offer is None:
+        return []
+    value = actions.encode(s=reply.session_id, w=offer.word, m=offer.meaning[:1500], k=offer.kind, n=offer.name)
+    row = actions_block([button("Remember", actions.LEARN, value)])
+    return [section(escape(offer.question)), row] if row else []
+
+
 def feedback_block(session_id: str, request_id: str | None) -> dict[str, Any]:
     value = actions.encode(s=session_id, r=request_id)
     return {
@@ -252,6 +262,7 @@ def _render(reply: AgentReply, *, native: bool) -> Rendered:
     if reply.columns:
         table, csv = (_native_table(reply) if native else None) or _table_blocks(reply)
         tail += table
+    tail += learn_blocks(reply)
     if reply.ask_human:
         tail += ask_human_blocks(reply.ask_human, reply.session_id, sql_already_shown=bool(reply.sql))
     else:

@@ -104,5 +104,13 @@ class FakeAgent:
     async def may_answer(self, session_id: str, ctx: ChatContext) -> bool:
         return ctx.user not in self.not_owners
 
+    async def save_verified(self, session_id: str, ctx: ChatContext) -> AgentReply:
+        self.calls.append(("save_verified", session_id, ctx.user))
+        return AgentReply(session_id=session_id, text="Saved as a verified query (fake).")
+
+    async def learn_word(self, session_id: str, offer: Any, ctx: ChatContext) -> AgentReply:
+        self.calls.append(("learn_word", session_id, offer.word))
+        return AgentReply(session_id=session_id, text=f"Remembered “{offer.word}” (fake).")
+
     async def health(self) -> dict[str, Any]:
         return {"warehouse": "up", "wedged": self.wedged}
