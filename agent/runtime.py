@@ -3,13 +3,11 @@ values, chat model, governance) from the settings."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
 
 from agent.audit import AuditTrail
-from agent.budget import steps
 from agent.budget.cpu import CpuPool
 from agent.catalog import Catalog, default_catalog
 from agent.catalog.introspected import LiveCatalog
@@ -23,7 +21,7 @@ from agent.policy.scope import Governance, run_context
 from agent.settings import Settings
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.parse import transpile
-from agent.tools.semantic import SemanticParse, aoffline_parse
+from agent.tools.semantic import SemanticParse, aoffline_parse, read_question
 from agent.warehouse import Warehouse, WarehouseUnavailableError
 
 if TYPE_CHECKING:
@@ -112,11 +110,8 @@ def _recognisers() -> Recognisers:
 
     async def is_data_question(question: str) -> bool:
         ctx = run_context()
-        # In a CPU worker under its budget, like every parse: a pathological question costs its budget.
-        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        [extraction] = await ctx.cpu.run(
-            steps.READING_QUESTION, steps.read_questions, ctx.cpu.share(ctx.semantic, ctx.values), [question]
-        )
+        # The turn's one reading (in a CPU worker under its budget), which discovery and the SQL reuse.
+        extraction = (await read_question(ctx, question))[0]
         if extraction.unsupported or extraction.unknown_values:
             return True
         if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:
