@@ -372,7 +372,7 @@ class Assistant:
     async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
         from langchain_core.messages import HumanMessage
 
-        from agent.supervisor.state import empty_tool_call_info
+        from agent.state import empty_tool_call_info
 
         snapshot = await self.graph.aget_state(self._config(session_id))
         limit = self.settings.max_execute_second

@@ -12,7 +12,7 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from agent.charts.choose import choose_chart
+from agent.chatbi.choose_chart import choose_chart
 from agent.charts.roles import Role, column_roles
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope, compute_facts, is_additive

@@ -14,7 +14,7 @@ from pydantic import BaseModel, Field
 from agent.charts.spec import ChartSpec
 
 if TYPE_CHECKING:
-    from agent.supervisor.state import CommonAgentState
+    from agent.state import CommonAgentState
 
 
 class Progress(BaseModel):

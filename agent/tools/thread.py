@@ -17,10 +17,9 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
 
 from agent.budget import steps
-from agent.llm.routing import FOLLOW_UP_MARK
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
-from agent.supervisor.state import CommonAgentState
+from agent.state import FOLLOW_UP_MARK, CommonAgentState
 from agent.tools.results import latest_output
 
 if TYPE_CHECKING:
