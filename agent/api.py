@@ -31,7 +31,8 @@ from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent.sql.dialect import DEFAULT_DIALECT
-from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, LearnOffer, Progress, SuggestedPrompt
+from agent.learning.offer import LearnOffer
+from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -489,7 +490,7 @@ class Assistant:
     async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
         from langchain_core.messages import HumanMessage
 
-        from agent.supervisor.state import empty_tool_call_info
+        from agent.state import empty_tool_call_info
 
         snapshot = await self.graph.aget_state(self._config(session_id))
         limit = self.settings.max_execute_second

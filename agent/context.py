@@ -8,8 +8,10 @@ serialised), while a warehouse connection or a chat model must never be.
 
 from __future__ import annotations
 
+import asyncio
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from pydantic import BaseModel, Field, GetCoreSchemaHandler
 from pydantic_core import core_schema
@@ -23,6 +25,36 @@ if TYPE_CHECKING:  # annotations only: the public API imports ChatContext and mu
     from agent.semantic.values import ValueIndex
     from agent.settings import Settings
     from agent.warehouse import Warehouse
+
+
+T = TypeVar("T")
+
+
+class Readings:
+    """What the reader made of this turn's messages, by what it was given: a question is read once per
+    turn and that reading passed on (the router's check, discovery, the SQL), never read again.
+
+    One per run (`Governance.context_for` makes it): a reading is the person's view's, and the next
+    turn reads afresh. Callers treat a reading as read-only.
+    """
+
+    def __init__(self) -> None:
+        self._made: dict[Hashable, asyncio.Task[Any]] = {}
+        self.reads = 0  # readings made (not reused) in this run, for tests and benches
+
+    async def once(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+        """`read()`'s result for `key`, made on first ask; a failed read is not kept (the next ask reads)."""
+        task = self._made.get(key)
+        if task is None:
+            self.reads += 1
+            task = asyncio.ensure_future(read())
+            self._made[key] = task
+        try:
+            return await asyncio.shield(task)
+        except BaseException:
+            if task.done() and (task.cancelled() or task.exception() is not None):
+                self._made.pop(key, None)
+            raise
 
 
 class ChatContext(BaseModel):
@@ -48,6 +80,7 @@ class AgentContext:
     model: BaseChatModel
     cpu: CpuPool  # where CPU-heavy SQL steps run, each under a budget
     governance: Any = None  # agent.policy.scope.Governance: the access policy and the audit trail
+    readings: Readings = field(default_factory=Readings)  # this run's readings of its messages
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
 

@@ -3,13 +3,11 @@ values, chat model, governance) from the settings."""
 
 from __future__ import annotations
 
-import asyncio
 import logging
 from typing import TYPE_CHECKING, Any, cast
 
 
 from agent.audit import AuditTrail
-from agent.budget import steps
 from agent.budget.cpu import CpuPool
 from agent.budget.in_process import InProcessCpu
 from agent.catalog import Catalog, default_catalog
@@ -18,13 +16,14 @@ from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.groundwork import DATA_INTENT_CONFIDENCE, Groundwork, build_groundwork
 from agent.llm import build_chat_model
-from agent.llm.routing import FOLLOW_UP_MARK, Recognisers
+from agent.llm.routing import Recognisers
+from agent.state import FOLLOW_UP_MARK
 from agent.policy import Policy
 from agent.policy.scope import Governance, run_context
 from agent.settings import Settings
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.parse import transpile
-from agent.tools.semantic import SemanticParse, aoffline_parse
+from agent.tools.semantic import SemanticParse, aoffline_parse, read_question
 from agent.warehouse import Warehouse, WarehouseUnavailableError
 
 if TYPE_CHECKING:
@@ -117,11 +116,8 @@ def _recognisers() -> Recognisers:
 
     async def is_data_question(question: str) -> bool:
         ctx = run_context()
-        # In a CPU worker under its budget, like every parse: a pathological question costs its budget.
-        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        [extraction] = await ctx.cpu.run_pure(
-            steps.READING_QUESTION, steps.read_questions, ctx.cpu.share(ctx.semantic, ctx.values), (question,)
-        )
+        # The turn's one reading (in a CPU worker under its budget), which discovery and the SQL reuse.
+        extraction = (await read_question(ctx, question))[0]
         if extraction.unsupported or extraction.unknown_values:
             return True
         if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:

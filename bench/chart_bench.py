@@ -10,7 +10,7 @@ import argparse
 import statistics
 import time
 
-from agent.charts.choose import choose_chart
+from agent.chatbi.choose_chart import choose_chart
 from agent.charts.render import render_png
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse

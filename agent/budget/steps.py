@@ -26,7 +26,8 @@ from agent.semantic.follow_up import FollowUp, read_follow_up
 from agent.semantic.intent import StructuredIntent
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
-from agent.sql.guard import ensure_read_only, refuse_unsafe_words
+from agent.sql.checked import CheckedQuery, SqlInput, sql_text
+from agent.sql.guard import check_query, refuse_unsafe_words
 from agent.sql.parse import sqlglot_dialect, transpile
 from agent.warehouse.base import Schema
 
@@ -54,7 +55,7 @@ class WarehouseFile:
     # The probes run, as audit records without the person's name (the bot adds it and writes them).
     probes: list[AuditRecord] = field(default_factory=list, compare=False)
 
-    def dry_run(self, sql: str) -> None:
+    def dry_run(self, sql: SqlInput) -> None:
         self._read("EXPLAIN " + self._authorized(sql, loosely=True))
 
     def probe(self, sql: str) -> list[tuple]:
@@ -78,20 +79,21 @@ class WarehouseFile:
             record.duration_ms = round((time.perf_counter() - started) * 1000, 3)
             self.probes.append(record)
 
-    def _authorized(self, sql: str, *, loosely: bool = False) -> str:
+    def _authorized(self, sql: SqlInput, *, loosely: bool = False) -> str:
         """The SQL to run for the person, or AccessDenied. `loosely` (an EXPLAIN, which returns no
         data): a query naming a column nobody has (what the fixer is there to repair) cannot be
-        resolved column by column, so it is judged by the names it uses, as pasted broken SQL is."""
-        ensure_read_only(sql, dialect="duckdb")
+        resolved column by column, so it is judged by the names it uses, as pasted broken SQL is.
+        A query the guard has read already is judged on its tree."""
+        query = sql if isinstance(sql, CheckedQuery) and sql.dialect == "duckdb" else check_query(sql_text(sql))
         if self.access is None:
-            return sql
+            return query.sql
         try:
-            return self.access.authorize(sql)
+            return sql_text(self.access.authorize(query))
         except SqlError:
             if not loosely:
                 raise
-            self.access.authorize_text(sql)
-            return sql
+            self.access.authorize_text(query.sql)
+            return query.sql
 
     def _read(self, statement: str) -> list[tuple]:
         import duckdb
@@ -150,8 +152,10 @@ def read_edit(semantic: Path, previous: StructuredIntent, message: str) -> Follo
     return read_follow_up(previous, message, model, values)
 
 
-def guard(sql: str, dialect: str) -> None:
-    ensure_read_only(sql, dialect=dialect)
+def guard(sql: str, dialect: str) -> CheckedQuery:
+    """The one parse of a query, bounded here; its reading travels back for the warehouse to judge
+    under its own tables and run, without parsing it again."""
+    return check_query(sql, dialect=dialect)
 
 
 def translate(sql: str, read: str, write: str) -> str:

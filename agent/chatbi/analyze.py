@@ -12,12 +12,13 @@ from typing import Any
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from agent.charts.choose import choose_chart
+from agent.chatbi.choose_chart import choose_chart
 from agent.charts.roles import Role, column_roles
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope, compute_facts, is_additive
 from agent.chatbi.follow_ups import FollowUpSource, follow_ups
 from agent.chatbi.meaning import ColumnMeaning, limit_of, whole_total_sql
+from agent.sql.checked import SqlInput
 from agent.chatbi.narrative import invented_numbers, narrate
 from agent.chatbi.sentences import answer_sentence, insight_sentences
 from agent.errors import AssistantError, LLMError
@@ -44,7 +45,7 @@ async def analyze(
     model: BaseChatModel | None = None,
     intent: StructuredIntent | dict | None = None,
     follow_up_source: FollowUpSource | None = None,
-    sql: str | None = None,
+    sql: SqlInput | None = None,
     meanings: dict[str, ColumnMeaning] | None = None,
     warehouse: Warehouse | None = None,
     reading: str = "",
@@ -87,7 +88,7 @@ async def analyze(
 
 
 async def _scope(
-    result: QueryResult, sql: str | None, meanings: dict[str, ColumnMeaning], warehouse: Warehouse | None
+    result: QueryResult, sql: SqlInput | None, meanings: dict[str, ColumnMeaning], warehouse: Warehouse | None
 ) -> Scope:
     limit = limit_of(sql)
     if limit is None or len(result.rows) < limit:

@@ -16,6 +16,7 @@ import sqlglot
 from sqlglot import exp
 
 from agent.catalog import CatalogError
+from agent.sql.checked import CheckedQuery, SqlInput
 
 ADDITIVE_AGGREGATES = ("sum", "count")
 _PERCENT_UNITS = {"percent", "percentage", "pct", "%"}
@@ -77,7 +78,7 @@ def _named_a_share(semantic: Any, column: str) -> bool:
 
 
 def describe_columns(
-    sql: str | None,
+    sql: SqlInput | None,
     columns: list[str],
     *,
     semantic: Any = None,
@@ -86,9 +87,10 @@ def describe_columns(
     dialect: str = "duckdb",
 ) -> dict[str, ColumnMeaning]:
     """A meaning for every result column; what cannot be known stays None, never guessed."""
-    expressions = _output_expressions(sql, dialect) if sql else {}
-    tables = _tables(sql, dialect) if sql else []
-    overlapping = bool(sql) and _grouped_by_tags(sql, dialect)
+    tree = _tree(sql, dialect) if sql else None
+    expressions = _output_expressions(tree) if tree is not None else {}
+    tables = _tables(tree) if tree is not None else {}
+    overlapping = tree is not None and _grouped_by_tags(tree)
     meanings: dict[str, ColumnMeaning] = {}
     for column in columns:
         expression = expressions.get(column.lower())
@@ -120,24 +122,23 @@ def describe_columns(
 # -- reading the SQL ----------------------------------------------------------------------------
 
 
-def _parse(sql: str, dialect: str) -> exp.Expression | None:
+def _tree(sql: SqlInput, dialect: str) -> exp.Expression | None:
+    """The query's tree: the guard's reading when it has one (never mutated here), else a parse."""
+    if isinstance(sql, CheckedQuery):
+        return sql.tree
     try:
         return sqlglot.parse_one(sql, read=dialect)
     except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
         return None
 
 
-def _grouped_by_tags(sql: str, dialect: str) -> bool:
+def _grouped_by_tags(tree: exp.Expression) -> bool:
     """The semantic compiler joins a link table's tags under an alias ending in '__tag' (sqlgen.tag)."""
-    tree = _parse(sql, dialect)
-    return tree is not None and any(a.name.endswith("__tag") for a in tree.find_all(exp.TableAlias))
+    return any(a.name.endswith("__tag") for a in tree.find_all(exp.TableAlias))
 
 
-def _output_expressions(sql: str, dialect: str) -> dict[str, exp.Expression]:
+def _output_expressions(tree: exp.Expression) -> dict[str, exp.Expression]:
     """Output name -> the expression behind it, following a name through subqueries and CTEs."""
-    tree = _parse(sql, dialect)
-    if tree is None:
-        return {}
     named: dict[str, exp.Expression] = {}
     # Inner selects first, so an outer `SELECT x FROM (… avg(y) AS x …)` can point through to them.
     selects = list(tree.find_all(exp.Select))
@@ -159,11 +160,10 @@ def _output_expressions(sql: str, dialect: str) -> dict[str, exp.Expression]:
     return named
 
 
-def _tables(sql: str, dialect: str) -> dict[str, str]:
+def _tables(tree: exp.Expression) -> dict[str, str]:
     """Every name a table goes by in the query (its alias and its own name) -> its name."""
-    tree = _parse(sql, dialect)
     found: dict[str, str] = {}
-    for table in tree.find_all(exp.Table) if tree is not None else []:
+    for table in tree.find_all(exp.Table):
         found[table.name.lower()] = table.name
         if table.alias:
             found[table.alias.lower()] = table.name
@@ -280,9 +280,11 @@ def _catalog_unit(catalog: Any, tables: dict[str, str], source: exp.Column) -> s
 # -- a result cut by its LIMIT ------------------------------------------------------------------------
 
 
-def limit_of(sql: str | None, dialect: str = "duckdb") -> int | None:
+def limit_of(sql: SqlInput | None, dialect: str = "duckdb") -> int | None:
     """The outer query's LIMIT, when it is a plain number."""
-    tree = _parse(sql, dialect) if sql else None
+    if isinstance(sql, CheckedQuery):
+        return sql.limit
+    tree = _tree(sql, dialect) if sql else None
     limit = tree.args.get("limit") if tree is not None else None
     value = limit.expression if limit is not None else None
     if isinstance(value, exp.Literal) and value.is_int:
@@ -290,9 +292,11 @@ def limit_of(sql: str | None, dialect: str = "duckdb") -> int | None:
     return None
 
 
-def whole_total_sql(sql: str, column: str, dialect: str = "duckdb") -> str | None:
+def whole_total_sql(sql: SqlInput, column: str, dialect: str = "duckdb") -> str | None:
     """The measure's total and the row count of the same query without its LIMIT."""
-    tree = _parse(sql, dialect)
+    if isinstance(sql, CheckedQuery):
+        dialect = sql.dialect
+    tree = _tree(sql, dialect)
     if tree is None or tree.args.get("limit") is None:
         return None
     whole = tree.copy()

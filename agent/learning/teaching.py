@@ -13,7 +13,7 @@ import re
 from agent.semantic.definitions import Definition, column_words
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.defining import read_definitions
-from agent.supervisor.reply import LearnOffer
+from agent.learning.offer import LearnOffer
 
 
 def _columns_joined(meaning: str, model: SemanticModel) -> str:

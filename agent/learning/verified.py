@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from collections.abc import Callable
 from typing import Any
 
 from agent.learning.store import VerifiedQuery, now_iso
@@ -159,7 +160,10 @@ def _replace(intent: dict[str, Any], kind: str, old: Any, new: Any) -> bool:
     return False
 
 
-def usable(ctx: Any, question: str) -> tuple[Match, Any] | None:
+Compile = Callable[[Any, Any], tuple[Any, list[str]]]  # the tools' compile_checked: (ctx, intent) -> (compiled, problems)
+
+
+def usable(ctx: Any, question: str, compile_checked: Compile) -> tuple[Match, Any] | None:
     """The verified query this run may answer `question` from, with its reading: asked the same
     way, and every table it reads readable by this person (their view of the model compiles it and the
     access policy lets them read what it reads); None otherwise, and then it is neither used nor shown."""
@@ -169,7 +173,7 @@ def usable(ctx: Any, question: str) -> tuple[Match, Any] | None:
     if not queries:
         return None
     match = find(question, queries, ctx.semantic, ctx.values)
-    if match is None or not _readable(ctx, match.intent):
+    if match is None or not _readable(ctx, match.intent, compile_checked):
         return None
     return match, StructuredIntent.model_validate(match.intent)
 
@@ -177,7 +181,7 @@ def usable(ctx: Any, question: str) -> tuple[Match, Any] | None:
 MAX_EXAMPLES = 3
 
 
-def prompt_examples(ctx: Any, question: str) -> str:
+def prompt_examples(ctx: Any, question: str, compile_checked: Compile) -> str:
     """For an LLM: the nearest verified queries this person may read, as question -> reading examples."""
     import json
 
@@ -189,18 +193,17 @@ def prompt_examples(ctx: Any, question: str) -> str:
     for query in ranked:
         if len(examples) == MAX_EXAMPLES:
             break
-        if _readable(ctx, query.intent):
+        if _readable(ctx, query.intent, compile_checked):
             examples.append(f"Q: {query.question}\nIntent: {json.dumps(query.intent, default=str)}")
     if not examples:
         return ""
     return "\nReadings the team verified (follow them where the question is asked the same way):\n" + "\n".join(examples)
 
 
-def _readable(ctx: Any, intent: dict[str, Any]) -> bool:
+def _readable(ctx: Any, intent: dict[str, Any], compile_checked: Compile) -> bool:
     from agent.errors import AssistantError
     from agent.policy import check_readable
     from agent.semantic.intent import StructuredIntent
-    from agent.tools.semantic import compile_checked
 
     try:
         compiled, _ = compile_checked(ctx, StructuredIntent.model_validate(intent))

@@ -20,7 +20,7 @@ from agent.learning.teaching import definition_for
 from agent.learning.store import DEFAULT_WORKSPACE, LearnedWord, LearningStore, VerifiedQuery, normal_word
 from agent.learning.verified import new_query
 from agent.semantic.model import SemanticModel
-from agent.supervisor.reply import LearnOffer
+from agent.learning.offer import LearnOffer
 
 log = logging.getLogger(__name__)
 

@@ -13,9 +13,9 @@ from typing import Any
 
 from agent.semantic.dialogue_cues import drops_a_condition, refers_back
 from agent.sql.dialect import DEFAULT_DIALECT
+from agent.state import FOLLOW_UP_MARK
 from agent.tools.spec import EXECUTE, ToolName
 
-FOLLOW_UP_MARK = " | follow-up: "
 SHORT_FOLLOW_UP_WORDS = 5
 
 _FENCE = re.compile(r"```(?:[a-zA-Z]+\n)?(.*?)```", re.S)

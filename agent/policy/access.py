@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cached_property
 from pathlib import Path
+from typing import TypeVar
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
@@ -23,7 +24,10 @@ from sqlglot.tokens import TokenType
 from agent.errors import AssistantError
 from agent.policy.model import LoadedPolicy, PolicyFileError, Rule, field_name, line_of, load_policy_file
 from agent.policy.reads import ColumnName, Reads, TableName, find_reads
+from agent.sql.checked import SqlInput
 from agent.sql.parse import sqlglot_dialect
+
+Q = TypeVar("Q", bound=SqlInput)
 
 MASK = "***"
 SYSTEM_NAMES = frozenset({"information_schema", "pg_catalog", "sqlite_master", "sqlite_schema", "pg_class",
@@ -203,15 +207,16 @@ class Access:
 
     # -- the check ------------------------------------------------------------------------
 
-    def reads(self, sql: str, dialect: str | None = None) -> Reads:
+    def reads(self, sql: SqlInput, dialect: str | None = None) -> Reads:
         return find_reads(sql, dialect or self.dialect, self.tables, self.default_schema)
 
-    def authorize(self, sql: str, dialect: str | None = None) -> str:
-        """The SQL to run for this person (masked columns rewritten), or AccessDenied naming why."""
+    def authorize(self, sql: Q, dialect: str | None = None, *, reads: Reads | None = None) -> Q | str:
+        """The SQL to run for this person, or AccessDenied naming why: `sql` itself, or the text with
+        masked columns rewritten. `reads` (what `sql` reads, when the caller has it) saves reading it again."""
         if not self.restricted:
             return sql
         dialect = dialect or self.dialect
-        reads = self.reads(sql, dialect)
+        reads = reads or self.reads(sql, dialect)
         if reads.unknown:
             raise self._refusal(
                 reads.unknown,

@@ -17,6 +17,7 @@ from sqlglot.optimizer.qualify import qualify
 from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from agent.errors import SqlError
+from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.sql.guard import refuse_unsafe_words
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
 
@@ -38,12 +39,16 @@ class Reads:
     unplaced: set[ColumnName] = field(default_factory=set)  # read by a bare name no node pins down
 
 
-def find_reads(sql: str, dialect: str, tables: dict[TableName, list[str]], default_schema: str) -> Reads:
-    """The tables and columns `sql` reads; `tables` is the warehouse's schema (columns by table)."""
+def find_reads(sql: SqlInput, dialect: str, tables: dict[TableName, list[str]], default_schema: str) -> Reads:
+    """The tables and columns `sql` reads; `tables` is the warehouse's schema (columns by table). A
+    checked query is read on a copy of its tree (qualifying rewrites it), never parsed again."""
     read = sqlglot_dialect(dialect)
-    text = clean_sql_text(sql)
-    refuse_unsafe_words(text, read)  # with its reason, even when the parser below cannot read it
-    tree = parse_one_statement(text, read)
+    if isinstance(sql, CheckedQuery) and sql.dialect == read:
+        tree = sql.tree.copy()
+    else:
+        text = clean_sql_text(sql_text(sql))
+        refuse_unsafe_words(text, read)  # with its reason, even when the parser below cannot read it
+        tree = parse_one_statement(text, read)
     mapping: dict[str, dict[str, dict[str, str]]] = {}
     for (schema, table), columns in tables.items():
         mapping.setdefault(schema, {})[table] = {c: "TEXT" for c in columns}

@@ -20,10 +20,13 @@ from typing import TYPE_CHECKING, Any, cast
 from agent.audit import AuditRecord, AuditTrail
 from agent.errors import AssistantError, NoRunContextError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
-from agent.policy.reads import TableName, table_of
+from agent.policy.reads import Reads, TableName, table_of
+from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.policy.views import masked_value_words, scoped_catalog, scoped_schema, scoped_semantic, scoped_values
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
 from agent.warehouse.base import FetchTotal
+
+from agent.context import Readings
 
 if TYPE_CHECKING:
     from agent.context import AgentContext
@@ -94,14 +97,21 @@ class ScopedWarehouse:
     def authorize(self, sql: str, dialect: str | None = None) -> str:
         return self.access.authorize(sql, dialect)
 
-    def dry_run(self, sql: str) -> None:
-        self._warehouse.dry_run(self.access.authorize(sql))
+    def authorized(self, sql: SqlInput) -> CheckedQuery:
+        """The engine's guard, then this person's rights, on the one reading of `sql`: the query to run
+        (with masked columns rewritten, a new text the guard reads in its turn)."""
+        query = self._warehouse.check(sql)
+        executed = self.access.authorize(query)
+        return query if executed is query else self._warehouse.check(executed)
 
-    async def adry_run(self, sql: str, **options: Any) -> None:
-        checked = await asyncio.to_thread(self.access.authorize, sql)
+    def dry_run(self, sql: SqlInput) -> None:
+        self._warehouse.dry_run(self.authorized(sql))
+
+    async def adry_run(self, sql: SqlInput, **options: Any) -> None:
+        checked = await asyncio.to_thread(self.authorized, sql)
         await self._warehouse.adry_run(checked, **options)
 
-    def run(self, sql: str, **limits: Any) -> QueryResult:
+    def run(self, sql: SqlInput, **limits: Any) -> QueryResult:
         """Blocking, for callers already off the event loop."""
         with self._audited(sql) as record:
             executed = self._checked(sql, record)
@@ -109,7 +119,7 @@ class ScopedWarehouse:
             record.outcome, record.rows = "ok", result.row_count
             return result
 
-    async def arun(self, sql: str, **options: Any) -> QueryResult:
+    async def arun(self, sql: SqlInput, **options: Any) -> QueryResult:
         """The engine's own `arun` (its slots and budgets), after the person's check; audited."""
         with self._audited(sql) as record:
             executed = await asyncio.to_thread(self._checked, sql, record)
@@ -125,20 +135,25 @@ class ScopedWarehouse:
             if self._audit is not None:
                 self._audit.record(record)
 
-    def _checked(self, sql: str, record: AuditRecord) -> str:
-        record.tables = self._tables(sql)
-        executed = self.access.authorize(sql)
-        if executed != sql:
-            record.executed_sql = executed
-        return executed
+    def _checked(self, sql: SqlInput, record: AuditRecord) -> CheckedQuery:
+        """The guard's reading of `sql`, what it reads for the trail, and the person's check on it."""
+        query = self._warehouse.check(sql)
+        reads = self._reads(query)
+        if reads is not None:
+            record.tables = sorted(".".join(t) for t in reads.tables)
+        executed = self.access.authorize(query, reads=reads)
+        if executed is query:
+            return query
+        record.executed_sql = sql_text(executed)
+        return self._warehouse.check(executed)
 
     @contextlib.contextmanager
-    def _audited(self, sql: str) -> Iterator[AuditRecord]:
+    def _audited(self, sql: SqlInput) -> Iterator[AuditRecord]:
         """One audit record for one query, whatever happens to it."""
         started = time.perf_counter()
         record = AuditRecord(
             request_id=self._who.request_id, session_id=self._session_id, user=self._who.user,
-            channel=self._who.channel, sql=sql, outcome="error",
+            channel=self._who.channel, sql=sql_text(sql), outcome="error",
         )
         try:
             yield record
@@ -154,11 +169,11 @@ class ScopedWarehouse:
             if self._audit is not None:
                 self._audit.record(record)
 
-    def _tables(self, sql: str) -> list[str]:
+    def _reads(self, query: CheckedQuery) -> Reads | None:
         try:
-            return sorted(".".join(t) for t in self.access.reads(sql).tables)
+            return self.access.reads(query)
         except AssistantError:
-            return []  # the run below reports what is wrong with the SQL
+            return None  # the run below reports what is wrong with the SQL
 
 
 class Governance:
@@ -216,6 +231,7 @@ class Governance:
             catalog=catalog,
             semantic=semantic,
             values=values,
+            readings=Readings(),
         )
 
     def _views_for(self, base: AgentContext, access: Access) -> tuple[Any, Any, Any]:

@@ -12,7 +12,6 @@ from sqlglot import exp
 from agent.errors import SqlError, UnsafeSqlError
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.guard import ensure_read_only
-from agent.sql.parse import parse_one_statement
 
 _COMPARISON_WORDS = {
     exp.EQ: "is",
@@ -72,12 +71,11 @@ def explain_sql(
     one that does not read data (SHOW, DESCRIBE, …) a SqlError saying what it is instead.
     """
     try:
-        ensure_read_only(sql, dialect=dialect)
+        tree = ensure_read_only(sql, dialect=dialect)  # the one parse: the guard's tree is the one explained
     except UnsafeSqlError as exc:
         raise UnsafeSqlError(
             f"This statement is refused, so I do not explain it. {exc.user_message}", detail=exc.detail
         ) from exc
-    tree = parse_one_statement(sql, dialect)
     root = tree.unnest() if isinstance(tree, exp.Subquery) else tree
     if not isinstance(root, exp.Query):
         raise SqlError(

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, Field
 from sqlglot import exp
@@ -20,13 +19,13 @@ from agent.errors import AssistantError, SqlError, SqlSyntaxError, UnsafeSqlErro
 from agent.sql.diagnose import Problem, diagnose
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.dialect_meaning import dialect_title, keep_meaning, reader
-from agent.sql.guard import UnknownNameError, ensure_read_only
+from agent.sql.checked import CheckedQuery, SqlInput
+from agent.sql.guard import UnknownNameError, check_query
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
+from agent.sql.schema_view import SchemaView
 from agent.sql.repair_text import repair_syntax_once
 from agent.sql.repair_tree import Probe, mistyped_value, repair
 
-if TYPE_CHECKING:
-    from agent.warehouse.engine import Schema
 
 MAX_TEXT_EDITS = 8
 _FUNCTION_NAME = re.compile(r"^\s*([\w.]+)\s*\(")
@@ -53,8 +52,8 @@ def fix_sql(
     *,
     error: str | None = None,
     dialect: str = DEFAULT_DIALECT,
-    schema: Schema,
-    dry_run: Callable[[str], None],
+    schema: SchemaView,
+    dry_run: Callable[[SqlInput], None],
     probe: Probe | None = None,
     max_rounds: int = 6,
     target: str = "duckdb",
@@ -79,14 +78,17 @@ def fix_sql(
 
     if not text:
         return give_up("There is no SQL to fix; paste the query after the command.")
-    refusal = _guard_refusal(text, read)
-    if refusal is not None:
-        return refuse(refusal)
-    text = _repair_syntax(text, read, _known_names(schema), changes)
-    try:
-        tree = parse_one_statement(text, reader(read))
-    except SqlSyntaxError as exc:
-        return give_up(f"I could not repair the syntax. {exc.user_message}")
+    first = _guard_reading(text, read)
+    if isinstance(first, UnsafeSqlError):
+        return refuse(first)
+    if first is not None and reader(read) == read:
+        tree = first.copy()  # it parses as pasted: the guard's reading is the one repaired (on a copy)
+    else:
+        text = _repair_syntax(text, read, _known_names(schema), changes)
+        try:
+            tree = parse_one_statement(text, reader(read))
+        except SqlSyntaxError as exc:
+            return give_up(f"I could not repair the syntax. {exc.user_message}")
     meaning = [Change(what=c.what, why=c.why) for c in keep_meaning(tree, read)]
     renames = _dialect_changes(tree, read)
     changes.extend(meaning + renames)
@@ -99,8 +101,10 @@ def fix_sql(
             )
         )
     target = sqlglot_dialect(target)  # the warehouse's dialect: the fixed SQL is written in it
+    checked: CheckedQuery | None = None  # the translated query's reading, dry-run as it is in the first round
     try:
-        tree = ensure_read_only(tree.sql(dialect=target), dialect=target)
+        checked = check_query(tree.sql(dialect=target), dialect=target)
+        tree = checked.tree.copy()  # repairs edit the copy; the reading stays as the guard made it
     except UnknownNameError:
         pass  # a misspelt name: the dry run below names it and the repair loop fixes it
     except UnsafeSqlError as exc:
@@ -113,7 +117,8 @@ def fix_sql(
     user_problem = diagnose(error)
     seen: set[Problem] = set()
     for _ in range(max_rounds):
-        attempt = tree.sql(dialect=target)
+        attempt: SqlInput = checked if checked is not None else tree.sql(dialect=target)
+        checked = None  # a repair below changes the tree: the next round's text is new
         try:
             _dry_run_naming_typos(dry_run, attempt)
         except UnsafeSqlError as exc:
@@ -150,19 +155,19 @@ def fix_sql(
     )
 
 
-def _guard_refusal(text: str, read: str) -> UnsafeSqlError | None:
-    """The guard's refusal of the statement as written, checked before any repair so a write or a
-    file read is never turned into something that runs. Text that does not parse is left to the
-    repairs (and the guard checks again after them)."""
+def _guard_reading(text: str, read: str) -> exp.Expression | UnsafeSqlError | None:
+    """The guard's verdict on the statement as written, checked before any repair so a write or a
+    file read is never turned into something that runs: its refusal, or the tree it read when it
+    passed. None for text that does not parse or names something unknown: left to the repairs (and
+    the guard checks again after them)."""
     try:
-        ensure_read_only(text, dialect=read)
+        return check_query(text, dialect=read).tree
     except UnknownNameError:
         return None  # perhaps a typo: repaired below, and the guard checks again after
     except UnsafeSqlError as exc:
         return exc
     except SqlError:
         return None
-    return None
 
 
 def _repair_syntax(text: str, read: str, known: set[str], changes: list[Change]) -> str:
@@ -175,7 +180,7 @@ def _repair_syntax(text: str, read: str, known: set[str], changes: list[Change])
     return text
 
 
-def _known_names(schema: Schema) -> set[str]:
+def _known_names(schema: SchemaView) -> set[str]:
     """Names in the warehouse: a column called `form` is not a misspelt FROM."""
     names = {t.lower() for t in schema.tables}
     return names | {c.lower() for c in schema.all_column_names()}
@@ -210,7 +215,7 @@ def _pretty(tree: exp.Expression, target: str = "duckdb") -> str:
     return tree.sql(dialect=target, pretty=True)
 
 
-def _dry_run_naming_typos(dry_run: Callable[[str], None], sql: str) -> None:
+def _dry_run_naming_typos(dry_run: Callable[[SqlInput], None], sql: SqlInput) -> None:
     """The guard refuses a name nobody knows before the engine sees it; for repairs that is the
     engine's 'does not exist', which the loop can fix."""
     try:

@@ -12,6 +12,7 @@ is the first lock and the one that can say in words why a statement was refused.
 
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -23,6 +24,7 @@ from sqlglot.tokens import Token, TokenType
 
 from agent.budget.inputs import check_sql
 from agent.errors import UnsafeSqlError
+from agent.sql.checked import CheckedQuery
 from agent.sql.allowlist import (
     LOCK_AND_SESSION_FUNCTIONS,
     MAX_GENERATED,
@@ -150,10 +152,15 @@ def ensure_read_only(
     sql: str, dialect: str = "duckdb", *, policy: GuardPolicy | None = None
 ) -> exp.Expression:
     """The parsed statement when it is one read-only query; UnsafeSqlError or SqlSyntaxError if not."""
+    return check_query(sql, dialect, policy=policy).tree
+
+
+def check_query(sql: str, dialect: str = "duckdb", *, policy: GuardPolicy | None = None) -> CheckedQuery:
+    """`sql` read once and judged: a `CheckedQuery` when it is one read-only query under `policy`;
+    UnsafeSqlError or SqlSyntaxError if not. The only parse a query needs (see agent.sql.checked)."""
     text = clean_sql_text(sql)
     check_sql(text)
     read = sqlglot_dialect(dialect)
-    policy = policy or GuardPolicy()
     called = refuse_unsafe_words(text, read)
     statements = parse_statements(text, read)
     if not statements:
@@ -173,8 +180,16 @@ def ensure_read_only(
         raise UnsafeSqlError(
             "I only run read-only queries (SELECT, WITH or VALUES); this statement is not one."
         )
-    _Checker(tree, read, policy).check(called)
-    return tree
+    return recheck(CheckedQuery(sql=text, dialect=read, tree=tree, called=tuple(called)), policy)
+
+
+def recheck(query: CheckedQuery, policy: GuardPolicy | None) -> CheckedQuery:
+    """`query` judged under `policy` (a warehouse's tables and functions) on its tree, without a parse."""
+    policy = policy or GuardPolicy()
+    if query.policy == policy:
+        return query
+    _Checker(query.tree, query.dialect, policy).check(list(query.called))
+    return dataclasses.replace(query, policy=policy)
 
 
 def refuse_unsafe_words(text: str, read: str) -> list[str]:

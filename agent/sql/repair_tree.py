@@ -10,7 +10,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 import sqlglot
 from sqlglot import exp
@@ -19,10 +18,9 @@ from sqlglot.optimizer.scope import Scope, traverse_scope
 
 from agent.errors import AssistantError
 from agent.sql.diagnose import Problem
+from agent.sql.schema_view import SchemaView
 from agent.sql.names import allowed_typos, closest_name, edit_distance
 
-if TYPE_CHECKING:
-    from agent.warehouse.engine import Schema
 
 # Functions other engines have under another name in DuckDB, same arguments, same meaning.
 # sqlglot's Presto->DuckDB transpile covers most; these are the ones it leaves as they are,
@@ -82,7 +80,7 @@ class TreeEdit:
 
 
 def repair(
-    tree: exp.Expression, problem: Problem, schema: Schema, probe: Probe | None = None
+    tree: exp.Expression, problem: Problem, schema: SchemaView, probe: Probe | None = None
 ) -> TreeEdit | None:
     """Change `tree` in place to remove `problem`; None when no repair is sure enough."""
     if problem.kind == "aggregate_in_where":
@@ -104,7 +102,7 @@ def repair(
 # -- tables -------------------------------------------------------------------------------
 
 
-def _repair_table(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
+def _repair_table(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     wrong = problem.name.lower()
     tables = [t for t in tree.find_all(exp.Table) if isinstance(t.this, exp.Identifier)]
     matching = [t for t in tables if t.name.lower() == wrong]
@@ -145,7 +143,7 @@ def _requalify_columns(tree: exp.Expression, old: str, new: str) -> None:
 
 
 def _repair_column(
-    tree: exp.Expression, problem: Problem, schema: Schema, probe: Probe | None
+    tree: exp.Expression, problem: Problem, schema: SchemaView, probe: Probe | None
 ) -> TreeEdit | None:
     wrong = problem.name.lower()
     columns = [
@@ -232,7 +230,7 @@ def _sources(tree: exp.Expression, column: exp.Column) -> dict[str, exp.Expressi
     return {}
 
 
-def _repair_alias(tree: exp.Expression, columns: list[exp.Column], schema: Schema) -> TreeEdit | None:
+def _repair_alias(tree: exp.Expression, columns: list[exp.Column], schema: SchemaView) -> TreeEdit | None:
     """`f.name` where `f` has no `name` but exactly one other table in the query does: the alias
     is wrong, not the column."""
     qualified = [c for c in columns if c.table]
@@ -258,7 +256,7 @@ def _repair_alias(tree: exp.Expression, columns: list[exp.Column], schema: Schem
 
 
 def _repair_join_column(
-    tree: exp.Expression, columns: list[exp.Column], schema: Schema, probe: Probe | None
+    tree: exp.Expression, columns: list[exp.Column], schema: SchemaView, probe: Probe | None
 ) -> TreeEdit | None:
     """`ON f.dest = ap.code` where `ap` has no `code`: the column of `ap` whose values match
     `f.dest`'s is the one meant. Only the data can say which, so this needs a probe."""
@@ -312,7 +310,7 @@ def _quote(name: str) -> str:
     return exp.to_identifier(name, quoted=True).sql(dialect="duckdb")
 
 
-def _type_of(schema: Schema, table: str, column: str) -> str:
+def _type_of(schema: SchemaView, table: str, column: str) -> str:
     return next((c.type for c in schema.columns_of(table) if c.name.lower() == column.lower()), "")
 
 
@@ -350,7 +348,7 @@ def _in_value_position(column: exp.Column) -> bool:
     return False
 
 
-def _visible_columns(tree: exp.Expression, schema: Schema) -> dict[int, list[str]]:
+def _visible_columns(tree: exp.Expression, schema: SchemaView) -> dict[int, list[str]]:
     """For each column node, the names it could refer to in its own part of the query."""
     visible: dict[int, list[str]] = {}
     try:
@@ -366,7 +364,7 @@ def _visible_columns(tree: exp.Expression, schema: Schema) -> dict[int, list[str
     return visible
 
 
-def _source_columns(source: exp.Expression | Scope, schema: Schema) -> list[str]:
+def _source_columns(source: exp.Expression | Scope, schema: SchemaView) -> list[str]:
     if isinstance(source, Scope):
         return [name for name in source.expression.named_selects if name != "*"]
     if isinstance(source, exp.Table):
@@ -374,7 +372,7 @@ def _source_columns(source: exp.Expression | Scope, schema: Schema) -> list[str]
     return []
 
 
-def _all_query_columns(tree: exp.Expression, schema: Schema) -> list[str]:
+def _all_query_columns(tree: exp.Expression, schema: SchemaView) -> list[str]:
     names = []
     for table in tree.find_all(exp.Table):
         names.extend(c.name for c in schema.columns_of(table.name))
@@ -384,7 +382,7 @@ def _all_query_columns(tree: exp.Expression, schema: Schema) -> list[str]:
 # -- GROUP BY -----------------------------------------------------------------------------
 
 
-def _repair_group_by(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
+def _repair_group_by(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     wrong = problem.name.lower()
     for select in tree.find_all(exp.Select):
         if not any(_has_aggregate(p) for p in select.expressions):
@@ -443,7 +441,7 @@ def _not_yet_grouped(select: exp.Select, loose: list[exp.Expression]) -> list[ex
 # -- functions ----------------------------------------------------------------------------
 
 
-def _repair_function(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
+def _repair_function(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     wrong = problem.name.lower()
     target = FUNCTION_RENAMES.get(wrong)
     why = f"{problem.name} is another engine's name; DuckDB calls the same function {target}."
@@ -472,7 +470,7 @@ def _repair_function(tree: exp.Expression, problem: Problem, schema: Schema) -> 
 
 
 def _repair_ambiguous(
-    tree: exp.Expression, problem: Problem, schema: Schema, probe: Probe | None
+    tree: exp.Expression, problem: Problem, schema: SchemaView, probe: Probe | None
 ) -> TreeEdit | None:
     wrong = problem.name.lower()
     columns = [c for c in tree.find_all(exp.Column) if c.name.lower() == wrong and not c.table]
@@ -543,7 +541,7 @@ def _compared_with_literals(column: exp.Column) -> bool:
     return False
 
 
-def _sources_having(tree: exp.Expression, column: str, schema: Schema) -> list[str]:
+def _sources_having(tree: exp.Expression, column: str, schema: SchemaView) -> list[str]:
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
     if select is None:
         return []
@@ -665,7 +663,7 @@ def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
 # -- values of the wrong type -------------------------------------------------------------------
 
 
-def _repair_bad_value(tree: exp.Expression, problem: Problem, schema: Schema) -> TreeEdit | None:
+def _repair_bad_value(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     """A month written as a name ('July') where a month number is compared: use the number."""
     value = problem.name.strip().lower()
     month = next(
@@ -716,7 +714,7 @@ def _compared_subject(literal: exp.Literal) -> exp.Expression | None:
 # -- checks the engine's dry run does not make ----------------------------------------------------
 
 
-def mistyped_value(tree: exp.Expression, schema: Schema) -> Problem | None:
+def mistyped_value(tree: exp.Expression, schema: SchemaView) -> Problem | None:
     """A text value compared with a number column (`month = 'July'`): engines plan such a query
     and fail only when it runs, so a dry run alone passes it."""
     for literal in tree.find_all(exp.Literal):

@@ -15,7 +15,7 @@ from langgraph.config import get_stream_writer
 
 from agent.errors import AssistantError
 from agent.llm import describe_llm_failure
-from agent.supervisor.state import CommonAgentState, ToolCallInfo, empty_tool_call_info
+from agent.state import CommonAgentState, ToolCallInfo, empty_tool_call_info
 from agent.tools.registry import ToolName
 
 

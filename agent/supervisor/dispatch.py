@@ -25,7 +25,7 @@ from agent.supervisor.calls import (
     rewritten_question,
 )
 from agent.supervisor.human import confirmation_question
-from agent.supervisor.state import CommonAgentState
+from agent.state import CommonAgentState
 from agent.tools.registry import EXECUTE, TERMINAL_TOOLS, ToolName, step_label
 from agent.tools.chain import implied_next_call
 from agent.tools.spec import new_tool_call_id

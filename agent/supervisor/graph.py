@@ -34,7 +34,7 @@ from agent.supervisor.history import messages_for_router
 from agent.supervisor.human import human_node
 from agent.supervisor.prompt import router_system_prompt
 from agent.supervisor.reply import build_reply
-from agent.supervisor.state import CommonAgentState
+from agent.state import CommonAgentState
 from agent.tools.registry import ALL_TOOLS, DIRECT_AGENTS, DIRECT_SPECS, EXECUTABLE_TOOLS
 from agent.tools.spec import DirectRequest, tool_call
 

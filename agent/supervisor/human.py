@@ -12,14 +12,14 @@ from langchain_core.messages import AIMessage, HumanMessage, ToolMessage
 from langgraph.runtime import Runtime
 from langgraph.types import Command, interrupt
 
-from agent.budget import steps
 from agent.errors import AssistantError
 from agent.context import AgentContext
 from agent.sql.parse import clean_sql_text
 from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_question
-from agent.supervisor.state import CommonAgentState
+from agent.state import CommonAgentState
 from agent.tools.registry import EXECUTE, ToolName
 from agent.tools.spec import tool_call
+from agent.tools.checking import checked_sql
 from agent.tools.results import latest_output, tool_result
 
 Next = Literal["invoke_common_agent", "action_dispatch_node", "response_to_user_chain"]
@@ -120,7 +120,7 @@ async def _confirmed(
         edited = clean_sql_text((answer or {}).get("sql") or "")
         try:
             # read in the warehouse's dialect: the person edits SQL for their own engine
-            await context.cpu.run("Checking the SQL", steps.guard, edited, context.warehouse.dialect)
+            await checked_sql(context, edited)
         except AssistantError as exc:
             refused = ToolMessage(
                 content=tool_result(EXECUTE, error=exc.user_message, error_code=exc.code, sql=edited),

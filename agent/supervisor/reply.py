@@ -12,9 +12,10 @@ from typing import TYPE_CHECKING, Any, Literal
 from pydantic import BaseModel, Field
 
 from agent.charts.spec import ChartSpec
+from agent.learning.offer import LearnOffer
 
 if TYPE_CHECKING:
-    from agent.supervisor.state import CommonAgentState
+    from agent.state import CommonAgentState
 
 
 class Progress(BaseModel):
@@ -39,19 +40,6 @@ class AskHuman(BaseModel):
     options: list[HumanOption] = Field(default_factory=list)
     sql: str | None = None  # the SQL awaiting confirmation, so "Edit" can prefill it
     term: str | None = None  # a clarification: the words asked about ("What do you mean by “store”?")
-
-
-class LearnOffer(BaseModel):
-    """After a clarification: the word and what the person said it means, to remember for the workspace."""
-
-    word: str
-    meaning: str  # the option as shown
-    kind: Literal["metric", "dimension", "entity", "definition", "context"]
-    name: str  # the model element's name (a definition: the name it is given)
-
-    @property
-    def question(self) -> str:
-        return f"Remember “{self.word}” = {self.meaning} for everyone?"
 
 
 class Chart(BaseModel):

@@ -14,6 +14,7 @@ from pydantic import BaseModel
 
 from agent.errors import AssistantError, LLMError
 from agent.sql.fix import fix_sql
+from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.sql.guard import ensure_read_only
 from agent.sql.parse import sqlglot_dialect, transpile
 from agent.text2sql import prompts
@@ -52,8 +53,12 @@ class SqlValidator:
             masked = transpile(masked, read=self.dialect, write=self.warehouse.dialect)
         self.warehouse.dry_run(masked)
 
-    def dry_run_native(self, sql: str) -> None:
-        self.warehouse.dry_run(mask_placeholders(sql))
+    def dry_run_native(self, sql: SqlInput) -> None:
+        """In the warehouse's own dialect (the fix's rounds): a query the guard has read is dry-run as read."""
+        if isinstance(sql, CheckedQuery) and mask_placeholders(sql.sql) == sql.sql:
+            self.warehouse.dry_run(sql)
+        else:
+            self.warehouse.dry_run(mask_placeholders(sql_text(sql)))
 
     @property
     def _writes_native(self) -> bool:

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from agent.errors import AssistantError
-from agent.supervisor.state import CommonAgentState
+from agent.state import CommonAgentState
 
 MAX_LINK_HOPS = 8
 

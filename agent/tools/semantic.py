@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from agent.budget import steps
 from agent.context import AgentContext
 from agent.learning.asking import ask_back
-from agent.llm.routing import FOLLOW_UP_MARK
+from agent.state import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent
@@ -52,23 +52,32 @@ _ASKING_FOR_SQL = re.compile(
 
 
 async def aoffline_parse(ctx: AgentContext, question: str) -> SemanticParse:
-    """The deterministic extractor's parse. It runs in a CPU worker under its budget: the model and
-    values go by a shared file (written once per view), the whole question and, for a follow-up, its
-    latest message."""
+    """The deterministic extractor's parse of `question`, as `read_question` made it."""
+    return _as_parse(ctx, await read_question(ctx, question))
+
+
+async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
+    """The reader's reading of the whole question and, for a follow-up, of its latest message: made
+    once per turn (the router's check, discovery and the SQL share it), in a CPU worker under its
+    budget; the model and values go by a shared file (written once per view)."""
     question = _ASKING_FOR_SQL.sub(" ", question)
     whole = question.replace(FOLLOW_UP_MARK, " ")
     latest = question.split(FOLLOW_UP_MARK)[-1]
-    await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-    questions = (whole,) if latest == question else (whole, latest)
-    shared = ctx.cpu.share(ctx.semantic, ctx.values)
-    # The router, discovery and generate_sql each read the question: one worker step reads it for all.
-    return _as_parse(ctx, await ctx.cpu.run_pure(steps.READING_QUESTION, steps.read_questions, shared, questions))
+    questions = [whole] if latest == question else [whole, latest]
+
+    async def read() -> list[Extraction]:
+        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
+        shared = ctx.cpu.share(ctx.semantic, ctx.values)
+        return await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, questions)
+
+    return await ctx.readings.once((steps.read_questions.__name__, tuple(questions)), read)
 
 
 def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse:
-    extraction = extractions[0]
-    if len(extractions) > 1 and extraction.intent is not None:
-        extraction.intent = _latest_wins(extraction.intent, extractions[1].intent)
+    extraction = extractions[0]  # the turn's shared reading: read here, never changed
+    intent = extraction.intent
+    if len(extractions) > 1 and intent is not None:
+        intent = _latest_wins(intent, extractions[1].intent)
     unknown = [
         f"'{u.text}'" + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
         for u in extraction.unknown_values
@@ -82,7 +91,7 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
         clarify = f"{extraction.reason} {clarify}"
     labels = ctx.semantic.dimension_by_name
     return SemanticParse(
-        intent=extraction.intent,
+        intent=intent.model_copy(deep=True) if intent is not None else None,  # the caller's to change
         not_in_warehouse=extraction.unsupported,
         cannot_express=None if extraction.intent or extraction.unsupported else extraction.reason,
         unknown_values=unknown,

@@ -26,6 +26,7 @@ from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
+from agent.tools.checking import checked_sql
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
 from agent.learning.phrases import NAMES_THE_DATA
 from agent.learning.verified import prompt_examples as verified_examples
@@ -86,14 +87,14 @@ async def generate_sql(
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
-    verified = None if thread.intent is not None or clarification else usable_verified(ctx, question)
+    verified = None if thread.intent is not None or clarification else usable_verified(ctx, question, compile_checked)
     if verified is not None:  # asked the way a verified query was: its reading, values put in
         parse = SemanticParse(intent=verified[1])
     elif thread.intent is not None:  # an edit of the thread's last reading
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
     else:
         parse = await _structured(ctx, SemanticParse).ainvoke(
-            [SystemMessage(content=semantic_prompt(ctx) + verified_examples(ctx, question)),
+            [SystemMessage(content=semantic_prompt(ctx) + verified_examples(ctx, question, compile_checked)),
              HumanMessage(content=thread.llm_message or question)]
         )
 
@@ -399,19 +400,19 @@ async def execute_sql_and_analyze_result(
             query = source[1]["sql"]
         else:
             return tool_error(final_intent, "There is no SQL to run yet. Ask a data question or paste a query.")
-        # The guard's parse is bounded in a worker first; the warehouse thread then parses a query known to be sane.
-        await ctx.cpu.run("Checking the SQL", steps.guard, query, ctx.warehouse.dialect)
-        result = await ctx.warehouse.arun(query, owner=_person(runtime), channel=_channel(runtime))
+        # Read once: by the warehouse when it wrote or checked this text, else bounded in a worker.
+        checked = await checked_sql(ctx, query)
+        result = await ctx.warehouse.arun(checked, owner=_person(runtime), channel=_channel(runtime))
     except AssistantError as exc:
         return tool_error(final_intent, exc, sql=sql or (source[1].get("sql") if source else None))
     intent = source[1].get("intent") if source else None
     semantic = _semantic_for(ctx, intent)
     meanings = describe_columns(
-        query, result.columns, semantic=semantic, catalog=ctx.catalog, labels=ctx.values.labels
+        checked, result.columns, semantic=semantic, catalog=ctx.catalog, labels=ctx.values.labels
     )
     analysis = await analyze(
         user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
-        follow_up_source=(semantic, ctx.values), sql=query, meanings=meanings, warehouse=ctx.warehouse,
+        follow_up_source=(semantic, ctx.values), sql=checked, meanings=meanings, warehouse=ctx.warehouse,
         reading=_reading(semantic, intent),
     )
     text = analysis.answer

@@ -10,21 +10,24 @@ new intent, which goes through the same checks as any other.
 from __future__ import annotations
 
 import asyncio
+import copy
 import json
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.budget import steps
-from agent.llm.routing import FOLLOW_UP_MARK
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
-from agent.supervisor.state import CommonAgentState
+from agent.state import FOLLOW_UP_MARK, CommonAgentState
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.model import SemanticModel
 from agent.tools.results import latest_output
 from agent.tools.spec import EXECUTE
+
+if TYPE_CHECKING:
+    from agent.semantic.follow_up import FollowUp
 
 # "give me the SQL", "just the query": a request for the SQL, not words of the data question.
 ASKING_FOR_SQL = re.compile(
@@ -139,9 +142,15 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         return InThread(question)
     if _NOTHING_ELSE.match(ASKING_FOR_SQL.sub(" ", latest)):
         return InThread(latest, intent=previous)  # "just give me the SQL": the same reading, as SQL
-    await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-    shared = ctx.cpu.share(ctx.semantic, ctx.values)
-    follow = await ctx.cpu.run(steps.READING_QUESTION, steps.read_edit, shared, previous, ASKING_FOR_SQL.sub(" ", latest))
+    message = ASKING_FOR_SQL.sub(" ", latest)
+
+    async def read() -> FollowUp:
+        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
+        shared = ctx.cpu.share(ctx.semantic, ctx.values)
+        return await ctx.cpu.run(steps.READING_QUESTION, steps.read_edit, shared, previous, message)
+
+    # read once per turn (discovery and the SQL both ask); each caller gets its own copy to change
+    follow = copy.deepcopy(await ctx.readings.once((steps.read_edit.__name__, previous.model_dump_json(), message), read))
     if follow.fresh:
         return InThread(latest)  # a question of its own: no stale filters
     if follow.problem:

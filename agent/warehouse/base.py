@@ -30,7 +30,9 @@ from sqlglot.dialects.dialect import Dialect
 from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
-from agent.sql.guard import GuardPolicy, UnknownTableError, ensure_read_only
+from agent.sql.checked import CheckedQueries, CheckedQuery, SqlInput, sql_text
+from agent.sql.guard import GuardPolicy, UnknownTableError, check_query, recheck
+from agent.sql.parse import clean_sql_text
 from agent.warehouse.cost import costly_shape
 from agent.warehouse.engines.base import PlanSize
 
@@ -404,6 +406,7 @@ class Warehouse:
         self._schema_at = 0.0
         self._schema_lock = threading.Lock()
         self._user_functions: frozenset[str] = frozenset()
+        self._checked = CheckedQueries()
 
     # -- what engines provide ---------------------------------------------------------
 
@@ -482,16 +485,27 @@ class Warehouse:
             user_functions=self._user_functions,
         )
 
-    def check(self, sql: str) -> exp.Expression:
+    def check(self, sql: SqlInput) -> CheckedQuery:
         """The guard with this warehouse's dialect and tables; a table created since the schema
-        was read gets one refresh before it is refused."""
+        was read gets one refresh before it is refused. A text this warehouse checked before, or a
+        query checked elsewhere (a CPU worker's guard), is judged on its tree: never parsed again."""
+        query = sql if isinstance(sql, CheckedQuery) else self._checked.get(clean_sql_text(sql), self.dialect)
         try:
-            return ensure_read_only(sql, dialect=self.dialect, policy=self.guard_policy())
+            return self._checked.keep(self._judge(sql if query is None else query))
         except UnknownTableError:
             if time.monotonic() - self._schema_at < _MIN_REFRESH_S:
                 raise
             self.refresh()
-            return ensure_read_only(sql, dialect=self.dialect, policy=self.guard_policy())
+            return self._checked.keep(self._judge(sql if query is None else query))
+
+    def known(self, sql: str) -> CheckedQuery | None:
+        """The reading of a (cleaned) text this warehouse has checked before, if it still has it."""
+        return self._checked.get(sql, self.dialect)
+
+    def _judge(self, sql: SqlInput) -> CheckedQuery:
+        if isinstance(sql, CheckedQuery) and sql.dialect == self.dialect:
+            return recheck(sql, self.guard_policy())
+        return check_query(sql_text(sql), dialect=self.dialect, policy=self.guard_policy())
 
     def distinct_values(self, table: str, column: str, limit: int = 2000) -> list:
         """Distinct non-null values of one column (sampled on big tables), for matching words."""
@@ -512,24 +526,23 @@ class Warehouse:
             total=total,
         )
 
-    def dry_run(self, sql: str) -> None:
+    def dry_run(self, sql: SqlInput) -> None:
         """Validate a query with the engine's own EXPLAIN; raises SqlError when it would fail."""
-        self.check(sql)
-        self._explain(sql)
+        self._explain(self.check(sql).sql)
 
-    def run(self, sql: str, *, row_cap: int | None = None, timeout_s: float | None = None,
+    def run(self, sql: SqlInput, *, row_cap: int | None = None, timeout_s: float | None = None,
             total: FetchTotal | None = None) -> QueryResult:
         """Run one guarded read query; blocking, so async callers use `arun`. `total`: the request's
         fetch total, charged as rows arrive."""
-        self.check(sql)
-        return self._execute(sql, self.limits(row_cap=row_cap, timeout_s=timeout_s, total=total))
+        query = self.check(sql)
+        return self._execute(query.sql, self.limits(row_cap=row_cap, timeout_s=timeout_s, total=total))
 
     def budget_s(self, timeout_s: float | None = None) -> float:
         """How long a caller waits for a query with this time limit before abandoning it."""
         limit_s = timeout_s or self.settings.query_timeout_s
         return limit_s + min(STOP_GRACE_S, limit_s)
 
-    async def arun(self, sql: str, *, owner: str | None = None, channel: str | None = None, **limits) -> QueryResult:
+    async def arun(self, sql: SqlInput, *, owner: str | None = None, channel: str | None = None, **limits) -> QueryResult:
         """`run` on a warehouse slot. `owner` (the person asking) holds at most one runaway at a time, and
         they and `channel` at most a share of the slots; a query the engine estimates costly never takes
         the slot kept for others."""
@@ -538,19 +551,19 @@ class Warehouse:
         run = functools.partial(_yielding_cpu, self.run) if costly and self.in_process else self.run
         return await self.slots.call(run, sql, budget_s=budget_s, owner=owner, channel=channel, costly=costly, **limits)
 
-    async def is_costly(self, sql: str) -> bool:
+    async def is_costly(self, sql: SqlInput) -> bool:
         """Whether `sql` is costly: the engine's plan expects more rows than `warehouse_costly_rows` at some
         step or to scan more than `warehouse_costly_bytes`, or its shape is costly whatever the plan says
         (recursion, a regular expression over a large table: agent.warehouse.cost). Asked off the slots
         (planning is quick); an engine that cannot say, or is slow to, leaves the shape to decide."""
 
         def estimate() -> str | None:
-            tree = self.check(sql)
-            shape = costly_shape(tree, self._table_rows, self.settings.warehouse_costly_rows)
+            query = self.check(sql)
+            shape = costly_shape(query.tree, self._table_rows, self.settings.warehouse_costly_rows)
             if shape is not None:
                 return shape
             try:
-                size = self._plan_size(sql)
+                size = self._plan_size(query.sql)
             except Exception as exc:  # noqa: BLE001 - running the query says what is wrong with it, in a sentence
                 log.info("no plan estimate for a query: %s: %s", type(exc).__name__,
                          str(exc).splitlines()[0] if str(exc) else "")
@@ -582,7 +595,7 @@ class Warehouse:
         info = schema.info.get(key) if key is not None else None
         return info.row_estimate if info is not None else None
 
-    async def adry_run(self, sql: str, *, owner: str | None = None) -> None:
+    async def adry_run(self, sql: SqlInput, *, owner: str | None = None) -> None:
         await self.slots.call(self.dry_run, sql, budget_s=self.budget_s(), owner=owner)
 
     async def aping(self, timeout_s: float) -> None:

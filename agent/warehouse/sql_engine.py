@@ -40,12 +40,11 @@ from agent.warehouse.base import (
     quote,
     table_key,
 )
-from agent.warehouse.engines.base import PlanSize
+from agent.warehouse.engines.base import CANCEL_GRACE_S, PlanSize
 from agent.warehouse.urls import Engine, mask_url, plan, require_extra
 
 log = logging.getLogger(__name__)
 
-CANCEL_GRACE_S = 2.0
 _SAMPLE_ABOVE_ROWS = 1_000_000
 _MAX_BACKOFF_S = 60.0
 
@@ -202,7 +201,7 @@ class SqlAlchemyWarehouse(Warehouse):
         try:
             with conn.begin():
                 self._per_query_timeout(conn, limits)
-                path = self.info.search_path(self._search_path) if self._search_path else None
+                path = self.info.search_path(quote(self._search_path, self.dialect)) if self._search_path else None
                 if path:
                     conn.exec_driver_sql(path)
                 # A server-side cursor keeps a big result on the server until it is fetched (and

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.charts.choose import choose_chart
+from agent.chatbi.choose_chart import choose_chart
 from agent.charts.prepare import ChartError, check_spec, prepare, spec_from_data
 from agent.charts.roles import Role, column_role
 from agent.charts.spec import ChartSpec

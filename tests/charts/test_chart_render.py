@@ -9,7 +9,7 @@ from concurrent.futures import ThreadPoolExecutor
 import pytest
 from PIL import Image
 
-from agent.charts.choose import choose_chart
+from agent.chatbi.choose_chart import choose_chart
 from agent.charts.prepare import ChartError, prepare
 from agent.charts.render import format_number, render_png
 from agent.charts.spec import ChartSpec

@@ -83,13 +83,14 @@ async def test_nothing_to_save_is_said(make_learning_assistant, new_session):
 async def test_with_an_llm_the_nearest_verified_readings_this_person_may_read_are_examples(make_learning_assistant,
                                                                                         new_session):
     from agent.learning.verified import prompt_examples
+    from agent.tools.semantic import compile_checked
 
     assistant = make_learning_assistant(policy=POLICY)
     await _save(assistant, new_session())
     saver = assistant._with_learned_words(assistant.governance.context_for(assistant.context, SAVER), SAVER)
-    shown = prompt_examples(saver, "flights out of JFK per airline")
+    shown = prompt_examples(saver, "flights out of JFK per airline", compile_checked)
     assert "Q: number of flights from JFK by carrier" in shown and '"filters"' in shown
     outsider_who = ChatContext(user="UOUTSIDER", workspace="T1")
     outsider = assistant._with_learned_words(assistant.governance.context_for(assistant.context, outsider_who),
                                              outsider_who)
-    assert prompt_examples(outsider, "flights out of JFK per airline") == ""
+    assert prompt_examples(outsider, "flights out of JFK per airline", compile_checked) == ""

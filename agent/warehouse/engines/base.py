@@ -11,6 +11,9 @@ import math
 from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
+# How long a statement gets to stop after the engine's cancel before its caller gives up on it.
+CANCEL_GRACE_S = 2.0
+
 
 @dataclass(frozen=True)
 class SessionLimits:
@@ -82,7 +85,7 @@ class ServerEngine:
         return None
 
     def search_path(self, schema: str) -> str | None:
-        """The statement making bare names mean `schema` for one transaction."""
+        """The statement making bare names mean `schema` (quoted as the engine must read it) for one transaction."""
         return None
 
     def cancel(self, raw, side_connection: Callable[[], Any]) -> bool:

@@ -6,7 +6,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from agent.warehouse.engines.base import PlanSize, ServerEngine, SessionLimits, finite
+from agent.warehouse.engines.base import CANCEL_GRACE_S, PlanSize, ServerEngine, SessionLimits, finite
 
 
 class PostgreSQL(ServerEngine):
@@ -43,13 +43,9 @@ class PostgreSQL(ServerEngine):
         return f"SET LOCAL statement_timeout = {int(timeout_s * 1000)}"
 
     def search_path(self, schema: str) -> str | None:
-        from agent.warehouse.base import quote
-
-        return f"SET LOCAL search_path TO {quote(schema, 'postgres')}"
+        return f"SET LOCAL search_path TO {schema}"
 
     def cancel(self, raw, side_connection) -> bool:
-        from agent.warehouse.sql_engine import CANCEL_GRACE_S
-
         raw.cancel_safe(timeout=CANCEL_GRACE_S)
         return True
 

@@ -1,4 +1,5 @@
-"""The supervisor's state (`CommonAgentState`), as the seeds define it."""
+"""The supervisor's state (`CommonAgentState`), as the seeds define it: what the graph checkpoints,
+read by the supervisor and by the tools alike, so it sits beneath both."""
 
 from __future__ import annotations
 
@@ -6,6 +7,10 @@ from typing import Annotated, Any, Literal, TypedDict
 
 from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
+
+
+# Joins a short follow-up to the question it follows, so the turn's question carries both.
+FOLLOW_UP_MARK = " | follow-up: "
 
 
 class ToolCallInfo(TypedDict):

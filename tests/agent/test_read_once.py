@@ -1,0 +1,118 @@
+"""A SQL text is parsed once per request and a question read once per turn: the guard's reading
+(`CheckedQuery`) goes on to the dry run, the cost estimate, the access check, the audit, the run and
+the answer's column meanings; the reader's reading of a question goes on from the router's check to
+discovery and to the SQL.
+
+The CPU steps run in this process here (arguments and results still pickled, as they cross to a
+worker), so the parses they make are counted too.
+"""
+
+from __future__ import annotations
+
+import collections
+import dataclasses
+import pickle
+from typing import Any
+
+import pytest
+import sqlglot
+
+from agent.api import Assistant
+from agent.budget import steps
+from agent.budget.cpu import CpuPool
+from agent.sql.parse import clean_sql_text
+
+
+class InProcessPool(CpuPool):
+    """The CPU steps in the test's process, so a spy sees them; what crosses is pickled as it would be."""
+
+    def __init__(self) -> None:
+        super().__init__(workers=1, budget_s=60.0)
+        self.steps: list[str] = []
+
+    async def run(self, what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
+        self.steps.append(fn.__name__)
+        args, kwargs = pickle.loads(pickle.dumps((args, kwargs)))
+        return pickle.loads(pickle.dumps(fn(*args, **kwargs)))
+
+
+class ParseSpy:
+    """Every text sqlglot is asked to parse, counted by text (spacing ignored)."""
+
+    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
+        self.texts: collections.Counter[str] = collections.Counter()
+        parse, parse_one = sqlglot.parse, sqlglot.parse_one
+
+        def counted(function):
+            def spy(sql, *args, **kwargs):
+                self.texts[_key(sql)] += 1
+                return function(sql, *args, **kwargs)
+
+            return spy
+
+        monkeypatch.setattr(sqlglot, "parse", counted(parse))
+        monkeypatch.setattr(sqlglot, "parse_one", counted(parse_one))
+
+    def of(self, sql: str) -> int:
+        return self.texts[_key(clean_sql_text(sql))]
+
+    def queries(self) -> dict[str, int]:
+        """The texts parsed that are whole queries (sqlglot also parses snippets of its own)."""
+        return {text: n for text, n in self.texts.items() if text.upper().startswith(("SELECT", "WITH"))}
+
+
+def _key(sql: object) -> str:
+    return " ".join(str(sql).split())
+
+
+@pytest.fixture
+def assistant(offline_context, monkeypatch):
+    pool = InProcessPool()
+    # A worker opens its own read-only connection to the warehouse file; in this process DuckDB allows
+    # only connections configured like the warehouse's, so the step gets one of the warehouse's own.
+    warehouse, settings = offline_context.warehouse, offline_context.settings
+    key = (str(warehouse.path), settings.query_memory_limit)
+    monkeypatch.setitem(steps._connections, key, warehouse._con.cursor())
+    yield Assistant(dataclasses.replace(offline_context, cpu=pool)), pool
+    pool.close()
+
+
+async def test_a_data_question_parses_its_sql_once_and_reads_the_question_once(assistant, monkeypatch):
+    agent, pool = assistant
+    spy = ParseSpy(monkeypatch)
+    asked = await agent.reply(agent.ask("read-once-data", "Average arrival delay by carrier"))
+    assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql", asked.text
+    assert pool.steps.count(steps.read_questions.__name__) == 1, pool.steps
+    answered = await agent.reply(agent.resume("read-once-data", "run"))
+    assert answered.error is None and answered.rows, answered.text
+    assert spy.of(answered.sql) == 1, spy.queries()
+    assert steps.read_questions.__name__ not in pool.steps[1:], pool.steps  # running it reads nothing again
+    assert all(n == 1 for n in spy.queries().values()), spy.queries()
+
+
+async def test_a_follow_up_reads_its_edit_once(assistant, monkeypatch):
+    agent, pool = assistant
+    first = await agent.reply(agent.ask("read-once-edit", "Average arrival delay by carrier"))
+    assert first.ask_human is not None
+    pool.steps.clear()
+    edited = await agent.reply(agent.ask("read-once-edit", "now by month"))
+    assert edited.sql and "month" in edited.sql.lower(), edited.text
+    assert pool.steps.count(steps.read_edit.__name__) == 1, pool.steps
+    assert steps.read_questions.__name__ not in pool.steps, pool.steps
+
+
+@pytest.mark.parametrize(
+    ("agent_name", "sql"),
+    [
+        ("Fix SQL Agent", "SELECT orign, count(*) FROM flights GROUP BY orign"),
+        ("Explain SQL Agent", "SELECT dest, count(*) AS flights FROM flights GROUP BY dest"),
+    ],
+)
+async def test_a_pasted_query_is_parsed_once(assistant, monkeypatch, agent_name, sql):
+    agent, _ = assistant
+    spy = ParseSpy(monkeypatch)
+    reply = await agent.reply(agent.run_tool(f"read-once-{agent_name}", agent_name, {"sql": sql}))
+    assert reply.error is None, reply.text
+    assert spy.of(sql) == 1, spy.queries()
+    # each query text met on the way (the pasted one, its DuckDB translation, the repaired one) once
+    assert all(n == 1 for n in spy.queries().values()), spy.queries()
