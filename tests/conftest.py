@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import fcntl
+import os
+import shutil
+from pathlib import Path
 from uuid import uuid4
 
 import hypothesis
@@ -11,6 +15,7 @@ from redis.asyncio import Redis
 
 from agent.settings import Settings, load_settings
 from agent.warehouse import Warehouse, open_warehouse
+from agent.warehouse.demo import demo_path, ensure_demo_warehouse
 
 # Property tests explore the same examples on every run (a CI failure can be replayed) and never
 # fail for taking long on a loaded machine; `pytest --hypothesis-profile=default` explores new examples.
@@ -20,7 +25,21 @@ hypothesis.settings.load_profile("repeatable")
 
 @pytest.fixture(scope="session")
 def data_dir(tmp_path_factory):
-    return tmp_path_factory.mktemp("data")
+    """This process's data folder, the demo warehouse already in it. Under xdist the demo is built once
+    per run and each worker gets its own copy (building it costs seconds of CPU; copying, none)."""
+    folder = tmp_path_factory.mktemp("data")
+    if os.environ.get("PYTEST_XDIST_WORKER"):
+        shutil.copyfile(_demo_built_once(tmp_path_factory.getbasetemp().parent), demo_path(folder))
+    return folder
+
+
+def _demo_built_once(run_dir: Path) -> Path:
+    """The demo warehouse in this run's folder (the workers' base temps sit in it), built by whichever
+    worker comes first while the others wait on the lock; the build itself renames a finished file
+    into place, so a file that exists is whole."""
+    with open(run_dir / "demo-warehouse.lock", "w") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        return ensure_demo_warehouse(run_dir / "demo-warehouse")
 
 
 @pytest.fixture(scope="session")
