@@ -17,7 +17,7 @@ from agent.errors import AssistantError
 from agent.groundwork import DATA_INTENT_CONFIDENCE, Groundwork, build_groundwork
 from agent.llm import build_chat_model
 from agent.llm.routing import Recognisers
-from agent.state import FOLLOW_UP_MARK
+from agent.marks import FOLLOW_UP_MARK
 from agent.policy import Policy
 from agent.policy.scope import Governance, run_context
 from agent.settings import Settings

@@ -9,10 +9,6 @@ from langchain_core.messages import AnyMessage
 from langgraph.graph.message import add_messages
 
 
-# Joins a short follow-up to the question it follows, so the turn's question carries both.
-FOLLOW_UP_MARK = " | follow-up: "
-
-
 class ToolCallInfo(TypedDict):
     """What each tool call was, what it was given and what it returned, keyed by tool_call_id."""
 

@@ -13,7 +13,7 @@ from typing import Any
 
 from agent.semantic.dialogue_cues import drops_a_condition, refers_back
 from agent.sql.dialect import DEFAULT_DIALECT
-from agent.state import FOLLOW_UP_MARK
+from agent.marks import FOLLOW_UP_MARK
 from agent.tools.spec import EXECUTE, ToolName
 
 SHORT_FOLLOW_UP_WORDS = 5

@@ -16,7 +16,7 @@ from pydantic import BaseModel, Field
 from agent.budget import steps
 from agent.context import AgentContext
 from agent.learning.asking import ask_back
-from agent.state import FOLLOW_UP_MARK
+from agent.marks import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent

@@ -19,7 +19,8 @@ from typing import TYPE_CHECKING, Any
 from agent.budget import steps
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
-from agent.state import FOLLOW_UP_MARK, CommonAgentState
+from agent.marks import FOLLOW_UP_MARK
+from agent.state import CommonAgentState
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.model import SemanticModel

@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from agent.llm.routing import split_sql
-from agent.state import FOLLOW_UP_MARK
+from agent.marks import FOLLOW_UP_MARK
 
 EXECUTE = "execute_sql_and_analyze_result"
 

@@ -20,7 +20,8 @@ async def test_replay_on_the_demo(tmp_path):
 @pytest.mark.skipif(learning_bench.available("movies") is not None, reason=str(learning_bench.available("movies")))
 async def test_replay_on_the_movies_development_domain(tmp_path):
     result = await learning_bench.run_domain("movies", tmp_path)
-    assert result.learned, result.lines()
+    # what is left to learn depends on what the reader already places ('in the catalog' is read by now);
+    # the demo replay above requires a word learned, here whatever is learned must hold and cost nothing
     assert set(result.learned) <= set(result.second_right), result.lines()
     assert result.changed == [], result.lines()  # the development set's other answers stay as they were
     assert len(result.second_right) >= len(result.first_right) + len(result.learned), result.lines()
