@@ -85,7 +85,9 @@ async def test_a_data_question_parses_its_sql_once_and_reads_the_question_once(a
     assert pool.steps.count(steps.read_questions.__name__) == 1, pool.steps
     answered = await agent.reply(agent.resume("read-once-data", "run"))
     assert answered.error is None and answered.rows, answered.text
-    assert spy.of(answered.sql) == 1, spy.queries()
+    # once, or not at all where this process checked the same text for an earlier request (the warehouse
+    # keeps what it checked, and the compile is kept per model): never twice
+    assert spy.of(answered.sql) <= 1, spy.queries()
     assert steps.read_questions.__name__ not in pool.steps[1:], pool.steps  # running it reads nothing again
     assert all(n == 1 for n in spy.queries().values()), spy.queries()
 
