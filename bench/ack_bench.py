@@ -29,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: b
 from tests.support.slack_requests import SlackSender, mention  # noqa: E402
 from tests.support.slack_standin import SlackStandIn  # noqa: E402
 
-from agent.api import AgentReply, AskHuman, Chart, ChatContext, Progress, SuggestedPrompt  # noqa: E402
+from agent.api import AgentReply, AskHuman, Chart, ChatContext, LearnOffer, Progress, SuggestedPrompt  # noqa: E402
 from bot.agent_port import AgentPort  # noqa: E402
 from bot.settings import load_bot_settings  # noqa: E402
 from bot.http_server import EVENTS_PATH, build_web_app  # noqa: E402
@@ -73,6 +73,12 @@ class SleepyAgent:
 
     async def health(self) -> dict:
         return {"warehouse": "up", "wedged": False}
+
+    async def save_verified(self, session_id: str, context: ChatContext) -> AgentReply:
+        return AgentReply(session_id=session_id, text="Saved.")
+
+    async def learn_word(self, session_id: str, offer: LearnOffer, context: ChatContext) -> AgentReply:
+        return AgentReply(session_id=session_id, text="Remembered.")
 
 
 def port_methods_missing(agent: object) -> list[str]:
