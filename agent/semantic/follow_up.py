@@ -110,13 +110,22 @@ def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     return model.dimension_by_name[dims[0]].label if dims else ""
 
 
+def _bare_year(text: str) -> str:
+    """'what about 2015', 'sorry, I meant 2013': in a thread, a year said alone is the year asked about
+    (in a question of its own a bare number may be anything, so the reader wants 'in 2015')."""
+    content = _content(text)
+    if len(content) == 1 and re.fullmatch(r"(19|20)\d\d", content[0]):
+        return f"in {content[0]}"
+    return text
+
+
 def _content(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
 
 
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     cues = find_cues(message)
-    rest = cues.text.replace("{things}", _things(previous, model))
+    rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):
