@@ -7,7 +7,8 @@
 - a yes/no column named 'IsX' is also called by X ('list every series winner' lists them, by name);
 - a column's own words win over a thesaurus word another column gets ('by series' is SeriesNumber even
   when a 'UsSeason' column is a season, which the thesaurus calls a series too);
-- 'how many hours …' asks for an amount in hours: a count is never the answer.
+- 'how many hours …' asks for an amount in hours: a count is never the answer;
+- a thing named by its number ('series 2', 'film 3') is the one with that number.
 """
 
 from __future__ import annotations
@@ -27,12 +28,12 @@ CREATE TABLE Reviews (ReviewId INTEGER PRIMARY KEY, FilmId INTEGER NOT NULL REFE
                       Stars INTEGER NOT NULL, ReviewedOn DATE NOT NULL);
 CREATE TABLE Contestants (ContestantId INTEGER PRIMARY KEY, ContestantName VARCHAR NOT NULL,
                           SeriesNumber INTEGER NOT NULL, UsSeason INTEGER, IsSeriesWinner BOOLEAN NOT NULL,
-                          RunTimeMinutes INTEGER NOT NULL);
+                          RunTimeMinutes INTEGER NOT NULL, BadgeNo VARCHAR NOT NULL);
 INSERT INTO Films VALUES (1, 'Psycho', 1960), (2, 'Psycho', 1998), (3, 'Vertigo', 1958);
 INSERT INTO Reviews VALUES (10, 1, 5, DATE '2014-03-01'), (11, 1, 5, DATE '2015-06-01'), (12, 2, 2, DATE '2015-07-01'),
   (13, 2, 1, DATE '2016-01-01'), (14, 3, 4, DATE '2016-05-05'), (15, 3, 3, DATE '2017-02-02');
-INSERT INTO Contestants VALUES (1, 'Ann', 1, NULL, TRUE, 30), (2, 'Bob', 1, NULL, FALSE, 45),
-  (3, 'Cat', 2, 1, FALSE, 50), (4, 'Dan', 2, 1, TRUE, 20), (5, 'Eve', 2, 1, FALSE, 10);
+INSERT INTO Contestants VALUES (1, 'Ann', 1, NULL, TRUE, 30, '11'), (2, 'Bob', 1, NULL, FALSE, 45, '12'),
+  (3, 'Cat', 2, 1, FALSE, 50, '14'), (4, 'Dan', 2, 1, TRUE, 20, '15'), (5, 'Eve', 2, 1, FALSE, 10, '16');
 """
 
 
@@ -102,3 +103,22 @@ def test_a_columns_own_word_wins_over_a_thesaurus_word(shop):
 def test_how_many_hours_is_never_answered_with_a_count(shop):
     read = extract_intent("how many hours did contestants appear?", shop.semantic, shop.values)
     assert read.intent is None and "hours" in (read.reason or "")
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("how many contestants were in series 2?", "SELECT count(*) FROM Contestants WHERE SeriesNumber = 2"),
+    ("how many reviews did film 3 get?", "SELECT count(*) FROM Reviews WHERE FilmId = 3"),
+])
+def test_a_thing_named_by_its_number(shop, question, gold):
+    _same(shop, question, gold)
+
+
+def test_a_number_before_the_things_is_how_many_to_keep(shop):
+    intent, _ = _rows(shop, "top 2 films by average stars")
+    assert intent.limit == 2 and not intent.filters
+
+
+def test_a_number_the_column_does_not_hold_is_said_missing(shop):
+    _same(shop, "how many contestants have badge no 14?", "SELECT count(*) FROM Contestants WHERE BadgeNo = '14'")
+    read = extract_intent("how many contestants have badge no 13?", shop.semantic, shop.values)
+    assert read.intent is None and [u.text for u in read.unknown_values] == ["badge no 13"]
