@@ -5,10 +5,10 @@ new one, so a runaway parse costs its budget and one worker for that long, never
 loop (pure-Python parsing in a thread would hold the GIL) or a thread nobody can stop.
 
 Workers come from a forkserver: each is forked from a small clean process that has
-already imported the SQL layer, so replacing a killed worker is quick and never forks the
-bot's own threads. Results and errors travel back pickled (the typed errors survive).
+already imported what the pool preloads (the steps and the SQL layer), so replacing a
+killed worker is quick and never forks the bot's own threads. Results and errors travel back pickled (the typed errors survive).
 Big read-only inputs many steps share (the semantic model and its values) are written once
-to a file (`share`); a worker loads each file once and keeps it.
+to a file (`share`); a worker loads each file once and keeps it (`agent.budget.sharing`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pickle
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,10 +36,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Imported once by the forkserver so each worker starts with them loaded. matplotlib (the charts) too:
-# otherwise a new worker's first chart pays its import inside the step's budget, and on a loaded machine
-# an overrun kills the worker, whose replacement pays it again.
-_PRELOAD = ["agent.budget.steps", "agent.charts.render"]
 # Starting the forkserver and its first workers takes seconds on a busy machine.
 START_S = 10.0
 # Shared files kept at once (one per semantic model view: the whole model, or one person's part).
@@ -50,9 +46,17 @@ MAX_MEMO = 256
 
 
 class CpuPool:
-    def __init__(self, workers: int, budget_s: float, *, progress: Progress | None = None):
+    """`preload`: the modules the forkserver imports once, so each worker starts with them loaded
+    (otherwise a new worker pays their import inside its first step's budget, and on a loaded machine
+    an overrun kills the worker, whose replacement pays it again). The forkserver is one per process:
+    the first pool to start it decides, so every pool of a process names the same modules."""
+
+    def __init__(
+        self, workers: int, budget_s: float, *, preload: Sequence[str], progress: Progress | None = None
+    ):
         self.workers = workers
         self.budget_s = budget_s
+        self.preload = list(preload)
         self.progress = progress or Progress()
         self._pool: ProcessPool | None = None
         self._lock = threading.Lock()
@@ -66,7 +70,7 @@ class CpuPool:
         with self._lock:  # `share` runs on threads too: one pool, however many ask at once
             if self._pool is None or not self._pool.active:
                 context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(_PRELOAD)
+                context.set_forkserver_preload(self.preload)
                 self._pool = ProcessPool(max_workers=self.workers, context=context)
             return self._pool
 
@@ -97,8 +101,8 @@ class CpuPool:
         return copy.deepcopy(result)
 
     def share(self, *values: Any) -> Path:
-        """A file holding `values` pickled, for steps to load in their worker (`steps.shared`); written
-        once per set of objects, so pass the same objects again to reuse it."""
+        """A file holding `values` pickled, for steps to load in their worker (`sharing.shared`); written once
+        per set of objects, so pass the same objects again to reuse it."""
         with self._lock:
             key = tuple(id(v) for v in values)
             known = self._shared.get(key)

@@ -18,7 +18,7 @@ from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.context import AgentContext
 from agent.policy import check_readable
-from agent.budget import steps
+from agent.tools import steps
 from agent.budget.inputs import check_sql as check_sql_text
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.fix import FixResult

@@ -9,7 +9,6 @@ here, and each probe comes back as an audit record for the bot's trail.
 
 from __future__ import annotations
 
-import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -17,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from agent.audit import AuditRecord
+from agent.budget.sharing import shared
 from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
@@ -36,12 +36,12 @@ from agent.warehouse.base import Schema
 words.load()
 
 _connections: dict[tuple[str, str], object] = {}  # one per worker process, opened on first use
-_loaded: dict[str, tuple] = {}  # CpuPool.share files this worker has read, by path
-_kept: dict[str, tuple] = {}  # values an InProcessCpu shares with steps run in its own process
 # How the person is told a question took too long to read.
 READING_QUESTION = "Reading the question"
 DRAWING_CHART = "Drawing the chart"
-MAX_LOADED = 8  # semantic model views a worker keeps (the whole model, and a few people's parts)
+# What a worker imports before its first step (CpuPool's forkserver): this module, and matplotlib for
+# the charts, whose import would otherwise be paid inside a new worker's first chart's budget.
+PRELOAD = (__name__, "agent.charts.render")
 
 
 @dataclass(frozen=True)
@@ -116,28 +116,6 @@ class WarehouseFile:
             return _connections[key].execute(statement).fetchmany(self.probe_rows + 1)
         except duckdb.Error as exc:
             raise _as_sql_error(exc) from exc
-
-
-def shared(path: Path) -> tuple:
-    """The values `CpuPool.share` wrote to `path`, read once per worker process and kept."""
-    key = str(path)
-    if key in _kept:
-        return _kept[key]
-    if key not in _loaded:
-        if len(_loaded) >= MAX_LOADED:
-            _loaded.pop(next(iter(_loaded)))
-        with open(path, "rb") as file:
-            _loaded[key] = pickle.load(file)
-    return _loaded[key]
-
-
-def keep(path: Path, values: tuple) -> None:
-    """`values` are what `shared(path)` returns in this process, as they are (no file, no copy)."""
-    _kept[str(path)] = values
-
-
-def forget(path: Path) -> None:
-    _kept.pop(str(path), None)
 
 
 def read_questions(semantic: Path, questions: Sequence[str]) -> list[Extraction]:
