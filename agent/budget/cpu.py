@@ -61,9 +61,9 @@ class CpuPool:
         self._pool: ProcessPool | None = None
         self._lock = threading.Lock()
         self.overruns = 0  # steps stopped from outside since start (a metric)
-        self._shared_dir: tempfile.TemporaryDirectory | None = None
+        self._shared_dir: tempfile.TemporaryDirectory[str] | None = None
         # id()s of the shared values -> (the values, kept so the ids stay theirs; their file)
-        self._shared: dict[tuple[int, ...], tuple[tuple, Path]] = {}
+        self._shared: dict[tuple[int, ...], tuple[tuple[Any, ...], Path]] = {}
         self._memo: OrderedDict[tuple[Hashable, ...], Any] = OrderedDict()
 
     def _ensure(self) -> ProcessPool:
@@ -76,7 +76,7 @@ class CpuPool:
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`fn(*args, **kwargs)` in a worker; `what` names the step for the person ("Reading the SQL")."""
-        future = self._ensure().schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
+        future: concurrent.futures.Future[T] = self._ensure().schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
         self.progress.started()
         future.add_done_callback(lambda f: self.progress.given_up() if f.cancelled() else self.progress.finished())
         try:
@@ -93,7 +93,8 @@ class CpuPool:
         key = (fn, *args)
         if key in self._memo:
             self._memo.move_to_end(key)
-            return copy.deepcopy(self._memo[key])
+            remembered: T = self._memo[key]  # the key starts with `fn`: what `fn` returned
+            return copy.deepcopy(remembered)
         result = await self.run(what, fn, *args)
         self._memo[key] = result
         if len(self._memo) > MAX_MEMO:
@@ -133,7 +134,7 @@ class CpuPool:
             return None
         return f"the CPU workers have finished no step for {stalled_s:.0f} s"
 
-    def _failure(self, what: str, future: concurrent.futures.Future, exc: BaseException) -> BaseException:
+    def _failure(self, what: str, future: concurrent.futures.Future[Any], exc: BaseException) -> BaseException:
         """What the person is told when a step did not return its result."""
         if isinstance(exc, TimeoutError):
             if future.cancelled():  # our own wait ran out first (the step never reached a worker)

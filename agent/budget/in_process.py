@@ -45,7 +45,7 @@ class InProcessCpu(CpuPool):
         # The one worker starts only if a step in `own_process` comes.
         super().__init__(workers=1, budget_s=budget_s, preload=preload, progress=progress)
         self.own_process = own_process
-        self._kept: dict[tuple[int, ...], tuple[tuple, Path]] = {}
+        self._kept: dict[tuple[int, ...], tuple[tuple[Any, ...], Path]] = {}
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if fn in self.own_process:
@@ -56,7 +56,7 @@ class InProcessCpu(CpuPool):
         finally:
             self.progress.finished()
 
-    def _within_budget(self, what: str, fn: Callable[..., T], args: tuple, kwargs: dict[str, Any]) -> T:
+    def _within_budget(self, what: str, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
         if threading.current_thread() is not threading.main_thread():
             # Only the main thread receives signals; a command line runs its loop there, so this is a
             # caller that should have a worker pool: said, and the step still runs.
