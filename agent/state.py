@@ -42,7 +42,7 @@ class CommonAgentState(TypedDict, total=False):
     session_tool_call_info: ToolCallInfo
     chat_tool_call_info: ToolCallInfo
     selected_tables: list[str]
-    ask_human: dict | None
+    ask_human: dict[str, Any] | None
     confirmed_tool_calls: list[str]
     has_internal_error: bool
     internal_error_message: str | None
@@ -50,4 +50,4 @@ class CommonAgentState(TypedDict, total=False):
     tool_call_retry_count: int
     timeout_timestamp: float
     max_execute_second: float
-    reply: dict | None
+    reply: dict[str, Any] | None
