@@ -21,6 +21,12 @@ def empty_tool_call_info() -> ToolCallInfo:
     return {"tool_call_name_mapping": {}, "tool_call_input_mapping": {}, "tool_call_output_mapping": {}}
 
 
+def calls_of(state: CommonAgentState, scope: Literal["session", "chat"] = "session") -> ToolCallInfo:
+    """The session's (or this chat turn's) tool calls; empty before the first."""
+    info = state.get("session_tool_call_info") if scope == "session" else state.get("chat_tool_call_info")
+    return info or empty_tool_call_info()
+
+
 class ChatContextState(TypedDict, total=False):
     user: str | None
     channel: str | None
