@@ -54,7 +54,8 @@ def find_reads(sql: SqlInput, dialect: str, tables: dict[TableName, list[str]], 
         mapping.setdefault(schema, {})[table] = {c: "TEXT" for c in columns}
     try:
         tree = qualify(
-            tree, schema=mapping, db=default_schema, dialect=read,
+            # sqlglot asks for dict[str, object] where it reads a Mapping (a dict's value type is invariant)
+            tree, schema=mapping, db=default_schema, dialect=read,  # type: ignore[arg-type]
             validate_qualify_columns=False, quote_identifiers=False, identify=False,
         )
         scopes = traverse_scope(tree)
