@@ -30,7 +30,7 @@ ROW_MAKERS = frozenset({"range", "generate_series", "unnest", "generate_subscrip
 
 @dataclass
 class Reads:
-    tree: exp.Expression  # qualified, so a rewrite (masking) can be printed back as SQL
+    tree: exp.Expr  # qualified, so a rewrite (masking) can be printed back as SQL
     tables: set[TableName] = field(default_factory=set)
     columns: set[ColumnName] = field(default_factory=set)
     whole_rows: set[TableName] = field(default_factory=set)  # read in ways no column list describes
