@@ -13,7 +13,7 @@ import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.audit import AuditRecord
 from agent.budget.sharing import shared
@@ -31,11 +31,14 @@ from agent.sql.guard import check_query, refuse_unsafe_words
 from agent.sql.parse import sqlglot_dialect, transpile
 from agent.warehouse.base import Schema
 
+if TYPE_CHECKING:
+    from duckdb import DuckDBPyConnection
+
 # Workers fork from a process that imported this module: the reader's word data is loaded there once,
 # so a new worker (one replacing a stopped step's) reads its first question within the step's budget.
 words.load()
 
-_connections: dict[tuple[str, str], object] = {}  # one per worker process, opened on first use
+_connections: dict[tuple[str, str], DuckDBPyConnection] = {}  # one per worker process, opened on first use
 # How the person is told a question took too long to read.
 READING_QUESTION = "Reading the question"
 DRAWING_CHART = "Drawing the chart"
@@ -58,7 +61,7 @@ class WarehouseFile:
     def dry_run(self, sql: SqlInput) -> None:
         self._read("EXPLAIN " + self._authorized(sql, loosely=True))
 
-    def probe(self, sql: str) -> list[tuple]:
+    def probe(self, sql: str) -> list[tuple[Any, ...]]:
         """A small read query a repair uses to look at the data (at most `probe_rows` rows)."""
         started = time.perf_counter()
         record = AuditRecord(sql=sql, outcome="error")
@@ -95,7 +98,7 @@ class WarehouseFile:
             self.access.authorize_text(query.sql)
             return query.sql
 
-    def _read(self, statement: str) -> list[tuple]:
+    def _read(self, statement: str) -> list[tuple[Any, ...]]:
         import duckdb
 
         from agent.warehouse.duck import _as_sql_error
@@ -113,7 +116,8 @@ class WarehouseFile:
                 },
             )
         try:
-            return _connections[key].execute(statement).fetchmany(self.probe_rows + 1)
+            rows: list[tuple[Any, ...]] = _connections[key].execute(statement).fetchmany(self.probe_rows + 1)
+            return rows
         except duckdb.Error as exc:
             raise _as_sql_error(exc) from exc
 
@@ -152,8 +156,8 @@ def fix(
     dialect: str,
     schema: Schema,
     target: str,
-    dry_run: Callable[[str], None],
-    probe: Callable[[str], list[tuple]],
+    dry_run: Callable[[SqlInput], None],
+    probe: Callable[[str], list[tuple[Any, ...]]],
 ) -> FixResult:
     return fix_sql(sql, error=error, dialect=dialect, schema=schema, dry_run=dry_run, probe=probe, target=target)
 
