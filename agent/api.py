@@ -611,7 +611,7 @@ class Assistant:
         None when there is no chart or it could not be drawn (logged)."""
         if reply.chart is None or reply.chart.png is not None:
             return reply.chart
-        from agent.budget import steps
+        from agent.tools import steps
 
         try:
             png = await self.context.cpu.run(

@@ -71,7 +71,7 @@ def _fields_named(said: str, intent: StructuredIntent, model: SemanticModel) -> 
     return list(dict.fromkeys(fields)), dates
 
 
-def _aggregation(text: str) -> tuple[str, re.Match] | None:
+def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
     """An aggregation named on its own ('the median instead')."""
     for agg, phrases in dialogue_words()["aggregations_alone"].items():
         if m := has(text, phrases):

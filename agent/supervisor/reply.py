@@ -86,16 +86,17 @@ class SuggestedPrompt(BaseModel):
 CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups", "column_formats")
 
 
-def build_reply(state: CommonAgentState) -> dict:
+def build_reply(state: CommonAgentState) -> dict[str, Any]:
     # Imported here: the reply types above are the public API's, which imports no LangGraph or tools.
     from langchain_core.messages import AIMessage, ToolMessage
 
+    from agent.state import calls_of
     from agent.tools.registry import AGENT_NAME_BY_TOOL
     from agent.tools.results import parse_result
 
-    chat = state.get("chat_tool_call_info") or {}
+    chat = calls_of(state, "chat")
     names = chat.get("tool_call_name_mapping", {})
-    reply: dict = {"tools": list(names.values()), "response_agent": "Common Agent"}
+    reply: dict[str, Any] = {"tools": list(names.values()), "response_agent": "Common Agent"}
     if state.get("has_internal_error"):
         reply["error"] = state.get("internal_error_message") or "Something went wrong on my side."
         reply["error_code"] = state.get("internal_error_code") or "internal"

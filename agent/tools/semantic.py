@@ -13,7 +13,7 @@ from collections import OrderedDict
 
 from pydantic import BaseModel, Field
 
-from agent.budget import steps
+from agent.tools import steps
 from agent.context import AgentContext
 from agent.learning.asking import ask_back
 from agent.marks import FOLLOW_UP_MARK

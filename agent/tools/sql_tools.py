@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
+from agent.tools.run import ToolRun
 from pydantic import BaseModel, Field
 
 from agent.chatbi.analyze import analyze
@@ -18,14 +19,14 @@ from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.context import AgentContext
 from agent.policy import check_readable
-from agent.budget import steps
+from agent.tools import steps
 from agent.budget.inputs import check_sql as check_sql_text
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.fix import FixResult
 from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
-from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
+from agent.tools.spec import EXECUTE, EXECUTE_GOAL, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.checking import checked_sql
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
 from agent.learning.phrases import NAMES_THE_DATA
@@ -50,16 +51,21 @@ def check_sql(ctx: AgentContext, sql: str) -> None:
     check_sql_text(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
 
 
-def _person(runtime: ToolRuntime[AgentContext]) -> str | None:
+def _person(runtime: ToolRun) -> str | None:
     return (runtime.state.get("chat_context") or {}).get("user")
 
 
-def _channel(runtime: ToolRuntime) -> str | None:
+def _channel(runtime: ToolRun) -> str | None:
     return (runtime.state.get("chat_context") or {}).get("channel")
 
 
-def _structured(ctx: AgentContext, schema: type[BaseModel]):
-    return ctx.model.with_structured_output(schema, method="function_calling")
+Answer = TypeVar("Answer", bound=BaseModel)
+
+
+async def _structured(ctx: AgentContext, schema: type[Answer], prompt: LanguageModelInput) -> Answer:
+    """The model's answer as `schema` (function calling returns the model itself)."""
+    answer = await ctx.model.with_structured_output(schema, method="function_calling").ainvoke(prompt)
+    return answer if isinstance(answer, schema) else schema.model_validate(answer)
 
 
 # -- generate_sql --------------------------------------------------------------------------
@@ -68,12 +74,12 @@ def _structured(ctx: AgentContext, schema: type[BaseModel]):
 @tool
 async def generate_sql(
     user_question: Annotated[str, "The data question, rewritten to stand on its own."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     related_table_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the data_discovery call whose tables to use."
     ] = None,
     clarification: Annotated[str | None, "The person's answer to a clarifying question, if any."] = None,
-    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE_GOAL,
 ) -> str:
     """Write a DuckDB SQL query that answers a data question, from the tables data_discovery found."""
     ctx: AgentContext = runtime.context
@@ -93,7 +99,7 @@ async def generate_sql(
     elif thread.intent is not None:  # an edit of the thread's last reading
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
     else:
-        parse = await _structured(ctx, SemanticParse).ainvoke(
+        parse = await _structured(ctx, SemanticParse,
             [SystemMessage(content=semantic_prompt(ctx) + verified_examples(ctx, question, compile_checked)),
              HumanMessage(content=thread.llm_message or question)]
         )
@@ -162,7 +168,7 @@ async def generate_sql(
     )
 
 
-def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict], reason: str) -> str:
+def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict[str, Any]], reason: str) -> str:
     """Ask for the first value the SQL still needs; the answer comes back as `clarification`."""
     first = placeholders[0]
     options = [{"label": str(o), "value": str(o)} for o in first.get("options", [])[:10]]
@@ -170,7 +176,7 @@ def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict
     return tool_result(final_intent, ask_human=question, draft_sql=sql, placeholders=placeholders, reason=reason)
 
 
-async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, waiting: dict, answer: str) -> str:
+async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, waiting: dict[str, Any], answer: str) -> str:
     placeholders = waiting["placeholders"]
     sql = fill_placeholders(waiting["draft_sql"], {placeholders[0]["name"]: answer.strip()})
     if len(placeholders) > 1:
@@ -219,7 +225,7 @@ class SqlRepair(BaseModel):
 @tool
 async def fix_sql(
     sql: Annotated[str, "The broken SQL exactly as the person gave it."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     error_info: Annotated[str, "The error message the person saw, if any."] = "",
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = DEFAULT_DIALECT,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "fix_sql",
@@ -281,7 +287,7 @@ async def _fix(ctx: AgentContext, sql: str, error: str | None, dialect: str) -> 
             record(probes)
         return result
 
-    def probe(probe_sql: str) -> list[tuple]:
+    def probe(probe_sql: str) -> list[tuple[Any, ...]]:
         return ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows
 
     return await ctx.warehouse.slots.call(
@@ -291,7 +297,7 @@ async def _fix(ctx: AgentContext, sql: str, error: str | None, dialect: str) -> 
 
 async def _llm_repair(ctx: AgentContext, sql: str, dialect: str, error: str) -> tuple[str, str] | None:
     for _ in range(LLM_REPAIR_TRIES):
-        answer = await _structured(ctx, SqlRepair).ainvoke(
+        answer = await _structured(ctx, SqlRepair,
             f"Repair this SQL (written for {dialect}) with a minimal edit so it runs on "
             f"{ctx.warehouse.engine}, keeping its meaning. Tables and columns: "
             f"{_schema_text(ctx)}\nSQL:\n{sql}\nError: {error}"
@@ -321,7 +327,7 @@ class ExplainNarrative(BaseModel):
 @tool
 async def explain_sql(
     sql: Annotated[str, "The SQL to explain, as the person gave it."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = DEFAULT_DIALECT,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
     reading: Annotated[
@@ -345,7 +351,7 @@ async def explain_sql(
     text = explanation.text
     if ctx.has_llm:
         facts = explanation.model_dump_json(exclude={"text"})
-        narrative = await _structured(ctx, ExplainNarrative).ainvoke(
+        narrative = await _structured(ctx, ExplainNarrative,
             f"Explain this query to a colleague who does not read SQL. Facts: {facts}\nDraft: {text}"
         )
         text = narrative.text or text
@@ -354,7 +360,7 @@ async def explain_sql(
     return tool_result(final_intent, text=text, sql=clean_sql_text(sql), tables=explanation.tables)
 
 
-def _answered_reading(runtime: ToolRuntime, sql: str) -> StructuredIntent | None:
+def _answered_reading(runtime: ToolRun, sql: str) -> StructuredIntent | None:
     """The reading behind `sql` when it is the SQL of this thread's last semantic answer."""
     written = latest_output(runtime.state, ("generate_sql",), with_key="intent")
     if written is None or " ".join(str(written[1].get("sql")).split()) != " ".join(sql.split()):
@@ -376,13 +382,13 @@ def _column_descriptions(ctx: AgentContext) -> dict[str, str]:
 @tool
 async def execute_sql_and_analyze_result(
     user_question: Annotated[str, "The question the result should answer."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     sql: Annotated[str | None, "The SQL to run, when the person gave it directly."] = None,
     related_sql_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the generate_sql or fix_sql call whose SQL to run."
     ] = None,
     sql_dialect: Annotated[str | None, "The dialect of `sql` when given directly (the warehouse's by default)."] = None,
-    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE_GOAL,
 ) -> str:
     """Run a read-only SQL query and answer the question: key numbers, insights, a chart and follow-ups."""
     ctx: AgentContext = runtime.context
@@ -435,7 +441,7 @@ async def execute_sql_and_analyze_result(
     )
 
 
-def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict | None:
+def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict[str, Any] | None:
     """The chart kind the person asked for ("as a bar chart"), where the result has an axis to draw on."""
     if chart is None:
         return None
@@ -444,7 +450,7 @@ def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict | None:
     return chart.model_dump()
 
 
-def _semantic_for(ctx: AgentContext, intent: dict | None) -> SemanticModel:
+def _semantic_for(ctx: AgentContext, intent: dict[str, Any] | None) -> SemanticModel:
     """The semantic model with the question's own definitions ('inventory value (availqty * supplycost)'),
     so labels, units and follow-ups know the measures and flags it defined."""
     if not intent or not intent.get("definitions"):
@@ -452,7 +458,7 @@ def _semantic_for(ctx: AgentContext, intent: dict | None) -> SemanticModel:
     return with_definitions(ctx.semantic, [Definition.model_validate(d) for d in intent["definitions"]])
 
 
-def _reading(semantic: SemanticModel, intent: dict | None) -> str:
+def _reading(semantic: SemanticModel, intent: dict[str, Any] | None) -> str:
     """The filters a question was read with, in the model's words ("origin airport JFK"), for titles."""
     if not intent:
         return ""
@@ -466,7 +472,7 @@ def _reading(semantic: SemanticModel, intent: dict | None) -> str:
     return "; ".join(parts)
 
 
-def _sql_args(request: DirectRequest) -> dict:
+def _sql_args(request: DirectRequest) -> dict[str, Any]:
     return {"sql": request.sql, "sql_dialect": request.dialect}
 
 

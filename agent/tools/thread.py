@@ -16,7 +16,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agent.budget import steps
+from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
 from agent.marks import FOLLOW_UP_MARK
