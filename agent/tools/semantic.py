@@ -40,6 +40,9 @@ class SemanticParse(BaseModel):
     clarify_question: str | None = Field(default=None, description="Ask this when the question is ambiguous")
     clarify_term: str | None = Field(default=None, description="The ambiguous words, exactly as in the question")
     clarify_options: list[str] = Field(default_factory=list, description="Meanings that can replace clarify_term")
+    clarify_keeps_term: bool = Field(
+        default=False, description="True when clarify_term is a value and each option names a column it is a value of"
+    )
     unused_words: list[str] = Field(default_factory=list, description="Words of the question the intent does not use")
 
 
@@ -86,10 +89,13 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     asked_back = None
     if ambiguity is None and extraction.intent is None and not (extraction.unsupported or unknown):
         ambiguity = asked_back = ask_back(extraction.reason, extraction.ignored_words, ctx.semantic)  # a team's own word
+    labels = ctx.semantic.dimension_by_name
+    options = [labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else []
     clarify = f"What do you mean by “{ambiguity.text}”?" if ambiguity else None
+    if ambiguity is not None and ambiguity.of_value:  # one button per column the value is found in
+        clarify = f"Which “{ambiguity.text}” do you mean: {' or '.join(options)}?"
     if asked_back is not None and extraction.reason:  # what was read without the word stays said
         clarify = f"{extraction.reason} {clarify}"
-    labels = ctx.semantic.dimension_by_name
     return SemanticParse(
         intent=intent.model_copy(deep=True) if intent is not None else None,  # the caller's to change
         not_in_warehouse=extraction.unsupported,
@@ -97,7 +103,8 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
         unknown_values=unknown,
         clarify_question=clarify,
         clarify_term=ambiguity.text if ambiguity else None,
-        clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
+        clarify_options=options,
+        clarify_keeps_term=ambiguity is not None and ambiguity.of_value,
         unused_words=extraction.ignored_words if extraction.intent is not None else [],
     )
 

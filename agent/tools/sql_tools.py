@@ -83,7 +83,8 @@ async def generate_sql(
     thread = await read_in_thread(ctx, runtime.state, user_question, clarification)
     if thread.refusal:
         return tool_result(final_intent, done=True, text=thread.refusal)
-    question = _clarified(thread.question, clarification, waiting[1].get("clarify_term") if waiting else None)
+    asked = waiting[1] if waiting else {}
+    question = _clarified(thread.question, clarification, asked.get("clarify_term"), bool(asked.get("clarify_keeps_term")))
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
@@ -110,9 +111,11 @@ async def generate_sql(
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
-        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options,
-                               "term": parse.clarify_term}
-        return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
+        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
+        if not parse.clarify_keeps_term:  # a word to learn; a value is not one ('LGA' is no origin airport)
+            question_for_person["term"] = parse.clarify_term
+        return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term,
+                           clarify_keeps_term=parse.clarify_keeps_term)
 
     problems: list[str] = []
     if parse.intent is not None:
@@ -183,16 +186,17 @@ async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, wa
     return tool_result(final_intent, sql=sql, reason=reason, path="free", text=f"Here is the SQL. {reason}")
 
 
-def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
+def _clarified(question: str, answer: str | None, ambiguous: str | None, keeps_term: bool = False) -> str:
     """The question with the person's answer in place of the ambiguous words, or appended.
-    Ambiguous words that carry a number ("more than an hour") are a condition: the answer names
-    what they compare and they stay, so the clarification keeps every condition."""
+    Ambiguous words that carry a number ("more than an hour") are a condition, and a value found in
+    several columns is the value asked for: the answer names what they compare, or the value's column
+    ('origin airport LGA'), and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
     if answer == NAMES_THE_DATA and ambiguous:  # the word only names the data: read the question without it
         return re.sub(rf"\b{re.escape(ambiguous)}\b", " ", question, count=1, flags=re.I)
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
-        keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
+        keep = keeps_term or re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
         return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,
                       question, count=1, flags=re.I)
     return f"{question} ({answer})"
