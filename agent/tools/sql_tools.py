@@ -35,12 +35,14 @@ from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.intent import StructuredIntent
 from agent.semantic.why import explain_reading
 from agent.semantic.model import SemanticModel
+from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
 from agent.tools.thread import answer_keys, read_in_thread
 
 log = logging.getLogger(__name__)
 
 REPLY_ROWS_MAX = 1000
+NEAREST = " The nearest questions I can answer are below."
 LLM_REPAIR_TRIES = 2
 PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
 
@@ -99,21 +101,29 @@ async def generate_sql(
              HumanMessage(content=thread.llm_message or question)]
         )
 
+    if parse.edit is not None:  # an LLM's edit of the thread's last reading, by the same edit operations
+        parse.intent = thread.edited_by_llm(parse.edit, ctx.semantic) or parse.intent
+        if thread.refusal:
+            return tool_result(final_intent, done=True, text=thread.refusal)
     if parse.not_in_warehouse:
         text = f"I don't have that data ({parse.not_in_warehouse.rstrip('.')}). What I have: {ctx.catalog.summary}"
         return tool_result(final_intent, done=True, text=text)
     if parse.unknown_values:
         names = ", ".join(parse.unknown_values)
+        readings = await nearest_readings(ctx, question)
         return tool_result(
             final_intent,
             done=True,
-            text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code.",
+            text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code."
+            + (NEAREST if readings else ""),
+            follow_ups=readings,
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
         question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
         if not parse.clarify_keeps_term:  # a word to learn; a value is not one ('LGA' is no origin airport)
             question_for_person["term"] = parse.clarify_term
+            question_for_person["readings"] = await nearest_readings(ctx, question)
         return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term,
                            clarify_keeps_term=parse.clarify_keeps_term)
 
@@ -148,8 +158,9 @@ async def generate_sql(
     if not ctx.has_llm:
         reasons = [parse.cannot_express] if parse.cannot_express else problems
         why = "".join(f"{r.rstrip('.')}. " for r in reasons)
-        text = f"I couldn't answer that as asked. {why}{_what_to_try(ctx)}"
-        return tool_result(final_intent, done=True, text=text)
+        readings = await nearest_readings(ctx, question)
+        text = f"I couldn't answer that as asked. {why}{_what_to_try(ctx)}" + (NEAREST if readings else "")
+        return tool_result(final_intent, done=True, text=text, follow_ups=readings)
 
     draft = await draft_sql(
         question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables,
