@@ -18,6 +18,7 @@ from agent.context import AgentContext
 from agent.learning.asking import ask_back
 from agent.marks import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
+from agent.semantic.edit_request import IntentEdit
 from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
@@ -29,6 +30,9 @@ class SemanticParse(BaseModel):
 
     intent: StructuredIntent | None = Field(
         default=None, description="Metrics, dimensions, filters, time, order and limit, using only the model's names"
+    )
+    edit: IntentEdit | None = Field(
+        default=None, description="For a message that changes the thread's previous reading: the changes, instead of intent"
     )
     not_in_warehouse: str | None = Field(
         default=None, description="Set when the question asks for data the warehouse does not have: what is missing"
