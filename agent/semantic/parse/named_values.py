@@ -92,7 +92,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
             place(mention, candidates, decided)
     ambiguous: list[Ambiguity] = []
     for mention, candidates, dims in undecided:
-        listed = _listed_with(state, mention, placed, dims)
+        listed = _listed_with(state, mention, placed, dims, set(model.coverage.get("value_links", [])))
         if listed is not None:
             place(mention, candidates, listed)
         else:
@@ -104,10 +104,8 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     return filters, unknown, _compared_dimensions(state, placed), ambiguous
 
 
-_LISTED = {"and", "or", ",", "&", "vs", "versus", "v", "compared", "to", "with", "against", "nor"}
-
-
-def _listed_with(state: State, mention: Mention, placed: list[tuple[Mention, str]], dims: list[str]) -> str | None:
+def _listed_with(state: State, mention: Mention, placed: list[tuple[Mention, str]], dims: list[str],
+                 links: set[str]) -> str | None:
     """'JFK and LGA', 'LGA vs JFK', 'LGA departures to JFK departures': a value listed with, or set
     against, a value whose dimension is known is a value of that dimension too (words that follow
     both values alike are no link)."""
@@ -117,7 +115,7 @@ def _listed_with(state: State, mention: Mention, placed: list[tuple[Mention, str
         after = [t.low for t in state.tokens[second.end:second.end + len(between)]]
         while between and after and between[0] == after[0]:
             between, after = between[1:], after[1:]
-        if dim in dims and between and set(between) <= _LISTED:
+        if dim in dims and between and set(between) <= links:
             return dim
     return None
 
