@@ -35,6 +35,7 @@ from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.intent import StructuredIntent
 from agent.semantic.why import explain_reading
 from agent.semantic.model import SemanticModel
+from agent.marks import FOLLOW_UP_MARK
 from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
 from agent.tools.thread import answer_keys, read_in_thread
@@ -82,11 +83,17 @@ async def generate_sql(
     waiting = latest_output(runtime.state, ("generate_sql",))
     if clarification and waiting and waiting[1].get("draft_sql"):
         return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
+    asked = waiting[1] if waiting else {}
+    if clarification and asked.get("clarify_keeps_term"):
+        # the column of a value was named: the message says it now ('only origin airport LGA') and is read
+        # like any message of the thread, as an edit of the last reading when it is one
+        *earlier, latest = user_question.split(FOLLOW_UP_MARK)
+        user_question = FOLLOW_UP_MARK.join([*earlier, _clarified(latest, clarification, asked.get("clarify_term"), True)])
+        clarification = None
     thread = await read_in_thread(ctx, runtime.state, user_question, clarification)
     if thread.refusal:
         return tool_result(final_intent, done=True, text=thread.refusal)
-    asked = waiting[1] if waiting else {}
-    question = _clarified(thread.question, clarification, asked.get("clarify_term"), bool(asked.get("clarify_keeps_term")))
+    question = _clarified(thread.question, clarification, asked.get("clarify_term"))
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
