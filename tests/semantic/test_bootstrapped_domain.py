@@ -173,7 +173,7 @@ def test_a_question_on_the_bootstrapped_model_gets_the_right_rows(domain, questi
 
 
 @pytest.mark.parametrize("question, unread", [
-    ("net sales for store 7", "7"),  # a number nobody placed is never dropped
+    ("net sales for the 7 stores", "7"),  # a number nobody placed is never dropped
     ("how many blue products are there?", "blue"),  # part of a value ('blue chair'): asked back, not dropped
     ("net sales when it was raining", "raining"),  # a condition nobody read
     ("average invoice value by channel", "average"),  # an average of nothing the model measures
@@ -210,3 +210,9 @@ def test_latest_dates_are_read_for_dates_only(domain, caplog):
         values.read_all_latest(model)
     assert "could not read the latest date" not in caplog.text
     assert str(values.latest_date("invoiceline")) == "2024-06-20"
+
+
+def test_a_store_named_by_its_number_is_the_store_with_that_key(domain):
+    model, values, *_ = domain
+    intent = extract_intent("net sales for store 2", model, values).intent
+    assert intent is not None and [(f.field, f.values) for f in intent.filters] == [("store", [2])]

@@ -387,3 +387,11 @@ def test_a_value_of_two_dimensions_that_nothing_decides_is_asked(ask):
 def test_the_words_decide_which_dimension_a_value_is_of(ask, question, dimension):
     intent = intent_of(ask, question)
     assert any(f.field == dimension and "LGA" in f.values for f in intent.filters), intent.filters
+
+
+def test_how_many_hours_asks_for_an_amount_never_a_count_of_hours(ask):
+    # the demo measures air time and delays in minutes: 'how many hours' is an amount of them
+    asked = ask("how many hours did planes fly in total?")
+    assert asked.intent is None and "How many hours" in (asked.reason or "")
+    measured = ask("how many minutes were flights delayed in total").intent
+    assert measured is not None and measured.metrics and "count" not in measured.metrics[0]
