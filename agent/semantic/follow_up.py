@@ -148,12 +148,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         intent = extraction.intent
         if intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3:
             return FollowUp(fresh=True, extraction=extraction)
-    if extraction is not None and extraction.intent is not None and said_measure and _ranks_alone(cues) \
-            and extraction.intent.dimensions:
+    if extraction is not None and extraction.intent is not None and said_measure and _ranks_alone(cues):
         # 'top 5 pizza types by quantity sold': a measure, things to rank and how many is a question of its
-        # own, read whole (its 'top 5' too), not an edit of the previous one
+        # own, read whole (its 'top 5' too), not an edit of the previous one ('top 3 by arrival delay' is)
         whole, _ = _read(message, model, values, previous)
-        if whole.intent is not None:
+        if whole.intent is not None and whole.intent.dimensions and whole.intent.limit is not None:
             return FollowUp(fresh=True, extraction=whole)
     if extraction is not None and extraction.intent is None:
         # 'by size' alone takes the default measure, which may not go with it, and '2015' alone

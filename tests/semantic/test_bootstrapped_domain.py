@@ -127,6 +127,9 @@ QUESTIONS = {
     "which stores sold more than 10 products?": (  # the units sold per store, compared after adding them up
         "SELECT s.st_name, sum(il.il_quantity) FROM invoiceline il JOIN store s ON il.il_storekey = s.st_storekey "
         "GROUP BY 1 HAVING sum(il.il_quantity) > 10", False),
+    "which store sold the most products?": (  # ranked by the units sold, not by counting product rows
+        "SELECT s.st_name, sum(il.il_quantity) FROM invoiceline il JOIN store s ON il.il_storekey = s.st_storekey "
+        "GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1", True),
     "average net sales per invoice": (  # the lines' total over the invoices they belong to
         f"SELECT sum({NET}) / count(DISTINCT il.il_invoicekey) FROM invoiceline il", False),
     "which products have the most stock value (unitprice * quantity summed)?": (
