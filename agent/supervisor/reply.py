@@ -40,6 +40,7 @@ class AskHuman(BaseModel):
     options: list[HumanOption] = Field(default_factory=list)
     sql: str | None = None  # the SQL awaiting confirmation, so "Edit" can prefill it
     term: str | None = None  # a clarification: the words asked about ("What do you mean by “store”?")
+    readings: list[str] = Field(default_factory=list)  # whole questions near this one that can be answered
 
 
 class Chart(BaseModel):

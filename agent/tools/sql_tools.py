@@ -36,12 +36,15 @@ from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.intent import StructuredIntent
 from agent.semantic.why import explain_reading
 from agent.semantic.model import SemanticModel
+from agent.marks import FOLLOW_UP_MARK
+from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
 from agent.tools.thread import answer_keys, read_in_thread
 
 log = logging.getLogger(__name__)
 
 REPLY_ROWS_MAX = 1000
+NEAREST = " The nearest questions I can answer are below."
 LLM_REPAIR_TRIES = 2
 PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
 
@@ -86,10 +89,17 @@ async def generate_sql(
     waiting = latest_output(runtime.state, ("generate_sql",))
     if clarification and waiting and waiting[1].get("draft_sql"):
         return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
+    asked = waiting[1] if waiting else {}
+    if clarification and asked.get("clarify_keeps_term"):
+        # the column of a value was named: the message says it now ('only origin airport LGA') and is read
+        # like any message of the thread, as an edit of the last reading when it is one
+        *earlier, latest = user_question.split(FOLLOW_UP_MARK)
+        user_question = FOLLOW_UP_MARK.join([*earlier, _clarified(latest, clarification, asked.get("clarify_term"), True)])
+        clarification = None
     thread = await read_in_thread(ctx, runtime.state, user_question, clarification)
     if thread.refusal:
         return tool_result(final_intent, done=True, text=thread.refusal)
-    question = _clarified(thread.question, clarification, waiting[1].get("clarify_term") if waiting else None)
+    question = _clarified(thread.question, clarification, asked.get("clarify_term"))
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
@@ -104,21 +114,31 @@ async def generate_sql(
              HumanMessage(content=thread.llm_message or question)]
         )
 
+    if parse.edit is not None:  # an LLM's edit of the thread's last reading, by the same edit operations
+        parse.intent = thread.edited_by_llm(parse.edit, ctx.semantic) or parse.intent
+        if thread.refusal:
+            return tool_result(final_intent, done=True, text=thread.refusal)
     if parse.not_in_warehouse:
         text = f"I don't have that data ({parse.not_in_warehouse.rstrip('.')}). What I have: {ctx.catalog.summary}"
         return tool_result(final_intent, done=True, text=text)
     if parse.unknown_values:
         names = ", ".join(parse.unknown_values)
+        readings = await nearest_readings(ctx, question)
         return tool_result(
             final_intent,
             done=True,
-            text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code.",
+            text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code."
+            + (NEAREST if readings else ""),
+            follow_ups=readings,
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
-        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options,
-                               "term": parse.clarify_term}
-        return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
+        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
+        if not parse.clarify_keeps_term:  # a word to learn; a value is not one ('LGA' is no origin airport)
+            question_for_person["term"] = parse.clarify_term
+            question_for_person["readings"] = await nearest_readings(ctx, question)
+        return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term,
+                           clarify_keeps_term=parse.clarify_keeps_term)
 
     problems: list[str] = []
     if parse.intent is not None:
@@ -151,8 +171,9 @@ async def generate_sql(
     if not ctx.has_llm:
         reasons = [parse.cannot_express] if parse.cannot_express else problems
         why = "".join(f"{r.rstrip('.')}. " for r in reasons)
-        text = f"I couldn't answer that as asked. {why}{_what_to_try(ctx)}"
-        return tool_result(final_intent, done=True, text=text)
+        readings = await nearest_readings(ctx, question)
+        text = f"I couldn't answer that as asked. {why}{_what_to_try(ctx)}" + (NEAREST if readings else "")
+        return tool_result(final_intent, done=True, text=text, follow_ups=readings)
 
     draft = await draft_sql(
         question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables,
@@ -189,16 +210,17 @@ async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, wa
     return tool_result(final_intent, sql=sql, reason=reason, path="free", text=f"Here is the SQL. {reason}")
 
 
-def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
+def _clarified(question: str, answer: str | None, ambiguous: str | None, keeps_term: bool = False) -> str:
     """The question with the person's answer in place of the ambiguous words, or appended.
-    Ambiguous words that carry a number ("more than an hour") are a condition: the answer names
-    what they compare and they stay, so the clarification keeps every condition."""
+    Ambiguous words that carry a number ("more than an hour") are a condition, and a value found in
+    several columns is the value asked for: the answer names what they compare, or the value's column
+    ('origin airport LGA'), and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
     if answer == NAMES_THE_DATA and ambiguous:  # the word only names the data: read the question without it
         return re.sub(rf"\b{re.escape(ambiguous)}\b", " ", question, count=1, flags=re.I)
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
-        keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
+        keep = keeps_term or re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
         return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,
                       question, count=1, flags=re.I)
     return f"{question} ({answer})"
