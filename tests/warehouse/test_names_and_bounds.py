@@ -141,3 +141,9 @@ def test_a_yes_no_condition_against_everyone_else(shop, question, gold):
 def test_a_two_word_label_said_as_one_word(shop):
     # a column OverTime is labelled 'over time'; people write 'overtime'
     _same(shop, "how many contestants work overtime?", "SELECT count(*) FROM Contestants WHERE OverTime")
+
+
+def test_things_counted_where_the_date_said_is(shop):
+    # films have a release year, but 'reviewed in 2015' dates them by their reviews: counted there
+    _same(shop, "how many films were reviewed in 2015?",
+          "SELECT count(DISTINCT FilmId) FROM Reviews WHERE year(ReviewedOn) = 2015")

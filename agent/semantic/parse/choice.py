@@ -46,8 +46,10 @@ def default_metric_pass(draft: Draft) -> Draft:
 def metrics_pass(draft: Draft) -> Draft:
     model, state = draft.model, draft.state
     mentions = dict(draft.grouping)
-    fields = list(draft.grouping) + [f.field for f in draft.filters]
-    draft.metrics = choose_metrics(draft.metric_choices, fields, model)
+    # the date the question names must be reachable too ('episodes aired in 2015': where the air dates are)
+    fields = list(draft.grouping) + [f.field for f in draft.filters] + ([draft.dated_by] if draft.dated_by else [])
+    dated = draft.time is not None and not draft.time.is_empty() and draft.dated_by is None
+    draft.metrics = choose_metrics(draft.metric_choices, fields, model, dated)
     table = draft.table = model.metric_by_name[draft.metrics[0]].table
     time = draft.time
     if time is not None and time.relative is not None:

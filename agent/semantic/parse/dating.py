@@ -35,11 +35,14 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
             consume_with_mentions(state, [*range(mention.start - len(cue), mention.end)])
             return times[0]
     for index, token in enumerate(state.tokens):
-        if index in state.used_tokens or mention_at(state, index) is not None or token.low in state.function_words:
+        said = mention_at(state, index)
+        # a verb the thesaurus gives a table's rows ('reviewed': what a review records) may name its date too
+        verb_of_rows = said is not None and all(e.kind == "entity" and e.related for e in said.entries)
+        if index in state.used_tokens or (said is not None and not verb_of_rows) or token.low in state.function_words:
             continue
         found = _dimension_of_verb(token.low, model)
         if found is not None:
-            state.consume(index)
+            consume_with_mentions(state, [index])
             return found
         if _year_of_verb(token.low, model):
             state.consume(index)  # 'released in 1995': the year the table is dated by, nothing to choose
@@ -76,6 +79,8 @@ def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:
                 squashed_here = squashed.removeprefix(prefix)
                 if any(squashed_here in {stem + suffix for suffix in _DATE_SUFFIXES} | {stem} for stem in stems):
                     names[dim.name] = dim.name
+    if len(names) > 1:  # 'aired': of a UK and a US air date, the one a table is dated by
+        names = {name: name for name in names if any(t.agg_time == name for t in model.tables)}
     return next(iter(names)) if len(names) == 1 else None
 
 

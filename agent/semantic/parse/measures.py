@@ -251,20 +251,28 @@ def metrics_for(measure: str, aggs: list[str], model: SemanticModel) -> list[str
     return [m.name for agg in aggs for m in metrics if m.agg == agg][:len(aggs)] or []
 
 
-def choose_metrics(choices: list[list[str]], fields: list, model: SemanticModel) -> list[str]:
-    """For each metric mention, the first candidate whose table reaches every dimension named."""
+def choose_metrics(choices: list[list[str]], fields: list, model: SemanticModel, dated: bool = False) -> list[str]:
+    """For each metric mention, the first candidate whose table reaches every dimension named and, where
+    the question says when (`dated`), has a date ('episodes aired in 2015': the episodes counted where
+    their air dates are, when the episodes table has none)."""
     flat: list[str] = []
     for options in choices:
         expanded = [m for option in options for m in ([option] if isinstance(option, str) else option)]
         chosen = expanded[0]
-        for name in expanded:
-            table = model.metric_by_name[name].table
-            if all(_reachable(f, table, model) for f in fields):
-                chosen = name
-                break
+        fits = [name for name in expanded if all(_reachable(f, model.metric_by_name[name].table, model) for f in fields)]
+        with_dates = [name for name in fits if _has_dates(model.metric_by_name[name].table, model)]
+        if dated and with_dates:
+            chosen = with_dates[0]
+        elif fits:
+            chosen = fits[0]
         if chosen not in flat:
             flat.append(chosen)
     return flat
+
+
+def _has_dates(table: str, model: SemanticModel) -> bool:
+    spec = model.table_by_name[table]
+    return bool(spec.agg_time or spec.time)
 
 
 def _reachable(field_name, table: str, model: SemanticModel) -> bool:
