@@ -36,10 +36,9 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Imported once by the forkserver so each worker starts with them loaded. matplotlib (the charts) too:
-# otherwise a new worker's first chart pays its import inside the step's budget, and on a loaded machine
-# an overrun kills the worker, whose replacement pays it again.
-_PRELOAD = ["agent.budget.steps", "agent.charts.render"]
+# Imported once by the forkserver so each worker starts with the steps, the reader's word data and
+# matplotlib loaded (`worker_preload`).
+_PRELOAD = ["agent.budget.worker_preload"]
 # Starting the forkserver and its first workers takes seconds on a busy machine.
 START_S = 10.0
 # Shared files kept at once (one per semantic model view: the whole model, or one person's part).

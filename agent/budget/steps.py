@@ -20,7 +20,6 @@ from agent.audit import AuditRecord
 from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
-from agent.semantic import words
 from agent.semantic.extract import Extraction, extract_intent
 from agent.semantic.follow_up import FollowUp, read_follow_up
 from agent.semantic.intent import StructuredIntent
@@ -30,10 +29,6 @@ from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.sql.guard import check_query, refuse_unsafe_words
 from agent.sql.parse import sqlglot_dialect, transpile
 from agent.warehouse.base import Schema
-
-# Workers fork from a process that imported this module: the reader's word data is loaded there once,
-# so a new worker (one replacing a stopped step's) reads its first question within the step's budget.
-words.load()
 
 _connections: dict[tuple[str, str], object] = {}  # one per worker process, opened on first use
 _loaded: dict[str, tuple] = {}  # CpuPool.share files this worker has read, by path
