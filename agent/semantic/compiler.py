@@ -54,6 +54,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
                               tuple(_side(c.first, model, table, intent.time_dimension)),
                               tuple(_side(c.second, model, table, intent.time_dimension))),)
     groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
+    keys = _keys_of_names(intent, model)
     time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     by_year = time_dims and (time_dims[0].endswith("extract_year") or time_dims[0].split("__")[-1] == "year")
     if intent.compare == "previous_year" and time_dims and not by_year and not any(
@@ -63,7 +64,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
                           "(months of each year), which this question's grouping does not give.")
     query = Query(
         metrics=tuple(metrics),
-        group_by=tuple(groups.values()),
+        group_by=(*groups.values(), *keys),
         where=tuple(filters),
         having=tuple(MetricCondition(h.metric, h.op, (h.value,)) for h in intent.having),
         order_by=tuple((groups[o.field].alias if o.field in groups else o.field, o.descending) for o in intent.order_by),
@@ -83,6 +84,25 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         raise IntentError(str(exc)) from None
     joined = [t for t in compiled.tables if t != model.table_by_name[table].table]
     return CompiledQuery(sql=compiled.sql, tables=compiled.tables, reason=_reason(intent, model, table, joined))
+
+
+def _keys_of_names(intent: StructuredIntent, model: SemanticModel) -> list[GroupBy]:
+    """Things grouped by their name are told apart by their key too, so two films both called
+    'Psycho' stay two rows; the key groups the rows and is not shown. Not when the groups are counted:
+    'how many titles' counts names."""
+    if intent.count_groups:
+        return []
+    keys: list[GroupBy] = []
+    for name in intent.dimensions:
+        dim = model.dimension_by_name[name]
+        own = next((s.table for s in dim.sources if s.join is None), None)
+        if dim.kind != "categorical" or dim.identifier or own is None or model.name_dimension(own) != name:
+            continue
+        dbt_model = model.project.model_by_name.get(own) if model.project is not None else None
+        entity = dbt_model.entity_name if dbt_model is not None else None
+        if entity and entity not in intent.dimensions and all(k.name != entity for k in keys):
+            keys.append(GroupBy(entity, shown=False))
+    return keys
 
 
 def _group_by(name: str, intent: StructuredIntent, model: SemanticModel) -> GroupBy:
@@ -126,6 +146,10 @@ def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str,
     for part, values, extract in parts:
         if values:
             filters.append(_set_filter(*_part(spec, table, part, extract, dated_by), values))
+    for op, bound in ((">=", time.from_year), ("<=", time.until_year)):  # 'since 2010', 'before 2000'
+        if bound is not None:
+            name, grain = _part(spec, table, "year", "extract_year", dated_by)
+            filters.append(dimension_filter(name, op, (bound,), grain))
     if time.from_day is not None and time.to_day is not None:
         filters.append(_day_run(_part(spec, table, "month", "extract_month", dated_by),
                                 _part(spec, table, "day", "extract_day", dated_by), time.from_day, time.to_day))

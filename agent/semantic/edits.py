@@ -126,7 +126,11 @@ def _describe_time(time: TimeFilter | None) -> str:
         return f"{time.start.isoformat()} to {time.end.isoformat()}"
     if time.year is not None:
         return str(time.year)
-    return "the new dates"
+    return " ".join(_year_bounds(time)) or "the new dates"
+
+
+def _year_bounds(time: TimeFilter) -> list[str]:
+    return [f"{word} {year}" for word, year in (("from", time.from_year), ("until", time.until_year)) if year]
 
 
 def set_time(edited: Edited, time: TimeFilter) -> Edited:
@@ -135,7 +139,7 @@ def set_time(edited: Edited, time: TimeFilter) -> Edited:
     intent = edited.intent
     old = intent.time
     if old is not None and time.year is not None and not (time.months or time.days or time.start or time.relative):
-        time = old.model_copy(update={"year": time.year})
+        time = old.model_copy(update={"year": time.year, "years": [], "from_year": None, "until_year": None})
     change = f"{_describe_time(time)} instead of {_describe_time(old)}" if old and not old.is_empty() \
         else f"for {_describe_time(time)}"
     return edited.then(intent.model_copy(update={"time": time}), change)
@@ -147,7 +151,7 @@ def whole_period(edited: Edited) -> Edited:
     old = intent.time
     if old is None or old.is_empty():
         return edited
-    kept = TimeFilter(year=old.year, years=old.years) if old.year is not None or old.years else None
+    kept = TimeFilter(year=old.year, years=old.years, from_year=old.from_year, until_year=old.until_year)
     if kept is not None and kept.is_empty():
         kept = None
     return edited.then(intent.model_copy(update={"time": kept}), f"all dates instead of {_describe_time(old)}")

@@ -30,6 +30,7 @@ from agent.semantic.parse import (
     listing,
     measures,
     named_values,
+    numbered,
     patterns,
     per_thing,
     ranking,
@@ -52,6 +53,7 @@ PASSES: list[Pass] = [
     comparisons.comparisons_pass,  # numbers compared with a measure (rows) or an aggregate (HAVING)
     limits.limits_pass,  # how many groups to keep
     patterns.patterns_pass,  # part of a text ('ends in BRASS')
+    numbered.numbered_pass,  # a thing named by its number ('user 15', 'series 7')
     named_values.flags_pass,  # true/false conditions said in words
     named_values.values_pass,  # the warehouse's own values, negated or contrasted
     absence.absence_pass,  # things said to be missing ('never placed an order')

@@ -11,7 +11,7 @@ as a complete question on its own (it names what to measure, and no edit word) s
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from agent.semantic import edits
 from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has
@@ -110,13 +110,27 @@ def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     return model.dimension_by_name[dims[0]].label if dims else ""
 
 
+def _ranks_alone(cues: Cues) -> bool:
+    """The message's only dialogue words say how many to keep and in which order ('top 5')."""
+    return cues.limit is not None and not replace(cues, limit=None, descending=None, polarity=None).any
+
+
+def _bare_year(text: str) -> str:
+    """'what about 2015', 'sorry, I meant 2013': in a thread, a year said alone is the year asked about
+    (in a question of its own a bare number may be anything, so the reader wants 'in 2015')."""
+    content = _content(text)
+    if len(content) == 1 and re.fullmatch(r"(19|20)\d\d", content[0]):
+        return f"in {content[0]}"
+    return text
+
+
 def _content(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
 
 
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     cues = find_cues(message)
-    rest = cues.text.replace("{things}", _things(previous, model))
+    rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):
@@ -133,6 +147,12 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         intent = extraction.intent
         if intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3:
             return FollowUp(fresh=True, extraction=extraction)
+    if extraction is not None and extraction.intent is not None and said_measure and _ranks_alone(cues):
+        # 'top 5 pizza types by quantity sold': a measure, things to rank and how many is a question of its
+        # own, read whole (its 'top 5' too), not an edit of the previous one ('top 3 by arrival delay' is)
+        whole, _ = _read(message, model, values)
+        if whole.intent is not None and whole.intent.dimensions and whole.intent.limit is not None:
+            return FollowUp(fresh=True, extraction=whole)
     if extraction is not None and extraction.intent is None:
         # 'by size' alone takes the default measure, which may not go with it, and '2015' alone
         # names nothing to measure; the previous measure is what the message keeps, so its words

@@ -25,7 +25,7 @@ from collections.abc import Iterable
 from typing import Any
 
 from agent.semantic.words import (
-    all_inflections, inflection, inflections, is_common, is_english, lemmas, noun_forms,
+    all_inflections, frequency, inflection, inflections, is_common, is_english, lemmas, noun_forms,
 )
 
 # 'series (season)', 'monthly income (salary), USD': an aside of one to four plain words
@@ -60,6 +60,9 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             for form in inflections(tuple(words[:-1])):  # 'user id' with no users table: 'users' are its values
                 offer("dimension", dim["name"], " ".join(form), f"its name: the {' '.join(words[:-1])} it identifies")
         if dim.get("kind") == "flag":
+            if len(words) > 1 and words[0] in (thesaurus.get("flag_prefixes") or []):
+                for form in inflections(tuple(words[1:])):  # 'is series winner': the series winners
+                    offer("flag", dim["name"], " ".join(form), f"its name: the rows that are {' '.join(words[1:])}")
             for word in _flag_phrases(dim.get("description") or ""):
                 offer("flag", dim["name"], word, f"its description: “{_short(dim['description'])}”")
         for alias in _asides_after(dim.get("description") or "", label):
@@ -77,6 +80,10 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         offer("dimension", name, word, why)
     for word, offers in candidates.items():
         elements = {(kind, name) for kind, name, _ in offers}
+        if len(elements) > 1:  # the word a label is about outweighs a thesaurus's or a description's guess
+            from_labels = [offer for offer in offers if offer[2].startswith(_LABEL_WORD)]
+            if len({(kind, name) for kind, name, _ in from_labels}) == 1:
+                offers, elements = from_labels, {from_labels[0][:2]}
         said_by = [why for *_, why in offers]
         if word in own_words or len(elements) > 1 or (" " not in word and word in heads and not any(
                 why.startswith("a word") or why.endswith("records") for why in said_by)):
@@ -108,7 +115,7 @@ def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str
         label = dimensions[name]["label"].lower().split()
         if len(label) < 2 or word not in label or any(w in _PREPOSITIONS for w in label[:label.index(word)]):
             continue  # 'years at company': a word after a preposition says where, not what
-        yield word, f"a word of its label ({dimensions[name]['label']}) no other name has", name
+        yield word, f"{_LABEL_WORD} ({dimensions[name]['label']}) no other name has", name
 
 
 def effective_head(label: list[str]) -> str:
@@ -116,6 +123,7 @@ def effective_head(label: list[str]) -> str:
     return next((w for w in reversed(label) if w not in _QUALIFIERS), label[-1] if label else "")
 
 
+_LABEL_WORD = "a word of its label"
 _PREPOSITIONS = {"at", "in", "on", "of", "with", "from", "to", "for", "by", "per", "since", "until", "before", "after"}
 # words that say what kind of value a column holds, not which column: never a column's name alone
 _QUALIFIERS = {"name", "names", "date", "time", "code", "type", "level", "number", "total", "count", "average",
@@ -180,11 +188,18 @@ def _flag_phrases(description: str) -> list[str]:
     if not words or "VERB" not in lemmas(words[0]):
         return [" ".join(words)] if words else []
     phrases = [" ".join(words)]  # its verb alone ('works') says too little: 'who works in Sales' is no flag
-    verb = lemmas(words[0])["VERB"][0]
-    agent = verb + ("r" if verb.endswith("e") else "er")
-    if is_english(agent):
+    agent = _agent_noun(lemmas(words[0])["VERB"][0])
+    if agent is not None:
         phrases += sorted(noun_forms(agent))
     return phrases
+
+
+def _agent_noun(verb: str) -> str | None:
+    """The one who does it ('leave' -> leaver, 'win' -> winner, 'work' -> worker): of the spellings
+    English forms it with, the one in common use (a word list knows 'winner', barely 'winer')."""
+    spellings = {verb + "r" if verb.endswith("e") else verb + "er", verb + verb[-1] + "er"}
+    known = [s for s in spellings if is_english(s)]
+    return max(known, key=frequency) if known else None
 
 
 def _measures_named(numeric: list[dict[str, Any]], word: str) -> list[dict[str, Any]]:

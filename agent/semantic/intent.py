@@ -58,6 +58,9 @@ class TimeFilter(BaseModel):
 
     year: int | None = None
     years: list[int] = Field(default_factory=list)  # several years ('1993 through 1997'), when not one
+    # open-ended years, both bounds included: 'since 2010' is from 2010, 'before 2000' until 1999
+    from_year: int | None = None
+    until_year: int | None = None
     months: list[int] = Field(default_factory=list)
     days: list[int] = Field(default_factory=list)
     hours: list[int] = Field(default_factory=list)
@@ -95,7 +98,8 @@ class TimeFilter(BaseModel):
 
     def is_empty(self) -> bool:
         return self.year is None and self.from_day is None and self.start is None and self.relative is None and not (
-            self.months or self.days or self.hours or self.weekdays or self.years)
+            self.months or self.days or self.hours or self.weekdays or self.years) and self.from_year is None \
+            and self.until_year is None
 
 
 class OrderBy(BaseModel):
@@ -213,7 +217,8 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
             problems.append(f"{dim.label.capitalize()} cannot date {table} rows without counting them twice.")
     if intent.time is not None and not intent.time.is_empty() and intent.time_dimension is None:
         spec = model.table_by_name[table]
-        needed = [g for g, v in (("year", intent.time.year or intent.time.years), ("month", intent.time.months),
+        years = intent.time.year or intent.time.years or intent.time.from_year or intent.time.until_year
+        needed = [g for g, v in (("year", years), ("month", intent.time.months),
                                  ("day", intent.time.days), ("hour", intent.time.hours)) if v]
         if intent.time.weekdays:
             needed += [g for g in ("year", "month", "day") if g not in needed]  # the date gives the weekday

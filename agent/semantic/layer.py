@@ -129,7 +129,9 @@ def _with_distinct_counts(project: Project, view: dict[str, Any]) -> tuple[Proje
 
 
 def slug(name: str) -> str:
-    return re.sub(r"[^0-9a-z]+", "_", name.lower()).strip("_")
+    """A dimension name for a column, its words apart in any naming style ('StarBakerAwards' ->
+    star_baker_awards), so the reader finds the words people say."""
+    return re.sub(r"[^0-9a-z]+", "_", "_".join(split_name(name).split())).strip("_")
 
 
 def _vocabulary(root: Path) -> dict[str, Any]:

@@ -361,6 +361,18 @@ class SemanticModel(_Strict):
         found = next((d for d in dbt_model.dimensions if d.expr == source.expr), None) if dbt_model else None
         return found is None or found.granularity not in ("day", "week", "month", "quarter", "year")
 
+    def name_dimension(self, table: str) -> str | None:
+        """The dimension that names a table's things: its name, else its title ('which movie' -> its
+        title); with neither, its key (the key tells them apart)."""
+        own = [d for d in self.dimensions if d.kind == "categorical" and any(s.table == table and s.join is None
+                                                                             for s in d.sources)]
+        for word in ("name", "title"):
+            found = [d.name for d in own if not d.identifier
+                     and (d.label.lower().split()[-1:] == [word] or d.name.endswith(word))]
+            if found:
+                return found[0]
+        return next((d.name for d in own if d.identifier), None)
+
     def table_of_entity(self, entity: str) -> str | None:
         return next((t.name for t in self.tables if t.entity == entity), None)
 

@@ -107,6 +107,9 @@ def time_words(time: TimeFilter | None) -> list[str]:
         bits.append(f"year {time.year}")
     if time.years:
         bits.append("years " + _run([str(y) for y in time.years], time.years))
+    if time.from_year is not None or time.until_year is not None:
+        bits.append("years " + " ".join(f"{word} {year}" for word, year in (("from", time.from_year),
+                                                                          ("until", time.until_year)) if year))
     if time.from_day is not None and time.to_day is not None:
         bits.append(f"days {_month_day(time.from_day)} to {_month_day(time.to_day)}")
     if time.start is not None and time.end is not None:

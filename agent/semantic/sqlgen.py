@@ -60,11 +60,13 @@ class QueryError(AssistantError):
 class GroupBy:
     name: str  # a dimension, 'entity__dimension', an entity, or 'metric_time'
     grain: str | None = None
+    shown: bool = True  # False: groups the rows (a thing's key beside its name) without being a column
 
     @property
     def alias(self) -> str:
         base = self.name.split("__")[-1] if self.name != "metric_time" else "metric_time"
-        return f"{base}__{self.grain}" if self.grain else base
+        alias = f"{base}__{self.grain}" if self.grain else base
+        return alias if self.shown else f"__key_{alias}"
 
 
 @dataclass(frozen=True)
@@ -730,7 +732,7 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
                 column.set("table", exp.to_identifier(cte_of[column.name]))
                 column.set("this", exp.to_identifier(column.name, quoted=True))
         outer = outer.select(exp.alias_(expr, name, quoted=True))
-    columns = keys + [name for name, _ in outputs]
+    columns = [g.alias for g in query.group_by if g.shown] + [name for name, _ in outputs]
     if query.compare and query.compare_by:
         outer, columns = _previous_row(outer, query, columns, deferred)
     outer = _wrap(outer, query, columns, plan)
@@ -823,7 +825,8 @@ def _wrap(outer: exp.Select, query: Query, columns: list[str], plan: _Plan) -> e
     order = [exp.Ordered(this=exp.column(n, quoted=True), desc=d, nulls_first=False) for n, d in query.order_by]
     order += [exp.Ordered(this=exp.column(g.alias, quoted=True), nulls_first=False)
               for g in query.group_by if g.alias not in dict(query.order_by)]
-    needs_wrapper = bool(query.having or query.limit_per or query.count_rows)
+    needs_wrapper = bool(query.having or query.limit_per or query.count_rows
+                         or not all(g.shown for g in query.group_by))  # a key grouped on, not shown
     if not needs_wrapper:
         if order:
             outer = outer.order_by(*order)

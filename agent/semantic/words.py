@@ -162,6 +162,12 @@ def is_common(word: str) -> bool:
 
 
 @lru_cache(maxsize=50000)
+def frequency(word: str) -> float:
+    """How often English uses the word (wordfreq's Zipf scale: 0 unknown, 7 'the')."""
+    return _zipf(word.lower())
+
+
+@lru_cache(maxsize=50000)
 def is_english(word: str) -> bool:
     """A word English uses at all ('leaver' 2.3), not one made up by adding a suffix ('arriver')."""
     return _zipf(word.lower()) >= KNOWN_ZIPF

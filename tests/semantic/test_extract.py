@@ -367,3 +367,11 @@ def test_follow_ups_skip_what_the_question_defined_itself(model, values):
     defined = StructuredIntent(metrics=["flight_count"], filters=[Filter(field="defined_in_question", values=[1])])
     assert suggest_follow_ups(defined, model, values) == []
     assert suggest_follow_ups(StructuredIntent(metrics=["flight_count"], dimensions=["carrier"]), model, values)
+
+
+def test_how_many_hours_asks_for_an_amount_never_a_count_of_hours(ask):
+    # the demo measures air time and delays in minutes: 'how many hours' is an amount of them
+    asked = ask("how many hours did planes fly in total?")
+    assert asked.intent is None and "How many hours" in (asked.reason or "")
+    measured = ask("how many minutes were flights delayed in total").intent
+    assert measured is not None and measured.metrics and "count" not in measured.metrics[0]

@@ -121,3 +121,17 @@ def test_a_grouping_alone_is_read_with_the_previous_measure(follow):
     found = follow("average arrival delay by origin airport", "by month instead")
     assert found.edited is not None and found.edited.intent.metrics == ["avg_arr_delay"]
     assert found.edited.intent.dimensions and "origin" not in found.edited.intent.dimensions
+
+
+@pytest.mark.parametrize("message", ["what about 2014", "sorry, I meant 2014", "2014?"])
+def test_a_year_said_alone_in_a_thread_is_the_year(follow, message):
+    read = follow("number of flights by month in 2013", message)
+    assert read.edited is not None, (message, read.problem, read.extraction)
+    assert read.edited.intent.time.year == 2014 and read.edited.intent.dimensions == ["month"]
+
+
+def test_a_ranking_question_of_its_own_starts_fresh(follow):
+    read = follow("number of flights by month in 2013", "top 3 carriers by average departure delay")
+    assert read.fresh and read.extraction.intent.limit == 3 and read.extraction.intent.dimensions == ["carrier"]
+    edit = follow("average departure delay by carrier", "make it top 3")
+    assert edit.edited is not None and edit.edited.intent.limit == 3

@@ -17,7 +17,7 @@ from agent.semantic.parse.state import (
     consume_with_mentions,
     cue_indexes,
 )
-from agent.semantic.text import Token
+from agent.semantic.text import Token, phrase
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.draft import Extraction
 from agent.semantic.parse.dates import moving_holiday
@@ -92,6 +92,7 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
             mention.used = True
 
     words = [t.low for t in tokens]
+    from_year, until_year = _year_bounds(state, model)
     for idx, word in enumerate(words):
         quarter = None
         span: list[int] = []
@@ -124,17 +125,53 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
             after_month = idx > 0 and any(m.end == idx and m.has("month") for m in state.mentions)
             through = _year_range(tokens, idx)
             if through is not None and (idx == 0 or words[idx - 1] in {"in", "during", "for", "of", "from", "between",
-                                                                        "years"} or after_month):
+                                                                        "years"} or after_month
+                                        or tokens[idx + 1].low != "and"):
                 years, span = through  # '1993 through 1997', 'between 1993 and 1997'
                 state.consume(*span, *([idx - 1] if idx and words[idx - 1] in {"from", "between"} else []))
                 continue
-            if idx > 0 and (words[idx - 1] in {"in", "during", "for", "of", "since", "year"} or after_month):
+            if idx > 0 and (words[idx - 1] in {"in", "during", "for", "of", "year"} or after_month):
                 year = int(number)
                 state.consume(idx)
-    if not (months or days or year or years or weekdays or dates.from_day or dates.start or dates.relative):
+    if not (months or days or year or years or weekdays or dates.from_day or dates.start or dates.relative
+            or from_year or until_year):
         return None
     return TimeFilter(year=year, years=years, months=months, days=days, weekdays=weekdays, from_day=dates.from_day,
-                      to_day=dates.to_day, start=dates.start, end=dates.end, relative=dates.relative)
+                      to_day=dates.to_day, start=dates.start, end=dates.end, relative=dates.relative,
+                      from_year=from_year, until_year=until_year)
+
+
+# shape name -> which bound a year after its words sets, and by how much the year said moves it
+_BOUNDS = {"years_from": ("from", 0), "years_after": ("from", 1), "years_until": ("until", 0),
+           "years_before": ("until", -1)}
+
+
+def _year_bounds(state: State, model: SemanticModel) -> tuple[int | None, int | None]:
+    """'since 2010', 'after 2010', 'until 2015', 'before 2000': open-ended years (the vocabulary's
+    `years_*` shapes), both bounds included once moved ('after 2010' is from 2011)."""
+    found: dict[str, int] = {}
+    for idx, token in enumerate(state.tokens):
+        number = token.number
+        if number is None or not float(number).is_integer() or not 1900 <= number <= 2100 or idx in state.used_tokens:
+            continue
+        if idx >= 2 and state.tokens[idx - 2].number is not None:
+            continue  # '2010 to 2015' is a run of years, read below
+        for shape, (side, shift) in _BOUNDS.items():
+            cue = state.cue_before(idx, [phrase(text) for text in model.shapes.get(shape, [])], skip=())
+            if cue is None or side in found or _numeric_before(state, model, idx - len(cue) - 1):
+                continue
+            found[side] = int(number) + shift
+            consume_with_mentions(state, [*range(idx - len(cue), idx), idx])
+            break
+    return found.get("from"), found.get("until")
+
+
+def _numeric_before(state: State, model: SemanticModel, index: int) -> bool:
+    """'planes built before 2000': a number column said right before the comparison holds the year
+    (the comparisons pass reads it), not the calendar."""
+    mention = next((m for m in state.mentions if m.start <= index < m.end), None) if index >= 0 else None
+    return mention is not None and any(model.dimension_by_name[str(e.payload)].kind == "numeric"
+                                       for e in mention.of("dimension"))
 
 
 def _decade(word: str) -> int | None:

@@ -5,6 +5,10 @@ that is not the unit asked for, the reader says so rather than answer in another
 from __future__ import annotations
 
 from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.state import consume_with_mentions
+
+# 'on how many days …' counts the days that have rows (the groupings pass), not an amount of time
+_PERIOD_CUES = {"on", "in", "for", "during", "over", "across"}
 
 
 def display_unit_pass(draft: Draft) -> Draft:
@@ -15,6 +19,15 @@ def display_unit_pass(draft: Draft) -> Draft:
                                                          or tokens[i + 2].low in ("for", "by", "per", "and", "of")):
             draft.display_unit = word
             draft.state.consume(i, i + 1)
+            return draft
+    # 'how many hours did planes fly': hours of something, not the hour of day; only where the data measures
+    # something in that unit (else 'how many days had orders' counts the days that have rows)
+    measured = {d.unit for d in draft.model.dimensions if d.unit}
+    for i in range(len(tokens) - 2):
+        if (tokens[i].low, tokens[i + 1].low) == ("how", "many") and tokens[i + 2].low in units \
+                and units[tokens[i + 2].low][0] in measured and not (i and tokens[i - 1].low in _PERIOD_CUES):
+            draft.display_unit, draft.amount_in_unit = tokens[i + 2].low, True
+            consume_with_mentions(draft.state, [i + 2])
             return draft
     return draft
 
@@ -27,6 +40,9 @@ def unit_check(draft: Draft) -> str | None:
     for name in draft.intent.all_metrics():
         metric = draft.model.metric_by_name.get(name)
         measure = draft.model.dimension_by_name.get(metric.measure) if metric and metric.measure else None
+        if measure is None and draft.amount_in_unit:
+            return (f"“How many {draft.display_unit}” asks for an amount of time or distance, and I read a count "
+                    f"({metric.label if metric else name}); say which measure you mean.")
         if measure is None or (measure.unit == unit and factor == 1):
             continue  # a count has no unit; the measure is kept in the unit asked for
         kept = f"in {measure.unit}" if measure.unit else "in a unit the model does not name"

@@ -74,6 +74,7 @@ class Draft:
     limit_per: str | None = None
     listing: bool = False  # the things themselves are asked for, not a number
     display_unit: str | None = None  # 'in hours': the unit word the answer is wanted in
+    amount_in_unit: bool = False  # 'how many hours did …': an amount in that unit is asked for, not a count
     kept: set[str] = field(default_factory=set)  # groupings said on purpose (a list, a superlative's things)
     intent: StructuredIntent | None = None
     outcome: Extraction | None = None  # set by a pass that ends the reading early

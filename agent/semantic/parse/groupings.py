@@ -189,15 +189,8 @@ def through(owner: Mention, dimension: str, model: SemanticModel) -> str:
 
 
 def name_of(table: str, model: SemanticModel) -> str | None:
-    """The dimension that names a table's things: its name, else its title ('which movie' -> its title)."""
-    own = [d for d in model.dimensions if d.kind == "categorical" and any(s.table == table and s.join is None
-                                                                          for s in d.sources)]
-    for word in ("name", "title"):
-        found = [d.name for d in own if not d.identifier
-                 and (d.label.lower().split()[-1:] == [word] or d.name.endswith(word))]
-        if found:
-            return found[0]
-    return next((d.name for d in own if d.identifier), None)  # no name: the key tells them apart
+    """The dimension that names a table's things ('which movie' -> its title)."""
+    return model.name_dimension(table)
 
 
 def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: str) -> list[str]:

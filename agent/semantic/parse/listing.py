@@ -98,6 +98,10 @@ def _listed(state: State, model: SemanticModel, start: int) -> tuple[Mention, st
                                       if mention.start else False):
             table = str(mention.of("entity")[0].payload)
             return mention, table, name_of_own(table, model)
+        flags = [str(e.payload) for e in mention.of("flag")]
+        if flags and (plural(state, mention) or start > 0):  # 'list every series winner': the rows flagged
+            table = model.dimension_by_name[flags[0]].sources[0].table
+            return mention, table, name_of_own(table, model)
         dims = [str(e.payload) for e in mention.of("dimension")
                 if model.dimension_by_name[str(e.payload)].kind == "categorical"]
         if dims and not mention.used and (plural(state, mention) or start > 0):

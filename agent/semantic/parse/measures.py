@@ -35,12 +35,15 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
     on_average = any(t.low == "average" for t in state.tokens) and ("on", "average") in {
         (a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
     counts_things = _asks_how_many(state, model)
+    # 'sold the most pizzas': things ranked by how many of them a quantity's verb says
+    counted_by_verb = any(m.has("entity") and _counted_by_quantity_word(state, m, model) and _sold(state, m, model)
+                          for m in state.mentions)
     # 'max arrival delay per route' aggregates; 'which route has the highest delay' ranks
     asks_which = any(t.low in WHICH | {"top", "bottom"} for t in state.tokens)
     # 'which manufacturer built the most planes': things counted by a quantity word are the measure,
     # and a measure's word without an aggregation before them ('built') is the verb, not a measure
     counted = [m for m in state.mentions if m.has("entity") and not m.used and _counted_by_quantity_word(state, m, model)
-               and model.table_by_name[m.of("entity")[0].payload].count_metric]
+               and model.table_by_name[m.of("entity")[0].payload].count_metric and not _sold(state, m, model)]
     for mention in counted:
         choices.append(_with_other_tables([model.table_by_name[mention.of("entity")[0].payload].count_metric], model))
         mention.used = True
@@ -69,7 +72,8 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                     ranked[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
-            if not aggs and counts_things and _counted_by_its_verb(state, mention, measures[0], model):
+            if not aggs and (counts_things or counted_by_verb) and _counted_by_its_verb(state, mention, measures[0],
+                                                                                          model):
                 choices.append(metrics_for(measures[0], ["sum"], model))  # 'how many pizzas did we sell'
                 mention.used = True
                 continue
@@ -157,9 +161,23 @@ def _counted_by_its_verb(state: State, mention: Mention, measure: str, model: Se
     lines = {s.table for s in dimension.sources}
     for counted in (m for m in state.mentions if m.has("entity") and m is not mention):
         table = counted.of("entity")[0].payload
-        if state.words_before(counted.start, 2) in _HOW_MANY and any(
-                line == table or model.join_path(line, table) for line in lines):
+        if (state.words_before(counted.start, 2) in _HOW_MANY or _counted_by_quantity_word(state, counted, model)) \
+                and any(line == table or model.join_path(line, table) for line in lines):
             return True
+    return False
+
+
+def _sold(state: State, counted: Mention, model: SemanticModel) -> bool:
+    """'which pizza type sold the most pizzas': the things a quantity's verb is said of are added up
+    by that quantity (the order lines' pizzas), not counted as rows of their own table."""
+    table = counted.of("entity")[0].payload
+    for verb in state.mentions:
+        if verb is counted or not counts_by_verb(state, verb, model):
+            continue
+        for entry in verb.of("dimension"):
+            lines = {s.table for s in model.dimension_by_name[entry.payload].sources}
+            if any(line == table or model.join_path(line, table) for line in lines):
+                return True
     return False
 
 
