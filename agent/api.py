@@ -611,7 +611,7 @@ class Assistant:
         None when there is no chart or it could not be drawn (logged)."""
         if reply.chart is None or reply.chart.png is not None:
             return reply.chart
-        from agent.budget import steps
+        from agent.tools import steps
 
         try:
             png = await self.context.cpu.run(
@@ -750,6 +750,8 @@ def interpret_reply(
         if len(named) == 1 and len(text.split()) <= CHOICE_REPLY_WORDS:
             return {"choice": named[0].value}
         return None
+    if text.strip() in pending.readings:  # one of the nearest readings offered with it: a question of its own
+        return None
     if not pending.options:
         return {"choice": text}
     named = [o for o in pending.options if _names_option(text, o)]
@@ -783,7 +785,7 @@ def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:
         for o in value.get("options") or []
     ]
     return {"kind": value.get("kind", "clarify"), "question": value.get("question", ""), "options": options,
-            "sql": value.get("sql"), "term": value.get("term")}
+            "sql": value.get("sql"), "term": value.get("term"), "readings": list(value.get("readings") or [])}
 
 
 def _close_dangling_calls(messages: list[AnyMessage]) -> list[ToolMessage]:

@@ -77,8 +77,8 @@ class BoundedInMemorySaver(InMemorySaver):
         for ns in namespaces:
             for key in self._blob_keys.pop((thread_id, ns), set()):
                 self.blobs.pop(key, None)
-        for key in [k for k in self.writes if k[0] == thread_id]:
-            del self.writes[key]
+        for write_key in [k for k in self.writes if k[0] == thread_id]:
+            del self.writes[write_key]
         self._last_used.pop(thread_id, None)
 
     @property

@@ -23,6 +23,7 @@ from agent.policy.scope import Governance, run_context
 from agent.settings import Settings
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.parse import transpile
+from agent.tools import steps
 from agent.tools.semantic import SemanticParse, aoffline_parse, read_question
 from agent.warehouse import Warehouse, WarehouseUnavailableError
 
@@ -61,8 +62,9 @@ def build_context(
         semantic=groundwork.semantic,
         values=groundwork.values,
         model=model,
-        cpu=InProcessCpu(settings.cpu_step_budget_s) if in_process
-        else CpuPool(settings.cpu_workers, settings.cpu_step_budget_s),
+        cpu=InProcessCpu(settings.cpu_step_budget_s, preload=steps.PRELOAD, own_process=steps.NEEDS_OWN_PROCESS)
+        if in_process
+        else CpuPool(settings.cpu_workers, settings.cpu_step_budget_s, preload=steps.PRELOAD),
     )
     context.cpu.warm()
     context.governance = build_governance(settings, context)

@@ -21,6 +21,12 @@ def empty_tool_call_info() -> ToolCallInfo:
     return {"tool_call_name_mapping": {}, "tool_call_input_mapping": {}, "tool_call_output_mapping": {}}
 
 
+def calls_of(state: CommonAgentState, scope: Literal["session", "chat"] = "session") -> ToolCallInfo:
+    """The session's (or this chat turn's) tool calls; empty before the first."""
+    info = state.get("session_tool_call_info") if scope == "session" else state.get("chat_tool_call_info")
+    return info or empty_tool_call_info()
+
+
 class ChatContextState(TypedDict, total=False):
     user: str | None
     channel: str | None
@@ -42,7 +48,7 @@ class CommonAgentState(TypedDict, total=False):
     session_tool_call_info: ToolCallInfo
     chat_tool_call_info: ToolCallInfo
     selected_tables: list[str]
-    ask_human: dict | None
+    ask_human: dict[str, Any] | None
     confirmed_tool_calls: list[str]
     has_internal_error: bool
     internal_error_message: str | None
@@ -50,4 +56,4 @@ class CommonAgentState(TypedDict, total=False):
     tool_call_retry_count: int
     timeout_timestamp: float
     max_execute_second: float
-    reply: dict | None
+    reply: dict[str, Any] | None

@@ -100,7 +100,9 @@ async def refusals(assistant, runs: int, chain_chars: int) -> None:
 
 
 async def cpu_overrun(budget_s: float) -> None:
-    pool = CpuPool(workers=1, budget_s=budget_s)
+    from agent.tools import steps
+
+    pool = CpuPool(workers=1, budget_s=budget_s, preload=steps.PRELOAD)
     try:
         await pool.run("warm-up", spin, 0.0)
         took, _ = await timed(lambda: _expect_failure(pool.run("spin", spin)))
@@ -113,9 +115,9 @@ async def cpu_overrun(budget_s: float) -> None:
 
 async def others_while_a_step_spins(runs: int, budget_s: float) -> None:
     """Two workers; one is taken by a step that never yields: how long do others' explain steps take?"""
-    from agent.budget import steps
+    from agent.tools import steps
 
-    pool = CpuPool(workers=2, budget_s=budget_s)
+    pool = CpuPool(workers=2, budget_s=budget_s, preload=steps.PRELOAD)
     sql = "SELECT origin, count(*) AS n FROM flights WHERE month = 7 GROUP BY origin ORDER BY n DESC"
 
     async def explain() -> float:
@@ -140,7 +142,7 @@ QUESTIONS = ["number of flights by origin", "average departure delay by month in
 
 
 async def semantic_parse(context, runs: int) -> None:
-    from agent.budget import steps
+    from agent.tools import steps
     from agent.semantic.extract import extract_intent
 
     inline, pooled = [], []

@@ -39,6 +39,7 @@ from redis.asyncio import Redis
 from redis.asyncio.client import Pipeline
 from redis.asyncio.retry import Retry
 from redis.backoff import ExponentialWithJitterBackoff
+from redis.typing import EncodableT
 
 from checkpoint_redis.keys import (
     DEFAULT_PREFIX,
@@ -60,8 +61,13 @@ def _pack(*parts: Any) -> bytes:
     return ormsgpack.packb(list(parts))
 
 
-def _unpack(raw: bytes) -> list[Any]:
-    return ormsgpack.unpackb(raw)
+def _unpack(raw: bytes | str) -> list[Any]:
+    """A record `_pack` wrote. redis-py types a reply as bytes or text; the saver's client does not
+    decode replies (checked when the saver is made), so text here is a broken client, said as such."""
+    if isinstance(raw, str):
+        raise TypeError("AsyncRedisSaver read a decoded reply: its client must use decode_responses=False.")
+    record: list[Any] = ormsgpack.unpackb(raw)
+    return record
 
 
 def _text(raw: bytes | str) -> str:
@@ -105,7 +111,8 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
         serde: SerializerProtocol | None = None,
     ) -> None:
         super().__init__(serde=serde)
-        if client.get_connection_kwargs().get("decode_responses"):
+        # redis-py leaves get_connection_kwargs unannotated.
+        if client.get_connection_kwargs().get("decode_responses"):  # type: ignore[no-untyped-call]
             raise ValueError(
                 "AsyncRedisSaver needs a Redis client with decode_responses=False: "
                 "checkpoints are stored as bytes."
@@ -253,7 +260,7 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
             yield page
             upper = f"({page[-1]}"
 
-    def _decode(self, checkpoint_id: str, raw: bytes) -> _Stored:
+    def _decode(self, checkpoint_id: str, raw: bytes | str) -> _Stored:
         cp_type, cp_bytes, md_type, md_bytes, parent_id, _run_id = _unpack(raw)
         return _Stored(
             checkpoint_id=checkpoint_id,
@@ -340,7 +347,7 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
             config["configurable"].get("checkpoint_id"),
             run_id,
         )
-        blobs = {
+        blobs: dict[EncodableT, EncodableT] = {
             blob_field(channel, version): _pack(
                 *(self.serde.dumps_typed(values[channel]) if channel in values else (_EMPTY, b""))
             )
@@ -476,7 +483,8 @@ class AsyncRedisSaver(BaseCheckpointSaver[str]):
 
     async def _keep_latest(self, thread_id: str, ns: str) -> None:
         keys = self._keys.thread(thread_id).ns(ns)
-        ids = [_text(i) for i in await self._redis.zrange(keys.order, 0, -1)]
+        # redis-py types zrange's members as if they came with their scores; without withscores they do not.
+        ids = [_text(i) for i in await self._redis.zrange(keys.order, 0, -1)]  # type: ignore[arg-type]
         if not ids:
             return
         latest = ids[-1]

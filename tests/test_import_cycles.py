@@ -7,9 +7,12 @@ still a cycle in the design. import-linter's contracts check packages; this chec
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import grimp
 
 PACKAGES = ("agent", "bot", "checkpoint_redis")
+ROOT = Path(__file__).resolve().parents[1]
 
 
 def module_cycles(graph: grimp.ImportGraph) -> list[tuple[str, ...]]:
@@ -34,6 +37,14 @@ def test_the_house_has_no_import_cycles() -> None:
     assert not cycles, "import cycles (move the shared piece down a layer):\n" + "\n".join(
         " -> ".join(cycle) for cycle in cycles
     )
+
+
+def test_every_folder_of_modules_is_a_package() -> None:
+    """grimp (and so import-linter) sees a folder without `__init__.py` as no package at all: a cycle
+    through it is hidden from the contracts, as one through agent/budget was."""
+    folders = {path.parent for package in PACKAGES for path in (ROOT / package).rglob("*.py")}
+    missing = sorted(str(folder.relative_to(ROOT)) for folder in folders if not (folder / "__init__.py").exists())
+    assert not missing, f"folders of modules without __init__.py: {missing}"
 
 
 def test_a_cycle_is_found() -> None:

@@ -123,7 +123,7 @@ def audit_file(settings: Settings) -> Path:
     return Path(settings.audit_path) if settings.audit_path else Path(settings.data_dir) / "audit.jsonl"
 
 
-def read_tail(settings: Settings, count: int) -> list[dict]:
+def read_tail(settings: Settings, count: int) -> list[dict[str, Any]]:
     """The newest `count` records, oldest first: from the Redis stream when set, else the file."""
     if settings.redis_url:
         import redis
@@ -135,7 +135,8 @@ def read_tail(settings: Settings, count: int) -> list[dict]:
             raise AuditError(f"The audit stream {settings.audit_stream_key} could not be read from REDIS_URL: {exc}") from None
         finally:
             client.close()
-        return [json.loads(fields[b"record"]) for _, fields in reversed(entries)]
+        # redis-py types the reply and each entry's fields as optional; a stream read returns both.
+        return [json.loads(fields[b"record"]) for _, fields in reversed(entries or []) if fields is not None]
     if settings.audit_path == "-":
         raise AuditError("AUDIT_PATH is '-' (stdout): read the records where stdout is collected.")
     path = audit_file(settings)

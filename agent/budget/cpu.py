@@ -5,10 +5,10 @@ new one, so a runaway parse costs its budget and one worker for that long, never
 loop (pure-Python parsing in a thread would hold the GIL) or a thread nobody can stop.
 
 Workers come from a forkserver: each is forked from a small clean process that has
-already imported the SQL layer, so replacing a killed worker is quick and never forks the
-bot's own threads. Results and errors travel back pickled (the typed errors survive).
+already imported what the pool preloads (the steps and the SQL layer), so replacing a
+killed worker is quick and never forks the bot's own threads. Results and errors travel back pickled (the typed errors survive).
 Big read-only inputs many steps share (the semantic model and its values) are written once
-to a file (`share`); a worker loads each file once and keeps it.
+to a file (`share`); a worker loads each file once and keeps it (`agent.budget.sharing`).
 """
 
 from __future__ import annotations
@@ -23,7 +23,7 @@ import pickle
 import tempfile
 import threading
 from collections import OrderedDict
-from collections.abc import Callable, Hashable
+from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
 from typing import Any, TypeVar
 
@@ -36,9 +36,6 @@ log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-# Imported once by the forkserver so each worker starts with the steps, the reader's word data and
-# matplotlib loaded (`worker_preload`).
-_PRELOAD = ["agent.budget.worker_preload"]
 # Starting the forkserver and its first workers takes seconds on a busy machine.
 START_S = 10.0
 # Shared files kept at once (one per semantic model view: the whole model, or one person's part).
@@ -49,9 +46,17 @@ MAX_MEMO = 256
 
 
 class CpuPool:
-    def __init__(self, workers: int, budget_s: float, *, progress: Progress | None = None):
+    """`preload`: the modules the forkserver imports once, so each worker starts with them loaded
+    (otherwise a new worker pays their import inside its first step's budget, and on a loaded machine
+    an overrun kills the worker, whose replacement pays it again). The forkserver is one per process:
+    the first pool to start it decides, so every pool of a process names the same modules."""
+
+    def __init__(
+        self, workers: int, budget_s: float, *, preload: Sequence[str], progress: Progress | None = None
+    ):
         self.workers = workers
         self.budget_s = budget_s
+        self.preload = list(preload)
         self.progress = progress or Progress()
         self._pool: ProcessPool | None = None
         self._started = False  # `_pool` has its workers (a new pool starts them on first use, for seconds)
@@ -59,9 +64,9 @@ class CpuPool:
         self._warming: threading.Thread | None = None
         self._lock = threading.Lock()
         self.overruns = 0  # steps stopped from outside since start (a metric)
-        self._shared_dir: tempfile.TemporaryDirectory | None = None
+        self._shared_dir: tempfile.TemporaryDirectory[str] | None = None
         # id()s of the shared values -> (the values, kept so the ids stay theirs; their file)
-        self._shared: dict[tuple[int, ...], tuple[tuple, Path]] = {}
+        self._shared: dict[tuple[int, ...], tuple[tuple[Any, ...], Path]] = {}
         self._memo: OrderedDict[tuple[Hashable, ...], Any] = OrderedDict()
 
     def _ensure(self) -> ProcessPool:
@@ -70,7 +75,7 @@ class CpuPool:
             if self._pool is None or not self._pool.active:  # `active` starts a new pool's workers
                 self._started = False
                 context = multiprocessing.get_context("forkserver")
-                context.set_forkserver_preload(_PRELOAD)
+                context.set_forkserver_preload(self.preload)
                 self._pool = ProcessPool(max_workers=self.workers, context=context)
                 if not self._pool.active:
                     raise RuntimeError("the CPU worker pool did not start")
@@ -85,7 +90,7 @@ class CpuPool:
             if pool is None or not self._started or not pool.active:
                 # Starting workers waits for the forkserver's imports (seconds): never on the event loop.
                 pool = await asyncio.wait_for(asyncio.to_thread(self._ensure), self._wait_s)
-            future = pool.schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
+            future: concurrent.futures.Future[T] = pool.schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
         except BaseException as exc:
             self.progress.given_up()
             raise (_busy(what) if isinstance(exc, TimeoutError) else exc) from None
@@ -104,7 +109,8 @@ class CpuPool:
         key = (fn, *args)
         if key in self._memo:
             self._memo.move_to_end(key)
-            return copy.deepcopy(self._memo[key])
+            remembered: T = self._memo[key]  # the key starts with `fn`: what `fn` returned
+            return copy.deepcopy(remembered)
         result = await self.run(what, fn, *args)
         self._memo[key] = result
         if len(self._memo) > MAX_MEMO:
@@ -112,8 +118,8 @@ class CpuPool:
         return copy.deepcopy(result)
 
     def share(self, *values: Any) -> Path:
-        """A file holding `values` pickled, for steps to load in their worker (`steps.shared`); written
-        once per set of objects, so pass the same objects again to reuse it."""
+        """A file holding `values` pickled, for steps to load in their worker (`sharing.shared`); written once
+        per set of objects, so pass the same objects again to reuse it."""
         with self._lock:
             key = tuple(id(v) for v in values)
             known = self._shared.get(key)
@@ -144,7 +150,7 @@ class CpuPool:
             return None
         return f"the CPU workers have finished no step for {stalled_s:.0f} s"
 
-    def _failure(self, what: str, future: concurrent.futures.Future, exc: BaseException) -> BaseException:
+    def _failure(self, what: str, future: concurrent.futures.Future[Any], exc: BaseException) -> BaseException:
         """What the person is told when a step did not return its result."""
         if isinstance(exc, TimeoutError):
             if future.cancelled():  # our own wait ran out first (the step never reached a worker)

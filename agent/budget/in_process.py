@@ -5,8 +5,8 @@ CPU than answering one question; a command line that asks once and exits has not
 while a step does, so the step runs where it is asked. Its budget is still kept: an interval timer
 (SIGALRM) interrupts a step that runs past it, which works for the pure-Python parse this is for.
 The shared values (`share`) are the process's own objects, handed to the step without a file.
-A step that needs a process of its own (`steps.NEEDS_OWN_PROCESS`: a fix's probes open the warehouse
-file their own way) gets one worker, started when such a step first comes.
+A step that needs a process of its own (`own_process`: a fix's probes open the warehouse file their
+own way) gets one worker, started when such a step first comes.
 """
 
 from __future__ import annotations
@@ -14,12 +14,12 @@ from __future__ import annotations
 import logging
 import signal
 import threading
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
-from agent.budget import steps
+from agent.budget import sharing
 from agent.budget.cpu import CpuPool
 from agent.budget.progress import Progress
 from agent.errors import InputTooLargeError, StepOverrunError
@@ -34,12 +34,21 @@ class _Overrun(BaseException):
 
 
 class InProcessCpu(CpuPool):
-    def __init__(self, budget_s: float, *, progress: Progress | None = None):
-        super().__init__(workers=1, budget_s=budget_s, progress=progress)  # only if a step needs it
-        self._kept: dict[tuple[int, ...], tuple[tuple, Path]] = {}
+    def __init__(
+        self,
+        budget_s: float,
+        *,
+        preload: Sequence[str],
+        own_process: frozenset[Callable[..., Any]] = frozenset(),
+        progress: Progress | None = None,
+    ):
+        # The one worker starts only if a step in `own_process` comes.
+        super().__init__(workers=1, budget_s=budget_s, preload=preload, progress=progress)
+        self.own_process = own_process
+        self._kept: dict[tuple[int, ...], tuple[tuple[Any, ...], Path]] = {}
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
-        if fn in steps.NEEDS_OWN_PROCESS:
+        if fn in self.own_process:
             return await super().run(what, fn, *args, **kwargs)
         self.progress.started()
         try:
@@ -47,7 +56,7 @@ class InProcessCpu(CpuPool):
         finally:
             self.progress.finished()
 
-    def _within_budget(self, what: str, fn: Callable[..., T], args: tuple, kwargs: dict[str, Any]) -> T:
+    def _within_budget(self, what: str, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
         if threading.current_thread() is not threading.main_thread():
             # Only the main thread receives signals; a command line runs its loop there, so this is a
             # caller that should have a worker pool: said, and the step still runs.
@@ -75,7 +84,7 @@ class InProcessCpu(CpuPool):
             signal.signal(signal.SIGALRM, previous)
 
     def share(self, *values: Any) -> Path:
-        """A name for `values` that `steps.shared` resolves to these very objects (nothing pickled)."""
+        """A name for `values` that `sharing.shared` resolves to these very objects (nothing pickled)."""
         with self._lock:
             key = tuple(id(v) for v in values)
             known = self._kept.get(key)
@@ -83,7 +92,7 @@ class InProcessCpu(CpuPool):
                 return known[1]
             path = Path(f"in-process-{id(self)}-{len(self._kept)}")
             self._kept[key] = (values, path)
-            steps.keep(path, values)
+            sharing.keep(path, values)
             return path
 
     def warm(self) -> None:
@@ -93,5 +102,5 @@ class InProcessCpu(CpuPool):
         super().close()
         with self._lock:
             for _, path in self._kept.values():
-                steps.forget(path)
+                sharing.forget(path)
             self._kept.clear()

@@ -115,16 +115,17 @@ class BlockingSlots:
         if getattr(_on_slot, "active", False):
             return fn(*args, **kwargs)
         done = threading.Event()
-        outcome: dict[str, Any] = {}
+        values: list[T] = []  # what fn returned, or
+        errors: list[BaseException] = []  # what it raised
         call_id = next(self._ids)
         self._calls[call_id] = _Call(None, self._clock(), budget_s)
 
         def work() -> None:
             _on_slot.active = True
             try:
-                outcome["value"] = fn(*args, **kwargs)
+                values.append(fn(*args, **kwargs))
             except BaseException as exc:  # handed to the caller, who decides what the person is told
-                outcome["error"] = exc
+                errors.append(exc)
             finally:
                 call = self._calls.pop(call_id, None)
                 if call is not None and call.abandoned:
@@ -142,9 +143,9 @@ class BlockingSlots:
             raise QueryTimeoutError(
                 f"The warehouse did not answer within {budget_s:g} seconds, so I gave up waiting for it."
             )
-        if "error" in outcome:
-            raise outcome["error"]
-        return outcome["value"]
+        if errors:
+            raise errors[0]
+        return values[0]
 
     def snapshot(self) -> dict[str, Any]:
         """Slots in use, how many are held past their budget and for how long past it at most (wedged:
@@ -210,28 +211,40 @@ class BlockingSlots:
             )
         return BusyError("The warehouse is busy with other queries right now; please try again in a minute.")
 
-    def _work(self, loop: asyncio.AbstractEventLoop, call_id: int, result: asyncio.Future, fn, args, kwargs) -> None:
+    def _work(
+        self,
+        loop: asyncio.AbstractEventLoop,
+        call_id: int,
+        result: asyncio.Future[T],
+        fn: Callable[..., T],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> None:
         _on_slot.active = True
         try:
-            value, error = fn(*args, **kwargs), None
+            value = fn(*args, **kwargs)
         except BaseException as exc:  # handed to the caller, who decides what the person is told
-            value, error = None, exc
+            error = exc
+
+            def settle(future: asyncio.Future[T]) -> None:
+                future.set_exception(error)
+        else:
+
+            def settle(future: asyncio.Future[T]) -> None:
+                future.set_result(value)
         try:
-            loop.call_soon_threadsafe(self._finish, call_id, result, value, error)
+            loop.call_soon_threadsafe(self._finish, call_id, result, settle)
         except RuntimeError:
             pass  # the loop is gone (the process is stopping): nobody waits for this any more
 
-    def _finish(self, call_id: int, result: asyncio.Future, value: Any, error: BaseException | None) -> None:
+    def _finish(self, call_id: int, result: asyncio.Future[T], settle: Callable[[asyncio.Future[T]], None]) -> None:
         call = self._calls.pop(call_id, None)
         if call is not None and call.abandoned:
             log.warning("an abandoned blocking call ended after %.0fs; its slot is free again", self._clock() - call.started)
         self._wake()
         if result.done() or (call is not None and call.abandoned):
             return  # nobody waits for an abandoned call's outcome
-        if error is not None:
-            result.set_exception(error)
-        else:
-            result.set_result(value)
+        settle(result)
 
     def _wake(self) -> None:
         """Let callers waiting for a slot look again (on the loop they wait on)."""
@@ -255,21 +268,23 @@ async def off_slot(fn: Callable[..., T], *args: Any, budget_s: float, **kwargs: 
     loop = asyncio.get_running_loop()
     result: asyncio.Future[T] = loop.create_future()
 
-    def settle(value: Any, error: BaseException | None) -> None:
-        if result.done():
-            return
-        if error is not None:
-            result.set_exception(error)
-        else:
-            result.set_result(value)
-
     def work() -> None:
         try:
-            value, error = fn(*args, **kwargs), None
+            value = fn(*args, **kwargs)
         except BaseException as exc:  # handed to the caller
-            value, error = None, exc
+            error = exc
+
+            def settle() -> None:
+                if not result.done():
+                    result.set_exception(error)
+        else:
+
+            def settle() -> None:
+                if not result.done():
+                    result.set_result(value)
+
         with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits for this any more
-            loop.call_soon_threadsafe(settle, value, error)
+            loop.call_soon_threadsafe(settle)
 
     threading.Thread(target=work, name="off-slot", daemon=True).start()
     try:

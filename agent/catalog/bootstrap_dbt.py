@@ -24,7 +24,7 @@ from agent.catalog.measures import TableRules
 from agent.catalog.naming import bootstrap_words, singular, slug, thing
 from agent.semantic.words import split_name
 from agent.catalog.references import References, Shape, find_references
-from agent.warehouse import Schema
+from agent.warehouse import Schema, TableInfo
 from agent.warehouse.base import quote
 
 NUMERIC = re.compile(r"int|numeric|decimal|double|float|real|number|money|bigint|smallint|tinyint", re.IGNORECASE)
@@ -36,7 +36,8 @@ __all__ = ["NUMERIC", "bootstrap", "net_words", "write_project", "Shape", "slug"
 
 
 def net_words() -> dict[str, list[str]]:
-    return bootstrap_words()["net_measures"]
+    words: dict[str, list[str]] = bootstrap_words()["net_measures"]
+    return words
 
 
 def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None,
@@ -128,10 +129,11 @@ def _is_bridge(schema: Schema, key: str, shape: Shape) -> bool:
     if len(shape.entity_refs) + len(tags) < 2 or not all(
             CATEGORICAL.search(next(c.type for c in schema.tables[key] if c.name == t)) for t in tags):
         return False
-    return len(others) <= bootstrap_words()["bridge_other_columns_max"]
+    most: int = bootstrap_words()["bridge_other_columns_max"]
+    return len(others) <= most
 
 
-def _entities(shape: Shape, info, dialect: str) -> list[dict[str, Any]]:
+def _entities(shape: Shape, info: TableInfo, dialect: str) -> list[dict[str, Any]]:
     entities = []
     if shape.entity:
         entities.append({"name": shape.entity, "type": "primary", "expr": quote(info.primary_key[0], dialect)})
@@ -140,7 +142,7 @@ def _entities(shape: Shape, info, dialect: str) -> list[dict[str, Any]]:
     return entities
 
 
-def _dated_by(shape: Shape, info, shapes: dict[str, Shape], schema: Schema) -> str | None:
+def _dated_by(shape: Shape, info: TableInfo, shapes: dict[str, Shape], schema: Schema) -> str | None:
     """'order__o_orderdate' for rows that happen when the row they belong to does: lines of an order
     (the key includes the reference), or rows with no date of their own pointing at a dated row."""
     own_dates = [c for c in schema.tables[shape.key] if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]

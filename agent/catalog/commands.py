@@ -6,6 +6,7 @@ from __future__ import annotations
 import logging
 import time
 from pathlib import Path
+from typing import Any
 
 import sqlglot
 import yaml
@@ -50,7 +51,7 @@ def init(settings: Settings, out: Path) -> list[str]:
         warehouse.close()
 
 
-def bootstrap_document(warehouse: Warehouse, schema: Schema, settings: Settings) -> dict:
+def bootstrap_document(warehouse: Warehouse, schema: Schema, settings: Settings) -> dict[str, Any]:
     """The dbt semantic model of `schema`, the same for `catalog init` and for start-up with no
     SEMANTIC_MODEL_PATH (so a team that never runs init gets the same answers)."""
     return bootstrap(schema, dialect=warehouse.dialect, default_schema=_default_schema(schema, settings),
@@ -61,7 +62,7 @@ def _fraction_columns(warehouse: Warehouse, schema: Schema) -> frozenset[tuple[s
     """Numeric columns named like a deduction whose values all lie in 0..1 (a discount rate, not an
     amount): the bootstrap takes them off as `price * (1 - discount)`. One small query per candidate."""
     words = net_words().get("deductions", [])
-    found = set()
+    found: set[tuple[str, str]] = set()
     for table, columns in schema.tables.items():
         for column in columns:
             if not (NUMERIC.search(column.type) and any(w in column.name.lower() for w in words)):
@@ -169,7 +170,7 @@ def check_semantic(folder: Path, schema: Schema, dialect: str) -> list[str]:
     return problems
 
 
-def _table_of(model: dict) -> str | None:
+def _table_of(model: dict[str, Any]) -> str | None:
     if "node_relation" in model:
         return (model["node_relation"] or {}).get("alias")
     found = re_ref(str(model.get("model", "")))

@@ -68,7 +68,7 @@ class _Prober:
         sampled, found = rows[0]
         return bool(sampled) and sampled == found
 
-    def _run(self, sql: str, what: str) -> list[tuple] | None:
+    def _run(self, sql: str, what: str) -> list[tuple[Any, ...]] | None:
         warehouse = self.warehouse
         try:
             return warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s()).rows

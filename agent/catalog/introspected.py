@@ -96,7 +96,7 @@ def read_values(warehouse: Warehouse, schema: Schema, *, max_columns: int | None
     return found
 
 
-def catalog_dict(schema: Schema, *, name: str, values: dict[tuple[str, str], list[str]] | None = None) -> dict:
+def catalog_dict(schema: Schema, *, name: str, values: dict[tuple[str, str], list[str]] | None = None) -> dict[str, Any]:
     """The introspected schema in the catalog YAML's shape."""
     values = values or {}
     tables: dict[str, Any] = {}
@@ -141,7 +141,7 @@ def no_tables_sentence(schema: Schema) -> str:
             "use, or name the schemas to read in WAREHOUSE_SCHEMAS (comma-separated).")
 
 
-def overlay(base: dict, path: Path, schema: Schema) -> dict:
+def overlay(base: dict[str, Any], path: Path, schema: Schema) -> dict[str, Any]:
     """The team's catalog file laid over the introspected one, checked against the live schema."""
     text = _read(path)
     try:
@@ -181,7 +181,9 @@ def build_catalog(warehouse: Warehouse, catalog_path: Path | None, *, with_value
     return _catalog_of(warehouse, schema, values, catalog_path)
 
 
-def _catalog_of(warehouse: Warehouse, schema: Schema, values: dict, catalog_path: Path | None) -> Catalog:
+def _catalog_of(
+    warehouse: Warehouse, schema: Schema, values: dict[tuple[str, str], list[str]], catalog_path: Path | None
+) -> Catalog:
     raw = catalog_dict(schema, name=warehouse.describe(), values=values)
     source = "introspected from the warehouse"
     if catalog_path is not None:
@@ -249,7 +251,7 @@ class LiveCatalog:
             self.completion.start()
         return catalog
 
-    def _complete(self, schema: Schema, values: dict, later: list[tuple[str, str]]) -> None:
+    def _complete(self, schema: Schema, values: dict[tuple[str, str], list[str]], later: list[tuple[str, str]]) -> None:
         started = swapped = time.monotonic()
         try:
             for offset in range(0, len(later), _CHUNK):
@@ -277,9 +279,9 @@ def _read(path: Path) -> str:
         raise CatalogError(f"CATALOG_PATH {path} could not be read: {exc.strerror}.") from None
 
 
-def _key_lines(node, prefix: tuple = ()) -> dict[tuple, int]:
+def _key_lines(node: yaml.Node | None, prefix: tuple[str, ...] = ()) -> dict[tuple[str, ...], int]:
     """(key path) -> 1-based line, for every mapping key in a composed YAML document."""
-    lines: dict[tuple, int] = {}
+    lines: dict[tuple[str, ...], int] = {}
     if isinstance(node, yaml.MappingNode):
         for key_node, value_node in node.value:
             path = prefix + (key_node.value,)
@@ -295,7 +297,7 @@ def _problem(path: Path, line: int | None, message: str, name: str, candidates: 
     return f"{where}: {message}{hint}"
 
 
-def _merge(base: dict, top: dict) -> dict:
+def _merge(base: dict[str, Any], top: dict[str, Any]) -> dict[str, Any]:
     merged = dict(base)
     for key, value in top.items():
         if isinstance(value, dict) and isinstance(merged.get(key), dict):

@@ -4,8 +4,11 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from typing import Any
+
 import yaml
 from pydantic import ValidationError
+from pydantic_core import ErrorDetails
 
 from agent.catalog.models import CatalogData
 from agent.errors import AssistantError
@@ -38,7 +41,7 @@ def load_catalog_data(path: Path | str = DEFAULT_CATALOG) -> CatalogData:
     return parse_catalog_data(raw, source=str(path))
 
 
-def parse_catalog_data(raw: dict, *, source: str = "catalog") -> CatalogData:
+def parse_catalog_data(raw: dict[str, Any], *, source: str = "catalog") -> CatalogData:
     try:
         return CatalogData.model_validate(raw)
     except ValidationError as exc:
@@ -49,10 +52,10 @@ def parse_catalog_data(raw: dict, *, source: str = "catalog") -> CatalogData:
         ) from None
 
 
-def _describe(error: dict, raw: dict) -> str:
+def _describe(error: ErrorDetails, raw: dict[str, Any]) -> str:
     """One pydantic error as 'where: what', where list entries are named by their question or id."""
     parts: list[str] = []
-    node = raw
+    node: Any = raw  # where the walk is in the raw YAML: a mapping, a list, a value or nothing
     for part in error["loc"]:
         if isinstance(part, int):
             label = ""

@@ -6,6 +6,7 @@ year, a rank: grouped by, never summed), an amount, a duration or a label."""
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import sqlglot
@@ -87,10 +88,11 @@ class TableRules:
         window = len(said) > 1 and said[-2].isdigit()  # 'Viewers7Day': within seven days, not a day
         return last in self.words["not_measures"] and not window
 
-    def _duration(self, column: Column) -> dict | None:
+    def _duration(self, column: Column) -> dict[str, Any] | None:
         said = set(words_of(column.name, self.prefix))
         comment = set(re.findall(r"[a-z]+", column.comment.lower()))
-        for unit in self.words["durations"]:
+        durations: list[dict[str, Any]] = self.words["durations"]
+        for unit in durations:
             if said & set(unit["words"]) or comment & set(unit["words"]):
                 return unit
         return None
@@ -277,11 +279,11 @@ class TableRules:
         rows = plural(self.thing)
         count = out.add({"name": f"{model}_count", "description": f"Number of {self.shape.key} rows",
                          "agg": "count" if key else "sum", "expr": count_expr})
-        for column, entity in self.shape.entity_refs.items():
-            target = thing(self.schema.info[self.shape.reference(column).target].name)
+        for ref, entity in self.shape.entity_refs.items():
+            target = thing(self.schema.info[self.shape.reference(ref).target].name)
             them = plural(target)
             out.add({"name": f"{model}_distinct_{slug(entity)}", "agg": "count_distinct",
-                     "expr": quote(column, self.dialect), "description": f"Number of different {them} in {self.shape.key}"},
+                     "expr": quote(ref, self.dialect), "description": f"Number of different {them} in {self.shape.key}"},
                     label=f"{them.capitalize()} with {rows}",
                     synonyms=[f"distinct {them}", f"number of distinct {them}", f"different {them}"])
         if self.shape.bridge:  # sums over a link table would count a thing once per link
@@ -351,8 +353,8 @@ class TableRules:
             return
         prices = [(quote(c.name, self.dialect), c) for c in amounts if self.is_unit_price(c)]
         if not prices:
-            for column, entity in self.shape.entity_refs.items():
-                target = self.shapes[self.shape.reference(column).target]
+            for ref, entity in self.shape.entity_refs.items():
+                target = self.shapes[self.shape.reference(ref).target]
                 rules = TableRules(self.schema, target, self.shapes, self.dialect, self.fractions, self.profiles, set())
                 prices += [(f"{entity}.{slug(c.name)}", c) for c in rules.columns
                            if rules.kinds[c.name] == "amount" and rules.is_unit_price(c)]
@@ -370,7 +372,14 @@ class TableRules:
                 label=label.capitalize(), synonyms=list(dict.fromkeys(s.format(**fields) for s in synonyms)),
                 default=True)
 
-    def _net(self, amounts, deduction, quantity, named, out: "_Out") -> int:
+    def _net(
+        self,
+        amounts: list[Column],
+        deduction: Column,
+        quantity: Column | None,
+        named: Callable[[Column, list[str]], str | None],
+        out: _Out,
+    ) -> int:
         """An amount net of a deduction on the same row ('price after discount'); how many."""
         added = 0
         net = self.words["net_measures"]
@@ -408,7 +417,7 @@ class _Out:
 
     def add(self, measure: dict[str, Any], *, label: str | None = None, synonyms: list[str] | None = None,
             default: bool = False, unit: str | None = None) -> str:
-        name = measure["name"]
+        name: str = measure["name"]
         candidate, n = name, 2
         while candidate in self.used:
             candidate, n = f"{name}_{n}", n + 1
@@ -430,7 +439,7 @@ def code_labels(comment: str) -> dict[str, str]:
     return {m.group("label").strip(): m.group("code") for m in pattern.finditer(comment or "")}
 
 
-def _named(name: str, expr: str, **fields) -> dict[str, Any]:
+def _named(name: str, expr: str, **fields: Any) -> dict[str, Any]:
     entry: dict[str, Any] = {"name": name, **fields}
     if name != expr:
         entry["expr"] = expr

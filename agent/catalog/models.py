@@ -7,6 +7,7 @@ location already names the entry ("tables.flights.columns.dep_time.description")
 from __future__ import annotations
 
 import re
+from typing import Any
 
 from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
 
@@ -39,7 +40,7 @@ class ColumnDoc(_Strict):
 
     @field_validator("values", mode="before")
     @classmethod
-    def _values_as_text(cls, value):
+    def _values_as_text(cls, value: Any) -> Any:
         # YAML reads codes such as 9E or 4 Cycle fine, but bare numbers would come back as ints.
         return [str(v) for v in value] if isinstance(value, list) else value
 
@@ -116,7 +117,7 @@ class CatalogData(_Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _keys_become_names(cls, data):
+    def _keys_become_names(cls, data: Any) -> Any:
         # The YAML keys glossary terms and docs by name; the models carry the name too.
         if isinstance(data, dict):
             data = dict(data)

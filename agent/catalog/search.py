@@ -58,7 +58,7 @@ class TableEntry:
     words: dict[str, Evidence] = field(default_factory=dict)
     column_words: dict[str, dict[str, float]] = field(default_factory=dict)  # word -> column -> weight
     column_phrases: list[tuple[tuple[str, ...], str, str]] = field(default_factory=list)  # phrase, column, alias
-    patterns: list[tuple[re.Pattern, str]] = field(default_factory=list)
+    patterns: list[tuple[re.Pattern[str], str]] = field(default_factory=list)
 
     def add(self, word: str, evidence: Evidence) -> None:
         current = self.words.get(word)

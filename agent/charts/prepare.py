@@ -8,11 +8,13 @@ from __future__ import annotations
 
 import datetime as dt
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from pydantic import ValidationError
 
-from agent.charts.roles import Role, column_role, is_number, parse_time, time_part
+from agent.charts.roles import Cell, Role, Row, column_role, is_number, parse_time, time_part
 from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError
 
@@ -37,7 +39,7 @@ class PreparedChart:
     kind: str
     title: str
     x_name: str
-    x_values: list  # datetimes, numbers or category labels
+    x_values: list[Cell]  # datetimes, numbers or category labels
     x_kind: str  # "date", "number" or "category"
     series: list[Series] = field(default_factory=list)
     y_label: str = ""
@@ -45,7 +47,7 @@ class PreparedChart:
     x_label: str = ""
 
 
-def spec_from_data(data: dict, columns: list[str], rows: list) -> ChartSpec:
+def spec_from_data(data: dict[str, Any], columns: list[str], rows: Sequence[Row]) -> ChartSpec:
     """A spec proposed as plain data (e.g. by a model) turned into a checked ChartSpec."""
     try:
         spec = ChartSpec.model_validate(data)
@@ -57,7 +59,7 @@ def spec_from_data(data: dict, columns: list[str], rows: list) -> ChartSpec:
     return spec
 
 
-def check_spec(spec: ChartSpec, columns: list[str], rows: list) -> None:
+def check_spec(spec: ChartSpec, columns: list[str], rows: Sequence[Row]) -> None:
     """x, y and series must name result columns, and y columns must hold numbers."""
     if spec.kind == "none":
         return
@@ -77,7 +79,7 @@ def check_spec(spec: ChartSpec, columns: list[str], rows: list) -> None:
             raise ChartError(f"The chart plots '{name}' as a number, but it holds {bad!r}.")
 
 
-def names_in(names: dict[str, str], columns: list[str], rows: list, spec: ChartSpec) -> dict[str, str]:
+def names_in(names: dict[str, str], columns: list[str], rows: Sequence[Row], spec: ChartSpec) -> dict[str, str]:
     """`names` that `prepare` may look up for `spec` on this result: the values its x and series columns
     hold, and its column names. A column's names can be a whole code list (every airport of a country),
     which each chart spec, and the session keeping it, would otherwise carry."""
@@ -91,20 +93,21 @@ def names_in(names: dict[str, str], columns: list[str], rows: list, spec: ChartS
 
 
 def prepare(
-    spec: ChartSpec, columns: list[str], rows: list, *, top_n: int = 20, types: list[str] | None = None
+    spec: ChartSpec, columns: list[str], rows: Sequence[Row], *, top_n: int = 20, types: list[str] | None = None
 ) -> PreparedChart:
     check_spec(spec, columns, rows)
-    if spec.kind == "none":
+    x = spec.x
+    if spec.kind == "none" or x is None:  # a chart without x: refused by check_spec already
         raise ChartError("This result is answered without a chart.")
-    x_index = columns.index(spec.x)
+    x_index = columns.index(x)
     if spec.kind == "line":
         x_type = (types or [""] * len(columns))[x_index]
-        x_role = column_role(spec.x, x_type, [row[x_index] for row in rows])
-        chart = _line(spec, columns, rows, x_index, x_role)
+        x_role = column_role(x, x_type, [row[x_index] for row in rows])
+        chart = _line(spec, x, columns, rows, x_index, x_role)
     else:
-        chart = _bar(spec, columns, rows, x_index, top_n)
+        chart = _bar(spec, x, columns, rows, x_index, top_n)
     chart.title = spec.title or _default_title(spec)
-    chart.x_label = spec.x_label or spec.x
+    chart.x_label = spec.x_label or x
     if spec.y_label:
         chart.y_label = spec.y_label
     if spec.names:
@@ -115,15 +118,15 @@ def prepare(
     return chart
 
 
-def _line(spec: ChartSpec, columns, rows, x_index: int, x_role: Role) -> PreparedChart:
+def _line(spec: ChartSpec, x: str, columns: list[str], rows: Sequence[Row], x_index: int, x_role: Role) -> PreparedChart:
     raw = [row[x_index] for row in rows]
-    dates = None
+    dates: list[dt.datetime | None] | None = None
     if x_role is Role.TIME and not all(is_number(v) for v in raw if v is not None):
         dates = [None if v is None else parse_time(v) for v in raw]  # parsed once: results can be long
         if any(d is None for d, v in zip(dates, raw) if v is not None):
             dates = None
     as_dates = dates is not None
-    keys = dates if as_dates else [v if v is None or is_number(v) else str(v) for v in raw]
+    keys: list[Cell] = dates if dates is not None else [v if v is None or is_number(v) else str(v) for v in raw]
     keyed = [(key, row) for key, row in zip(keys, rows) if key is not None]
     x_values = sorted({key for key, _ in keyed})
     position = {key: i for i, key in enumerate(x_values)}
@@ -131,7 +134,7 @@ def _line(spec: ChartSpec, columns, rows, x_index: int, x_role: Role) -> Prepare
     if len(keyed) < len(rows):
         # A point needs a place on the time axis; say how many rows had none.
         missing = len(rows) - len(keyed)
-        left_out = f"{missing} row{'s' if missing != 1 else ''} without a {spec.x_label or spec.x} {'are' if missing != 1 else 'is'} left out."
+        left_out = f"{missing} row{'s' if missing != 1 else ''} without a {spec.x_label or x} {'are' if missing != 1 else 'is'} left out."
         note = f"{note} {left_out}" if note else left_out
     if as_dates:
         x_kind = "date"
@@ -140,12 +143,12 @@ def _line(spec: ChartSpec, columns, rows, x_index: int, x_role: Role) -> Prepare
     else:
         x_kind = "category"
     return PreparedChart(
-        kind="line", title="", x_name=spec.x, x_values=x_values, x_kind=x_kind,
+        kind="line", title="", x_name=x, x_values=x_values, x_kind=x_kind,
         series=series, y_label=_y_label(spec), note=note,
     )
 
 
-def _bar(spec: ChartSpec, columns, rows, x_index: int, top_n: int) -> PreparedChart:
+def _bar(spec: ChartSpec, x: str, columns: list[str], rows: Sequence[Row], x_index: int, top_n: int) -> PreparedChart:
     labels = [_label(row[x_index]) for row in rows]
     categories = list(dict.fromkeys(labels))
     position = {label: i for i, label in enumerate(categories)}
@@ -161,7 +164,7 @@ def _bar(spec: ChartSpec, columns, rows, x_index: int, top_n: int) -> PreparedCh
         kept = set(sorted(range(len(categories)), key=lambda i: (-totals[i], i))[:top_n])
         order = [i for i in order if i in kept]
         measure = spec.y_label or (spec.y[0] if len(spec.y) == 1 or spec.series else "total")
-        notes.insert(0, f"Showing the top {top_n} of {len(position)} {spec.x_label or spec.x} by {measure}.")
+        notes.insert(0, f"Showing the top {top_n} of {len(position)} {spec.x_label or x} by {measure}.")
     empty = [categories[i] for i in order if all(math.isnan(s.values[i]) for s in series)]
     if empty:
         shown = ", ".join(spec.names.get(c, c) for c in empty[:5]) + (" and others" if len(empty) > 5 else "")
@@ -170,12 +173,14 @@ def _bar(spec: ChartSpec, columns, rows, x_index: int, top_n: int) -> PreparedCh
     for s in series:
         s.values = [s.values[i] for i in order]
     return PreparedChart(
-        kind="bar", title="", x_name=spec.x, x_values=categories, x_kind="category",
+        kind="bar", title="", x_name=x, x_values=categories, x_kind="category",
         series=series, y_label=_y_label(spec), note=" ".join(notes) or None,
     )
 
 
-def _series(spec: ChartSpec, columns, rows, keys, position) -> tuple[list[Series], str | None]:
+def _series(
+    spec: ChartSpec, columns: list[str], rows: Sequence[Row], keys: Sequence[Cell], position: dict[Cell, int]
+) -> tuple[list[Series], str | None]:
     """One Series per y column, or per value of the series column (largest first, capped)."""
     width = len(position)
     if spec.series is None:
@@ -205,7 +210,7 @@ def _series(spec: ChartSpec, columns, rows, keys, position) -> tuple[list[Series
     return [Series(name, by_name[name]) for name in names], note
 
 
-def _number(value) -> float:
+def _number(value: Cell) -> float:
     return float(value) if is_number(value) else math.nan
 
 
@@ -213,7 +218,7 @@ def _finite(value: float) -> float:
     return 0.0 if math.isnan(value) else value
 
 
-def _label(value) -> str:
+def _label(value: Cell) -> str:
     if value is None:
         return BLANK_LABEL
     if isinstance(value, float) and value.is_integer():

@@ -9,13 +9,16 @@ from __future__ import annotations
 import io
 import math
 import textwrap
+from collections.abc import Sequence
 
+from matplotlib.axes import Axes
 from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
 from matplotlib.figure import Figure
 from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
 from agent.charts.prepare import PreparedChart, is_month_axis, prepare
+from agent.charts.roles import Cell, Row
 from agent.charts.spec import ChartSpec
 
 MAX_LABEL = 24
@@ -27,7 +30,7 @@ BAR_LABELS_UP_TO = 15  # bars; beyond that value labels overlap
 def render_png(
     spec: ChartSpec,
     columns: list[str],
-    rows: list,
+    rows: Sequence[Row],
     *,
     top_n: int = 20,
     size: tuple[float, float] = (8, 4.5),
@@ -59,7 +62,7 @@ def render_png(
     return buffer.getvalue()
 
 
-def _draw_lines(axes, chart: PreparedChart) -> None:
+def _draw_lines(axes: Axes, chart: PreparedChart) -> None:
     marker = "o" if len(chart.x_values) <= MARKERS_UP_TO else None
     if chart.x_kind == "category":
         positions = list(range(len(chart.x_values)))
@@ -83,7 +86,7 @@ def _draw_lines(axes, chart: PreparedChart) -> None:
         axes.xaxis.set_major_formatter(FuncFormatter(lambda value, _: format_number(value, thousands=False)))
 
 
-def _draw_bars(axes, chart: PreparedChart) -> None:
+def _draw_bars(axes: Axes, chart: PreparedChart) -> None:
     count = len(chart.series)
     width = 0.8 / max(count, 1)
     positions = list(range(len(chart.x_values)))
@@ -97,7 +100,7 @@ def _draw_bars(axes, chart: PreparedChart) -> None:
     axes.margins(x=0.01)
 
 
-def _category_ticks(axes, positions: list[int], labels: list) -> None:
+def _category_ticks(axes: Axes, positions: list[int], labels: list[Cell]) -> None:
     texts = [_shorten(str(label)) for label in labels]
     crowded = len(texts) > 8 or max((len(t) for t in texts), default=0) > 8
     axes.set_xticks(positions, texts, rotation=45 if crowded else 0, ha="right" if crowded else "center", fontsize=8)

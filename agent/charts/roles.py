@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from collections.abc import Sequence
 from enum import Enum
+from typing import Any
+
+# A result cell as the warehouse returns it: None, a number, text, a date or a timestamp (its type is
+# only known by looking), and a row of them.
+Cell = Any
+Row = Sequence[Cell]
 
 _NUMERIC_TYPE = re.compile(
     r"^(U?(TINY|SMALL|BIG|HUGE)?INT(EGER)?\d*|INT\d+|FLOAT\d*|REAL|DOUBLE( PRECISION)?|DECIMAL.*|NUMERIC.*)$"
@@ -35,11 +42,11 @@ class Role(str, Enum):
     CATEGORY = "category"
 
 
-def is_number(value) -> bool:
+def is_number(value: Cell) -> bool:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def is_integer_column(type_name: str, values: list) -> bool:
+def is_integer_column(type_name: str, values: Sequence[Cell]) -> bool:
     if type_name:
         return bool(_INTEGER_TYPE.match(type_name.upper()))
     present = [v for v in values if v is not None]
@@ -54,7 +61,7 @@ def time_part(name: str) -> str | None:
     return None
 
 
-def parse_time(value) -> dt.datetime | None:
+def parse_time(value: Cell) -> dt.datetime | None:
     """An ISO date or timestamp (as the warehouse returns them) as a naive datetime."""
     if isinstance(value, dt.datetime):
         return value if value.tzinfo is None else value.replace(tzinfo=None)
@@ -72,7 +79,7 @@ def parse_time(value) -> dt.datetime | None:
     return None
 
 
-def column_role(name: str, type_name: str, values: list) -> Role:
+def column_role(name: str, type_name: str, values: Sequence[Cell]) -> Role:
     type_upper = (type_name or "").upper().strip()
     present = [v for v in values if v is not None]
     if _TIME_TYPE.match(type_upper):
@@ -90,7 +97,7 @@ def column_role(name: str, type_name: str, values: list) -> Role:
     return Role.CATEGORY
 
 
-def column_roles(columns: list[str], types: list[str], rows: list) -> list[Role]:
+def column_roles(columns: list[str], types: list[str], rows: Sequence[Row]) -> list[Role]:
     types = list(types) + [""] * (len(columns) - len(types))
     return [
         column_role(name, types[i], [row[i] for row in rows])

@@ -43,7 +43,7 @@ async def analyze(
     result: QueryResult,
     *,
     model: BaseChatModel | None = None,
-    intent: StructuredIntent | dict | None = None,
+    intent: StructuredIntent | dict[str, Any] | None = None,
     follow_up_source: FollowUpSource | None = None,
     sql: SqlInput | None = None,
     meanings: dict[str, ColumnMeaning] | None = None,
@@ -91,7 +91,7 @@ async def _scope(
     result: QueryResult, sql: SqlInput | None, meanings: dict[str, ColumnMeaning], warehouse: Warehouse | None
 ) -> Scope:
     limit = limit_of(sql)
-    if limit is None or len(result.rows) < limit:
+    if sql is None or limit is None or len(result.rows) < limit:
         return Scope(limit=limit)
     roles = column_roles(result.columns, result.types, result.rows)
     measure = next((c for c, r in zip(result.columns, roles) if r is Role.NUMBER), None)

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from agent.charts.prepare import names_in, prepare
-from agent.charts.roles import Role, column_roles, is_number
+from agent.charts.roles import Cell, Role, Row, column_roles, is_number
 from agent.charts.spec import ChartSpec
 from agent.chatbi.formatting import label as column_words
 from agent.chatbi.meaning import ColumnMeaning
@@ -16,7 +18,7 @@ SCALE_RATIO = 10
 def choose_chart(
     columns: list[str],
     types: list[str],
-    rows: list,
+    rows: Sequence[Row],
     *,
     top_n: int = 20,
     meanings: dict[str, ColumnMeaning] | None = None,
@@ -80,7 +82,7 @@ def choose_chart(
     return spec.model_copy(update={"note": note})
 
 
-def _hashable(value):
+def _hashable(value: Cell) -> object:
     try:
         hash(value)
     except TypeError:
@@ -88,7 +90,7 @@ def _hashable(value):
     return value
 
 
-def _same_scale(numbers: list[str], columns: list[str], rows: list) -> list[str]:
+def _same_scale(numbers: list[str], columns: list[str], rows: Sequence[Row]) -> list[str]:
     """The first numeric column and those of a similar size: a count of 50,000 beside an
     average of 12 minutes would flatten the minutes to nothing."""
 
@@ -118,7 +120,7 @@ def axis_label(column: str, meaning: ColumnMeaning | None) -> str:
 def _y_axis(y: list[str], meanings: dict[str, ColumnMeaning]) -> str:
     if len(y) == 1:
         return axis_label(y[0], meanings.get(y[0]))
-    units = {(meanings.get(c).unit if meanings.get(c) else None) for c in y}
+    units = {meaning.unit if (meaning := meanings.get(c)) else None for c in y}
     unit = units.pop() if len(units) == 1 else None
     return unit or ""
 
@@ -127,7 +129,7 @@ def _names(meaning: ColumnMeaning | None) -> dict[str, str]:
     return dict(meaning.names) if meaning is not None else {}
 
 
-def _ordered_by_value(columns: list[str], rows: list, y: str) -> bool:
+def _ordered_by_value(columns: list[str], rows: Sequence[Row], y: str) -> bool:
     """The rows come sorted on the measure (the question asked for an order): keep it."""
     index = columns.index(y)
     values = [row[index] for row in rows if is_number(row[index])]

@@ -8,10 +8,11 @@ the chart layer so the words and the chart read the result the same way.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agent.charts.roles import Role, column_roles, is_number, parse_time, time_part
+from agent.charts.roles import Cell, Role, Row, column_roles, is_number, parse_time, time_part
 from agent.chatbi import meaning as meanings_
 from agent.chatbi.formatting import label, time_label, value_label
 from agent.chatbi.meaning import ColumnMeaning
@@ -41,7 +42,7 @@ def is_additive(column: str, meaning: ColumnMeaning | None = None) -> bool:
 def compute_facts(
     columns: list[str],
     types: list[str],
-    rows: list,
+    rows: Sequence[Row],
     *,
     meanings: dict[str, ColumnMeaning] | None = None,
     scope: Scope | None = None,
@@ -77,16 +78,16 @@ def compute_facts(
     return {**facts, **_breakdown(columns, rows, measure, others, roles, meanings)}
 
 
-def _distinct(rows: list, index: int) -> int:
+def _distinct(rows: Sequence[Row], index: int) -> int:
     # repr keeps list or struct values from the engine countable
     return len({repr(row[index]) for row in rows})
 
 
-def _unique(rows: list, index: int) -> bool:
+def _unique(rows: Sequence[Row], index: int) -> bool:
     return _distinct(rows, index) == len(rows)
 
 
-def _single_row(columns: list[str], row: tuple, numbers: list[int]) -> dict[str, Any]:
+def _single_row(columns: list[str], row: Row, numbers: list[int]) -> dict[str, Any]:
     if len(columns) == 1:
         return {"shape": "single_value", "measure": columns[0], "value": row[0]}
     return {
@@ -96,7 +97,7 @@ def _single_row(columns: list[str], row: tuple, numbers: list[int]) -> dict[str,
     }
 
 
-def _points(rows: list, label_index: int, measure: int, name_of) -> list[tuple[str, float]]:
+def _points(rows: Sequence[Row], label_index: int, measure: int, name_of: Callable[[Cell], str]) -> list[tuple[str, float]]:
     return [(name_of(row[label_index]), float(row[measure])) for row in rows if is_number(row[measure])]
 
 
@@ -104,7 +105,7 @@ def _item(point: tuple[str, float]) -> dict[str, Any]:
     return {"label": point[0], "value": point[1]}
 
 
-def _named(meaning: ColumnMeaning | None, value) -> str:
+def _named(meaning: ColumnMeaning | None, value: Cell) -> str:
     """A code as its readable name where the model has one ("UA" -> "United Air Lines Inc. (UA)")."""
     text = value_label(value)
     name = meaning.names.get(text) if meaning is not None else None
@@ -112,7 +113,7 @@ def _named(meaning: ColumnMeaning | None, value) -> str:
 
 
 def _by_category(
-    columns: list[str], rows: list, category: int, measure: int,
+    columns: list[str], rows: Sequence[Row], category: int, measure: int,
     meanings: dict[str, ColumnMeaning], scope: Scope,
 ) -> dict[str, Any]:
     key = label(columns[category])
@@ -154,7 +155,7 @@ def _by_category(
 
 
 def _time_series(
-    columns: list[str], rows: list, axis: int, measure: int, meanings: dict[str, ColumnMeaning]
+    columns: list[str], rows: Sequence[Row], axis: int, measure: int, meanings: dict[str, ColumnMeaning]
 ) -> dict[str, Any]:
     measure_meaning = meanings.get(columns[measure])
     ordered = sorted(rows, key=lambda row: _time_key(row[axis]))
@@ -182,7 +183,7 @@ def _time_series(
     return facts
 
 
-def _time_key(value) -> tuple:
+def _time_key(value: Cell) -> tuple[int, Cell]:
     moment = parse_time(value)
     if moment is not None:
         return (0, moment.timestamp())
@@ -214,10 +215,10 @@ def _trend(values: list[float]) -> str:
 
 
 def _breakdown(
-    columns: list[str], rows: list, measure: int, label_columns: list[int], roles: list[Role],
+    columns: list[str], rows: Sequence[Row], measure: int, label_columns: list[int], roles: list[Role],
     meanings: dict[str, ColumnMeaning],
 ) -> dict[str, Any]:
-    def row_label(row) -> str:
+    def row_label(row: Row) -> str:
         return ", ".join(
             time_label(row[i], columns[i]) if roles[i] is Role.TIME else _named(meanings.get(columns[i]), row[i])
             for i in label_columns

@@ -4,9 +4,10 @@ from the result's own columns (a time breakdown, the other end of a ranking, a t
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from typing import Any
 
-from agent.charts.roles import Role, column_roles, time_part
+from agent.charts.roles import Role, Row, column_roles, time_part
 from agent.chatbi.formatting import label, plural
 from agent.chatbi.sentences import Measure
 from agent.semantic.follow_ups import suggest_follow_ups
@@ -22,7 +23,7 @@ def follow_ups(
     question: str,
     columns: list[str],
     types: list[str],
-    rows: list,
+    rows: Sequence[Row],
     facts: dict[str, Any],
     *,
     intent: StructuredIntent | None,
@@ -33,7 +34,7 @@ def follow_ups(
     return list(dict.fromkeys(suggested + generic))[:COUNT]
 
 
-def generic_follow_ups(question: str, columns: list[str], types: list[str], rows: list, facts: dict[str, Any]) -> list[str]:
+def generic_follow_ups(question: str, columns: list[str], types: list[str], rows: Sequence[Row], facts: dict[str, Any]) -> list[str]:
     """Questions one step from this result, worded from its columns."""
     asked = question.lower()
     roles = column_roles(columns, types, rows)

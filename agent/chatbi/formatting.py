@@ -6,7 +6,7 @@ import calendar
 import math
 import re
 
-from agent.charts.roles import parse_time, time_part
+from agent.charts.roles import Cell, parse_time, time_part
 from agent.chatbi.meaning import ColumnMeaning, is_fraction
 
 # Abbreviations in column names, spelt out ("avg_dep_delay" -> "average departure delay").
@@ -20,7 +20,7 @@ _WORDS = {
 
 # Units come from the catalog or the semantic model (ColumnMeaning); a column name gives one only
 # when it names the unit itself ("delay_minutes", "on_time_pct"); first match wins.
-_UNITS: tuple[tuple[re.Pattern, str], ...] = (
+_UNITS: tuple[tuple[re.Pattern[str], str], ...] = (
     (re.compile(r"(^|_)(pct|percent|percentage)(_|$)"), "%"),
     (re.compile(r"(^|_)(minutes|mins)(_|$)"), "minutes"),
     (re.compile(r"(^|_)(hours|hrs)(_|$)"), "hours"),
@@ -105,7 +105,7 @@ def percent(value: float, *, signed: bool = False) -> str:
     return f"{value:+.1f}%" if signed else f"{value:.1f}%"
 
 
-def time_label(value, column: str) -> str:
+def time_label(value: Cell, column: str) -> str:
     """A time value as people say it: month 7 -> "July", 2013-07-01 -> "2013-07-01", hour 14 -> "14:00"."""
     part = time_part(column)
     if isinstance(value, (int, float)) and not isinstance(value, bool) and part:
@@ -128,7 +128,7 @@ def time_label(value, column: str) -> str:
     return str(value)
 
 
-def value_label(value) -> str:
+def value_label(value: Cell) -> str:
     if value is None:
         return "(no value)"
     if isinstance(value, float) and value.is_integer():

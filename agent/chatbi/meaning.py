@@ -10,13 +10,16 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING
 
 import sqlglot
 from sqlglot import exp
 
-from agent.catalog import CatalogError
+from agent.catalog import Catalog, CatalogError
 from agent.sql.checked import CheckedQuery, SqlInput
+
+if TYPE_CHECKING:
+    from agent.semantic.model import SemanticModel
 
 ADDITIVE_AGGREGATES = ("sum", "count")
 _PERCENT_UNITS = {"percent", "percentage", "pct", "%"}
@@ -70,7 +73,7 @@ def is_fraction(column: str, meaning: ColumnMeaning | None = None) -> bool:
     return bool(_FRACTION_NAME.search(column.lower()))
 
 
-def _named_a_share(semantic: Any, column: str) -> bool:
+def _named_a_share(semantic: SemanticModel | None, column: str) -> bool:
     """A model metric its own label calls a share ('Share of flights cancelled'): a fraction of one,
     shown as a percentage, never as a bare 0.02."""
     metric = getattr(semantic, "metric_by_name", {}).get(column) if semantic is not None else None
@@ -81,8 +84,8 @@ def describe_columns(
     sql: SqlInput | None,
     columns: list[str],
     *,
-    semantic: Any = None,
-    catalog: Any = None,
+    semantic: SemanticModel | None = None,
+    catalog: Catalog | None = None,
     labels: dict[str, dict[str, str]] | None = None,
     dialect: str = "duckdb",
 ) -> dict[str, ColumnMeaning]:
@@ -103,7 +106,7 @@ def describe_columns(
             label = f"{_AGGREGATE_WORDS[aggregate]} {label}"
         if by_source is not None:
             # The catalog documents the column itself ("°F"); the model's unit is the fallback.
-            unit = _catalog_unit(catalog, tables, source) or unit
+            unit = _catalog_unit(catalog, tables, by_source) or unit
         if unit is not None and unit.lower() in _PERCENT_UNITS:
             unit = "%"
         if aggregate in ("count", "count_distinct"):
@@ -122,7 +125,7 @@ def describe_columns(
 # -- reading the SQL ----------------------------------------------------------------------------
 
 
-def _tree(sql: SqlInput, dialect: str) -> exp.Expression | None:
+def _tree(sql: SqlInput, dialect: str) -> exp.Expr | None:
     """The query's tree: the guard's reading when it has one (never mutated here), else a parse."""
     if isinstance(sql, CheckedQuery):
         return sql.tree
@@ -132,14 +135,14 @@ def _tree(sql: SqlInput, dialect: str) -> exp.Expression | None:
         return None
 
 
-def _grouped_by_tags(tree: exp.Expression) -> bool:
+def _grouped_by_tags(tree: exp.Expr) -> bool:
     """The semantic compiler joins a link table's tags under an alias ending in '__tag' (sqlgen.tag)."""
     return any(a.name.endswith("__tag") for a in tree.find_all(exp.TableAlias))
 
 
-def _output_expressions(tree: exp.Expression) -> dict[str, exp.Expression]:
+def _output_expressions(tree: exp.Expr) -> dict[str, exp.Expr]:
     """Output name -> the expression behind it, following a name through subqueries and CTEs."""
-    named: dict[str, exp.Expression] = {}
+    named: dict[str, exp.Expr] = {}
     # Inner selects first, so an outer `SELECT x FROM (… avg(y) AS x …)` can point through to them.
     selects = list(tree.find_all(exp.Select))
     for select in reversed(selects):
@@ -160,7 +163,7 @@ def _output_expressions(tree: exp.Expression) -> dict[str, exp.Expression]:
     return named
 
 
-def _tables(tree: exp.Expression) -> dict[str, str]:
+def _tables(tree: exp.Expr) -> dict[str, str]:
     """Every name a table goes by in the query (its alias and its own name) -> its name."""
     found: dict[str, str] = {}
     for table in tree.find_all(exp.Table):
@@ -175,7 +178,7 @@ _KEEPS_SOURCE_MEANING = (None, "sum", "avg", "median", "min", "max")
 _AGGREGATE_WORDS = {"sum": "total", "avg": "average", "median": "median", "min": "minimum", "max": "maximum"}
 
 
-def _names_source(semantic: Any, column: str, source: exp.Column | None) -> bool:
+def _names_source(semantic: SemanticModel | None, column: str, source: exp.Column | None) -> bool:
     """The label came from the column the aggregate reads, not from a metric named like the output."""
     return semantic is not None and column not in getattr(semantic, "metric_by_name", {})
 
@@ -191,11 +194,11 @@ _AGGREGATES: tuple[tuple[type, str], ...] = (
 )
 
 
-def _has_aggregate(expression: exp.Expression) -> bool:
+def _has_aggregate(expression: exp.Expr) -> bool:
     return expression.find(exp.AggFunc) is not None
 
 
-def _aggregate_of(expression: exp.Expression) -> tuple[str | None, exp.Column | None]:
+def _aggregate_of(expression: exp.Expr) -> tuple[str | None, exp.Column | None]:
     """The aggregate that makes the value and the column it reads (None for a plain column)."""
     node = expression
     while isinstance(node, (exp.Paren, exp.Cast, exp.Round, exp.Filter, exp.Coalesce)):
@@ -208,8 +211,8 @@ def _aggregate_of(expression: exp.Expression) -> tuple[str | None, exp.Column | 
             kind, source = _aggregate_of(parts[0])
             return ("ratio" if kind not in ADDITIVE_AGGREGATES else kind), source
         return ("sum" if all(_aggregate_of(p)[0] in ADDITIVE_AGGREGATES for p in parts) else "ratio"), node.find(exp.Column)
-    for kind, name in _AGGREGATES:
-        if isinstance(node, kind):
+    for node_type, name in _AGGREGATES:
+        if isinstance(node, node_type):
             if name == "count" and node.find(exp.Distinct) is not None:
                 # Distinct counts per group overlap: their sum counts some things twice.
                 return "count_distinct", node.find(exp.Column)
@@ -221,7 +224,7 @@ def _aggregate_of(expression: exp.Expression) -> tuple[str | None, exp.Column | 
     return None, None
 
 
-def _is_indicator_average(expression: exp.Expression) -> bool:
+def _is_indicator_average(expression: exp.Expr) -> bool:
     """avg(CASE WHEN … THEN 1 ELSE 0 END): the share of rows meeting a condition, as a fraction."""
     node = expression
     while isinstance(node, (exp.Paren, exp.Cast, exp.Round, exp.Filter)):
@@ -242,7 +245,7 @@ def _is_indicator_average(expression: exp.Expression) -> bool:
 
 
 def _from_model(
-    semantic: Any, labels: dict[str, dict[str, str]], column: str, source: exp.Column | None
+    semantic: SemanticModel | None, labels: dict[str, dict[str, str]], column: str, source: exp.Column | None
 ) -> tuple[str | None, str | None, dict[str, str]]:
     if semantic is None:
         return None, None, {}
@@ -261,7 +264,7 @@ def _from_model(
     return None, None, {}
 
 
-def _catalog_unit(catalog: Any, tables: dict[str, str], source: exp.Column) -> str | None:
+def _catalog_unit(catalog: Catalog | None, tables: dict[str, str], source: exp.Column) -> str | None:
     if catalog is None:
         return None
     qualifier = source.table.lower() if source.table else ""

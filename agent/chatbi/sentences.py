@@ -120,7 +120,7 @@ def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
     shape = facts["shape"]
     insights: list[str] = []
     measure = _measure(facts, meanings) if facts.get("measure") else None
-    if shape == "category" and "top" in facts:
+    if measure is not None and shape == "category" and "top" in facts:
         if "top3_share_pct" in facts:
             insights.append(
                 f"The top 3 {plural(_category_name(facts, meanings))} account for "
@@ -131,11 +131,11 @@ def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
             f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])}, "
             f"{measure.difference(facts['spread'])} below {top['label']}."
         )
-    if shape == "time_series" and "first" in facts:
+    if measure is not None and shape == "time_series" and "first" in facts:
         trough = facts["trough"]
         insights.append(f"The trend over the {facts['points']} periods is {_TREND_WORDS[facts['trend']]}.")
         insights.append(f"The low point was {measure.amount(trough['value'])} {_at(trough['label'])}.")
-    if shape == "breakdown" and "top" in facts:
+    if measure is not None and shape == "breakdown" and "top" in facts:
         bottom = facts["bottom"]
         insights.append(f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])}.")
     for column, count in facts.get("missing", {}).items():

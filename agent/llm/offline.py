@@ -13,9 +13,11 @@ from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
 from langchain_core.callbacks import AsyncCallbackManagerForLLMRun, CallbackManagerForLLMRun
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.language_models.chat_models import BaseChatModel
 from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMessage
 from langchain_core.outputs import ChatGeneration, ChatResult
+from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, ConfigDict
 
@@ -39,7 +41,9 @@ class OfflineChatModel(BaseChatModel):
     def _llm_type(self) -> str:
         return "offline-rules"
 
-    def bind_tools(self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any):
+    def bind_tools(
+        self, tools: Sequence[Any], *, tool_choice: Any = None, **kwargs: Any
+    ) -> Runnable[LanguageModelInput, AIMessage]:
         formatted = [_openai_tool(t) for t in tools]
         return self.bind(tools=formatted, tool_choice=tool_choice, **kwargs)
 
@@ -111,7 +115,7 @@ def _openai_tool(tool: Any) -> dict[str, Any]:
     return known[1]
 
 
-def _call(name: str, args: dict) -> AIMessage:
+def _call(name: str, args: dict[str, Any]) -> AIMessage:
     return AIMessage(content="", tool_calls=[tool_call(name, args)])
 
 
@@ -140,7 +144,7 @@ def _asked(turn: list[BaseMessage], answer: ToolMessage) -> str:
         if isinstance(message, AIMessage):
             for call in message.tool_calls:
                 if call["id"] == answer.tool_call_id and call["args"].get("user_question"):
-                    return call["args"]["user_question"]
+                    return str(call["args"]["user_question"])
     return _last_human_text(turn)
 
 

@@ -162,10 +162,10 @@ async def route_message(
     if _WHY.match(message):
         if last_answer is None:
             return Route(None, text="There is no answer in this thread to explain yet. Ask a data question first.")
-        sql, reading = last_answer
+        answered_sql, reading = last_answer
         return Route(
             ToolName.EXPLAIN_SQL,
-            {"sql": sql, "sql_dialect": "duckdb", "reading": reading, "final_intent": ToolName.EXPLAIN_SQL},
+            {"sql": answered_sql, "sql_dialect": "duckdb", "reading": reading, "final_intent": ToolName.EXPLAIN_SQL},
         )
 
     sql, words, error = split_sql(message)

@@ -10,6 +10,7 @@ gets the more restrictive of the two, and a channel's rule limits everyone who a
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from fnmatch import fnmatchcase
 from functools import cached_property
@@ -19,7 +20,7 @@ from typing import TypeVar
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import TokenError
-from sqlglot.tokens import TokenType
+from sqlglot.tokenizer_core import TokenType
 
 from agent.errors import AssistantError
 from agent.policy.model import LoadedPolicy, PolicyFileError, Rule, field_name, line_of, load_policy_file
@@ -49,7 +50,7 @@ class Identity:
     groups: frozenset[str] = frozenset()
 
 
-def qualified(patterns, default_schema: str) -> tuple[str, ...]:
+def qualified(patterns: Iterable[str], default_schema: str) -> tuple[str, ...]:
     """A pattern without a schema ('orders') names a table of the default schema ('public.orders')."""
     return tuple(p if "." in p else f"{default_schema.lower()}.{p}" for p in patterns)
 
@@ -158,7 +159,7 @@ class Access:
         return cls(tables=tables, default_schema=default_schema, dialect=dialect)
 
     @property
-    def key(self) -> tuple:
+    def key(self) -> tuple[bool, tuple[tuple[str, ...], ...], bool, tuple[str, ...], tuple[str, ...]]:
         """Equal for two people with the same rights, so their filtered views can be shared."""
         return (self.restricted, self.allow_lists, self.default_allow, self.deny, self.mask)
 
@@ -280,7 +281,7 @@ class Access:
         return AccessDenied(f"{text}. Ask {self.contact} if you need it.", detail=", ".join(names))
 
 
-def _masked_value(node: exp.Column) -> exp.Expression:
+def _masked_value(node: exp.Column) -> exp.Expr:
     """A masked column shows as *** where it is selected, and counts as NULL anywhere else."""
     if isinstance(node.parent, exp.Alias) and isinstance(node.parent.parent, exp.Select) \
             and node.parent.arg_key == "expressions":

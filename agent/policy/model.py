@@ -24,8 +24,12 @@ from typing import Annotated, Literal
 
 import yaml
 from pydantic import AfterValidator, BaseModel, ConfigDict, Field, ValidationError, model_validator
+from pydantic_core import ErrorDetails
 
 from agent.errors import SettingsError
+
+# Where something is in the YAML file: its keys and list indexes from the top (as pydantic's `loc`).
+Location = tuple[str | int, ...]
 
 # A name pattern: one part (a table of the default schema), two (schema.table) or three (one
 # column); each part a name or a glob.
@@ -86,7 +90,7 @@ class PolicyData(_Strict):
 class LoadedPolicy:
     data: PolicyData
     path: str
-    lines: dict[tuple, int]  # location in the YAML (keys and list indexes) -> line number
+    lines: dict[Location, int]  # location in the YAML (keys and list indexes) -> line number
 
 
 def load_policy_file(path: Path | str) -> LoadedPolicy:
@@ -103,9 +107,9 @@ def load_policy_file(path: Path | str) -> LoadedPolicy:
         where = f", line {mark.line + 1}" if mark is not None else ""
         problem = getattr(exc, "problem", None) or str(exc)
         raise PolicyFileError(f"The access policy file {path}{where} is not valid YAML: {problem}.") from None
-    if not isinstance(raw, dict):
+    if not isinstance(raw, dict) or node is None:
         raise PolicyFileError(f"The access policy file {path}, line 1: expected a mapping with contact, default and rules.")
-    lines: dict[tuple, int] = {}
+    lines: dict[Location, int] = {}
     _index_lines(node, (), lines)
     try:
         data = PolicyData.model_validate(raw)
@@ -115,7 +119,7 @@ def load_policy_file(path: Path | str) -> LoadedPolicy:
     return LoadedPolicy(data=data, path=str(path), lines=lines)
 
 
-def _index_lines(node, where: tuple, lines: dict[tuple, int]) -> None:
+def _index_lines(node: yaml.Node, where: Location, lines: dict[Location, int]) -> None:
     lines[where] = node.start_mark.line + 1
     if isinstance(node, yaml.MappingNode):
         for key, value in node.value:
@@ -126,7 +130,7 @@ def _index_lines(node, where: tuple, lines: dict[tuple, int]) -> None:
             _index_lines(item, (*where, index), lines)
 
 
-def line_of(lines: dict[tuple, int], loc: tuple) -> int:
+def line_of(lines: dict[Location, int], loc: Location) -> int:
     """The line of the deepest part of `loc` the file has (an unknown key: its parent's line)."""
     for end in range(len(loc), -1, -1):
         if tuple(loc[:end]) in lines:
@@ -134,14 +138,14 @@ def line_of(lines: dict[tuple, int], loc: tuple) -> int:
     return 1
 
 
-def field_name(loc: tuple) -> str:
+def field_name(loc: Location) -> str:
     text = ""
     for part in loc:
         text += f"[{part}]" if isinstance(part, int) else (f".{part}" if text else str(part))
     return text or "(top level)"
 
 
-def _describe(error: dict, lines: dict[tuple, int]) -> str:
+def _describe(error: ErrorDetails, lines: dict[Location, int]) -> str:
     loc = tuple(error["loc"])
     message = error["msg"].removeprefix("Value error, ")
     if error["type"] == "extra_forbidden":

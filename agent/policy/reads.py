@@ -30,7 +30,7 @@ ROW_MAKERS = frozenset({"range", "generate_series", "unnest", "generate_subscrip
 
 @dataclass
 class Reads:
-    tree: exp.Expression  # qualified, so a rewrite (masking) can be printed back as SQL
+    tree: exp.Expr  # qualified, so a rewrite (masking) can be printed back as SQL
     tables: set[TableName] = field(default_factory=set)
     columns: set[ColumnName] = field(default_factory=set)
     whole_rows: set[TableName] = field(default_factory=set)  # read in ways no column list describes
@@ -54,7 +54,8 @@ def find_reads(sql: SqlInput, dialect: str, tables: dict[TableName, list[str]], 
         mapping.setdefault(schema, {})[table] = {c: "TEXT" for c in columns}
     try:
         tree = qualify(
-            tree, schema=mapping, db=default_schema, dialect=read,
+            # sqlglot asks for dict[str, object] where it reads a Mapping (a dict's value type is invariant)
+            tree, schema=mapping, db=default_schema, dialect=read,  # type: ignore[arg-type]
             validate_qualify_columns=False, quote_identifiers=False, identify=False,
         )
         scopes = traverse_scope(tree)

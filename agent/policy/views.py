@@ -12,7 +12,9 @@ from __future__ import annotations
 
 import logging
 import re
+from collections.abc import Iterable
 from dataclasses import replace
+from typing import Any
 
 import sqlglot
 from sqlglot import exp
@@ -25,9 +27,10 @@ from agent.policy.reads import TableName, table_of
 from agent.semantic.dbt_spec import Metric as DbtMetric
 from agent.semantic.dbt_spec import Project
 from agent.semantic.layer import view_data
-from agent.semantic.model import SemanticModel
+from agent.semantic.model import Dimension, SemanticModel
 from agent.sql.parse import sqlglot_dialect
 from agent.semantic.values import ValueIndex
+from agent.semantic.where import ParsedFilter
 from agent.warehouse import Schema
 
 log = logging.getLogger(__name__)
@@ -168,7 +171,7 @@ def _masked_description(text: str, hidden_words: frozenset[str], name: str) -> s
     return f"{kept or name} {MASKED_NOTE}."
 
 
-def _example_ok(example: dict, access: Access) -> bool:
+def _example_ok(example: dict[str, Any], access: Access) -> bool:
     """Examples the person may run, and none on a masked column: its question and SQL name values."""
     try:
         if access.authorize(example["sql"]) != example["sql"]:
@@ -178,7 +181,7 @@ def _example_ok(example: dict, access: Access) -> bool:
     return True
 
 
-def _dimension_masked(semantic: SemanticModel, dim, access: Access) -> bool:
+def _dimension_masked(semantic: SemanticModel, dim: Dimension, access: Access) -> bool:
     dialect = semantic.project.dialect if semantic.project is not None else access.dialect
     relations = {t.name: t.relation or t.name for t in semantic.tables}
     return any(
@@ -237,11 +240,11 @@ def scoped_project(project: Project, access: Access) -> Project:
             model, entities=tuple(e for e in model.entities if ok(e.expr)), dimensions=dimensions, measures=measures,
             agg_time_dimension=model.agg_time_dimension if model.agg_time_dimension in kept_dims else None,
         ))
-    measures = {m.name for model in models for m in model.measures}
+    measure_names = {m.name for model in models for m in model.measures}
     elements = {d.name for model in models for d in model.dimensions} | {e.name for m in models for e in m.entities}
     entities = {e.name for model in models for e in model.entities} | {m.entity_name for m in models if m.entity_name}
 
-    def filters_ok(filters) -> bool:
+    def filters_ok(filters: Iterable[ParsedFilter]) -> bool:
         return all(ref.name in elements and set(ref.entity_path) <= entities for f in filters for ref in f.refs)
 
     kept: dict[str, DbtMetric] = {}
@@ -250,7 +253,7 @@ def scoped_project(project: Project, access: Access) -> Project:
         progress = False
         for metric in list(pending):
             inputs = [i for i in (metric.numerator, metric.denominator, *metric.inputs) if i is not None]
-            if metric.measure is not None and (metric.measure.name not in measures
+            if metric.measure is not None and (metric.measure.name not in measure_names
                                                or not filters_ok(metric.measure.filters)):
                 pending.remove(metric)
                 continue

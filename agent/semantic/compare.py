@@ -10,15 +10,16 @@ from __future__ import annotations
 import itertools
 import math
 from collections.abc import Sequence
+from typing import TypeGuard
 
 REL_TOL = 1e-6
 
 
 def rows_match(
     gold_columns: Sequence[str],
-    gold_rows: Sequence[Sequence],
+    gold_rows: Sequence[Sequence[object]],
     got_columns: Sequence[str],
-    got_rows: Sequence[Sequence],
+    got_rows: Sequence[Sequence[object]],
     ordered: bool = False,
 ) -> bool:
     if len(gold_rows) != len(got_rows):
@@ -49,7 +50,7 @@ def rows_match(
     return False
 
 
-def values_equal(a, b) -> bool:
+def values_equal(a: object, b: object) -> bool:
     if a is None or b is None:
         return a is None and b is None
     if _is_number(a) and _is_number(b):
@@ -60,11 +61,11 @@ def values_equal(a, b) -> bool:
     return str(a) == str(b)
 
 
-def _is_number(value) -> bool:
+def _is_number(value: object) -> TypeGuard[int | float]:
     return isinstance(value, (int, float)) and not isinstance(value, bool)
 
 
-def _sort_key(value):
+def _sort_key(value: object) -> tuple[int, float, str]:
     if value is None:
         return (0, 0.0, "")
     if _is_number(value):
@@ -73,16 +74,16 @@ def _sort_key(value):
     return (2, 0.0, str(value))
 
 
-def _same_sequence(gold: Sequence, got: Sequence) -> bool:
+def _same_sequence(gold: Sequence[object], got: Sequence[object]) -> bool:
     return all(values_equal(a, b) for a, b in zip(gold, got))
 
 
-def _same_multiset(gold: Sequence, got: Sequence) -> bool:
+def _same_multiset(gold: Sequence[object], got: Sequence[object]) -> bool:
     return _same_sequence(sorted(gold, key=_sort_key), sorted(got, key=_sort_key))
 
 
-def _same_multiset_rows(gold: list[tuple], got: list[tuple]) -> bool:
-    def key(row):
+def _same_multiset_rows(gold: list[tuple[object, ...]], got: list[tuple[object, ...]]) -> bool:
+    def key(row: tuple[object, ...]) -> tuple[tuple[int, float, str], ...]:
         return tuple(_sort_key(v) for v in row)
 
     return all(_same_sequence(a, b) for a, b in zip(sorted(gold, key=key), sorted(got, key=key)))

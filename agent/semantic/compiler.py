@@ -15,9 +15,9 @@ from sqlglot import exp
 from agent.errors import AssistantError
 from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table, validate_intent
-from agent.semantic.model import SemanticModel
+from agent.semantic.model import SemanticModel, TableSpec
 from agent.semantic.reading import describe
-from agent.semantic.intent import Filter, Side, TimeFilter
+from agent.semantic.intent import Filter, MonthDay, Side, TimeFilter
 from agent.semantic.sqlgen import Contrast, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
 from agent.semantic.where import ParsedFilter, Ref
 from agent.semantic.words import plural_phrase
@@ -47,7 +47,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
     if intent.drop_unknown_groups:
         filters += [dimension_filter(d, "not_null", ()) for d in intent.dimensions if model.time_grain(d) is None]
     metrics = list(intent.metrics) + [h.metric for h in intent.having if h.metric not in intent.metrics]
-    contrasts = ()
+    contrasts: tuple[Contrast, ...] = ()
     if intent.contrast is not None:
         c = intent.contrast
         contrasts = (Contrast(f"{c.metric}__{c.kind}", "ratio" if c.kind == "share" else c.kind, c.metric,
@@ -161,7 +161,7 @@ def _time_filters(time: TimeFilter | None, model: SemanticModel, table: str,
     return filters
 
 
-def _part(spec, table: str, part: str, extract: str, dated_by: str | None = None) -> tuple[str, str | None]:
+def _part(spec: TableSpec, table: str, part: str, extract: str, dated_by: str | None = None) -> tuple[str, str | None]:
     """The dimension (and date part) holding one calendar part: that part of the date the question
     names, else the model's own column where it names one ('month'), else that part of the table's date."""
     if dated_by is not None:
@@ -181,25 +181,25 @@ def _day_grain(model: SemanticModel, table: str, name: str) -> str | None:
     return None if dim is not None and dim.granularity in ("day", "week", "month", "quarter", "year") else "day"
 
 
-def _day_run(month: tuple[str, str | None], day: tuple[str, str | None], first, last) -> ParsedFilter:
+def _day_run(month: tuple[str, str | None], day: tuple[str, str | None], first: MonthDay, last: MonthDay) -> ParsedFilter:
     """Calendar days from `first` to `last` in any year: within one month a BETWEEN on the day; across
     months the end of the first month, the months in between, the start of the last (wrapping the year)."""
     month_ref, day_ref = (Ref("time_dimension" if g else "dimension", n.split("__")[-1],
                               tuple(n.split("__")[:-1]), g) for n, g in (month, day))
     m, d = exp.column("__ref_0"), exp.column("__ref_1")
 
-    def month_is(number: int) -> exp.Expression:
+    def month_is(number: int) -> exp.Expr:
         return exp.EQ(this=m.copy(), expression=exp.Literal.number(number))
 
     if first.month == last.month and first.day <= last.day:
-        condition: exp.Expression = exp.and_(month_is(first.month), exp.Between(
+        condition: exp.Expr = exp.and_(month_is(first.month), exp.Between(
             this=d.copy(), low=exp.Literal.number(first.day), high=exp.Literal.number(last.day)))
     else:
         between, number = [], first.month % 12 + 1
         while number != last.month:
             between.append(number)
             number = number % 12 + 1
-        parts = [exp.paren(exp.and_(month_is(first.month), exp.GTE(this=d.copy(), expression=exp.Literal.number(
+        parts: list[exp.Expr] = [exp.paren(exp.and_(month_is(first.month), exp.GTE(this=d.copy(), expression=exp.Literal.number(
             first.day))))]
         if len(between) == 1:
             parts.append(month_is(between[0]))

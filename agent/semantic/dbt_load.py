@@ -10,9 +10,10 @@ a key that only describes (labels, descriptions, config) is read or passed over.
 
 from __future__ import annotations
 
+import functools
 import re
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 
@@ -25,6 +26,7 @@ from agent.semantic.dbt_spec import (
     MeasureInput,
     Metric,
     MetricInput,
+    MetricType,
     Project,
     SemanticModel,
 )
@@ -34,11 +36,13 @@ from agent.yamlload import SafeLoader
 _SKIP_DIRS = {"target", "dbt_packages", "dbt_modules", "logs", "node_modules", ".venv"}
 _AGGS = {"sum", "count", "count_distinct", "average", "avg", "min", "max", "median", "percentile", "sum_boolean"}
 _ENTITY_TYPES = {"primary", "unique", "foreign", "natural"}
+_METRIC_TYPES: dict[str, MetricType] = {"simple": "simple", "ratio": "ratio", "derived": "derived",
+                                        "cumulative": "cumulative"}
 # Keys that only describe an element or tune dbt itself: read where useful, never reported.
 _DESCRIPTIVE = {"name", "description", "label", "config", "meta", "tags", "group", "docs"}
 
 
-class _Mapping(dict):
+class _Mapping(dict[str, Any]):
     line = 0
 
 
@@ -65,7 +69,7 @@ class _Reader:
     def note(self, node: Any, message: str) -> None:
         self.diagnostics.append(Diagnostic(self.file, getattr(node, "line", 0), message))
 
-    def unknown_keys(self, node: dict, allowed: set[str], where: str) -> None:
+    def unknown_keys(self, node: dict[str, Any], allowed: set[str], where: str) -> None:
         for key in node:
             if key not in allowed and key not in _DESCRIPTIVE:
                 self.note(node, f"{where}: '{key}' is not supported and was ignored")
@@ -209,26 +213,28 @@ class _Reader:
             self.note(raw, "a metric without a name was skipped")
             return None
         name = str(raw["name"])
-        kind = str(raw.get("type", "")).lower()
+        written = str(raw.get("type", "")).lower()
         where = f"metric '{name}'"
         self.unknown_keys(raw, {"type", "type_params", "filter", "time_granularity"}, where)
-        if kind not in ("simple", "ratio", "derived", "cumulative"):
-            self.note(raw, f"{where}: type '{kind}' is not supported (simple, ratio, derived, cumulative); skipped")
+        kind = _METRIC_TYPES.get(written)
+        if kind is None:
+            self.note(raw, f"{where}: type '{written}' is not supported (simple, ratio, derived, cumulative); skipped")
             return None
         params = raw.get("type_params") or {}
         try:
             filters = self.filters(raw.get("filter"))
-            common = dict(name=name, type=kind, label=raw.get("label"), description=raw.get("description"),
-                          filters=filters, meta=_meta(raw), file=self.file, line=getattr(raw, "line", 0))
+            common = functools.partial(
+                Metric, name=name, type=kind, label=raw.get("label"), description=raw.get("description"),
+                filters=filters, meta=_meta(raw), file=self.file, line=getattr(raw, "line", 0))
             if kind in ("simple", "cumulative"):
                 cumulative = params.get("cumulative_type_params") or {}
                 window = cumulative.get("window", params.get("window"))
                 to_date = cumulative.get("grain_to_date", params.get("grain_to_date"))
-                period_agg = str(cumulative.get("period_agg", "first")).lower()
-                if period_agg not in ("first", "last"):
-                    self.note(raw, f"{where}: period_agg '{period_agg}' is not supported; the value at the start "
+                said = str(cumulative.get("period_agg", "first")).lower()
+                period_agg: Literal["first", "last"] = "last" if said == "last" else "first"
+                if said not in ("first", "last"):
+                    self.note(raw, f"{where}: period_agg '{said}' is not supported; the value at the start "
                                    "of each period (MetricFlow's default, 'first') is reported")
-                    period_agg = "first"
                 for key in params:
                     if key not in ("measure", "window", "grain_to_date", "cumulative_type_params", "metric",
                                    "input_metric"):
@@ -236,7 +242,7 @@ class _Reader:
                 measure = self.measure_input(params.get("measure"), where)
                 if measure is None:
                     return None
-                return Metric(**common, measure=measure, window=_window(window, where) if window else None,
+                return common(measure=measure, window=_window(window, where) if window else None,
                               grain_to_date=str(to_date).lower() if to_date else None, period_agg=period_agg)
             if kind == "ratio":
                 numerator = self.metric_input(params.get("numerator"), where)
@@ -244,12 +250,12 @@ class _Reader:
                 if numerator is None or denominator is None:
                     self.note(raw, f"{where}: a ratio needs a numerator and a denominator; skipped")
                     return None
-                return Metric(**common, numerator=numerator, denominator=denominator)
+                return common(numerator=numerator, denominator=denominator)
             inputs = tuple(i for i in (self.metric_input(r, where) for r in _list(params.get("metrics"))) if i)
             if not params.get("expr") or not inputs:
                 self.note(raw, f"{where}: a derived metric needs expr and metrics; skipped")
                 return None
-            return Metric(**common, expr=str(params["expr"]), inputs=inputs)
+            return common(expr=str(params["expr"]), inputs=inputs)
         except (FilterSyntaxError, ValueError) as exc:
             self.note(raw, f"{where}: {exc}; skipped")
             return None
@@ -313,7 +319,7 @@ def _window(raw: Any, where: str) -> tuple[int, str]:
     return int(match.group(1)), match.group(2)
 
 
-def _relation(raw: dict) -> str | None:
+def _relation(raw: dict[str, Any]) -> str | None:
     node = raw.get("node_relation")
     if isinstance(node, dict):
         if node.get("relation_name"):
@@ -328,19 +334,19 @@ def _relation(raw: dict) -> str | None:
     return match.group(2) if match else None
 
 
-def _expr(raw: dict) -> str:
+def _expr(raw: dict[str, Any]) -> str:
     expr = raw.get("expr", raw["name"])
     return str(expr).strip() if not isinstance(expr, bool) else str(raw["name"])
 
 
-def _meta(raw: dict) -> dict:
+def _meta(raw: dict[str, Any]) -> dict[str, Any]:
     config = raw.get("config") or {}
     meta = dict(config.get("meta") or {}) if isinstance(config, dict) else {}
     meta.update(raw.get("meta") or {})
     return meta
 
 
-def _list(value: Any) -> list:
+def _list(value: Any) -> list[Any]:
     return value if isinstance(value, list) else []
 
 

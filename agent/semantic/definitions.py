@@ -109,13 +109,15 @@ def build(text: str, model: SemanticModel, words: dict[str, list[tuple[str, str,
     return Built(table, f"({sql})" if comparisons else sql, bool(comparisons), dates_apart)
 
 
-def _place(options: list[list[tuple[str, str, str]]], model: SemanticModel):
+def _place(
+    options: list[list[tuple[str, str, str]]], model: SemanticModel
+) -> tuple[str, list[tuple[str, str, str]]] | None:
     """The table whose rows the formula reads, and per column (entity path or '', expr, kind):
     the table holding most of the columns, the others reached by one many-to-one path each."""
     tables = sorted({t for o in options for t, _, _ in o},
                     key=lambda t: -sum(any(x == t for x, _, _ in o) for o in options))
     for base in tables:
-        places = []
+        places: list[tuple[str, str, str]] = []
         for choices in options:
             own = [(e, k) for t, e, k in choices if t == base]
             if own:
@@ -158,7 +160,7 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
                 path = column.table.split("__")
                 target = model.table_of_entity(path[-1])
                 reached = model.join_path(table, target) if target else None
-                if not reached or [j.name[len(j.from_table) + 2:] for j in reached] != path:
+                if not target or not reached or [j.name[len(j.from_table) + 2:] for j in reached] != path:
                     return False
                 table = target
             return any(t == table and e.strip('"').lower() == column.name.lower()
@@ -205,7 +207,7 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
     return result
 
 
-_CACHE: dict[tuple, tuple[SemanticModel, SemanticModel]] = {}
+_CACHE: dict[tuple[int, tuple[str, ...]], tuple[SemanticModel, SemanticModel]] = {}
 
 
 def _squash(text: str) -> str:

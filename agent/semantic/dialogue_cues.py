@@ -7,6 +7,7 @@ import re
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
+from typing import Any
 
 from agent.yamlload import safe_load
 
@@ -14,8 +15,9 @@ _WORDS_FILE = Path(__file__).with_name("dialogue_words.yaml")
 
 
 @lru_cache(maxsize=1)
-def dialogue_words() -> dict:
-    return safe_load(_WORDS_FILE.read_text())
+def dialogue_words() -> dict[str, Any]:
+    words: dict[str, Any] = safe_load(_WORDS_FILE.read_text())
+    return words
 
 
 def phrase(words: list[str]) -> str:
@@ -24,7 +26,7 @@ def phrase(words: list[str]) -> str:
     return r"(?:" + "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered) + r")"
 
 
-def has(text: str, words: list[str]) -> re.Match | None:
+def has(text: str, words: list[str]) -> re.Match[str] | None:
     return re.search(rf"(?<![\w']){phrase(words)}(?![\w'])", text, re.I)
 
 
@@ -53,7 +55,7 @@ class Cues:
                     self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer])
 
 
-def _cut(text: str, match: re.Match) -> str:
+def _cut(text: str, match: re.Match[str]) -> str:
     return (text[: match.start()] + " " + text[match.end():]).strip()
 
 

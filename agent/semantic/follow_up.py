@@ -38,9 +38,10 @@ class FollowUp:
     over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
 
 
-def _read(text: str, model: SemanticModel, values: ValueIndex) -> tuple[Extraction, Draft]:
-    """The question reader on `text`, with its last draft: whether a measure was said, not defaulted."""
-    draft = Draft(question=text, model=model, values=values)
+def _read(text: str, model: SemanticModel, values: ValueIndex, previous: StructuredIntent) -> tuple[Extraction, Draft]:
+    """The question reader on `text`, with its last draft: whether a measure was said, not defaulted.
+    A value of several dimensions is read as the one `previous` filters on ('now for LGA')."""
+    draft = Draft(question=text, model=model, values=values, thread_fields=[f.field for f in previous.filters])
     for run in PASSES:
         draft = run(draft)
         if draft.outcome is not None:
@@ -71,7 +72,7 @@ def _fields_named(said: str, intent: StructuredIntent, model: SemanticModel) -> 
     return list(dict.fromkeys(fields)), dates
 
 
-def _aggregation(text: str) -> tuple[str, re.Match] | None:
+def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
     """An aggregation named on its own ('the median instead')."""
     for agg, phrases in dialogue_words()["aggregations_alone"].items():
         if m := has(text, phrases):
@@ -100,7 +101,7 @@ def _with_previous_measure(previous: StructuredIntent, rest: str, model: Semanti
     labels = [model.metric_by_name[m].label for m in previous.metrics if m in model.metric_by_name]
     if not labels:
         return None
-    extraction, _ = _read(f"{' and '.join(labels)} {rest}", model, values)
+    extraction, _ = _read(f"{' and '.join(labels)} {rest}", model, values, previous)
     return extraction if extraction.intent is not None else None
 
 
@@ -134,7 +135,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):
-        extraction, draft = _read(rest, model, values)
+        extraction, draft = _read(rest, model, values, previous)
     said_measure = draft is not None and extraction is not None and extraction.intent is not None \
         and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
         and not _only_rows_named(extraction.intent, rest, model)
@@ -142,7 +143,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if not said_measure and (named := _aggregation(rest)):
         agg, match = named
         rest = (rest[: match.start()] + " " + rest[match.end():]).strip()
-        extraction, draft = _read(rest, model, values) if _content(rest) else (None, None)
+        extraction, draft = _read(rest, model, values, previous) if _content(rest) else (None, None)
     if extraction is not None and extraction.intent is not None and said_measure and not cues.any:
         intent = extraction.intent
         if intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3:
@@ -150,7 +151,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if extraction is not None and extraction.intent is not None and said_measure and _ranks_alone(cues):
         # 'top 5 pizza types by quantity sold': a measure, things to rank and how many is a question of its
         # own, read whole (its 'top 5' too), not an edit of the previous one ('top 3 by arrival delay' is)
-        whole, _ = _read(message, model, values)
+        whole, _ = _read(message, model, values, previous)
         if whole.intent is not None and whole.intent.dimensions and whole.intent.limit is not None:
             return FollowUp(fresh=True, extraction=whole)
     if extraction is not None and extraction.intent is None:

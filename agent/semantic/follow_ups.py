@@ -33,9 +33,12 @@ def follow_up_intents(
         return []  # a measure or field the question defined itself (a formula) has no follow-up wording
     metric = intent.metrics[0]
     label = model.metric_by_name[metric].label
-    filters = [f for f in intent.filters if _phrase_filter(f, model) is not None]
-    time = intent.time if intent.time is not None and _phrase_time(intent.time) else None
-    suffix = "".join(" " + _phrase_filter(f, model) for f in filters) + (" " + _phrase_time(time) if time else "")
+    phrased = [(f, said) for f in intent.filters if (said := _phrase_filter(f, model)) is not None]
+    filters = [f for f, _ in phrased]
+    time_said = _phrase_time(intent.time) if intent.time is not None else None
+    time = intent.time if time_said else None
+    time_suffix = " " + time_said if time_said else ""
+    suffix = "".join(" " + said for _, said in phrased) + time_suffix
     used = set(intent.dimensions) | {f.field for f in filters}
     pairs: list[tuple[str, StructuredIntent]] = []
 
@@ -57,7 +60,7 @@ def follow_up_intents(
         # compare the filtered value with its peers: "from EWR" -> "by origin airport"
         if model.dimension_by_name[flt.field].kind == "categorical" and len(intent.dimensions) <= 1:
             rest = [f for f in filters if f is not flt]
-            rest_suffix = "".join(" " + _phrase_filter(f, model) for f in rest) + (" " + _phrase_time(time) if time else "")
+            rest_suffix = "".join(" " + said for f, said in phrased if f is not flt) + time_suffix
             dims = [*intent.dimensions, flt.field]
             by = " and ".join(model.dimension_by_name[d].label for d in dims)
             pairs.append((f"{label} by {by}{rest_suffix}",

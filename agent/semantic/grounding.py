@@ -57,12 +57,12 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         label = dim["label"].lower()
         words = label.split()
         if dim.get("kind") == "categorical" and len(words) > 1 and words[-1] in (thesaurus.get("id_suffixes") or []):
-            for form in inflections(tuple(words[:-1])):  # 'user id' with no users table: 'users' are its values
-                offer("dimension", dim["name"], " ".join(form), f"its name: the {' '.join(words[:-1])} it identifies")
+            for inflected in inflections(tuple(words[:-1])):  # 'user id' with no users table: 'users' are its values
+                offer("dimension", dim["name"], " ".join(inflected), f"its name: the {' '.join(words[:-1])} it identifies")
         if dim.get("kind") == "flag":
             if len(words) > 1 and words[0] in (thesaurus.get("flag_prefixes") or []):
-                for form in inflections(tuple(words[1:])):  # 'is series winner': the series winners
-                    offer("flag", dim["name"], " ".join(form), f"its name: the rows that are {' '.join(words[1:])}")
+                for inflected in inflections(tuple(words[1:])):  # 'is series winner': the series winners
+                    offer("flag", dim["name"], " ".join(inflected), f"its name: the rows that are {' '.join(words[1:])}")
             for word in _flag_phrases(dim.get("description") or ""):
                 offer("flag", dim["name"], word, f"its description: “{_short(dim['description'])}”")
         for alias in _asides_after(dim.get("description") or "", label):

@@ -147,7 +147,7 @@ def _vocabulary(root: Path) -> dict[str, Any]:
     return merged
 
 
-def _merge(base: dict, extra: dict) -> None:
+def _merge(base: dict[str, Any], extra: dict[str, Any]) -> None:
     for key, value in extra.items():
         if isinstance(value, dict) and isinstance(base.get(key), dict):
             _merge(base[key], value)
@@ -174,7 +174,9 @@ def _column_prefix(model: DbtModel) -> str:
 
 def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     annotated = any("values" in d.meta for m in project.semantic_models for d in m.dimensions)
-    tables, joins, dimensions = [], [], {}
+    tables: list[dict[str, Any]] = []
+    joins: list[dict[str, Any]] = []
+    dimensions: dict[str, dict[str, Any]] = {}
     for model in project.semantic_models:
         tables.append(_table(model, project))
         for entity in model.entities:
@@ -351,7 +353,9 @@ def _row_count_metric(model: DbtModel, project: Project) -> str | None:
     return None
 
 
-def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, annotated: bool, prefix: str) -> None:
+def _add_dimension(
+    dimensions: dict[str, dict[str, Any]], model: DbtModel, dim: Dimension, project: Project, annotated: bool, prefix: str
+) -> None:
     meta = dim.meta
     source = {"table": model.name, "expr": dim.expr}
     existing = dimensions.get(dim.name)
@@ -375,7 +379,7 @@ def _add_dimension(dimensions: dict, model: DbtModel, dim, project: Project, ann
     dimensions[dim.name] = entry
 
 
-def _add_identifier(dimensions: dict, model: DbtModel) -> None:
+def _add_identifier(dimensions: dict[str, dict[str, Any]], model: DbtModel) -> None:
     """The table's own key as a dimension named after its entity (the compiler reaches an entity by that
     name): what tells its things apart where no name column does. No words of its own but its label."""
     primary = model.primary
@@ -424,7 +428,7 @@ def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
     agg = _AGG_WORD.get(measure.agg)
     column = next((d for d in owner.dimensions if d.expr == measure.expr and d.type == "categorical"), None)
     generated = column is not None and column.name in metric.name and metric.name != column.name
-    if generated and agg and (metric.label is None or metric.label.lower() == _words(metric.name).lower()):  # 'lineitem_l_discount_average' reads 'Average discount'
+    if column is not None and generated and agg and (metric.label is None or metric.label.lower() == _words(metric.name).lower()):  # 'lineitem_l_discount_average' reads 'Average discount'
         entry["label"] = f"{dict(avg='average', sum='total').get(agg, agg).capitalize()} {_words(column.name, _column_prefix(owner))}"
     if agg and column is not None and not filtered:
         entry["measure"], entry["agg"] = column.name, agg
@@ -434,7 +438,7 @@ def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
     return entry
 
 
-def _first_measure(metric: DbtMetric, project: Project, seen: tuple = ()) -> str | None:
+def _first_measure(metric: DbtMetric, project: Project, seen: tuple[str, ...] = ()) -> str | None:
     if metric.measure is not None:
         return metric.measure.name
     for item in [metric.numerator, metric.denominator, *metric.inputs]:
@@ -448,7 +452,7 @@ def _first_measure(metric: DbtMetric, project: Project, seen: tuple = ()) -> str
 
 def _choose_defaults(metrics: list[dict[str, Any]]) -> None:
     """Where the YAML marks no default aggregation of a measure, the average is meant ('delay by month')."""
-    by_measure: dict[str, list[dict]] = {}
+    by_measure: dict[str, list[dict[str, Any]]] = {}
     for metric in metrics:
         if metric.get("measure"):
             by_measure.setdefault(metric["measure"], []).append(metric)

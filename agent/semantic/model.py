@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
+from collections.abc import Iterable
 from typing import Any, Literal
 
 import sqlglot
@@ -104,7 +105,7 @@ class Dimension(_Strict):
 
     @model_validator(mode="before")
     @classmethod
-    def _single_source_shorthand(cls, data):
+    def _single_source_shorthand(cls, data: Any) -> Any:
         if isinstance(data, dict) and "table" in data:
             data = dict(data)
             source = {"table": data.pop("table"), "expr": data.pop("expr", data.get("name"))}
@@ -189,9 +190,9 @@ class SemanticModel(_Strict):
         dims = {d.name: d for d in self.dimensions}
         metrics = {m.name for m in self.metrics}
         for table in self.tables:
-            for metric in [table.count_metric, *table.counted_from.values()]:
-                if metric and metric not in metrics:
-                    problems.append(f"table '{table.name}': '{metric}' is not a metric")
+            for counted in [table.count_metric, *table.counted_from.values()]:
+                if counted and counted not in metrics:
+                    problems.append(f"table '{table.name}': '{counted}' is not a metric")
         if self.default_metric and self.default_metric not in metrics:
             problems.append(f"default_metric '{self.default_metric}' is not a metric")
         for join in self.joins:
@@ -209,12 +210,12 @@ class SemanticModel(_Strict):
                 if source.table not in tables:
                     problems.append(f"dimension '{dim.name}': table '{source.table}' is not declared")
                 if source.join is not None:
-                    join = joins.get(source.join)
-                    if join is None:
+                    through = joins.get(source.join)
+                    if through is None:
                         problems.append(f"dimension '{dim.name}': join '{source.join}' is not declared")
-                    elif join.to_table != source.table:
+                    elif through.to_table != source.table:
                         problems.append(
-                            f"dimension '{dim.name}': join '{source.join}' leads to '{join.to_table}', "
+                            f"dimension '{dim.name}': join '{source.join}' leads to '{through.to_table}', "
                             f"not '{source.table}'"
                         )
         for metric in self.metrics:
@@ -225,9 +226,9 @@ class SemanticModel(_Strict):
                     problems.append(f"metric '{metric.name}': measure '{metric.measure}' is not a dimension")
                 if metric.agg is None:
                     problems.append(f"metric '{metric.name}': a measure needs an agg")
-        for word, measure in self.ranking.implies_measure.items():
-            if measure not in dims:
-                problems.append(f"ranking word '{word}': measure '{measure}' is not a dimension")
+        for word, implied in self.ranking.implies_measure.items():
+            if implied not in dims:
+                problems.append(f"ranking word '{word}': measure '{implied}' is not a dimension")
         for season, months in self.seasons.items():
             if not months or any(not 1 <= m <= 12 for m in months):
                 problems.append(f"season '{season}': months must be between 1 and 12")
@@ -451,7 +452,7 @@ class SemanticModel(_Strict):
         return (base, grain) if base == "metric_time" and grain in TIME_GRAINS else None
 
 
-class _Dimensions(dict):
+class _Dimensions(dict[str, "Dimension"]):
     """Dimensions by name; 'entity__dimension' is made on first use from the dimension and the
     entity's table (its label names both: 'customer region')."""
 
@@ -461,7 +462,7 @@ class _Dimensions(dict):
 
     def __missing__(self, name: str) -> Dimension:
         through, _, base = name.rpartition("__")
-        dim = dict.get(self, base)
+        dim: Dimension | None = dict.get(self, base)
         if not through or "__" in through or dim is None or through == "metric_time" \
                 or self._model.table_of_entity(through) is None:
             raise KeyError(name)
@@ -474,12 +475,12 @@ class _Dimensions(dict):
         if dict.__contains__(self, name):
             return True
         try:
-            self[name]  # type: ignore[index]
+            self[name]  # type: ignore[index]  # a non-text name is looked up like any: KeyError or TypeError
         except (KeyError, TypeError):
             return False
         return True
 
-    def get(self, name, default=None):  # type: ignore[override]
+    def get(self, name: str, default: Dimension | None = None) -> Dimension | None:  # type: ignore[override]
         return self[name] if name in self else default
 
 
@@ -496,7 +497,7 @@ def check_against(model: SemanticModel, schema: Schema) -> list[str]:
         cols = schema.columns_of(table)
         return {c.name for c in cols} if cols else None
 
-    def need(owner: str, table: str, names) -> None:
+    def need(owner: str, table: str, names: Iterable[str]) -> None:
         available = columns(table)
         if available is None:
             problems.append(f"{owner}: table '{table}' is not in the warehouse")

@@ -4,6 +4,7 @@ departure delay > 60 minutes, in 2013"), so a misreading is visible before anyon
 from __future__ import annotations
 
 import calendar
+from collections.abc import Callable
 from datetime import date
 
 from agent.semantic.definitions import with_definitions
@@ -60,7 +61,7 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     return "; ".join(parts) + "."
 
 
-def _metric_labels(model: SemanticModel):
+def _metric_labels(model: SemanticModel) -> Callable[[str], str]:
     return lambda name: model.metric_by_name[name].label if name in model.metric_by_name else name
 
 
@@ -69,7 +70,7 @@ def _dim(model: SemanticModel, name: str) -> str:
     return dim.label if dim else name
 
 
-def _field(name: str, model: SemanticModel, label) -> str:
+def _field(name: str, model: SemanticModel, label: Callable[[str], str]) -> str:
     for suffix, words in (("__pct_change", "% change in "), ("__change", "change in "), ("__previous", "previous "),
                           ("__ratio", "ratio of "), ("__difference", "difference in "), ("__share", "share of ")):
         if name.endswith(suffix):
@@ -77,7 +78,7 @@ def _field(name: str, model: SemanticModel, label) -> str:
     return label(name).lower() if name in model.metric_by_name else _dim(model, name)
 
 
-def _number(value) -> str:
+def _number(value: object) -> str:
     return f"{value:g}" if isinstance(value, float) else str(value)
 
 
@@ -152,7 +153,7 @@ def _side(side: Side, model: SemanticModel) -> str:
     return " and ".join([filter_words(f, model) for f in side.filters] + time_words(side.time)) or "all"
 
 
-def _contrast(contrast: Contrast, model: SemanticModel, label) -> str:
+def _contrast(contrast: Contrast, model: SemanticModel, label: Callable[[str], str]) -> str:
     metric = label(contrast.metric).lower()
     first, second = _side(contrast.first, model), _side(contrast.second, model)
     if contrast.kind == "share":

@@ -205,6 +205,8 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     kinds = [(k, words.find(k)) for k in ("pct_change", "share", "ratio", "difference")]
     found = [(k, spans) for k, spans in kinds if spans]
     metrics = intent.metrics
+    if not found and not intent.compare:
+        return _beside_the_rest(intent, words, model)
     if not found or len(metrics) != 1 or intent.compare:
         return intent
     kind, spans = found[0]
@@ -223,7 +225,7 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
             words.consume(spans)
             return intent.model_copy(update={"share_of_total": True})
         return _share(intent, words, spans)
-    sides = _value_sides(intent, words) or _time_sides(intent, words)
+    sides = _value_sides(intent, words) or _time_sides(intent, words) or _flag_sides(intent, words, model)
     if sides is None:
         return intent
     (first, second), rest = sides
@@ -248,6 +250,34 @@ def _value_sides(intent: StructuredIntent, words: _Words):
             sides = (Side(filters=[Filter(field=flt.field, values=[a])]), Side(filters=[Filter(field=flt.field, values=[b])]))
             return sides, {"filters": filters}
     return None
+
+
+def _beside_the_rest(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
+    """'average age of bakers who made the final vs everyone else': both groups side by side, one row
+    each (grouped by the yes/no condition), when no ratio or difference is asked for."""
+    sides = _flag_sides(intent, words, model)
+    if sides is None:
+        return intent
+    (flagged, _), rest = sides
+    field = flagged.filters[0].field
+    words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than")])
+    return intent.model_copy(update={**rest, "dimensions": [*intent.dimensions, field]})
+
+
+def _flag_sides(intent: StructuredIntent, words: _Words, model: SemanticModel):
+    """A yes/no condition against the rows it leaves out ('attrition for people who work overtime than for
+    those who don't', 'bakers who made the final vs everyone else'): the flagged rows first."""
+    flagged = [i for i, f in enumerate(intent.filters) if f.op == "=" and f.values == [True]
+               and f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"]
+    others = words.find("the_others")
+    if len(flagged) != 1 or not others:
+        return None
+    index = flagged[0]
+    field = intent.filters[index].field
+    words.consume(others)
+    filters = intent.filters[:index] + intent.filters[index + 1:]
+    sides = (Side(filters=[Filter(field=field, values=[True])]), Side(filters=[Filter(field=field, values=[False])]))
+    return sides, {"filters": filters}
 
 
 def _time_sides(intent: StructuredIntent, words: _Words):

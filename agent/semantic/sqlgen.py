@@ -29,6 +29,8 @@ Everything is built as a sqlglot expression tree and rendered once in the target
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Callable, Sequence
+from collections.abc import Set as AbstractSet
 from dataclasses import dataclass, field, replace
 from datetime import date
 from typing import Literal
@@ -37,7 +39,7 @@ import sqlglot
 from sqlglot import exp
 
 from agent.errors import AssistantError
-from agent.semantic.dbt_spec import GRAIN_ORDER, Dimension, Metric, Project, SemanticModel
+from agent.semantic.dbt_spec import GRAIN_ORDER, Dimension, Metric, MetricInput, Project, SemanticModel
 from agent.semantic.where import ParsedFilter, Ref
 from agent.warehouse.base import identifier, split_name
 
@@ -75,7 +77,7 @@ class MetricCondition:
 
     metric: str
     op: str
-    values: tuple = ()
+    values: tuple[object, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -119,6 +121,16 @@ class Compiled:
     columns: list[str]
 
 
+# What the CTE builder reads a column with: (name, entity path, grain, shift, tagged) -> the expression.
+ColumnOf = Callable[..., exp.Expr]
+# A CTE's grouping: (semantic model, offset, cumulative settings, offset_to_grain).
+CteKey = tuple[str, "tuple[int, str] | None", "tuple[tuple[int, str] | None, str | None, str] | None", "str | None"]
+# A CTE: (name, query, whether it is shifted in time, the grain an offset_to_grain input starts at).
+Cte = tuple[str, exp.Select, bool, "str | None"]
+# How a time column is truncated to a grain.
+Truncate = Callable[[exp.Expr, "str | None"], exp.Expr]
+
+
 # -- leaves ---------------------------------------------------------------------------------------------
 
 @dataclass(frozen=True)
@@ -131,7 +143,7 @@ class _Leaf:
     fill: float | None = None
     to_grain: str | None = None  # offset_to_grain: the value at the start of this grain's period
 
-    def cte_key(self, model: str) -> tuple:
+    def cte_key(self, model: str) -> CteKey:
         return (model, self.offset, self.cumulative, self.to_grain)
 
 
@@ -142,9 +154,9 @@ class _Plan:
     query: Query
     leaves: dict[_Leaf, str] = field(default_factory=dict)  # leaf -> column alias
 
-    def leaf(self, leaf: _Leaf) -> exp.Expression:
+    def leaf(self, leaf: _Leaf) -> exp.Expr:
         alias = self.leaves.setdefault(leaf, f"m{len(self.leaves)}")
-        column: exp.Expression = exp.column(alias, table="__cte_of_" + alias)
+        column: exp.Expr = exp.column(alias, table="__cte_of_" + alias)
         if leaf.fill is not None:
             column = exp.func("COALESCE", column, exp.Literal.number(leaf.fill))
         return column
@@ -152,7 +164,7 @@ class _Plan:
 
 def _metric_expr(plan: _Plan, name: str, filters: tuple[ParsedFilter, ...] = (),
                  offset: tuple[int, str] | None = None, seen: tuple[str, ...] = (),
-                 to_grain: str | None = None) -> exp.Expression:
+                 to_grain: str | None = None) -> exp.Expr:
     if name in seen:
         raise QueryError(f"Metric '{name}' refers to itself.")
     metric = plan.project.metric_by_name.get(name)
@@ -180,7 +192,14 @@ def _metric_expr(plan: _Plan, name: str, filters: tuple[ParsedFilter, ...] = (),
     return tree
 
 
-def _input_expr(plan: _Plan, item, filters, offset, seen, to_grain=None) -> exp.Expression:
+def _input_expr(
+    plan: _Plan,
+    item: MetricInput,
+    filters: tuple[ParsedFilter, ...],
+    offset: tuple[int, str] | None,
+    seen: tuple[str, ...],
+    to_grain: str | None = None,
+) -> exp.Expr:
     if item.offset_to_grain:
         if offset is not None or item.offset_window is not None or to_grain is not None:
             raise QueryError(f"offset_to_grain on '{item.name}' cannot be combined with another offset.")
@@ -284,7 +303,7 @@ class _Builder:
 
     # expressions -------------------------------------------------------------------------------------
 
-    def parse(self, sql: str) -> exp.Expression:
+    def parse(self, sql: str) -> exp.Expr:
         return sqlglot.parse_one(sql, read=self.project.dialect)
 
     def source(self, relation: str, alias: str) -> exp.Table:
@@ -295,20 +314,23 @@ class _Builder:
                          db=identifier(parts[-2], self.dialect) if len(parts) > 1 else None,
                          alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
 
-    def qualified(self, sql: str, alias: str) -> exp.Expression:
+    def qualified(self, sql: str, alias: str) -> exp.Expr:
         tree = self.parse(sql)
         for column in list(tree.find_all(exp.Column)):
             if not column.table:
                 column.set("table", exp.to_identifier(alias, quoted=True))
         return tree
 
-    def grain(self, expr: exp.Expression, grain: str | None) -> exp.Expression:
+    def grain(self, expr: exp.Expr, grain: str | None) -> exp.Expr:
         if grain is None:
             return expr
         if grain == "hour":
             return exp.TimestampTrunc(this=exp.cast(expr, "TIMESTAMP"), unit=exp.Var(this="HOUR"))
         if grain in GRAIN_ORDER:
-            truncated = exp.DateTrunc(this=exp.cast(expr, "DATE"), unit=exp.Var(this=grain.upper()))
+            # sqlglot's DateTrunc declares an __init__ without annotations
+            truncated = exp.DateTrunc(  # type: ignore[no-untyped-call]
+                this=exp.cast(expr, "DATE"), unit=exp.Var(this=grain.upper())
+            )
             return exp.cast(truncated, "DATE")
         if grain == "extract_dow":
             return self.iso_weekday(exp.cast(expr, "DATE"))
@@ -319,7 +341,7 @@ class _Builder:
             return exp.DayOfYear(this=exp.cast(expr, "DATE"))
         return exp.Extract(this=exp.Var(this=part), expression=exp.cast(expr, "TIMESTAMP" if part == "HOUR" else "DATE"))
 
-    def iso_weekday(self, date: exp.Expression) -> exp.Expression:
+    def iso_weekday(self, date: exp.Expr) -> exp.Expr:
         """1 = Monday ... 7 = Sunday in every dialect (each spells it differently)."""
         if self.dialect == "postgres":
             return exp.Extract(this=exp.Var(this="ISODOW"), expression=date)
@@ -327,7 +349,7 @@ class _Builder:
             return exp.Add(this=exp.Anonymous(this="WEEKDAY", expressions=[date]), expression=exp.Literal.number(1))
         return exp.DayOfWeekIso(this=date)
 
-    def shifted(self, expr: exp.Expression, offset: tuple[int, str] | None) -> exp.Expression:
+    def shifted(self, expr: exp.Expr, offset: tuple[int, str] | None) -> exp.Expr:
         if offset is None:
             return expr
         count, unit = offset
@@ -349,7 +371,7 @@ class _Builder:
         time_dim = self.agg_time(model, leaves[0][0].measure)
 
         def column(name: str, entity_path: tuple[str, ...] = (), grain: str | None = None,
-                   shift: bool = True, tagged: bool = False) -> exp.Expression:
+                   shift: bool = True, tagged: bool = False) -> exp.Expr:
             if name == "metric_time":
                 if time_dim is None:
                     raise QueryError(f"The measures of '{model.name}' have no time dimension (agg_time_dimension).")
@@ -371,15 +393,15 @@ class _Builder:
                 expr = self.shifted(expr, offset)
             return self.grain(expr, grain)
 
-        select: list[exp.Expression] = []
-        group: list[exp.Expression] = []
+        select: list[exp.Expr] = []
+        group: list[exp.Expr] = []
         for item in self.plan.query.group_by:
             *path, name = item.name.split("__")
             expr = column(name, tuple(path), item.grain, tagged=True)
             select.append(exp.alias_(expr, item.alias, quoted=True))
             group.append(expr)
 
-        def sql_of(ref: Ref) -> exp.Expression:
+        def sql_of(ref: Ref) -> exp.Expr:
             return column(ref.name, ref.entity_path, ref.grain)
 
         where = [f for f in self.plan.query.where
@@ -402,17 +424,29 @@ class _Builder:
         query = exp.select(*select).from_(source)
         for join in joins.values():
             query = query.join(join)
-        where = conditions + row_filters
-        if where:
-            query = query.where(exp.and_(*where))
+        restricted = conditions + row_filters
+        if restricted:
+            query = query.where(exp.and_(*restricted))
         if group:
             query = query.group_by(*group)
         return query
 
-    def cumulative_cte(self, model, leaves, source, joins, column, conditions, row_filters, own) -> exp.Select:
+    def cumulative_cte(
+        self,
+        model: SemanticModel,
+        leaves: list[tuple[_Leaf, str]],
+        source: exp.Expr,
+        joins: dict[tuple[str, ...], exp.Join],
+        column: ColumnOf,
+        conditions: list[exp.Expr],
+        row_filters: list[exp.Expr],
+        own: dict[str, list[exp.Expr]],
+    ) -> exp.Select:
         """Reported periods (chosen by the time filters) joined to every row up to their first day
         (period_agg 'first') or their end ('last')."""
-        window, to_date, period_agg = leaves[0][0].cumulative
+        settings = leaves[0][0].cumulative
+        assert settings is not None  # called for the leaves of a cumulative metric only
+        window, to_date, period_agg = settings
         times = [g for g in self.plan.query.group_by if g.name == "metric_time"
                  or g.name.split("__")[-1] == self.agg_time(model, leaves[0][0].measure)]
         aggs = [exp.alias_(self.aggregate(leaf.measure, model.name, own[name], column), name, quoted=True)
@@ -424,8 +458,8 @@ class _Builder:
             where = conditions + row_filters
             return query.where(exp.and_(*where)) if where else query
         period = times[0]
-        grain = period.grain or self.project.model_by_name[model.name].dimension(
-            self.agg_time(model, leaves[0][0].measure) or "").granularity or "day"
+        dated_by = self.project.model_by_name[model.name].dimension(self.agg_time(model, leaves[0][0].measure) or "")
+        grain = period.grain or (dated_by.granularity if dated_by is not None else None) or "day"
         if grain not in GRAIN_ORDER:
             raise QueryError("A cumulative metric needs a time grain (day, week, month, quarter or year).")
         row_time = column(period.name.split("__")[-1], grain=grain)
@@ -439,6 +473,7 @@ class _Builder:
         # that day; 'last': the rows up to the period's end, i.e. every row of a period not after it
         non_time = [c for c, f in zip(conditions, self.plan.query.where) if not self.is_time_filter(f, model)]
         reach, bound = row_time, p.copy()
+        bound_expr: exp.Expr = bound
         if period_agg == "first" and grain in ("week", "month", "quarter", "year"):
             reach = column(period.name.split("__")[-1], grain="day")
             # the period where the data starts reports its first day with data, as MetricFlow does
@@ -447,15 +482,15 @@ class _Builder:
                 first = first.join(join.copy())
             if non_time + row_filters:
                 first = first.where(exp.and_(*[c.copy() for c in non_time + row_filters]))
-            bound = exp.func("GREATEST", p.copy(), first.subquery())
-        on: list[exp.Expression] = [exp.LTE(this=reach.copy(), expression=bound)]
+            bound_expr = exp.func("GREATEST", p.copy(), first.subquery())
+        on: list[exp.Expr] = [exp.LTE(this=reach.copy(), expression=bound_expr)]
         if window is not None:
             on.append(exp.GT(this=reach.copy(), expression=self.shifted(bound.copy(), (-window[0], window[1]))))
         if to_date is not None:
             on.append(exp.EQ(this=self.grain(reach.copy(), to_date), expression=self.grain(p.copy(), to_date)))
         others = [g for g in self.plan.query.group_by if g is not period]
         select = [exp.alias_(p.copy(), period.alias, quoted=True)]
-        group: list[exp.Expression] = [p.copy()]
+        group: list[exp.Expr] = [p.copy()]
         for item in others:
             *path, name = item.name.split("__")
             expr = column(name, tuple(path), item.grain)
@@ -470,7 +505,7 @@ class _Builder:
             query = query.where(exp.and_(*where))
         return query.group_by(*group)
 
-    def tag(self, model: SemanticModel, name: str, joins: dict[tuple[str, ...], exp.Join]) -> exp.Expression | None:
+    def tag(self, model: SemanticModel, name: str, joins: dict[tuple[str, ...], exp.Join]) -> exp.Expr | None:
         """A dimension of a link table (dbt meta `bridge`: 'genre' of movie_genres) that tags this model's rows
         through an entity both have: joined so each row counts once in each of its tags ('average rating by
         genre'). Only for grouping: a filter on a tag stays a semi-join, and other one-to-many joins are refused."""
@@ -491,7 +526,9 @@ class _Builder:
                 return self.qualified(dimension.expr, alias)
         return None
 
-    def filter_condition(self, parsed: ParsedFilter, model: SemanticModel, alias: str, sql_of) -> exp.Expression:
+    def filter_condition(
+        self, parsed: ParsedFilter, model: SemanticModel, alias: str, sql_of: Callable[[Ref], exp.Expr]
+    ) -> exp.Expr:
         """A filter on this model's rows; one on a model whose rows point here (one-to-many) becomes
         a semi-join, `key IN (SELECT key FROM other WHERE ...)`, which can never multiply rows."""
         try:
@@ -512,13 +549,12 @@ class _Builder:
                     inner_alias = f"{other.name}__semi"
                     inner = exp.select(self.qualified(key.expr, inner_alias)).from_(
                         self.source(other.relation, inner_alias))
-                    inner = inner.where(self.condition(parsed, lambda ref, other=other, at=inner_alias: self.grain(
-                        self.qualified(other.dimension(ref.name).expr, at), ref.grain)))
+                    inner = inner.where(self.condition(parsed, self._on_model(other, inner_alias)))
                     self.tables.append(other.relation)
                     return exp.In(this=self.qualified(entity.expr, alias), query=inner.subquery())
             raise
 
-    def absent(self, model: SemanticModel, alias: str, other_name: str) -> exp.Expression:
+    def absent(self, model: SemanticModel, alias: str, other_name: str) -> exp.Expr:
         """NOT EXISTS a row of `other_name` pointing at this row: an anti-join that cannot multiply rows."""
         entity = model.primary
         other = self.project.model_by_name.get(other_name)
@@ -538,22 +574,36 @@ class _Builder:
     def agg_time(self, model: SemanticModel, measure: str) -> str | None:
         return self.project.measure(measure).agg_time_dimension or model.agg_time_dimension
 
-    def join_path(self, model: SemanticModel, hops: tuple[_Hop, ...], joins: dict) -> str:
+    def join_path(self, model: SemanticModel, hops: tuple[_Hop, ...], joins: dict[tuple[str, ...], exp.Join]) -> str:
         here, here_alias = model, model.name
         for i in range(len(hops)):
             key = tuple(h.entity for h in hops[: i + 1])
             hop = hops[i]
             alias = "__".join(key)
             if key not in joins:
-                left = self.qualified(here.entity(hop.entity).expr, here_alias)
-                right = self.qualified(hop.target.entity(hop.entity).expr, alias)
+                near, far = here.entity(hop.entity), hop.target.entity(hop.entity)
+                if near is None or far is None:  # a hop is found through an entity both models have
+                    raise QueryError(f"'{hop.entity}' does not join {here.name} to {hop.target.name}.")
+                left = self.qualified(near.expr, here_alias)
+                right = self.qualified(far.expr, alias)
                 table = self.source(hop.target.relation, alias)
                 joins[key] = exp.Join(this=table, kind="LEFT", on=exp.EQ(this=left, expression=right))
                 self.tables.append(hop.target.relation)
             here, here_alias = hop.target, alias
         return here_alias
 
-    def condition(self, parsed: ParsedFilter, sql_of) -> exp.Expression:
+    def _on_model(self, model: SemanticModel, alias: str) -> Callable[[Ref], exp.Expr]:
+        """A filter's references read as `model`'s own dimensions under `alias` (a semi-join's rows)."""
+
+        def sql_of(ref: Ref) -> exp.Expr:
+            dimension = model.dimension(ref.name)
+            if dimension is None:  # the semi-join is chosen for a model that has every name
+                raise QueryError(f"'{ref.name}' is not a dimension of {model.name}.")
+            return self.grain(self.qualified(dimension.expr, alias), ref.grain)
+
+        return sql_of
+
+    def condition(self, parsed: ParsedFilter, sql_of: Callable[[Ref], exp.Expr]) -> exp.Expr:
         tree = parsed.condition.copy()
         holders = parsed.placeholders()
         for column in list(tree.find_all(exp.Column)):
@@ -562,8 +612,8 @@ class _Builder:
                 column.replace(_atomic(sql_of(ref)))
         return tree
 
-    def aggregate(self, measure_name: str, alias: str, only_where: list[exp.Expression] = (),
-                  reach=None) -> exp.Expression:
+    def aggregate(self, measure_name: str, alias: str, only_where: Sequence[exp.Expr] = (),
+                  reach: ColumnOf | None = None) -> exp.Expr:
         """The measure's aggregate; `only_where` limits it to some rows (CASE WHEN ... THEN value END,
         which every aggregate skips as NULL), so measures with different filters share one scan.
         A column qualified by an entity path ('order.o_orderdate', a question's own definition) is
@@ -611,7 +661,7 @@ class _Builder:
 _PATTERNS = {"starts_with": "{}%", "ends_with": "%{}", "contains": "%{}%"}
 
 
-def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
+def _op(op: str, left: exp.Expr, values: tuple[object, ...]) -> exp.Expr:
     lits = [_literal(v) for v in values]
     if op in _OPS:
         return _OPS[op](this=left, expression=lits[0])
@@ -633,7 +683,7 @@ def _op(op: str, left: exp.Expression, values: tuple) -> exp.Expression:
     raise QueryError(f"'{op}' is not a comparison the compiler knows.")
 
 
-def _literal(value) -> exp.Expression:
+def _literal(value: object) -> exp.Expr:
     if isinstance(value, bool):
         return exp.Boolean(this=value)
     if isinstance(value, date):
@@ -655,15 +705,16 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
         if query.compare_by not in {g.alias for g in query.group_by}:
             raise QueryError("A comparison with the previous row needs that column among the group-bys.")
         dated = {(m.agg_time_dimension or "").split("__")[-1] for m in project.semantic_models} - {""}
+        compare_by = query.compare_by
 
-        def compared_part(ref) -> str:  # a filter on the measures' own date at the compared grain is that grain
-            name = "metric_time" if ref.name in dated and query.compare_by.startswith("metric_time__") else ref.name
+        def compared_part(ref: Ref) -> str:  # a filter on the measures' own date at the compared grain is that grain
+            name = "metric_time" if ref.name in dated and compare_by.startswith("metric_time__") else ref.name
             return f"{name}__{ref.grain}" if ref.grain else name
 
         deferred = [f for f in query.where if {compared_part(r) for r in f.refs} == {query.compare_by}]
         query = replace(query, where=tuple(f for f in query.where if f not in deferred))
     plan = _Plan(project, dialect, query)
-    outputs: list[tuple[str, exp.Expression]] = []
+    outputs: list[tuple[str, exp.Expr]] = []
     time_groups = [g for g in query.group_by if g.grain in GRAIN_ORDER or g.name == "metric_time"]
     for contrast in query.contrasts:
         first = _metric_expr(plan, contrast.metric, filters=contrast.first)
@@ -701,8 +752,8 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
                 expression=exp.Literal.number(100))))
 
     builder = _Builder(plan)
-    groups: dict[tuple, list[tuple[_Leaf, str]]] = {}
-    owners: dict[tuple, SemanticModel] = {}
+    groups: dict[CteKey, list[tuple[_Leaf, str]]] = {}
+    owners: dict[CteKey, SemanticModel] = {}
     for leaf, alias in plan.leaves.items():
         owner = project.measure_owner.get(leaf.measure)
         if owner is None:
@@ -710,7 +761,7 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
         key = leaf.cte_key(owner.name)
         groups.setdefault(key, []).append((leaf, alias))
         owners[key] = owner
-    ctes: list[tuple[str, exp.Select, bool]] = []
+    ctes: list[Cte] = []
     cte_of: dict[str, str] = {}
     for n, (key, leaves) in enumerate(groups.items()):
         name = f"__q{n}"
@@ -744,7 +795,7 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
     return Compiled(sql=sql, tables=list(dict.fromkeys(builder.tables)), columns=columns)
 
 
-def _contrast(kind: str, first: exp.Expression, second: exp.Expression) -> exp.Expression:
+def _contrast(kind: str, first: exp.Expr, second: exp.Expr) -> exp.Expr:
     if kind == "difference":
         return exp.Sub(this=first, expression=second)
     denominator = exp.func("NULLIF", second.copy(), exp.Literal.number(0))
@@ -754,13 +805,16 @@ def _contrast(kind: str, first: exp.Expression, second: exp.Expression) -> exp.E
     return exp.Mul(this=exp.Div(this=change, expression=denominator), expression=exp.Literal.number(100))
 
 
-def _previous_row(outer: exp.Select, query: Query, columns: list[str], deferred: list[ParsedFilter]):
+def _previous_row(
+    outer: exp.Select, query: Query, columns: list[str], deferred: list[ParsedFilter]
+) -> tuple[exp.Select, list[str]]:
     """Each metric beside its value in the previous row along `compare_by` (LAG), then the
     filters on `compare_by`, so the first reported row still has its predecessor."""
     by = query.compare_by
+    assert by is not None  # called for a query that compares rows only
     others = [g.alias for g in query.group_by if g.alias != by]
     inner = outer.subquery("__grouped")
-    select: list[exp.Expression] = [exp.column(c, quoted=True) for c in columns]
+    select: list[exp.Expr] = [exp.column(c, quoted=True) for c in columns]
     names = list(columns)
     for metric in query.metrics:
         current = exp.column(metric, quoted=True)
@@ -774,7 +828,7 @@ def _previous_row(outer: exp.Select, query: Query, columns: list[str], deferred:
         names += [f"{metric}__previous", f"{metric}__change", f"{metric}__pct_change"]
     compared = exp.select(*select).from_(inner)
     result = exp.select(*[exp.column(n, quoted=True) for n in names]).from_(compared.subquery("__compared"))
-    conditions = []
+    conditions: list[exp.Expr] = []
     for parsed in deferred:
         tree = parsed.condition.copy()
         for column in list(tree.find_all(exp.Column)):
@@ -786,7 +840,9 @@ def _previous_row(outer: exp.Select, query: Query, columns: list[str], deferred:
     return result, names
 
 
-def _combine(ctes: list, keys: list[str], time_keys: set[str] = frozenset(), truncate=None):
+def _combine(
+    ctes: list[Cte], keys: list[str], time_keys: AbstractSet[str] = frozenset(), truncate: Truncate | None = None
+) -> tuple[exp.Select, exp.Expr | None]:
     """One row per group: straight from a single CTE, else a keys CTE (returned second) joined to each.
     A CTE of an offset_to_grain input joins each period to the start of its grain's period."""
     if len(ctes) == 1 and not ctes[0][3]:
@@ -798,15 +854,15 @@ def _combine(ctes: list, keys: list[str], time_keys: set[str] = frozenset(), tru
             outer = outer.join(name, join_type="cross")
         return outer, None
     sources = [c for c in ctes if not c[2]] or ctes  # offset rows never add periods of their own
-    union: exp.Expression = exp.select(*[exp.column(k, quoted=True) for k in keys]).from_(sources[0][0])
+    union: exp.Expr = exp.select(*[exp.column(k, quoted=True) for k in keys]).from_(sources[0][0])
     for name, *_ in sources[1:]:
         union = exp.union(union, exp.select(*[exp.column(k, quoted=True) for k in keys]).from_(name), distinct=True)
     outer = exp.select(*[exp.column(k, table="__keys", quoted=True) for k in keys]).from_("__keys")
     for name, _, _, to_grain in ctes:
         on = []
         for k in keys:
-            key = exp.column(k, table="__keys", quoted=True)
-            if to_grain and k in time_keys:
+            key: exp.Expr = exp.column(k, table="__keys", quoted=True)
+            if to_grain and k in time_keys and truncate is not None:
                 key = truncate(key, to_grain)
             on.append(exp.NullSafeEQ(this=key, expression=exp.column(k, table=name, quoted=True)))
         outer = outer.join(name, on=exp.and_(*on), join_type="left")
@@ -862,7 +918,7 @@ def replace_grain(group: GroupBy, grain: str | None) -> GroupBy:
     return replace(group, grain=grain)
 
 
-def dimension_filter(name: str, op: str, values: tuple, grain: str | None = None) -> ParsedFilter:
+def dimension_filter(name: str, op: str, values: tuple[object, ...], grain: str | None = None) -> ParsedFilter:
     """A structured filter ('origin = JFK') as the same placeholder form the YAML filters use."""
     *path, element = name.split("__")
     ref = Ref("time_dimension" if grain else "dimension", element, tuple(path), grain)
@@ -874,7 +930,7 @@ def metric_of(project: Project, name: str) -> Metric:
     return project.metric_by_name[name]
 
 
-def _atomic(node: exp.Expression) -> exp.Expression:
+def _atomic(node: exp.Expr) -> exp.Expr:
     """A dimension's SQL standing in for one column of a filter: a condition or arithmetic in
     parentheses, so `attrition = 'Yes'` compared with TRUE stays `(attrition = 'Yes') = TRUE`."""
     if isinstance(node, (exp.Column, exp.Literal, exp.Func, exp.Paren, exp.Cast, exp.Dot, exp.Boolean)):

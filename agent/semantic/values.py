@@ -15,6 +15,7 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from datetime import date, datetime
+from typing import Any
 
 from agent.errors import AssistantError
 from agent.semantic.model import SemanticModel
@@ -46,7 +47,7 @@ class ValueIndex:
     read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
     value_words: dict[str, dict[str, list[str]]] | None = field(default=None, repr=False)  # see `containing`
 
-    def __getstate__(self) -> dict:
+    def __getstate__(self) -> dict[str, Any]:
         """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
         latest dates go as read so far (`read_all_latest` reads them first)."""
         return {**self.__dict__, "read_latest": None}

@@ -52,7 +52,7 @@ class ParsedFilter:
     """A filter as a sqlglot condition whose `__ref_N` columns stand for `refs[N]`."""
 
     text: str
-    condition: exp.Expression
+    condition: exp.Expr
     refs: tuple[Ref, ...]
 
     def placeholders(self) -> dict[str, Ref]:
@@ -62,7 +62,7 @@ class ParsedFilter:
 def parse_filter(text: str, dialect: str = "duckdb") -> ParsedFilter:
     refs: list[Ref] = []
 
-    def replace(match: re.Match) -> str:
+    def replace(match: re.Match[str]) -> str:
         if match.group(1) is None:
             raise FilterSyntaxError(f"Jinja statements are not supported: {match.group(0).strip()!r}")
         refs.append(_parse_call(match.group(1).strip()))

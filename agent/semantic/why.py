@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table
-from agent.semantic.model import SemanticModel
+from agent.semantic.model import Metric, SemanticModel
 from agent.semantic.reading import describe, filter_words, time_words
 
 _AGG_WORDS = {"avg": "the average", "median": "the median", "sum": "the total", "max": "the largest",
@@ -50,7 +50,7 @@ def _rows_word(model: SemanticModel, table: str | None) -> str:
     return word if word.endswith("s") else word + "s"
 
 
-def _metric_words(metric, model: SemanticModel, rows: str) -> str:
+def _metric_words(metric: Metric, model: SemanticModel, rows: str) -> str:
     agg = _AGG_WORDS.get(str(metric.agg), "")
     measure = model.dimension_by_name.get(metric.measure) if metric.measure else None
     if measure is not None:
@@ -69,9 +69,11 @@ def _joined_from(model: SemanticModel, dimension: str, table: str | None) -> str
     if table is None or dimension not in model.dimension_by_name:
         return None
     reached = model.resolve(dimension, table)
-    if reached is None or reached[1] is None:
+    if reached is None:
         return None
     source, join = reached
+    if join is None:
+        return None
     other = model.table_by_name.get(source.table)
     keys = ", ".join(a for a, _ in join.keys)
     label = model.dimension_by_name[dimension].label

@@ -24,7 +24,7 @@ class CheckedQuery:
 
     sql: str
     dialect: str  # sqlglot's name of the dialect it was read in
-    tree: exp.Expression  # shared and never mutated; copy it to rewrite
+    tree: exp.Expr  # shared and never mutated; copy it to rewrite
     called: tuple[str, ...]  # names written as calls `name(`, which the guard's recheck needs again
     policy: Any = field(default=None)  # the GuardPolicy it was judged under (None: system catalogs only)
 

@@ -18,7 +18,7 @@ ProblemKind = Literal[
 # A name as engines print it: in double, single or back quotes (anything inside), or bare.
 _NAME = r"(?:\"([^\"]+)\"|'([^']+)'|`([^`]+)`|([\w$.]+))"
 
-_PATTERNS: list[tuple[ProblemKind, re.Pattern]] = [
+_PATTERNS: list[tuple[ProblemKind, re.Pattern[str]]] = [
     # The name for these two is the clause or the value, not a column.
     ("aggregate_in_where", re.compile(r"(WHERE) clause cannot contain (?:aggregat|window)", re.IGNORECASE)),
     ("aggregate_in_where", re.compile(r"(?:aggregate|window) functions are not allowed in (WHERE)", re.IGNORECASE)),

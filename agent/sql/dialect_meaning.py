@@ -50,7 +50,7 @@ def reader(read: str) -> str | type[Dialect]:
     return _READERS.get(read, read)
 
 
-def keep_meaning(tree: exp.Expression, read: str) -> list[MeaningChange]:
+def keep_meaning(tree: exp.Expr, read: str) -> list[MeaningChange]:
     """Rewrite `tree` (parsed from `read`) in place so DuckDB returns what the source engine did."""
     changes: list[MeaningChange] = []
     if read in ONE_BASED_SUNDAY:
@@ -76,16 +76,16 @@ def keep_meaning(tree: exp.Expression, read: str) -> list[MeaningChange]:
 # -- day of week --------------------------------------------------------------------------
 
 
-def _is_day_of_week(node: exp.Expression) -> bool:
+def _is_day_of_week(node: exp.Expr) -> bool:
     if isinstance(node, exp.DayOfWeek):
         return True
     return isinstance(node, exp.Extract) and node.name.upper() in ("DAYOFWEEK", "WEEKDAY", "DW")
 
 
-def _shift_day_of_week(tree: exp.Expression, read: str) -> list[MeaningChange]:
+def _shift_day_of_week(tree: exp.Expr, read: str) -> list[MeaningChange]:
     nodes = [n for n in tree.find_all(exp.DayOfWeek, exp.Extract) if _is_day_of_week(n)]
     for node in nodes:
-        inner = exp.DayOfWeek(this=node.this if isinstance(node, exp.DayOfWeek) else node.expression)
+        inner: exp.Expr = exp.DayOfWeek(this=node.this if isinstance(node, exp.DayOfWeek) else node.expression)
         if not _shift_compared_numbers(node, -1):
             inner = exp.Paren(this=exp.Add(this=inner, expression=exp.Literal.number(1)))
         node.replace(inner)
@@ -100,7 +100,7 @@ def _shift_day_of_week(tree: exp.Expression, read: str) -> list[MeaningChange]:
     ]
 
 
-def _shift_compared_numbers(node: exp.Expression, by: int) -> bool:
+def _shift_compared_numbers(node: exp.Expr, by: int) -> bool:
     """Move the whole numbers `node` is compared with by `by`; False when it is not compared with
     numbers only (then the caller shifts the value itself)."""
     parent = node.parent
@@ -119,7 +119,7 @@ def _shift_compared_numbers(node: exp.Expression, by: int) -> bool:
     return True
 
 
-def _mysql_weekday(tree: exp.Expression) -> list[MeaningChange]:
+def _mysql_weekday(tree: exp.Expr) -> list[MeaningChange]:
     nodes = [n for n in tree.find_all(exp.Anonymous) if n.name.upper() == "WEEKDAY" and len(n.expressions) == 1]
     for node in nodes:
         iso = exp.Anonymous(this="isodow", expressions=[node.expressions[0]])
@@ -134,7 +134,7 @@ def _mysql_weekday(tree: exp.Expression) -> list[MeaningChange]:
     ]
 
 
-def _postgres_day_number(tree: exp.Expression) -> list[MeaningChange]:
+def _postgres_day_number(tree: exp.Expr) -> list[MeaningChange]:
     """to_char(d, 'D') is the day of the week, 1 = Sunday … 7 = Saturday (sqlglot reads it as ISO
     %u, 1 = Monday). Only a format of 'D' alone is rewritten; it is the usual way to ask for it."""
     nodes = [
@@ -158,7 +158,7 @@ def _postgres_day_number(tree: exp.Expression) -> list[MeaningChange]:
 # -- Oracle -------------------------------------------------------------------------------
 
 
-def _oracle_to_char(tree: exp.Expression) -> list[MeaningChange]:
+def _oracle_to_char(tree: exp.Expr) -> list[MeaningChange]:
     changed = []
     for node in list(tree.find_all(exp.ToChar)):
         fmt = node.args.get("format")
@@ -177,7 +177,7 @@ def _oracle_to_char(tree: exp.Expression) -> list[MeaningChange]:
     ]
 
 
-def _oracle_rownum(tree: exp.Expression) -> list[MeaningChange]:
+def _oracle_rownum(tree: exp.Expr) -> list[MeaningChange]:
     """`WHERE ROWNUM <= n` keeps the first n rows: DuckDB's LIMIT n."""
     changes = []
     for select in list(tree.find_all(exp.Select)):
@@ -201,7 +201,7 @@ def _oracle_rownum(tree: exp.Expression) -> list[MeaningChange]:
     return changes
 
 
-def _rownum_limit(condition: exp.Expression) -> int | None:
+def _rownum_limit(condition: exp.Expr) -> int | None:
     if not isinstance(condition, (exp.LTE, exp.LT)):
         return None
     column, bound = condition.this, condition.expression
@@ -223,13 +223,13 @@ def _unwrapped(select: exp.Select) -> exp.Select:
         and isinstance(select.expressions[0], exp.Star)
         and not any(select.args.get(k) for k in ("where", "group", "having", "order", "joins", "limit"))
     )
-    if not plain:
+    if not plain or inner is None:
         return select
     become(select, inner.this)
     return select
 
 
-def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
+def _conjuncts(condition: exp.Expr) -> list[exp.Expr]:
     if isinstance(condition, exp.And):
         return _conjuncts(condition.this) + _conjuncts(condition.expression)
     if isinstance(condition, exp.Paren):
@@ -237,12 +237,12 @@ def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
     return [condition]
 
 
-def _drop_conjunct(select: exp.Select, condition: exp.Expression) -> None:
+def _drop_conjunct(select: exp.Select, condition: exp.Expr) -> None:
     remaining = [c for c in _conjuncts(select.args["where"].this) if c is not condition]
     select.set("where", exp.Where(this=exp.and_(*remaining)) if remaining else None)
 
 
-def _uses_name_patterns(tree: exp.Expression) -> bool:
+def _uses_name_patterns(tree: exp.Expr) -> bool:
     for node in tree.find_all(exp.TimeToStr):
         fmt = node.args.get("format")
         if isinstance(fmt, exp.Literal) and any(code in fmt.name for code in ("%a", "%A", "%b", "%B")):

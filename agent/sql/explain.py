@@ -6,6 +6,8 @@ Column descriptions from the catalog ({"table.column": "..."}) are added when gi
 
 from __future__ import annotations
 
+from typing import Any
+
 from pydantic import BaseModel, Field
 from sqlglot import exp
 
@@ -94,7 +96,7 @@ class _Explainer:
         self.owners: dict[str, list[str]] = {}
         self.select: exp.Select | None = None
 
-    def explain(self, tree: exp.Expression) -> Explanation:
+    def explain(self, tree: exp.Expr) -> Explanation:
         self.aliases = {t.alias_or_name.lower(): t.name for t in tree.find_all(exp.Table)}
         self.multi_table = len({t.name.lower() for t in tree.find_all(exp.Table)}) > 1
         self.owners = self._column_owners(tree)
@@ -125,7 +127,7 @@ class _Explainer:
 
     # -- the parts, as data -------------------------------------------------------------
 
-    def _parts(self, select: exp.Select) -> dict:
+    def _parts(self, select: exp.Select) -> dict[str, Any]:
         self.select = select
         where, having = select.args.get("where"), select.args.get("having")
         group, order, limit = select.args.get("group"), select.args.get("order"), select.args.get("limit")
@@ -149,7 +151,7 @@ class _Explainer:
             return [self.value(p.unalias()) for p in select.expressions if not _aggregates(p)]
         return [self._output_or_value(item, select, by_alias=False) for item in group.expressions]
 
-    def _aggregate_texts(self, projection: exp.Expression, select: exp.Select) -> list[str]:
+    def _aggregate_texts(self, projection: exp.Expr, select: exp.Select) -> list[str]:
         found = _aggregates(projection)
         if len(found) == 1 and projection.unalias() is found[0]:
             return [self.value(found[0], select) + _as(projection)]
@@ -174,6 +176,8 @@ class _Explainer:
         if where is None:
             return None
         select = join.parent
+        if select is None:  # a join outside a query: nothing it could drop
+            return None
         if join.side.lower() == "left":
             optional = {join.this.alias_or_name.lower(), join.this.name.lower()}
         else:
@@ -191,12 +195,12 @@ class _Explainer:
                 return self.condition(condition)
         return None
 
-    def _join_condition(self, node: exp.Expression) -> str:
+    def _join_condition(self, node: exp.Expr) -> str:
         if isinstance(node, exp.EQ) and isinstance(node.this, exp.Column) and isinstance(node.expression, exp.Column):
             return f"{self._qualified(node.this)} matches {self._qualified(node.expression)}"
         return self.condition(node)
 
-    def _column_owners(self, tree: exp.Expression) -> dict[str, list[str]]:
+    def _column_owners(self, tree: exp.Expr) -> dict[str, list[str]]:
         """For each column name the query uses, the tables in the query that have it: from the
         catalog's descriptions and from the query's own qualified names."""
         tables = sorted({t.name.lower() for t in tree.find_all(exp.Table) if t.name})
@@ -226,7 +230,7 @@ class _Explainer:
         direction = "highest first" if ordered.args.get("desc") else "lowest first"
         return f"{self._output_or_value(ordered.this, select)}, {direction}"
 
-    def _output_or_value(self, item: exp.Expression, select: exp.Select | None, by_alias: bool = True) -> str:
+    def _output_or_value(self, item: exp.Expr, select: exp.Select | None, by_alias: bool = True) -> str:
         outputs = select.expressions if select is not None else []
         if isinstance(item, exp.Literal) and item.is_int and 0 < int(item.name) <= len(outputs):
             projection = outputs[int(item.name) - 1]
@@ -235,7 +239,7 @@ class _Explainer:
 
     # -- the sentences ------------------------------------------------------------------
 
-    def _sentences(self, node: exp.Expression, lead: str) -> str:
+    def _sentences(self, node: exp.Expr, lead: str) -> str:
         if isinstance(node, exp.SetOperation):
             how = {
                 exp.Union: "adds together the rows of",
@@ -320,7 +324,7 @@ class _Explainer:
 
     # -- expressions in words -------------------------------------------------------------
 
-    def condition(self, node: exp.Expression) -> str:
+    def condition(self, node: exp.Expr) -> str:
         if isinstance(node, exp.Paren):
             return self.condition(node.this)
         if isinstance(node, exp.And):
@@ -373,12 +377,12 @@ class _Explainer:
                     return f"{subject} ends with '{core}'{case}"
         return f"{subject} matches the pattern {self.value(pattern)}{case}"
 
-    def _subquery_phrase(self, node: exp.Expression) -> str:
+    def _subquery_phrase(self, node: exp.Expr) -> str:
         inner = node.unnest() if isinstance(node, exp.Subquery) else node
         tables = sorted({t.name for t in inner.find_all(exp.Table)})
         return f"a subquery on {_and_list(tables)}" if tables else "a subquery"
 
-    def value(self, node: exp.Expression, select: exp.Select | None = None) -> str:
+    def value(self, node: exp.Expr, select: exp.Select | None = None) -> str:
         if isinstance(node, exp.Alias):
             return self.value(node.this, select)
         if isinstance(node, exp.Column):
@@ -424,7 +428,7 @@ class _Explainer:
             return f"the number of distinct {self.value(argument, select)}"
         return f"the number of rows with {self.value(argument, select)} present"
 
-    def _glossary(self, tree: exp.Expression) -> list[str]:
+    def _glossary(self, tree: exp.Expr) -> list[str]:
         """What each column means, from the catalog; a name two tables in the query share is
         described once per table, as table.column, so the two are never mixed up."""
         if not self.descriptions:
@@ -445,7 +449,7 @@ class _Explainer:
         return list(notes.values())
 
 
-def _tests_for_null(condition: exp.Expression) -> bool:
+def _tests_for_null(condition: exp.Expr) -> bool:
     """`x IS NULL` holds for the unmatched rows (NOT x IS NULL does not)."""
     for node in condition.find_all(exp.Is):
         if isinstance(node.expression, exp.Null) and not isinstance(node.parent, exp.Not):
@@ -453,7 +457,7 @@ def _tests_for_null(condition: exp.Expression) -> bool:
     return False
 
 
-def _split_and(node: exp.Expression) -> list[exp.Expression]:
+def _split_and(node: exp.Expr) -> list[exp.Expr]:
     while isinstance(node, exp.Paren):
         node = node.this
     if isinstance(node, exp.And):
@@ -461,11 +465,11 @@ def _split_and(node: exp.Expression) -> list[exp.Expression]:
     return [node]
 
 
-def _conjuncts(node: exp.Expression, explainer: _Explainer) -> list[str]:
+def _conjuncts(node: exp.Expr, explainer: _Explainer) -> list[str]:
     return [explainer.condition(part) for part in _split_and(node)]
 
 
-def _aggregates(projection: exp.Expression) -> list[exp.Expression]:
+def _aggregates(projection: exp.Expr) -> list[exp.Expr]:
     """Top-level aggregates of a projection (not those nested inside another aggregate)."""
     return [
         node for node in projection.find_all(exp.AggFunc)
@@ -473,13 +477,13 @@ def _aggregates(projection: exp.Expression) -> list[exp.Expression]:
     ]
 
 
-def _as(projection: exp.Expression) -> str:
+def _as(projection: exp.Expr) -> str:
     if isinstance(projection, exp.Alias):
         return f" (as {projection.alias})"
     return ""
 
 
-def _source_name(node: exp.Expression) -> str:
+def _source_name(node: exp.Expr) -> str:
     if isinstance(node, exp.Table):
         return node.name or node.sql(dialect="duckdb")
     if isinstance(node, exp.Subquery):
@@ -487,7 +491,7 @@ def _source_name(node: exp.Expression) -> str:
     return node.sql(dialect="duckdb")
 
 
-def _source_phrase(node: exp.Expression, cte_names: set[str]) -> str:
+def _source_phrase(node: exp.Expr, cte_names: set[str]) -> str:
     if isinstance(node, exp.Table) and node.name.lower() in cte_names:
         return f"the result of {node.name}"
     if isinstance(node, exp.Table):
@@ -500,7 +504,7 @@ def _source_phrase(node: exp.Expression, cte_names: set[str]) -> str:
     return node.sql(dialect="duckdb")
 
 
-def _is_cte(table: exp.Table, tree: exp.Expression) -> bool:
+def _is_cte(table: exp.Table, tree: exp.Expr) -> bool:
     return table.name.lower() in {cte.alias.lower() for cte in tree.find_all(exp.CTE)}
 
 
@@ -511,7 +515,7 @@ def _and_list(items: list[str]) -> str:
     return ", ".join(items[:-1]) + " and " + items[-1]
 
 
-def _int(node: exp.Expression | None) -> int | None:
+def _int(node: exp.Expr | None) -> int | None:
     try:
         return int(node.name) if node is not None else None
     except ValueError:

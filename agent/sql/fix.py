@@ -155,7 +155,7 @@ def fix_sql(
     )
 
 
-def _guard_reading(text: str, read: str) -> exp.Expression | UnsafeSqlError | None:
+def _guard_reading(text: str, read: str) -> exp.Expr | UnsafeSqlError | None:
     """The guard's verdict on the statement as written, checked before any repair so a write or a
     file read is never turned into something that runs: its refusal, or the tree it read when it
     passed. None for text that does not parse or names something unknown: left to the repairs (and
@@ -186,7 +186,7 @@ def _known_names(schema: SchemaView) -> set[str]:
     return names | {c.lower() for c in schema.all_column_names()}
 
 
-def _dialect_changes(tree: exp.Expression, read: str) -> list[Change]:
+def _dialect_changes(tree: exp.Expr, read: str) -> list[Change]:
     """Functions that DuckDB knows under another name than the source dialect does."""
     if read == "duckdb":
         return []
@@ -204,14 +204,14 @@ def _dialect_changes(tree: exp.Expression, read: str) -> list[Change]:
     ]
 
 
-def _written_differently(tree: exp.Expression, read: str) -> bool:
+def _written_differently(tree: exp.Expr, read: str) -> bool:
     """The source dialect's text and DuckDB's differ in more than spacing and letter case."""
     if read == "duckdb":
         return False
     return tree.sql(dialect=read).upper().split() != tree.sql(dialect="duckdb").upper().split()
 
 
-def _pretty(tree: exp.Expression, target: str = "duckdb") -> str:
+def _pretty(tree: exp.Expr, target: str = "duckdb") -> str:
     return tree.sql(dialect=target, pretty=True)
 
 

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import TokenError
-from sqlglot.tokens import Token, TokenType
+from sqlglot.tokenizer_core import Token, TokenType
 
 from agent.budget.inputs import check_sql
 from agent.errors import UnsafeSqlError
@@ -77,7 +77,7 @@ _ANYWHERE_WORDS = {"INTO": ("SELECT INTO", _WRITES), "OUTFILE": ("INTO OUTFILE",
                    "DUMPFILE": ("INTO DUMPFILE", _WRITES), "PROCEDURE": ("PROCEDURE", _SESSION)}
 
 # Tree nodes that never belong in a read query, wherever they appear.
-_FORBIDDEN_NODES: tuple[tuple[type[exp.Expression], str, str], ...] = (
+_FORBIDDEN_NODES: tuple[tuple[type[exp.Expr], str, str], ...] = (
     (exp.Insert, "INSERT", _WRITES),
     (exp.Update, "UPDATE", _WRITES),
     (exp.Delete, "DELETE", _WRITES),
@@ -150,7 +150,7 @@ class GuardPolicy:
 
 def ensure_read_only(
     sql: str, dialect: str = "duckdb", *, policy: GuardPolicy | None = None
-) -> exp.Expression:
+) -> exp.Expr:
     """The parsed statement when it is one read-only query; UnsafeSqlError or SqlSyntaxError if not."""
     return check_query(sql, dialect, policy=policy).tree
 
@@ -301,7 +301,7 @@ def _is_call(tokens: list[Token], i: int) -> bool:
 
 
 class _Checker:
-    def __init__(self, tree: exp.Expression, read: str, policy: GuardPolicy):
+    def __init__(self, tree: exp.Expr, read: str, policy: GuardPolicy):
         self.tree = tree
         self.read = read
         self.policy = policy
@@ -312,11 +312,11 @@ class _Checker:
         self.aliases = {a.name.lower() for a in tree.find_all(exp.TableAlias) if a.name}
 
     def check(self, called: list[str]) -> None:
-        for node in self.tree.find_all(exp.Dot):
-            if isinstance(node.expression, exp.Func):  # `db.fn(...)`, however it was spelt
-                qualifier = node.this.sql(dialect=self.read)
+        for dot in self.tree.find_all(exp.Dot):
+            if isinstance(dot.expression, exp.Func):  # `db.fn(...)`, however it was spelt
+                qualifier = dot.this.sql(dialect=self.read)
                 if qualifier.lower() not in _BUILTIN_QUALIFIERS.get(self.read, ()):
-                    function = node.expression
+                    function = dot.expression
                     name = function.name if isinstance(function, exp.Anonymous) else function.sql_name()
                     _refuse_qualified(f"{qualifier}.{name.lower()}", self.read)
         for name in called:
@@ -409,7 +409,7 @@ def _is_system(parts: list[str]) -> bool:
     )
 
 
-def _number(node: exp.Expression | None) -> float | None:
+def _number(node: exp.Expr | None) -> float | None:
     while isinstance(node, (exp.Cast, exp.Paren)):
         node = node.this
     if isinstance(node, exp.Neg):
@@ -420,7 +420,7 @@ def _number(node: exp.Expression | None) -> float | None:
     return None
 
 
-def _moment(node: exp.Expression | None) -> dt.datetime | None:
+def _moment(node: exp.Expr | None) -> dt.datetime | None:
     while isinstance(node, (exp.Cast, exp.Paren, exp.TsOrDsToDate, exp.Date)):
         node = node.this
     if isinstance(node, exp.Literal) and node.is_string:
@@ -435,7 +435,7 @@ _UNIT_SECONDS = {"second": 1, "minute": 60, "hour": 3600, "day": 86400, "week": 
                  "month": 2_592_000, "quarter": 7_776_000, "year": 31_536_000}
 
 
-def _interval_seconds(node: exp.Expression | None) -> float | None:
+def _interval_seconds(node: exp.Expr | None) -> float | None:
     if not isinstance(node, exp.Interval):
         return None
     text = node.this.name if node.this is not None else ""

@@ -93,7 +93,7 @@ def clean_sql_text(sql: str) -> str:
     return text
 
 
-def parse_statements(sql: str, dialect: str | type[Dialect] = DEFAULT_DIALECT) -> list[exp.Expression]:
+def parse_statements(sql: str, dialect: str | type[Dialect] = DEFAULT_DIALECT) -> list[exp.Expr]:
     """Every statement in `sql` (already cleaned), or SqlSyntaxError pointing at the problem."""
     read = dialect if isinstance(dialect, type) else sqlglot_dialect(dialect)
     try:
@@ -105,7 +105,7 @@ def parse_statements(sql: str, dialect: str | type[Dialect] = DEFAULT_DIALECT) -
     return [s for s in statements if s is not None]
 
 
-def parse_one_statement(sql: str, dialect: str | type[Dialect] = DEFAULT_DIALECT) -> exp.Expression:
+def parse_one_statement(sql: str, dialect: str | type[Dialect] = DEFAULT_DIALECT) -> exp.Expr:
     """Exactly one statement from pasted SQL, as a sqlglot tree."""
     text = clean_sql_text(sql)
     if not text:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 import sqlglot
 from sqlglot.dialects.dialect import Dialect
 from sqlglot.errors import ParseError, TokenError
-from sqlglot.tokens import Token, TokenType
+from sqlglot.tokenizer_core import Token, TokenType
 
 from agent.sql.names import SQL_KEYWORDS, keyword_candidates
 from agent.sql.parse import unclosed_quote

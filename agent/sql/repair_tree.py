@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from collections.abc import Callable
 from dataclasses import dataclass
+from typing import Any
 
 import sqlglot
 from sqlglot import exp
@@ -64,7 +65,7 @@ _FUNCTION_NAME = re.compile(r"^\s*([\w.]+)\s*\(")
 # Runs a small read query on the warehouse and returns its rows: how a repair looks at the data
 # (which column a join value lives in, which table's column a filter can match) when names alone
 # cannot tell.
-Probe = Callable[[str], list[tuple]]
+Probe = Callable[[str], list[tuple[Any, ...]]]
 
 MONTH_NAMES = (
     "january", "february", "march", "april", "may", "june", "july", "august", "september",
@@ -80,7 +81,7 @@ class TreeEdit:
 
 
 def repair(
-    tree: exp.Expression, problem: Problem, schema: SchemaView, probe: Probe | None = None
+    tree: exp.Expr, problem: Problem, schema: SchemaView, probe: Probe | None = None
 ) -> TreeEdit | None:
     """Change `tree` in place to remove `problem`; None when no repair is sure enough."""
     if problem.kind == "aggregate_in_where":
@@ -102,7 +103,7 @@ def repair(
 # -- tables -------------------------------------------------------------------------------
 
 
-def _repair_table(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
+def _repair_table(tree: exp.Expr, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     wrong = problem.name.lower()
     tables = [t for t in tree.find_all(exp.Table) if isinstance(t.this, exp.Identifier)]
     matching = [t for t in tables if t.name.lower() == wrong]
@@ -133,7 +134,7 @@ def _repair_table(tree: exp.Expression, problem: Problem, schema: SchemaView) ->
     )
 
 
-def _requalify_columns(tree: exp.Expression, old: str, new: str) -> None:
+def _requalify_columns(tree: exp.Expr, old: str, new: str) -> None:
     for column in tree.find_all(exp.Column):
         if column.table.lower() == old.lower():
             column.set("table", exp.to_identifier(new))
@@ -143,7 +144,7 @@ def _requalify_columns(tree: exp.Expression, old: str, new: str) -> None:
 
 
 def _repair_column(
-    tree: exp.Expression, problem: Problem, schema: SchemaView, probe: Probe | None
+    tree: exp.Expr, problem: Problem, schema: SchemaView, probe: Probe | None
 ) -> TreeEdit | None:
     wrong = problem.name.lower()
     columns = [
@@ -200,7 +201,7 @@ def _repair_aggregate_name(columns: list[exp.Column]) -> TreeEdit | None:
         return None
     projection = computed[0]
     if isinstance(projection, exp.Alias):
-        replacement: exp.Expression = exp.column(projection.alias)
+        replacement: exp.Expr = exp.column(projection.alias)
     else:
         replacement = projection.copy()
     shown = replacement.sql(dialect="duckdb")
@@ -214,12 +215,12 @@ def _repair_aggregate_name(columns: list[exp.Column]) -> TreeEdit | None:
     )
 
 
-def _function_name(node: exp.Expression) -> str:
+def _function_name(node: exp.Expr) -> str:
     found = _FUNCTION_NAME.match(node.sql(dialect="duckdb"))
     return found.group(1).lower() if found else ""
 
 
-def _sources(tree: exp.Expression, column: exp.Column) -> dict[str, exp.Expression | Scope]:
+def _sources(tree: exp.Expr, column: exp.Column) -> dict[str, exp.Expr | Scope]:
     """What the part of the query holding `column` reads, by alias."""
     try:
         for scope in traverse_scope(tree):
@@ -230,7 +231,7 @@ def _sources(tree: exp.Expression, column: exp.Column) -> dict[str, exp.Expressi
     return {}
 
 
-def _repair_alias(tree: exp.Expression, columns: list[exp.Column], schema: SchemaView) -> TreeEdit | None:
+def _repair_alias(tree: exp.Expr, columns: list[exp.Column], schema: SchemaView) -> TreeEdit | None:
     """`f.name` where `f` has no `name` but exactly one other table in the query does: the alias
     is wrong, not the column."""
     qualified = [c for c in columns if c.table]
@@ -256,7 +257,7 @@ def _repair_alias(tree: exp.Expression, columns: list[exp.Column], schema: Schem
 
 
 def _repair_join_column(
-    tree: exp.Expression, columns: list[exp.Column], schema: SchemaView, probe: Probe | None
+    tree: exp.Expr, columns: list[exp.Column], schema: SchemaView, probe: Probe | None
 ) -> TreeEdit | None:
     """`ON f.dest = ap.code` where `ap` has no `code`: the column of `ap` whose values match
     `f.dest`'s is the one meant. Only the data can say which, so this needs a probe."""
@@ -348,7 +349,7 @@ def _in_value_position(column: exp.Column) -> bool:
     return False
 
 
-def _visible_columns(tree: exp.Expression, schema: SchemaView) -> dict[int, list[str]]:
+def _visible_columns(tree: exp.Expr, schema: SchemaView) -> dict[int, list[str]]:
     """For each column node, the names it could refer to in its own part of the query."""
     visible: dict[int, list[str]] = {}
     try:
@@ -364,16 +365,17 @@ def _visible_columns(tree: exp.Expression, schema: SchemaView) -> dict[int, list
     return visible
 
 
-def _source_columns(source: exp.Expression | Scope, schema: SchemaView) -> list[str]:
+def _source_columns(source: exp.Expr | Scope, schema: SchemaView) -> list[str]:
     if isinstance(source, Scope):
-        return [name for name in source.expression.named_selects if name != "*"]
+        query = source.expression  # a scope's expression selects: a query, a table or a table function
+        return [name for name in query.named_selects if name != "*"] if isinstance(query, exp.Selectable) else []
     if isinstance(source, exp.Table):
         return [c.name for c in schema.columns_of(source.name)]
     return []
 
 
-def _all_query_columns(tree: exp.Expression, schema: SchemaView) -> list[str]:
-    names = []
+def _all_query_columns(tree: exp.Expr, schema: SchemaView) -> list[str]:
+    names: list[str] = []
     for table in tree.find_all(exp.Table):
         names.extend(c.name for c in schema.columns_of(table.name))
     return names
@@ -382,7 +384,7 @@ def _all_query_columns(tree: exp.Expression, schema: SchemaView) -> list[str]:
 # -- GROUP BY -----------------------------------------------------------------------------
 
 
-def _repair_group_by(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
+def _repair_group_by(tree: exp.Expr, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     wrong = problem.name.lower()
     for select in tree.find_all(exp.Select):
         if not any(_has_aggregate(p) for p in select.expressions):
@@ -407,22 +409,22 @@ def _repair_group_by(tree: exp.Expression, problem: Problem, schema: SchemaView)
     return None
 
 
-def _has_aggregate(expression: exp.Expression) -> bool:
+def _has_aggregate(expression: exp.Expr) -> bool:
     return any(not _inside_window(a) for a in expression.find_all(exp.AggFunc))
 
 
-def _inside_window(node: exp.Expression) -> bool:
+def _inside_window(node: exp.Expr) -> bool:
     return node.find_ancestor(exp.Window) is not None
 
 
-def _needs_grouping(projection: exp.Expression) -> bool:
+def _needs_grouping(projection: exp.Expr) -> bool:
     body = projection.unalias()
     if isinstance(body, (exp.Literal, exp.Star, exp.Null, exp.Boolean)) or _has_aggregate(body):
         return False
     return any(not _inside_window(c) for c in body.find_all(exp.Column))
 
 
-def _not_yet_grouped(select: exp.Select, loose: list[exp.Expression]) -> list[exp.Expression]:
+def _not_yet_grouped(select: exp.Select, loose: list[exp.Expr]) -> list[exp.Expr]:
     group = select.args.get("group")
     grouped = group.expressions if group else []
     grouped_sql = {g.sql(dialect="duckdb").lower() for g in grouped}
@@ -441,7 +443,7 @@ def _not_yet_grouped(select: exp.Select, loose: list[exp.Expression]) -> list[ex
 # -- functions ----------------------------------------------------------------------------
 
 
-def _repair_function(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
+def _repair_function(tree: exp.Expr, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     wrong = problem.name.lower()
     target = FUNCTION_RENAMES.get(wrong)
     why = f"{problem.name} is another engine's name; DuckDB calls the same function {target}."
@@ -470,7 +472,7 @@ def _repair_function(tree: exp.Expression, problem: Problem, schema: SchemaView)
 
 
 def _repair_ambiguous(
-    tree: exp.Expression, problem: Problem, schema: SchemaView, probe: Probe | None
+    tree: exp.Expr, problem: Problem, schema: SchemaView, probe: Probe | None
 ) -> TreeEdit | None:
     wrong = problem.name.lower()
     columns = [c for c in tree.find_all(exp.Column) if c.name.lower() == wrong and not c.table]
@@ -500,7 +502,7 @@ def _repair_ambiguous(
 
 
 def _qualifiers_the_filter_matches(
-    tree: exp.Expression, columns: list[exp.Column], qualifiers: list[str], probe: Probe | None
+    tree: exp.Expr, columns: list[exp.Column], qualifiers: list[str], probe: Probe | None
 ) -> list[str]:
     """For a filter such as `year < 2000`, the tables whose own column meets it in some row: a
     condition no row of one table can meet is not about that table."""
@@ -510,6 +512,8 @@ def _qualifiers_the_filter_matches(
     if not filters:
         return []
     condition = filters[0].parent
+    if condition is None:
+        return []
     sources = _sources(tree, filters[0])
     matching = []
     for qualifier in qualifiers:
@@ -541,7 +545,7 @@ def _compared_with_literals(column: exp.Column) -> bool:
     return False
 
 
-def _sources_having(tree: exp.Expression, column: str, schema: SchemaView) -> list[str]:
+def _sources_having(tree: exp.Expr, column: str, schema: SchemaView) -> list[str]:
     select = tree if isinstance(tree, exp.Select) else tree.find(exp.Select)
     if select is None:
         return []
@@ -555,7 +559,7 @@ def _sources_having(tree: exp.Expression, column: str, schema: SchemaView) -> li
 # -- aggregates and window functions in WHERE ---------------------------------------------------
 
 
-def _repair_aggregate_in_where(tree: exp.Expression) -> TreeEdit | None:
+def _repair_aggregate_in_where(tree: exp.Expr) -> TreeEdit | None:
     """A WHERE condition on a summary (`avg(x) > 20`) belongs in HAVING, which is checked after
     grouping; one on a window function (`row_number() OVER … <= 3`) is checked on the grouped
     rows in an outer query, since SQL computes windows after WHERE, GROUP BY and HAVING."""
@@ -584,7 +588,7 @@ def _repair_aggregate_in_where(tree: exp.Expression) -> TreeEdit | None:
     return None
 
 
-def _computes_here(condition: exp.Expression, kind: type, select: exp.Select) -> bool:
+def _computes_here(condition: exp.Expr, kind: type[exp.Expr], select: exp.Select) -> bool:
     """`condition` has a `kind` node of `select` itself (not of a subquery inside it; not an
     aggregate that is a window's argument)."""
     for node in condition.find_all(kind):
@@ -593,7 +597,7 @@ def _computes_here(condition: exp.Expression, kind: type, select: exp.Select) ->
     return False
 
 
-def _window_to_outer_query(select: exp.Select, windowed: list[exp.Expression]) -> tuple[str, str]:
+def _window_to_outer_query(select: exp.Select, windowed: list[exp.Expr]) -> tuple[str, str]:
     names = _output_names(select)
     taken = {n.lower() for n in names}
     outer_conditions = []
@@ -623,7 +627,7 @@ def _window_to_outer_query(select: exp.Select, windowed: list[exp.Expression]) -
     )
 
 
-def become(node: exp.Expression, other: exp.Expression) -> None:
+def become(node: exp.Expr, other: exp.Expr) -> None:
     """Turn `node` into `other` in place, so it works for the statement's root node too."""
     for key in list(node.args):
         node.set(key, None)
@@ -652,7 +656,7 @@ def _fresh_name(base: str, taken: set[str]) -> str:
     return name
 
 
-def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
+def _conjuncts(condition: exp.Expr) -> list[exp.Expr]:
     if isinstance(condition, exp.And):
         return _conjuncts(condition.this) + _conjuncts(condition.expression)
     if isinstance(condition, exp.Paren) and isinstance(condition.this, exp.And):
@@ -663,7 +667,7 @@ def _conjuncts(condition: exp.Expression) -> list[exp.Expression]:
 # -- values of the wrong type -------------------------------------------------------------------
 
 
-def _repair_bad_value(tree: exp.Expression, problem: Problem, schema: SchemaView) -> TreeEdit | None:
+def _repair_bad_value(tree: exp.Expr, problem: Problem, schema: SchemaView) -> TreeEdit | None:
     """A month written as a name ('July') where a month number is compared: use the number."""
     value = problem.name.strip().lower()
     month = next(
@@ -694,7 +698,7 @@ _NUMBER_PARTS = (
 )
 
 
-def _is_month_number(node: exp.Expression) -> bool:
+def _is_month_number(node: exp.Expr) -> bool:
     if isinstance(node, exp.Column):
         return "month" in node.name.lower()
     if isinstance(node, exp.Month):
@@ -702,19 +706,20 @@ def _is_month_number(node: exp.Expression) -> bool:
     return isinstance(node, exp.Extract) and node.name.upper() in ("MONTH", "MON", "MONTHS")
 
 
-def _compared_subject(literal: exp.Literal) -> exp.Expression | None:
+def _compared_subject(literal: exp.Literal) -> exp.Expr | None:
     parent = literal.parent
+    subject: exp.Expr | None = None
     if isinstance(parent, exp.In):
-        return parent.this if literal is not parent.this else None
-    if isinstance(parent, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
-        return parent.this if parent.expression is literal else parent.expression
-    return None
+        subject = parent.this if literal is not parent.this else None
+    elif isinstance(parent, (exp.EQ, exp.NEQ, exp.GT, exp.GTE, exp.LT, exp.LTE)):
+        subject = parent.this if parent.expression is literal else parent.expression
+    return subject
 
 
 # -- checks the engine's dry run does not make ----------------------------------------------------
 
 
-def mistyped_value(tree: exp.Expression, schema: SchemaView) -> Problem | None:
+def mistyped_value(tree: exp.Expr, schema: SchemaView) -> Problem | None:
     """A text value compared with a number column (`month = 'July'`): engines plan such a query
     and fail only when it runs, so a dry run alone passes it."""
     for literal in tree.find_all(exp.Literal):

@@ -15,7 +15,7 @@ from langgraph.config import get_stream_writer
 
 from agent.errors import AssistantError
 from agent.llm import describe_llm_failure
-from agent.state import CommonAgentState, ToolCallInfo, empty_tool_call_info
+from agent.state import CommonAgentState, ToolCallInfo, calls_of, empty_tool_call_info
 from agent.tools.registry import ToolName
 
 
@@ -28,7 +28,7 @@ def progress(step: str, status: str, label: str) -> None:
 
 def past_deadline(state: CommonAgentState) -> bool:
     deadline = state.get("timeout_timestamp")
-    return bool(deadline) and time.time() > deadline
+    return deadline is not None and deadline != 0 and time.time() > deadline
 
 
 def internal_error(state: CommonAgentState, reason: str, exc: Exception | None = None) -> dict[str, Any]:
@@ -76,7 +76,7 @@ def record_output(state: CommonAgentState, call_id: str, name: str, output: dict
 
 def rewritten_question(state: CommonAgentState, tool_call_id: str | None) -> str:
     """The question as the router rewrote it for the previous tool ("now by month" -> a full request)."""
-    inputs = (state.get("session_tool_call_info") or {}).get("tool_call_input_mapping", {})
+    inputs = calls_of(state).get("tool_call_input_mapping", {})
     return str((inputs.get(tool_call_id or "") or {}).get("user_question") or state.get("question", ""))
 
 
@@ -88,7 +88,7 @@ def pending_call_message(state: CommonAgentState, call_id: str | None) -> AIMess
 
 
 def call_by_id(state: CommonAgentState, call_id: str | None) -> dict[str, Any] | None:
-    info = state.get("session_tool_call_info") or {}
+    info = calls_of(state)
     name = info.get("tool_call_name_mapping", {}).get(call_id or "")
     if not name:
         return None

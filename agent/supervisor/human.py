@@ -16,7 +16,7 @@ from agent.errors import AssistantError
 from agent.context import AgentContext
 from agent.sql.parse import clean_sql_text
 from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_question
-from agent.state import CommonAgentState
+from agent.state import CommonAgentState, calls_of
 from agent.tools.registry import EXECUTE, ToolName
 from agent.tools.spec import tool_call
 from agent.tools.checking import checked_sql
@@ -31,7 +31,7 @@ def confirmation_question(state: CommonAgentState, call: dict[str, Any]) -> dict
     sql = args.get("sql")
     source = args.get("related_sql_source_tool_call_id")
     if source:
-        written = (state.get("session_tool_call_info") or {}).get("tool_call_output_mapping", {}).get(source) or {}
+        written = calls_of(state).get("tool_call_output_mapping", {}).get(source) or {}
     else:  # "run it" after "just give me the SQL": the query the run tool will take, the latest written
         latest = latest_output(state, ("generate_sql", "fix_sql"), with_key="sql") if not sql else None
         written = latest[1] if latest else {}

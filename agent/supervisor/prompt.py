@@ -34,8 +34,16 @@ ROUTER_SYSTEM_PROMPT = """You are the data assistant in a company's Slack. You r
 Session: {session_id}. User: {user}. Locale: {locale}. SQL dialect for pasted SQL: {dialect}.
 """
 
+# The thread's last reading, so a short follow-up is routed (and rewritten) as a change of it.
+LAST_READING = """The thread's last question was read as this StructuredIntent (JSON): {reading}
+A message that changes it ("now for EWR", "the median instead") continues that request; a question
+that names its own measure is a new one.
+"""
 
-def router_system_prompt(*, session_id: str, user: str | None, locale: str, dialect: str) -> str:
-    return ROUTER_SYSTEM_PROMPT.format(
+
+def router_system_prompt(*, session_id: str, user: str | None, locale: str, dialect: str,
+                         reading: str | None = None) -> str:
+    prompt = ROUTER_SYSTEM_PROMPT.format(
         capabilities=capabilities_prompt(), session_id=session_id, user=user or "unknown", locale=locale, dialect=dialect
     )
+    return prompt + LAST_READING.format(reading=reading) if reading else prompt

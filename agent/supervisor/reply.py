@@ -40,6 +40,7 @@ class AskHuman(BaseModel):
     options: list[HumanOption] = Field(default_factory=list)
     sql: str | None = None  # the SQL awaiting confirmation, so "Edit" can prefill it
     term: str | None = None  # a clarification: the words asked about ("What do you mean by “store”?")
+    readings: list[str] = Field(default_factory=list)  # whole questions near this one that can be answered
 
 
 class Chart(BaseModel):
@@ -86,16 +87,17 @@ class SuggestedPrompt(BaseModel):
 CARRIED_FIELDS = ("sql", "columns", "rows", "row_count", "chart_spec", "follow_ups", "column_formats")
 
 
-def build_reply(state: CommonAgentState) -> dict:
+def build_reply(state: CommonAgentState) -> dict[str, Any]:
     # Imported here: the reply types above are the public API's, which imports no LangGraph or tools.
     from langchain_core.messages import AIMessage, ToolMessage
 
+    from agent.state import calls_of
     from agent.tools.registry import AGENT_NAME_BY_TOOL
     from agent.tools.results import parse_result
 
-    chat = state.get("chat_tool_call_info") or {}
+    chat = calls_of(state, "chat")
     names = chat.get("tool_call_name_mapping", {})
-    reply: dict = {"tools": list(names.values()), "response_agent": "Common Agent"}
+    reply: dict[str, Any] = {"tools": list(names.values()), "response_agent": "Common Agent"}
     if state.get("has_internal_error"):
         reply["error"] = state.get("internal_error_message") or "Something went wrong on my side."
         reply["error_code"] = state.get("internal_error_code") or "internal"

@@ -15,6 +15,7 @@ import asyncio
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
+from langgraph.graph.state import CompiledStateGraph
 from sqlglot import exp
 
 from agent.errors import AssistantError
@@ -35,11 +36,11 @@ def build_free_path(
     warehouse: Warehouse,
     catalog: CatalogLike | None,
     dialect: str = "duckdb",
-):
+) -> CompiledStateGraph[FreePathState, None, FreePathState, FreePathState]:
     """The compiled subgraph; input {question, requested_tables}, output state with `draft`."""
     validator = SqlValidator(warehouse, dialect)
 
-    async def preprocess(state: FreePathState) -> dict:
+    async def preprocess(state: FreePathState) -> FreePathState:
         # Sample rows are read on a warehouse slot under a query's budget, like every warehouse call.
         context = await warehouse.slots.call(
             build_context,
@@ -60,15 +61,15 @@ def build_free_path(
     def fan_out(state: FreePathState) -> list[str] | str:
         return list(STRATEGIES) if state.get("tables") else "finish"
 
-    async def plan_node(state: FreePathState) -> dict:
+    async def plan_node(state: FreePathState) -> FreePathState:
         candidate = await plan_and_reflect(state["question"], state["context"], model=model, dialect=dialect)
         return {"candidates": [candidate], "llm_calls": candidate.llm_calls}
 
-    async def divide_node(state: FreePathState) -> dict:
+    async def divide_node(state: FreePathState) -> FreePathState:
         candidate = await divide_and_conquer(state["question"], state["context"], model=model, dialect=dialect)
         return {"candidates": [candidate], "llm_calls": candidate.llm_calls}
 
-    async def judge(state: FreePathState) -> dict:
+    async def judge(state: FreePathState) -> FreePathState:
         written = sorted(
             (c for c in state["candidates"] if c.sql),
             key=lambda c: STRATEGIES.index(c.strategy),
@@ -76,7 +77,7 @@ def build_free_path(
         if not written:
             failures = "; ".join(sorted({c.error for c in state["candidates"] if c.error}))
             return {"ranked": [], "error": f"I could not write SQL for this question: {failures}"}
-        checks = await asyncio.gather(*(validator.acheck(c.sql) for c in written))
+        checks = await asyncio.gather(*(validator.acheck(c.sql) for c in written if c.sql))
         ranking = await rank_candidates(
             state["question"],
             state["context"],
@@ -92,18 +93,20 @@ def build_free_path(
             "llm_calls": ranking.llm_calls,
         }
 
-    async def validate(state: FreePathState) -> dict:
+    async def validate(state: FreePathState) -> FreePathState:
         """Walk the ranking: the first candidate that runs, as written or after repair, wins."""
         calls = 0
-        first_failure: dict | None = None
+        first_failure: FreePathState | None = None
         for candidate in state.get("ranked") or []:
+            if candidate.sql is None:  # the judge ranks written queries only
+                continue
             outcome = Validated(sql=candidate.sql, check=state["checks"][candidate.strategy])
             if not outcome.check.ok:
                 outcome = await validator.repair(
                     candidate.sql, outcome.check, question=state["question"], context=state["context"], model=model
                 )
                 calls += outcome.llm_calls
-            result = {
+            result: FreePathState = {
                 "sql": outcome.sql,
                 "strategy": candidate.strategy,
                 "reason": candidate.reason,
@@ -119,7 +122,7 @@ def build_free_path(
         # Nothing runs: report the best-ranked query and why it fails.
         return {**(first_failure or {"valid": False, "sql": None}), "llm_calls": calls}
 
-    async def placeholders(state: FreePathState) -> dict:
+    async def placeholders(state: FreePathState) -> FreePathState:
         if not state.get("valid"):
             return {"placeholders": []}
         found = await warehouse.slots.call(
@@ -127,7 +130,7 @@ def build_free_path(
         )
         return {"placeholders": found}
 
-    def finish(state: FreePathState) -> dict:
+    def finish(state: FreePathState) -> FreePathState:
         sql = state.get("sql")
         reason = state.get("reason", "")
         if state.get("choice_reason") and sql:
@@ -187,4 +190,5 @@ async def draft_sql(
     """Write SQL for a question by the free path; never raises for a question it cannot answer."""
     graph = build_free_path(model=model, warehouse=warehouse, catalog=catalog, dialect=dialect)
     final = await graph.ainvoke({"question": question, "requested_tables": tables, "llm_calls": 0})
-    return final["draft"]
+    draft: SqlDraft = final["draft"]  # `finish` always writes it
+    return draft

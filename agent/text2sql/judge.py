@@ -55,7 +55,7 @@ async def rank_candidates(
     if len(candidates) == 1:
         return Ranking(candidates, f"Only the {_name(candidates[0])} strategy produced SQL.")
     first, second = candidates
-    if same_query(first.sql, second.sql, dialect):
+    if first.sql is not None and second.sql is not None and same_query(first.sql, second.sql, dialect):
         return Ranking([first], "Both strategies wrote the same query.")
     passing = [c for c in candidates if checks[c.strategy].ok]
     if len(passing) == 1:

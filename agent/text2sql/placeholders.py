@@ -14,7 +14,7 @@ from sqlglot import exp
 from agent.errors import AssistantError
 from agent.sql.parse import parse_one_statement
 from agent.text2sql.draft import Placeholder
-from agent.warehouse import Warehouse
+from agent.warehouse import Schema, Warehouse
 
 _NAME = r"[A-Z][A-Z0-9_]*"
 _QUOTED = re.compile(rf"'\[({_NAME})\]'")
@@ -43,7 +43,7 @@ def mask_placeholders(sql: str) -> str:
 def fill_placeholders(sql: str, values: dict[str, str]) -> str:
     """Put the person's answers in; numbers go in bare, text as a quoted, escaped literal."""
 
-    def literal(match: re.Match) -> str:
+    def literal(match: re.Match[str]) -> str:
         name = match.group(1)
         if name not in values:
             return match.group(0)
@@ -119,7 +119,7 @@ def _column_beside(literal: exp.Literal) -> exp.Column | None:
     return None
 
 
-def _owning_table(column: exp.Column, aliases: dict[str, str], schema) -> str | None:
+def _owning_table(column: exp.Column, aliases: dict[str, str], schema: Schema) -> str | None:
     if column.table:
         table = aliases.get(column.table.lower())
         return table if table and _has_column(schema, table, column.name) else None
@@ -130,7 +130,7 @@ def _owning_table(column: exp.Column, aliases: dict[str, str], schema) -> str | 
     return None
 
 
-def _has_column(schema, table: str, column: str) -> bool:
+def _has_column(schema: Schema, table: str, column: str) -> bool:
     return any(c.name == column for c in schema.columns_of(table))
 
 

@@ -14,6 +14,7 @@ from agent.text2sql import prompts
 from agent.text2sql.draft import Candidate
 from agent.text2sql.placeholders import quote_placeholders
 from agent.text2sql.steps import (
+    Answer,
     PartialSqls,
     QueryPlan,
     Reflection,
@@ -33,7 +34,7 @@ class _Counter:
         self.model = model
         self.calls = 0
 
-    async def ask(self, schema, system: str, user: str):
+    async def ask(self, schema: type[Answer], system: str, user: str) -> Answer:
         self.calls += 1  # counted before the call: a failed call still cost one
         return await ask(self.model, schema, system, user)
 

@@ -127,11 +127,11 @@ class SqlValidator:
                 budget_s=self.warehouse.settings.cpu_step_budget_s,
             )
             fixed = outcome.fixed_sql
-            if outcome.valid and not self._writes_native:
+            if outcome.valid and fixed is not None and not self._writes_native:
                 fixed = transpile(fixed, read=self.warehouse.dialect, write=self.dialect)
         except AssistantError:
             return False
-        if not (outcome.valid and outcome.changes):
+        if not (outcome.valid and outcome.changes) or fixed is None:
             return False
         check = await self.acheck(fixed)
         if not check.ok:

@@ -4,7 +4,7 @@ budget, judged by the warehouse on the tree that comes back."""
 
 from __future__ import annotations
 
-from agent.budget import steps
+from agent.tools import steps
 from agent.context import AgentContext
 from agent.sql.checked import CheckedQuery
 from agent.sql.parse import clean_sql_text

@@ -5,9 +5,9 @@ from __future__ import annotations
 from typing import Annotated
 
 from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
+from agent.tools.run import ToolRun
 
-from agent.context import AgentContext
+from agent.catalog.models import TableMatch
 from agent.tools.results import tool_result
 from agent.tools.semantic import compiled, semantic_tables
 from agent.tools.thread import read_in_thread
@@ -20,7 +20,7 @@ AMBIGUITY_RATIO = 0.9
 @tool
 async def data_discovery(
     user_question: Annotated[str, "The person's question, rewritten to stand on its own."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "execute_sql_and_analyze_result",
 ) -> str:
     """Find the tables and columns that hold the data for a question, with why they match.
@@ -77,7 +77,7 @@ async def data_discovery(
     return tool_result(final_intent, tables=tables, selected_tables=selected, text=_describe(matches))
 
 
-def _describe(matches) -> str:
+def _describe(matches: list[TableMatch]) -> str:
     lines = []
     for m in matches:
         columns = ", ".join(f"`{c}`" for c in m.matched_columns[:6]) or ", ".join(f"`{c.name}`" for c in m.columns[:6])

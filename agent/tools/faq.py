@@ -7,11 +7,11 @@ from typing import Annotated
 
 import yaml
 from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
+from agent.tools.run import ToolRun
 
+from agent.catalog import Catalog
 from agent.catalog.models import HowToDoc
 from agent.catalog.search import DocIndex
-from agent.context import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
@@ -19,7 +19,7 @@ from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 @tool
 async def datasuite_faq(
     user_question: Annotated[str, "The person's how-to or definition question, as they asked it."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "datasuite_faq",
 ) -> str:
     """Answer how-to questions about this assistant (slash commands, confirmations, charts) and
@@ -60,7 +60,7 @@ def _bot_docs() -> DocIndex:
     return DocIndex([HowToDoc(id=key, **value) for key, value in raw.items()])
 
 
-def _named_columns(catalog, question: str) -> list[tuple[str, str]]:
+def _named_columns(catalog: Catalog, question: str) -> list[tuple[str, str]]:
     """Columns the question names outright ("what does dep_delay mean?"), with their descriptions."""
     words = {w.strip("`'\"?.,").lower() for w in question.split()}
     found = []

@@ -3,11 +3,10 @@
 from typing import Annotated
 
 from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
+from agent.tools.run import ToolRun
 from pydantic import BaseModel, Field
 
 from agent.logql import LogQLError, check_logql, write_logql
-from agent.context import AgentContext
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
@@ -20,7 +19,7 @@ class LogQueryDraft(BaseModel):
 @tool
 async def search_log(
     description: Annotated[str, "What logs the person wants: service, level, text, time window."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "search_log",
 ) -> str:
     """Write a LogQL query (Grafana Loki) that finds the logs the person describes."""
@@ -28,10 +27,11 @@ async def search_log(
     query = write_logql(description)
     note = ""
     if ctx.has_llm:
-        draft = await ctx.model.with_structured_output(LogQueryDraft, method="function_calling").ainvoke(
+        answer = await ctx.model.with_structured_output(LogQueryDraft, method="function_calling").ainvoke(
             "Write one LogQL query for Grafana Loki. Labels: app, namespace, pod, container, env. "
             f"Request: {description}"
         )
+        draft = answer if isinstance(answer, LogQueryDraft) else LogQueryDraft.model_validate(answer)
         try:
             check_logql(draft.logql)
             query.logql, query.explanation = draft.logql, draft.explanation

@@ -10,7 +10,7 @@ import json
 from typing import Any
 
 from agent.errors import AssistantError
-from agent.state import CommonAgentState
+from agent.state import CommonAgentState, calls_of
 
 MAX_LINK_HOPS = 8
 
@@ -52,7 +52,7 @@ def linked_output(
     Outputs may point at earlier outputs (a fix of a generated query, say); the walk stops
     at a repeat or after MAX_LINK_HOPS so a bad link can never loop forever.
     """
-    info = state.get("session_tool_call_info") or {}
+    info = calls_of(state)
     names = info.get("tool_call_name_mapping", {})
     outputs = info.get("tool_call_output_mapping", {})
     inputs = info.get("tool_call_input_mapping", {})
@@ -67,9 +67,11 @@ def linked_output(
     return None
 
 
-def latest_output(state: CommonAgentState, wanted: tuple[str, ...], *, with_key: str | None = None):
+def latest_output(
+    state: CommonAgentState, wanted: tuple[str, ...], *, with_key: str | None = None
+) -> tuple[str, dict[str, Any]] | None:
     """The newest recorded output of one of `wanted` (optionally one that has `with_key`)."""
-    info = state.get("session_tool_call_info") or {}
+    info = calls_of(state)
     names = info.get("tool_call_name_mapping", {})
     outputs = info.get("tool_call_output_mapping", {})
     for call_id in reversed(list(outputs)):

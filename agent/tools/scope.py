@@ -3,7 +3,7 @@
 from typing import Annotated
 
 from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
+from agent.tools.run import ToolRun
 
 from agent.context import AgentContext
 from agent.tools.results import tool_result
@@ -22,7 +22,7 @@ def capabilities(ctx: AgentContext) -> str:
 @tool
 async def reject_out_of_scope(
     reason: Annotated[str, "Why the request is outside what this assistant does, in a few words."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "reject_out_of_scope",
 ) -> str:
     """Politely decline a request this data assistant is not for (general knowledge, chit-chat,

@@ -13,11 +13,12 @@ from collections import OrderedDict
 
 from pydantic import BaseModel, Field
 
-from agent.budget import steps
+from agent.tools import steps
 from agent.context import AgentContext
 from agent.learning.asking import ask_back
 from agent.marks import FOLLOW_UP_MARK
 from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
+from agent.semantic.edit_request import IntentEdit
 from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
@@ -30,6 +31,9 @@ class SemanticParse(BaseModel):
     intent: StructuredIntent | None = Field(
         default=None, description="Metrics, dimensions, filters, time, order and limit, using only the model's names"
     )
+    edit: IntentEdit | None = Field(
+        default=None, description="For a message that changes the thread's previous reading: the changes, instead of intent"
+    )
     not_in_warehouse: str | None = Field(
         default=None, description="Set when the question asks for data the warehouse does not have: what is missing"
     )
@@ -40,6 +44,9 @@ class SemanticParse(BaseModel):
     clarify_question: str | None = Field(default=None, description="Ask this when the question is ambiguous")
     clarify_term: str | None = Field(default=None, description="The ambiguous words, exactly as in the question")
     clarify_options: list[str] = Field(default_factory=list, description="Meanings that can replace clarify_term")
+    clarify_keeps_term: bool = Field(
+        default=False, description="True when clarify_term is a value and each option names a column it is a value of"
+    )
     unused_words: list[str] = Field(default_factory=list, description="Words of the question the intent does not use")
 
 
@@ -86,10 +93,13 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     asked_back = None
     if ambiguity is None and extraction.intent is None and not (extraction.unsupported or unknown):
         ambiguity = asked_back = ask_back(extraction.reason, extraction.ignored_words, ctx.semantic)  # a team's own word
+    labels = ctx.semantic.dimension_by_name
+    options = [labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else []
     clarify = f"What do you mean by “{ambiguity.text}”?" if ambiguity else None
+    if ambiguity is not None and ambiguity.of_value:  # one button per column the value is found in
+        clarify = f"Which “{ambiguity.text}” do you mean: {' or '.join(options)}?"
     if asked_back is not None and extraction.reason:  # what was read without the word stays said
         clarify = f"{extraction.reason} {clarify}"
-    labels = ctx.semantic.dimension_by_name
     return SemanticParse(
         intent=intent.model_copy(deep=True) if intent is not None else None,  # the caller's to change
         not_in_warehouse=extraction.unsupported,
@@ -97,7 +107,8 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
         unknown_values=unknown,
         clarify_question=clarify,
         clarify_term=ambiguity.text if ambiguity else None,
-        clarify_options=[labels[o].label if o in labels else o for o in ambiguity.options] if ambiguity else [],
+        clarify_options=options,
+        clarify_keeps_term=ambiguity is not None and ambiguity.of_value,
         unused_words=extraction.ignored_words if extraction.intent is not None else [],
     )
 

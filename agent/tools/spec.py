@@ -40,6 +40,8 @@ FinalIntent = Literal[
     "search_log",
     "reject_out_of_scope",
 ]
+# ToolName.EXECUTE as a goal: what a tool that writes or fixes SQL works towards unless told otherwise.
+EXECUTE_GOAL: FinalIntent = "execute_sql_and_analyze_result"
 
 COMMON_AGENT = "Common Agent"
 

@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import logging
 import re
-from typing import Annotated
+from typing import Annotated, Any, TypeVar
 
+from langchain_core.language_models import LanguageModelInput
 from langchain_core.messages import HumanMessage, SystemMessage
 from langchain_core.tools import tool
-from langgraph.prebuilt import ToolRuntime
+from agent.tools.run import ToolRun
 from pydantic import BaseModel, Field
 
 from agent.chatbi.analyze import analyze
@@ -18,14 +19,14 @@ from agent.chatbi.meaning import column_format, describe_columns
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.context import AgentContext
 from agent.policy import check_readable
-from agent.budget import steps
+from agent.tools import steps
 from agent.budget.inputs import check_sql as check_sql_text
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.fix import FixResult
 from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
-from agent.tools.spec import EXECUTE, DirectRequest, FinalIntent, ToolName, ToolSpec
+from agent.tools.spec import EXECUTE, EXECUTE_GOAL, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.checking import checked_sql
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
 from agent.learning.phrases import NAMES_THE_DATA
@@ -35,12 +36,15 @@ from agent.semantic.definitions import Definition, with_definitions
 from agent.semantic.intent import StructuredIntent
 from agent.semantic.why import explain_reading
 from agent.semantic.model import SemanticModel
+from agent.marks import FOLLOW_UP_MARK
+from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
 from agent.tools.thread import answer_keys, read_in_thread
 
 log = logging.getLogger(__name__)
 
 REPLY_ROWS_MAX = 1000
+NEAREST = " The nearest questions I can answer are below."
 LLM_REPAIR_TRIES = 2
 PROBE_ROWS = 100  # the fix's look at the data reads counts, never more than a few rows
 
@@ -50,16 +54,21 @@ def check_sql(ctx: AgentContext, sql: str) -> None:
     check_sql_text(sql, max_chars=ctx.settings.max_sql_chars, max_depth=ctx.settings.max_sql_depth)
 
 
-def _person(runtime: ToolRuntime[AgentContext]) -> str | None:
+def _person(runtime: ToolRun) -> str | None:
     return (runtime.state.get("chat_context") or {}).get("user")
 
 
-def _channel(runtime: ToolRuntime) -> str | None:
+def _channel(runtime: ToolRun) -> str | None:
     return (runtime.state.get("chat_context") or {}).get("channel")
 
 
-def _structured(ctx: AgentContext, schema: type[BaseModel]):
-    return ctx.model.with_structured_output(schema, method="function_calling")
+Answer = TypeVar("Answer", bound=BaseModel)
+
+
+async def _structured(ctx: AgentContext, schema: type[Answer], prompt: LanguageModelInput) -> Answer:
+    """The model's answer as `schema` (function calling returns the model itself)."""
+    answer = await ctx.model.with_structured_output(schema, method="function_calling").ainvoke(prompt)
+    return answer if isinstance(answer, schema) else schema.model_validate(answer)
 
 
 # -- generate_sql --------------------------------------------------------------------------
@@ -68,22 +77,29 @@ def _structured(ctx: AgentContext, schema: type[BaseModel]):
 @tool
 async def generate_sql(
     user_question: Annotated[str, "The data question, rewritten to stand on its own."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     related_table_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the data_discovery call whose tables to use."
     ] = None,
     clarification: Annotated[str | None, "The person's answer to a clarifying question, if any."] = None,
-    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE_GOAL,
 ) -> str:
     """Write a DuckDB SQL query that answers a data question, from the tables data_discovery found."""
     ctx: AgentContext = runtime.context
     waiting = latest_output(runtime.state, ("generate_sql",))
     if clarification and waiting and waiting[1].get("draft_sql"):
         return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
+    asked = waiting[1] if waiting else {}
+    if clarification and asked.get("clarify_keeps_term"):
+        # the column of a value was named: the message says it now ('only origin airport LGA') and is read
+        # like any message of the thread, as an edit of the last reading when it is one
+        *earlier, latest = user_question.split(FOLLOW_UP_MARK)
+        user_question = FOLLOW_UP_MARK.join([*earlier, _clarified(latest, clarification, asked.get("clarify_term"), True)])
+        clarification = None
     thread = await read_in_thread(ctx, runtime.state, user_question, clarification)
     if thread.refusal:
         return tool_result(final_intent, done=True, text=thread.refusal)
-    question = _clarified(thread.question, clarification, waiting[1].get("clarify_term") if waiting else None)
+    question = _clarified(thread.question, clarification, asked.get("clarify_term"))
     discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
@@ -93,26 +109,36 @@ async def generate_sql(
     elif thread.intent is not None:  # an edit of the thread's last reading
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
     else:
-        parse = await _structured(ctx, SemanticParse).ainvoke(
+        parse = await _structured(ctx, SemanticParse,
             [SystemMessage(content=semantic_prompt(ctx) + verified_examples(ctx, question, compile_checked)),
              HumanMessage(content=thread.llm_message or question)]
         )
 
+    if parse.edit is not None:  # an LLM's edit of the thread's last reading, by the same edit operations
+        parse.intent = thread.edited_by_llm(parse.edit, ctx.semantic) or parse.intent
+        if thread.refusal:
+            return tool_result(final_intent, done=True, text=thread.refusal)
     if parse.not_in_warehouse:
         text = f"I don't have that data ({parse.not_in_warehouse.rstrip('.')}). What I have: {ctx.catalog.summary}"
         return tool_result(final_intent, done=True, text=text)
     if parse.unknown_values:
         names = ", ".join(parse.unknown_values)
+        readings = await nearest_readings(ctx, question)
         return tool_result(
             final_intent,
             done=True,
-            text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code.",
+            text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code."
+            + (NEAREST if readings else ""),
+            follow_ups=readings,
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
-        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options,
-                               "term": parse.clarify_term}
-        return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term)
+        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
+        if not parse.clarify_keeps_term:  # a word to learn; a value is not one ('LGA' is no origin airport)
+            question_for_person["term"] = parse.clarify_term
+            question_for_person["readings"] = await nearest_readings(ctx, question)
+        return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term,
+                           clarify_keeps_term=parse.clarify_keeps_term)
 
     problems: list[str] = []
     if parse.intent is not None:
@@ -145,8 +171,9 @@ async def generate_sql(
     if not ctx.has_llm:
         reasons = [parse.cannot_express] if parse.cannot_express else problems
         why = "".join(f"{r.rstrip('.')}. " for r in reasons)
-        text = f"I couldn't answer that as asked. {why}{_what_to_try(ctx)}"
-        return tool_result(final_intent, done=True, text=text)
+        readings = await nearest_readings(ctx, question)
+        text = f"I couldn't answer that as asked. {why}{_what_to_try(ctx)}" + (NEAREST if readings else "")
+        return tool_result(final_intent, done=True, text=text, follow_ups=readings)
 
     draft = await draft_sql(
         question, model=ctx.model, warehouse=ctx.warehouse, catalog=ctx.catalog, tables=tables,
@@ -162,7 +189,7 @@ async def generate_sql(
     )
 
 
-def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict], reason: str) -> str:
+def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict[str, Any]], reason: str) -> str:
     """Ask for the first value the SQL still needs; the answer comes back as `clarification`."""
     first = placeholders[0]
     options = [{"label": str(o), "value": str(o)} for o in first.get("options", [])[:10]]
@@ -170,7 +197,7 @@ def _ask_placeholder(final_intent: str | None, sql: str, placeholders: list[dict
     return tool_result(final_intent, ask_human=question, draft_sql=sql, placeholders=placeholders, reason=reason)
 
 
-async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, waiting: dict, answer: str) -> str:
+async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, waiting: dict[str, Any], answer: str) -> str:
     placeholders = waiting["placeholders"]
     sql = fill_placeholders(waiting["draft_sql"], {placeholders[0]["name"]: answer.strip()})
     if len(placeholders) > 1:
@@ -183,16 +210,17 @@ async def _fill_next_placeholder(ctx: AgentContext, final_intent: str | None, wa
     return tool_result(final_intent, sql=sql, reason=reason, path="free", text=f"Here is the SQL. {reason}")
 
 
-def _clarified(question: str, answer: str | None, ambiguous: str | None) -> str:
+def _clarified(question: str, answer: str | None, ambiguous: str | None, keeps_term: bool = False) -> str:
     """The question with the person's answer in place of the ambiguous words, or appended.
-    Ambiguous words that carry a number ("more than an hour") are a condition: the answer names
-    what they compare and they stay, so the clarification keeps every condition."""
+    Ambiguous words that carry a number ("more than an hour") are a condition, and a value found in
+    several columns is the value asked for: the answer names what they compare, or the value's column
+    ('origin airport LGA'), and they stay, so the clarification keeps every condition."""
     if not answer:
         return question
     if answer == NAMES_THE_DATA and ambiguous:  # the word only names the data: read the question without it
         return re.sub(rf"\b{re.escape(ambiguous)}\b", " ", question, count=1, flags=re.I)
     if ambiguous and re.search(rf"\b{re.escape(ambiguous)}\b", question, re.I):
-        keep = re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
+        keep = keeps_term or re.search(r"\d|\b(?:an?|one)\s+\w+", ambiguous) is not None
         return re.sub(rf"\b{re.escape(ambiguous)}\b", lambda m: f"{answer} {m.group(0)}" if keep else answer,
                       question, count=1, flags=re.I)
     return f"{question} ({answer})"
@@ -219,7 +247,7 @@ class SqlRepair(BaseModel):
 @tool
 async def fix_sql(
     sql: Annotated[str, "The broken SQL exactly as the person gave it."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     error_info: Annotated[str, "The error message the person saw, if any."] = "",
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = DEFAULT_DIALECT,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "fix_sql",
@@ -281,7 +309,7 @@ async def _fix(ctx: AgentContext, sql: str, error: str | None, dialect: str) -> 
             record(probes)
         return result
 
-    def probe(probe_sql: str) -> list[tuple]:
+    def probe(probe_sql: str) -> list[tuple[Any, ...]]:
         return ctx.warehouse.run(probe_sql, row_cap=PROBE_ROWS).rows
 
     return await ctx.warehouse.slots.call(
@@ -291,7 +319,7 @@ async def _fix(ctx: AgentContext, sql: str, error: str | None, dialect: str) -> 
 
 async def _llm_repair(ctx: AgentContext, sql: str, dialect: str, error: str) -> tuple[str, str] | None:
     for _ in range(LLM_REPAIR_TRIES):
-        answer = await _structured(ctx, SqlRepair).ainvoke(
+        answer = await _structured(ctx, SqlRepair,
             f"Repair this SQL (written for {dialect}) with a minimal edit so it runs on "
             f"{ctx.warehouse.engine}, keeping its meaning. Tables and columns: "
             f"{_schema_text(ctx)}\nSQL:\n{sql}\nError: {error}"
@@ -321,7 +349,7 @@ class ExplainNarrative(BaseModel):
 @tool
 async def explain_sql(
     sql: Annotated[str, "The SQL to explain, as the person gave it."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     sql_dialect: Annotated[str, "The dialect the SQL is written in (Presto by default)."] = DEFAULT_DIALECT,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "explain_sql",
     reading: Annotated[
@@ -345,7 +373,7 @@ async def explain_sql(
     text = explanation.text
     if ctx.has_llm:
         facts = explanation.model_dump_json(exclude={"text"})
-        narrative = await _structured(ctx, ExplainNarrative).ainvoke(
+        narrative = await _structured(ctx, ExplainNarrative,
             f"Explain this query to a colleague who does not read SQL. Facts: {facts}\nDraft: {text}"
         )
         text = narrative.text or text
@@ -354,7 +382,7 @@ async def explain_sql(
     return tool_result(final_intent, text=text, sql=clean_sql_text(sql), tables=explanation.tables)
 
 
-def _answered_reading(runtime: ToolRuntime, sql: str) -> StructuredIntent | None:
+def _answered_reading(runtime: ToolRun, sql: str) -> StructuredIntent | None:
     """The reading behind `sql` when it is the SQL of this thread's last semantic answer."""
     written = latest_output(runtime.state, ("generate_sql",), with_key="intent")
     if written is None or " ".join(str(written[1].get("sql")).split()) != " ".join(sql.split()):
@@ -376,13 +404,13 @@ def _column_descriptions(ctx: AgentContext) -> dict[str, str]:
 @tool
 async def execute_sql_and_analyze_result(
     user_question: Annotated[str, "The question the result should answer."],
-    runtime: ToolRuntime[AgentContext],
+    runtime: ToolRun,
     sql: Annotated[str | None, "The SQL to run, when the person gave it directly."] = None,
     related_sql_source_tool_call_id: Annotated[
         str | None, "The tool_call_id of the generate_sql or fix_sql call whose SQL to run."
     ] = None,
     sql_dialect: Annotated[str | None, "The dialect of `sql` when given directly (the warehouse's by default)."] = None,
-    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE,
+    final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = EXECUTE_GOAL,
 ) -> str:
     """Run a read-only SQL query and answer the question: key numbers, insights, a chart and follow-ups."""
     ctx: AgentContext = runtime.context
@@ -435,7 +463,7 @@ async def execute_sql_and_analyze_result(
     )
 
 
-def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict | None:
+def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict[str, Any] | None:
     """The chart kind the person asked for ("as a bar chart"), where the result has an axis to draw on."""
     if chart is None:
         return None
@@ -444,7 +472,7 @@ def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict | None:
     return chart.model_dump()
 
 
-def _semantic_for(ctx: AgentContext, intent: dict | None) -> SemanticModel:
+def _semantic_for(ctx: AgentContext, intent: dict[str, Any] | None) -> SemanticModel:
     """The semantic model with the question's own definitions ('inventory value (availqty * supplycost)'),
     so labels, units and follow-ups know the measures and flags it defined."""
     if not intent or not intent.get("definitions"):
@@ -452,7 +480,7 @@ def _semantic_for(ctx: AgentContext, intent: dict | None) -> SemanticModel:
     return with_definitions(ctx.semantic, [Definition.model_validate(d) for d in intent["definitions"]])
 
 
-def _reading(semantic: SemanticModel, intent: dict | None) -> str:
+def _reading(semantic: SemanticModel, intent: dict[str, Any] | None) -> str:
     """The filters a question was read with, in the model's words ("origin airport JFK"), for titles."""
     if not intent:
         return ""
@@ -466,7 +494,7 @@ def _reading(semantic: SemanticModel, intent: dict | None) -> str:
     return "; ".join(parts)
 
 
-def _sql_args(request: DirectRequest) -> dict:
+def _sql_args(request: DirectRequest) -> dict[str, Any]:
     return {"sql": request.sql, "sql_dialect": request.dialect}
 
 

@@ -16,13 +16,14 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agent.budget import steps
+from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
 from agent.marks import FOLLOW_UP_MARK
 from agent.state import CommonAgentState
 from agent.semantic import edits
 from agent.semantic.edits import Edited
+from agent.semantic.edit_request import IntentEdit, apply_edit
 from agent.semantic.model import SemanticModel
 from agent.tools.results import latest_output
 from agent.tools.spec import EXECUTE
@@ -51,9 +52,22 @@ class InThread:
     unread: list[str] = field(default_factory=list)
     refusal: str | None = None  # the edit cannot be made: said to the person, nothing else is guessed
     llm_message: str | None = None  # for an LLM: the question with the last reading as JSON
+    previous: StructuredIntent | None = None  # for an LLM: the last reading its edit applies to
 
     def changed_line(self) -> str:
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
+
+    def edited_by_llm(self, edit: IntentEdit, model: SemanticModel) -> StructuredIntent | None:
+        """The LLM's edit applied to the last reading by the thread's edit operations (None without
+        one); what changed goes on the reading line, a refusal to `refusal`."""
+        if self.previous is None:
+            return None
+        applied = apply_edit(self.previous, edit, model)
+        if isinstance(applied, str):
+            self.refusal = applied
+            return None
+        self.changes, self.chart = applied.changes, applied.chart
+        return applied.intent
 
 
 def reading_question(state: CommonAgentState) -> str:
@@ -114,15 +128,20 @@ def _over_previous_rows(ctx: AgentContext, state: CommonAgentState, edited: Edit
     return edits.keep_rows(edited, found[0], found[1], ctx.semantic)
 
 
+def reading_json(previous: StructuredIntent) -> str:
+    return json.dumps(previous.model_dump(mode="json", exclude_defaults=True))
+
+
 def previous_for_llm(previous: StructuredIntent, message: str) -> str:
     """The LLM's view of a follow-up: the last reading as JSON, and the new message to apply to it."""
     return (
         "The previous question of this thread was read as this StructuredIntent (JSON):\n"
-        f"{json.dumps(previous.model_dump(mode='json', exclude_defaults=True))}\n"
-        "The person now says the message below. If it is a complete question on its own, read it alone; else "
-        "return the previous intent with the message's edits applied (replace the filter on the same dimension, "
-        "add or drop a filter, change the time window, replace or add a grouping, change the metric or its "
-        "aggregation, the top N or the order), keeping everything the message does not change.\n"
+        f"{reading_json(previous)}\n"
+        "The person now says the message below. If it is a complete question on its own, read it alone into "
+        "intent; else set edit to what the message changes (put_filters replaces the filter on the same "
+        "dimension or adds one, compare_filters sets a value beside the filtered one, drop_filters, time, "
+        "whole_period, group_by, metrics, aggregation, limit, all_rows, chart) and leave intent empty: "
+        "everything the message does not change is kept.\n"
         f"Message: {message}"
     )
 
@@ -138,7 +157,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         # may leak into this one, its unread words least of all
         return InThread(question if ctx.has_llm else latest)
     if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
-        return InThread(question, llm_message=previous_for_llm(previous, latest))
+        return InThread(question, llm_message=previous_for_llm(previous, latest), previous=previous)
     if FOLLOW_UP_MARK not in question:
         return InThread(question)
     if _NOTHING_ELSE.match(ASKING_FOR_SQL.sub(" ", latest)):

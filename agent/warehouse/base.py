@@ -17,7 +17,8 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass, field
-from collections.abc import Callable
+from collections.abc import Callable, Collection, Sequence
+from types import TracebackType
 from typing import Any
 
 import functools
@@ -167,7 +168,7 @@ class Schema:
                          alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)) if alias else None)
 
 
-def table_key(schema_name: str, table: str, default_schema: str, taken=()) -> str:
+def table_key(schema_name: str, table: str, default_schema: str, taken: Collection[str] = ()) -> str:
     """A table's key in `Schema.tables`: its lower-case name, `schema.table` outside the default
     schema (so two schemas' `orders` stay apart); the exact spelling when the lower-case one is
     taken (MySQL on Linux keeps `Bakers` and `bakers` apart, and so do quoted PostgreSQL names)."""
@@ -256,7 +257,7 @@ def quote(name: str, dialect: str) -> str:
 class QueryResult:
     columns: list[str]
     types: list[str]
-    rows: list[tuple]
+    rows: list[tuple[Any, ...]]
     elapsed_ms: float = 0.0
     sql: str = ""
 
@@ -264,7 +265,7 @@ class QueryResult:
     def row_count(self) -> int:
         return len(self.rows)
 
-    def records(self) -> list[dict]:
+    def records(self) -> list[dict[str, Any]]:
         return [dict(zip(self.columns, row)) for row in self.rows]
 
 
@@ -306,7 +307,7 @@ class Limits:
     total: FetchTotal | None = None  # the request's total over all its queries, when it has one
 
 
-def json_safe(value):
+def json_safe(value: Any) -> Any:
     """Engine values as plain JSON-friendly Python (results travel through checkpoints)."""
     if isinstance(value, decimal.Decimal):
         return float(value)
@@ -340,18 +341,20 @@ class RowCollector:
 
     def __init__(self, limits: Limits):
         self.limits = limits
-        self.rows: list[tuple] = []
+        self.rows: list[tuple[Any, ...]] = []
         self.size = 0
         self._charged = 0
 
     def __enter__(self) -> RowCollector:
         return self
 
-    def __exit__(self, kind, error, trace) -> None:
+    def __exit__(
+        self, kind: type[BaseException] | None, error: BaseException | None, trace: TracebackType | None
+    ) -> None:
         if error is not None and self.limits.total is not None:
             self.limits.total.refund(self._charged)
 
-    def add(self, batch) -> bool:
+    def add(self, batch: Sequence[tuple[Any, ...]]) -> bool:
         """Add one batch; False when the result is complete (empty batch)."""
         if not batch:
             return False
@@ -362,7 +365,7 @@ class RowCollector:
             self._charged += self.size - before
         return True
 
-    def _add_rows(self, batch) -> None:
+    def _add_rows(self, batch: Sequence[tuple[Any, ...]]) -> None:
         for row in batch:
             self.size += sum(value_bytes(v) for v in row)
             self.rows.append(row)
@@ -420,7 +423,7 @@ class Warehouse:
     def _introspect(self) -> Schema:
         raise NotImplementedError
 
-    def _sample_values(self, table: str, column: str, limit: int) -> list:
+    def _sample_values(self, table: str, column: str, limit: int) -> list[Any]:
         raise NotImplementedError
 
     def _read_user_functions(self) -> frozenset[str]:
@@ -507,7 +510,7 @@ class Warehouse:
             return recheck(sql, self.guard_policy())
         return check_query(sql_text(sql), dialect=self.dialect, policy=self.guard_policy())
 
-    def distinct_values(self, table: str, column: str, limit: int = 2000) -> list:
+    def distinct_values(self, table: str, column: str, limit: int = 2000) -> list[Any]:
         """Distinct non-null values of one column (sampled on big tables), for matching words."""
         schema = self.schema()
         key, found = schema.key_of(table), schema.column(table, column)
@@ -542,7 +545,7 @@ class Warehouse:
         limit_s = timeout_s or self.settings.query_timeout_s
         return limit_s + min(STOP_GRACE_S, limit_s)
 
-    async def arun(self, sql: SqlInput, *, owner: str | None = None, channel: str | None = None, **limits) -> QueryResult:
+    async def arun(self, sql: SqlInput, *, owner: str | None = None, channel: str | None = None, **limits: Any) -> QueryResult:
         """`run` on a warehouse slot. `owner` (the person asking) holds at most one runaway at a time, and
         they and `channel` at most a share of the slots; a query the engine estimates costly never takes
         the slot kept for others."""

@@ -18,13 +18,13 @@ from sqlglot import exp
 REGEXP_ROW_COST = 50
 
 
-def _is_regexp(node: exp.Expression) -> bool:
+def _is_regexp(node: exp.Expr) -> bool:
     if type(node).__name__.startswith("Regexp") or isinstance(node, exp.SimilarTo):
         return True
     return isinstance(node, exp.Anonymous) and any(w in str(node.name).lower() for w in ("regexp", "rlike"))
 
 
-def costly_shape(tree: exp.Expression, table_rows: Callable[[exp.Table], int | None], costly_rows: int) -> str | None:
+def costly_shape(tree: exp.Expr, table_rows: Callable[[exp.Table], int | None], costly_rows: int) -> str | None:
     """Why `tree` is costly by its shape (a phrase for the logs), or None. `table_rows` gives a table's
     estimated rows, None where unknown (a CTE's name, an engine that keeps no counts)."""
     if any(w.args.get("recursive") for w in tree.find_all(exp.With)):

@@ -10,6 +10,7 @@ import math
 import threading
 import time
 from pathlib import Path
+from typing import Any
 
 import duckdb
 
@@ -106,7 +107,7 @@ class DuckDBWarehouse(Warehouse):
 
     # -- introspection --------------------------------------------------------------
 
-    def _schemas(self, cursor) -> list[str]:
+    def _schemas(self, cursor: duckdb.DuckDBPyConnection) -> list[str]:
         """WAREHOUSE_SCHEMAS, else every schema of the file holding a table or view (`main` first)."""
         if self.settings.warehouse_schema_list:
             return self.settings.warehouse_schema_list
@@ -151,13 +152,13 @@ class DuckDBWarehouse(Warehouse):
         schema = Schema(default_schema=default)
         if not tables:
             schema.seen_schemas = tuple(s for s in every if not is_system_schema(s))
-        keys = {}
+        keys: dict[tuple[str, str], str] = {}
         # lower-case names first: where `bakers` and `"Bakers"` both exist, each keeps its own key
         for schema_name, table, comment, estimate in sorted(tables, key=lambda row: (row[1] != row[1].lower(), row[:2])):
-            key = table_key(schema_name, table, default, taken=schema.tables)
-            keys[(schema_name, table)] = key
-            schema.tables[key] = []
-            schema.info[key] = TableInfo(schema_name, table, comment or "", row_estimate=estimate)
+            new_key = table_key(schema_name, table, default, taken=schema.tables)
+            keys[(schema_name, table)] = new_key
+            schema.tables[new_key] = []
+            schema.info[new_key] = TableInfo(schema_name, table, comment or "", row_estimate=estimate)
         for schema_name, table, column, data_type, comment in columns:
             key = keys.get((schema_name, table))
             if key is not None:
@@ -184,7 +185,7 @@ class DuckDBWarehouse(Warehouse):
         finally:
             cursor.close()
 
-    def _sample_values(self, table: str, column: str, limit: int) -> list:
+    def _sample_values(self, table: str, column: str, limit: int) -> list[Any]:
         schema = self.schema()
         info = schema.info.get(table.lower())
         source = schema.reference(table, self.dialect)
@@ -256,7 +257,7 @@ class DuckDBWarehouse(Warehouse):
         )
 
 
-def _plan_rows(step: dict) -> tuple[float, float]:
+def _plan_rows(step: dict[str, Any]) -> tuple[float, float]:
     """(rows a plan step yields, most rows any step of it handles): DuckDB's estimate where it states one;
     a cross product, which states none, yields the product of its inputs."""
     below = [_plan_rows(child) for child in step.get("children", [])]

@@ -15,11 +15,22 @@ import threading
 import time
 import warnings
 from concurrent.futures import ThreadPoolExecutor
+from collections.abc import Callable, Sequence
 from concurrent.futures import TimeoutError as FutureTimeout
+from typing import Any
 
 import sqlalchemy
 from sqlalchemy import event
 from sqlalchemy import exc as sa_exc
+from sqlalchemy.engine import Inspector
+from sqlalchemy.engine.interfaces import (
+    ReflectedColumn,
+    ReflectedForeignKeyConstraint,
+    ReflectedPrimaryKeyConstraint,
+    ReflectedTableComment,
+    TableKey,
+)
+from sqlalchemy.pool import ConnectionPoolEntry
 
 from agent.errors import QueryTimeoutError, ResultTooLargeError, SqlError, SqlSyntaxError, WarehouseError
 from agent.settings import Settings
@@ -40,10 +51,13 @@ from agent.warehouse.base import (
     quote,
     table_key,
 )
-from agent.warehouse.engines.base import CANCEL_GRACE_S, PlanSize
+from agent.warehouse.engines.base import CANCEL_GRACE_S, DriverConnection, PlanSize
 from agent.warehouse.urls import Engine, mask_url, plan, require_extra
 
 log = logging.getLogger(__name__)
+
+# Each reflected table's columns, as SQLAlchemy's inspector gives them (by (schema, table)).
+Columns = dict[TableKey, list[ReflectedColumn]]
 
 _SAMPLE_ABOVE_ROWS = 1_000_000
 _MAX_BACKOFF_S = 60.0
@@ -88,7 +102,7 @@ class SqlAlchemyWarehouse(Warehouse):
 
     # -- sessions ---------------------------------------------------------------------
 
-    def _on_connect(self, dbapi_connection, record) -> None:
+    def _on_connect(self, dbapi_connection: DriverConnection, record: ConnectionPoolEntry) -> None:
         """Every new session: read-only, and the engine's own limits (its module says which)."""
         cursor = dbapi_connection.cursor()
         try:
@@ -298,7 +312,7 @@ class SqlAlchemyWarehouse(Warehouse):
 
     # -- introspection ------------------------------------------------------------------
 
-    def _readable(self, conn) -> set[tuple[str, str]] | None:
+    def _readable(self, conn: sqlalchemy.Connection) -> set[tuple[str, str]] | None:
         """(schema, table) of every table the role has a privilege on (information_schema lists only
         those, on every engine here); None when the engine cannot say."""
         try:
@@ -309,7 +323,7 @@ class SqlAlchemyWarehouse(Warehouse):
             return None
         return {(str(a), str(b)) for a, b in rows if a is not None and b is not None}
 
-    def _schemas(self, inspector, readable: set[tuple[str, str]] | None) -> list[str]:
+    def _schemas(self, inspector: Inspector, readable: set[tuple[str, str]] | None) -> list[str]:
         """WAREHOUSE_SCHEMAS, else every schema holding a table the bot's role may read (the
         server's default first), system schemas left out. MySQL/MariaDB call a database a schema:
         the one the URL names is the scope there."""
@@ -332,7 +346,9 @@ class SqlAlchemyWarehouse(Warehouse):
             readable = self._readable(conn)
             schemas = self._schemas(inspector, readable)
             schema = Schema(default_schema=schemas[0] if schemas else (inspector.default_schema_name or ""))
-            read: dict[str, tuple] = {}
+            read: dict[str, tuple[Columns, dict[TableKey, ReflectedPrimaryKeyConstraint],
+                                  dict[TableKey, list[ReflectedForeignKeyConstraint]],
+                                  dict[TableKey, ReflectedTableComment]]] = {}
             for schema_name in schemas:
                 try:
                     columns = self._columns(conn, inspector, schema_name)
@@ -352,18 +368,22 @@ class SqlAlchemyWarehouse(Warehouse):
                     if readable is not None and (schema_name, table) not in readable:
                         hidden.update({table.lower(), f"{schema_name}.{table}".lower()})
                         continue
-                    key = table_key(schema_name, table, schema.default_schema, taken=schema.tables)
-                    keys[(schema_name, table)] = key
-                    schema.tables[key] = [
+                    new_key = table_key(schema_name, table, schema.default_schema, taken=schema.tables)
+                    keys[(schema_name, table)] = new_key
+                    schema.tables[new_key] = [
                         Column(c["name"], str(c["type"]), c.get("comment") or "") for c in cols
                     ]
-                    comment = (comments.get((schema_name, table)) or {}).get("text") or ""
-                    pk = tuple((pks.get((schema_name, table)) or {}).get("constrained_columns") or ())
-                    schema.info[key] = TableInfo(schema_name, table, comment, pk)
+                    table_comment = comments.get((schema_name, table))
+                    comment = (table_comment.get("text") if table_comment else None) or ""
+                    constraint = pks.get((schema_name, table))
+                    pk = tuple((constraint.get("constrained_columns") if constraint else None) or ())
+                    schema.info[new_key] = TableInfo(schema_name, table, comment, pk)
             for schema_name, (_, _, fks, _) in read.items():
                 for (_, table), foreign in fks.items():
                     key = keys.get((schema_name, table))
-                    for fk in foreign if key else []:
+                    if not key:
+                        continue
+                    for fk in foreign:
                         ref_schema = fk.get("referred_schema") or schema_name
                         target = keys.get((ref_schema, fk["referred_table"]),
                                           table_key(ref_schema, fk["referred_table"], schema.default_schema))
@@ -377,7 +397,7 @@ class SqlAlchemyWarehouse(Warehouse):
         self._search_path = schema.default_schema if schema.default_schema != inspector.default_schema_name else None
         return schema
 
-    def _columns(self, conn, inspector, schema_name: str) -> dict:
+    def _columns(self, conn: sqlalchemy.Connection, inspector: Inspector, schema_name: str) -> Columns:
         """Columns of the schema's tables and views. Reflecting a MariaDB view needs SHOW VIEW, which a
         reader rarely has: its columns then come from information_schema, which SELECT is enough for."""
         try:
@@ -391,16 +411,21 @@ class SqlAlchemyWarehouse(Warehouse):
             "ORDER BY table_name, ordinal_position", {"s": schema_name}).fetchall()
         for table, column, type_name in rows:
             if table in views:
-                columns.setdefault((schema_name, table), []).append({"name": column, "type": str(type_name).upper()})
+                # information_schema gives a view column's name and type text; the reader uses no more.
+                columns.setdefault((schema_name, table), []).append(
+                    {"name": column, "type": str(type_name).upper()}  # type: ignore[typeddict-item]
+                )
         return columns
 
-    def _all_schemas(self, inspector) -> list[str]:
+    def _all_schemas(self, inspector: Inspector) -> list[str]:
         try:
             return [s for s in inspector.get_schema_names() if not is_system_schema(s)]
         except (sa_exc.DBAPIError, NotImplementedError):
             return []
 
-    def _row_estimates(self, conn, schemas, schema: Schema, keys) -> None:
+    def _row_estimates(
+        self, conn: sqlalchemy.Connection, schemas: list[str], schema: Schema, keys: dict[tuple[str, str], str]
+    ) -> None:
         estimates = self.info.row_estimates(schemas)
         if estimates is None:
             return
@@ -427,26 +452,31 @@ class SqlAlchemyWarehouse(Warehouse):
                "AND NOT EXISTS (SELECT 1 FROM pg_depend d WHERE d.objid = p.oid AND d.deptype = 'e')")
         return frozenset(row[0].lower() for row in self._execute(sql, self.limits(row_cap=100_000)).rows)
 
-    def _sample_values(self, table: str, column: str, limit: int) -> list:
+    def _sample_values(self, table: str, column: str, limit: int) -> list[Any]:
         schema = self.schema()
         info = schema.info.get(table.lower())
         source = schema.reference(table, self.dialect)
         name = quote(column, self.dialect)
-        big = info is not None and (info.row_estimate or 0) > _SAMPLE_ABOVE_ROWS
-        if big:
-            inner = self.info.sample(name, source, info.row_estimate, _SAMPLE_ABOVE_ROWS)
+        rows = (info.row_estimate if info is not None else None) or 0
+        if rows > _SAMPLE_ABOVE_ROWS:
+            inner = self.info.sample(name, source, rows, _SAMPLE_ABOVE_ROWS)
         else:
             inner = f"SELECT {name} FROM {source}"
         sql = f"SELECT DISTINCT {name} FROM ({inner}) sampled WHERE {name} IS NOT NULL LIMIT {int(limit)}"
         return [row[0] for row in self._execute(sql, self.limits(row_cap=limit + 1)).rows]
 
 
-def _session(conn: sqlalchemy.Connection) -> dict:
+def _session(conn: sqlalchemy.Connection) -> dict[str, Any]:
     """What the engine learnt about this connection's server when it connected."""
-    return conn.connection._connection_record.info.get("session", {})
+    record = conn.connection._connection_record
+    session: dict[str, Any] = record.info.get("session", {}) if record is not None else {}
+    return session
 
 
-def _optional(method, schema_name):
+def _optional(
+    method: Callable[..., dict[TableKey, ReflectedTableComment]], schema_name: str
+) -> dict[TableKey, ReflectedTableComment]:
+    """Table comments where the dialect reads them; none where it cannot."""
     try:
         return method(schema=schema_name)
     except NotImplementedError:
@@ -462,7 +492,7 @@ def _abandon(conn: sqlalchemy.Connection) -> None:
         pass
 
 
-def _type_name(description) -> str:
+def _type_name(description: Sequence[Any]) -> str:
     """The column's type name; "" when the driver gives a number (PostgreSQL's type OID, MySQL's
     field code), which names nothing a reader of types knows: the values then tell."""
     code = description[1] if len(description) > 1 else None
@@ -476,7 +506,7 @@ _DENIED = re.compile(rf"\btable\s+((?:{_PART}\.)*{_PART})", re.IGNORECASE)
 def driver_sentence(error: BaseException) -> str:
     """The database's message with its error class, as a person reads it ('OperationalError 1792:
     Cannot execute statement in a READ ONLY transaction.'), never a driver's argument tuple."""
-    args = getattr(error, "args", ())
+    args: tuple[Any, ...] = getattr(error, "args", ())
     if len(args) >= 2 and isinstance(args[0], int) and isinstance(args[1], str):  # PyMySQL, MySQLdb
         kind, text = f"{type(error).__name__} {args[0]}", args[1]
     else:
@@ -491,7 +521,8 @@ def _denied_table(message: str) -> str | None:
     found = _DENIED.search(message)
     if not found:
         return None
-    return re.findall(_PART, found.group(1))[-1].strip("`'\"")
+    parts: list[str] = re.findall(_PART, found.group(1))
+    return parts[-1].strip("`'\"")
 
 
 def _timeout(limits: Limits) -> QueryTimeoutError:

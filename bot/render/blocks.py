@@ -133,6 +133,9 @@ def ask_human_blocks(ask: AskHuman, session_id: str, *, sql_already_shown: bool)
         blocks.append(row)
     if len(row["elements"] if row else []) < len(ask.options):
         blocks.append(context("Some choices did not fit as buttons: reply in this thread with your choice."))
+    readings = follow_up_block(ask.readings)
+    if readings:  # a whole question instead: asked in the thread, it supersedes this one
+        blocks += [context("Or one of the nearest questions I can answer:"), readings]
     return blocks
 
 

@@ -16,7 +16,7 @@ import pytest
 
 from agent.api import Assistant, ChatContext
 from agent.runtime import build_context
-from agent.budget import steps
+from agent.tools import steps
 from agent.budget.cpu import CpuPool
 from agent.budget.inputs import nesting_depth
 from agent.errors import QueryTimeoutError, StepOverrunError
@@ -98,7 +98,7 @@ async def test_health_reports_wedged_while_every_slot_is_held_past_its_budget(ru
 
 
 async def test_a_cpu_step_that_never_yields_is_stopped_from_outside_and_the_pool_recovers():
-    pool = CpuPool(workers=1, budget_s=1.0)
+    pool = CpuPool(workers=1, budget_s=1.0, preload=steps.PRELOAD)
     try:
         with pytest.raises(StepOverrunError, match="took longer than 1 seconds"):
             await asyncio.wait_for(pool.run("Reading the SQL", spin), GENEROUS_S)
@@ -150,7 +150,7 @@ def test_nesting_depth_ignores_brackets_in_strings_and_comments():
 async def test_a_question_the_parser_never_finishes_costs_its_budget_and_others_are_answered(
     offline_context, monkeypatch
 ):
-    pool = CpuPool(workers=1, budget_s=2.0)
+    pool = CpuPool(workers=1, budget_s=2.0, preload=steps.PRELOAD)
     monkeypatch.setattr(steps, "read_questions", endless_read)
     assistant = Assistant(dataclasses.replace(offline_context, cpu=pool))
     try:

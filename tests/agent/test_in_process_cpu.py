@@ -8,8 +8,9 @@ import os
 
 import pytest
 
-from agent.budget import steps
+from agent.tools import steps
 from agent.budget.in_process import InProcessCpu
+from agent.budget.sharing import shared
 from agent.errors import InputTooLargeError, StepOverrunError
 from tests.support.runaway import spin
 
@@ -22,7 +23,7 @@ def _recurse(depth: int) -> int:
 
 @pytest.fixture
 def cpu():
-    pool = InProcessCpu(budget_s=1.0)
+    pool = InProcessCpu(budget_s=1.0, preload=steps.PRELOAD)
     yield pool
     pool.close()
 
@@ -44,20 +45,34 @@ async def test_a_step_nested_too_deeply_is_a_sentence(cpu):
 
 
 async def test_shared_values_are_the_callers_own_objects_until_closed():
-    cpu = InProcessCpu(budget_s=1.0)
+    cpu = InProcessCpu(budget_s=1.0, preload=steps.PRELOAD)
     model, values = {"model": 1}, {"values": 2}
     path = cpu.share(model, values)
     assert cpu.share(model, values) == path
-    shared_model, shared_values = steps.shared(path)
+    shared_model, shared_values = shared(path)
     assert shared_model is model and shared_values is values
     cpu.close()
     with pytest.raises(FileNotFoundError):  # nothing of them is left behind
-        steps.shared(path)
+        shared(path)
 
 
-async def test_a_step_that_needs_its_own_process_gets_a_worker(cpu, monkeypatch):
-    monkeypatch.setattr(steps, "NEEDS_OWN_PROCESS", frozenset({os.getpid}))
-    assert await asyncio.wait_for(cpu.run("Counting", os.getpid), GENEROUS_S) != os.getpid()
+async def test_a_step_that_needs_its_own_process_gets_a_worker():
+    cpu = InProcessCpu(budget_s=1.0, preload=steps.PRELOAD, own_process=frozenset({os.getpid}))
+    try:
+        assert await asyncio.wait_for(cpu.run("Counting", os.getpid), GENEROUS_S) != os.getpid()
+    finally:
+        cpu.close()
+
+
+def test_the_command_lines_fix_gets_a_worker(settings, warehouse):
+    """A fix's probes open the warehouse file their own way: the composition root says so."""
+    from agent.runtime import build_context
+
+    context = build_context(settings, warehouse=warehouse, in_process=True)
+    try:
+        assert isinstance(context.cpu, InProcessCpu) and steps.fix_on_file in context.cpu.own_process
+    finally:
+        context.cpu.close()
 
 
 CALLS: list[str] = []

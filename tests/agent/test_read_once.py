@@ -18,7 +18,7 @@ import pytest
 import sqlglot
 
 from agent.api import Assistant
-from agent.budget import steps
+from agent.tools import steps
 from agent.budget.cpu import CpuPool
 from agent.sql.parse import clean_sql_text
 
@@ -27,7 +27,7 @@ class InProcessPool(CpuPool):
     """The CPU steps in the test's process, so a spy sees them; what crosses is pickled as it would be."""
 
     def __init__(self) -> None:
-        super().__init__(workers=1, budget_s=60.0)
+        super().__init__(workers=1, budget_s=60.0, preload=steps.PRELOAD)
         self.steps: list[str] = []
 
     async def run(self, what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:

@@ -101,6 +101,18 @@ def test_options_become_buttons_with_trimmed_labels_and_overlong_values_fall_bac
     assert any("reply in this thread" in e["text"] for b in blocks if b["type"] == "context" for e in b["elements"])
 
 
+def test_a_clarification_offers_the_nearest_readings_beside_its_options():
+    ask = AskHuman(kind="clarify", question="What do you mean by “zorblax”?",
+                   options=[HumanOption(label="carrier", value="carrier"), HumanOption(label="route", value="route")],
+                   readings=["average arrival delay by carrier", "number of flights by carrier"])
+    blocks = render_reply(AgentReply(session_id="s", ask_human=ask)).blocks
+    ids = [b["action_id"] for b in buttons(blocks)]
+    assert ids == [f"{actions.CHOOSE}_0", f"{actions.CHOOSE}_1", f"{actions.FOLLOW_UP}_0", f"{actions.FOLLOW_UP}_1"]
+    asked = [actions.decode(b["value"]) for b in buttons(blocks) if b["action_id"].startswith(actions.FOLLOW_UP)]
+    assert asked == [{"q": "average arrival delay by carrier"}, {"q": "number of flights by carrier"}]
+    assert block_problems(blocks) == []
+
+
 def test_huge_reply_stays_within_every_limit_and_keeps_its_buttons():
     reply = AgentReply(
         session_id="s",

@@ -20,6 +20,7 @@ import pytest
 from agent.api import Assistant
 from agent.budget.cpu import CpuPool
 from agent.budget.progress import Progress
+from agent.tools import steps
 from bot.health import Readiness, ThreadPoolProbe
 from bot.render import actions
 from tests.support.bot_server import serving_bot
@@ -127,7 +128,7 @@ async def test_readyz_says_cpu_when_steps_wait_and_none_finishes(real_agent):
     """Steps wait for the CPU workers and none finishes for longer than a step may last: stuck, not busy.
     The pool's clock is the test's, so "longer" needs no waiting; the step itself really waits in a worker."""
     now = [0.0]
-    pool = CpuPool(1, budget_s=GENEROUS_S, progress=Progress(clock=lambda: now[0]))
+    pool = CpuPool(1, budget_s=GENEROUS_S, preload=steps.PRELOAD, progress=Progress(clock=lambda: now[0]))
     assistant = Assistant(dataclasses.replace(real_agent.context, cpu=pool))
     readiness = Readiness(agent_health=assistant.health, cache_s=0)
     step = asyncio.create_task(pool.run("Reading the SQL", spin, 5.0))

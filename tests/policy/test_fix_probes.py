@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.budget.steps import WarehouseFile
+from agent.tools.steps import WarehouseFile
 from agent.policy.access import AccessDenied
 from tests.policy.conftest import ANALYST, audit_records
 

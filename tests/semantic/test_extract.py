@@ -369,6 +369,26 @@ def test_follow_ups_skip_what_the_question_defined_itself(model, values):
     assert suggest_follow_ups(StructuredIntent(metrics=["flight_count"], dimensions=["carrier"]), model, values)
 
 
+def test_a_value_of_two_dimensions_that_nothing_decides_is_asked(ask):
+    # LGA is an origin of most flights and the destination of one: which is meant is asked, not picked
+    extraction = ask("number of flights for LGA in June")
+    assert extraction.intent is None
+    [asked] = extraction.ambiguous
+    assert (asked.text, sorted(asked.options), asked.of_value) == ("LGA", ["dest", "origin"], True)
+
+
+@pytest.mark.parametrize("question, dimension", [
+    ("number of flights from LGA", "origin"),  # a preposition the model gives the origin
+    ("number of flights into LGA", "dest"),  # and the destination
+    ("number of flights with destination LGA", "dest"),  # the column's own name before it
+    ("flights left LGA in June", "origin"),
+    ("compare JFK and LGA by number of flights", "origin"),  # listed with a value of one of them
+])
+def test_the_words_decide_which_dimension_a_value_is_of(ask, question, dimension):
+    intent = intent_of(ask, question)
+    assert any(f.field == dimension and "LGA" in f.values for f in intent.filters), intent.filters
+
+
 def test_how_many_hours_asks_for_an_amount_never_a_count_of_hours(ask):
     # the demo measures air time and delays in minutes: 'how many hours' is an amount of them
     asked = ask("how many hours did planes fly in total?")

@@ -123,6 +123,17 @@ def test_a_grouping_alone_is_read_with_the_previous_measure(follow):
     assert found.edited.intent.dimensions and "origin" not in found.edited.intent.dimensions
 
 
+def test_a_value_of_two_dimensions_replaces_the_one_filtered_before(follow):
+    # 'LGA' is an origin and a destination: after a question on an origin, it is the origin
+    read = follow("average departure delay by carrier for flights from JFK", "now for LGA")
+    assert [(f.field, f.values) for f in read.edited.intent.filters] == [("origin", ["LGA"])]
+
+
+def test_a_value_of_two_dimensions_neither_filtered_before_is_asked(follow):
+    read = follow("average departure delay by carrier", "only LGA")
+    assert read.edited is None and read.extraction.ambiguous[0].of_value
+
+
 @pytest.mark.parametrize("message", ["what about 2014", "sorry, I meant 2014", "2014?"])
 def test_a_year_said_alone_in_a_thread_is_the_year(follow, message):
     read = follow("number of flights by month in 2013", message)

@@ -54,7 +54,7 @@ def _is_method(function: Callable) -> bool:
 def endless_read(semantic, questions: list[str]):
     """Stands in for `steps.read_questions` in a CPU worker: a question that mentions `runaway` is read
     forever (a pathological parse); any other is read by the real step."""
-    from agent.budget import steps  # the worker's own module: the test's patch lives in the bot's process
+    from agent.tools import steps  # the worker's own module: the test's patch lives in the bot's process
 
     if any(RUNAWAY_MARK in question for question in questions):
         spin()

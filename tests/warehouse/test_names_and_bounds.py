@@ -28,12 +28,13 @@ CREATE TABLE Reviews (ReviewId INTEGER PRIMARY KEY, FilmId INTEGER NOT NULL REFE
                       Stars INTEGER NOT NULL, ReviewedOn DATE NOT NULL);
 CREATE TABLE Contestants (ContestantId INTEGER PRIMARY KEY, ContestantName VARCHAR NOT NULL,
                           SeriesNumber INTEGER NOT NULL, UsSeason INTEGER, IsSeriesWinner BOOLEAN NOT NULL,
-                          RunTimeMinutes INTEGER NOT NULL, BadgeNo VARCHAR NOT NULL);
+                          RunTimeMinutes INTEGER NOT NULL, BadgeNo VARCHAR NOT NULL, OverTime BOOLEAN NOT NULL);
 INSERT INTO Films VALUES (1, 'Psycho', 1960), (2, 'Psycho', 1998), (3, 'Vertigo', 1958);
 INSERT INTO Reviews VALUES (10, 1, 5, DATE '2014-03-01'), (11, 1, 5, DATE '2015-06-01'), (12, 2, 2, DATE '2015-07-01'),
   (13, 2, 1, DATE '2016-01-01'), (14, 3, 4, DATE '2016-05-05'), (15, 3, 3, DATE '2017-02-02');
-INSERT INTO Contestants VALUES (1, 'Ann', 1, NULL, TRUE, 30, '11'), (2, 'Bob', 1, NULL, FALSE, 45, '12'),
-  (3, 'Cat', 2, 1, FALSE, 50, '14'), (4, 'Dan', 2, 1, TRUE, 20, '15'), (5, 'Eve', 2, 1, FALSE, 10, '16');
+INSERT INTO Contestants VALUES (1, 'Ann', 1, NULL, TRUE, 30, '11', TRUE), (2, 'Bob', 1, NULL, FALSE, 45, '12', FALSE),
+  (3, 'Cat', 2, 1, FALSE, 50, '14', TRUE), (4, 'Dan', 2, 1, TRUE, 20, '15', FALSE),
+  (5, 'Eve', 2, 1, FALSE, 10, '16', TRUE);
 """
 
 
@@ -122,3 +123,21 @@ def test_a_number_the_column_does_not_hold_is_said_missing(shop):
     _same(shop, "how many contestants have badge no 14?", "SELECT count(*) FROM Contestants WHERE BadgeNo = '14'")
     read = extract_intent("how many contestants have badge no 13?", shop.semantic, shop.values)
     assert read.intent is None and [u.text for u in read.unknown_values] == ["badge no 13"]
+
+
+@pytest.mark.parametrize("question, gold", [
+    ("average run time minutes of series winners vs everyone else",
+     "SELECT IsSeriesWinner, avg(RunTimeMinutes) FROM Contestants GROUP BY 1"),
+    ("how many times higher is the average run time minutes of series winners than everyone else?",
+     "SELECT avg(RunTimeMinutes) FILTER (WHERE IsSeriesWinner) / avg(RunTimeMinutes) FILTER (WHERE NOT IsSeriesWinner) "
+     "FROM Contestants"),
+    ("how many times more contestants are series winners than those who aren't",
+     "SELECT count(*) FILTER (WHERE IsSeriesWinner) / count(*) FILTER (WHERE NOT IsSeriesWinner) FROM Contestants"),
+])
+def test_a_yes_no_condition_against_everyone_else(shop, question, gold):
+    _same(shop, question, gold)
+
+
+def test_a_two_word_label_said_as_one_word(shop):
+    # a column OverTime is labelled 'over time'; people write 'overtime'
+    _same(shop, "how many contestants work overtime?", "SELECT count(*) FROM Contestants WHERE OverTime")

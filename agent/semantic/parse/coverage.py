@@ -18,7 +18,7 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.display import unit_check
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.parse.lexicon import lexicon_for
-from agent.semantic.parse.state import Ambiguity, State, covered, mention_at, names_the_data
+from agent.semantic.parse.state import Ambiguity, State, covered, mention_at, names_the_data, plural
 from agent.semantic.reading import describe
 from agent.semantic.text import CALENDAR_WORDS
 from agent.semantic.words import lemmas, noun_forms
@@ -159,7 +159,9 @@ def _used_as_verb(state: State, i: int) -> bool:
         return True
     before = state.tokens[i - 1].low if i else ""
     after = state.tokens[i + 1].low if i + 1 < len(state.tokens) else ""
-    return before in _SUBJECTS or after in _PARTICLES
+    subject = mention_at(state, i - 1) if i else None  # 'how many contestants work overtime': the rows do it
+    return before in _SUBJECTS or after in _PARTICLES or (subject is not None and subject.has("entity")
+                                                           and plural(state, subject))
 
 
 def _names_a_period(state: State, i: int, read: set[int]) -> bool:

@@ -63,6 +63,9 @@ class Lexicon:
         for dim in model.dimensions:
             kind: Kind = "flag" if dim.kind == "flag" else "dimension"
             own = [dim.label] if dim.identifier else [dim.label, dim.name.replace("_", " "), *dim.synonyms]
+            if 1 < len(dim.label.split()) <= 3 and not dim.identifier:
+                own.append("".join(dim.label.split()))  # 'over time' is also said 'overtime'
+
             for texts, related in ((own, False), (dim.related, True)):
                 for text in texts:
                     forms = {phrase(text)} if kind == "flag" else inflections(phrase(text))

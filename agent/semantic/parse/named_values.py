@@ -12,11 +12,13 @@ from agent.semantic.parse.lexicon import Entry, Mention
 from agent.semantic.parse.groupings import COUNT_ASKS
 from agent.semantic.parse.state import (
     CODE_LIKE,
+    Ambiguity,
     State,
     UnknownValue,
     covered,
     is_negated,
     mention_at,
+    mention_text,
     names_the_data,
 )
 from agent.semantic.text import phrase
@@ -43,18 +45,17 @@ def read_flags(state: State, inclusive: list[str]) -> list[Filter]:
     return filters
 
 
-def read_values(state: State, model: SemanticModel, values: ValueIndex) -> tuple[list[Filter], list[UnknownValue], list[str]]:
-    """Value filters, words that look like values but are none, and the dimensions whose
-    values are set against each other ('Delta vs United') and so also group the answer."""
+def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_fields: list[str]
+                ) -> tuple[list[Filter], list[UnknownValue], list[str], list[Ambiguity]]:
+    """Value filters, words that look like values but are none, the dimensions whose values are
+    set against each other ('Delta vs United') and so also group the answer, and values of several
+    dimensions that nothing said decides between (asked, one option per dimension)."""
     chosen: dict[str, list[str]] = {}
     negated: dict[str, list[str]] = {}
     placed: list[tuple[Mention, str]] = []
-    for mention in state.mentions:
-        candidates = [e.payload for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
-        if not candidates or mention.used:
-            continue
-        dims = list(dict.fromkeys(dim for dim, _ in candidates))
-        dim = base = _value_dimension(state, mention, dims, model)
+
+    def place(mention: Mention, candidates: list, base: str) -> None:
+        dim = base
         named = _named_right_after(state, mention, [base])
         if named is not None:
             named.used = True  # 'low job satisfaction': the name says whose value, it groups nothing
@@ -76,10 +77,47 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex) -> tuple
             placed.append((mention, dim))
             for _, value in candidates:
                 state.positions.setdefault((dim, str(value)), mention.start)
+
+    undecided: list[tuple[Mention, list, list[str]]] = []
+    for mention in state.mentions:
+        candidates = [e.payload for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
+        if not candidates or mention.used:
+            continue
+        dims = list(dict.fromkeys(dim for dim, _ in candidates))
+        decided = _value_dimension(state, mention, dims, model, thread_fields)
+        if decided is None:
+            undecided.append((mention, candidates, dims))
+            mention.used = True  # read: a value, of which dimension is told by its neighbours or asked
+        else:
+            place(mention, candidates, decided)
+    ambiguous: list[Ambiguity] = []
+    for mention, candidates, dims in undecided:
+        listed = _listed_with(state, mention, placed, dims, set(model.coverage.get("value_links", [])))
+        if listed is not None:
+            place(mention, candidates, listed)
+        else:
+            ambiguous.append(Ambiguity(text=mention_text(state, mention), options=dims, of_value=True))
+    placed.sort(key=lambda item: item[0].start)
     filters = [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)
-    return filters, unknown, _compared_dimensions(state, placed)
+    return filters, unknown, _compared_dimensions(state, placed), ambiguous
+
+
+def _listed_with(state: State, mention: Mention, placed: list[tuple[Mention, str]], dims: list[str],
+                 links: set[str]) -> str | None:
+    """'JFK and LGA', 'LGA vs JFK', 'LGA departures to JFK departures': a value listed with, or set
+    against, a value whose dimension is known is a value of that dimension too (words that follow
+    both values alike are no link)."""
+    for other, dim in placed:
+        first, second = (other, mention) if other.start < mention.start else (mention, other)
+        between = [t.low for t in state.tokens[first.end:second.start]]
+        after = [t.low for t in state.tokens[second.end:second.end + len(between)]]
+        while between and after and between[0] == after[0]:
+            between, after = between[1:], after[1:]
+        if dim in dims and between and set(between) <= links:
+            return dim
+    return None
 
 
 def _passive_agent(state: State, value: Mention) -> None:
@@ -137,9 +175,12 @@ def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Menti
     return after if any(e.payload in dims for e in after.of("dimension")) else None
 
 
-def _value_dimension(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str:
+def _value_dimension(state: State, mention: Mention, dims: list[str], model: SemanticModel,
+                     thread_fields: list[str]) -> str | None:
     """A value both an origin and a destination: the word before it decides ('from', 'to');
-    a dimension named just before it ('carrier B6') decides too; else the model's order."""
+    a dimension named just before or after it ('carrier B6') decides too; in a thread, the one the
+    previous reading filters on (the earliest of them in the model's order when it filters on
+    several: the reading line says which filter it replaced). Else None: nothing said decides."""
     if len(dims) == 1:
         return dims[0]
     before = mention_at(state, mention.start - 1)
@@ -155,7 +196,7 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
         cues = [phrase(c) for c in model.dimension_by_name[dim].value_cues]
         if cues and state.cue_before(mention.start, cues):
             return dim
-    return dims[0]
+    return next((dim for dim in dims if dim in thread_fields), None)
 
 
 def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> list[UnknownValue]:
@@ -201,8 +242,9 @@ def flags_pass(draft: Draft) -> Draft:
 
 
 def values_pass(draft: Draft) -> Draft:
-    filters, unknown, compared = read_values(draft.state, draft.model, draft.values)
+    filters, unknown, compared, ambiguous = read_values(draft.state, draft.model, draft.values, draft.thread_fields)
     draft.filters += filters
     draft.unknown += unknown
     draft.compared += compared
+    draft.ambiguous += ambiguous
     return draft

@@ -128,6 +128,7 @@ class UnknownValue(BaseModel):
 class Ambiguity(BaseModel):
     text: str
     options: list[str]  # dimension names the word could mean
+    of_value: bool = False  # the words are a value of each option: the answer names its column, the value stays
 
 
 def names_the_data(state: State, index: int, coverage: dict[str, list[str]]) -> bool:

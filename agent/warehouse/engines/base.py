@@ -12,6 +12,11 @@ from dataclasses import dataclass
 from typing import Any, Callable, ClassVar
 
 # How long a statement gets to stop after the engine's cancel before its caller gives up on it.
+# A connection or cursor of the engine's DB-API driver: each driver has its own classes, few of them
+# annotated, so the engines see them as the driver returns them.
+DriverConnection = Any
+DriverCursor = Any
+
 CANCEL_GRACE_S = 2.0
 
 
@@ -75,7 +80,7 @@ class ServerEngine:
         """Settings the driver passes to the server from the URL's query string."""
         return {}
 
-    def on_connect(self, cursor, limits: SessionLimits) -> dict[str, Any]:
+    def on_connect(self, cursor: DriverCursor, limits: SessionLimits) -> dict[str, Any]:
         """Statements each new session runs (read-only, limits); returns what it learnt about the
         server, kept with the connection (a MariaDB rather than a MySQL)."""
         return {}
@@ -88,14 +93,14 @@ class ServerEngine:
         """The statement making bare names mean `schema` (quoted as the engine must read it) for one transaction."""
         return None
 
-    def cancel(self, raw, side_connection: Callable[[], Any]) -> bool:
+    def cancel(self, raw: DriverConnection, side_connection: Callable[[], DriverConnection]) -> bool:
         """Ask the engine to stop what `raw` (the driver's connection) runs; False when it cannot."""
         if hasattr(raw, "cancel"):
             raw.cancel()
             return True
         return False
 
-    def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
+    def row_estimates(self, schemas: list[str]) -> tuple[str, dict[str, Any]] | None:
         """(SQL, parameters) giving (schema, table, estimated rows), or None."""
         return None
 
@@ -104,11 +109,11 @@ class ServerEngine:
         engine has none."""
         return None
 
-    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+    def plan_size(self, columns: list[str], rows: list[tuple[Any, ...]]) -> PlanSize | None:
         """The planner's answer to `plan_statement`, read."""
         return None
 
-    def dry_run_size(self, raw, sql: str) -> PlanSize | None:
+    def dry_run_size(self, raw: DriverConnection, sql: str) -> PlanSize | None:
         """For an engine that estimates through its driver rather than a statement (BigQuery's dry run
         job): ask on `raw`, the driver's connection."""
         return None

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from agent.warehouse.engines.base import PlanSize, ServerEngine, SessionLimits, finite
+from agent.warehouse.engines.base import DriverConnection, PlanSize, ServerEngine, SessionLimits, finite
 
 
 class BigQuery(ServerEngine):
@@ -21,7 +21,7 @@ class BigQuery(ServerEngine):
     def url_params(self, limits: SessionLimits) -> dict[str, str]:
         return {"maximum_bytes_billed": str(limits.max_bytes_billed), "job_timeout_ms": str(limits.timeout_ms)}
 
-    def dry_run_size(self, raw, sql: str) -> PlanSize | None:
+    def dry_run_size(self, raw: DriverConnection, sql: str) -> PlanSize | None:
         """A dry-run job through the DB-API cursor (it accepts a job_config): nothing runs or is billed."""
         from google.cloud.bigquery import QueryJobConfig
 

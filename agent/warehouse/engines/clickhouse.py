@@ -4,6 +4,8 @@ EXPLAIN ESTIMATE gives the rows each table's read would take from its parts."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from agent.warehouse.engines.base import PlanSize, ServerEngine, SessionLimits, finite
 
 
@@ -23,14 +25,14 @@ class ClickHouse(ServerEngine):
             params["max_temporary_data_on_disk_size_for_query"] = str(limits.temp_disk_bytes)
         return params
 
-    def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
+    def row_estimates(self, schemas: list[str]) -> tuple[str, dict[str, Any]] | None:
         return ("SELECT database, name, total_rows FROM system.tables WHERE database IN %(s)s",
                 {"s": tuple(schemas)})
 
     def plan_statement(self, sql: str) -> str | None:
         return "EXPLAIN ESTIMATE " + sql
 
-    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+    def plan_size(self, columns: list[str], rows: list[tuple[Any, ...]]) -> PlanSize | None:
         """One row per table read (database, table, parts, rows, marks): the rows read, added up. A join
         with no condition is priced by the query's shape (agent.warehouse.cost), not here."""
         column = [name.lower() for name in columns].index("rows")

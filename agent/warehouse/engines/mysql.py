@@ -4,21 +4,23 @@ time-limit settings differ, MariaDB bounds temporary disk, and lacks REGEXP_LIKE
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from typing import Any
 
 import sqlglot
 from sqlglot import exp
 from sqlglot.dialects.mysql import MySQL
+from sqlglot.generators.mysql import MySQLGenerator
 
-from agent.warehouse.engines.base import PlanSize, ServerEngine, SessionLimits, finite
+from agent.warehouse.engines.base import DriverConnection, DriverCursor, PlanSize, ServerEngine, SessionLimits, finite
 
 
 class MariaDBDialect(MySQL):
     """MySQL's grammar with MariaDB's regexp operator: MariaDB has `x REGEXP p`, not REGEXP_LIKE."""
 
-    class Generator(MySQL.Generator):
+    class Generator(MySQLGenerator):  # MySQL.Generator, by the name mypy can read as a class
         TRANSFORMS = {
-            **MySQL.Generator.TRANSFORMS,
+            **MySQLGenerator.TRANSFORMS,
             exp.RegexpLike: lambda self, e: f"{self.sql(e, 'this')} REGEXP {self.sql(e, 'expression')}",
         }
 
@@ -42,7 +44,7 @@ class MySQLOrMariaDB(ServerEngine):
             "charset": "utf8mb4",
         }
 
-    def on_connect(self, cursor, limits: SessionLimits) -> dict[str, Any]:
+    def on_connect(self, cursor: DriverCursor, limits: SessionLimits) -> dict[str, Any]:
         cursor.execute("SET SESSION TRANSACTION READ ONLY")
         cursor.execute("SELECT VERSION()")
         session = {"mariadb": "mariadb" in str(cursor.fetchone()[0]).lower()}
@@ -54,7 +56,7 @@ class MySQLOrMariaDB(ServerEngine):
                 self._bound_mariadb_disk(cursor, limits.temp_disk_bytes)
         return session
 
-    def _bound_mariadb_disk(self, cursor, most: int) -> None:
+    def _bound_mariadb_disk(self, cursor: DriverCursor, most: int) -> None:
         """MariaDB 10.2+: tmp_disk_table_size bounds each internal temporary table spilled to disk (a
         recursive CTE's rows, GROUP BY, DISTINCT, UNION, derived tables): past it the statement ends with
         error 1114. A sort's merge files have no such setting before 11.5, whose
@@ -70,7 +72,7 @@ class MySQLOrMariaDB(ServerEngine):
             return f"SET SESSION max_statement_time = {timeout_s:.3f}"
         return f"SET SESSION max_execution_time = {int(timeout_s * 1000)}"
 
-    def cancel(self, raw, side_connection) -> bool:
+    def cancel(self, raw: DriverConnection, side_connection: Callable[[], DriverConnection]) -> bool:
         killer = side_connection()
         try:
             cursor = killer.cursor()
@@ -80,14 +82,14 @@ class MySQLOrMariaDB(ServerEngine):
             killer.close()
         return True
 
-    def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
+    def row_estimates(self, schemas: list[str]) -> tuple[str, dict[str, Any]] | None:
         return ("SELECT table_schema, table_name, table_rows FROM information_schema.tables "
                 "WHERE table_schema IN %(s)s", {"s": tuple(schemas)})
 
     def plan_statement(self, sql: str) -> str | None:
         return "EXPLAIN " + sql
 
-    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+    def plan_size(self, columns: list[str], rows: list[tuple[Any, ...]]) -> PlanSize | None:
         """One row per table access, each with the rows it reads: a join multiplies them."""
         column = [name.lower() for name in columns].index("rows")
         reads = [n for n in (finite(row[column]) for row in rows) if n is not None]

@@ -4,9 +4,18 @@ the role may set it, cancel through the protocol, reltuples as row estimates."""
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 from typing import Any
 
-from agent.warehouse.engines.base import CANCEL_GRACE_S, PlanSize, ServerEngine, SessionLimits, finite
+from agent.warehouse.engines.base import (
+    CANCEL_GRACE_S,
+    DriverConnection,
+    DriverCursor,
+    PlanSize,
+    ServerEngine,
+    SessionLimits,
+    finite,
+)
 
 
 class PostgreSQL(ServerEngine):
@@ -28,7 +37,7 @@ class PostgreSQL(ServerEngine):
             f"-c idle_in_transaction_session_timeout={max(limits.timeout_ms * 3, 60_000)}",
         }
 
-    def on_connect(self, cursor, limits: SessionLimits) -> dict[str, Any]:
+    def on_connect(self, cursor: DriverCursor, limits: SessionLimits) -> dict[str, Any]:
         # temp_file_limit is a superuser setting unless granted: set it where the role may
         if limits.temp_disk_bytes:
             cursor.execute("SAVEPOINT temp_limit")
@@ -45,18 +54,18 @@ class PostgreSQL(ServerEngine):
     def search_path(self, schema: str) -> str | None:
         return f"SET LOCAL search_path TO {schema}"
 
-    def cancel(self, raw, side_connection) -> bool:
+    def cancel(self, raw: DriverConnection, side_connection: Callable[[], DriverConnection]) -> bool:
         raw.cancel_safe(timeout=CANCEL_GRACE_S)
         return True
 
-    def row_estimates(self, schemas: list[str]) -> tuple[str, dict] | None:
+    def row_estimates(self, schemas: list[str]) -> tuple[str, dict[str, Any]] | None:
         return ("SELECT n.nspname, c.relname, c.reltuples::bigint FROM pg_class c "
                 "JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = ANY(%(s)s)", {"s": schemas})
 
     def plan_statement(self, sql: str) -> str | None:
         return "EXPLAIN (FORMAT JSON) " + sql
 
-    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+    def plan_size(self, columns: list[str], rows: list[tuple[Any, ...]]) -> PlanSize | None:
         """One row, one JSON list of plans: the largest 'Plan Rows' of any node."""
         [(plan, *_)] = rows
         plan = json.loads(plan) if isinstance(plan, str) else plan
@@ -68,6 +77,6 @@ class PostgreSQL(ServerEngine):
         return f"SELECT {name} FROM {source} TABLESAMPLE SYSTEM ({percent:.4f})"
 
 
-def _most_rows(node: dict) -> float | None:
+def _most_rows(node: dict[str, Any]) -> float | None:
     found = [n for n in (finite(node.get("Plan Rows")), *(_most_rows(c) for c in node.get("Plans", []))) if n is not None]
     return max(found) if found else None

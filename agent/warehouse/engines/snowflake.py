@@ -32,7 +32,7 @@ class Snowflake(ServerEngine):
     def plan_statement(self, sql: str) -> str | None:
         return "EXPLAIN USING JSON " + sql
 
-    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+    def plan_size(self, columns: list[str], rows: list[tuple[Any, ...]]) -> PlanSize | None:
         """One row holding {"GlobalStats": {"bytesAssigned": …}, "Operations": …}: the bytes to scan."""
         [(plan, *_)] = rows
         stats = (json.loads(plan) if isinstance(plan, str) else plan).get("GlobalStats", {})

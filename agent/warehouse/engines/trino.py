@@ -28,7 +28,7 @@ class Trino(ServerEngine):
     def plan_statement(self, sql: str) -> str | None:
         return "EXPLAIN (TYPE LOGICAL, FORMAT JSON) " + sql
 
-    def plan_size(self, columns: list[str], rows: list[tuple]) -> PlanSize | None:
+    def plan_size(self, columns: list[str], rows: list[tuple[Any, ...]]) -> PlanSize | None:
         """One row holding the plan tree; each node's `estimates` carry `outputRowCount`, "NaN" where
         the connector has no statistics. The largest stated one, or None when none is stated."""
         [(plan, *_)] = rows
@@ -36,7 +36,7 @@ class Trino(ServerEngine):
         return PlanSize(rows=max(found)) if found else None
 
 
-def _row_counts(node: dict) -> list[float | None]:
+def _row_counts(node: dict[str, Any]) -> list[float | None]:
     counts = [finite(e.get("outputRowCount")) for e in node.get("estimates", [])]
     for child in node.get("children", []):
         counts.extend(_row_counts(child))

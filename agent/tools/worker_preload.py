@@ -7,7 +7,7 @@ the worker; on a loaded machine an overrun kills the worker, whose replacement w
 A process answering in-process (the command line) imports none of this: it loads what it uses.
 """
 
-from agent.budget import steps  # noqa: F401 - loaded for the workers
+from agent.tools import steps  # noqa: F401 - loaded for the workers
 from agent.charts import render  # noqa: F401 - loaded for the workers
 from agent.semantic import words
 

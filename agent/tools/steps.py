@@ -9,14 +9,14 @@ here, and each probe comes back as an audit record for the bot's trail.
 
 from __future__ import annotations
 
-import pickle
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.audit import AuditRecord
+from agent.budget.sharing import shared
 from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
@@ -30,13 +30,17 @@ from agent.sql.guard import check_query, refuse_unsafe_words
 from agent.sql.parse import sqlglot_dialect, transpile
 from agent.warehouse.base import Schema
 
-_connections: dict[tuple[str, str], object] = {}  # one per worker process, opened on first use
-_loaded: dict[str, tuple] = {}  # CpuPool.share files this worker has read, by path
-_kept: dict[str, tuple] = {}  # values an InProcessCpu shares with steps run in its own process
+if TYPE_CHECKING:
+    from duckdb import DuckDBPyConnection
+
+_connections: dict[tuple[str, str], DuckDBPyConnection] = {}  # one per worker process, opened on first use
 # How the person is told a question took too long to read.
 READING_QUESTION = "Reading the question"
 DRAWING_CHART = "Drawing the chart"
-MAX_LOADED = 8  # semantic model views a worker keeps (the whole model, and a few people's parts)
+# What a worker imports before its first step (CpuPool's forkserver): this module, the reader's word
+# data and matplotlib (`worker_preload`), which would otherwise be paid inside a new worker's first
+# step's budget.
+PRELOAD = ("agent.tools.worker_preload",)
 
 
 @dataclass(frozen=True)
@@ -53,7 +57,7 @@ class WarehouseFile:
     def dry_run(self, sql: SqlInput) -> None:
         self._read("EXPLAIN " + self._authorized(sql, loosely=True))
 
-    def probe(self, sql: str) -> list[tuple]:
+    def probe(self, sql: str) -> list[tuple[Any, ...]]:
         """A small read query a repair uses to look at the data (at most `probe_rows` rows)."""
         started = time.perf_counter()
         record = AuditRecord(sql=sql, outcome="error")
@@ -90,7 +94,7 @@ class WarehouseFile:
             self.access.authorize_text(query.sql)
             return query.sql
 
-    def _read(self, statement: str) -> list[tuple]:
+    def _read(self, statement: str) -> list[tuple[Any, ...]]:
         import duckdb
 
         from agent.warehouse.duck import _as_sql_error
@@ -108,31 +112,10 @@ class WarehouseFile:
                 },
             )
         try:
-            return _connections[key].execute(statement).fetchmany(self.probe_rows + 1)
+            rows: list[tuple[Any, ...]] = _connections[key].execute(statement).fetchmany(self.probe_rows + 1)
+            return rows
         except duckdb.Error as exc:
             raise _as_sql_error(exc) from exc
-
-
-def shared(path: Path) -> tuple:
-    """The values `CpuPool.share` wrote to `path`, read once per worker process and kept."""
-    key = str(path)
-    if key in _kept:
-        return _kept[key]
-    if key not in _loaded:
-        if len(_loaded) >= MAX_LOADED:
-            _loaded.pop(next(iter(_loaded)))
-        with open(path, "rb") as file:
-            _loaded[key] = pickle.load(file)
-    return _loaded[key]
-
-
-def keep(path: Path, values: tuple) -> None:
-    """`values` are what `shared(path)` returns in this process, as they are (no file, no copy)."""
-    _kept[str(path)] = values
-
-
-def forget(path: Path) -> None:
-    _kept.pop(str(path), None)
 
 
 def read_questions(semantic: Path, questions: Sequence[str]) -> list[Extraction]:
@@ -169,8 +152,8 @@ def fix(
     dialect: str,
     schema: Schema,
     target: str,
-    dry_run: Callable[[str], None],
-    probe: Callable[[str], list[tuple]],
+    dry_run: Callable[[SqlInput], None],
+    probe: Callable[[str], list[tuple[Any, ...]]],
 ) -> FixResult:
     return fix_sql(sql, error=error, dialect=dialect, schema=schema, dry_run=dry_run, probe=probe, target=target)
 

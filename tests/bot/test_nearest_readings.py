@@ -1,0 +1,61 @@
+"""Declines and ask-backs offer the nearest readings as buttons, through the bot's signed HTTP endpoint and
+the Web API stand-in, with the real offline agent on the demo warehouse; a button asks that reading, and
+its confirmation's Run gives the gold rows."""
+
+from __future__ import annotations
+
+import pytest
+
+from bot.render import actions
+from tests.support.bot_server import serving_bot
+from tests.support.conversation import Conversation, holds_gold
+
+
+@pytest.fixture(scope="module")
+async def demo_agent(settings):
+    from agent.api import Assistant
+
+    assistant = Assistant.from_settings(settings)
+    yield assistant
+    await assistant.aclose()
+
+
+def _readings(seen) -> list[dict]:
+    return [b for b in seen.buttons if b["action_id"].startswith(actions.FOLLOW_UP)]
+
+
+async def _run_reading(conversation: Conversation, seen, label: str):
+    chosen = next((b for b in _readings(seen) if b["text"]["text"] == label), None)
+    assert chosen is not None, [b["text"]["text"] for b in _readings(seen)]
+    asked = await conversation.press(seen, chosen)
+    run = asked.button(actions.RUN)
+    assert run is not None and "Reading it as" in asked.text, asked.text  # after the echo of what was asked
+    return await conversation.press(asked, run)
+
+
+async def test_a_value_the_warehouse_lacks_offers_the_closest_value_as_a_reading(demo_agent, bot_settings, slack):
+    async with serving_bot(bot_settings, slack, demo_agent) as bot:
+        conversation = Conversation(bot, slack, None, channel="C1", root_ts="1700000100.01")
+        seen = await conversation.say("how many flights from JFKK in June")
+        assert seen.rows is None and "JFKK" in seen.prose
+        labels = [b["text"]["text"] for b in _readings(seen)]
+        assert 1 <= len(labels) <= 3 and labels[0] == "how many flights from JFK in June", labels
+        ids = [b["action_id"] for b in seen.buttons]
+        assert len(ids) == len(set(ids))
+        answer = await _run_reading(conversation, seen, labels[0])
+        gold = demo_agent.context.warehouse.run("SELECT COUNT(*) FROM flights WHERE origin = 'JFK' AND month = 6")
+        assert answer.rows is not None and answer.columns is not None
+        assert holds_gold(answer.rows, len(answer.columns), [list(r) for r in gold.rows], 1), answer.rows
+
+
+async def test_an_ask_back_offers_the_reading_with_the_closest_measure(demo_agent, bot_settings, slack):
+    async with serving_bot(bot_settings, slack, demo_agent) as bot:
+        conversation = Conversation(bot, slack, None, channel="C1", root_ts="1700000200.01")
+        seen = await conversation.say("average arival dealy by carrier")
+        assert any(b["action_id"].startswith(actions.CHOOSE) for b in seen.buttons)  # the question still stands
+        ids = [b["action_id"] for b in seen.buttons]
+        assert len(ids) == len(set(ids))
+        answer = await _run_reading(conversation, seen, "average arrival delay by carrier")
+        gold = demo_agent.context.warehouse.run("SELECT carrier, AVG(arr_delay) FROM flights GROUP BY carrier")
+        assert answer.rows is not None and answer.columns is not None
+        assert holds_gold(answer.rows, len(answer.columns), [list(r) for r in gold.rows], 2), answer.rows
