@@ -12,7 +12,7 @@ from __future__ import annotations
 import asyncio
 import re
 
-from agent.budget import steps
+from agent.tools import steps
 from agent.context import AgentContext
 from agent.marks import FOLLOW_UP_MARK
 from agent.semantic.extract import Extraction

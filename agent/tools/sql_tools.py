@@ -133,7 +133,8 @@ async def generate_sql(
         )
     if parse.clarify_question and not clarification:
         options = [{"label": o, "value": o} for o in parse.clarify_options]
-        question_for_person = {"kind": "clarify", "question": parse.clarify_question, "options": options}
+        question_for_person: dict[str, object] = {"kind": "clarify", "question": parse.clarify_question,
+                                                  "options": options}
         if not parse.clarify_keeps_term:  # a word to learn; a value is not one ('LGA' is no origin airport)
             question_for_person["term"] = parse.clarify_term
             question_for_person["readings"] = await nearest_readings(ctx, question)
