@@ -10,6 +10,7 @@ import threading
 from agent.budget import cpu
 from agent.budget.cpu import CpuPool
 from agent.budget.progress import Progress
+from agent.tools import steps
 
 GENEROUS_S = 60
 HELD_S = 10  # a start that holds its caller would hold the test this long, then be found out
@@ -31,7 +32,7 @@ async def test_warm_returns_at_once_and_a_step_waits_for_the_workers_off_the_loo
     monkeypatch.setattr(cpu.CpuPool, "_ensure", slow_start)
     now = [0.0]
     progress = Progress(clock=lambda: now[0])
-    pool = CpuPool(1, budget_s=GENEROUS_S, progress=progress)
+    pool = CpuPool(1, budget_s=GENEROUS_S, preload=steps.PRELOAD, progress=progress)
     try:
         pool.warm()  # returns although the workers cannot start yet
         step = asyncio.create_task(pool.run("Reading the SQL", _square, 7))
