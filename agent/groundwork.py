@@ -20,6 +20,7 @@ from agent.semantic.extract import extract_intent
 from agent.semantic.layer import load_layer
 from agent.semantic.model import SemanticModel, SemanticModelError
 from agent.semantic.reading import describe
+from agent.semantic import words
 from agent.semantic.values import ValueIndex
 from agent.settings import Settings
 from agent.warehouse import Warehouse, WarehouseUnavailableError, open_warehouse
@@ -59,11 +60,14 @@ class Groundwork:
 
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
     warehouse = warehouse or open_warehouse(settings)
+    words.use_disk_cache(Path(settings.data_dir) / "cache")  # the model's words, without the libraries' tables
     semantic = _semantic_model(settings, warehouse)
     if not warehouse.is_demo and semantic.tables:
         # People call the data by the schema it lives in ('movies in the catalog', 'the sales data').
         semantic = semantic.model_copy(update={"data_names": [warehouse.schema().default_schema]})
-    return Groundwork(settings, warehouse, semantic, _values(warehouse, semantic))
+    groundwork = Groundwork(settings, warehouse, semantic, _values(warehouse, semantic))
+    words.save_disk_cache()
+    return groundwork
 
 
 def _values(warehouse: Warehouse, semantic: SemanticModel) -> ValueIndex:

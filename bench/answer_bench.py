@@ -5,7 +5,9 @@ In-process, offline model, demo warehouse, no Redis (sessions in this process). 
 - chart: the chart's PNG drawn for that reply (posted after it);
 - query: time inside the warehouse during the answer (the same SQL's own time);
 and the median answer's ratio to the query. The soak answers `--soak` questions in new sessions
-and prints the process's resident memory as it goes (flat means bounded). Prints figures; asserts nothing.
+and prints the process's resident memory as it goes, with the sessions kept (at most
+MEMORY_SESSIONS_MAX, each idle at most SESSION_IDLE_TTL_S) and the change against issue 22's target,
+flat within ±10% over 2,000 answers. Prints figures; asserts nothing.
 
     python bench/answer_bench.py [--runs 20] [--soak 2000]
     python bench/answer_bench.py --smoke     # two runs, a 20-answer soak: the bench itself works
@@ -28,6 +30,7 @@ from agent.api import AgentReply, Assistant  # noqa: E402
 from agent.settings import load_settings  # noqa: E402
 
 QUESTIONS = ["number of flights by origin", "average departure delay by month"]
+SOAK_TARGET_PCT = 10.0  # issue 22: resident memory flat within ±10% over 2,000 answers without Redis
 
 
 class SqlClock:
@@ -84,13 +87,20 @@ async def main(runs: int, soak: int) -> None:
                   f"answer = {a / max(q, 0.001):.0f}x query, target {2 * q + 100:.0f} ms (medians of {runs})")
         gc.collect()
         start = rss_mib()
-        print(f"soak: {soak} answers, resident memory {start:.0f} MiB at the start")
+        saver = assistant.graph.checkpointer
+        print(f"soak: {soak} answers, resident memory {start:.0f} MiB at the start; sessions kept at most "
+              f"{assistant.settings.memory_sessions_max}")
+        now = start
         for n in range(1, soak + 1):
             await answer(assistant, f"soak-{n}", QUESTIONS[n % len(QUESTIONS)])
             if n % max(soak // 10, 1) == 0:
                 gc.collect()
                 now = rss_mib()
-                print(f"  after {n:5d}: {now:.0f} MiB ({(now - start) / start * 100:+.1f}%)")
+                kept = getattr(saver, "sessions", "?")
+                print(f"  after {n:5d}: {now:.0f} MiB ({(now - start) / start * 100:+.1f}%), {kept} sessions kept")
+        change = (now - start) / start * 100
+        print(f"soak: {change:+.1f}% over {soak} answers; target ±{SOAK_TARGET_PCT:g}%: "
+              f"{'met' if abs(change) <= SOAK_TARGET_PCT else 'not met'}")
     finally:
         await assistant.aclose()
 

@@ -59,6 +59,9 @@ class CpuPool:
         self.preload = list(preload)
         self.progress = progress or Progress()
         self._pool: ProcessPool | None = None
+        self._started = False  # `_pool` has its workers (a new pool starts them on first use, for seconds)
+        self._starting = threading.Lock()  # one pool, however many threads ask at once
+        self._warming: threading.Thread | None = None
         self._lock = threading.Lock()
         self.overruns = 0  # steps stopped from outside since start (a metric)
         self._shared_dir: tempfile.TemporaryDirectory[str] | None = None
@@ -67,17 +70,30 @@ class CpuPool:
         self._memo: OrderedDict[tuple[Hashable, ...], Any] = OrderedDict()
 
     def _ensure(self) -> ProcessPool:
-        with self._lock:  # `share` runs on threads too: one pool, however many ask at once
-            if self._pool is None or not self._pool.active:
+        """The running pool, started now if need be (this waits for the forkserver's imports)."""
+        with self._starting:
+            if self._pool is None or not self._pool.active:  # `active` starts a new pool's workers
+                self._started = False
                 context = multiprocessing.get_context("forkserver")
                 context.set_forkserver_preload(self.preload)
                 self._pool = ProcessPool(max_workers=self.workers, context=context)
+                if not self._pool.active:
+                    raise RuntimeError("the CPU worker pool did not start")
+            self._started = True
             return self._pool
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         """`fn(*args, **kwargs)` in a worker; `what` names the step for the person ("Reading the SQL")."""
-        future: concurrent.futures.Future[T] = self._ensure().schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
-        self.progress.started()
+        self.progress.started()  # waiting for the workers to start is waiting for the step
+        try:
+            pool = self._pool
+            if pool is None or not self._started or not pool.active:
+                # Starting workers waits for the forkserver's imports (seconds): never on the event loop.
+                pool = await asyncio.wait_for(asyncio.to_thread(self._ensure), self._wait_s)
+            future: concurrent.futures.Future[T] = pool.schedule(fn, args=args, kwargs=kwargs, timeout=self.budget_s)
+        except BaseException as exc:
+            self.progress.given_up()
+            raise (_busy(what) if isinstance(exc, TimeoutError) else exc) from None
         future.add_done_callback(lambda f: self.progress.given_up() if f.cancelled() else self.progress.finished())
         try:
             # The pool's timeout starts when a worker takes the step; the wait for a worker (or for
@@ -138,9 +154,7 @@ class CpuPool:
         """What the person is told when a step did not return its result."""
         if isinstance(exc, TimeoutError):
             if future.cancelled():  # our own wait ran out first (the step never reached a worker)
-                return BusyError(
-                    f"{what} is waiting for a free worker; the bot is busy right now. Please try again in a minute."
-                )
+                return _busy(what)
             self.overruns += 1
             log.warning("%s ran past its %gs budget; its worker was stopped", what, self.budget_s)
             return StepOverrunError(
@@ -155,16 +169,22 @@ class CpuPool:
         return exc
 
     def warm(self) -> None:
-        """Start the workers now, so the first person's step does not wait for them."""
-        self._ensure().schedule(_nothing)
+        """Start the workers now, on a thread of their own, so the first person's step does not wait for
+        them and the caller does not either: the forkserver imports the SQL layer, the word data and
+        matplotlib before it forks the first worker, seconds the bot would otherwise spend unready."""
+        self._warming = threading.Thread(target=self._ensure, name="cpu-pool-start", daemon=True)
+        self._warming.start()
 
     def close(self) -> None:
         """Stop every worker now (running steps are abandoned); the next `run` starts a new pool."""
+        if self._warming is not None:  # a pool still starting is stopped once it has started
+            self._warming.join(timeout=START_S)
+            self._warming = None
         if self._pool is not None:
             self._pool.stop()
             self._pool.join(timeout=5)
             self._pool = None
 
 
-def _nothing() -> None:
-    return None
+def _busy(what: str) -> BusyError:
+    return BusyError(f"{what} is waiting for a free worker; the bot is busy right now. Please try again in a minute.")

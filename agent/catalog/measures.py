@@ -13,6 +13,7 @@ import sqlglot
 
 from agent.catalog.naming import bootstrap_words, column_prefix, singular, slug, thing, words_of
 from agent.catalog.references import Shape
+from agent.semantic.words import inflection
 from agent.warehouse import Column, Schema
 from agent.warehouse.base import quote
 
@@ -33,10 +34,8 @@ _KEYISH = re.compile(r"(^id$|_id$|_key$|^key$|_code$|_sk$|Id$|Key$)")
 
 
 def plural(words: tuple[str, ...]) -> str:
-    from lemminflect import getInflection
-
     *head, last = words or ("row",)
-    forms = getInflection(last, tag="NNS") if last.isalpha() else ()
+    forms = inflection(last, "NNS") if last.isalpha() else ()
     return " ".join([*head, forms[0] if forms else last])
 
 

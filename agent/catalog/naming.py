@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agent.semantic.words import split_name
+from agent.semantic.words import lemma, split_name
 from agent.yamlload import safe_load
 
 WORDS_PATH = Path(__file__).with_name("bootstrap_words.yaml")
@@ -51,12 +51,10 @@ def words_of(name: str, prefix: str = "") -> tuple[str, ...]:
 def singular(word: str) -> str:
     """A noun in the singular, from lemminflect ('movies' -> movie, 'series' -> series, 'people' ->
     person); a word it does not know as a plural noun stays as it is."""
-    from lemminflect import getLemma
-
     if not word.isalpha() or len(word) < 3:
         return word
-    lemma = getLemma(word.lower(), upos="NOUN")
-    return lemma[0] if lemma and lemma[0] else word
+    found = lemma(word.lower(), "NOUN")
+    return found[0] if found and found[0] else word
 
 
 def thing(table: str) -> tuple[str, ...]:

@@ -79,6 +79,19 @@ def check_spec(spec: ChartSpec, columns: list[str], rows: Sequence[Row]) -> None
             raise ChartError(f"The chart plots '{name}' as a number, but it holds {bad!r}.")
 
 
+def names_in(names: dict[str, str], columns: list[str], rows: Sequence[Row], spec: ChartSpec) -> dict[str, str]:
+    """`names` that `prepare` may look up for `spec` on this result: the values its x and series columns
+    hold, and its column names. A column's names can be a whole code list (every airport of a country),
+    which each chart spec, and the session keeping it, would otherwise carry."""
+    keys = {c for c in (spec.x, spec.series, *spec.y) if c is not None}
+    for column in (spec.x, spec.series):
+        if column is not None:
+            index = columns.index(column)
+            for row in rows:
+                keys.update((str(row[index]), _label(row[index])))
+    return {key: name for key, name in names.items() if key in keys}
+
+
 def prepare(
     spec: ChartSpec, columns: list[str], rows: Sequence[Row], *, top_n: int = 20, types: list[str] | None = None
 ) -> PreparedChart:

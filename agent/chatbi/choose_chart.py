@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from agent.charts.prepare import prepare
+from agent.charts.prepare import names_in, prepare
 from agent.charts.roles import Cell, Role, Row, column_roles, is_number
 from agent.charts.spec import ChartSpec
 from agent.chatbi.formatting import label as column_words
@@ -75,9 +75,9 @@ def choose_chart(
         title=_title(reading, x, y, series, meanings),
         x_label=axis_label(x, meanings.get(x)),
         y_label=_y_axis(y, meanings),
-        names=names,
         order="data" if kind == "bar" and _ordered_by_value(columns, rows, y[0]) else "value",
     )
+    spec.names = names_in(names, columns, rows, spec)
     note = prepare(spec, columns, rows, top_n=top_n, types=types).note
     return spec.model_copy(update={"note": note})
 

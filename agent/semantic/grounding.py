@@ -24,7 +24,9 @@ import re
 from collections.abc import Iterable
 from typing import Any
 
-from agent.semantic.words import frequency, inflections, is_common, is_english, lemmas, noun_forms
+from agent.semantic.words import (
+    all_inflections, frequency, inflection, inflections, is_common, is_english, lemmas, noun_forms,
+)
 
 # 'series (season)', 'monthly income (salary), USD': an aside of one to four plain words
 _ASIDE = re.compile(r"(?P<before>[A-Za-z][\w\- ]*?)\s*\((?P<alias>[A-Za-z][A-Za-z\- ]{1,40})\)")
@@ -209,11 +211,9 @@ def _measures_named(numeric: list[dict[str, Any]], word: str) -> list[dict[str, 
 def _degrees(adjective: str) -> list[str]:
     """The superlative and comparative of an adjective ('pricey' -> priciest, pricier); a phrase
     ('well paid', 'highest rated') is used as it is."""
-    from lemminflect import getInflection
-
     if " " in adjective:
         return [adjective]
-    forms = [*getInflection(adjective, tag="JJS"), *getInflection(adjective, tag="JJR")]
+    forms = [*inflection(adjective, "JJS"), *inflection(adjective, "JJR")]
     if not forms:  # 'expensive': most expensive, more expensive
         return [f"most {adjective}", f"more {adjective}"]
     return list(dict.fromkeys(forms))
@@ -222,12 +222,10 @@ def _degrees(adjective: str) -> list[str]:
 def _verb_forms(verb: str, tag: str | None = None) -> list[str]:
     """'earn' -> earn, earns, earned, earning (or only the forms of `tag`, e.g. 'VBG'); only forms that
     are not also a noun ('sell', not 'sales')."""
-    from lemminflect import getAllInflections
-
     if " " in verb:
         head, _, rest = verb.partition(" ")
         return [f"{form} {rest}" for form in _verb_forms(head, tag)]
-    inflected = getAllInflections(verb, upos="VERB")
+    inflected = all_inflections(verb, "VERB")
     forms = set(inflected.get(tag, ())) if tag else {verb, *[f for fs in inflected.values() for f in fs]}
     return sorted(f for f in forms if "NOUN" not in lemmas(f) or tag == "VBG")
 

@@ -20,6 +20,7 @@ from typing import Any
 from agent.errors import AssistantError
 from agent.semantic.model import SemanticModel
 from agent.semantic.text import CALENDAR_WORDS, STOPWORDS, phrase
+from agent.semantic.words import inflection
 from agent.warehouse import Warehouse
 
 log = logging.getLogger(__name__)
@@ -218,13 +219,11 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
 def _plurals(value: str) -> list[str]:
     """The plural of a one-word value that is a noun ('Comedy' -> comedies), so 'horror flicks and comedies'
     finds both; a value that is already plural or not a word is left as it is."""
-    from lemminflect import getInflection
-
     word = value.strip()
     if not word.isalpha() or len(word) < 3 or not word[1:].islower():
         return []
     low = word.lower()
-    return [p for p in getInflection(low, tag="NNS") if p != low]
+    return [p for p in inflection(low, "NNS") if p != low]
 
 
 def _name_variants(name: str, suffixes: frozenset[str]) -> set[tuple[str, ...]]:

@@ -8,13 +8,19 @@
 - `is_common`: how often a word occurs in English (wordfreq), so an everyday word is never taken
   for a value of the data just because some value spells it.
 
-The libraries load their data on first use; results are cached, since a model's words are few.
+The libraries load their data on first use; results are cached, since a model's words are few: in
+memory, and on disk under DATA_DIR once `use_disk_cache` names the folder (`word_cache`), so a new
+process reads its model's words without loading the libraries' tables.
 """
 
 from __future__ import annotations
 
+import atexit
 import re
 from functools import lru_cache
+from pathlib import Path
+
+from agent.semantic.word_cache import MISSING, WordCache
 
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])")
 # Nouns a word may be in the reader's sense: lemminflect's tags for singular and plural.
@@ -32,13 +38,35 @@ def split_name(name: str) -> str:
     return " ".join(w for w in re.split(r"[\s_\-.]+", spaced.lower()) if w)
 
 
+_disk = WordCache()
+
+
+def use_disk_cache(folder: Path) -> None:
+    """Keep the look-ups in `folder` (read now, written by `save_disk_cache` and at exit)."""
+    if _disk.path is None:
+        atexit.register(_disk.save)
+    _disk.use(folder)
+
+
+def save_disk_cache() -> None:
+    _disk.save()
+
+
 @lru_cache(maxsize=20000)
 def noun_forms(word: str) -> frozenset[str]:
     """Every singular and plural form of `word` read as a noun, the word itself included."""
-    from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas, getAllLemmasOOV
-
     if not word.isalpha():
         return frozenset({word})
+    stored = _disk.get("noun_forms", word)
+    if stored is MISSING:
+        stored = sorted(_noun_forms(word))
+        _disk.put("noun_forms", word, stored)
+    return frozenset(stored)
+
+
+def _noun_forms(word: str) -> set[str]:
+    from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas, getAllLemmasOOV
+
     lemmas = getAllLemmas(word, upos="NOUN").get("NOUN") or getAllLemmasOOV(word, upos="NOUN").get("NOUN") or (word,)
     forms = {word}
     for lemma in lemmas:
@@ -46,18 +74,54 @@ def noun_forms(word: str) -> frozenset[str]:
         inflected = getAllInflections(lemma, upos="NOUN") or getAllInflectionsOOV(lemma, upos="NOUN")
         for tag in _NOUN_FORMS:
             forms.update(inflected.get(tag, ()))
-    return frozenset(f.lower() for f in forms)
+    return {f.lower() for f in forms}
 
 
 @lru_cache(maxsize=2000)
 def plural_phrase(text: str) -> str:
     """A label with its last word in the plural, for counted things: 'day' -> 'days', 'job role' ->
     'job roles', 'series' -> 'series'."""
-    from lemminflect import getInflection
-
     *head, last = text.split(" ") if text else ["row"]
-    forms = getInflection(last, tag="NNS") if last.isalpha() else ()
+    forms = inflection(last, "NNS") if last.isalpha() else ()
     return " ".join([*head, forms[0] if forms else last])
+
+
+@lru_cache(maxsize=20000)
+def inflection(word: str, tag: str) -> tuple[str, ...]:
+    """lemminflect's forms of `word` for one Penn tag ('NNS' plural, 'JJS' superlative, 'VBG'), guessed
+    for a word it does not know."""
+    stored = _disk.get(f"inflection {tag}", word)
+    if stored is MISSING:
+        from lemminflect import getInflection
+
+        stored = list(getInflection(word, tag=tag))
+        _disk.put(f"inflection {tag}", word, stored)
+    return tuple(stored)
+
+
+@lru_cache(maxsize=20000)
+def all_inflections(word: str, upos: str) -> dict[str, tuple[str, ...]]:
+    """Every form of `word` as one part of speech ('VERB'), by Penn tag; {} for a word it does not know."""
+    stored = _disk.get(f"inflections {upos}", word)
+    if stored is MISSING:
+        from lemminflect import getAllInflections
+
+        stored = {tag: list(forms) for tag, forms in getAllInflections(word, upos=upos).items()}
+        _disk.put(f"inflections {upos}", word, stored)
+    return {tag: tuple(forms) for tag, forms in stored.items()}
+
+
+@lru_cache(maxsize=20000)
+def lemma(word: str, upos: str) -> tuple[str, ...]:
+    """The dictionary form of `word` as one part of speech ('movies' -> movie as a NOUN), guessed for a
+    word it does not know."""
+    stored = _disk.get(f"lemma {upos}", word)
+    if stored is MISSING:
+        from lemminflect import getLemma
+
+        stored = list(getLemma(word, upos=upos))
+        _disk.put(f"lemma {upos}", word, stored)
+    return tuple(stored)
 
 
 def inflections(words: tuple[str, ...]) -> set[tuple[str, ...]]:
@@ -71,36 +135,49 @@ def inflections(words: tuple[str, ...]) -> set[tuple[str, ...]]:
 @lru_cache(maxsize=20000)
 def lemmas(word: str) -> dict[str, tuple[str, ...]]:
     """Dictionary forms by part of speech ('NOUN', 'VERB', 'ADJ', 'ADV'); {} for an unknown word."""
-    from lemminflect import getAllLemmas
+    word = word.lower()
+    stored = _disk.get("lemmas", word)
+    if stored is MISSING:
+        from lemminflect import getAllLemmas
 
-    return dict(getAllLemmas(word.lower()))
+        stored = {pos: list(found) for pos, found in getAllLemmas(word).items()}
+        _disk.put("lemmas", word, stored)
+    return {pos: tuple(found) for pos, found in stored.items()}
 
 
 def load() -> None:
-    """Load both libraries' data now (about a second): a process that forks workers does it once for all."""
-    noun_forms("warm")
-    lemmas("warmed")
-    is_common("warm")
+    """Load both libraries' data now (about a second), whatever the disk cache holds: a process that
+    forks workers does it once for all, so no worker loads it within a step's budget."""
+    from lemminflect import getAllInflections, getAllLemmas
+    from wordfreq import zipf_frequency
+
+    getAllLemmas("warmed")
+    getAllInflections("warm", upos="NOUN")
+    zipf_frequency("warm", "en")
 
 
 @lru_cache(maxsize=50000)
 def is_common(word: str) -> bool:
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word.lower(), "en") >= COMMON_ZIPF
+    return _zipf(word.lower()) >= COMMON_ZIPF
 
 
 @lru_cache(maxsize=50000)
 def frequency(word: str) -> float:
     """How often English uses the word (wordfreq's Zipf scale: 0 unknown, 7 'the')."""
-    from wordfreq import zipf_frequency
-
-    return zipf_frequency(word.lower(), "en")
+    return _zipf(word.lower())
 
 
 @lru_cache(maxsize=50000)
 def is_english(word: str) -> bool:
     """A word English uses at all ('leaver' 2.3), not one made up by adding a suffix ('arriver')."""
-    from wordfreq import zipf_frequency
+    return _zipf(word.lower()) >= KNOWN_ZIPF
 
-    return zipf_frequency(word.lower(), "en") >= KNOWN_ZIPF
+
+def _zipf(word: str) -> float:
+    stored = _disk.get("zipf", word)
+    if stored is MISSING:
+        from wordfreq import zipf_frequency
+
+        stored = zipf_frequency(word, "en")
+        _disk.put("zipf", word, stored)
+    return float(stored)

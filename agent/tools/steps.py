@@ -20,7 +20,6 @@ from agent.budget.sharing import shared
 from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
-from agent.semantic import words
 from agent.semantic.extract import Extraction, extract_intent
 from agent.semantic.follow_up import FollowUp, read_follow_up
 from agent.semantic.intent import StructuredIntent
@@ -34,17 +33,14 @@ from agent.warehouse.base import Schema
 if TYPE_CHECKING:
     from duckdb import DuckDBPyConnection
 
-# Workers fork from a process that imported this module: the reader's word data is loaded there once,
-# so a new worker (one replacing a stopped step's) reads its first question within the step's budget.
-words.load()
-
 _connections: dict[tuple[str, str], DuckDBPyConnection] = {}  # one per worker process, opened on first use
 # How the person is told a question took too long to read.
 READING_QUESTION = "Reading the question"
 DRAWING_CHART = "Drawing the chart"
-# What a worker imports before its first step (CpuPool's forkserver): this module, and matplotlib for
-# the charts, whose import would otherwise be paid inside a new worker's first chart's budget.
-PRELOAD = (__name__, "agent.charts.render")
+# What a worker imports before its first step (CpuPool's forkserver): this module, the reader's word
+# data and matplotlib (`worker_preload`), which would otherwise be paid inside a new worker's first
+# step's budget.
+PRELOAD = ("agent.tools.worker_preload",)
 
 
 @dataclass(frozen=True)

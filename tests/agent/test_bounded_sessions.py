@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 
 from agent.api import Assistant
-from agent.bounded_memory import BoundedInMemorySaver
+from agent.bounded_memory import BoundedInMemorySaver, Compressed
 
 
 class Clock:
@@ -71,3 +71,16 @@ async def test_a_session_lock_is_kept_only_while_a_turn_uses_it(offline_context)
     await ask(assistant, "locked", "number of flights by origin")
     gc.collect()
     assert "locked" not in assistant._locks
+
+
+async def test_what_a_session_keeps_is_compressed_and_reads_back_the_same(offline_context):
+    saver = BoundedInMemorySaver(max_sessions=10, idle_ttl_s=3600)
+    assistant = Assistant(offline_context, saver)
+    await ask(assistant, "zipped", "number of flights by origin")
+    large = {key: value for key, value in saver.blobs.items() if key[0] == "zipped" and key[2] == "messages"}
+    assert large and all(kind.endswith("+zlib") for kind, _ in large.values())
+    plain = Compressed(saver.serde.inner)
+    for kind, data in large.values():
+        value = saver.serde.loads_typed((kind, data))
+        assert plain.loads_typed(plain.dumps_typed(value)) == value
+        assert len(data) < len(saver.serde.inner.dumps_typed(value)[1]) / 2

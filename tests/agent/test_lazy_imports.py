@@ -66,6 +66,44 @@ def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
     assert "Read as: Number of flights." in proc.stdout  # the answer read it the same way
 
 
+# Loaded by the command line only where its answer needs them: the graph's machinery for every
+# question (the supervisor runs it), matplotlib only to draw a chart, the word libraries' tables only
+# for a word their cache in DATA_DIR does not hold yet.
+DRAWING = ("matplotlib",)
+WORD_TABLES = ("lemminflect", "wordfreq")
+
+
+def asked(env: dict[str, str], question: str) -> dict:
+    """`python -m agent ask QUESTION --yes --json` as a script runs it: its answer, and which of the
+    modules above it left imported."""
+    watched = [*HEAVY, *WORD_TABLES]
+    code = (
+        "import contextlib, io\n"
+        "from agent.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()) as printed:\n"
+        f"    main(['ask', {question!r}, '--yes', '--json'])\n"
+        "out = json.loads(printed.getvalue())"
+    )
+    script = f"import json, sys\n{code}\nprint(json.dumps({{'out': out, 'heavy': sorted(" \
+             f"{{m.split('.')[0] for m in sys.modules}} & set({watched!r}))}}))"
+    proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
+                          timeout=PROCESS_TIMEOUT_S)
+    assert proc.returncode == 0, proc.stderr
+    return json.loads(proc.stdout.strip().splitlines()[-1])
+
+
+@pytest.mark.subprocess
+def test_the_command_line_loads_matplotlib_only_to_draw_and_no_word_tables_on_a_warm_data_folder(env):
+    asked(env, "number of flights by origin")  # the data folder's word cache now holds these words
+    number = asked(env, "how many flights")
+    chart = asked(env, "number of flights by origin")
+    assert number["out"]["error"] is None and number["out"]["chart"] is None
+    assert not set(number["heavy"]) & {*DRAWING, *WORD_TABLES}
+    assert chart["out"]["error"] is None and chart["out"]["chart"]  # a bar chart was drawn and saved
+    assert set(chart["heavy"]) & set(DRAWING) and not set(chart["heavy"]) & set(WORD_TABLES)
+    assert {"langgraph", "langchain_core"} <= set(number["heavy"])  # the supervisor answered both
+
+
 @pytest.fixture(scope="module")
 def groundwork(settings, warehouse) -> Groundwork:
     return build_groundwork(settings, warehouse)

@@ -121,6 +121,17 @@ def test_codes_are_shown_by_name_where_the_model_has_names(warehouse):
     assert "United Air Lines Inc." in chart.x_values and "UA" not in chart.x_values
 
 
+def test_a_spec_carries_the_names_of_the_codes_in_its_result_not_the_whole_code_list(warehouse):
+    """The model names every airport; a chart of three origins (kept in its session) needs three names."""
+    sql = "SELECT origin, count(*) AS n FROM flights GROUP BY origin"
+    result = warehouse.run(sql)
+    known = meanings_for(warehouse, sql, result.columns)["origin"].names
+    spec = spec_for(warehouse, sql)
+    assert len(known) > 100
+    assert spec.names == {code: known[code] for code in ("EWR", "JFK", "LGA")}
+    assert "Newark Liberty Intl" in prepare(spec, result.columns, result.rows).x_values
+
+
 def test_bars_are_ordered_by_value_unless_the_rows_were_sorted_as_asked(warehouse):
     alphabetical = "SELECT carrier, count(*) AS n FROM flights GROUP BY carrier ORDER BY carrier"
     result = warehouse.run(alphabetical)
