@@ -19,12 +19,19 @@ from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlglot import exp
 
 from agent.errors import AssistantError
+from agent.semantic.words import lemmas, noun_forms
 from agent.warehouse import Schema
 
 Aggregation = Literal["avg", "median", "sum", "max", "min", "count"]
 
 
 TIME_GRAINS = ("hour", "day", "week", "month", "quarter", "year", "extract_dow", "extract_hour")
+
+
+def _names_another_thing(qualifiers: list[str], thing: set[str]) -> bool:
+    """'winner name' on an episodes table names a person, not the episode; 'full name', 'baker name' on a
+    bakers table, 'product name' on products name the row itself (a noun that is not the row's own)."""
+    return any("NOUN" in lemmas(word) and "ADJ" not in lemmas(word) and word not in thing for word in qualifiers)
 
 
 class SemanticModelError(AssistantError):
@@ -367,9 +374,12 @@ class SemanticModel(_Strict):
         title); with neither, its key (the key tells them apart)."""
         own = [d for d in self.dimensions if d.kind == "categorical" and any(s.table == table and s.join is None
                                                                              for s in d.sources)]
+        thing = {form for text in self.table_by_name[table].entity_words for word in text.lower().split()
+                 for form in noun_forms(word)} if table in self.table_by_name else set()
         for word in ("name", "title"):
             found = [d.name for d in own if not d.identifier
-                     and (d.label.lower().split()[-1:] == [word] or d.name.endswith(word))]
+                     and (d.label.lower().split()[-1:] == [word] or d.name.endswith(word))
+                     and not _names_another_thing(d.label.lower().split()[:-1], thing)]
             if found:
                 return found[0]
         return next((d.name for d in own if d.identifier), None)

@@ -29,6 +29,11 @@ CREATE TABLE Reviews (ReviewId INTEGER PRIMARY KEY, FilmId INTEGER NOT NULL REFE
 CREATE TABLE Contestants (ContestantId INTEGER PRIMARY KEY, ContestantName VARCHAR NOT NULL,
                           SeriesNumber INTEGER NOT NULL, UsSeason INTEGER, IsSeriesWinner BOOLEAN NOT NULL,
                           RunTimeMinutes INTEGER NOT NULL, BadgeNo VARCHAR NOT NULL, OverTime BOOLEAN NOT NULL);
+CREATE TABLE Episodes (EpisodeId INTEGER PRIMARY KEY, SeriesNo INTEGER NOT NULL, WinnerName VARCHAR NOT NULL);
+CREATE TABLE EpisodeRatings (EpisodeId INTEGER PRIMARY KEY REFERENCES Episodes (EpisodeId),
+                             Viewers7Day DOUBLE NOT NULL, AirDate DATE NOT NULL);
+INSERT INTO Episodes VALUES (1, 1, 'Ann'), (2, 1, 'Ann'), (3, 2, 'Dan');
+INSERT INTO EpisodeRatings VALUES (1, 2.0, DATE '2014-08-01'), (2, 4.0, DATE '2014-08-08'), (3, 9.0, DATE '2015-08-01');
 INSERT INTO Films VALUES (1, 'Psycho', 1960), (2, 'Psycho', 1998), (3, 'Vertigo', 1958);
 INSERT INTO Reviews VALUES (10, 1, 5, DATE '2014-03-01'), (11, 1, 5, DATE '2015-06-01'), (12, 2, 2, DATE '2015-07-01'),
   (13, 2, 1, DATE '2016-01-01'), (14, 3, 4, DATE '2016-05-05'), (15, 3, 3, DATE '2017-02-02');
@@ -147,3 +152,16 @@ def test_things_counted_where_the_date_said_is(shop):
     # films have a release year, but 'reviewed in 2015' dates them by their reviews: counted there
     _same(shop, "how many films were reviewed in 2015?",
           "SELECT count(DISTINCT FilmId) FROM Reviews WHERE year(ReviewedOn) = 2015")
+
+
+def test_a_name_ending_in_a_number_and_unit_said_with_them_first(shop):
+    # a column Viewers7Day is 'viewers 7 day'; people say '7-day viewers'
+    _same(shop, "average 7-day viewers by winner name", "SELECT e.WinnerName, avg(r.Viewers7Day) FROM EpisodeRatings r "
+          "JOIN Episodes e USING (EpisodeId) GROUP BY 1")
+
+
+def test_per_thing_over_rows_that_are_those_things(shop):
+    # a rating row per episode: 'per episode' is the average over them, not a grouping by the winner's name
+    _same(shop, "average 7-day viewers per episode", "SELECT avg(Viewers7Day) FROM EpisodeRatings")
+    intent, _ = _rows(shop, "average 7-day viewers by episode")
+    assert intent.dimensions != ["winner_name"]

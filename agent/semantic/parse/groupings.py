@@ -196,7 +196,12 @@ def name_of(table: str, model: SemanticModel) -> str | None:
 def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: str) -> list[str]:
     """'seats per plane' over planes rows is an average per row, not a grouping by plane;
     several dimensions behind one word keep the one the metric's table can reach."""
-    entity_words = {form for w in model.table_by_name[table].entity_words for form in inflections(phrase(w))}
+    # its rows are also the rows of a table it joins on its own whole key (one rating per episode)
+    spec = model.table_by_name[table]
+    same_rows = [j.to_table for j in model.joins if j.from_table == table and spec.primary_key
+                 and sorted(column for column, _ in j.keys) == sorted(spec.primary_key)]
+    entity_words = {form for name in (table, *same_rows) for w in model.table_by_name[name].entity_words
+                    for form in inflections(phrase(w))}
     result: list[str] = []
     for key, mention in grouping.items():
         if mention is not None and mention.has("entity") and \

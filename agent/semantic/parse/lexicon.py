@@ -59,7 +59,8 @@ class Lexicon:
         self.entries: dict[str, list[Entry]] = {}
         for metric in model.metrics:
             for text in [metric.label, *metric.synonyms]:
-                self._add(phrase(text), "metric", metric.name)
+                for words in _with_qualifier_first(phrase(text)):
+                    self._add(words, "metric", metric.name)
         for dim in model.dimensions:
             kind: Kind = "flag" if dim.kind == "flag" else "dimension"
             own = [dim.label] if dim.identifier else [dim.label, dim.name.replace("_", " "), *dim.synonyms]
@@ -68,7 +69,8 @@ class Lexicon:
 
             for texts, related in ((own, False), (dim.related, True)):
                 for text in texts:
-                    forms = {phrase(text)} if kind == "flag" else inflections(phrase(text))
+                    said = _with_qualifier_first(phrase(text))
+                    forms = set(said) if kind == "flag" else {f for words in said for f in inflections(words)}
                     for form in forms:
                         self._add(form, kind, dim.name, related=related)
             for text in dim.grain_words:
@@ -158,6 +160,14 @@ class Lexicon:
                 if found:
                     by_length[n] = found
         return [Mention(i, i + n, _own_names_first(entries)) for n, entries in by_length.items()]
+
+
+def _with_qualifier_first(words: tuple[str, ...]) -> list[tuple[str, ...]]:
+    """A name that ends with a number and its unit (a column Viewers7Day: 'viewers 7 day') is said with
+    them before the noun too: '7 day viewers', 'average 7-day viewers'."""
+    if len(words) >= 3 and words[-2].isdigit() and words[-1].isalpha():
+        return [words, (*words[:-3], words[-2], words[-1], words[-3])]
+    return [words]
 
 
 def _own_names_first(entries: list[Entry]) -> list[Entry]:
