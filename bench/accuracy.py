@@ -1,6 +1,8 @@
 """Accuracy of the assistant on questions with gold SQL.
 
     python bench/accuracy.py                 # each question through `python -m agent ask --yes --json`
+    python bench/accuracy.py --in-process    # the same command's code (agent.cli.main) in this process:
+                                             # one interpreter start for every question
     python bench/accuracy.py --direct        # in-process: extract -> compile -> run (semantic path only)
     python bench/accuracy.py --questions tests/semantic/extra_questions.json --direct
     python bench/accuracy.py --smoke         # the first question, in-process: the bench itself works
@@ -15,6 +17,8 @@ median time per question.
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import statistics
 import subprocess
@@ -46,6 +50,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--questions", type=Path, default=DEV_QUESTIONS)
     parser.add_argument("--direct", action="store_true", help="semantic path in-process, no CLI")
     parser.add_argument("--timeout", type=float, default=120.0, help="seconds per question (CLI mode)")
+    parser.add_argument("--in-process", action="store_true",
+                        help="each question through the command line's own code in this process, not a new one")
     parser.add_argument("--smoke", action="store_true", help="only the first question, in-process")
     args = parser.parse_args(argv)
     args.direct = args.direct or args.smoke
@@ -56,7 +62,10 @@ def main(argv: list[str] | None = None) -> int:
     questions = json.loads(args.questions.read_text(encoding="utf-8"))[: 1 if args.smoke else None]
     settings = load_settings()
     warehouse = open_warehouse(settings)
-    answer = _direct_answerer(warehouse, settings) if args.direct else _cli_answerer(args.timeout)
+    if args.direct:
+        answer = _direct_answerer(warehouse, settings)
+    else:
+        answer = _cli_answerer(_in_this_process if args.in_process else _in_a_new_process(args.timeout))
     outcomes = [_score(item, warehouse, answer) for item in questions]
 
     right = sum(o.ok for o in outcomes)
@@ -116,15 +125,32 @@ def _direct_answerer(warehouse, settings):
     return answer
 
 
-def _cli_answerer(timeout: float):
+def _in_a_new_process(timeout: float):
+    def run(arguments: list[str]) -> tuple[int, str, str]:
+        proc = subprocess.run([sys.executable, "-m", "agent", *arguments], cwd=REPO, capture_output=True, text=True,
+                              timeout=timeout)
+        return proc.returncode, proc.stdout, proc.stderr
+
+    return run
+
+
+def _in_this_process(arguments: list[str]) -> tuple[int, str, str]:
+    """What `python -m agent <arguments>` does, run by its own `main` here: the same parsing, settings
+    from the environment, assistant and printed JSON, without paying an interpreter and imports per question."""
+    from agent.cli import main
+
+    out, err = io.StringIO(), io.StringIO()
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        status = main(arguments)
+    return status, out.getvalue(), err.getvalue()
+
+
+def _cli_answerer(run):
     def answer(question: str):
-        proc = subprocess.run(
-            [sys.executable, "-m", "agent", "ask", "--yes", "--json", question],
-            cwd=REPO, capture_output=True, text=True, timeout=timeout,
-        )
-        lines = [line for line in proc.stdout.splitlines() if line.strip().startswith("{")]
+        status, stdout, stderr = run(["ask", "--yes", "--json", question])
+        lines = [line for line in stdout.splitlines() if line.strip().startswith("{")]
         if not lines:
-            return [], [], "", f"exit {proc.returncode}, no JSON on stdout: {proc.stderr.strip()[-300:]}"
+            return [], [], "", f"exit {status}, no JSON on stdout: {stderr.strip()[-300:]}"
         reply = json.loads(lines[-1])
         if reply.get("error"):
             return [], [], reply.get("sql") or "", str(reply["error"])

@@ -69,23 +69,32 @@ def run_smoke(path: Path) -> str | None:
     return None
 
 
+def cpu_seconds() -> float:
+    """CPU this process and its finished children have used: on a loaded machine a bench's wall time
+    mostly says how busy the machine was, its CPU time what the bench costs."""
+    times = os.times()
+    return times.user + times.system + times.children_user + times.children_system
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("names", nargs="*", help="benches to run (default: all)")
     args = parser.parse_args(argv)
     failed: list[str] = []
-    started = time.perf_counter()
+    started, started_cpu = time.perf_counter(), cpu_seconds()
     for path in benches(args.names):
         name = f"bench/{path.name}"
         print(f"== {name} --smoke", flush=True)
-        begun = time.perf_counter()
+        begun, begun_cpu = time.perf_counter(), cpu_seconds()
         problem = run_smoke(path)
         sys.stdout.flush()
         verdict = "ok" if problem is None else f"FAILED: {problem}"
-        print(f"== {name}: {time.perf_counter() - begun:.1f} s, {verdict}", flush=True)
+        print(f"== {name}: {time.perf_counter() - begun:.1f} s, CPU {cpu_seconds() - begun_cpu:.1f} s, {verdict}",
+              flush=True)
         if problem is not None:
             failed.append(name)
-    print(f"== all benches at smoke size: {time.perf_counter() - started:.1f} s", flush=True)
+    print(f"== all benches at smoke size: {time.perf_counter() - started:.1f} s, CPU {cpu_seconds() - started_cpu:.1f} s, "
+          f"load {os.getloadavg()[0]:.1f}", flush=True)
     if failed:
         print(f"benches that failed at smoke size: {' '.join(failed)}", file=sys.stderr)
         return 1

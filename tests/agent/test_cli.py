@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import subprocess
@@ -67,12 +68,32 @@ def test_ask_without_yes_stops_at_the_confirmation(env):
     assert reply["ask_human"]["kind"] == "confirm_sql" and reply["rows"] == []
 
 
-def test_accuracy_harness_passes_on_a_subset(env, tmp_path):
-    questions = [q for q in json.loads(DEV_QUESTIONS.read_text()) if q["id"] in SUBSET]
+def _subset(tmp_path: Path, ids: tuple[str, ...]) -> Path:
     subset = tmp_path / "subset.json"
-    subset.write_text(json.dumps(questions))
+    subset.write_text(json.dumps([q for q in json.loads(DEV_QUESTIONS.read_text()) if q["id"] in ids]))
+    return subset
+
+
+def test_accuracy_harness_passes_on_a_subset(env, tmp_path, monkeypatch, capsys):
+    """Every shape through the command's own code (`agent.cli.main`, what `python -m agent ask --yes
+    --json` runs) in this process: a process per question cost a CPU-heavy start-up each and made this
+    the longest test of the suite; the real process is the next test's."""
+    for name in os.environ.keys() - env.keys():
+        monkeypatch.delenv(name)
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    spec = importlib.util.spec_from_file_location("bench_accuracy", REPO / "bench" / "accuracy.py")
+    accuracy = importlib.util.module_from_spec(spec)
+    monkeypatch.setitem(sys.modules, spec.name, accuracy)  # its dataclass looks its module up there
+    spec.loader.exec_module(accuracy)
+    status = accuracy.main(["--questions", str(_subset(tmp_path, SUBSET)), "--in-process"])
+    printed = capsys.readouterr().out
+    assert f"accuracy: {len(SUBSET)}/{len(SUBSET)}" in printed and status == 0, printed
+
+
+def test_accuracy_harness_runs_the_command_line_in_a_process_per_question(env, tmp_path):
     proc = subprocess.run(
-        [sys.executable, "bench/accuracy.py", "--questions", str(subset)],
+        [sys.executable, "bench/accuracy.py", "--questions", str(_subset(tmp_path, SUBSET[:1]))],
         cwd=REPO, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S,
     )
-    assert f"accuracy: {len(SUBSET)}/{len(SUBSET)}" in proc.stdout, proc.stdout + proc.stderr
+    assert "accuracy: 1/1" in proc.stdout and proc.returncode == 0, proc.stdout + proc.stderr

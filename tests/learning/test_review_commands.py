@@ -8,6 +8,7 @@ import os
 import subprocess
 import sys
 
+import pytest
 import yaml
 
 from agent.api import learning_command
@@ -65,6 +66,7 @@ def test_verified_queries_export_as_saved_queries(settings, tmp_path):
     assert saved["config"]["meta"]["phrasings"] == ["flights per origin 2013"]
 
 
+@pytest.mark.subprocess
 def test_forget_removes_the_word_and_records_who_and_when(settings, tmp_path):
     settings = _settings(settings, tmp_path)
     _fill(settings)

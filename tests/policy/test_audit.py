@@ -10,6 +10,8 @@ import os
 import subprocess
 import sys
 
+import pytest
+
 from agent.api import Assistant
 from agent.audit import AuditTrail
 from agent.audit.trail import JsonLinesSink, RedisStreamSink
@@ -47,6 +49,7 @@ async def test_confirmed_question_and_failures_are_recorded(policed, session, au
     assert records[0]["rows"] == 3 and records[1]["error_code"] == "sql" and records[1]["rows"] is None
 
 
+@pytest.mark.subprocess
 async def test_redis_stream_is_capped_and_tail_reads_it(base_context, settings, redis_url, redis_client,
                                                         redis_prefix, tmp_path):
     key = f"{redis_prefix}audit"
@@ -75,6 +78,7 @@ def trail_record(n: int):
     return AuditRecord(sql=f"SELECT {n}", outcome="ok", rows=1)
 
 
+@pytest.mark.subprocess
 def test_tail_reads_the_file_without_redis(tmp_path):
     path = tmp_path / "audit.jsonl"
     trail = AuditTrail([JsonLinesSink(path)])

@@ -64,6 +64,7 @@ def test_missing_file_is_one_clear_sentence(tmp_path):
         Policy.load(tmp_path / "nope.yaml")
 
 
+@pytest.mark.subprocess
 def test_cli_start_up_stops_on_a_bad_policy(tmp_path, settings):
     import os
     import subprocess

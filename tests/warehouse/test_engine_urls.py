@@ -154,6 +154,7 @@ def test_every_log_line_has_url_passwords_masked(tmp_path, caplog):
     assert "hunter2" not in caplog.text and caplog.text.count("bot:***@db") == 2
 
 
+@pytest.mark.subprocess
 def test_an_unreachable_warehouse_at_start_up_is_a_sentence_not_a_crash(tmp_path):
     import json
     import os

@@ -4,6 +4,8 @@ without an error (whether the answers are right is measured by bench/tpch_bench.
 
 from __future__ import annotations
 
+import contextlib
+import io
 import json
 import os
 import shutil
@@ -67,19 +69,39 @@ def tpch_duckdb(csv_dir, tmp_path_factory):
     return f"duckdb://{path}"
 
 
-@pytest.mark.parametrize("engine", ["duckdb", "postgres"])
-def test_catalog_init_and_ask_on_tpch(engine, request, tmp_path):
-    url = request.getfixturevalue("tpch_duckdb" if engine == "duckdb" else "tpch_pg")
-    env = {**os.environ, "WAREHOUSE_URL": url, "DATA_DIR": str(tmp_path), "OPENAI_API_KEY": "", "REDIS_URL": ""}
-    out = tmp_path / "catalog"
-    done = _run(["-m", "agent", "catalog", "init", "--out", str(out)], env)
-    assert done.returncode == 0, done.stderr[-2000:]
-    assert "Read 8 tables" in done.stdout and "8 semantic models" in done.stdout
+@pytest.fixture(scope="module", params=["duckdb", "postgres"])
+def bootstrapped(request, tmp_path_factory) -> tuple[dict, Path, str]:
+    """`catalog init` on one engine's TPC-H, once for both tests: (the environment, the folder it wrote,
+    what it printed). It runs as the command line's own `main` in this process, as
+    tests/catalog/test_introspected.py runs it; the real process is the `ask` below."""
+    from agent.cli import main
+
+    url = request.getfixturevalue("tpch_duckdb" if request.param == "duckdb" else "tpch_pg")
+    data = tmp_path_factory.mktemp(f"tpch-{request.param}-data")
+    env = {**os.environ, "WAREHOUSE_URL": url, "DATA_DIR": str(data), "OPENAI_API_KEY": "", "REDIS_URL": ""}
+    out = data / "catalog"
+    printed = io.StringIO()
+    with pytest.MonkeyPatch.context() as patch, contextlib.redirect_stdout(printed):
+        for name, value in env.items():
+            patch.setenv(name, value)
+        status = main(["catalog", "init", "--out", str(out)])
+    assert status == 0, printed.getvalue()
+    return env, out, printed.getvalue()
+
+
+@pytest.mark.subprocess
+def test_catalog_init_and_ask_on_tpch(bootstrapped, monkeypatch, capsys):
+    from agent.cli import main
+
+    env, out, printed = bootstrapped
+    assert "Read 8 tables" in printed and "8 semantic models" in printed
     models = (out / "semantic" / "models" / "semantic_models.yml").read_text(encoding="utf-8")
     assert "type: foreign" in models and "agg_time_dimension: o_orderdate" in models
-    assert _run(["-m", "agent", "catalog", "check", str(out)], env).returncode == 0
+    for name, value in env.items():
+        monkeypatch.setenv(name, value)
+    assert main(["catalog", "check", str(out)]) == 0, capsys.readouterr().out
 
-    env["CATALOG_PATH"] = str(out / "catalog.yaml")
+    env = {**env, "CATALOG_PATH": str(out / "catalog.yaml")}
     done = _run(["-m", "agent", "ask", "How many orders are there?", "--yes", "--json"], env)
     assert "Traceback" not in done.stderr, done.stderr[-3000:]
     reply = json.loads(done.stdout.strip().splitlines()[-1])
@@ -90,11 +112,9 @@ QUESTIONS = LOADER.with_name("questions.json")
 RIGHT_AT_LEAST = 24  # of 24: raise it as the parser learns; bench/tpch_bench.py prints which ones
 
 
-@pytest.mark.parametrize("engine", ["duckdb", "postgres"])
-def test_tpch_questions_are_answered_right_on_the_bootstrapped_model(engine, request, tmp_path):
+def test_tpch_questions_are_answered_right_on_the_bootstrapped_model(bootstrapped, tmp_path):
     """The offline parser on `catalog init`'s model alone: right answers, and every wrong one declined
     (never a confident wrong answer)."""
-    from agent.catalog.commands import init
     from agent.semantic.compare import rows_match
     from agent.semantic.compiler import compile_intent
     from agent.semantic.extract import extract_intent
@@ -103,12 +123,10 @@ def test_tpch_questions_are_answered_right_on_the_bootstrapped_model(engine, req
     from agent.settings import load_settings
     from agent.warehouse import open_warehouse
 
-    url = request.getfixturevalue("tpch_duckdb" if engine == "duckdb" else "tpch_pg")
-    settings = load_settings(warehouse_url=url, data_dir=str(tmp_path))
-    init(settings, tmp_path / "catalog")
-    warehouse = open_warehouse(settings)
+    env, out, _ = bootstrapped
+    warehouse = open_warehouse(load_settings(warehouse_url=env["WAREHOUSE_URL"], data_dir=str(tmp_path)))
     try:
-        model = load_layer(tmp_path / "catalog" / "semantic", dialect=warehouse.dialect)
+        model = load_layer(out / "semantic", dialect=warehouse.dialect)
         values = ValueIndex.from_warehouse(warehouse, model)
         right, wrong = [], []
         for item in json.loads(QUESTIONS.read_text(encoding="utf-8")):

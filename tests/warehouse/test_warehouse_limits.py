@@ -144,6 +144,7 @@ def test_engine_refuses_files_even_past_the_guard(warehouse, tmp_path):
         cursor.close()
 
 
+@pytest.mark.subprocess
 def test_oversized_duckdb_results_end_with_a_sentence_within_a_memory_budget(tmp_path):
     """Run in a child process so its peak memory is its own: SELECT repeat('x', 1e9) and a huge
     range are refused by the guard; below the guard the byte cap stops the fetch."""
