@@ -76,7 +76,7 @@ class Settings(BaseSettings):
     # A question waiting for the person (confirm, clarify) expires after this; answering it then says so.
     pending_ttl_s: int = Field(default=7 * 24 * 3600, ge=1)
     session_idle_ttl_s: int = Field(default=SESSION_IDLE_TTL_S, ge=60)
-    memory_sessions_max: int = Field(default=1000, ge=1)  # without REDIS_URL: sessions kept (least recently used go)
+    memory_sessions_max: int = Field(default=300, ge=1)  # without REDIS_URL: sessions kept (least recently used go)
 
     # Access policy and audit trail
     policy_path: Path | None = None  # YAML: who may read which schemas, tables and columns
