@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from pathlib import Path
 
-import duckdb
 import pytest
 import yaml
 
@@ -24,6 +23,7 @@ from agent.semantic.sqlgen import GroupBy, Query, compile_query
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
 from agent.warehouse.base import quote
+from tests.support.duck_files import duckdb_file
 
 def q(name: str) -> str:
     return quote(name, "duckdb")
@@ -68,10 +68,7 @@ INSERT INTO shipment VALUES (1, 1, 2.5), (2, 2, 4.0), (3, 1, 1.5);
 @pytest.fixture(scope="module")
 def zoo(tmp_path_factory):
     folder = tmp_path_factory.mktemp("zoo")
-    path = folder / "zoo.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(ZOO)
-    con.close()
+    path = duckdb_file(folder, "zoo", ZOO)
     settings = load_settings(_env_file=None, data_dir=folder, warehouse_url=f"duckdb://{path}", openai_api_key=None,
                              redis_url=None, slack_bot_token=None)
     warehouse = open_warehouse(settings)

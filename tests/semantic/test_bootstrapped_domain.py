@@ -9,7 +9,6 @@ price to multiply by a quantity and a discount that is a fraction.
 
 from __future__ import annotations
 
-import duckdb
 import pytest
 
 from agent.catalog.commands import init
@@ -20,6 +19,7 @@ from agent.semantic.layer import load_layer
 from agent.semantic.values import ValueIndex
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
+from tests.support.duck_files import duckdb_file
 
 SCHEMA = """
 CREATE TABLE area (a_areakey INTEGER PRIMARY KEY, a_name VARCHAR NOT NULL);
@@ -141,10 +141,7 @@ QUESTIONS = {
 @pytest.fixture(scope="module")
 def domain(tmp_path_factory):
     folder = tmp_path_factory.mktemp("invoices")
-    path = folder / "invoices.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(SCHEMA)
-    con.close()
+    path = duckdb_file(folder, "invoices", SCHEMA)
     settings = load_settings(warehouse_url=f"duckdb://{path}", data_dir=str(folder / "data"))
     init(settings, folder / "catalog")
     model = load_layer(folder / "catalog" / "semantic")

@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import textwrap
 
-import duckdb
 import pytest
 
 from agent.semantic.extract import PASSES, extract_intent
@@ -16,6 +15,7 @@ from agent.semantic.meanings import word_meanings
 from agent.semantic.values import ValueIndex
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
+from tests.support.duck_files import duckdb_file
 
 SCHEMA = """
 CREATE TABLE members (member_id INTEGER PRIMARY KEY, member_name VARCHAR, city VARCHAR, age INTEGER,
@@ -87,10 +87,7 @@ metrics:
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
     folder = tmp_path_factory.mktemp("library")
-    path = folder / "library.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(SCHEMA)
-    con.close()
+    path = duckdb_file(folder, "library", SCHEMA)
     (folder / "model").mkdir()
     (folder / "model" / "library.yml").write_text(textwrap.dedent(MODELS), encoding="utf-8")
     settings = load_settings(_env_file=None, warehouse_url=f"duckdb://{path}", data_dir=str(folder / "data"))

@@ -13,7 +13,6 @@
 
 from __future__ import annotations
 
-import duckdb
 import pytest
 
 from agent.groundwork import build_groundwork
@@ -21,6 +20,7 @@ from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 from agent.semantic.extract import extract_intent
 from tests.warehouse.conftest import server_settings
+from tests.support.duck_files import duckdb_file
 
 SCHEMA = """
 CREATE TABLE Films (FilmId INTEGER PRIMARY KEY, Title VARCHAR NOT NULL, ReleaseYear INTEGER NOT NULL);
@@ -46,10 +46,7 @@ INSERT INTO Contestants VALUES (1, 'Ann', 1, NULL, TRUE, 30, '11', TRUE), (2, 'B
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
     folder = tmp_path_factory.mktemp("names")
-    path = folder / "films.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(SCHEMA)
-    con.close()
+    path = duckdb_file(folder, "films", SCHEMA)
     work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
     yield work
     work.warehouse.close()

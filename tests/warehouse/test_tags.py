@@ -4,7 +4,6 @@ semi-join ('how many comedies'); totals across overlapping tags are never given 
 
 from __future__ import annotations
 
-import duckdb
 import pytest
 
 from agent.chatbi.meaning import describe_columns, is_additive
@@ -13,6 +12,7 @@ from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 from agent.semantic.extract import extract_intent
 from tests.warehouse.conftest import server_settings
+from tests.support.duck_files import duckdb_file
 
 SCHEMA = """
 CREATE TABLE films (film_id INTEGER PRIMARY KEY, title VARCHAR NOT NULL);
@@ -38,10 +38,7 @@ QUESTIONS = {
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
     folder = tmp_path_factory.mktemp("tags")
-    path = folder / "films.duckdb"
-    con = duckdb.connect(str(path))
-    con.execute(SCHEMA)
-    con.close()
+    path = duckdb_file(folder, "films", SCHEMA)
     work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
     yield work
     work.warehouse.close()
