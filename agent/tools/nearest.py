@@ -61,6 +61,10 @@ def _variants(question: str, extraction: Extraction, model: SemanticModel) -> li
     runs = _unplaced_runs(question, extraction.ignored_words)
     for start, end in runs:
         variants += [question[:start] + name + question[end:] for name in _closest_names(question[start:end], model)]
+    # a question without a word that turns it round, or says how two things compare, is another question
+    kept_words = {w.lower() for w in [*model.coverage.get("negations", []), *model.meaning_words]}
+    runs = [(start, end) for start, end in runs
+            if not {w.lower() for w in _WORD.findall(question[start:end])} & kept_words]
     for start, end in runs:
         variants.append(_tidy(question[:start] + question[end:], model))
     if len(runs) > 1:

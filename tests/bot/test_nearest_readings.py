@@ -59,3 +59,11 @@ async def test_an_ask_back_offers_the_reading_with_the_closest_measure(demo_agen
         gold = demo_agent.context.warehouse.run("SELECT carrier, AVG(arr_delay) FROM flights GROUP BY carrier")
         assert answer.rows is not None and answer.columns is not None
         assert holds_gold(answer.rows, len(answer.columns), [list(r) for r in gold.rows], 2), answer.rows
+
+
+async def test_a_nearest_reading_never_leaves_out_a_word_that_turns_the_question_round(demo_agent):
+    # 'no' and 'gusts' are not placed: the question without them ('how many flights had wind') would be the
+    # opposite question, so it is not offered
+    reply = await demo_agent.reply(demo_agent.ask("negation-1", "how many flights had no wind gusts"))
+    assert reply.ask_human is not None
+    assert all(" no " in f" {reading} " for reading in reply.ask_human.readings), reply.ask_human.readings
