@@ -34,12 +34,16 @@ CREATE TABLE EpisodeRatings (EpisodeId INTEGER PRIMARY KEY REFERENCES Episodes (
                              Viewers7Day DOUBLE NOT NULL, AirDate DATE NOT NULL);
 INSERT INTO Episodes VALUES (1, 1, 'Ann'), (2, 1, 'Ann'), (3, 2, 'Dan');
 INSERT INTO EpisodeRatings VALUES (1, 2.0, DATE '2014-08-01'), (2, 4.0, DATE '2014-08-08'), (3, 9.0, DATE '2015-08-01');
+CREATE TABLE Rounds (RoundId INTEGER PRIMARY KEY, ContestantId INTEGER NOT NULL REFERENCES Contestants (ContestantId),
+                     Outcome VARCHAR NOT NULL);
 INSERT INTO Films VALUES (1, 'Psycho', 1960), (2, 'Psycho', 1998), (3, 'Vertigo', 1958);
 INSERT INTO Reviews VALUES (10, 1, 5, DATE '2014-03-01'), (11, 1, 5, DATE '2015-06-01'), (12, 2, 2, DATE '2015-07-01'),
   (13, 2, 1, DATE '2016-01-01'), (14, 3, 4, DATE '2016-05-05'), (15, 3, 3, DATE '2017-02-02');
 INSERT INTO Contestants VALUES (1, 'Ann', 1, NULL, TRUE, 30, '11', TRUE), (2, 'Bob', 1, NULL, FALSE, 45, '12', FALSE),
   (3, 'Cat', 2, 1, FALSE, 50, '14', TRUE), (4, 'Dan', 2, 1, TRUE, 20, '15', FALSE),
   (5, 'Eve', 2, 1, FALSE, 10, '16', TRUE);
+INSERT INTO Rounds VALUES (1, 1, 'Round Winner'), (2, 1, 'Round Winner'), (3, 2, 'Round Winner'), (4, 3, 'Out'),
+  (5, 1, 'Round Winner'), (6, 4, 'Out');
 """
 
 
@@ -162,3 +166,11 @@ def test_per_thing_over_rows_that_are_those_things(shop):
     _same(shop, "average 7-day viewers per episode", "SELECT avg(Viewers7Day) FROM EpisodeRatings")
     intent, _ = _rows(shop, "average 7-day viewers by episode")
     assert intent.dimensions != ["winner_name"]
+
+
+@pytest.mark.parametrize("question", ["which contestant was round winner the most?",
+                                      "which contestant was round winner most often?"])
+def test_the_most_counts_the_rows_the_condition_is_on(shop, question):
+    # counting contestants grouped by contestant gives one each: the rounds that point at them are counted
+    _same(shop, question, "SELECT c.ContestantName, count(*) FROM Rounds r JOIN Contestants c USING (ContestantId) "
+          "WHERE r.Outcome = 'Round Winner' GROUP BY 1 ORDER BY 2 DESC LIMIT 1")

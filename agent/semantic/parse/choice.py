@@ -50,6 +50,7 @@ def metrics_pass(draft: Draft) -> Draft:
     fields = list(draft.grouping) + [f.field for f in draft.filters] + ([draft.dated_by] if draft.dated_by else [])
     dated = draft.time is not None and not draft.time.is_empty() and draft.dated_by is None
     draft.metrics = choose_metrics(draft.metric_choices, fields, model, dated)
+    draft.metrics = _rows_said_of_the_things(draft, model) or draft.metrics
     table = draft.table = model.metric_by_name[draft.metrics[0]].table
     time = draft.time
     if time is not None and time.relative is not None:
@@ -72,6 +73,23 @@ def metrics_pass(draft: Draft) -> Draft:
     draft.dimensions = grouping
     draft.grouping = {key: mentions.get(key) for key in grouping}
     return draft
+
+
+def _rows_said_of_the_things(draft: Draft, model: SemanticModel) -> list[str] | None:
+    """'which baker was star baker the most': counting bakers grouped by baker gives one each; what is
+    counted is the rows the condition is on (the challenges, which point at a baker)."""
+    table = model.metric_by_name[draft.metrics[0]].table
+    if len(draft.metrics) != 1 or draft.metrics[0] != model.table_by_name[table].count_metric:
+        return None
+    own = {model.name_dimension(table)} | {d.name for d in model.dimensions if d.identifier and any(
+        s.table == table and s.join is None for s in d.sources)}
+    if not own & {key for key in draft.grouping if isinstance(key, str)}:
+        return None
+    owners = {s.table for f in draft.filters if f.field in model.dimension_by_name
+              for s in model.dimension_by_name[f.field].sources} - {table}
+    pointing = [t for t in owners if model.table_by_name[t].count_metric
+                and any(j.from_table == t and j.to_table == table for j in model.joins)]
+    return [str(model.table_by_name[pointing[0]].count_metric)] if len(pointing) == 1 else None
 
 
 def _asks_share(draft: Draft, model: SemanticModel) -> bool:
