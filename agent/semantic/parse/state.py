@@ -49,6 +49,8 @@ CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]{1,3}|[0-9][A-Z][A-Z0-9]{0,2}")
 # a filter as `positions` knows it: (dimension, value) for a named value, (dimension, op, values) for a
 # comparison
 FilterKey = tuple[str, str] | tuple[str, str, tuple[object, ...]]
+# what a grouping is on: a dimension, or the dimensions a word could mean until the metric's table says which
+GroupKey = str | tuple[str, ...]
 
 
 @dataclass
