@@ -151,7 +151,7 @@ def whole_period(edited: Edited) -> Edited:
     old = intent.time
     if old is None or old.is_empty():
         return edited
-    kept = TimeFilter(year=old.year, years=old.years, from_year=old.from_year, until_year=old.until_year)
+    kept: TimeFilter | None = TimeFilter(year=old.year, years=old.years, from_year=old.from_year, until_year=old.until_year)
     if kept is not None and kept.is_empty():
         kept = None
     return edited.then(intent.model_copy(update={"time": kept}), f"all dates instead of {_describe_time(old)}")

@@ -37,19 +37,19 @@ def word_meanings(word: str, model: SemanticModel, values: ValueIndex) -> list[s
 def _meaning(entry: Entry, model: SemanticModel) -> str:
     kind = _KINDS.get(entry.kind, entry.kind)
     if entry.kind == "entity":
-        return f"{kind} {model.table_by_name[str(entry.payload)].table}"
+        return f"{kind} {model.table_by_name[entry.name].table}"
     if entry.kind in ("dimension", "flag"):
-        dim = model.dimension_by_name[str(entry.payload)]
+        dim = model.dimension_by_name[entry.name]
         return f"{kind} {dim.label} ({', '.join(s.table for s in dim.sources)})"
     if entry.kind == "metric":
-        return f"{kind} {model.metric_by_name[str(entry.payload)].label}"
+        return f"{kind} {model.metric_by_name[entry.name].label}"
     if entry.kind == "value":
-        dimension, value = entry.payload  # type: ignore[misc]
+        dimension, value = entry.dimension_value
         return f"{kind} {value!r} of {model.dimension_by_name[dimension].label}"
     if entry.kind == "rank":
         measure = model.ranking.implies_measure.get(" ".join(entry.words))
         by = f" by {model.dimension_by_name[measure].label}" if measure in model.dimension_by_name else ""
-        return f"{kind} from the {'top' if entry.payload == 'desc' else 'bottom'}{by}"
+        return f"{kind} from the {'top' if entry.name == 'desc' else 'bottom'}{by}"
     return f"{kind} {entry.payload}" if entry.payload is not None else kind
 
 
@@ -57,11 +57,11 @@ def _why(entry: Entry, model: SemanticModel) -> str:
     if entry.kind == "value":
         return "a value in the warehouse"
     if entry.kind in ("dimension", "flag") and entry.related:
-        dim = model.dimension_by_name[str(entry.payload)]
+        dim = model.dimension_by_name[entry.name]
         return next((why for text, why in dim.related.items() if phrase(text)[:len(entry.words)] == entry.words[
             :len(phrase(text))]), "a related word")
     if entry.kind == "entity" and entry.related:
-        table = model.table_by_name[str(entry.payload)]
+        table = model.table_by_name[entry.name]
         return next((why for text, why in table.related.items() if phrase(text)[0] == entry.words[0]), "a related word")
     if entry.kind in ("entity", "dimension", "metric", "flag"):
         return "its own name or a synonym in the semantic model"

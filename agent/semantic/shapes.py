@@ -13,12 +13,17 @@ asked back or declined instead of answered as a different question.
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from typing import TYPE_CHECKING
 
+from sqlglot import exp
+
+from agent.semantic.dbt_spec import Project
 from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.sqlgen import dimension_filter
 from agent.semantic.text import phrase
+from agent.semantic.where import ParsedFilter
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
     from agent.semantic.parse.draft import Draft
@@ -51,7 +56,7 @@ class _Words:
         self.shapes = {k: sorted((phrase(w) for w in v), key=len, reverse=True) for k, v in model.shapes.items()}
 
     def find(self, shape: str) -> list[tuple[int, int]]:
-        spans = []
+        spans: list[tuple[int, int]] = []
         for words in self.shapes.get(shape, []):
             n = len(words)
             for i in range(len(self.low) - n + 1):
@@ -59,7 +64,7 @@ class _Words:
                     spans.append((i, i + n))
         return sorted(spans)
 
-    def consume(self, spans) -> None:
+    def consume(self, spans: Iterable[tuple[int, int]]) -> None:
         for start, end in spans:
             self.state.consume(*range(start, end))
             for mention in self.state.mentions:
@@ -93,11 +98,11 @@ def _restated_definition(intent: StructuredIntent, model: SemanticModel) -> Stru
     return intent if len(kept) == len(intent.filters) else intent.model_copy(update={"filters": kept})
 
 
-def _signature(field: str, condition) -> tuple[str, str]:
+def _signature(field: str, condition: exp.Expr) -> tuple[str, str]:
     return field, condition.sql(dialect="duckdb").lower()
 
 
-def _definition(project, name: str, seen: tuple = ()) -> list:
+def _definition(project: Project, name: str, seen: tuple[str, ...] = ()) -> list[ParsedFilter]:
     metric = project.metric_by_name.get(name)
     if metric is None or name in seen:
         return []
@@ -201,6 +206,10 @@ def _grain_named(words: _Words, span: tuple[int, int], model: SemanticModel) -> 
 
 # -- contrasts: ratio, difference, % change, share --------------------------------------------------------------
 
+# the two sides of a contrast, in the order said, and what the intent keeps once they are taken out of it
+_Sides = tuple[tuple[Side, Side], dict[str, object]]
+
+
 def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
     kinds = [(k, words.find(k)) for k in ("pct_change", "share", "ratio", "difference")]
     found = [(k, spans) for k, spans in kinds if spans]
@@ -239,7 +248,7 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         "order_by": _ordered_by_contrast(intent, kind), **rest})
 
 
-def _value_sides(intent: StructuredIntent, words: _Words):
+def _value_sides(intent: StructuredIntent, words: _Words) -> _Sides | None:
     """Two values of one field ('JFK ... to Newark', 'United than Delta'), in the order said."""
     for index, flt in enumerate(intent.filters):
         if flt.op == "in" and len(flt.values) == 2:
@@ -264,7 +273,7 @@ def _beside_the_rest(intent: StructuredIntent, words: _Words, model: SemanticMod
     return intent.model_copy(update={**rest, "dimensions": [*intent.dimensions, field]})
 
 
-def _flag_sides(intent: StructuredIntent, words: _Words, model: SemanticModel):
+def _flag_sides(intent: StructuredIntent, words: _Words, model: SemanticModel) -> _Sides | None:
     """A yes/no condition against the rows it leaves out ('attrition for people who work overtime than for
     those who don't', 'bakers who made the final vs everyone else'): the flagged rows first."""
     flagged = [i for i, f in enumerate(intent.filters) if f.op == "=" and f.values == [True]
@@ -280,19 +289,19 @@ def _flag_sides(intent: StructuredIntent, words: _Words, model: SemanticModel):
     return sides, {"filters": filters}
 
 
-def _time_sides(intent: StructuredIntent, words: _Words):
+def _time_sides(intent: StructuredIntent, words: _Words) -> _Sides | None:
     """Two periods ('from June to July', 'Q1 to Q2', 'July vs February', 'Q4 1996 vs Q4 1995'), in the
     order said."""
     dated = _periods_with_years(words)
     if len(dated) == 2 and dated[0][:2] != dated[1][:2]:
         base = (intent.time or TimeFilter()).model_copy(update={"months": [], "year": None, "years": []})
         words.consume([(i, i + 1) for *_, i in dated])
-        sides = tuple(Side(time=base.model_copy(update={"months": list(m), "year": y})) for y, m, _ in dated)
-        return sides, {"time": base if not base.is_empty() else None}
+        said = tuple(Side(time=base.model_copy(update={"months": list(m), "year": y})) for y, m, _ in dated)
+        return (said[0], said[1]), {"time": base if not base.is_empty() else None}
     periods: list[list[int]] = []
     for mention in sorted(words.state.mentions, key=lambda m: m.start):
         for entry in mention.of("month"):
-            periods.append([entry.payload])
+            periods.append([entry.month])
     for word in words.low:
         if word in _QUARTER:
             periods.append(_QUARTER[word])
@@ -306,14 +315,14 @@ def _time_sides(intent: StructuredIntent, words: _Words):
     if len(distinct) != 2 or intent.time is None:
         return None
     base = intent.time.model_copy(update={"months": []})
-    sides = tuple(Side(time=base.model_copy(update={"months": p})) for p in distinct)
-    return sides, {"time": base if not base.is_empty() else None}
+    said = tuple(Side(time=base.model_copy(update={"months": p})) for p in distinct)
+    return (said[0], said[1]), {"time": base if not base.is_empty() else None}
 
 
 def _periods_with_years(words: _Words) -> list[tuple[int, tuple[int, ...], int]]:
     """(year, months, index of the year) for each quarter or month said with its year ('Q4 1996')."""
     found = []
-    month_at = {m.start: [e.payload for e in m.of("month")] for m in words.state.mentions if m.has("month")}
+    month_at = {m.start: [e.month for e in m.of("month")] for m in words.state.mentions if m.has("month")}
     for i, word in enumerate(words.low[:-1]):
         months = _QUARTER.get(word) or month_at.get(i)
         year = words.state.tokens[i + 1].number
@@ -327,7 +336,7 @@ def _period_positions(words: _Words) -> list[int]:
     return months + [i for i, w in enumerate(words.low) if w in _QUARTER]
 
 
-def _share(intent: StructuredIntent, words: _Words, spans) -> StructuredIntent:
+def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]) -> StructuredIntent:
     """'what share of JetBlue's flights go out of JFK': the conditions said after the counted
     thing are the part; the ones before (and the rest) define the whole."""
     if not intent.filters:
@@ -457,7 +466,8 @@ def _unread_clauses(words: _Words, covered: set[int]) -> list[str]:
     for i, token in enumerate(tokens):
         if token.low not in _CLAUSE_WORDS:
             continue
-        unread, compared = [], False
+        unread: list[str] = []
+        compared = False
         for j in range(i + 1, len(tokens)):
             if tokens[j].low in _CLAUSE_WORDS or tokens[j].low in ("and", "or", "but") and unread:
                 break

@@ -26,7 +26,7 @@ def read_absence(state: State) -> list[tuple[str, str]]:
         mention = mention_at(state, j)
         if mention is None or mention.start != j or mention.used or not mention.has("entity"):
             continue
-        table = mention.of("entity")[0].payload
+        table = mention.of("entity")[0].name
         consume_with_mentions(state, list(range(index, mention.end)))
         found.append((table, " ".join(t.text for t in state.tokens[index:mention.end])))
     return found

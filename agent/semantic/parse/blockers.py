@@ -16,7 +16,7 @@ def blockers_pass(draft: Draft) -> Draft:
     chosen_aggs = {model.metric_by_name[name].agg for options in draft.metric_choices for name in options
                    if isinstance(name, str) and name in model.metric_by_name}
     idle = [m for m in state.mentions if m.has("agg") and not m.used and not m.has("rank")
-            and m.of("agg")[0].payload not in chosen_aggs]  # 'how late on average': the metric is an average
+            and m.of("agg")[0].name not in chosen_aggs]  # 'how late on average': the metric is an average
     if idle:  # 'average order value' where no measure is the order value: an average of nothing named
         unread = unread_words(draft)
         if unread:  # 'average agee': the word it applies to was not read; offer the nearest names

@@ -35,14 +35,14 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
     i = 0
     while i < len(month_mentions):
         first = month_mentions[i]
-        start_month = first.of("month")[0].payload
+        start_month = first.of("month")[0].month
         first.used = True
         nxt = month_mentions[i + 1] if i + 1 < len(month_mentions) else None
         if nxt is not None and nxt.start - first.end == 1:
             link = tokens[first.end].low
             between = state.cue_before(first.start, [("between",), ("from",)]) is not None
             if link in RANGE_WORDS or (link == "and" and between):
-                end_month = nxt.of("month")[0].payload
+                end_month = nxt.of("month")[0].month
                 months += _month_range(start_month, end_month)
                 nxt.used = True
                 state.consume(first.end, *cue_indexes(state, first.start, [("between",), ("from",)]))
@@ -50,30 +50,33 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
                 continue
         months.append(start_month)
         # "October 5", "5 October", "October 5th", "Nov 24-30", "Feb 8 and 9", "the 4th of July"
-        if first.end < len(tokens) and is_day(tokens[first.end]):
-            days.append(int(tokens[first.end].number))
+        if first.end < len(tokens) and (day := day_of(tokens[first.end])) is not None:
+            days.append(day)
             state.consume(first.end)
-            link = first.end + 1
-            if link + 1 < len(tokens) and tokens[link].low in RANGE_WORDS | {"-", "and"} and is_day(tokens[link + 1]):
-                last = int(tokens[link + 1].number)
-                days += list(range(days[-1] + 1, last + 1)) if tokens[link].low != "and" else [last]
-                state.consume(link, link + 1)
-        elif first.start > 1 and tokens[first.start - 1].low == "of" and is_day(tokens[first.start - 2]):
-            days.append(int(tokens[first.start - 2].number))
+            joint = first.end + 1
+            if joint + 1 < len(tokens) and tokens[joint].low in RANGE_WORDS | {"-", "and"} \
+                    and (last := day_of(tokens[joint + 1])) is not None:
+                days += list(range(days[-1] + 1, last + 1)) if tokens[joint].low != "and" else [last]
+                state.consume(joint, joint + 1)
+        elif first.start > 1 and tokens[first.start - 1].low == "of" \
+                and (day := day_of(tokens[first.start - 2])) is not None:
+            days.append(day)
             state.consume(first.start - 2, first.start - 1)
-        elif first.start > 0 and is_day(tokens[first.start - 1]) and first.start - 1 not in state.used_tokens \
+        elif first.start > 0 and (day := day_of(tokens[first.start - 1])) is not None \
+                and first.start - 1 not in state.used_tokens \
                 and (first.start < 2 or tokens[first.start - 2].low in {"on", "the"}):
-            days.append(int(tokens[first.start - 1].number))
+            days.append(day)
             state.consume(first.start - 1)
         i += 1
 
     for mention in state.mentions:
         for entry in mention.of("season"):
-            months += entry.payload
+            months += entry.numbers
             mention.used = True
         for entry in mention.of("day"):  # 'Christmas day', 'New Year's Eve'
-            months.append(entry.payload[0])
-            days.append(entry.payload[1])
+            month, day = entry.month_day
+            months.append(month)
+            days.append(day)
             mention.used = True
     # 'the first week of January': days 1-7 of that month
     for index in range(len(tokens) - 3):
@@ -88,7 +91,7 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
         # "on weekdays" restricts; "by weekday", "which weekday" group (left to the dimension reading)
         grouped = state.cue_before(mention.start, GROUP_CUES + [(w,) for w in WHICH])
         if mention.has("weekday") and not (mention.has("dimension") and grouped):
-            weekdays += mention.of("weekday")[0].payload
+            weekdays += mention.of("weekday")[0].numbers
             mention.used = True
 
     words = [t.low for t in tokens]
@@ -100,8 +103,8 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
             quarter, span = int(word[1]), [idx]
         elif word in ORDINALS and idx + 1 < len(words) and words[idx + 1] == "quarter":
             quarter, span = ORDINALS[word], [idx, idx + 1]
-        elif word == "quarter" and idx + 1 < len(words) and tokens[idx + 1].number in (1, 2, 3, 4):
-            quarter, span = int(tokens[idx + 1].number), [idx, idx + 1]
+        elif word == "quarter" and idx + 1 < len(words) and (number := tokens[idx + 1].number) in (1, 2, 3, 4):
+            quarter, span = int(number), [idx, idx + 1]
         if quarter is not None:
             months += list(range(3 * quarter - 2, 3 * quarter + 1))
             consume_with_mentions(state, span + _of_the_year(words, span[-1]))
@@ -170,7 +173,7 @@ def _numeric_before(state: State, model: SemanticModel, index: int) -> bool:
     """'planes built before 2000': a number column said right before the comparison holds the year
     (the comparisons pass reads it), not the calendar."""
     mention = next((m for m in state.mentions if m.start <= index < m.end), None) if index >= 0 else None
-    return mention is not None and any(model.dimension_by_name[str(e.payload)].kind == "numeric"
+    return mention is not None and any(model.dimension_by_name[e.name].kind == "numeric"
                                        for e in mention.of("dimension"))
 
 
@@ -194,15 +197,18 @@ def _year_range(tokens: list[Token], idx: int) -> tuple[list[int], list[int]] | 
         return None
     last = tokens[link + 1].number
     first = tokens[idx].number
-    if last is None or not float(last).is_integer() or not 1990 <= last <= 2100 or last <= first:
+    if last is None or first is None or not float(last).is_integer() or not 1990 <= last <= 2100 \
+            or last <= first:
         return None
     if tokens[link].low == "and" and (idx == 0 or tokens[idx - 1].low != "between"):
         return None  # '1995 and 1997' is two years, not the years between
     return list(range(int(first), int(last) + 1)), [idx, link, link + 1]
 
 
-def is_day(token: Token) -> bool:
-    return token.number is not None and float(token.number).is_integer() and 1 <= token.number <= 31
+def day_of(token: Token) -> int | None:
+    """The day of the month a token says, if it says one."""
+    number = token.number
+    return int(number) if number is not None and float(number).is_integer() and 1 <= number <= 31 else None
 
 
 def _month_range(start: int, end: int) -> list[int]:
@@ -222,7 +228,7 @@ def calendar_pass(draft: Draft) -> Draft:
     """Topics the warehouse holds no data on end the reading; words about the whole data set are
     understood; then the calendar's words become the time filter. A holiday whose date moves is asked."""
     state, model = draft.state, draft.model
-    topics = [e.payload for m in state.mentions for e in m.of("topic")]
+    topics = [e.name for m in state.mentions for e in m.of("topic")]
     if topics:
         draft.outcome = Extraction(unsupported=unsupported_message(topics, model))
         return draft

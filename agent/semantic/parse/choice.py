@@ -25,7 +25,7 @@ def default_metric_pass(draft: Draft) -> Draft:
         # 'late delivery rate by ship mode': the share of the rows the condition is on
         owners = {s.table for f in draft.filters for s in model.dimension_by_name[f.field].sources
                   if f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"}
-        counts = [model.table_by_name[t].count_metric for t in owners if model.table_by_name[t].count_metric]
+        counts = [count for t in owners if (count := model.table_by_name[t].count_metric)]
         if len(counts) == 1:
             draft.metric_choices = [[counts[0]]]
     if draft.metric_choices:
@@ -70,8 +70,8 @@ def metrics_pass(draft: Draft) -> Draft:
     if any(not any(j.from_table == other and j.to_table == table for j in model.joins) for other, _ in draft.absent):
         said = ", ".join(f"'{words}'" for _, words in draft.absent)
         return draft.stop(f"I could not tell what {said} is missing from.")
-    draft.dimensions = grouping
-    draft.grouping = {key: mentions.get(key) for key in grouping}
+    draft.dimensions = [key for key in grouping if isinstance(key, str)]  # every key, now the options are gone
+    draft.grouping = {key: mentions.get(key) for key in draft.dimensions}
     return draft
 
 

@@ -23,7 +23,7 @@ from agent.semantic.text import Token, phrase
 from agent.semantic.parse.draft import Draft
 
 
-def split_units(tokens: list[Token], units: dict) -> list[Token]:
+def split_units(tokens: list[Token], units: dict[str, tuple[str, float]]) -> list[Token]:
     """'32F', '15min', '2h': a number glued to a unit word is a number and a unit."""
     out: list[Token] = []
     for token in tokens:
@@ -36,7 +36,8 @@ def split_units(tokens: list[Token], units: dict) -> list[Token]:
     return out
 
 
-def read_comparisons(state: State, model: SemanticModel):
+def read_comparisons(state: State, model: SemanticModel
+                     ) -> tuple[list[Filter], list[Ambiguity], list[str], list[MetricFilter]]:
     """'over 2 hours', 'more than 200 seats': a comparison becomes a filter on the measure it
     names; 'more than 20k flights', 'an average delay over 10 min', 'at least 6 different
     carriers' compare an aggregate, so they become conditions on a metric (HAVING); one whose
@@ -52,8 +53,8 @@ def read_comparisons(state: State, model: SemanticModel):
             i += 1
             continue
         op, values, span, end = _comparison_at(tokens, i, model.unit_words)
-        if op is None and _exact_count_at(state, i, model):
-            op, values, span, end = "=", [tokens[i].number], [i], i + 1  # 'planes with 4 engines'
+        if op is None and (count := tokens[i].number) is not None and _exact_count_at(state, i, model):
+            op, values, span, end = "=", [count], [i], i + 1  # 'planes with 4 engines'
         if op is None:
             i += 1
             continue
@@ -78,9 +79,9 @@ def read_comparisons(state: State, model: SemanticModel):
             i = max(span[-1], end, *used) + 1
             continue
         if field_mention is not None:
-            dim_name = field_mention.of("dimension")[0].payload
-            numeric = [e.payload for e in field_mention.of("dimension") if model.dimension_by_name[e.payload].kind == "numeric"]
-            named = {e.payload for m in state.mentions for e in m.of("entity")}
+            dim_name = field_mention.of("dimension")[0].name
+            numeric = [e.name for e in field_mention.of("dimension") if model.dimension_by_name[e.name].kind == "numeric"]
+            named = {e.name for m in state.mentions for e in m.of("entity")}
             owned = [d for d in numeric if {s.table for s in model.dimension_by_name[d].sources} & named]
             # 'suppliers … with account balance over 5000': the balance of the suppliers
             dim_name = (owned if len(owned) == 1 else numeric or [dim_name])[0]
@@ -123,31 +124,32 @@ def _metric_before(state: State, start: int, model: SemanticModel) -> Mention | 
         j -= 1
     mention = mention_at(state, j - 1) if j > 0 else None
     if mention is not None and mention.end == j and mention.has("metric") and not mention.used \
-            and all(model.metric_by_name[e.payload].measure is not None for e in mention.of("metric")):
+            and all(model.metric_by_name[e.name].measure is not None for e in mention.of("metric")):
         return mention
     return None
 
 
-def _aggregated_target(state: State, start: int, end: int, field: Mention | None, model: SemanticModel):
+def _aggregated_target(state: State, start: int, end: int, field: Mention | None,
+                       model: SemanticModel) -> tuple[str, list[int]] | None:
     """The metric a comparison is about when it compares an aggregate, and the token indexes
     naming it: 'more than 20k flights' (a count), 'flew more than 400 times' (rows counted),
     'at least 6 different carriers' (distinct values), 'an avg arrival delay over 10 min'."""
     named = _metric_before(state, start, model)
     if named is not None and (field is None or field.start >= start):
-        return named.of("metric")[0].payload, list(range(named.start, named.end))  # 'an average delay above 15 min'
+        return named.of("metric")[0].name, list(range(named.start, named.end))  # 'an average delay above 15 min'
     if field is not None and field.start < start:
         things = mention_at(state, end)
         if things is not None and things.start == end and things.has("entity") and counts_by_verb(state, field, model):
             # 'sold fewer than 1,000 pizzas': the units sold added up, not the rows of pizzas
-            measure = next(e.payload for e in field.of("dimension") if model.dimension_by_name[e.payload].counts_things)
+            measure = next(e.name for e in field.of("dimension") if model.dimension_by_name[e.name].counts_things)
             metrics = metrics_for(measure, ["sum"], model)
             if metrics:
                 return metrics[0], [*range(field.start, field.end), *range(things.start, things.end)]
         agg = mention_at(state, field.start - 1)
         if agg is not None and agg.has("agg") and not agg.has("rank"):
-            measure = next(e.payload for e in field.of("dimension")
-                           if model.dimension_by_name[e.payload].kind == "numeric")
-            metrics = metrics_for(measure, [agg.of("agg")[0].payload], model)
+            measure = next(e.name for e in field.of("dimension")
+                           if model.dimension_by_name[e.name].kind == "numeric")
+            metrics = metrics_for(measure, [agg.of("agg")[0].name], model)
             if metrics:
                 return metrics[0], list(range(agg.start, field.end))
         return None
@@ -163,13 +165,13 @@ def _aggregated_target(state: State, start: int, end: int, field: Mention | None
         return None
     used = list(range(end, mention.end))
     if mention.has("metric"):
-        return mention.of("metric")[0].payload, used
+        return mention.of("metric")[0].name, used
     if mention.has("entity"):
-        count = model.table_by_name[mention.of("entity")[0].payload].count_metric
+        count = model.table_by_name[mention.of("entity")[0].name].count_metric
         if count:
             return count, used
-    dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
-    numeric = any(model.dimension_by_name[e.payload].kind == "numeric" for e in mention.of("dimension"))
+    dims = [e.name for e in mention.of("dimension") if model.dimension_by_name[e.name].kind == "categorical"]
+    numeric = any(model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension"))
     if dims and plural(state, mention) and not numeric:  # 'more than 2 engines' compares the engine count
         metric = model.distinct_count_metric(dims[0])
         if metric:
@@ -204,12 +206,12 @@ _OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less
               "shorter": "<=", "under": "<="}
 
 
-def _comparison_at(tokens: list[Token], i: int, units: dict) -> tuple[str | None, list[float], list[int], int]:
+def _comparison_at(tokens: list[Token], i: int, units: dict[str, tuple[str, float]]) -> tuple[str | None, list[float], list[int], int]:
     """A comparison starting at token i: (op, numbers, its token indexes, where a unit may stand)."""
     words = tuple(t.low for t in tokens)
-    if words[i] == "between" and i + 3 < len(tokens) and tokens[i + 1].number is not None \
-            and words[i + 2] == "and" and tokens[i + 3].number is not None:
-        return "between", [tokens[i + 1].number, tokens[i + 3].number], [i, i + 1, i + 2, i + 3], i + 4
+    if words[i] == "between" and i + 3 < len(tokens) and (low := tokens[i + 1].number) is not None \
+            and words[i + 2] == "and" and (high := tokens[i + 3].number) is not None:
+        return "between", [low, high], [i, i + 1, i + 2, i + 3], i + 4
     for cue, op in COMPARATORS:
         n = len(cue)
         if words[i:i + n] != cue:
@@ -217,15 +219,15 @@ def _comparison_at(tokens: list[Token], i: int, units: dict) -> tuple[str | None
         j = i + n
         if j < len(tokens) and words[j] in {"a", "an"} and j + 1 < len(tokens) and words[j + 1] in units:
             return op, [1.0], list(range(i, j + 1)), j + 1  # "over an hour"
-        if j < len(tokens) and tokens[j].number is not None:
-            return op, [tokens[j].number], list(range(i, j + 1)), j + 1
-    if tokens[i].number is not None:
+        if j < len(tokens) and (number := tokens[j].number) is not None:
+            return op, [number], list(range(i, j + 1)), j + 1
+    if (number := tokens[i].number) is not None:
         # "4 engines or more", "2 hours or longer": the unit sits between the number and "or"
         for gap in (0, 1):
             k = i + 1 + gap
             if k + 1 < len(tokens) and words[k] == "or" and words[k + 1] in _OR_SUFFIX:
                 # '30 or more orders': what is compared follows the 'or more'
-                return _OR_SUFFIX[words[k + 1]], [tokens[i].number], [i, k, k + 1], i + 1 if gap else k + 2
+                return _OR_SUFFIX[words[k + 1]], [number], [i, k, k + 1], i + 1 if gap else k + 2
     return None, [], [], i
 
 
@@ -258,7 +260,7 @@ def _numeric_mention_before(state: State, index: int, model: SemanticModel) -> M
 
 
 def is_numeric(mention: Mention, model: SemanticModel) -> bool:
-    return any(model.dimension_by_name[e.payload].kind == "numeric" for e in mention.of("dimension"))
+    return any(model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension"))
 
 
 def comparisons_pass(draft: Draft) -> Draft:

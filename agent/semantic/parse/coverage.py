@@ -13,6 +13,8 @@ question the reading covers is its confidence.
 
 from __future__ import annotations
 
+from collections.abc import Container
+
 from agent.semantic.intent import validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.display import unit_check
@@ -117,7 +119,7 @@ def _label(kind: str, payload: object, model: SemanticModel) -> str:
     return str(payload)  # a dimension's name: the tool shows its label
 
 
-def _lemma_in(word: str, vocabulary: set[str], parts: tuple[str, ...]) -> bool:
+def _lemma_in(word: str, vocabulary: Container[str], parts: tuple[str, ...]) -> bool:
     found = lemmas(word)
     return any(lemma in vocabulary for part in parts for lemma in found.get(part, ()))
 

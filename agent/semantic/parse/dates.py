@@ -19,6 +19,7 @@ from agent.semantic.intent import MonthDay, RelativePeriod, StructuredIntent, Ti
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.state import RANGE_WORDS, State, consume_with_mentions
 from agent.semantic.text import Token, phrase
+from agent.semantic.values import ValueIndex
 
 
 @dataclass
@@ -94,8 +95,8 @@ def _day_run(state: State, found: Dates) -> None:
         if not _is_day(tokens, second.end):
             continue
         end_year_at = second.end + 1 if _is_year(tokens, second.end + 1) else None
-        a = MonthDay(month=first.of("month")[0].payload, day=int(tokens[day_at].number or 0))
-        b = MonthDay(month=second.of("month")[0].payload, day=int(tokens[second.end].number or 0))
+        a = MonthDay(month=first.of("month")[0].month, day=int(tokens[day_at].number or 0))
+        b = MonthDay(month=second.of("month")[0].month, day=int(tokens[second.end].number or 0))
         span = [day_at, link, second.end, *(i for i in (year_at, end_year_at) if i is not None)]
         if between:
             span.append(first.start - 1)
@@ -137,8 +138,8 @@ def _relative(state: State, model: SemanticModel, found: Dates) -> None:
             continue
         j = i + len(cue)
         count = 1
-        if j < len(tokens) and tokens[j].number is not None and float(tokens[j].number).is_integer():
-            count = int(tokens[j].number)
+        if j < len(tokens) and (number := tokens[j].number) is not None and float(number).is_integer():
+            count = int(number)
             j += 1
         if j >= len(tokens) or low[j] not in grains:
             continue
@@ -177,7 +178,8 @@ def resolve_relative(time: TimeFilter, latest: date) -> TimeFilter:
     return time.model_copy(update={"start": start, "end": end})
 
 
-def with_latest_dates(intent: StructuredIntent, model: SemanticModel, values) -> tuple[StructuredIntent, str | None]:
+def with_latest_dates(intent: StructuredIntent, model: SemanticModel,
+                      values: ValueIndex) -> tuple[StructuredIntent, str | None]:
     """An intent whose relative period ('last month', from an LLM or a follow-up) has no dates yet,
     given them from the measured table's latest date; or a sentence saying why it cannot be."""
     time = intent.time

@@ -26,7 +26,7 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
     for mention in state.mentions:
         if mention.used:
             continue
-        times = [e.payload for e in mention.of("dimension") if model.is_date(e.payload)]
+        times = [e.name for e in mention.of("dimension") if model.is_date(e.name)]
         cue = state.cue_before(mention.start, _CUES)
         if len(times) != 1 or not cue:
             continue
@@ -35,10 +35,10 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
             consume_with_mentions(state, [*range(mention.start - len(cue), mention.end)])
             return times[0]
     for index, token in enumerate(state.tokens):
-        said = mention_at(state, index)
+        here = mention_at(state, index)
         # a verb the thesaurus gives a table's rows ('reviewed': what a review records) may name its date too
-        verb_of_rows = said is not None and all(e.kind == "entity" and e.related for e in said.entries)
-        if index in state.used_tokens or (said is not None and not verb_of_rows) or token.low in state.function_words:
+        verb_of_rows = here is not None and all(e.kind == "entity" and e.related for e in here.entries)
+        if index in state.used_tokens or (here is not None and not verb_of_rows) or token.low in state.function_words:
             continue
         found = _dimension_of_verb(token.low, model)
         if found is not None:

@@ -19,6 +19,8 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.text import tokenize
 from agent.semantic.parse.draft import Draft
 
+# what `column_words` gives: a column's squashed words -> (model, column expression, kind)
+ColumnWords = dict[str, list[tuple[str, str, str]]]
 _OPERAND = r"\(*\s*(?:[A-Za-z_][A-Za-z0-9_]*|\d+(?:\.\d+)?)\s*\)*"
 _FORMULA = re.compile(rf"{_OPERAND}(?:\s*(?:[*/+\-]|[<>]=?|!=)\s*{_OPERAND})+")
 _NAMED = re.compile(r"([A-Za-z][A-Za-z ]{0,40}?)\s*(?:=|:)\s*$")
@@ -50,10 +52,10 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
             definitions.append(definition)
         text = text[:start] + replacement + text[end:]
     for match in reversed(list(_DAYS_BETWEEN.finditer(text))):
-        found = _days_between(match, model, words, len(definitions))
-        if found is not None:
-            definitions.append(found)
-            text = text[:match.start()] + f" {found.label} " + text[match.end():]
+        between = _days_between(match, model, words, len(definitions))
+        if between is not None:
+            definitions.append(between)
+            text = text[:match.start()] + f" {between.label} " + text[match.end():]
     for start, end, inner in reversed(asides(text)):
         said = _SAID_COMPARISON.match(inner)
         if said is None:
@@ -79,7 +81,7 @@ _DAYS_BETWEEN = re.compile(
     r"of|when|where|across)\b))", re.IGNORECASE)
 
 
-def _days_between(match: re.Match, model: SemanticModel, words, n: int) -> Definition | None:
+def _days_between(match: re.Match[str], model: SemanticModel, words: ColumnWords, n: int) -> Definition | None:
     """'average days from order date to ship date': a measure of whole days between two dates of a
     row or of the row it belongs to (an average unless a total, maximum or minimum is asked)."""
     built = build(f"{_join(match['b'])} - {_join(match['a'])}", model, words)
@@ -92,7 +94,8 @@ def _days_between(match: re.Match, model: SemanticModel, words, n: int) -> Defin
     return Definition(name=_name(label, n, model), label=label, table=table, kind="measure", expr=expr, agg=agg)
 
 
-def _formula(question: str, match: re.Match, model: SemanticModel, words, n: int):
+def _formula(question: str, match: re.Match[str], model: SemanticModel, words: ColumnWords,
+             n: int) -> tuple[Definition | None, int, int, str] | None:
     """A Definition for one formula match, and the span to replace and what replaces it."""
     formula = match.group(0).strip()
     start = match.start() + (len(match.group(0)) - len(match.group(0).lstrip()))

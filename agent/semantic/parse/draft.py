@@ -17,7 +17,7 @@ from agent.semantic.definitions import Definition
 from agent.semantic.intent import Filter, MetricFilter, OrderBy, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
-from agent.semantic.parse.state import Ambiguity, State, UnknownValue, covered
+from agent.semantic.parse.state import Ambiguity, GroupKey, State, UnknownValue, covered
 from agent.semantic.text import Token
 from agent.semantic.values import ValueIndex
 
@@ -59,7 +59,7 @@ class Draft:
     # groups, ranking and limits
     limit: int | None = None
     top: bool = False  # 'top' was said (a ranking even without a number)
-    grouping: dict[Any, Mention | None] = field(default_factory=dict)  # dimension (or options) -> said where
+    grouping: dict[GroupKey, Mention | None] = field(default_factory=dict)  # dimension (or options) -> said where
     which_singular: bool = False  # 'which carrier …' asks for one group
     by_metric: list[Mention] = field(default_factory=list)  # 'top 5 carriers by average delay'
     rank_mentions: list[Mention] = field(default_factory=list)
@@ -72,7 +72,7 @@ class Draft:
     defaulted: bool = False  # no measure was said: the model's default metric is measured
     metrics: list[str] = field(default_factory=list)
     table: str | None = None  # the table the first metric is measured on
-    dimensions: list[Any] = field(default_factory=list)
+    dimensions: list[str] = field(default_factory=list)
     order_by: list[OrderBy] = field(default_factory=list)
     limit_per: str | None = None
     listing: bool = False  # the things themselves are asked for, not a number

@@ -10,6 +10,7 @@ from agent.semantic.parse.state import (
     GROUP_CUES,
     WHICH,
     Ambiguity,
+    GroupKey,
     State,
     mention_at,
     plural,
@@ -37,7 +38,7 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
     for mention in state.mentions:
         if mention.used or mention.has("metric") or mention.has("entity") or not plural(state, mention):
             continue
-        dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
+        dims = [e.name for e in mention.of("dimension") if model.dimension_by_name[e.name].kind == "categorical"]
         if not dims:
             continue
         # 'how many different manufacturers', 'unique destinations per carrier'
@@ -57,8 +58,9 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
     return metrics, missing
 
 
-def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
-    grouping: dict[str, Mention | None] = {}
+def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
+                   ) -> tuple[dict[GroupKey, Mention | None], bool, list[Mention], list[Ambiguity]]:
+    grouping: dict[GroupKey, Mention | None] = {}
     by_metric: list[Mention] = []
     ambiguous: list[Ambiguity] = []
     which_singular = False
@@ -67,7 +69,7 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
         if mention.used:
             continue
         if mention.has("grain"):
-            dim = mention.of("grain")[0].payload
+            dim = mention.of("grain")[0].name
             if dim == "day" and not single_month:
                 dim = "date"  # days across several months are dates, not days of the month
             grouping.setdefault(dim, mention)
@@ -84,14 +86,14 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None):
             continue  # 'by customer region': the customer says whose region, the region groups
         owner = owner_before(state, mention, model)
         start = _past_ranking_words(state, owner.start if owner is not None else mention.start)
-        dims = [e.payload for e in mention.of("dimension")]
+        dims = [e.name for e in mention.of("dimension")]
         cue = state.cue_before(start, GROUP_CUES)
         named = cue or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
         after_top = state.cue_before(start, [("top",), ("bottom",)]) or (
             start > 0 and state.tokens[start - 1].number is not None
             and start - 1 in state.used_tokens)
         if not dims and (named or after_top) and mention.has("entity"):  # 'per nation', 'top 5 suppliers'
-            dims = [d for d in (name_of(e.payload, model) for e in mention.of("entity")) if d][:1]
+            dims = [d for d in (name_of(e.name, model) for e in mention.of("entity")) if d][:1]
         if not dims:
             continue
         if owner is not None:
@@ -155,7 +157,7 @@ def _says_whose_value(state: State, mention: Mention, dims: list[str]) -> bool:
     while end < len(state.tokens) and state.tokens[end].low in {"is", "=", "of"}:
         end += 1
     neighbours = [mention_at(state, end), mention_at(state, mention.start - 1) if mention.start else None]
-    return any(n is not None and n is not mention and any(e.payload[0] in dims for e in n.of("value"))
+    return any(n is not None and n is not mention and any(e.dimension_value[0] in dims for e in n.of("value"))
                for n in neighbours)
 
 
@@ -167,9 +169,9 @@ def owner_of_next(state: State, mention: Mention, model: SemanticModel) -> str |
     after = mention_at(state, mention.end)
     if after is None or after.start != mention.end or after.used:
         return None
-    groups = after.has("entity") or any(model.dimension_by_name[e.payload].kind == "categorical"
+    groups = after.has("entity") or any(model.dimension_by_name[e.name].kind == "categorical"
                                         for e in after.of("dimension"))
-    return model.table_by_name[mention.of("entity")[0].payload].entity if groups else None
+    return model.table_by_name[mention.of("entity")[0].name].entity if groups else None
 
 
 def owner_before(state: State, mention: Mention, model: SemanticModel) -> Mention | None:
@@ -181,7 +183,7 @@ def owner_before(state: State, mention: Mention, model: SemanticModel) -> Mentio
 
 def through(owner: Mention, dimension: str, model: SemanticModel) -> str:
     """'customer__r_name' for the region of the customer; the customer's own name stays 'c_name'."""
-    table = owner.of("entity")[0].payload
+    table = owner.of("entity")[0].name
     entity = model.table_by_name[table].entity
     if entity is None or "__" in dimension or any(s.table == table for s in model.dimension_by_name[dimension].sources):
         return dimension
@@ -193,7 +195,8 @@ def name_of(table: str, model: SemanticModel) -> str | None:
     return model.name_dimension(table)
 
 
-def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: str) -> list[str]:
+def drop_per_entity(grouping: dict[GroupKey, Mention | None], state: State, model: SemanticModel,
+                    table: str) -> list[GroupKey]:
     """'seats per plane' over planes rows is an average per row, not a grouping by plane;
     several dimensions behind one word keep the one the metric's table can reach."""
     # its rows are also the rows of a table it joins on its own whole key (one rating per episode)
@@ -202,7 +205,7 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
                  and sorted(column for column, _ in j.keys) == sorted(spec.primary_key)]
     entity_words = {form for name in (table, *same_rows) for w in model.table_by_name[name].entity_words
                     for form in inflections(phrase(w))}
-    result: list[str] = []
+    result: list[GroupKey] = []
     for key, mention in grouping.items():
         if mention is not None and mention.has("entity") and \
                 tuple(t.low for t in state.tokens[mention.start:mention.end]) in entity_words and \
@@ -212,7 +215,7 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
         if isinstance(key, tuple):
             reachable = [d for d in key if model.resolve(d, table) is not None]
             if len(reachable) > 1:  # 'customers with 30 orders (names)': the name of the thing named
-                named = {e.payload for m in state.mentions for e in m.of("entity")}
+                named = {e.name for m in state.mentions for e in m.of("entity")}
                 owned = [d for d in reachable if {s.table for s in model.dimension_by_name[d].sources} & named]
                 reachable = owned if len(owned) == 1 else reachable
             key = reachable[0] if len(reachable) == 1 else key
@@ -221,8 +224,8 @@ def drop_per_entity(grouping: dict, state: State, model: SemanticModel, table: s
     return result
 
 
-def read_restated_grain(state: State, model: SemanticModel, table: str, grouping: list[str],
-                        mentions: dict) -> list[str]:
+def read_restated_grain(state: State, model: SemanticModel, table: str, grouping: list[GroupKey],
+                        mentions: dict[GroupKey, Mention | None]) -> list[GroupKey]:
     """'avg seats of the planes United flew (each distinct tailnum counted once)': distinct values of
     the measured table's own key are its rows, each counted once already; the words restate how the
     measure is taken, so they are understood (not dropped) and group nothing. Returns the grouping
@@ -232,7 +235,7 @@ def read_restated_grain(state: State, model: SemanticModel, table: str, grouping
     distinct = sorted((phrase(w) for w in model.distinct_words), key=len, reverse=True)
     for mention in state.mentions:
         said = next((w for w in distinct if state.words_before(mention.start, len(w)) == w), ())
-        dims = [e.payload for e in mention.of("dimension")]
+        dims = [e.name for e in mention.of("dimension")]
         if not said or not any(s.table == table and s.expr in key for d in dims
                                for s in model.dimension_by_name[d].sources):
             continue

@@ -36,6 +36,45 @@ class Entry:
     # are said in the same place, the own name wins
     related: bool = False
 
+    # The payload's type follows the kind; each accessor says which kinds it is for and fails loudly on
+    # another, so a pass cannot read one kind's payload as another's.
+    @property
+    def name(self) -> str:
+        """An element's name: a metric, dimension, flag, grain, table, aggregation, direction or topic."""
+        if not isinstance(self.payload, str):
+            raise TypeError(f"a {self.kind} entry carries no name")
+        return self.payload
+
+    @property
+    def month(self) -> int:
+        """A month entry's month number."""
+        if not isinstance(self.payload, int):
+            raise TypeError(f"a {self.kind} entry carries no month")
+        return self.payload
+
+    @property
+    def numbers(self) -> list[int]:
+        """A weekday entry's day numbers, a season entry's month numbers."""
+        if not isinstance(self.payload, list):
+            raise TypeError(f"a {self.kind} entry carries no numbers")
+        return [n for n in self.payload if isinstance(n, int)]
+
+    @property
+    def month_day(self) -> tuple[int, int]:
+        """A named day's (month, day)."""
+        if not (isinstance(self.payload, tuple) and len(self.payload) == 2
+                and all(isinstance(n, int) for n in self.payload)):
+            raise TypeError(f"a {self.kind} entry carries no date")
+        return self.payload[0], self.payload[1]
+
+    @property
+    def dimension_value(self) -> tuple[str, str]:
+        """A value entry's (dimension, value)."""
+        if not (isinstance(self.payload, tuple) and len(self.payload) == 2
+                and all(isinstance(n, str) for n in self.payload)):
+            raise TypeError(f"a {self.kind} entry carries no value")
+        return self.payload[0], self.payload[1]
+
 
 @dataclass
 class Mention:
@@ -89,11 +128,11 @@ class Lexicon:
                 for text in texts:
                     for form in inflections(phrase(text)):
                         self._add(form, "entity", table.name, related=related)
-        for agg, words in model.aggregations.items():
-            for text in words:
+        for agg, texts in model.aggregations.items():
+            for text in texts:
                 self._add(phrase(text), "agg", agg)
-        for direction, words in (("desc", model.ranking.descending), ("asc", model.ranking.ascending)):
-            for text in words:
+        for direction, texts in (("desc", model.ranking.descending), ("asc", model.ranking.ascending)):
+            for text in texts:
                 self._add(phrase(text), "rank", direction)
         for number, name in enumerate(MONTHS, start=1):
             self._add((name,), "month", number)
@@ -106,15 +145,15 @@ class Lexicon:
             self._add(phrase(name), "season", months)
         for name, (month, day) in model.named_days.items():
             self._add(phrase(name), "day", (month, day))
-        for topic, words in model.unsupported_topics.items():
-            for text in words:
+        for topic, texts in model.unsupported_topics.items():
+            for text in texts:
                 self._add(phrase(text), "topic", topic)
         for text in model.context_words:
             self._add(phrase(text), "context", None)
         for item in values.phrases:
             self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
 
-    def _add(self, words: tuple[str, ...], kind: Kind, payload, case_sensitive: bool = False,
+    def _add(self, words: tuple[str, ...], kind: Kind, payload: object, case_sensitive: bool = False,
              needs_cue: bool = False, related: bool = False) -> None:
         if not words:
             return

@@ -4,7 +4,7 @@
 from __future__ import annotations
 
 from agent.semantic.parse.lexicon import Mention
-from agent.semantic.parse.state import WHICH, State, mention_at
+from agent.semantic.parse.state import WHICH, GroupKey, State, mention_at
 from agent.semantic.parse.draft import Draft
 
 # Cues that put a ranking inside each group: 'top 3 destinations for each carrier', 'the busiest day
@@ -58,7 +58,7 @@ def _ranked_after(state: State, index: int) -> Mention | None:
     return mention
 
 
-def read_limit_per(state: State, mentions: dict[str, Mention | None], dimensions: list[str]) -> str | None:
+def read_limit_per(state: State, mentions: dict[GroupKey, Mention | None], dimensions: list[str]) -> str | None:
     """With a ranking over two or more groupings, the one said after 'each' / 'per' is what the
     ranking restarts in; None when no single grouping is so marked (then the ranking is overall)."""
     if len(dimensions) < 2:

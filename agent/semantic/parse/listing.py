@@ -10,12 +10,12 @@ from __future__ import annotations
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import name_of
-from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.lexicon import Kind, Mention
 from agent.semantic.parse.state import WHICH, Ambiguity, State, mention_text, plural
 from agent.semantic.text import phrase
 
 # what else a list question may not hold: an aggregation, a ranking, a time grain (or a measure, below)
-_MEASURING = ("agg", "rank", "grain")
+_MEASURING: tuple[Kind, ...] = ("agg", "rank", "grain")
 
 
 def listing_pass(draft: Draft) -> Draft:
@@ -55,9 +55,9 @@ def _measures(state: State, model: SemanticModel) -> bool:
     """A measure said ('average price'); a metric that only counts the things listed ('members') is not one."""
     for mention in (m for m in state.mentions if not m.used):  # 'with more than 300 seats' was a condition
         for entry in mention.of("metric"):
-            if model.metric_by_name[str(entry.payload)].measure is not None or not mention.has("entity"):
+            if model.metric_by_name[entry.name].measure is not None or not mention.has("entity"):
                 return True
-        if any(model.dimension_by_name[str(e.payload)].kind == "numeric" for e in mention.of("dimension")):
+        if any(model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension")):
             return True
     return False
 
@@ -96,14 +96,14 @@ def _listed(state: State, model: SemanticModel, start: int) -> tuple[Mention, st
             continue
         if mention.has("entity") and (plural(state, mention) or state.tokens[mention.start - 1].low in ("every", "each")
                                       if mention.start else False):
-            table = str(mention.of("entity")[0].payload)
+            table = mention.of("entity")[0].name
             return mention, table, name_of_own(table, model)
-        flags = [str(e.payload) for e in mention.of("flag")]
+        flags = [e.name for e in mention.of("flag")]
         if flags and (plural(state, mention) or start > 0):  # 'list every series winner': the rows flagged
             table = model.dimension_by_name[flags[0]].sources[0].table
             return mention, table, name_of_own(table, model)
-        dims = [str(e.payload) for e in mention.of("dimension")
-                if model.dimension_by_name[str(e.payload)].kind == "categorical"]
+        dims = [e.name for e in mention.of("dimension")
+                if model.dimension_by_name[e.name].kind == "categorical"]
         if dims and not mention.used and (plural(state, mention) or start > 0):
             source = model.dimension_by_name[dims[0]].sources[0].table
             return mention, source, dims[0]

@@ -6,7 +6,7 @@ from __future__ import annotations
 from agent.semantic.intent import MetricFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
-from agent.semantic.parse.state import WHICH, State, mention_at, plural, words_of
+from agent.semantic.parse.state import WHICH, GroupKey, State, mention_at, plural, words_of
 from agent.semantic.text import phrase
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import name_of
@@ -42,21 +42,22 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
     asks_which = any(t.low in WHICH | {"top", "bottom"} for t in state.tokens)
     # 'which manufacturer built the most planes': things counted by a quantity word are the measure,
     # and a measure's word without an aggregation before them ('built') is the verb, not a measure
-    counted = [m for m in state.mentions if m.has("entity") and not m.used and _counted_by_quantity_word(state, m, model)
-               and model.table_by_name[m.of("entity")[0].payload].count_metric and not _sold(state, m, model)]
-    for mention in counted:
-        choices.append(_with_other_tables([model.table_by_name[mention.of("entity")[0].payload].count_metric], model))
+    counted = [(m, count) for m in state.mentions if m.has("entity") and not m.used
+               and _counted_by_quantity_word(state, m, model)
+               and (count := model.table_by_name[m.of("entity")[0].name].count_metric) and not _sold(state, m, model)]
+    for mention, count in counted:
+        choices.append(_with_other_tables([count], model))
         mention.used = True
     for mention in state.mentions:
         if mention.used and not mention.has("metric"):
             continue
         if mention.has("metric"):
-            names = [e.payload for e in mention.of("metric")]
+            names = [e.name for e in mention.of("metric")]
             choices += _sibling_aggregations(state, mention, model.metric_by_name[names[0]].measure, model)
             choices.append(_with_other_tables(names, model))
             mention.used = True
             continue
-        measures = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "numeric"]
+        measures = [e.name for e in mention.of("dimension") if model.dimension_by_name[e.name].kind == "numeric"]
         before = mention_at(state, mention.start - 1) if mention.start else None
         if measures and mention.has("entity") and plural(state, mention) and not (before and before.has("agg")):
             measures = []  # 'the change in ratings': the ratings themselves, counted; 'average rating' is the measure
@@ -68,7 +69,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             if not aggs and not has_grouping:  # 'largest order by total price': the largest total price
                 ranked = [m for m in rank_mentions if m.has("agg") and not m.used]
                 if len(ranked) == 1:
-                    aggs = [ranked[0].of("agg")[0].payload]
+                    aggs = [ranked[0].of("agg")[0].name]
                     ranked[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
@@ -89,7 +90,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             mention.used = True
             continue
         if mention.has("entity"):
-            table = model.table_by_name[mention.of("entity")[0].payload]
+            table = model.table_by_name[mention.of("entity")[0].name]
             after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
             if conditioned and plural(state, mention) and after in {"with", "having", "that", "who", "which"}:
                 subjects.append(table.name)  # the groups the condition is checked on, not a count
@@ -105,14 +106,14 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             word = " ".join(t.low for t in state.tokens[mention.start:mention.end])
             measure = model.ranking.implies_measure.get(word)
             if measure:
-                agg = [] if has_grouping else [e.payload for e in mention.of("agg")]
+                agg = [] if has_grouping else [e.name for e in mention.of("agg")]
                 choices.append(metrics_for(measure, agg, model))
                 if not has_grouping:
                     mention.used = True
                 break
     for mention in state.mentions:
         if mention.has("agg") and not mention.used and not mention.has("rank") \
-                and mention.of("agg")[0].payload == "sum":
+                and mention.of("agg")[0].name == "sum":
             mention.used = True  # 'total number of orders': a total of a count is the count
     rank_mentions = [m for m in rank_mentions if not m.used]
     for mention in rank_mentions:
@@ -137,7 +138,7 @@ _HOW_MANY = {("how", "many"), ("number", "of"), ("count", "of")}
 def _asks_how_many(state: State, model: SemanticModel) -> bool:
     """'how many planes', 'number of flights': the question counts one kind of thing."""
     for mention in state.mentions:
-        counts = mention.has("entity") or any(model.metric_by_name[e.payload].measure is None
+        counts = mention.has("entity") or any(model.metric_by_name[e.name].measure is None
                                               for e in mention.of("metric"))
         if counts and (state.words_before(mention.start, 2) in _HOW_MANY or words_of(state, mention)[:2] in _HOW_MANY):
             return True
@@ -148,7 +149,7 @@ def counts_by_verb(state: State, mention: Mention, model: SemanticModel) -> bool
     """'sell', 'sold': the verb of a measure that is a number of things (a quantity), not its noun."""
     word = words_of(state, mention)
     return "VERB" in lemmas(word[-1]) and any(
-        model.dimension_by_name[e.payload].counts_things and word[-1] not in model.dimension_by_name[e.payload].label.lower().split()
+        model.dimension_by_name[e.name].counts_things and word[-1] not in model.dimension_by_name[e.name].label.lower().split()
         for e in mention.of("dimension"))
 
 
@@ -160,7 +161,7 @@ def _counted_by_its_verb(state: State, mention: Mention, measure: str, model: Se
         return False
     lines = {s.table for s in dimension.sources}
     for counted in (m for m in state.mentions if m.has("entity") and m is not mention):
-        table = counted.of("entity")[0].payload
+        table = counted.of("entity")[0].name
         if (state.words_before(counted.start, 2) in _HOW_MANY or _counted_by_quantity_word(state, counted, model)) \
                 and any(line == table or model.join_path(line, table) for line in lines):
             return True
@@ -170,12 +171,12 @@ def _counted_by_its_verb(state: State, mention: Mention, measure: str, model: Se
 def _sold(state: State, counted: Mention, model: SemanticModel) -> bool:
     """'which pizza type sold the most pizzas': the things a quantity's verb is said of are added up
     by that quantity (the order lines' pizzas), not counted as rows of their own table."""
-    table = counted.of("entity")[0].payload
+    table = counted.of("entity")[0].name
     for verb in state.mentions:
         if verb is counted or not counts_by_verb(state, verb, model):
             continue
         for entry in verb.of("dimension"):
-            lines = {s.table for s in model.dimension_by_name[entry.payload].sources}
+            lines = {s.table for s in model.dimension_by_name[entry.name].sources}
             if any(line == table or model.join_path(line, table) for line in lines):
                 return True
     return False
@@ -205,7 +206,7 @@ def _sibling_aggregations(state: State, mention: Mention, measure: str | None, m
         return []
     before.used = True
     state.consume(mention.start - 1)
-    return [metrics_for(measure, [before.of("agg")[0].payload], model)]
+    return [metrics_for(measure, [before.of("agg")[0].name], model)]
 
 
 def _with_other_tables(metrics: list[str], model: SemanticModel) -> list[str]:
@@ -227,7 +228,7 @@ def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grou
             # among groups, 'the highest delay' picks a group; 'highest delay by month' aggregates
             if before.has("rank") and (not rank_as_agg or (grouped and state.cue_before(before.start, [("the",)], skip=()))):
                 break
-            aggs.insert(0, before.of("agg")[0].payload)
+            aggs.insert(0, before.of("agg")[0].name)
             before.used = True
             j = before.start
             if j > 0 and state.tokens[j - 1].low in {"and", "or"}:
@@ -251,7 +252,7 @@ def metrics_for(measure: str, aggs: list[str], model: SemanticModel) -> list[str
     return [m.name for agg in aggs for m in metrics if m.agg == agg][:len(aggs)] or []
 
 
-def choose_metrics(choices: list[list[str]], fields: list, model: SemanticModel, dated: bool = False) -> list[str]:
+def choose_metrics(choices: list[list[str]], fields: list[GroupKey], model: SemanticModel, dated: bool = False) -> list[str]:
     """For each metric mention, the first candidate whose table reaches every dimension named and, where
     the question says when (`dated`), has a date ('episodes aired in 2015': the episodes counted where
     their air dates are, when the episodes table has none)."""
@@ -275,7 +276,7 @@ def _has_dates(table: str, model: SemanticModel) -> bool:
     return bool(spec.agg_time or spec.time)
 
 
-def _reachable(field_name, table: str, model: SemanticModel) -> bool:
+def _reachable(field_name: GroupKey, table: str, model: SemanticModel) -> bool:
     names = field_name if isinstance(field_name, tuple) else (field_name,)
     return any(model.resolve(n, table) is not None for n in names)
 
@@ -283,15 +284,15 @@ def _reachable(field_name, table: str, model: SemanticModel) -> bool:
 def ranked_metric(by_metric: list[Mention], metrics: list[str], state: State, model: SemanticModel) -> str | None:
     for mention in by_metric:
         for entry in mention.of("metric"):
-            if entry.payload in metrics:
-                return entry.payload
+            if entry.name in metrics:
+                return entry.name
     return None
 
 
 def singular_superlative(state: State, rank_mentions: list[Mention], model: SemanticModel) -> bool:
     """'the busiest route', 'busiest month', 'the carrier with the most flights': one group is wanted."""
     for mention in state.mentions:
-        groups = [e for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind != "numeric"]
+        groups = [e for e in mention.of("dimension") if model.dimension_by_name[e.name].kind != "numeric"]
         if not groups or plural(state, mention):
             continue
         if any(r.end == mention.start for r in rank_mentions):

@@ -41,7 +41,7 @@ def read_flags(state: State, inclusive: list[str]) -> list[Filter]:
             if said:
                 state.consume(*said)
                 continue
-            filters.append(Filter(field=entry.payload, values=[not is_negated(state, mention.start)]))
+            filters.append(Filter(field=entry.name, values=[not is_negated(state, mention.start)]))
     return filters
 
 
@@ -54,7 +54,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     negated: dict[str, list[str]] = {}
     placed: list[tuple[Mention, str]] = []
 
-    def place(mention: Mention, candidates: list, base: str) -> None:
+    def place(mention: Mention, candidates: list[tuple[str, str]], base: str) -> None:
         dim = base
         named = _named_right_after(state, mention, [base])
         if named is not None:
@@ -78,9 +78,9 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
             for _, value in candidates:
                 state.positions.setdefault((dim, str(value)), mention.start)
 
-    undecided: list[tuple[Mention, list, list[str]]] = []
+    undecided: list[tuple[Mention, list[tuple[str, str]], list[str]]] = []
     for mention in state.mentions:
-        candidates = [e.payload for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
+        candidates = [e.dimension_value for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
         if not candidates or mention.used:
             continue
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
@@ -154,14 +154,14 @@ def _compared_dimensions(state: State, placed: list[tuple[Mention, str]]) -> lis
 
 def _value_cue_before(state: State, mention: Mention, entry: Entry, model: SemanticModel) -> bool:
     """A cue word of the dimension ('to den'), or its own name right before ('return flag R', 'status = F')."""
-    dimension = model.dimension_by_name[entry.payload[0]]
+    dimension = model.dimension_by_name[entry.dimension_value[0]]
     if state.cue_before(mention.start, [phrase(c) for c in dimension.value_cues]) is not None:
         return True
     j = mention.start
     while j > 0 and state.tokens[j - 1].low in {"is", "=", "of", "was"}:
         j -= 1
     named = mention_at(state, j - 1) if j else None
-    if named is not None and any(e.payload == dimension.name for e in named.of("dimension")):
+    if named is not None and any(e.name == dimension.name for e in named.of("dimension")):
         return True
     return _named_right_after(state, mention, [dimension.name]) is not None
 
@@ -172,7 +172,7 @@ def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Menti
     after = mention_at(state, mention.end)
     if after is None or after.start != mention.end or after.used:
         return None
-    return after if any(e.payload in dims for e in after.of("dimension")) else None
+    return after if any(e.name in dims for e in after.of("dimension")) else None
 
 
 def _value_dimension(state: State, mention: Mention, dims: list[str], model: SemanticModel,
@@ -185,13 +185,13 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
         return dims[0]
     before = mention_at(state, mention.start - 1)
     if before is not None:
-        named = [e.payload for e in before.of("dimension") if e.payload in dims]
+        named = [e.name for e in before.of("dimension") if e.name in dims]
         if named:
             before.used = True
             return named[0]
     after = _named_right_after(state, mention, dims)
     if after is not None:
-        return next(e.payload for e in after.of("dimension") if e.payload in dims)
+        return next(e.name for e in after.of("dimension") if e.name in dims)
     for dim in dims:
         cues = [phrase(c) for c in model.dimension_by_name[dim].value_cues]
         if cues and state.cue_before(mention.start, cues):
@@ -215,7 +215,7 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
         dim = None
         before = mention_at(state, index - 1)
         if before is not None:
-            dim = next((e.payload for e in before.of("dimension") if model.dimension_by_name[e.payload].values), None)
+            dim = next((e.name for e in before.of("dimension") if model.dimension_by_name[e.name].values), None)
             if dim is not None:
                 before.used = True
         if dim is None:
@@ -233,8 +233,8 @@ def flags_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
     for mention in state.mentions:  # 'how many leavers': the flagged rows counted, where the flag is
         if mention.has("flag") and state.words_before(mention.start, 2) in {("how", "many"), ("number", "of")}:
-            tables = {s.table for e in mention.of("flag") for s in model.dimension_by_name[str(e.payload)].sources}
-            counts = [model.table_by_name[t].count_metric for t in sorted(tables) if model.table_by_name[t].count_metric]
+            tables = {s.table for e in mention.of("flag") for s in model.dimension_by_name[e.name].sources}
+            counts = [count for t in sorted(tables) if (count := model.table_by_name[t].count_metric)]
             if counts:
                 draft.metric_choices.append(counts)
                 state.consume(mention.start - 2, mention.start - 1)

@@ -42,13 +42,13 @@ def read_numbered(state: State, model: SemanticModel, values: ValueIndex) -> tup
 def _numbering_column(mention: Mention, model: SemanticModel) -> str | None:
     """The one column that numbers what the mention names: a dimension said, else the key of a table said."""
     words = {w for text in model.shapes.get("numbering", []) for w in text.split()}
-    named = [str(e.payload) for e in mention.of("dimension")]
+    named = [e.name for e in mention.of("dimension")]
     numbering = [d for d in named if model.dimension_by_name[d].identifier
                  or model.dimension_by_name[d].label.lower().split()[-1:] in ([w] for w in words)]
     if not named:
         for entry in mention.of("entity"):
             numbering += [d.name for d in model.dimensions if d.identifier and any(
-                s.table == entry.payload and s.join is None for s in d.sources)]
+                s.table == entry.name and s.join is None for s in d.sources)]
     numbering = list(dict.fromkeys(numbering))
     return numbering[0] if len(numbering) == 1 else None
 

@@ -44,9 +44,9 @@ def _dimension_before(state: State, index: int, model: SemanticModel) -> str | N
     mention = mention_at(state, index - 1)
     if mention is None:
         return None
-    dims = [e.payload for e in mention.of("dimension") if model.dimension_by_name[e.payload].kind == "categorical"]
+    dims = [e.name for e in mention.of("dimension") if model.dimension_by_name[e.name].kind == "categorical"]
     if len(dims) > 1:  # 'parts whose name starts with': the name of the thing named
-        named = {e.payload for m in state.mentions for e in m.of("entity")}
+        named = {e.name for m in state.mentions for e in m.of("entity")}
         dims = [d for d in dims if {s.table for s in model.dimension_by_name[d].sources} & named]
     return dims[0] if len(dims) == 1 else None
 

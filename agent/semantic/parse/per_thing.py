@@ -50,7 +50,7 @@ def per_thing_pass(draft: Draft) -> Draft:
         for used in (mention, per_mention):
             used.used = True
             used.entries = [e for e in used.entries if e.kind != "metric"]  # divided now, not asked for alone
-        agg = [m for m in state.mentions if m.has("agg") and not m.used and m.of("agg")[0].payload == "avg"]
+        agg = [m for m in state.mentions if m.has("agg") and not m.used and m.of("agg")[0].name == "avg"]
         for m in agg:
             m.used = True
         state.consume(index, index + 1, *averaged, *_count_words(state, mention.start))
@@ -66,12 +66,12 @@ def _counted_before(state: State, index: int, model: SemanticModel) -> tuple[Men
         if mention is None or mention.used:
             continue
         if mention.has("metric"):  # a count or a total divides; an average per plane is a grouping by plane
-            metric = model.metric_by_name[str(mention.of("metric")[0].payload)]
+            metric = model.metric_by_name[mention.of("metric")[0].name]
             expr = (metric.expr or "").lower().replace(" ", "")
             additive = metric.agg in ("count", "sum") or (metric.agg is None and expr.startswith(("count(", "sum(")))
             return (mention, metric.name, metric.table) if metric.table and additive else None
         if mention.has("entity"):
-            table = model.table_by_name[str(mention.of("entity")[0].payload)]
+            table = model.table_by_name[mention.of("entity")[0].name]
             return (mention, table.count_metric, table.name) if table.count_metric else None
         return None
     return None
@@ -81,7 +81,7 @@ def _measured_before(state: State, index: int, model: SemanticModel) -> bool:
     """A measure or an average right before 'per head' ('average monthly income per head')."""
     mention = mention_at(state, index - 1) if index else None
     return mention is not None and (mention.has("metric") or any(
-        model.dimension_by_name[str(e.payload)].kind == "numeric" for e in mention.of("dimension")))
+        model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension")))
 
 
 def _thing_after(state: State, index: int, model: SemanticModel, people: set[str],
@@ -94,7 +94,7 @@ def _thing_after(state: State, index: int, model: SemanticModel, people: set[str
         return None
     state.consume(index + 1)
     named = [m for m in state.mentions if m is not exclude and not m.used and m.start > index
-             and (m.has("entity") or any(model.dimension_by_name[str(e.payload)].kind == "categorical"
+             and (m.has("entity") or any(model.dimension_by_name[e.name].kind == "categorical"
                                          for e in m.of("dimension")))]
     return named[0] if len(named) == 1 else None
 
@@ -103,14 +103,14 @@ def _denominator(per: Mention, table: str, model: SemanticModel) -> tuple[Mentio
     """How many different things there are among the counted rows: the model's count of them from
     that table, else a distinct count of the dimension that names them."""
     for entry in per.of("entity"):
-        things = model.table_by_name[str(entry.payload)]
+        things = model.table_by_name[entry.name]
         if things.name == table:
             return per, None  # 'seats per plane' over planes: an average per row, not a ratio
         metric = things.counted_from.get(table)
         if metric:
             return per, metric
     for entry in per.of("dimension"):
-        metric = model.distinct_count_metric(str(entry.payload))
+        metric = model.distinct_count_metric(entry.name)
         if metric and model.metric_by_name[metric].table == table:
             return per, metric
     return per, None

@@ -19,7 +19,7 @@ def ranking_pass(draft: Draft) -> Draft:
         return draft.stop(f"I could not tell what “{said}” ranks: say what to rank and by which measure "
                           "(for example 'the top 5 … by …').")
     order_by: list[OrderBy] = []
-    descending = next((m.of("rank")[0].payload == "desc" for m in rank_mentions), True)
+    descending = next((m.of("rank")[0].name == "desc" for m in rank_mentions), True)
     if grouping and (rank_mentions or draft.top):
         ranked = ranked_metric(draft.by_metric, metrics, state, model) or rankable(metrics, draft.having, model)
         polar = rank_mentions and words_of(state, rank_mentions[0]) in {phrase(w) for w in model.shapes.get("polarity", [])}

@@ -4,6 +4,7 @@ where each filter was said; plus the cue words and small look-ups every pass use
 from __future__ import annotations
 
 import re
+from collections.abc import Container, Iterable, Sequence
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
@@ -45,12 +46,19 @@ RANGE_WORDS = {"through", "thru", "to", "until", "till"}
 CODE_LIKE = re.compile(r"[A-Z][A-Z0-9]{1,3}|[0-9][A-Z][A-Z0-9]{0,2}")
 
 
+# a filter as `positions` knows it: (dimension, value) for a named value, (dimension, op, values) for a
+# comparison
+FilterKey = tuple[str, str] | tuple[str, str, tuple[object, ...]]
+# what a grouping is on: a dimension, or the dimensions a word could mean until the metric's table says which
+GroupKey = str | tuple[str, ...]
+
+
 @dataclass
 class State:
     tokens: list[Token]
     mentions: list[Mention]
     used_tokens: set[int] = field(default_factory=set)
-    positions: dict[tuple, int] = field(default_factory=dict)  # where each filter was said, for shapes
+    positions: dict[FilterKey, int] = field(default_factory=dict)  # where each filter was said, for shapes
     function_words: frozenset[str] = STOPWORDS  # the model's own list (grammar words and its rows' verbs)
 
     def consume(self, *indexes: int) -> None:
@@ -59,7 +67,8 @@ class State:
     def words_before(self, start: int, n: int) -> tuple[str, ...]:
         return tuple(t.low for t in self.tokens[max(0, start - n):start])
 
-    def cue_before(self, start: int, cues, skip=("the", "a", "an", "all")) -> tuple[str, ...] | None:
+    def cue_before(self, start: int, cues: Iterable[Sequence[str]],
+                   skip: Container[str] = ("the", "a", "an", "all")) -> tuple[str, ...] | None:
         """The cue phrase that ends right before `start` (skipping articles), if any."""
         end = start
         while end > 0 and self.tokens[end - 1].low in skip:
@@ -78,7 +87,7 @@ def covered(state: State) -> set[int]:
     return covered
 
 
-def cue_indexes(state: State, start: int, cues) -> list[int]:
+def cue_indexes(state: State, start: int, cues: Iterable[Sequence[str]]) -> list[int]:
     cue = state.cue_before(start, cues)
     return list(range(start - len(cue), start)) if cue else []
 

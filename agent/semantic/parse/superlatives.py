@@ -21,9 +21,9 @@ def superlatives_pass(draft: Draft) -> Draft:
             continue
         nxt = mention_at(state, thing.end)
         if nxt is not None and nxt.start == thing.end and any(
-                model.dimension_by_name[str(e.payload)].kind == "numeric" for e in nxt.of("dimension")):
+                model.dimension_by_name[e.name].kind == "numeric" for e in nxt.of("dimension")):
             continue  # 'the longest flight distance': the measure itself is named
-        table = str(thing.of("entity")[0].payload)
+        table = thing.of("entity")[0].name
         name = name_of(table, model)
         on_rows = any(s.table == table for s in model.dimension_by_name[measure].sources)
         # 'the highest rated movie': the ratings point at the movies, so each movie's ratings rank it
