@@ -169,7 +169,8 @@ def test_per_thing_over_rows_that_are_those_things(shop):
 
 
 @pytest.mark.parametrize("question", ["which contestant was round winner the most?",
-                                      "which contestant was round winner most often?"])
+                                      "which contestant was round winner most often?",
+                                      "who was round winner the most times?"])  # 'who': the one the rounds point at
 def test_the_most_counts_the_rows_the_condition_is_on(shop, question):
     # counting contestants grouped by contestant gives one each: the rounds that point at them are counted
     _same(shop, question, "SELECT c.ContestantName, count(*) FROM Rounds r JOIN Contestants c USING (ContestantId) "

@@ -290,8 +290,31 @@ def counted_pass(draft: Draft) -> Draft:
 
 def groupings_pass(draft: Draft) -> Draft:
     grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(draft.state, draft.model, draft.time)
+    asked_who = _who(draft)
+    if asked_who is not None and not grouping:  # 'who got star baker the most times?': the one, by name
+        grouping[asked_who] = None
+        draft.kept.add(asked_who)
+        draft.which_singular = True
     for dim in draft.compared:
         grouping.setdefault(dim, None)
     draft.grouping = {**draft.grouping, **{k: v for k, v in grouping.items() if k not in draft.grouping}}
     draft.ambiguous += ambiguous
     return draft
+
+
+def _who(draft: Draft) -> str | None:
+    """'Who …' (vocabulary shapes.person_question) asks for things by name: those the rows a condition is on
+    point at ('who got star baker': the challenges' baker), when exactly one such table has a name."""
+    state, model = draft.state, draft.model
+    words = {text for text in model.shapes.get("person_question", [])}
+    if not state.tokens or state.tokens[0].low not in words:
+        return None
+    owners = {s.table for f in draft.filters if f.field in model.dimension_by_name
+              for s in model.dimension_by_name[f.field].sources if s.join is None}
+    named = {j.to_table for j in model.joins if j.from_table in owners}
+    names = [name for name in (model.name_dimension(t) for t in sorted(named))
+             if name is not None and not model.dimension_by_name[name].identifier]
+    if len(names) != 1:
+        return None
+    state.consume(0)
+    return names[0]
