@@ -34,6 +34,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
     rank_mentions = [m for m in state.mentions if m.has("rank") and not m.used]
     on_average = any(t.low == "average" for t in state.tokens) and ("on", "average") in {
         (a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
+    in_total = ("in", "total") in {(a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
     counts_things = _asks_how_many(state, model)
     # 'sold the most pizzas': things ranked by how many of them a quantity's verb says
     counted_by_verb = any(m.has("entity") and _counted_by_quantity_word(state, m, model) and _sold(state, m, model)
@@ -66,6 +67,8 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                                         grouped=has_grouping)
             if not aggs and on_average:
                 aggs = ["avg"]
+            if not aggs and in_total:  # 'minutes flights were delayed in total': the delays added up
+                aggs = ["sum"]
             if not aggs and not has_grouping:  # 'largest order by total price': the largest total price
                 ranked = [m for m in rank_mentions if m.has("agg") and not m.used]
                 if len(ranked) == 1:
