@@ -395,3 +395,9 @@ def test_how_many_hours_asks_for_an_amount_never_a_count_of_hours(ask):
     assert asked.intent is None and "How many hours" in (asked.reason or "")
     measured = ask("how many minutes were flights delayed in total").intent
     assert measured is not None and measured.metrics == ["total_dep_delay"]  # 'in total': the delays added up
+
+
+def test_how_many_miles_adds_up_the_one_measure_kept_in_miles(ask):
+    intent = ask("how many miles did United fly").intent
+    assert intent is not None and intent.metrics == ["total_distance"]
+    assert [(f.field, f.values) for f in intent.filters] == [("carrier", ["UA"])]

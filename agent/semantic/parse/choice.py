@@ -12,7 +12,7 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.dates import resolve_relative
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import drop_per_entity, read_restated_grain
-from agent.semantic.parse.measures import choose_metrics
+from agent.semantic.parse.measures import choose_metrics, metrics_for
 from agent.semantic.parse.state import Ambiguity, mention_text
 from agent.semantic.text import phrase
 
@@ -28,6 +28,13 @@ def default_metric_pass(draft: Draft) -> Draft:
         counts = [count for t in owners if (count := model.table_by_name[t].count_metric)]
         if len(counts) == 1:
             draft.metric_choices = [[counts[0]]]
+    if not draft.metric_choices and draft.amount_in_unit and draft.display_unit is not None:
+        # 'how many miles did United fly': the one measure kept in miles, added up (several: asked)
+        unit = model.unit_words[draft.display_unit][0]
+        kept_in = [d.name for d in model.dimensions if d.kind == "numeric" and d.unit == unit]
+        totals = metrics_for(kept_in[0], ["sum"], model) if len(kept_in) == 1 else []
+        if totals:
+            draft.metric_choices = [totals]
     if draft.metric_choices:
         return draft
     said_something = draft.grouping or draft.rank_mentions or draft.filters or draft.time
