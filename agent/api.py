@@ -126,7 +126,13 @@ class Assistant:
         from agent.runtime import build_checkpointer, build_context
 
         context = build_context(settings, chat_model=chat_model, groundwork=groundwork, in_process=in_process)
-        return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
+        try:
+            return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
+        except BaseException:
+            # The workers are starting: stop them before the error ends the process, or a worker
+            # forked while the interpreter exits prints a traceback of its own.
+            context.cpu.close()
+            raise
 
     async def aclose(self) -> None:
         closer = getattr(self.graph.checkpointer, "aclose", None)

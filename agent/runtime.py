@@ -66,8 +66,9 @@ def build_context(
         if in_process
         else CpuPool(settings.cpu_workers, settings.cpu_step_budget_s, preload=steps.PRELOAD),
     )
-    context.cpu.warm()
+    # The policy is read before the workers start: a bad file stops start-up with nothing half-started.
     context.governance = build_governance(settings, context)
+    context.cpu.warm()
     log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
     return context
 

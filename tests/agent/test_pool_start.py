@@ -7,6 +7,8 @@ from __future__ import annotations
 import asyncio
 import threading
 
+import pytest
+
 from agent.budget import cpu
 from agent.budget.cpu import CpuPool
 from agent.budget.progress import Progress
@@ -48,3 +50,33 @@ async def test_warm_returns_at_once_and_a_step_waits_for_the_workers_off_the_loo
     finally:
         release.set()
         pool.close()
+
+
+def test_a_start_that_fails_leaves_no_workers_starting(monkeypatch, tmp_path):
+    """A bad policy file stops start-up before the workers start; a failure after them stops them, so no
+    worker is forked while the process exits (its own traceback would follow the one-line error)."""
+    from agent.api import Assistant
+    from agent.errors import AssistantError
+    from agent.settings import load_settings
+
+    warmed: list[CpuPool] = []
+    closed: list[CpuPool] = []
+    monkeypatch.setattr(cpu.CpuPool, "warm", lambda self: warmed.append(self))
+    monkeypatch.setattr(cpu.CpuPool, "close", lambda self: closed.append(self))
+    policy = tmp_path / "policy.yaml"
+    policy.write_text("version: 1\ncontact: '#data'\ndefualt: deny\n")
+    monkeypatch.setenv("POLICY_PATH", str(policy))
+    monkeypatch.setenv("DATA_DIR", str(tmp_path))
+    with pytest.raises(AssistantError, match="defualt"):
+        Assistant.from_settings(load_settings())
+    assert warmed == []
+
+    monkeypatch.delenv("POLICY_PATH")
+
+    def refuse(settings):
+        raise OSError("no room for the sessions")
+
+    monkeypatch.setattr("agent.runtime.build_checkpointer", refuse)
+    with pytest.raises(OSError, match="no room"):
+        Assistant.from_settings(load_settings())
+    assert len(warmed) == 1 and closed == warmed
