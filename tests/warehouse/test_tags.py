@@ -77,3 +77,19 @@ def test_the_best_rated_thing_ranks_things_by_the_rows_that_point_at_them(shop):
     assert per_genre is not None and per_genre.limit_per == "genre" and per_genre.limit == 1
     rows = shop.warehouse.run(compile_intent(per_genre, shop.semantic).sql).rows
     assert {(r[0], r[1]) for r in rows} == {("Comedy", "Alpha"), ("Drama", "Delta"), ("Horror", "Gamma")}
+
+
+@pytest.mark.parametrize("question, limit", [("which comedy has the most reviews", 1),
+                                             ("top 2 most reviewed comedies", 2),
+                                             ("the 2 most reviewed films", 2)])
+def test_a_value_where_the_things_stand_ranks_those_things(shop, question, limit):
+    """'which comedy …': the value stays a condition and the films it tags are ranked by name; 'most reviewed'
+    ranks by the rows the verb names."""
+    read = extract_intent(question, shop.semantic, shop.values)
+    assert read.intent is not None, read.reason
+    assert read.intent.dimensions == ["title"] and read.intent.limit == limit
+    rows = shop.warehouse.run(compile_intent(read.intent, shop.semantic).sql).rows
+    if "comed" in question:
+        assert [(r[0], r[-1]) for r in rows] == [("Alpha", 2), ("Beta", 1)][:limit]
+    else:  # Alpha, Gamma and Delta have two reviews each: the tie is broken by name
+        assert [r[-1] for r in rows] == [2, 2]

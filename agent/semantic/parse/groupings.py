@@ -17,7 +17,7 @@ from agent.semantic.parse.state import (
     words_of,
 )
 from agent.semantic.text import phrase
-from agent.semantic.words import inflections
+from agent.semantic.words import inflections, lemmas
 from agent.semantic.parse.draft import Draft
 
 
@@ -82,6 +82,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
             if state.cue_before(mention.start, [("by",)]):
                 by_metric.append(mention)  # "top 5 carriers by average delay": the ranking measure
             continue
+        if said_as_verb(state, mention):
+            continue  # 'the most reviewed films': what the rows did, counted by the measures
         if owner_of_next(state, mention, model) is not None:
             continue  # 'by customer region': the customer says whose region, the region groups
         owner = owner_before(state, mention, model)
@@ -128,11 +130,16 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
 
 def _past_ranking_words(state: State, start: int) -> int:
     """'top 2 best-selling pizza types', 'the 5 most popular routes': the ranking words between the cue
-    and the things ranked are stepped over, so the cue is found."""
+    and the things ranked are stepped over, so the cue is found; so is the verb of the rows a ranking word
+    counts ('the 3 most rated movies')."""
     j = start
     while j > 0:
         before = mention_at(state, j - 1)
-        if before is None or not (before.has("rank") or before.has("agg")):
+        rows_verb = before is not None and said_as_verb(state, before)
+        if rows_verb and before is not None and before.start > 0:
+            ranked = mention_at(state, before.start - 1)
+            rows_verb = ranked is not None and ranked.has("rank")
+        if before is None or not (before.has("rank") or before.has("agg") or rows_verb):
             break
         j = before.start
     return j
@@ -164,7 +171,7 @@ def _says_whose_value(state: State, mention: Mention, dims: list[str]) -> bool:
 def owner_of_next(state: State, mention: Mention, model: SemanticModel) -> str | None:
     """The entity a thing-word names when a grouping word follows it right away ('customer region',
     'customer nations'): the following word is reached by way of it."""
-    if not mention.has("entity") or mention.has("dimension"):
+    if not mention.has("entity") or mention.has("dimension") or said_as_verb(state, mention):
         return None
     after = mention_at(state, mention.end)
     if after is None or after.start != mention.end or after.used:
@@ -172,6 +179,15 @@ def owner_of_next(state: State, mention: Mention, model: SemanticModel) -> str |
     groups = after.has("entity") or any(model.dimension_by_name[e.name].kind == "categorical"
                                         for e in after.of("dimension"))
     return model.table_by_name[mention.of("entity")[0].name].entity if groups else None
+
+
+def said_as_verb(state: State, mention: Mention) -> bool:
+    """A thing's word said as a verb only ('rated', 'reviewed', 'flown'): what its rows record happening,
+    never one of the things themselves."""
+    if not mention.has("entity") or mention.end - mention.start != 1:
+        return False
+    forms = lemmas(state.tokens[mention.start].low)
+    return "VERB" in forms and "NOUN" not in forms
 
 
 def owner_before(state: State, mention: Mention, model: SemanticModel) -> Mention | None:
@@ -291,6 +307,8 @@ def counted_pass(draft: Draft) -> Draft:
 def groupings_pass(draft: Draft) -> Draft:
     grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(draft.state, draft.model, draft.time)
     asked_who = _who(draft)
+    if not grouping and asked_who is None:
+        grouping = _things_of_a_value(draft)
     if asked_who is not None and not grouping:  # 'who got star baker the most times?': the one, by name
         grouping[asked_who] = None
         draft.kept.add(asked_who)
@@ -318,3 +336,43 @@ def _who(draft: Draft) -> str | None:
         return None
     state.consume(0)
     return names[0]
+
+
+def _things_of_a_value(draft: Draft) -> dict[GroupKey, Mention | None]:
+    """'which comedy has the most ratings', 'top 5 comedies': a value said where the things asked for stand
+    names those things by what they are: the value stays a condition, and the answer is grouped by the
+    name of the things its column describes (for a link table's tag, the things it tags)."""
+    state, model = draft.state, draft.model
+    filtered = {f.field.rsplit("__", 1)[-1] for f in draft.filters}
+    for mention in state.mentions:
+        if not (mention.used and mention.has("value")):
+            continue
+        dims = {e.dimension_value[0] for e in mention.of("value")} & filtered
+        after = mention_at(state, mention.end)
+        if len(dims) != 1 or (after is not None and after.start == mention.end and after.has("entity")):
+            continue  # 'which Delta flights': the flights are the things, read as such elsewhere
+        start = _past_ranking_words(state, mention.start)
+        which = state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        numbered = start > 0 and state.tokens[start - 1].number is not None and start - 1 in state.used_tokens
+        if not (which or numbered or state.cue_before(start, [("top",), ("bottom",)])):
+            continue
+        names = {n for n in (_name_of_things(t, model) for t in _tables_of(dims.pop(), model)) if n}
+        if len(names) == 1:
+            name = names.pop()
+            draft.kept.add(name)
+            draft.which_singular = draft.which_singular or bool(which and not plural(state, mention))
+            return {name: None}
+    return {}
+
+
+def _tables_of(dimension: str, model: SemanticModel) -> list[str]:
+    return [s.table for s in model.dimension_by_name[dimension].sources if s.join is None]
+
+
+def _name_of_things(table: str, model: SemanticModel) -> str | None:
+    """The name of the things `table`'s rows are, or, for a link table, of the things it tags."""
+    spec = model.table_by_name[table]
+    if spec.entity is not None:
+        return name_of(table, model)
+    tagged = [t.name for t in model.tables if t.entity is not None and t.entity in spec.bridge]
+    return name_of(tagged[0], model) if len(tagged) == 1 else None
