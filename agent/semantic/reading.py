@@ -56,7 +56,10 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
         per = f" per {_dim(model, intent.limit_per)}" if intent.limit_per else ""
         parts.append(f"top {intent.limit}{per}")
     for definition in intent.definitions:  # what the question's own words were taken to mean
-        formula = definition.expr if definition.kind == "condition" else f"{definition.agg}({definition.expr})"
+        if definition.kind == "ratio":  # 'revenue per order': the two metrics it divides, by their labels
+            formula = f"{label(definition.numerator or '').lower()} / {label(definition.denominator or '').lower()}"
+        else:
+            formula = definition.expr if definition.kind == "condition" else f"{definition.agg}({definition.expr})"
         parts.append(f"{definition.label} = {formula}")
     return "; ".join(parts) + "."
 

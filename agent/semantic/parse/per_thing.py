@@ -37,25 +37,54 @@ def per_thing_pass(draft: Draft) -> Draft:
         per_mention, denominator = _denominator(per, table, model)
         if denominator is None:
             continue
-        name = f"{numerator}_per_{denominator}"
-        said = [w for w in words_of(state, mention) if w not in {"how", "many", "number", "of", "the"}]
-        *head, last = words_of(state, per_mention)
-        one = lemmas(last).get("NOUN", (last,))[0]  # 'per user', also when said as 'our users'
-        label = f"{' '.join(said)} per {' '.join([*head, one])}"
-        definition = Definition(name=name, label=label, table=table, kind="ratio", expr="",
-                                numerator=numerator, denominator=denominator)
-        draft.definitions.append(definition)
-        draft.model = with_definitions(model, [definition])
-        draft.metric_choices.append([name])
-        for used in (mention, per_mention):
-            used.used = True
-            used.entries = [e for e in used.entries if e.kind != "metric"]  # divided now, not asked for alone
-        agg = [m for m in state.mentions if m.has("agg") and not m.used and m.of("agg")[0].name == "avg"]
-        for m in agg:
-            m.used = True
+        _divide(draft, (mention, numerator, table), per_mention, denominator)
         state.consume(index, index + 1, *averaged, *_count_words(state, mention.start))
         return draft
+    return _thing_before_measure(draft)
+
+
+def _thing_before_measure(draft: Draft) -> Draft:
+    """'average order value', 'the mean basket revenue': an averaging word, a thing, then a total kept on
+    other rows than the thing's own: the total per thing, as 'revenue per order on average' is read."""
+    state, model = draft.state, draft.model
+    for index, token in enumerate(state.tokens):
+        if token.low not in _AVERAGING or index in state.used_tokens:
+            continue
+        per = mention_at(state, index + 1)
+        if per is None or per.start != index + 1 or per.used or not per.has("entity"):
+            continue
+        counted = _counted_before(state, per.end + 1, model)
+        if counted is None or counted[0].start != per.end or not counted[0].has("metric"):
+            continue
+        per_mention, denominator = _denominator(per, counted[2], model)
+        if denominator is None:
+            continue
+        _divide(draft, counted, per_mention, denominator)
+        state.consume(index)
+        return draft
     return draft
+
+
+def _divide(draft: Draft, counted: tuple[Mention, str, str], per_mention: Mention, denominator: str) -> None:
+    """The ratio `counted` / how many `per_mention` things, defined by the question and asked for."""
+    state, model = draft.state, draft.model
+    mention, numerator, table = counted
+    name = f"{numerator}_per_{denominator}"
+    said = [w for w in words_of(state, mention) if w not in {"how", "many", "number", "of", "the"}]
+    *head, last = words_of(state, per_mention)
+    one = lemmas(last).get("NOUN", (last,))[0]  # 'per user', also when said as 'our users'
+    label = f"{' '.join(said)} per {' '.join([*head, one])}"
+    definition = Definition(name=name, label=label, table=table, kind="ratio", expr="",
+                            numerator=numerator, denominator=denominator)
+    draft.definitions.append(definition)
+    draft.model = with_definitions(model, [definition])
+    draft.metric_choices.append([name])
+    for used in (mention, per_mention):
+        used.used = True
+        used.entries = [e for e in used.entries if e.kind != "metric"]  # divided now, not asked for alone
+    for m in state.mentions:
+        if m.has("agg") and not m.used and m.of("agg")[0].name == "avg":
+            m.used = True
 
 
 def _counted_before(state: State, index: int, model: SemanticModel) -> tuple[Mention, str, str] | None:
