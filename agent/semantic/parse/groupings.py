@@ -89,7 +89,7 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
         owner = owner_before(state, mention, model)
         start = _past_ranking_words(state, owner.start if owner is not None else mention.start)
         dims = [e.name for e in mention.of("dimension")]
-        cue = state.cue_before(start, GROUP_CUES)
+        cue = state.cue_before(start, GROUP_CUES) or _listed_after_a_grouping(state, start, grouping)
         named = cue or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
         after_top = state.cue_before(start, [("top",), ("bottom",)]) or (
             start > 0 and state.tokens[start - 1].number is not None
@@ -126,6 +126,25 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
         if which and not plural(state, mention):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _listed_after_a_grouping(state: State, start: int, grouping: dict[GroupKey, Mention | None]
+                             ) -> tuple[str, ...] | None:
+    """'by department and job role', 'per carrier, origin': a word listed right after a grouping word
+    groups too, by the same cue."""
+    end = start
+    while end > 0 and state.tokens[end - 1].low in ("the", "a", "an"):
+        end -= 1
+    if end < 2 or state.tokens[end - 1].low not in _LIST_LINKS:
+        return None
+    before = mention_at(state, end - 2)
+    if before is None or not any(before is m for m in grouping.values()):
+        return None
+    return state.cue_before(_past_ranking_words(state, before.start), GROUP_CUES) or \
+        _listed_after_a_grouping(state, before.start, grouping)
+
+
+_LIST_LINKS = {"and", ",", "&"}
 
 
 def _past_ranking_words(state: State, start: int) -> int:

@@ -1,0 +1,52 @@
+"""'by department and job role': a thing listed right after a grouping word groups too. Both are tables of
+their own here (a grouping by a thing is by its name), so without the list the second was read as a
+thing counted and silently dropped."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.groundwork import build_groundwork
+from agent.semantic.compare import rows_match
+from agent.semantic.compiler import compile_intent
+from agent.semantic.extract import extract_intent
+from tests.support.duck_files import duckdb_file
+from tests.warehouse.conftest import server_settings
+
+SCHEMA = """
+CREATE TABLE departments (department_id INTEGER PRIMARY KEY, department_name VARCHAR NOT NULL);
+CREATE TABLE job_roles (job_role_id INTEGER PRIMARY KEY, job_role_name VARCHAR NOT NULL);
+CREATE TABLE employees (employee_id INTEGER PRIMARY KEY,
+                        department_id INTEGER NOT NULL REFERENCES departments (department_id),
+                        job_role_id INTEGER NOT NULL REFERENCES job_roles (job_role_id), age INTEGER NOT NULL);
+INSERT INTO departments VALUES (1, 'Sales'), (2, 'Research');
+INSERT INTO job_roles VALUES (1, 'Manager'), (2, 'Scientist'), (3, 'Representative');
+INSERT INTO employees VALUES (1, 1, 1, 40), (2, 1, 3, 25), (3, 1, 3, 31), (4, 2, 2, 29), (5, 2, 1, 50);
+"""
+
+BOTH = ("SELECT d.department_name, j.job_role_name, {measure} FROM employees e JOIN departments d USING "
+        "(department_id) JOIN job_roles j USING (job_role_id) GROUP BY 1, 2")
+QUESTIONS = {
+    "employees by department and job role": BOTH.format(measure="count(*)"),
+    "average age by department and job role": BOTH.format(measure="avg(e.age)"),
+    "number of employees per job role and department": BOTH.format(measure="count(*)"),
+}
+
+
+@pytest.fixture(scope="module")
+def company(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("listed")
+    path = duckdb_file(folder, "company", SCHEMA)
+    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
+    yield work
+    work.warehouse.close()
+
+
+@pytest.mark.parametrize("question", sorted(QUESTIONS))
+def test_every_listed_grouping_groups(company, question):
+    read = extract_intent(question, company.semantic, company.values)
+    assert read.intent is not None, read.reason
+    assert len(read.intent.dimensions) == 2, read.intent.dimensions
+    got = company.warehouse.run(compile_intent(read.intent, company.semantic).sql)
+    want = company.warehouse.run(QUESTIONS[question])
+    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
