@@ -211,6 +211,8 @@ def _aggregate_of(expression: exp.Expr) -> tuple[str | None, exp.Column | None]:
             kind, source = _aggregate_of(parts[0])
             return ("ratio" if kind not in ADDITIVE_AGGREGATES else kind), source
         return ("sum" if all(_aggregate_of(p)[0] in ADDITIVE_AGGREGATES for p in parts) else "ratio"), node.find(exp.Column)
+    if isinstance(node, exp.Sum) and _is_indicator(node.this):
+        return "count", node.find(exp.Column)  # a sum of 1s for the rows meeting a condition counts them
     for node_type, name in _AGGREGATES:
         if isinstance(node, node_type):
             if name == "count" and node.find(exp.Distinct) is not None:
@@ -229,9 +231,11 @@ def _is_indicator_average(expression: exp.Expr) -> bool:
     node = expression
     while isinstance(node, (exp.Paren, exp.Cast, exp.Round, exp.Filter)):
         node = node.this
-    if not isinstance(node, exp.Avg):
-        return False
-    inner = node.this
+    return isinstance(node, exp.Avg) and _is_indicator(node.this)
+
+
+def _is_indicator(inner: exp.Expr) -> bool:
+    """CASE WHEN … THEN 1 ELSE 0 END, or a condition: 1 for the rows meeting it, else 0."""
     while isinstance(inner, (exp.Paren, exp.Cast)):
         inner = inner.this
     if isinstance(inner, exp.Case):

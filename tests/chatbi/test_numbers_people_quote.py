@@ -96,6 +96,16 @@ def test_a_metric_its_label_calls_a_share_is_a_fraction():
     assert meaning.fraction and meaning.unit is None
 
 
+def test_a_sum_of_ones_for_rows_meeting_a_condition_is_a_count_without_the_columns_unit():
+    from agent.semantic.layer import load_layer
+
+    # dep_time is in HHMM local time; the cancelled flights counted by testing it are not
+    sql = ("SELECT carrier, SUM(CASE WHEN dep_time IS NULL THEN 1 ELSE 0 END) AS cancelled_flights "
+           "FROM flights GROUP BY carrier")
+    meaning = describe_columns(sql, ["carrier", "cancelled_flights"], semantic=load_layer())["cancelled_flights"]
+    assert meaning.aggregate == "count" and meaning.unit is None
+
+
 async def test_distinct_counts_per_group_are_not_added_up(warehouse):
     analysis = await _analyze(
         warehouse, "planes per origin",
