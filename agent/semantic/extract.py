@@ -30,6 +30,7 @@ from agent.semantic.parse import (
     listing,
     measures,
     named_values,
+    none_flagged,
     numbered,
     patterns,
     per_thing,
@@ -54,6 +55,7 @@ PASSES: list[Pass] = [
     limits.limits_pass,  # how many groups to keep
     patterns.patterns_pass,  # part of a text ('ends in BRASS')
     numbered.numbered_pass,  # a thing named by its number ('user 15', 'series 7')
+    none_flagged.none_flagged_pass,  # groups none of whose rows is flagged ('which job roles have no leavers')
     named_values.flags_pass,  # true/false conditions said in words
     named_values.values_pass,  # the warehouse's own values, negated or contrasted
     absence.absence_pass,  # things said to be missing ('never placed an order')

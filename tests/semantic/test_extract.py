@@ -401,3 +401,17 @@ def test_how_many_miles_adds_up_the_one_measure_kept_in_miles(ask):
     intent = ask("how many miles did United fly").intent
     assert intent is not None and intent.metrics == ["total_distance"]
     assert [(f.field, f.values) for f in intent.filters] == [("carrier", ["UA"])]
+
+
+@pytest.mark.parametrize("question, grouped", [("which carriers had no cancelled flights", "carrier"),
+                                               ("which destinations had zero cancelled flights in february", "dest")])
+def test_groups_with_none_of_the_counted_rows_keep_a_count_of_zero(ask, question, grouped):
+    intent = intent_of(ask, question)
+    assert intent.dimensions == [grouped]
+    assert [(h.metric, h.op, h.value) for h in intent.having] == [("cancelled_flights", "=", 0)]
+    assert not intent.filters  # a WHERE on the cancelled rows would leave out exactly the groups asked for
+
+
+def test_no_said_of_the_counted_rows_themselves_is_no_count_of_zero(ask):
+    read = ask("number of flights with no departure delay by carrier")
+    assert read.intent is None or not read.intent.having

@@ -1,6 +1,7 @@
 """'by department and job role': a thing listed right after a grouping word groups too. Both are tables of
 their own here (a grouping by a thing is by its name), so without the list the second was read as a
-thing counted and silently dropped."""
+thing counted and silently dropped. 'which job roles have no leavers': the groups none of whose rows is
+flagged (a count of 0 kept per group, the flag said by its comment)."""
 
 from __future__ import annotations
 
@@ -18,10 +19,13 @@ CREATE TABLE departments (department_id INTEGER PRIMARY KEY, department_name VAR
 CREATE TABLE job_roles (job_role_id INTEGER PRIMARY KEY, job_role_name VARCHAR NOT NULL);
 CREATE TABLE employees (employee_id INTEGER PRIMARY KEY,
                         department_id INTEGER NOT NULL REFERENCES departments (department_id),
-                        job_role_id INTEGER NOT NULL REFERENCES job_roles (job_role_id), age INTEGER NOT NULL);
+                        job_role_id INTEGER NOT NULL REFERENCES job_roles (job_role_id), age INTEGER NOT NULL,
+                        attrition VARCHAR NOT NULL);
+COMMENT ON COLUMN employees.attrition IS '''Yes'' = the employee left the company, ''No'' = still employed';
 INSERT INTO departments VALUES (1, 'Sales'), (2, 'Research');
 INSERT INTO job_roles VALUES (1, 'Manager'), (2, 'Scientist'), (3, 'Representative');
-INSERT INTO employees VALUES (1, 1, 1, 40), (2, 1, 3, 25), (3, 1, 3, 31), (4, 2, 2, 29), (5, 2, 1, 50);
+INSERT INTO employees VALUES (1, 1, 1, 40, 'No'), (2, 1, 3, 25, 'Yes'), (3, 1, 3, 31, 'No'), (4, 2, 2, 29, 'No'),
+                             (5, 2, 1, 50, 'Yes'), (6, 1, 1, 38, 'No');
 """
 
 BOTH = ("SELECT d.department_name, j.job_role_name, {measure} FROM employees e JOIN departments d USING "
@@ -50,3 +54,23 @@ def test_every_listed_grouping_groups(company, question):
     got = company.warehouse.run(compile_intent(read.intent, company.semantic).sql)
     want = company.warehouse.run(QUESTIONS[question])
     assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+
+
+NONE_LEFT = {
+    "which job roles have no leavers": "SELECT j.job_role_name FROM employees e JOIN job_roles j USING (job_role_id) "
+                                       "GROUP BY 1 HAVING count(*) FILTER (WHERE attrition = 'Yes') = 0",
+    "in which department and job role has nobody ever left?":
+        "SELECT d.department_name, j.job_role_name FROM employees e JOIN departments d USING (department_id) "
+        "JOIN job_roles j USING (job_role_id) GROUP BY 1, 2 HAVING count(*) FILTER (WHERE attrition = 'Yes') = 0",
+}
+
+
+@pytest.mark.parametrize("question", sorted(NONE_LEFT))
+def test_groups_none_of_whose_rows_is_flagged(company, question):
+    read = extract_intent(question, company.semantic, company.values)
+    assert read.intent is not None, read.reason
+    assert read.intent.having and not read.intent.filters
+    got = company.warehouse.run(compile_intent(read.intent, company.semantic).sql)
+    want = company.warehouse.run(NONE_LEFT[question])
+    assert want.rows and rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), \
+        (question, got.rows, want.rows)

@@ -130,8 +130,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
 
 def _listed_after_a_grouping(state: State, start: int, grouping: dict[GroupKey, Mention | None]
                              ) -> tuple[str, ...] | None:
-    """'by department and job role', 'per carrier, origin': a word listed right after a grouping word
-    groups too, by the same cue."""
+    """'by department and job role', 'which department and job role': a word listed right after a grouping
+    word groups too, by the same cue."""
     end = start
     while end > 0 and state.tokens[end - 1].low in ("the", "a", "an"):
         end -= 1
@@ -140,8 +140,9 @@ def _listed_after_a_grouping(state: State, start: int, grouping: dict[GroupKey, 
     before = mention_at(state, end - 2)
     if before is None or not any(before is m for m in grouping.values()):
         return None
-    return state.cue_before(_past_ranking_words(state, before.start), GROUP_CUES) or \
-        _listed_after_a_grouping(state, before.start, grouping)
+    start = _past_ranking_words(state, before.start)
+    return state.cue_before(start, GROUP_CUES) or state.cue_before(start, [(w,) for w in WHICH], skip=(
+        "the", "a", "an", "top")) or _listed_after_a_grouping(state, before.start, grouping)
 
 
 _LIST_LINKS = {"and", ",", "&"}

@@ -1,0 +1,97 @@
+"""Pass: groups none of whose rows is flagged ('which job roles have no leavers', 'departments with zero
+attrition', 'where has nobody ever left'): a count of the flagged rows that must be 0 in each group (HAVING),
+not the flagged rows alone (a WHERE would leave exactly those groups out). The words are vocabulary data
+(shapes `none_of`, `no_person`, `none_of_fillers`). Said of the flag's own rows ('flights with no
+cancellation'), 'no' is a negated condition, read by the flags pass."""
+
+from __future__ import annotations
+
+from agent.semantic.intent import MetricFilter
+from agent.semantic.model import SemanticModel
+from agent.semantic.parse.draft import Draft
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.state import State, mention_at
+from agent.semantic.text import phrase
+from agent.semantic.words import lemmas
+
+
+def none_flagged_pass(draft: Draft) -> Draft:
+    state, model = draft.state, draft.model
+    cues = sorted((phrase(c) for c in model.shapes.get("none_of", [])), key=len, reverse=True)
+    people = {phrase(c) for c in model.shapes.get("no_person", [])}
+    fillers = set(model.shapes.get("none_of_fillers", []))
+    words = [t.low for t in state.tokens]
+    for index in range(len(words)):
+        cue = next((c for c in cues if tuple(words[index:index + len(c)]) == c), None)
+        if cue is None or index in state.used_tokens:
+            continue
+        j = index + len(cue)
+        while j < len(words) and words[j] in fillers:
+            j += 1
+        counted, table, end = _counted_at(state, j, model)
+        if counted is None:
+            flag, end = _flag_at(state, j, model, by_its_verb=cue in people)
+            if flag is None:
+                continue
+            table = model.dimension_by_name[flag].sources[0].table
+            counted = _flagged_rows(flag, table, model)
+        if counted is None or table is None or not _said_of_other_things(state, index, table, model):
+            continue
+        draft.having.append(MetricFilter(metric=counted, op="=", value=0))
+        state.consume(*range(index, end))  # the fillers too ('ever': all of the data, as without it)
+        for mention in state.mentions:
+            if index <= mention.start < end:
+                mention.used = True
+        return draft
+    return draft
+
+
+def _counted_at(state: State, j: int, model: SemanticModel) -> tuple[str | None, str | None, int]:
+    """A count of rows said at token `j` ('no cancelled flights': the model's count of them), its table and
+    where its words end."""
+    mention = mention_at(state, j)
+    if mention is None or mention.start != j or mention.used or not mention.has("metric"):
+        return None, None, j
+    metric = model.metric_by_name[mention.of("metric")[0].name]
+    expr = _squashed(metric.expr or "")
+    counts = metric.agg in ("count", "sum_boolean") or expr.startswith(("count(", "sum_boolean("))
+    return (metric.name, metric.table, mention.end) if counts and metric.table else (None, None, j)
+
+
+def _flag_at(state: State, j: int, model: SemanticModel, by_its_verb: bool) -> tuple[str | None, int]:
+    """The flag said at token `j` (by its words, or after 'nobody' by the verb of what it says: 'left' for
+    'left the company'), and where its words end."""
+    mention = mention_at(state, j)
+    if mention is not None and mention.start == j and not mention.used and mention.has("flag"):
+        return mention.of("flag")[0].name, mention.end
+    if not by_its_verb or j >= len(state.tokens):
+        return None, j
+    verbs = set(lemmas(state.tokens[j].low).get("VERB", ()))
+    said = [d.name for d in model.dimensions if d.kind == "flag" and verbs and any(
+        verbs & set(lemmas(words.split()[0]).get("VERB", ())) for words in d.related if len(words.split()) > 1)]
+    return (said[0], j + 1) if len(set(said)) == 1 else (None, j)
+
+
+def _said_of_other_things(state: State, index: int, table: str, model: SemanticModel) -> bool:
+    """Is the nearest thing named before the cue a thing other than the flag's rows (the groups)?"""
+    for k in range(index - 1, -1, -1):
+        mention: Mention | None = mention_at(state, k)
+        if mention is None or mention.start != k:
+            continue
+        if mention.has("entity"):
+            return all(e.name != table for e in mention.of("entity"))
+        if any(model.dimension_by_name[e.name].kind == "categorical" for e in mention.of("dimension")):
+            return True
+    return False
+
+
+def _flagged_rows(flag: str, table: str, model: SemanticModel) -> str | None:
+    """The model's count of the rows the flag holds for (a sum_boolean of its condition), if it has one."""
+    condition = next(s.expr for s in model.dimension_by_name[flag].sources if s.table == table)
+    wanted = _squashed(f"sum_boolean({condition})")
+    found = [m.name for m in model.metrics if m.table == table and _squashed(m.expr or "") == wanted]
+    return found[0] if len(found) == 1 else None
+
+
+def _squashed(expr: str) -> str:
+    return "".join(expr.lower().split())
