@@ -62,6 +62,8 @@ def is_rate(column: str, meaning: ColumnMeaning | None = None) -> bool:
     """Values are percentages or fractions: their differences are percentage points."""
     if meaning is not None and meaning.percent:
         return True
+    if column.lower().endswith(_TIMES_SUFFIX):
+        return False
     return bool(_FRACTION_NAME.search(column.lower()) or _PERCENT_NAME.search(column.lower()))
 
 
@@ -70,7 +72,13 @@ def is_fraction(column: str, meaning: ColumnMeaning | None = None) -> bool:
         return True
     if meaning is not None and meaning.unit == "%":
         return False
+    if column.lower().endswith(_TIMES_SUFFIX):
+        return False
     return bool(_FRACTION_NAME.search(column.lower()))
+
+
+# A contrast's ratio (one side's value over the other's, 'how many times higher'): a multiple, not a share.
+_TIMES_SUFFIX = "__ratio"
 
 
 def _named_a_share(semantic: SemanticModel | None, column: str) -> bool:

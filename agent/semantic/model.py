@@ -369,6 +369,17 @@ class SemanticModel(_Strict):
         found = next((d for d in dbt_model.dimensions if d.expr == source.expr), None) if dbt_model else None
         return found is None or found.granularity not in ("day", "week", "month", "quarter", "year")
 
+    def flag_count(self, flag: str) -> tuple[str, str] | None:
+        """The model's count of the rows a yes/no dimension holds for (a sum_boolean of its condition) and
+        that count's table, when there is exactly one."""
+        dim = self.dimension_by_name.get(flag)
+        if dim is None or dim.kind != "flag" or not dim.sources:
+            return None
+        table, condition = dim.sources[0].table, dim.sources[0].expr
+        wanted = "".join(f"sum_boolean({condition})".lower().split())
+        found = [m.name for m in self.metrics if m.table == table and "".join((m.expr or "").lower().split()) == wanted]
+        return (found[0], table) if len(found) == 1 else None
+
     def name_dimension(self, table: str) -> str | None:
         """The dimension that names a table's things: its name, else its title ('which movie' -> its
         title); with neither, its key (the key tells them apart)."""

@@ -213,6 +213,7 @@ _Sides = tuple[tuple[Side, Side], dict[str, object]]
 def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
     kinds = [(k, words.find(k)) for k in ("pct_change", "share", "ratio", "difference")]
     found = [(k, spans) for k, spans in kinds if spans]
+    intent = _flag_measured(intent, words, model)
     metrics = intent.metrics
     if not found and not intent.compare:
         return _beside_the_rest(intent, words, model)
@@ -222,7 +223,7 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     if kind == "share":
         if model.metric_by_name[metrics[0]].expr in ("ratio", "derived"):
             words.consume(spans)  # 'what percent ... on time': the metric is the share already
-            return intent
+            return _beside_the_rest(intent, words, model)
         rate = _rate_of(metrics[0], model)
         if rate is not None:  # 'percentage of flights cancelled by month': the model's own rate, per group
             words.consume(spans)
@@ -271,6 +272,23 @@ def _beside_the_rest(intent: StructuredIntent, words: _Words, model: SemanticMod
     field = flagged.filters[0].field
     words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than")])
     return intent.model_copy(update={**rest, "dimensions": [*intent.dimensions, field]})
+
+
+def _flag_measured(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
+    """'how many times higher is attrition for people who work overtime than for those who don't': of two
+    yes/no conditions, one set against the rows it leaves out, the one said first is what is measured: the
+    model's rate of it (the share of rows it holds for) on each side."""
+    flags = [f for f in intent.filters if f.op == "=" and f.values == [True]
+             and f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"]
+    if len(flags) != 2 or not words.find("the_others"):
+        return intent
+    said = {e.name: m.start for m in words.state.mentions for e in m.of("flag")}
+    measured = min(flags, key=lambda f: said.get(f.field, len(words.low)))
+    counted = model.flag_count(measured.field)
+    rate = _rate_of(counted[0], model) if counted else None
+    if rate is None:
+        return intent
+    return intent.model_copy(update={"metrics": [rate], "filters": [f for f in intent.filters if f is not measured]})
 
 
 def _flag_sides(intent: StructuredIntent, words: _Words, model: SemanticModel) -> _Sides | None:

@@ -106,6 +106,13 @@ def test_a_sum_of_ones_for_rows_meeting_a_condition_is_a_count_without_the_colum
     assert meaning.aggregate == "count" and meaning.unit is None
 
 
+def test_a_contrasts_ratio_is_a_multiple_not_a_share():
+    from agent.chatbi.meaning import is_fraction, is_rate
+
+    assert not is_fraction("attrition_rate__ratio") and not is_rate("attrition_rate__ratio")
+    assert is_fraction("attrition_rate__share") and is_fraction("flights_ratio")
+
+
 async def test_distinct_counts_per_group_are_not_added_up(warehouse):
     analysis = await _analyze(
         warehouse, "planes per origin",

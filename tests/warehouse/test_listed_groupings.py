@@ -20,12 +20,13 @@ CREATE TABLE job_roles (job_role_id INTEGER PRIMARY KEY, job_role_name VARCHAR N
 CREATE TABLE employees (employee_id INTEGER PRIMARY KEY,
                         department_id INTEGER NOT NULL REFERENCES departments (department_id),
                         job_role_id INTEGER NOT NULL REFERENCES job_roles (job_role_id), age INTEGER NOT NULL,
-                        attrition VARCHAR NOT NULL);
+                        attrition VARCHAR NOT NULL, over_time VARCHAR NOT NULL);
 COMMENT ON COLUMN employees.attrition IS '''Yes'' = the employee left the company, ''No'' = still employed';
+COMMENT ON COLUMN employees.over_time IS '''Yes'' = the employee works overtime';
 INSERT INTO departments VALUES (1, 'Sales'), (2, 'Research');
 INSERT INTO job_roles VALUES (1, 'Manager'), (2, 'Scientist'), (3, 'Representative');
-INSERT INTO employees VALUES (1, 1, 1, 40, 'No'), (2, 1, 3, 25, 'Yes'), (3, 1, 3, 31, 'No'), (4, 2, 2, 29, 'No'),
-                             (5, 2, 1, 50, 'Yes'), (6, 1, 1, 38, 'No');
+INSERT INTO employees VALUES (1, 1, 1, 40, 'No', 'Yes'), (2, 1, 3, 25, 'Yes', 'Yes'), (3, 1, 3, 31, 'No', 'No'),
+                             (4, 2, 2, 29, 'No', 'No'), (5, 2, 1, 50, 'Yes', 'No'), (6, 1, 1, 38, 'No', 'No');
 """
 
 BOTH = ("SELECT d.department_name, j.job_role_name, {measure} FROM employees e JOIN departments d USING "
@@ -74,3 +75,19 @@ def test_groups_none_of_whose_rows_is_flagged(company, question):
     want = company.warehouse.run(NONE_LEFT[question])
     assert want.rows and rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), \
         (question, got.rows, want.rows)
+
+
+def test_a_rate_of_one_flag_set_against_the_rows_another_leaves_out(company):
+    """'how many times higher is attrition for people who work overtime than for those who don't': the first
+    flag is measured (its rate), the second splits the rows; overtime 1 of 2 left, the others 1 of 4."""
+    question = "how many times higher is attrition for people who work overtime than for those who don't?"
+    read = extract_intent(question, company.semantic, company.values)
+    assert read.intent is not None and read.intent.contrast is not None, read.reason
+    assert read.intent.contrast.kind == "ratio" and not read.intent.filters
+    got = company.warehouse.run(compile_intent(read.intent, company.semantic).sql)
+    assert got.rows == [(2.0,)] or [float(v) for v in got.rows[0]] == [2.0]
+    side_by_side = extract_intent("attrition rate for people who work overtime vs everyone else",
+                                  company.semantic, company.values).intent
+    assert side_by_side is not None and side_by_side.dimensions == ["over_time"]
+    rows = company.warehouse.run(compile_intent(side_by_side, company.semantic).sql).rows
+    assert sorted((bool(r[0]), float(r[1])) for r in rows) == [(False, 0.25), (True, 0.5)]

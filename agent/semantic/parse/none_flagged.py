@@ -33,8 +33,7 @@ def none_flagged_pass(draft: Draft) -> Draft:
             flag, end = _flag_at(state, j, model, by_its_verb=cue in people)
             if flag is None:
                 continue
-            table = model.dimension_by_name[flag].sources[0].table
-            counted = _flagged_rows(flag, table, model)
+            counted, table = model.flag_count(flag) or (None, None)
         if counted is None or table is None or not _said_of_other_things(state, index, table, model):
             continue
         draft.having.append(MetricFilter(metric=counted, op="=", value=0))
@@ -83,14 +82,6 @@ def _said_of_other_things(state: State, index: int, table: str, model: SemanticM
         if any(model.dimension_by_name[e.name].kind == "categorical" for e in mention.of("dimension")):
             return True
     return False
-
-
-def _flagged_rows(flag: str, table: str, model: SemanticModel) -> str | None:
-    """The model's count of the rows the flag holds for (a sum_boolean of its condition), if it has one."""
-    condition = next(s.expr for s in model.dimension_by_name[flag].sources if s.table == table)
-    wanted = _squashed(f"sum_boolean({condition})")
-    found = [m.name for m in model.metrics if m.table == table and _squashed(m.expr or "") == wanted]
-    return found[0] if len(found) == 1 else None
 
 
 def _squashed(expr: str) -> str:
