@@ -1,0 +1,81 @@
+"""Teaching a thing with related rows in a window: "when I say busy plane I mean a plane with a flight in the last
+30 days" is read back in plain words, kept once confirmed, and then counts the planes having such a flight, the
+rows checked against SQL written by hand (the window counted back from the data's latest flight date)."""
+
+from __future__ import annotations
+
+from datetime import date, timedelta
+
+import yaml
+
+from agent.api import ChatContext, learning_command
+from tests.learning.conftest import ask, choose
+
+TEACHER = ChatContext(user="U1", channel="C1", workspace="T1")
+
+
+async def _answer(assistant, session: str, question: str):
+    """The answered question's rows (a confirmation, when the bot asks one, is answered with Run)."""
+    reply = await ask(assistant, session, question, TEACHER)
+    if reply.ask_human is not None and not reply.rows:
+        reply = await choose(assistant, session, "run", TEACHER)
+    assert reply.ok and reply.sql, reply.text
+    return reply
+
+
+def _rows(warehouse, sql: str) -> list[list[object]]:
+    return sorted([list(r) for r in warehouse.run(sql).rows], key=repr)
+
+
+async def test_a_thing_with_a_related_row_in_the_last_days_is_counted(make_learning_assistant, new_session, warehouse):
+    assistant = make_learning_assistant()
+    shown = await ask(assistant, new_session(),
+                      "when I say busy plane I mean a plane with a flight in the last 30 days", TEACHER)
+    assert shown.learn is not None and shown.learn.kind == "definition", shown.text
+    assert "planes with at least one flight dated in the 30 days up to the latest flight date" in shown.text
+    assert assistant.learning.store.words("T1") == {}
+    assert (await assistant.learn_word("s", shown.learn, TEACHER)).ok
+
+    [[latest]] = warehouse.run("SELECT max(make_date(year, month, day)) FROM flights").rows
+    start = (latest if isinstance(latest, date) else date.fromisoformat(str(latest))) - timedelta(days=29)
+    busy = (f"EXISTS (SELECT 1 FROM flights f WHERE f.tailnum = p.tailnum "
+            f"AND make_date(f.year, f.month, f.day) >= DATE '{start.isoformat()}')")
+    counted = await _answer(assistant, new_session(), "how many busy planes are there?")
+    assert counted.rows == _rows(warehouse, f"SELECT count(*) FROM planes p WHERE {busy}"), counted.sql
+    assert counted.rows[0][0] < _rows(warehouse, "SELECT count(*) FROM planes")[0][0]  # the window leaves some out
+    grouped = await _answer(assistant, new_session(), "busy planes by manufacturer")
+    hand = _rows(warehouse, f"SELECT manufacturer, count(*) FROM planes p WHERE {busy} GROUP BY manufacturer")
+    assert sorted(grouped.rows, key=repr) == hand, grouped.sql
+
+
+async def test_at_least_n_related_rows_in_a_year_and_the_review_commands(make_learning_assistant, new_session, warehouse):
+    assistant = make_learning_assistant()
+    shown = await ask(assistant, new_session(), "by workhorse plane we mean an aircraft that made at least 300 "
+                      "flights in 2013", TEACHER)
+    assert shown.learn is not None and "planes with at least 300 flights dated in 2013" in shown.text, shown.text
+    assert (await assistant.learn_word("s", shown.learn, TEACHER)).ok
+    counted = await _answer(assistant, new_session(), "how many workhorse planes?")
+    hand = ("SELECT count(*) FROM planes p WHERE (SELECT count(*) FROM flights f WHERE f.tailnum = p.tailnum "
+            "AND f.year = 2013) >= 300")
+    assert counted.rows == _rows(warehouse, hand) and 0 < counted.rows[0][0], counted.sql
+
+    settings = assistant.settings
+    status, lines = learning_command(settings, "vocabulary", "list", None, "T1")
+    assert status == 0 and lines[0].startswith("“workhorse plane” = an aircraft that made at least 300"), lines
+    overlay = yaml.safe_load("\n".join(learning_command(settings, "vocabulary", "export", None, "T1")[1]))
+    [planes] = overlay["semantic_models"]
+    assert planes["name"] == "planes" and "EXISTS" not in planes["dimensions"][0]["expr"]
+    assert "flights" in planes["dimensions"][0]["expr"]
+    status, _ = learning_command(settings, "vocabulary", "forget", "workhorse plane", "T1")
+    assert status == 0 and assistant.learning.store.words("T1") == {}
+
+
+async def test_a_window_on_the_calendar_or_rows_that_do_not_point_at_the_thing_are_not_learned(
+        make_learning_assistant, new_session):
+    assistant = make_learning_assistant()
+    for word, meaning in (("busy plane", "a plane with a flight this month"),  # a calendar period, not a run of days
+                          ("busy flight", "a flight with a plane in the last 30 days"),  # planes point at no flight
+                          ("busy plane", "a plane with a flight in the last 30 days and seats > 100")):  # words unread
+        reply = await ask(assistant, new_session(), f"when I say {word} I mean {meaning}", TEACHER)
+        assert reply.learn is None and f"did not learn “{word}”" in reply.text, meaning
+    assert assistant.learning.store.words("T1") == {}
