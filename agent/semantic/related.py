@@ -7,8 +7,9 @@ the project's dialect, so it becomes a flag dimension the compiler reads like an
 related rows of one thing, so the thing's own rows are never multiplied by them.
 
 A window counts back from the latest date in the related rows, never from today's clock (as a question's
-'last month' does), and rolls: 'the last 90 days' are the 90 days up to that date, 'the last 3 months' the
-three months up to it, so the condition means the same whatever day the latest date falls on."""
+'last month' does), in whole days (a timestamp is cut to its day, as a question's dates are), and rolls: 'the
+last 90 days' are the 90 days up to that day, that day included, 'the last 3 months' the three months up to it,
+so the condition means the same whatever day the latest date falls on."""
 
 from __future__ import annotations
 
@@ -105,14 +106,13 @@ def related_sql(thing: str, related: Related, model: SemanticModel) -> str:
                                     expression=sqlglot.parse_one(key.expr, read=dialect))]
     dimension = counted.dimension(dated_by(model, related.table) or "")
     if dimension is not None and (related.last is not None or related.year is not None):
-        date_sql = dimension.expr
-        date = _qualified(date_sql, counted_alias, dialect)
+        date = exp.cast(_qualified(dimension.expr, counted_alias, dialect), "DATE")
         if related.year is not None:
-            where.append(exp.EQ(this=exp.Extract(this=exp.Var(this="YEAR"), expression=exp.cast(date, "DATE")),
+            where.append(exp.EQ(this=exp.Extract(this=exp.Var(this="YEAR"), expression=date),
                                 expression=exp.Literal.number(related.year)))
         if related.last is not None and related.grain is not None:
-            latest = exp.select(exp.Max(this=_qualified(date_sql, "__related_latest", dialect))).from_(
-                _source(counted, "__related_latest", dialect))
+            latest = exp.select(exp.Max(this=exp.cast(_qualified(dimension.expr, "__related_latest", dialect), "DATE"))
+                                ).from_(_source(counted, "__related_latest", dialect))
             count, unit = related.last, related.grain
             count, unit = (count * 7, "day") if unit == "week" else (count * 3, "month") if unit == "quarter" \
                 else (count, unit)
@@ -153,8 +153,9 @@ def related_words(thing: str, related: Related, model: SemanticModel) -> str:
     one = row_word(model, related.table)
     rows = f"at least one {one}" if related.at_least == 1 else f"at least {related.at_least} {plural_phrase(one)}"
     said = f"{things} with {rows}"
-    date_name = dated_by(model, related.table)
-    date = model.dimension_by_name[date_name].label.lower() if date_name in model.dimension_by_name else "date"
+    date_name = dated_by(model, related.table) or "date"
+    date = model.dimension_by_name[date_name].label.lower() if date_name in model.dimension_by_name else \
+        date_name.replace("_", " ")
     if related.year is not None:
         said += f" dated in {related.year} (by {date})"
     if related.last is not None and related.grain is not None:

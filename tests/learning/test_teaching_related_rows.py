@@ -9,18 +9,9 @@ from datetime import date, timedelta
 import yaml
 
 from agent.api import ChatContext, learning_command
-from tests.learning.conftest import ask, choose
+from tests.learning.conftest import answer, ask
 
 TEACHER = ChatContext(user="U1", channel="C1", workspace="T1")
-
-
-async def _answer(assistant, session: str, question: str):
-    """The answered question's rows (a confirmation, when the bot asks one, is answered with Run)."""
-    reply = await ask(assistant, session, question, TEACHER)
-    if reply.ask_human is not None and not reply.rows:
-        reply = await choose(assistant, session, "run", TEACHER)
-    assert reply.ok and reply.sql, reply.text
-    return reply
 
 
 def _rows(warehouse, sql: str) -> list[list[object]]:
@@ -40,10 +31,10 @@ async def test_a_thing_with_a_related_row_in_the_last_days_is_counted(make_learn
     start = (latest if isinstance(latest, date) else date.fromisoformat(str(latest))) - timedelta(days=29)
     busy = (f"EXISTS (SELECT 1 FROM flights f WHERE f.tailnum = p.tailnum "
             f"AND make_date(f.year, f.month, f.day) >= DATE '{start.isoformat()}')")
-    counted = await _answer(assistant, new_session(), "how many busy planes are there?")
+    counted = await answer(assistant, new_session(), "how many busy planes are there?", TEACHER)
     assert counted.rows == _rows(warehouse, f"SELECT count(*) FROM planes p WHERE {busy}"), counted.sql
     assert counted.rows[0][0] < _rows(warehouse, "SELECT count(*) FROM planes")[0][0]  # the window leaves some out
-    grouped = await _answer(assistant, new_session(), "busy planes by manufacturer")
+    grouped = await answer(assistant, new_session(), "busy planes by manufacturer", TEACHER)
     hand = _rows(warehouse, f"SELECT manufacturer, count(*) FROM planes p WHERE {busy} GROUP BY manufacturer")
     assert sorted(grouped.rows, key=repr) == hand, grouped.sql
 
@@ -54,7 +45,7 @@ async def test_at_least_n_related_rows_in_a_year_and_the_review_commands(make_le
                       "flights in 2013", TEACHER)
     assert shown.learn is not None and "planes with at least 300 flights dated in 2013" in shown.text, shown.text
     assert (await assistant.learn_word("s", shown.learn, TEACHER)).ok
-    counted = await _answer(assistant, new_session(), "how many workhorse planes?")
+    counted = await answer(assistant, new_session(), "how many workhorse planes?", TEACHER)
     hand = ("SELECT count(*) FROM planes p WHERE (SELECT count(*) FROM flights f WHERE f.tailnum = p.tailnum "
             "AND f.year = 2013) >= 300")
     assert counted.rows == _rows(warehouse, hand) and 0 < counted.rows[0][0], counted.sql
