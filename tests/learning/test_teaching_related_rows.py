@@ -9,6 +9,10 @@ from datetime import date, timedelta
 import yaml
 
 from agent.api import ChatContext, learning_command
+from agent.learning.relating import related_definition
+from agent.semantic.definitions import Definition, problems_of, with_definitions
+from agent.semantic.layer import load_layer
+from agent.semantic.related import Related
 from tests.learning.conftest import answer, ask
 
 TEACHER = ChatContext(user="U1", channel="C1", workspace="T1")
@@ -70,3 +74,39 @@ async def test_a_window_on_the_calendar_or_rows_that_do_not_point_at_the_thing_a
         reply = await ask(assistant, new_session(), f"when I say {word} I mean {meaning}", TEACHER)
         assert reply.learn is None and f"did not learn “{word}”" in reply.text, meaning
     assert assistant.learning.store.words("T1") == {}
+
+
+def test_the_wordings_of_a_related_row_condition_read_through_the_vocabulary():
+    model = load_layer()
+    read = {meaning: related_definition("busy plane", meaning, model) for meaning in (
+        "a plane with a flight in the last 30 days",
+        "planes that have at least 3 flights during the past 2 weeks",  # 'have': a function word, a verb
+        "an aircraft which made more than 2 flights in 2013",  # 'made': an event verb of the vocabulary
+        "a plane having one flight over the last 3 months",
+    )}
+    got = {m: (d.label, d.table, d.related.model_dump(exclude_defaults=True)) for m, d in read.items()
+           if d is not None and d.related is not None}
+    assert got == {
+        "a plane with a flight in the last 30 days": ("busy", "planes", {"table": "flights", "last": 30, "grain": "day"}),
+        "planes that have at least 3 flights during the past 2 weeks":
+            ("busy", "planes", {"table": "flights", "at_least": 3, "last": 2, "grain": "week"}),
+        "an aircraft which made more than 2 flights in 2013":
+            ("busy", "planes", {"table": "flights", "at_least": 3, "year": 2013}),
+        "a plane having one flight over the last 3 months":
+            ("busy", "planes", {"table": "flights", "last": 3, "grain": "month"}),
+    }
+    for meaning in ("a plane with flights", "a plane with a flight in the last 30", "a plane flight in 2013",
+                    "a plane with a flight in the last 3 month"):
+        assert related_definition("busy plane", meaning, model) is None, meaning
+
+
+def test_a_related_condition_from_elsewhere_is_held_to_the_model():
+    """An intent's definition (an LLM's) is checked like a taught one: rows that do not point at the thing
+    in the one way it names are refused with a sentence, and the model is not extended with it."""
+    model = load_layer()
+    wrong = Definition(name="d", label="odd", table="planes", kind="condition",
+                       related=Related(table="weather", last=3, grain="day"))  # weather rows reach planes via flights
+    assert problems_of([wrong], model) == ["'odd' counts weather rows, which do not point at planes rows in one way."]
+    assert with_definitions(model, [wrong]) is model
+    through = wrong.model_copy(update={"related": Related(table="weather", via="flights", last=3, grain="day")})
+    assert problems_of([through], model) == [] and "d" in with_definitions(model, [through]).dimension_by_name
