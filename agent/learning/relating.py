@@ -1,8 +1,9 @@
 """Teaching a condition on related rows in words: "when I say active customer I mean a customer with an order in
-the last 90 days", "by busy plane we mean a plane that made at least 5 flights in 2013".
+the last 90 days", "by busy plane we mean a plane that made at least 5 flights in 2013", "by idle plane we
+mean a plane with no flight in the last 30 days".
 
 The meaning is read as: the thing (what one table's rows are called), link words or a verb of the rows, a count
-(a, at least N, more than N), the related thing (what another table's rows are called, rows that point at the
+(a, at least N, more than N, no), the related thing (what another table's rows are called, rows that point at the
 thing through the model's entities), then an optional window (the last N days, weeks, months, quarters or years
 of the data, or a year). Every word of it must be read so; the words are data (`phrases.yaml` related_rows, the
 vocabulary's relative dates and event verbs), the SQL is built by `agent.semantic.related`."""
@@ -53,7 +54,7 @@ def related_definition(word: str, meaning: str, model: SemanticModel) -> Definit
     link = link_of(model, table, related_table)
     if i != len(low) or link is None:
         return None
-    related = Related(table=related_table, via=link[0], at_least=at_least, **fields)
+    related = Related(table=related_table, via=link[0], at_least=max(1, at_least), absent=at_least == 0, **fields)
     label = _label(word, table, model)
     if related_problems(label, table, related, model):
         return None
@@ -99,12 +100,15 @@ def _whole(token: Token) -> int | None:
 
 
 def _count_at(tokens: list[Token], i: int) -> tuple[int, int] | None:
-    """(at least how many, where the count ends): 'a', 'at least 5', 'more than 2'."""
+    """(at least how many, 0 for none, where the count ends): 'a', 'at least 5', 'more than 2', 'no'."""
     low = [t.low for t in tokens]
     for key, extra in (("at_least", 0), ("more_than", 1)):
         j = _after(low, i, _PHRASES[key])
         if j > i and j < len(tokens) and (number := _whole(tokens[j])) is not None:
             return number + extra, j + 1
+    j = _after(low, i, _PHRASES["none"])
+    if j > i:
+        return 0, j
     j = _after(low, i, _PHRASES["one"])
     return (1, j) if j > i else None
 

@@ -30,11 +30,12 @@ Grain = Literal["day", "week", "month", "quarter", "year"]
 
 class Related(BaseModel):
     """Rows of `table` that point at the thing (directly, or through rows of `via` that do), at least
-    `at_least` of them, dated in the last `last` `grain`s of the data or in `year`."""
+    `at_least` of them (or none, when `absent`), dated in the last `last` `grain`s of the data or in `year`."""
 
     table: str  # the semantic model whose rows are counted ('orders')
     via: str | None = None  # the model whose rows point at the thing, when `table`'s do not (order lines)
     at_least: int = Field(default=1, ge=1)
+    absent: bool = False  # 'a plane with no flight in the last 30 days'
     last: int | None = Field(default=None, ge=1)
     grain: Grain | None = None
     year: int | None = Field(default=None, ge=1000, le=9999)
@@ -120,8 +121,10 @@ def related_sql(thing: str, related: Related, model: SemanticModel) -> str:
                                 unit=exp.Var(this=unit.upper()))
             where.append(exp.GT(this=date, expression=start))
     rows = rows.where(exp.and_(*where))
-    if related.at_least == 1:
-        condition: exp.Expr = exp.Exists(this=rows)
+    if related.absent:
+        condition: exp.Expr = exp.Not(this=exp.Exists(this=rows))
+    elif related.at_least == 1:
+        condition = exp.Exists(this=rows)
     else:
         counted_key = counted.primary
         what: exp.Expr = exp.Star() if related.via is None or counted_key is None else exp.Distinct(
@@ -152,6 +155,7 @@ def related_words(thing: str, related: Related, model: SemanticModel) -> str:
     things = plural_phrase(row_word(model, thing))
     one = row_word(model, related.table)
     rows = f"at least one {one}" if related.at_least == 1 else f"at least {related.at_least} {plural_phrase(one)}"
+    rows = f"no {one}" if related.absent else rows
     said = f"{things} with {rows}"
     date_name = dated_by(model, related.table) or "date"
     date = model.dimension_by_name[date_name].label.lower() if date_name in model.dimension_by_name else \
@@ -159,7 +163,7 @@ def related_words(thing: str, related: Related, model: SemanticModel) -> str:
     if related.year is not None:
         said += f" dated in {related.year} (by {date})"
     if related.last is not None and related.grain is not None:
-        span = f"{related.last} {related.grain}" if related.last == 1 else f"{related.last} {related.grain}s"
+        span = related.grain if related.last == 1 else f"{related.last} {related.grain}s"
         said += f" dated in the {span} up to the latest {date} in the data"
     if related.via is not None:
         said += f", counted through the {plural_phrase(row_word(model, related.via))}"

@@ -42,6 +42,13 @@ async def test_a_thing_with_a_related_row_in_the_last_days_is_counted(make_learn
     hand = _rows(warehouse, f"SELECT manufacturer, count(*) FROM planes p WHERE {busy} GROUP BY manufacturer")
     assert sorted(grouped.rows, key=repr) == hand, grouped.sql
 
+    shown = await ask(assistant, new_session(), "by idle plane we mean a plane with no flights in the last 30 days",
+                      TEACHER)
+    assert shown.learn is not None and "planes with no flight dated in the 30 days" in shown.text, shown.text
+    assert (await assistant.learn_word("s", shown.learn, TEACHER)).ok
+    idle = await answer(assistant, new_session(), "how many idle planes?", TEACHER)
+    assert idle.rows == _rows(warehouse, f"SELECT count(*) FROM planes p WHERE NOT {busy}") and idle.rows[0][0] > 0
+
 
 async def test_at_least_n_related_rows_in_a_year_and_the_review_commands(make_learning_assistant, new_session, warehouse):
     assistant = make_learning_assistant()
@@ -96,7 +103,7 @@ def test_the_wordings_of_a_related_row_condition_read_through_the_vocabulary():
             ("busy", "planes", {"table": "flights", "last": 3, "grain": "month"}),
     }
     for meaning in ("a plane with flights", "a plane with a flight in the last 30", "a plane flight in 2013",
-                    "a plane with a flight in the last 3 month"):
+                    "a plane with a flight in the last 3 month", "a plane with not flights"):
         assert related_definition("busy plane", meaning, model) is None, meaning
 
 
