@@ -1,8 +1,8 @@
 """Teaching in words: "when I say hub I mean origin airport", "by late we mean arrival delay > 15".
 
 The meaning is read as one thing of the model (a measure, a field, what a table's rows are called) or,
-failing that, as a definition the reader already takes in a question (a condition or a formula over one
-table's columns: `agent.semantic.definitions`). Either is shown back with "Remember …?" and kept only when
+failing that, as a condition on a thing's related rows (`agent.learning.relating`) or a definition the reader
+already takes in a question (a condition or a formula over one table's columns: `agent.semantic.definitions`). Either is shown back with "Remember …?" and kept only when
 someone confirms; what cannot be read that way is said, and nothing is kept."""
 
 from __future__ import annotations
@@ -14,6 +14,8 @@ from agent.semantic.definitions import Definition, column_words
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.defining import read_definitions
 from agent.learning.offer import LearnOffer
+from agent.learning.relating import related_definition
+from agent.semantic.related import related_words
 
 
 def _columns_joined(meaning: str, model: SemanticModel) -> str:
@@ -36,6 +38,9 @@ def _columns_joined(meaning: str, model: SemanticModel) -> str:
 
 def definition_for(word: str, meaning: str, model: SemanticModel) -> Definition | None:
     """The condition or measure `meaning` defines, named `word`; None when it defines none."""
+    related = related_definition(word, meaning, model)
+    if related is not None:
+        return related
     joined = _columns_joined(meaning, model)
     for said in (f"{word} = {meaning}", f"{word} ({meaning})", f"{word} = {joined}"):
         _, definitions, _ = read_definitions(said, model)
@@ -78,8 +83,9 @@ def understand(word: str, meaning: str, model: SemanticModel) -> LearnOffer | No
 def not_understood(word: str, meaning: str) -> str:
     return (f"I could not read “{meaning}” as something in the data model, so I did not learn “{word}”. I can learn "
             "a word for a measure, a field or what a table's rows are called (“when I say hub I mean origin "
-            "airport”), or for a condition or formula over one table's columns (“by late we mean arrival delay "
-            "> 15”).")
+            "airport”), for a condition or formula over one table's columns (“by late we mean arrival delay "
+            "> 15”), or for a thing with related rows (“when I say active customer I mean a customer with an order "
+            "in the last 90 days”).")
 
 
 def explain(offer: LearnOffer, model: SemanticModel) -> str:
@@ -89,5 +95,7 @@ def explain(offer: LearnOffer, model: SemanticModel) -> str:
     definition = definition_for(offer.word, offer.meaning, model)
     if definition is None:
         return f"“{offer.meaning}”"
+    if definition.related is not None:
+        return related_words(definition.table, definition.related, model)
     what = "the condition" if definition.kind == "condition" else f"the {definition.agg} of"
     return f"{what} {definition.expr} on the {definition.table} rows"

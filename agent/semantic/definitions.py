@@ -23,6 +23,7 @@ from sqlglot import exp
 from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput, Metric, MetricInput, Project
 from agent.semantic.layer import extended
 from agent.semantic.model import SemanticModel
+from agent.semantic.related import Related, related_problems, related_sql
 
 _ALLOWED = (exp.Column, exp.Literal, exp.Paren, exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Neg, exp.GT, exp.GTE,
             exp.LT, exp.LTE, exp.EQ, exp.NEQ, exp.Identifier)
@@ -41,6 +42,9 @@ class Definition(BaseModel):
     agg: Literal["sum", "average", "min", "max"] = "sum"
     numerator: str | None = None  # a ratio's metrics
     denominator: str | None = None
+    # a condition on the thing's related rows ('a customer with an order in the last 90 days'): its SQL is
+    # built from this structure whenever the definition is used, never taken from `expr`
+    related: Related | None = None
 
 
 def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
@@ -143,6 +147,10 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
         if definition.table not in model.table_by_name:
             found.append(f"'{definition.label}' is defined on '{definition.table}', which is not a table of the model.")
             continue
+        if definition.related is not None:
+            found += related_problems(definition.label, definition.table, definition.related, model) if \
+                definition.kind == "condition" else [f"'{definition.label}' counts related rows, so it is a condition."]
+            continue
         if definition.kind == "ratio":
             missing = [m for m in (definition.numerator, definition.denominator) if m not in model.metric_by_name]
             if missing:
@@ -175,7 +183,8 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
 def with_definitions(model: SemanticModel, definitions: list[Definition]) -> SemanticModel:
     """`model` with the definitions added (a copy; cached per model and definitions)."""
     definitions = [d for d in definitions if d.name not in model.metric_by_name
-                   and d.name not in {dim.name for dim in model.dimensions}]  # a model extended already
+                   and d.name not in {dim.name for dim in model.dimensions}  # a model extended already
+                   and (d.related is None or not related_problems(d.label, d.table, d.related, model))]
     if not definitions or model.project is None:
         return model
     key = (id(model), tuple(d.model_dump_json() for d in definitions))
@@ -192,7 +201,8 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
         measures = tuple(Measure(name=d.name, agg=d.agg, expr=d.expr, label=d.label,
                                  agg_time_dimension=semantic_model.agg_time_dimension)
                          for d in mine if d.kind == "measure")
-        flags = tuple(Dimension(name=d.name, type="categorical", expr=d.expr, label=d.label,
+        flags = tuple(Dimension(name=d.name, type="categorical", label=d.label,
+                                expr=related_sql(d.table, d.related, model) if d.related else d.expr,
                                 meta={"kind": "flag", "defined": True}) for d in mine if d.kind == "condition")
         models.append(replace(semantic_model, measures=semantic_model.measures + measures,
                               dimensions=semantic_model.dimensions + flags))

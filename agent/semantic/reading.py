@@ -8,6 +8,7 @@ from collections.abc import Callable
 from datetime import date
 
 from agent.semantic.definitions import with_definitions
+from agent.semantic.related import related_words
 from agent.semantic.intent import Contrast, Filter, MonthDay, Side, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.words import plural_phrase
@@ -60,6 +61,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
             formula = f"{label(definition.numerator or '').lower()} / {label(definition.denominator or '').lower()}"
         else:
             formula = definition.expr if definition.kind == "condition" else f"{definition.agg}({definition.expr})"
+        if definition.related is not None:
+            formula = related_words(definition.table, definition.related, model)
         parts.append(f"{definition.label} = {formula}")
     return "; ".join(parts) + "."
 

@@ -66,3 +66,12 @@ async def ask(assistant: Assistant, session: str, text: str, who: ChatContext):
 
 async def choose(assistant: Assistant, session: str, choice: str, who: ChatContext):
     return await assistant.reply(assistant.resume(session, choice, who))
+
+
+async def answer(assistant: Assistant, session: str, text: str, who: ChatContext):
+    """The answered question (a confirmation, when the bot asks one, is answered with Run)."""
+    reply = await ask(assistant, session, text, who)
+    if reply.ask_human is not None and not reply.rows:
+        reply = await choose(assistant, session, "run", who)
+    assert reply.ok and reply.sql, reply.text
+    return reply
