@@ -42,7 +42,11 @@ def coverage_pass(draft: Draft) -> Draft:
     unread = unread_words(draft)
     if unread:
         return ask_about(draft, unread)
-    ignored = draft.ignored()
+    # a verb telling how rows come to be ('work overtime', 'did Nadiya make') was read as such: not reported unused
+    verbs = set(draft.model.coverage.get("event_verbs", []))
+    read = covered(draft.state)
+    ignored = [t.text for i, t in enumerate(draft.tokens) if i not in read and t.low not in draft.state.function_words
+               and t.number is None and not (_lemma_in(t.low, verbs, ("VERB",)) and _used_as_verb(draft.state, i))]
     content = [t for t in draft.tokens if t.low not in draft.state.function_words]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     draft.outcome = Extraction(intent=draft.intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
@@ -162,8 +166,9 @@ def _used_as_verb(state: State, i: int) -> bool:
     before = state.tokens[i - 1].low if i else ""
     after = state.tokens[i + 1].low if i + 1 < len(state.tokens) else ""
     subject = mention_at(state, i - 1) if i else None  # 'how many contestants work overtime': the rows do it
-    return before in _SUBJECTS or after in _PARTICLES or (subject is not None and subject.has("entity")
-                                                           and plural(state, subject))
+    named = subject is not None and subject.has("value") and subject.end == i  # 'did Nadiya make': a name does it
+    return before in _SUBJECTS or after in _PARTICLES or named or (
+        subject is not None and subject.has("entity") and plural(state, subject))
 
 
 def _names_a_period(state: State, i: int, read: set[int]) -> bool:

@@ -196,7 +196,18 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
         cues = [phrase(c) for c in model.dimension_by_name[dim].value_cues]
         if cues and state.cue_before(mention.start, cues):
             return dim
-    return next((dim for dim in dims if dim in thread_fields), None)
+    in_thread = next((dim for dim in dims if dim in thread_fields), None)
+    return in_thread or _the_things_own_name(dims, model)
+
+
+def _the_things_own_name(dims: list[str], model: SemanticModel) -> str | None:
+    """'what showstoppers did Nadiya make': a value found only in names (baker name, first name, winner name,
+    star baker names) names the thing whose own name column holds it; the others name it in a role."""
+    names_word = {"name", "names"}
+    if not all(model.dimension_by_name[d].label.lower().split()[-1] in names_word for d in dims):
+        return None
+    own = [d for d in dims if any(model.name_dimension(t.name) == d for t in model.tables)]
+    return own[0] if len(own) == 1 else None
 
 
 def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> list[UnknownValue]:

@@ -1,0 +1,52 @@
+"""A name found in several name columns ('Nadiya': a baker's name and first name, a series' winner name)
+names the thing whose own name column holds it; the others name it in a role. A verb after a name ('did
+Nadiya make') is how the rows came to be, read as such and not reported as a word left unused."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.groundwork import build_groundwork
+from agent.semantic.compare import rows_match
+from agent.semantic.compiler import compile_intent
+from agent.semantic.extract import extract_intent
+from tests.support.duck_files import duckdb_file
+from tests.warehouse.conftest import server_settings
+
+SCHEMA = """
+CREATE TABLE series (series_id INTEGER PRIMARY KEY, winner_name VARCHAR NOT NULL);
+CREATE TABLE bakers (baker_id INTEGER PRIMARY KEY, series_id INTEGER NOT NULL REFERENCES series (series_id),
+                     baker_name VARCHAR NOT NULL, first_name VARCHAR NOT NULL);
+CREATE TABLE challenges (challenge_id INTEGER PRIMARY KEY, baker_id INTEGER NOT NULL REFERENCES bakers (baker_id),
+                         showstopper VARCHAR NOT NULL);
+INSERT INTO series VALUES (1, 'Nadiya'), (2, 'Candice');
+INSERT INTO bakers VALUES (1, 1, 'Nadiya', 'Nadiya'), (2, 1, 'Tamal', 'Tamal'), (3, 2, 'Candice', 'Candice');
+INSERT INTO challenges VALUES (1, 1, 'Box of Fortunes'), (2, 1, 'Fizzy Pop Cheesecakes'), (3, 2, 'Pork Pie'),
+                              (4, 3, 'Pub Cake');
+"""
+
+
+@pytest.fixture(scope="module")
+def show(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("roles")
+    path = duckdb_file(folder, "show", SCHEMA)
+    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
+    yield work
+    work.warehouse.close()
+
+
+def test_a_name_in_several_name_columns_names_the_thing_itself(show):
+    read = extract_intent("what showstoppers did Nadiya make?", show.semantic, show.values)
+    assert read.intent is not None, read.reason
+    assert [f.field for f in read.intent.filters] == ["baker_name"]
+    assert "make" not in read.ignored_words
+    got = show.warehouse.run(compile_intent(read.intent, show.semantic).sql)
+    want = show.warehouse.run("SELECT showstopper FROM challenges JOIN bakers USING (baker_id) "
+                              "WHERE baker_name = 'Nadiya'")
+    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), got.rows
+
+
+def test_a_name_and_a_first_name_of_the_same_rows_is_the_name(show):
+    # 'Tamal' is a baker's name and first name (no winner): the bakers' own name column, not asked back
+    read = extract_intent("how many challenges did Tamal make", show.semantic, show.values)
+    assert read.intent is not None and [f.field for f in read.intent.filters] == ["baker_name"], read.reason
