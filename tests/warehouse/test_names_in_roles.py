@@ -1,6 +1,7 @@
 """A name found in several name columns ('Nadiya': a baker's name and first name, a series' winner name)
 names the thing whose own name column holds it; the others name it in a role. A verb after a name ('did
-Nadiya make') is how the rows came to be, read as such and not reported as a word left unused."""
+Nadiya make') is how the rows came to be, read as such and not reported as a word left unused. 'won at
+least 2 technicals' compares the column whose label says it in other forms ('technical wins')."""
 
 from __future__ import annotations
 
@@ -16,11 +17,11 @@ from tests.warehouse.conftest import server_settings
 SCHEMA = """
 CREATE TABLE series (series_id INTEGER PRIMARY KEY, winner_name VARCHAR NOT NULL);
 CREATE TABLE bakers (baker_id INTEGER PRIMARY KEY, series_id INTEGER NOT NULL REFERENCES series (series_id),
-                     baker_name VARCHAR NOT NULL, first_name VARCHAR NOT NULL);
+                     baker_name VARCHAR NOT NULL, first_name VARCHAR NOT NULL, technical_wins INTEGER NOT NULL);
 CREATE TABLE challenges (challenge_id INTEGER PRIMARY KEY, baker_id INTEGER NOT NULL REFERENCES bakers (baker_id),
                          showstopper VARCHAR NOT NULL);
 INSERT INTO series VALUES (1, 'Nadiya'), (2, 'Candice');
-INSERT INTO bakers VALUES (1, 1, 'Nadiya', 'Nadiya'), (2, 1, 'Tamal', 'Tamal'), (3, 2, 'Candice', 'Candice');
+INSERT INTO bakers VALUES (1, 1, 'Nadiya', 'Nadiya', 2), (2, 1, 'Tamal', 'Tamal', 0), (3, 2, 'Candice', 'Candice', 3);
 INSERT INTO challenges VALUES (1, 1, 'Box of Fortunes'), (2, 1, 'Fizzy Pop Cheesecakes'), (3, 2, 'Pork Pie'),
                               (4, 3, 'Pub Cake');
 """
@@ -50,3 +51,12 @@ def test_a_name_and_a_first_name_of_the_same_rows_is_the_name(show):
     # 'Tamal' is a baker's name and first name (no winner): the bakers' own name column, not asked back
     read = extract_intent("how many challenges did Tamal make", show.semantic, show.values)
     assert read.intent is not None and [f.field for f in read.intent.filters] == ["baker_name"], read.reason
+
+
+@pytest.mark.parametrize("question, op", [("which bakers won at least 2 technicals?", ">="),
+                                          ("how many bakers won more than 2 technicals", ">")])
+def test_a_column_said_in_other_forms_of_its_words_is_compared(show, question, op):
+    """'won … technicals' are the words of 'technical wins' in other forms (a verb and a plural)."""
+    read = extract_intent(question, show.semantic, show.values)
+    assert read.intent is not None, read.reason
+    assert [(f.field, f.op) for f in read.intent.filters] == [("technical_wins", op)]

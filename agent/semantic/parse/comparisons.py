@@ -10,6 +10,7 @@ from agent.semantic.intent import Filter, MetricFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.measures import counts_by_verb, metrics_for
+from agent.semantic.words import lemmas, noun_forms
 from agent.semantic.parse.state import (
     COMPARATORS,
     Ambiguity,
@@ -96,6 +97,9 @@ def read_comparisons(state: State, model: SemanticModel
                 dim_name = candidates[0]
             elif candidates:
                 ambiguous.append(Ambiguity(text=" ".join(t.text for t in tokens[span[0]:end + 1]), options=candidates))
+        if dim_name is None and (said := _counted_in_other_words(state, span[0], end, model)) is not None:
+            dim_name, words_used = said
+            consume_with_mentions(state, words_used)
         if dim_name is None:
             if unit is None or not ambiguous:
                 unresolved.append(" ".join(t.text for t in tokens[span[0]:max(span[-1], end) + 1]))
@@ -111,6 +115,29 @@ def read_comparisons(state: State, model: SemanticModel
             field_mention.used = True
         i = max(span[-1], end) + 1
     return filters, ambiguous, unresolved, having
+
+
+def _counted_in_other_words(state: State, start: int, end: int, model: SemanticModel
+                            ) -> tuple[str, list[int]] | None:
+    """'won at least 3 technicals': the verb before the comparison and the noun after it are the words of a
+    numeric column's label in other forms ('technical wins'), when exactly one column's are."""
+    if end >= len(state.tokens) or start == 0 or mention_at(state, end) is not None:
+        return None
+    said = [start - 1, end]
+    forms = [_lemma_set(state.tokens[i].low) for i in said]
+    found = []
+    for dim in model.dimensions:
+        label = dim.label.lower().split()
+        if dim.kind != "numeric" or len(label) != len(said):
+            continue
+        wanted = [_lemma_set(word) for word in label]
+        if all(any(w & f for f in forms) for w in wanted) and all(any(f & w for w in wanted) for f in forms):
+            found.append(dim.name)
+    return (found[0], said) if len(found) == 1 else None
+
+
+def _lemma_set(word: str) -> set[str]:
+    return {word, *noun_forms(word), *(lemma for forms in lemmas(word).values() for lemma in forms)}
 
 
 _QUALIFIERS = {"different", "distinct", "unique", "individual", "separate"}
