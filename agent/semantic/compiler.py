@@ -17,7 +17,7 @@ from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel, TableSpec
 from agent.semantic.reading import describe
-from agent.semantic.intent import Filter, MonthDay, Side, TimeFilter
+from agent.semantic.intent import Contrast as IntentContrast, Filter, MonthDay, Side, TimeFilter
 from agent.semantic.sqlgen import Contrast, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
 from agent.semantic.where import ParsedFilter, Ref
 from agent.semantic.words import plural_phrase
@@ -50,7 +50,8 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
     contrasts: tuple[Contrast, ...] = ()
     if intent.contrast is not None:
         c = intent.contrast
-        contrasts = (Contrast(f"{c.metric}__{c.kind}", "ratio" if c.kind == "share" else c.kind, c.metric,
+        kind = ("percent" if c.percent else "ratio") if c.kind == "share" else c.kind
+        contrasts = (Contrast(f"{c.metric}__{contrast_suffix(c)}", kind, c.metric,
                               tuple(_side(c.first, model, table, intent.time_dimension)),
                               tuple(_side(c.second, model, table, intent.time_dimension))),)
     groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
@@ -123,6 +124,11 @@ def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticMode
              dated_by: str | None = None) -> list[ParsedFilter]:
     return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(
         time, model, table, dated_by)
+
+
+def contrast_suffix(contrast: IntentContrast) -> str:
+    """The contrast column's suffix: its kind, or 'pct' for a share asked in percent."""
+    return "pct" if contrast.kind == "share" and contrast.percent else contrast.kind
 
 
 def _side(side: Side, model: SemanticModel, table: str, dated_by: str | None = None) -> list[ParsedFilter]:

@@ -130,6 +130,7 @@ class Contrast(BaseModel):
     metric: str
     first: Side
     second: Side = Field(default_factory=Side)
+    percent: bool = Field(default=False, description="a share asked for in percent ('what percent of …'): 0 to 100")
 
 
 class StructuredIntent(BaseModel):
@@ -241,7 +242,7 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
     if intent.having and not intent.dimensions:
         problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
     selected = set(intent.all_metrics()) | set(intent.dimensions)
-    suffixes = ("previous", "change", "pct_change", "ratio", "difference", "share")
+    suffixes = ("previous", "change", "pct_change", "ratio", "difference", "share", "pct")
     derived = {f"{m}__{suffix}" for m in selected for suffix in suffixes}
     for order in intent.order_by:
         if order.field not in selected | derived:

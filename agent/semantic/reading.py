@@ -78,7 +78,7 @@ def _dim(model: SemanticModel, name: str) -> str:
 
 def _field(name: str, model: SemanticModel, label: Callable[[str], str]) -> str:
     for suffix, words in (("__pct_change", "% change in "), ("__change", "change in "), ("__previous", "previous "),
-                          ("__ratio", "ratio of "), ("__difference", "difference in "), ("__share", "share of ")):
+                          ("__ratio", "ratio of "), ("__difference", "difference in "), ("__share", "share of "), ("__pct", "percent of ")):
         if name.endswith(suffix):
             return words + label(name.removesuffix(suffix)).lower()
     return label(name).lower() if name in model.metric_by_name else _dim(model, name)
@@ -163,7 +163,7 @@ def _contrast(contrast: Contrast, model: SemanticModel, label: Callable[[str], s
     metric = label(contrast.metric).lower()
     first, second = _side(contrast.first, model), _side(contrast.second, model)
     if contrast.kind == "share":
-        return f"Share of {metric} where {first}"
+        return f"{'Percent' if contrast.percent else 'Share'} of {metric} where {first}"
     if contrast.kind == "ratio":
         return f"Ratio of {metric} ({first}) to ({second})"
     if contrast.kind == "difference":

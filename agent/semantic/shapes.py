@@ -370,12 +370,17 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
         anchor = verb
     part = [f for f in intent.filters if _position(f, words) >= anchor] or intent.filters[-1:]
     whole = [f for f in intent.filters if f not in part]
+    # 'what percent of …', 'what % of …': the share in percent, as asked (a 'share' or 'proportion' stays a fraction)
+    percent = any(set(words.low[start:end]) & _PERCENT_WORDS for start, end in spans)
     words.consume(spans)
     return intent.model_copy(update={
         "metrics": [], "filters": whole,
-        "contrast": Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part)),
-        "order_by": _ordered_by_contrast(intent, "share"),
+        "contrast": Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part), percent=percent),
+        "order_by": _ordered_by_contrast(intent, "pct" if percent else "share"),
     })
+
+
+_PERCENT_WORDS = {"percent", "percentage", "%", "pct"}
 
 
 _LINKING = {"are", "were", "is", "was", "had", "have", "has", "did", "do", "does", "got", "get"}

@@ -87,7 +87,7 @@ class Contrast:
     A share is a ratio whose second side has no extra condition."""
 
     name: str
-    kind: Literal["ratio", "difference", "pct_change"]
+    kind: Literal["ratio", "difference", "pct_change", "percent"]  # percent: 100 * first / second
     metric: str
     first: tuple[ParsedFilter, ...]
     second: tuple[ParsedFilter, ...] = ()
@@ -801,6 +801,9 @@ def _contrast(kind: str, first: exp.Expr, second: exp.Expr) -> exp.Expr:
     denominator = exp.func("NULLIF", second.copy(), exp.Literal.number(0))
     if kind == "ratio":
         return exp.Div(this=exp.cast(first, "DOUBLE"), expression=denominator)
+    if kind == "percent":
+        return exp.Mul(this=exp.Div(this=exp.cast(first, "DOUBLE"), expression=denominator),
+                       expression=exp.Literal.number(100))
     change = exp.cast(exp.paren(exp.Sub(this=first, expression=second)), "DOUBLE")
     return exp.Mul(this=exp.Div(this=change, expression=denominator), expression=exp.Literal.number(100))
 

@@ -24,6 +24,9 @@ INSERT INTO series VALUES (1, 'Nadiya'), (2, 'Candice');
 INSERT INTO bakers VALUES (1, 1, 'Nadiya', 'Nadiya', 2), (2, 1, 'Tamal', 'Tamal', 0), (3, 2, 'Candice', 'Candice', 3);
 INSERT INTO challenges VALUES (1, 1, 'Box of Fortunes'), (2, 1, 'Fizzy Pop Cheesecakes'), (3, 2, 'Pork Pie'),
                               (4, 3, 'Pub Cake');
+CREATE TABLE episodes (episode_id INTEGER PRIMARY KEY, series_id INTEGER NOT NULL REFERENCES series (series_id),
+                       star_bakers INTEGER NOT NULL);
+INSERT INTO episodes VALUES (1, 1, 1), (2, 1, 0), (3, 1, 2), (4, 2, 1);
 """
 
 
@@ -60,3 +63,15 @@ def test_a_column_said_in_other_forms_of_its_words_is_compared(show, question, o
     read = extract_intent(question, show.semantic, show.values)
     assert read.intent is not None, read.reason
     assert [(f.field, f.op) for f in read.intent.filters] == [("technical_wins", op)]
+
+
+@pytest.mark.parametrize("question, want", [("how many episodes had no star baker", [(1,)]),
+                                            ("what percent of episodes had no star baker?", [(25.0,)]),
+                                            ("what share of episodes had no star baker?", [(0.25,)])])
+def test_no_of_a_column_counting_things_is_a_count_of_zero(show, question, want):
+    """'had no star baker': the episodes' own count of star bakers is 0 (the label ends in a plural noun);
+    asked in percent, the share is in percent, as asked; a share stays a fraction."""
+    read = extract_intent(question, show.semantic, show.values)
+    assert read.intent is not None, read.reason
+    got = show.warehouse.run(compile_intent(read.intent, show.semantic).sql)
+    assert [tuple(float(v) for v in row) for row in got.rows] == [tuple(float(v) for v in row) for row in want]

@@ -6,13 +6,13 @@ cancellation'), 'no' is a negated condition, read by the flags pass."""
 
 from __future__ import annotations
 
-from agent.semantic.intent import MetricFilter
+from agent.semantic.intent import Filter, MetricFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import State, mention_at
 from agent.semantic.text import phrase
-from agent.semantic.words import lemmas
+from agent.semantic.words import lemmas, noun_forms
 
 
 def none_flagged_pass(draft: Draft) -> Draft:
@@ -28,6 +28,15 @@ def none_flagged_pass(draft: Draft) -> Draft:
         j = index + len(cue)
         while j < len(words) and words[j] in fillers:
             j += 1
+        counted_here = _count_column_at(state, j, model)
+        if counted_here is not None and not _said_of_other_things(state, index, counted_here[1], model):
+            column, _, end = counted_here  # 'episodes that had no star baker': their count of them is 0
+            draft.filters.append(Filter(field=column, op="=", values=[0]))
+            state.consume(*range(index, end))
+            for mention in state.mentions:
+                if index <= mention.start < end:
+                    mention.used = True
+            return draft
         counted, table, end = _counted_at(state, j, model)
         if counted is None:
             flag, end = _flag_at(state, j, model, by_its_verb=cue in people)
@@ -43,6 +52,20 @@ def none_flagged_pass(draft: Draft) -> Draft:
                 mention.used = True
         return draft
     return draft
+
+
+def _count_column_at(state: State, j: int, model: SemanticModel) -> tuple[str, str, int] | None:
+    """A numeric column that counts things said at token `j` (its label ends in a plural noun: 'star
+    bakers', 'children'), its table and where its words end."""
+    mention = mention_at(state, j)
+    if mention is None or mention.start != j or mention.used:
+        return None
+    for entry in mention.of("dimension"):
+        dim = model.dimension_by_name[entry.name]
+        last = dim.label.lower().split()[-1]
+        if dim.kind == "numeric" and last in noun_forms(last) and last not in lemmas(last).get("NOUN", (last,)):
+            return dim.name, dim.sources[0].table, mention.end
+    return None
 
 
 def _counted_at(state: State, j: int, model: SemanticModel) -> tuple[str | None, str | None, int]:
