@@ -16,10 +16,10 @@ from tests.warehouse.conftest import server_settings
 SCHEMA = """
 CREATE TABLE orders (order_id INTEGER PRIMARY KEY, ordered_on DATE NOT NULL);
 CREATE TABLE order_lines (line_id INTEGER PRIMARY KEY, order_id INTEGER NOT NULL REFERENCES orders (order_id),
-                          unit_price DECIMAL(8, 2) NOT NULL, quantity INTEGER NOT NULL);
+                          unit_price DECIMAL(8, 2) NOT NULL, quantity INTEGER NOT NULL, flavour VARCHAR NOT NULL);
 INSERT INTO orders VALUES (1, DATE '2024-01-05'), (2, DATE '2024-01-20'), (3, DATE '2024-02-02');
-INSERT INTO order_lines VALUES (10, 1, 5.00, 2), (11, 1, 1.00, 1), (12, 1, 2.00, 1), (13, 2, 20.00, 1),
-                               (14, 3, 3.00, 3);
+INSERT INTO order_lines VALUES (10, 1, 5.00, 2, 'Chicken'), (11, 1, 1.00, 1, 'Veggie'), (12, 1, 2.00, 1, 'Chicken'),
+                               (13, 2, 20.00, 1, 'Veggie'), (14, 3, 3.00, 3, 'Chicken');
 """
 
 QUESTIONS = {
@@ -60,3 +60,13 @@ def test_the_reading_says_what_is_divided_by_what(shop):
 def test_an_average_of_a_things_own_measure_stays_an_average(shop):
     read = extract_intent("average order line quantity", shop.semantic, shop.values)
     assert read.intent is not None and not read.intent.definitions, read.reason
+
+
+def test_at_least_one_of_a_valued_thing_is_the_rows_the_value_says(shop):
+    """'orders that had at least one chicken order line': the orders among the chicken lines (orders 1 and 3
+    of 3), as 'a chicken order line' would be; asked in percent, in percent; 'them' is no word left unused."""
+    read = extract_intent("what % of orders had at least one chicken order line in them?", shop.semantic, shop.values)
+    assert read.intent is not None, read.reason
+    assert "them" not in read.ignored_words
+    got = shop.warehouse.run(compile_intent(read.intent, shop.semantic).sql)
+    assert [round(float(v), 6) for v in got.rows[0]] == [round(200 / 3, 6)]

@@ -97,6 +97,10 @@ def read_comparisons(state: State, model: SemanticModel
                 dim_name = candidates[0]
             elif candidates:
                 ambiguous.append(Ambiguity(text=" ".join(t.text for t in tokens[span[0]:end + 1]), options=candidates))
+        if dim_name is None and op == ">=" and values == [1] and _a_valued_thing_at(state, end):
+            consume_with_mentions(state, span)  # 'at least one chicken pizza': the value's rows, as 'a chicken pizza'
+            i = max(span[-1], end) + 1
+            continue
         if dim_name is None and (said := _counted_in_other_words(state, span[0], end, model)) is not None:
             dim_name, words_used = said
             consume_with_mentions(state, words_used)
@@ -115,6 +119,15 @@ def read_comparisons(state: State, model: SemanticModel
             field_mention.used = True
         i = max(span[-1], end) + 1
     return filters, ambiguous, unresolved, having
+
+
+def _a_valued_thing_at(state: State, index: int) -> bool:
+    """A value then the thing it is of, at `index` ('chicken pizza'): the rows a condition already says."""
+    value = mention_at(state, index)
+    if value is None or value.start != index or not value.has("value"):
+        return False
+    thing = mention_at(state, value.end)
+    return thing is not None and thing.start == value.end and thing.has("entity")
 
 
 def _counted_in_other_words(state: State, start: int, end: int, model: SemanticModel

@@ -42,11 +42,14 @@ def coverage_pass(draft: Draft) -> Draft:
     unread = unread_words(draft)
     if unread:
         return ask_about(draft, unread)
-    # a verb telling how rows come to be ('work overtime', 'did Nadiya make') was read as such: not reported unused
+    # a verb telling how rows come to be ('work overtime', 'did Nadiya make') was read as such, and a filler
+    # ('them', 'pls') adds nothing: neither is reported as a word left unused
     verbs = set(draft.model.coverage.get("event_verbs", []))
+    fillers = set(draft.model.coverage.get("fillers", []))
     read = covered(draft.state)
     ignored = [t.text for i, t in enumerate(draft.tokens) if i not in read and t.low not in draft.state.function_words
-               and t.number is None and not (_lemma_in(t.low, verbs, ("VERB",)) and _used_as_verb(draft.state, i))]
+               and t.low not in fillers and t.number is None
+               and not (_lemma_in(t.low, verbs, ("VERB",)) and _used_as_verb(draft.state, i))]
     content = [t for t in draft.tokens if t.low not in draft.state.function_words]
     coverage = 1.0 - len(ignored) / max(1, len(content))
     draft.outcome = Extraction(intent=draft.intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
