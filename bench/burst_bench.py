@@ -1,27 +1,44 @@
 """A burst shared between people: 20 people × 5 questions at once, each person's five sent together.
 
-The bot's run slots (bot/jobs/fair.py, round-robin by person) against a plain semaphore (arrival
-order), in the same run, on the same simulated runs (each holds a slot `--run-ms`; `--slots` at once,
-as a loaded machine manages). Per scheme: when each person got a first answer and all of theirs, and
-Jain's fairness index over people's mean waits (1 = everyone waited alike). Prints figures; asserts nothing.
+Two parts, both by default (`--part sim` or `--part real` for one):
 
-    python bench/burst_bench.py [--people 20] [--questions 5] [--slots 4] [--run-ms 50]
-    python bench/burst_bench.py --smoke     # 5 people x 3 questions, 10 ms runs
+- sim: the bot's run slots (bot/jobs/fair.py, round-robin by person) against a plain semaphore
+  (arrival order), on simulated runs (each holds a slot `--run-ms`; `--slots` at once).
+- real: the real bot in HTTP mode in this process over the real agent (offline model, demo
+  warehouse, no Redis), Slack's Web API the stand-in from tests/support. Every question is a signed
+  app_mention from its person (the demo questions, /work/shared/eval/dev_questions.json's or
+  bench/data's copy); when the bot asks to confirm the SQL the person presses Run at once. Timed at
+  the stand-in: from the burst to each final answer (the message with the feedback buttons). The
+  same mentions first hit a bare AsyncApp that only acks, for the ack comparison.
+
+Per scheme: when each person got a first answer, answers/s, p50/p95 time to answer, Jain's fairness
+index over people's mean waits (1 = everyone waited alike), and replies that are not answers
+(refusals, "busy", errors). Prints figures; the real part exits non-zero unless every question was answered.
+
+    python bench/burst_bench.py [--people 20] [--questions 5] [--slots 4] [--run-ms 50] [--part real]
+    python bench/burst_bench.py --smoke     # sim 5 x 3, 10 ms runs; real 3 people x 2 questions
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
 import statistics
 import sys
 import time
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: benches reuse tests/support
 
 from bot.jobs.fair import FairSlots  # noqa: E402
+
+QUESTIONS_FILES = (Path("/work/shared/eval/dev_questions.json"), Path(__file__).parent / "data" / "dev_questions.json")
+FALLBACK_QUESTIONS = ["number of flights by origin", "average departure delay by month",
+                      "average arrival delay by origin airport", "number of flights by carrier"]
 
 
 class ArrivalOrder:
@@ -38,7 +55,12 @@ def jain(values: list[float]) -> float:
     return sum(values) ** 2 / (len(values) * sum(v * v for v in values))
 
 
-async def burst(slots, people: int, questions: int, run_s: float) -> dict[str, list[float]]:
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def simulated(slots, people: int, questions: int, run_s: float) -> dict[str, list[float]]:
     """Seconds from the burst to each answer, per person."""
     done: dict[str, list[float]] = {f"U{p}": [] for p in range(people)}
     started = time.perf_counter()
@@ -52,11 +74,11 @@ async def burst(slots, people: int, questions: int, run_s: float) -> dict[str, l
     return done
 
 
-async def main(people: int, questions: int, capacity: int, run_s: float) -> None:
-    print(f"{people} people x {questions} questions at once, {capacity} runs at once, {run_s * 1000:.0f} ms each")
+async def sim_part(people: int, questions: int, capacity: int, run_s: float) -> None:
+    print(f"sim: {people} people x {questions} questions at once, {capacity} runs at once, {run_s * 1000:.0f} ms each")
     print(f"{'scheme':16}{'first answer p50/max s':>24}{'all answers p50/max s':>24}{'Jain':>7}")
     for name, slots in (("arrival order", ArrivalOrder(capacity)), ("round-robin", FairSlots(capacity))):
-        done = await burst(slots, people, questions, run_s)
+        done = await simulated(slots, people, questions, run_s)
         first = [min(t) for t in done.values()]
         last = [max(t) for t in done.values()]
         index = jain([statistics.mean(t) for t in done.values()])
@@ -64,14 +86,239 @@ async def main(people: int, questions: int, capacity: int, run_s: float) -> None
               f"{statistics.median(last):>10.2f}/{max(last):<11.2f}{index:>7.2f}")
 
 
+# -- the real bot -------------------------------------------------------------------------------
+
+CHANNEL = "CBURST"
+SECRET = "burst-secret"
+
+
+def demo_questions() -> list[str]:
+    for path in QUESTIONS_FILES:
+        if path.is_file():
+            return [item["q"] for item in json.loads(path.read_text(encoding="utf-8"))]
+    return FALLBACK_QUESTIONS
+
+
+@dataclass
+class Question:
+    person: str
+    text: str
+    ts: str  # the mention's ts: the thread the answer goes to
+    answered_at: float | None = None
+    not_answer: str | None = None  # what came instead of an answer
+    clicked: bool = False
+
+
+@dataclass
+class Watch:
+    """What the stand-in has shown in each question's thread, as it changes."""
+
+    questions: dict[str, Question]  # by thread ts
+    click: Any  # (question, confirm message) -> None: press Run as the person would
+    all_done: asyncio.Event = field(default_factory=asyncio.Event)
+    left: int = 0
+    notices: list[str] = field(default_factory=list)  # notes only the person sees (rate limit, stale click)
+
+    def seen(self, message: dict[str, Any], streaming: bool) -> None:
+        from tests.support.slack_requests import find_button, find_feedback
+
+        from bot.render import actions
+
+        question = self.questions.get(message.get("thread_ts") or message["ts"])
+        if question is None or streaming or question.answered_at or question.not_answer:
+            return
+        text = message["text"] + json.dumps(message.get("blocks", []))
+        if find_feedback(message, "up"):
+            question.answered_at = time.perf_counter()
+        elif find_button(message, actions.RUN):
+            if not question.clicked:
+                question.clicked = True
+                self.click(question, message)
+            return
+        elif ":warning:" in text:
+            question.not_answer = "busy" if "requests running" in text else "error"
+        elif any(block.get("type") == "actions" for block in message.get("blocks", [])):
+            question.not_answer = "asked back"  # a clarification the bench cannot answer for the person
+        else:
+            return  # a placeholder or progress ("Queued, 2 ahead of you…")
+        self.left -= 1
+        if self.left == 0:
+            self.all_done.set()
+
+
+def watching_standin(watch: Watch):
+    from tests.support.slack_standin import SlackStandIn
+
+    class WatchingStandIn(SlackStandIn):
+        """Tells `watch` of every message the bot posts, changes or finishes streaming."""
+
+        async def _api(self, request):
+            response = await super()._api(request)
+            call = self.calls[-1]  # ours: nothing awaits between its recording and the answer
+            key = (call.params.get("channel"), call.params.get("ts"))
+            if call.method == "chat.postMessage" and response.status == 200:
+                key = (call.params.get("channel"), json.loads(response.body)["ts"])
+            if call.method == "chat.postEphemeral":
+                for question in watch.questions.values():
+                    if question.ts == call.params.get("thread_ts") and not question.not_answer:
+                        watch.notices.append(call.params.get("text", ""))
+            elif key in self.messages:
+                watch.seen(self.messages[key], key in self.streaming)
+            return response
+
+    return WatchingStandIn()
+
+
+async def real_part(people: int, questions: int, think_s: float, timeout_s: float) -> bool:
+    import aiohttp
+    from aiohttp import web
+    from pydantic import SecretStr
+    from slack_bolt.async_app import AsyncApp
+    from tests.support.slack_requests import SlackSender, click, mention
+
+    from agent.api import Assistant
+    from bot.http_server import EVENTS_PATH, build_web_app
+    from bot.render import actions
+    from bot.runtime import build_runtime
+    from bot.settings import load_bot_settings
+    from bot.slack_client import build_web_client
+
+    texts = demo_questions()
+    burst = {
+        f"{1000 + p}.{i:06d}": Question(f"UP{p}", texts[(p * questions + i) % len(texts)], f"{1000 + p}.{i:06d}")
+        for p in range(people) for i in range(questions)
+    }
+    clicks: list[asyncio.Task[Any]] = []
+    click_acks: list[float] = []
+
+    async def press_run(question: Question, message: dict[str, Any], sender: SlackSender) -> None:
+        from tests.support.slack_requests import find_button
+
+        run = find_button(message, actions.RUN)
+        assert run is not None
+        await asyncio.sleep(think_s)
+        started = time.perf_counter()
+        status, _ = await sender.interaction(
+            click(actions.RUN, run["value"], message=message, channel=CHANNEL, user=question.person, label="Run"))
+        click_acks.append(time.perf_counter() - started)
+        assert status == 200, status
+
+    watch = Watch(burst, click=lambda q, m: clicks.append(asyncio.create_task(press_run(q, m, bot_sender))),
+                  left=len(burst))
+    slack = await watching_standin(watch).start()
+    settings = load_bot_settings(
+        _env_file=None, slack_bot_token=SecretStr("xoxb-bench"), slack_signing_secret=SecretStr(SECRET),
+        slack_api_url=slack.api_url, openai_api_key=None, redis_url=None, log_level="WARNING",
+    )
+    assistant = Assistant.from_settings(settings)
+    runtime = build_runtime(settings, assistant)
+    await runtime.start()
+    bare = AsyncApp(client=build_web_client(settings), signing_secret=SECRET, process_before_response=True)
+
+    @bare.event("app_mention")
+    async def only_ack() -> None:
+        return None
+
+    runners, urls = [], []
+    for web_app in (build_web_app(runtime.app, runtime.readiness, metrics=runtime.metrics,
+                                  ack_first=runtime.ack_first), build_web_app(bare)):
+        runner = web.AppRunner(web_app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        runners.append(runner)
+        urls.append(f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}{EVENTS_PATH}")
+    try:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+            bot_sender, bare_sender = (SlackSender(url, SECRET, session) for url in urls)
+            await warm(assistant, bare_sender)
+
+            async def send(sender: SlackSender, question: Question, prefix: str) -> float:
+                started = time.perf_counter()
+                status, _ = await sender.event(
+                    mention(question.text, ts=prefix + question.ts, channel=CHANNEL, user=question.person))
+                assert status == 200, status
+                return time.perf_counter() - started
+
+            bare_acks = await asyncio.gather(*(send(bare_sender, q, "9") for q in burst.values()))
+            started = time.perf_counter()
+            acks = await asyncio.gather(*(send(bot_sender, q, "") for q in burst.values()))
+            try:
+                await asyncio.wait_for(watch.all_done.wait(), timeout_s)
+            except TimeoutError:
+                pass
+            finished = time.perf_counter()
+            await asyncio.gather(*clicks)
+            await runtime.jobs.drain()  # charts and CSVs after the answers
+            drained = time.perf_counter()
+    finally:
+        await runtime.close()
+        for runner in runners:
+            await runner.cleanup()
+        await slack.close()
+        await assistant.aclose()
+    for text in sorted(set(watch.notices)):
+        print(f"notice seen ({watch.notices.count(text)}x): {text}")
+    return report(burst, started, finished, drained, list(acks), list(bare_acks), click_acks, people, questions, think_s)
+
+
+async def warm(assistant: Any, bare_sender: Any) -> None:
+    """The first answer pays imports, the CPU workers' start and caches: not part of a burst."""
+    from tests.support.slack_requests import mention
+
+    session = "burst-warm"
+    reply = await assistant.reply(assistant.ask(session, "number of flights by origin"))
+    if reply.ask_human and reply.ask_human.kind == "confirm_sql":
+        await assistant.reply(assistant.resume(session, "run"))
+    await bare_sender.event(mention("warm", ts="1.1", channel="CWARM"))
+
+
+def report(burst: dict[str, Question], started: float, finished: float, drained: float, acks: list[float],
+           bare_acks: list[float], click_acks: list[float], people: int, questions: int, think_s: float) -> bool:
+    answered = [q for q in burst.values() if q.answered_at]
+    waits = {q.person: [] for q in burst.values()}
+    for q in answered:
+        waits[q.person].append(q.answered_at - started)
+    times = [t for per in waits.values() for t in per]
+    kinds: dict[str, int] = {}
+    for q in burst.values():
+        if not q.answered_at:
+            kinds[q.not_answer or "no reply"] = kinds.get(q.not_answer or "no reply", 0) + 1
+    print(f"real: {people} people x {questions} questions at once through the bot (HTTP, offline model, demo "
+          f"warehouse, in-process jobs); each SQL confirmation's Run pressed {think_s:g} s after it shows")
+    if times:
+        span = max(times)
+        first = [min(t) for t in waits.values() if t]
+        print(f"answered {len(answered)}/{len(burst)} in {span:.1f} s: {len(answered) / span:.1f} answers/s "
+              f"(charts and CSVs done {drained - started:.1f} s after the burst)")
+        print(f"time to answer p50 {pct(times, .5):.2f} s, p95 {pct(times, .95):.2f} s, max {max(times):.2f} s")
+        print(f"first answer per person p50 {statistics.median(first):.2f} s, max {max(first):.2f} s")
+        if all(waits.values()):
+            print(f"Jain's index over people's mean waits {jain([statistics.mean(t) for t in waits.values()]):.3f}")
+    print("not answers: " + (", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "0"))
+    print(f"ack ms p50/p99: bare AsyncApp {pct(bare_acks, .5) * 1e3:.1f}/{pct(bare_acks, .99) * 1e3:.1f}, "
+          f"bot {pct(acks, .5) * 1e3:.1f}/{pct(acks, .99) * 1e3:.1f} "
+          f"(p99 ratio {pct(acks, .99) / pct(bare_acks, .99):.2f}); Run clicks during the burst "
+          f"{pct(click_acks, .5) * 1e3:.1f}/{pct(click_acks, .99) * 1e3:.1f}" if click_acks else "")
+    return len(answered) == len(burst)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--people", type=int, default=20)
     parser.add_argument("--questions", type=int, default=5)
-    parser.add_argument("--slots", type=int, default=4)
-    parser.add_argument("--run-ms", type=float, default=50)
-    parser.add_argument("--smoke", action="store_true", help="5 people x 3 questions, 10 ms runs")
+    parser.add_argument("--slots", type=int, default=4, help="sim: runs at once")
+    parser.add_argument("--run-ms", type=float, default=50, help="sim: each run's length")
+    parser.add_argument("--part", choices=("sim", "real", "both"), default="both")
+    parser.add_argument("--think-s", type=float, default=0.5, help="real: the person reads the SQL this long, then presses Run")
+    parser.add_argument("--timeout", type=float, default=300, help="real: give up waiting for answers after this")
+    parser.add_argument("--smoke", action="store_true", help="sim 5 x 3 with 10 ms runs; real 3 x 2")
     args = parser.parse_args()
+    sim_size = (5, 3) if args.smoke else (args.people, args.questions)
+    real_size = (3, 2) if args.smoke else (args.people, args.questions)
     if args.smoke:
-        args.people, args.questions, args.run_ms = 5, 3, 10
-    asyncio.run(main(args.people, args.questions, args.slots, args.run_ms / 1000))
+        args.run_ms = 10
+    if args.part in ("sim", "both"):
+        asyncio.run(sim_part(*sim_size, args.slots, args.run_ms / 1000))
+    if args.part in ("real", "both") and not asyncio.run(real_part(*real_size, args.think_s, args.timeout)):
+        raise SystemExit("not every question of the burst was answered")
