@@ -24,6 +24,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import statistics
 import sys
 import time
@@ -241,6 +242,7 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
                 return time.perf_counter() - started
 
             bare_acks = await asyncio.gather(*(send(bare_sender, q, "9") for q in burst.values()))
+            cpu = CpuClock()
             started = time.perf_counter()
             acks = await asyncio.gather(*(send(bot_sender, q, "") for q in burst.values()))
             try:
@@ -251,6 +253,7 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
             await asyncio.gather(*clicks)
             await runtime.jobs.drain()  # charts and CSVs after the answers
             drained = time.perf_counter()
+            spent = cpu.spent()
     finally:
         await runtime.close()
         for runner in runners:
@@ -259,7 +262,49 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
         await assistant.aclose()
     for text in sorted(set(watch.notices)):
         print(f"notice seen ({watch.notices.count(text)}x): {text}")
-    return report(burst, started, finished, drained, list(acks), list(bare_acks), click_acks, people, questions, think_s)
+    ok = report(burst, started, finished, drained, list(acks), list(bare_acks), click_acks, people, questions, think_s)
+    answers = max(1, sum(1 for q in burst.values() if q.answered_at))
+    print("CPU per answer (what a loaded machine does not change much): " + ", ".join(
+        f"{name} {seconds / answers * 1e3:.0f} ms" for name, seconds in spent.items()))
+    return ok
+
+
+class CpuClock:
+    """CPU time spent from now on: the event loop's own thread, this whole process (its threads run the
+    queries), and its child processes (the CPU pool's workers and their forkserver)."""
+
+    def __init__(self) -> None:
+        self._start = self._now()
+
+    @staticmethod
+    def _children() -> float:
+        ticks = os.sysconf("SC_CLK_TCK")
+        parents: dict[int, int] = {}
+        times: dict[int, float] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # the process ended meanwhile
+            pid = int(stat.parent.name)
+            parents[pid], times[pid] = int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
+        ours, total = {os.getpid()}, 0.0
+        changed = True  # to a fixed point: grandchildren (the forkserver's workers) come in on a later pass
+        while changed:
+            changed = False
+            for pid, parent in parents.items():
+                if parent in ours and pid not in ours:
+                    ours.add(pid)
+                    total += times[pid]
+                    changed = True
+        return total
+
+    def _now(self) -> dict[str, float]:
+        return {"event loop": time.thread_time(), "process": time.process_time(), "CPU workers": self._children()}
+
+    def spent(self) -> dict[str, float]:
+        now = self._now()
+        return {name: now[name] - self._start[name] for name in now}
 
 
 async def warm(assistant: Any, bare_sender: Any) -> None:
