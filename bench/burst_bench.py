@@ -6,10 +6,11 @@ Two parts, both by default (`--part sim` or `--part real` for one):
   (arrival order), on simulated runs (each holds a slot `--run-ms`; `--slots` at once).
 - real: the real bot in HTTP mode in this process over the real agent (offline model, demo
   warehouse, no Redis), Slack's Web API the stand-in from tests/support. Every question is a signed
-  app_mention from its person (the demo questions, /work/shared/eval/dev_questions.json's or
-  bench/data's copy); when the bot asks to confirm the SQL the person presses Run at once. Timed at
-  the stand-in: from the burst to each final answer (the message with the feedback buttons). The
-  same mentions first hit a bare AsyncApp that only acks, for the ack comparison.
+  app_mention from its person (the demo questions, /work/shared/eval/dev_questions.json's, else a
+  few of its own); when the bot asks to confirm the SQL the person presses Run `--think-s` later.
+  Timed at the stand-in, which runs in a process of its own as Slack does
+  (tests/support/watched_standin.py): from the burst to each final answer (the message with the
+  feedback buttons). The same mentions first hit a bare AsyncApp that only acks, for the ack comparison.
 
 Per scheme: when each person got a first answer, answers/s, p50/p95 time to answer, Jain's fairness
 index over people's mean waits (1 = everyone waited alike), and replies that are not answers
@@ -24,12 +25,13 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import multiprocessing
 import os
 import statistics
 import sys
 import time
 from contextlib import AbstractAsyncContextManager
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -37,7 +39,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: b
 
 from bot.jobs.fair import FairSlots  # noqa: E402
 
-QUESTIONS_FILES = (Path("/work/shared/eval/dev_questions.json"), Path(__file__).parent / "data" / "dev_questions.json")
+QUESTIONS_FILE = Path("/work/shared/eval/dev_questions.json")  # where the team keeps the demo questions
 FALLBACK_QUESTIONS = ["number of flights by origin", "average departure delay by month",
                       "average arrival delay by origin airport", "number of flights by carrier"]
 
@@ -94,9 +96,8 @@ SECRET = "burst-secret"
 
 
 def demo_questions() -> list[str]:
-    for path in QUESTIONS_FILES:
-        if path.is_file():
-            return [item["q"] for item in json.loads(path.read_text(encoding="utf-8"))]
+    if QUESTIONS_FILE.is_file():
+        return [item["q"] for item in json.loads(QUESTIONS_FILE.read_text(encoding="utf-8"))]
     return FALLBACK_QUESTIONS
 
 
@@ -107,67 +108,6 @@ class Question:
     ts: str  # the mention's ts: the thread the answer goes to
     answered_at: float | None = None
     not_answer: str | None = None  # what came instead of an answer
-    clicked: bool = False
-
-
-@dataclass
-class Watch:
-    """What the stand-in has shown in each question's thread, as it changes."""
-
-    questions: dict[str, Question]  # by thread ts
-    click: Any  # (question, confirm message) -> None: press Run as the person would
-    all_done: asyncio.Event = field(default_factory=asyncio.Event)
-    left: int = 0
-    notices: list[str] = field(default_factory=list)  # notes only the person sees (rate limit, stale click)
-
-    def seen(self, message: dict[str, Any], streaming: bool) -> None:
-        from tests.support.slack_requests import find_button, find_feedback
-
-        from bot.render import actions
-
-        question = self.questions.get(message.get("thread_ts") or message["ts"])
-        if question is None or streaming or question.answered_at or question.not_answer:
-            return
-        text = message["text"] + json.dumps(message.get("blocks", []))
-        if find_feedback(message, "up"):
-            question.answered_at = time.perf_counter()
-        elif find_button(message, actions.RUN):
-            if not question.clicked:
-                question.clicked = True
-                self.click(question, message)
-            return
-        elif ":warning:" in text:
-            question.not_answer = "busy" if "requests running" in text else "error"
-        elif any(block.get("type") == "actions" for block in message.get("blocks", [])):
-            question.not_answer = "asked back"  # a clarification the bench cannot answer for the person
-        else:
-            return  # a placeholder or progress ("Queued, 2 ahead of you…")
-        self.left -= 1
-        if self.left == 0:
-            self.all_done.set()
-
-
-def watching_standin(watch: Watch):
-    from tests.support.slack_standin import SlackStandIn
-
-    class WatchingStandIn(SlackStandIn):
-        """Tells `watch` of every message the bot posts, changes or finishes streaming."""
-
-        async def _api(self, request):
-            response = await super()._api(request)
-            call = self.calls[-1]  # ours: nothing awaits between its recording and the answer
-            key = (call.params.get("channel"), call.params.get("ts"))
-            if call.method == "chat.postMessage" and response.status == 200:
-                key = (call.params.get("channel"), json.loads(response.body)["ts"])
-            if call.method == "chat.postEphemeral":
-                for question in watch.questions.values():
-                    if question.ts == call.params.get("thread_ts") and not question.not_answer:
-                        watch.notices.append(call.params.get("text", ""))
-            elif key in self.messages:
-                watch.seen(self.messages[key], key in self.streaming)
-            return response
-
-    return WatchingStandIn()
 
 
 async def real_part(people: int, questions: int, think_s: float, timeout_s: float) -> bool:
@@ -175,11 +115,11 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
     from aiohttp import web
     from pydantic import SecretStr
     from slack_bolt.async_app import AsyncApp
-    from tests.support.slack_requests import SlackSender, click, mention
+    from tests.support import watched_standin
+    from tests.support.slack_requests import SlackSender, mention
 
     from agent.api import Assistant
     from bot.http_server import EVENTS_PATH, build_web_app
-    from bot.render import actions
     from bot.runtime import build_runtime
     from bot.settings import load_bot_settings
     from bot.slack_client import build_web_client
@@ -189,27 +129,19 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
         f"{1000 + p}.{i:06d}": Question(f"UP{p}", texts[(p * questions + i) % len(texts)], f"{1000 + p}.{i:06d}")
         for p in range(people) for i in range(questions)
     }
-    clicks: list[asyncio.Task[Any]] = []
-    click_acks: list[float] = []
-
-    async def press_run(question: Question, message: dict[str, Any], sender: SlackSender) -> None:
-        from tests.support.slack_requests import find_button
-
-        run = find_button(message, actions.RUN)
-        assert run is not None
-        await asyncio.sleep(think_s)
-        started = time.perf_counter()
-        status, _ = await sender.interaction(
-            click(actions.RUN, run["value"], message=message, channel=CHANNEL, user=question.person, label="Run"))
-        click_acks.append(time.perf_counter() - started)
-        assert status == 200, status
-
-    watch = Watch(burst, click=lambda q, m: clicks.append(asyncio.create_task(press_run(q, m, bot_sender))),
-                  left=len(burst))
-    slack = await watching_standin(watch).start()
+    # Slack's side runs in a process of its own, as Slack does: its work is not the bot's.
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    standin = context.Process(
+        target=watched_standin.serve, daemon=True,
+        args=(child_conn, [(q.person, q.ts) for q in burst.values()], CHANNEL, SECRET, think_s, timeout_s),
+    )
+    standin.start()
+    loop = asyncio.get_running_loop()
+    api_url = await loop.run_in_executor(None, conn.recv)
     settings = load_bot_settings(
         _env_file=None, slack_bot_token=SecretStr("xoxb-bench"), slack_signing_secret=SecretStr(SECRET),
-        slack_api_url=slack.api_url, openai_api_key=None, redis_url=None, log_level="WARNING",
+        slack_api_url=api_url, openai_api_key=None, redis_url=None, log_level="WARNING",
     )
     assistant = Assistant.from_settings(settings)
     runtime = build_runtime(settings, assistant)
@@ -242,15 +174,12 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
                 return time.perf_counter() - started
 
             bare_acks = await asyncio.gather(*(send(bare_sender, q, "9") for q in burst.values()))
-            cpu = CpuClock()
+            conn.send(urls[0])
+            cpu = CpuClock(leave_out=standin.pid)
             started = time.perf_counter()
             acks = await asyncio.gather(*(send(bot_sender, q, "") for q in burst.values()))
-            try:
-                await asyncio.wait_for(watch.all_done.wait(), timeout_s)
-            except TimeoutError:
-                pass
+            seen = await loop.run_in_executor(None, conn.recv)  # every answer in, or the time is up
             finished = time.perf_counter()
-            await asyncio.gather(*clicks)
             await runtime.jobs.drain()  # charts and CSVs after the answers
             drained = time.perf_counter()
             spent = cpu.spent()
@@ -258,11 +187,15 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
         await runtime.close()
         for runner in runners:
             await runner.cleanup()
-        await slack.close()
+        conn.send("stop")
+        standin.join(timeout=30)
         await assistant.aclose()
-    for text in sorted(set(watch.notices)):
-        print(f"notice seen ({watch.notices.count(text)}x): {text}")
-    ok = report(burst, started, finished, drained, list(acks), list(bare_acks), click_acks, people, questions, think_s)
+    for q in burst.values():
+        q.answered_at, q.not_answer = seen["answered"][q.ts], seen["not_answers"][q.ts]
+    for text in sorted(set(seen["notices"])):
+        print(f"notice seen ({seen['notices'].count(text)}x): {text}")
+    ok = report(burst, started, finished, drained, list(acks), list(bare_acks), seen["click_acks"], people,
+                questions, think_s)
     answers = max(1, sum(1 for q in burst.values() if q.answered_at))
     print("CPU per answer (what a loaded machine does not change much): " + ", ".join(
         f"{name} {seconds / answers * 1e3:.0f} ms" for name, seconds in spent.items()))
@@ -271,13 +204,13 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
 
 class CpuClock:
     """CPU time spent from now on: the event loop's own thread, this whole process (its threads run the
-    queries), and its child processes (the CPU pool's workers and their forkserver)."""
+    queries), and its child processes (the CPU pool's workers and their forkserver) but `leave_out`."""
 
-    def __init__(self) -> None:
+    def __init__(self, leave_out: int | None) -> None:
+        self.leave_out = leave_out
         self._start = self._now()
 
-    @staticmethod
-    def _children() -> float:
+    def _children(self) -> float:
         ticks = os.sysconf("SC_CLK_TCK")
         parents: dict[int, int] = {}
         times: dict[int, float] = {}
@@ -287,6 +220,8 @@ class CpuClock:
             except OSError:
                 continue  # the process ended meanwhile
             pid = int(stat.parent.name)
+            if pid == self.leave_out:
+                continue
             parents[pid], times[pid] = int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
         ours, total = {os.getpid()}, 0.0
         changed = True  # to a fixed point: grandchildren (the forkserver's workers) come in on a later pass
