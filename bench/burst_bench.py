@@ -1,27 +1,47 @@
 """A burst shared between people: 20 people × 5 questions at once, each person's five sent together.
 
-The bot's run slots (bot/jobs/fair.py, round-robin by person) against a plain semaphore (arrival
-order), in the same run, on the same simulated runs (each holds a slot `--run-ms`; `--slots` at once,
-as a loaded machine manages). Per scheme: when each person got a first answer and all of theirs, and
-Jain's fairness index over people's mean waits (1 = everyone waited alike). Prints figures; asserts nothing.
+Two parts, both by default (`--part sim` or `--part real` for one):
 
-    python bench/burst_bench.py [--people 20] [--questions 5] [--slots 4] [--run-ms 50]
-    python bench/burst_bench.py --smoke     # 5 people x 3 questions, 10 ms runs
+- sim: the bot's run slots (bot/jobs/fair.py, round-robin by person) against a plain semaphore
+  (arrival order), on simulated runs (each holds a slot `--run-ms`; `--slots` at once).
+- real: the real bot in HTTP mode in this process over the real agent (offline model, demo
+  warehouse, no Redis), Slack's Web API the stand-in from tests/support. Every question is a signed
+  app_mention from its person (the demo questions, /work/shared/eval/dev_questions.json's, else a
+  few of its own); when the bot asks to confirm the SQL the person presses Run `--think-s` later.
+  Timed at the stand-in, which runs in a process of its own as Slack does
+  (tests/support/watched_standin.py): from the burst to each final answer (the message with the
+  feedback buttons). The same mentions first hit a bare AsyncApp that only acks, for the ack comparison.
+
+Per scheme: when each person got a first answer, answers/s, p50/p95 time to answer, Jain's fairness
+index over people's mean waits (1 = everyone waited alike), and replies that are not answers
+(refusals, "busy", errors). Prints figures; the real part exits non-zero unless every question was answered.
+
+    python bench/burst_bench.py [--people 20] [--questions 5] [--slots 4] [--run-ms 50] [--part real]
+    python bench/burst_bench.py --smoke     # sim 5 x 3, 10 ms runs; real 3 people x 2 questions
 """
 
 from __future__ import annotations
 
 import argparse
 import asyncio
+import json
+import multiprocessing
+import os
 import statistics
 import sys
 import time
 from contextlib import AbstractAsyncContextManager
+from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: benches reuse tests/support
 
 from bot.jobs.fair import FairSlots  # noqa: E402
+
+QUESTIONS_FILE = Path("/work/shared/eval/dev_questions.json")  # where the team keeps the demo questions
+FALLBACK_QUESTIONS = ["number of flights by origin", "average departure delay by month",
+                      "average arrival delay by origin airport", "number of flights by carrier"]
 
 
 class ArrivalOrder:
@@ -38,7 +58,12 @@ def jain(values: list[float]) -> float:
     return sum(values) ** 2 / (len(values) * sum(v * v for v in values))
 
 
-async def burst(slots, people: int, questions: int, run_s: float) -> dict[str, list[float]]:
+def pct(values: list[float], q: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(q * (len(ordered) - 1)))]
+
+
+async def simulated(slots, people: int, questions: int, run_s: float) -> dict[str, list[float]]:
     """Seconds from the burst to each answer, per person."""
     done: dict[str, list[float]] = {f"U{p}": [] for p in range(people)}
     started = time.perf_counter()
@@ -52,11 +77,11 @@ async def burst(slots, people: int, questions: int, run_s: float) -> dict[str, l
     return done
 
 
-async def main(people: int, questions: int, capacity: int, run_s: float) -> None:
-    print(f"{people} people x {questions} questions at once, {capacity} runs at once, {run_s * 1000:.0f} ms each")
+async def sim_part(people: int, questions: int, capacity: int, run_s: float) -> None:
+    print(f"sim: {people} people x {questions} questions at once, {capacity} runs at once, {run_s * 1000:.0f} ms each")
     print(f"{'scheme':16}{'first answer p50/max s':>24}{'all answers p50/max s':>24}{'Jain':>7}")
     for name, slots in (("arrival order", ArrivalOrder(capacity)), ("round-robin", FairSlots(capacity))):
-        done = await burst(slots, people, questions, run_s)
+        done = await simulated(slots, people, questions, run_s)
         first = [min(t) for t in done.values()]
         last = [max(t) for t in done.values()]
         index = jain([statistics.mean(t) for t in done.values()])
@@ -64,14 +89,216 @@ async def main(people: int, questions: int, capacity: int, run_s: float) -> None
               f"{statistics.median(last):>10.2f}/{max(last):<11.2f}{index:>7.2f}")
 
 
+# -- the real bot -------------------------------------------------------------------------------
+
+CHANNEL = "CBURST"
+SECRET = "burst-secret"
+
+
+def demo_questions() -> list[str]:
+    if QUESTIONS_FILE.is_file():
+        return [item["q"] for item in json.loads(QUESTIONS_FILE.read_text(encoding="utf-8"))]
+    return FALLBACK_QUESTIONS
+
+
+@dataclass
+class Question:
+    person: str
+    text: str
+    ts: str  # the mention's ts: the thread the answer goes to
+    answered_at: float | None = None
+    not_answer: str | None = None  # what came instead of an answer
+
+
+async def real_part(people: int, questions: int, think_s: float, timeout_s: float) -> bool:
+    import aiohttp
+    from aiohttp import web
+    from pydantic import SecretStr
+    from slack_bolt.async_app import AsyncApp
+    from tests.support import watched_standin
+    from tests.support.slack_requests import SlackSender, mention
+
+    from agent.api import Assistant
+    from bot.http_server import EVENTS_PATH, build_web_app
+    from bot.runtime import build_runtime
+    from bot.settings import load_bot_settings
+    from bot.slack_client import build_web_client
+
+    texts = demo_questions()
+    burst = {
+        f"{1000 + p}.{i:06d}": Question(f"UP{p}", texts[(p * questions + i) % len(texts)], f"{1000 + p}.{i:06d}")
+        for p in range(people) for i in range(questions)
+    }
+    # Slack's side runs in a process of its own, as Slack does: its work is not the bot's.
+    context = multiprocessing.get_context("spawn")
+    conn, child_conn = context.Pipe()
+    standin = context.Process(
+        target=watched_standin.serve, daemon=True,
+        args=(child_conn, [(q.person, q.ts) for q in burst.values()], CHANNEL, SECRET, think_s, timeout_s),
+    )
+    standin.start()
+    loop = asyncio.get_running_loop()
+    api_url = await loop.run_in_executor(None, conn.recv)
+    settings = load_bot_settings(
+        _env_file=None, slack_bot_token=SecretStr("xoxb-bench"), slack_signing_secret=SecretStr(SECRET),
+        slack_api_url=api_url, openai_api_key=None, redis_url=None, log_level="WARNING",
+    )
+    assistant = Assistant.from_settings(settings)
+    runtime = build_runtime(settings, assistant)
+    await runtime.start()
+    bare = AsyncApp(client=build_web_client(settings), signing_secret=SECRET, process_before_response=True)
+
+    @bare.event("app_mention")
+    async def only_ack() -> None:
+        return None
+
+    runners, urls = [], []
+    for web_app in (build_web_app(runtime.app, runtime.readiness, metrics=runtime.metrics,
+                                  ack_first=runtime.ack_first), build_web_app(bare)):
+        runner = web.AppRunner(web_app, access_log=None)
+        await runner.setup()
+        site = web.TCPSite(runner, "127.0.0.1", 0)
+        await site.start()
+        runners.append(runner)
+        urls.append(f"http://127.0.0.1:{site._server.sockets[0].getsockname()[1]}{EVENTS_PATH}")
+    try:
+        async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
+            bot_sender, bare_sender = (SlackSender(url, SECRET, session) for url in urls)
+            await warm(assistant, bare_sender)
+
+            async def send(sender: SlackSender, question: Question, prefix: str) -> float:
+                started = time.perf_counter()
+                status, _ = await sender.event(
+                    mention(question.text, ts=prefix + question.ts, channel=CHANNEL, user=question.person))
+                assert status == 200, status
+                return time.perf_counter() - started
+
+            bare_acks = await asyncio.gather(*(send(bare_sender, q, "9") for q in burst.values()))
+            conn.send(urls[0])
+            cpu = CpuClock(leave_out=standin.pid)
+            started = time.perf_counter()
+            acks = await asyncio.gather(*(send(bot_sender, q, "") for q in burst.values()))
+            seen = await loop.run_in_executor(None, conn.recv)  # every answer in, or the time is up
+            finished = time.perf_counter()
+            await runtime.jobs.drain()  # charts and CSVs after the answers
+            drained = time.perf_counter()
+            spent = cpu.spent()
+    finally:
+        await runtime.close()
+        for runner in runners:
+            await runner.cleanup()
+        conn.send("stop")
+        standin.join(timeout=30)
+        await assistant.aclose()
+    for q in burst.values():
+        q.answered_at, q.not_answer = seen["answered"][q.ts], seen["not_answers"][q.ts]
+    for text in sorted(set(seen["notices"])):
+        print(f"notice seen ({seen['notices'].count(text)}x): {text}")
+    ok = report(burst, started, finished, drained, list(acks), list(bare_acks), seen["click_acks"], people,
+                questions, think_s)
+    answers = max(1, sum(1 for q in burst.values() if q.answered_at))
+    print("CPU per answer (what a loaded machine does not change much): " + ", ".join(
+        f"{name} {seconds / answers * 1e3:.0f} ms" for name, seconds in spent.items()))
+    return ok
+
+
+class CpuClock:
+    """CPU time spent from now on: the event loop's own thread, this whole process (its threads run the
+    queries), and its child processes (the CPU pool's workers and their forkserver) but `leave_out`."""
+
+    def __init__(self, leave_out: int | None) -> None:
+        self.leave_out = leave_out
+        self._start = self._now()
+
+    def _children(self) -> float:
+        ticks = os.sysconf("SC_CLK_TCK")
+        parents: dict[int, int] = {}
+        times: dict[int, float] = {}
+        for stat in Path("/proc").glob("[0-9]*/stat"):
+            try:
+                fields = stat.read_text().rsplit(")", 1)[1].split()
+            except OSError:
+                continue  # the process ended meanwhile
+            pid = int(stat.parent.name)
+            if pid == self.leave_out:
+                continue
+            parents[pid], times[pid] = int(fields[1]), (int(fields[11]) + int(fields[12])) / ticks
+        ours, total = {os.getpid()}, 0.0
+        changed = True  # to a fixed point: grandchildren (the forkserver's workers) come in on a later pass
+        while changed:
+            changed = False
+            for pid, parent in parents.items():
+                if parent in ours and pid not in ours:
+                    ours.add(pid)
+                    total += times[pid]
+                    changed = True
+        return total
+
+    def _now(self) -> dict[str, float]:
+        return {"event loop": time.thread_time(), "process": time.process_time(), "CPU workers": self._children()}
+
+    def spent(self) -> dict[str, float]:
+        now = self._now()
+        return {name: now[name] - self._start[name] for name in now}
+
+
+async def warm(assistant: Any, bare_sender: Any) -> None:
+    """The first answer pays imports, the CPU workers' start and caches: not part of a burst."""
+    from tests.support.slack_requests import mention
+
+    session = "burst-warm"
+    reply = await assistant.reply(assistant.ask(session, "number of flights by origin"))
+    if reply.ask_human and reply.ask_human.kind == "confirm_sql":
+        await assistant.reply(assistant.resume(session, "run"))
+    await bare_sender.event(mention("warm", ts="1.1", channel="CWARM"))
+
+
+def report(burst: dict[str, Question], started: float, finished: float, drained: float, acks: list[float],
+           bare_acks: list[float], click_acks: list[float], people: int, questions: int, think_s: float) -> bool:
+    answered = [q for q in burst.values() if q.answered_at]
+    waits = {q.person: [] for q in burst.values()}
+    for q in answered:
+        waits[q.person].append(q.answered_at - started)
+    times = [t for per in waits.values() for t in per]
+    kinds: dict[str, int] = {}
+    for q in burst.values():
+        if not q.answered_at:
+            kinds[q.not_answer or "no reply"] = kinds.get(q.not_answer or "no reply", 0) + 1
+    print(f"real: {people} people x {questions} questions at once through the bot (HTTP, offline model, demo "
+          f"warehouse, in-process jobs); each SQL confirmation's Run pressed {think_s:g} s after it shows")
+    if times:
+        span = max(times)
+        first = [min(t) for t in waits.values() if t]
+        print(f"answered {len(answered)}/{len(burst)} in {span:.1f} s: {len(answered) / span:.1f} answers/s "
+              f"(charts and CSVs done {drained - started:.1f} s after the burst)")
+        print(f"time to answer p50 {pct(times, .5):.2f} s, p95 {pct(times, .95):.2f} s, max {max(times):.2f} s")
+        print(f"first answer per person p50 {statistics.median(first):.2f} s, max {max(first):.2f} s")
+        if all(waits.values()):
+            print(f"Jain's index over people's mean waits {jain([statistics.mean(t) for t in waits.values()]):.3f}")
+    print("not answers: " + (", ".join(f"{n} {kind}" for kind, n in sorted(kinds.items())) or "0"))
+    print(f"ack ms p50/p99: bare AsyncApp {pct(bare_acks, .5) * 1e3:.1f}/{pct(bare_acks, .99) * 1e3:.1f}, "
+          f"bot {pct(acks, .5) * 1e3:.1f}/{pct(acks, .99) * 1e3:.1f} "
+          f"(p99 ratio {pct(acks, .99) / pct(bare_acks, .99):.2f}); Run clicks during the burst "
+          f"{pct(click_acks, .5) * 1e3:.1f}/{pct(click_acks, .99) * 1e3:.1f}" if click_acks else "")
+    return len(answered) == len(burst)
+
+
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--people", type=int, default=20)
     parser.add_argument("--questions", type=int, default=5)
-    parser.add_argument("--slots", type=int, default=4)
-    parser.add_argument("--run-ms", type=float, default=50)
-    parser.add_argument("--smoke", action="store_true", help="5 people x 3 questions, 10 ms runs")
+    parser.add_argument("--slots", type=int, default=4, help="sim: runs at once")
+    parser.add_argument("--run-ms", type=float, default=50, help="sim: each run's length")
+    parser.add_argument("--part", choices=("sim", "real", "both"), default="both")
+    parser.add_argument("--think-s", type=float, default=0.5, help="real: the person reads the SQL this long, then presses Run")
+    parser.add_argument("--timeout", type=float, default=300, help="real: give up waiting for answers after this")
+    parser.add_argument("--smoke", action="store_true", help="sim 5 x 3 with 10 ms runs; real 3 x 2")
     args = parser.parse_args()
+    sim_size = (5, 3) if args.smoke else (args.people, args.questions)
+    real_size = (3, 2) if args.smoke else (args.people, args.questions)
     if args.smoke:
-        args.people, args.questions, args.run_ms = 5, 3, 10
-    asyncio.run(main(args.people, args.questions, args.slots, args.run_ms / 1000))
+        args.run_ms = 10
+    if args.part in ("sim", "both"):
+        asyncio.run(sim_part(*sim_size, args.slots, args.run_ms / 1000))
+    if args.part in ("real", "both") and not asyncio.run(real_part(*real_size, args.think_s, args.timeout)):
+        raise SystemExit("not every question of the burst was answered")

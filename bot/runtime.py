@@ -20,7 +20,7 @@ from bot.listeners.app import Surfaces, build_app
 from bot.jobs import JobRunner
 from bot.jobs.ack_first import AckFirst
 from bot.jobs.memory import InProcessJobRunner
-from bot.slack_client import build_web_client
+from bot.slack_client import SlackWebClient, build_web_client
 from bot.user_groups import UserGroups
 from bot.store.state import InMemoryStateStore, StateStore
 from bot.delivery import PROGRESS_INTERVAL_S
@@ -46,12 +46,16 @@ class BotRuntime:
     _closers: list[Any] = field(default_factory=list)
 
     async def start(self) -> None:
+        if isinstance(self.client, SlackWebClient):
+            self.client.keep_connections = True  # closed again by shutdown
         await self.jobs.start()
 
     async def shutdown(self, grace_s: float) -> None:
         await self.jobs.shutdown(grace_s)
         for close in self._closers:
             await close()
+        if isinstance(self.client, SlackWebClient):
+            await self.client.aclose()
 
     async def close(self) -> None:
         await self.shutdown(0)

@@ -36,7 +36,18 @@ BODY_EXCERPT = 120  # characters of a non-JSON body kept for the log line
 
 
 class SlackWebClient(AsyncWebClient):
+    """Every call goes through one aiohttp session, so its connections to Slack are kept and reused.
+    Without one, Slack's SDK opens a session, a TCP connection (and a TLS handshake) per call and
+    closes them after: in a burst that is most of what the bot's Slack calls cost the event loop.
+    The bot's runtime turns this on when it starts and closes the session when it stops; a client
+    used before (the token check at start-up) or without a runtime keeps nothing open."""
+
+    keep_connections = False
+    _session_loop: asyncio.AbstractEventLoop | None = None
+
     async def _request(self, *, http_verb: str, api_url: str, req_args: dict[str, Any]) -> dict[str, Any]:
+        if self.keep_connections:
+            self._keep_session()
         try:
             response: dict[str, Any] = await super()._request(http_verb=http_verb, api_url=api_url, req_args=req_args)
         except SlackApiError as exc:  # the body claimed to be JSON and was not: the response is aiohttp's
@@ -49,6 +60,18 @@ class SlackWebClient(AsyncWebClient):
         if not isinstance(data, dict) or not data:
             response["data"] = _not_json(int(response.get("status_code") or 0), data)
         return response
+
+    def _keep_session(self) -> None:
+        loop = asyncio.get_running_loop()
+        if self.session is None or self.session.closed or self._session_loop is not loop:
+            # The SDK puts its timeout on the sessions it makes; this one carries it instead.
+            self.session = aiohttp.ClientSession(timeout=aiohttp.ClientTimeout(total=self.timeout))
+            self._session_loop = loop
+
+    async def aclose(self) -> None:
+        """Close the kept connections (at shutdown); a later call opens new ones."""
+        if self.session is not None and not self.session.closed:
+            await self.session.close()
 
 
 def _not_json(status: int, body: object) -> dict[str, Any]:

@@ -15,7 +15,8 @@ estimated costly. That person never waits behind shares: an ordinary question ge
 while others' runaways hold the rest, and shares the engine's threads with fewer of them.
 
 Threads are daemons and never asyncio's default executor: an abandoned call must neither
-block other `to_thread` work nor keep the process alive at exit.
+block other `to_thread` work nor keep the process alive at exit. A thread whose call has ended
+waits a while for the next (`DaemonThreads`), so a call seldom waits for a thread to start.
 
 `call_blocking` is the same for code with no event loop to await on (start-up reads of the
 schema and values, before the bot serves anyone; reads from a thread): it waits on its own
@@ -36,13 +37,15 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import Any, TypeVar
 
+from agent.budget.threads import DaemonThreads
 from agent.errors import BusyError, QueryTimeoutError
 
 log = logging.getLogger(__name__)
 
 T = TypeVar("T")
 
-_on_slot = threading.local()  # `active` is True on a thread that is a slot's own
+_on_slot = threading.local()  # `active` is True on a thread while it does a slot's work
+_threads = DaemonThreads()
 
 
 @dataclass
@@ -92,10 +95,7 @@ class BlockingSlots:
         # for its slot is not abandoned before the engine had the chance to stop it.
         deadline = self._calls[call_id].started + budget_s
         result: asyncio.Future[T] = loop.create_future()
-        thread = threading.Thread(
-            target=self._work, args=(loop, call_id, result, fn, args, kwargs), name=f"blocking-{call_id}", daemon=True
-        )
-        thread.start()
+        _threads.run(lambda: self._work(loop, call_id, result, fn, args, kwargs), f"blocking-{call_id}")
         try:
             return await asyncio.wait_for(asyncio.shield(result), max(0.0, deadline - self._clock()))
         except TimeoutError:
@@ -127,6 +127,7 @@ class BlockingSlots:
             except BaseException as exc:  # handed to the caller, who decides what the person is told
                 errors.append(exc)
             finally:
+                _on_slot.active = False  # the thread may do other work next
                 call = self._calls.pop(call_id, None)
                 if call is not None and call.abandoned:
                     log.warning("an abandoned blocking call ended after %.0fs; its slot is free again",
@@ -137,7 +138,7 @@ class BlockingSlots:
                     with contextlib.suppress(RuntimeError):  # that loop is closed: nobody waits on it
                         loop.call_soon_threadsafe(self._wake)
 
-        threading.Thread(target=work, name=f"blocking-{call_id}", daemon=True).start()
+        _threads.run(work, f"blocking-{call_id}")
         if not done.wait(budget_s):
             self._abandon(call_id, "did not stop within its budget")
             raise QueryTimeoutError(
@@ -232,6 +233,8 @@ class BlockingSlots:
 
             def settle(future: asyncio.Future[T]) -> None:
                 future.set_result(value)
+        finally:
+            _on_slot.active = False  # the thread may do other work next
         try:
             loop.call_soon_threadsafe(self._finish, call_id, result, settle)
         except RuntimeError:
@@ -262,7 +265,7 @@ class BlockingSlots:
 
 
 async def off_slot(fn: Callable[..., T], *args: Any, budget_s: float, **kwargs: Any) -> T:
-    """`fn(*args, **kwargs)` on a daemon thread of its own, outside the slots, for quick calls (a plan's
+    """`fn(*args, **kwargs)` on a daemon thread, outside the slots, for quick calls (a plan's
     estimate) that must not queue behind the work the slots hold; QueryTimeoutError past `budget_s`
     (the thread is left to end on its own)."""
     loop = asyncio.get_running_loop()
@@ -286,7 +289,7 @@ async def off_slot(fn: Callable[..., T], *args: Any, budget_s: float, **kwargs: 
         with contextlib.suppress(RuntimeError):  # the loop is gone: nobody waits for this any more
             loop.call_soon_threadsafe(settle)
 
-    threading.Thread(target=work, name="off-slot", daemon=True).start()
+    _threads.run(work, "off-slot")
     try:
         return await asyncio.wait_for(result, budget_s)
     except TimeoutError:

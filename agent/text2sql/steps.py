@@ -1,16 +1,17 @@
 """The structured answers each LLM step must give, and the one way a step is asked.
 
 Every step is `with_structured_output(Schema)`: the model fills fields, nothing is parsed
-out of free text. A failure (transport, refusal, a reply that does not fit the schema)
+out of free text (`structured`, which every structured call of the agent goes through). A failure (transport, refusal, a reply that does not fit the schema)
 becomes an LLMError so a strategy can fail alone without sinking the whole draft.
 """
 
 from __future__ import annotations
 
-from typing import Literal, TypeVar
+from typing import Any, Literal, TypeVar
 
-from langchain_core.language_models import BaseChatModel
+from langchain_core.language_models import BaseChatModel, LanguageModelInput
 from langchain_core.messages import HumanMessage, SystemMessage
+from langchain_core.utils.function_calling import convert_to_openai_tool
 from pydantic import BaseModel, Field
 
 from agent.errors import LLMError
@@ -71,15 +72,30 @@ class SqlRepair(BaseModel):
 Answer = TypeVar("Answer", bound=BaseModel)
 
 
+# A pydantic schema handed to `with_structured_output` is turned into JSON schema again on every call
+# (LangChain's tracing metadata), on the event loop: ~15 ms for the question reader's SemanticParse,
+# which every question asks for. Its OpenAI tool form is worked out once per schema instead, and the
+# model's arguments are validated here. The forms are handed out as they are: LangChain only reads them.
+_TOOL_FORMS: dict[type[BaseModel], dict[str, Any]] = {}
+
+
+def tool_form(schema: type[BaseModel]) -> dict[str, Any]:
+    form = _TOOL_FORMS.get(schema)
+    if form is None:
+        form = _TOOL_FORMS[schema] = convert_to_openai_tool(schema)
+    return form
+
+
+async def structured(model: BaseChatModel, schema: type[Answer], prompt: LanguageModelInput) -> Answer:
+    """The model's answer to `prompt` as `schema`; a reply that does not fit raises pydantic's ValidationError."""
+    answer = await model.with_structured_output(tool_form(schema), method="function_calling").ainvoke(prompt)
+    return answer if isinstance(answer, schema) else schema.model_validate(answer)
+
+
 async def ask(model: BaseChatModel, schema: type[Answer], system: str, user: str) -> Answer:
     """One structured LLM step; raises LLMError with a sentence when it gives no usable answer."""
-    runnable = model.with_structured_output(schema, method="function_calling")
     try:
-        answer = await runnable.ainvoke([SystemMessage(system), HumanMessage(user)])
-        if isinstance(answer, dict):
-            answer = schema.model_validate(answer)
+        answer = await structured(model, schema, [SystemMessage(system), HumanMessage(user)])
     except Exception as exc:  # any provider or validation failure is the same to the caller
         raise LLMError("The language model did not give a usable answer.", detail=repr(exc)) from exc
-    if not isinstance(answer, schema):
-        raise LLMError("The language model did not give a usable answer.", detail=repr(answer))
     return answer

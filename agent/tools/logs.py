@@ -7,6 +7,7 @@ from agent.tools.run import ToolRun
 from pydantic import BaseModel, Field
 
 from agent.logql import LogQLError, check_logql, write_logql
+from agent.text2sql.steps import structured
 from agent.tools.results import tool_result
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
@@ -27,11 +28,11 @@ async def search_log(
     query = write_logql(description)
     note = ""
     if ctx.has_llm:
-        answer = await ctx.model.with_structured_output(LogQueryDraft, method="function_calling").ainvoke(
+        draft = await structured(
+            ctx.model, LogQueryDraft,
             "Write one LogQL query for Grafana Loki. Labels: app, namespace, pod, container, env. "
-            f"Request: {description}"
+            f"Request: {description}",
         )
-        draft = answer if isinstance(answer, LogQueryDraft) else LogQueryDraft.model_validate(answer)
         try:
             check_logql(draft.logql)
             query.logql, query.explanation = draft.logql, draft.explanation

@@ -26,6 +26,7 @@ from agent.sql.fix import FixResult
 from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
+from agent.text2sql.steps import structured
 from agent.tools.spec import EXECUTE, EXECUTE_GOAL, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.checking import checked_sql
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
@@ -66,9 +67,8 @@ Answer = TypeVar("Answer", bound=BaseModel)
 
 
 async def _structured(ctx: AgentContext, schema: type[Answer], prompt: LanguageModelInput) -> Answer:
-    """The model's answer as `schema` (function calling returns the model itself)."""
-    answer = await ctx.model.with_structured_output(schema, method="function_calling").ainvoke(prompt)
-    return answer if isinstance(answer, schema) else schema.model_validate(answer)
+    """The model's answer as `schema`."""
+    return await structured(ctx.model, schema, prompt)
 
 
 # -- generate_sql --------------------------------------------------------------------------

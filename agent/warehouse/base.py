@@ -384,8 +384,9 @@ class RowCollector:
 def _yielding_cpu(run: Callable[..., QueryResult], *args: Any, **kwargs: Any) -> QueryResult:
     """`run` on this thread at a lower CPU priority: an in-process engine's costly query runs on the
     cores that answer everyone else (the agent's steps, other people's cheap queries), so it takes
-    what they leave. Linux gives each thread its own niceness, and a slot's thread is fresh for each
-    call, so nothing else is lowered; elsewhere (or if refused) the query runs as it is."""
+    what they leave. Linux gives each thread its own niceness, and a slot's thread whose niceness
+    changed ends with its call (agent/budget/threads.py), so nothing else is lowered; elsewhere (or if
+    refused) the query runs as it is."""
     with contextlib.suppress(OSError, AttributeError):
         os.setpriority(os.PRIO_PROCESS, threading.get_native_id(), COSTLY_NICENESS)
     return run(*args, **kwargs)

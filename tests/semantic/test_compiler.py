@@ -118,3 +118,15 @@ def test_compilation_is_deterministic(model):
     intent = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["dest", "month"],
                               filters=[Filter(field="origin", values=["EWR"])])
     assert compile_intent(intent, model) == compile_intent(intent.model_copy(deep=True), model)
+
+
+def test_an_intent_that_defines_nothing_is_checked_without_gathering_the_models_column_words(model, monkeypatch):
+    """Every question's intent is validated several times on the event loop; gathering the model's column
+    words takes a millisecond each time and only a definition needs them."""
+    import agent.semantic.definitions as definitions
+
+    gathered: list[int] = []
+    real = definitions.column_words
+    monkeypatch.setattr(definitions, "column_words", lambda m: gathered.append(1) or real(m))
+    assert validate_intent(StructuredIntent(metrics=["flight_count"], dimensions=["carrier"]), model) == []
+    assert gathered == []
