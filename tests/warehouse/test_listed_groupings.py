@@ -20,13 +20,15 @@ CREATE TABLE job_roles (job_role_id INTEGER PRIMARY KEY, job_role_name VARCHAR N
 CREATE TABLE employees (employee_id INTEGER PRIMARY KEY,
                         department_id INTEGER NOT NULL REFERENCES departments (department_id),
                         job_role_id INTEGER NOT NULL REFERENCES job_roles (job_role_id), age INTEGER NOT NULL,
-                        attrition VARCHAR NOT NULL, over_time VARCHAR NOT NULL);
+                        attrition VARCHAR NOT NULL, over_time VARCHAR NOT NULL,
+                        monthly_income INTEGER NOT NULL);
 COMMENT ON COLUMN employees.attrition IS '''Yes'' = the employee left the company, ''No'' = still employed';
 COMMENT ON COLUMN employees.over_time IS '''Yes'' = the employee works overtime';
 INSERT INTO departments VALUES (1, 'Sales'), (2, 'Research');
 INSERT INTO job_roles VALUES (1, 'Manager'), (2, 'Scientist'), (3, 'Representative');
-INSERT INTO employees VALUES (1, 1, 1, 40, 'No', 'Yes'), (2, 1, 3, 25, 'Yes', 'Yes'), (3, 1, 3, 31, 'No', 'No'),
-                             (4, 2, 2, 29, 'No', 'No'), (5, 2, 1, 50, 'Yes', 'No'), (6, 1, 1, 38, 'No', 'No');
+INSERT INTO employees VALUES (1, 1, 1, 40, 'No', 'Yes', 5000), (2, 1, 3, 25, 'Yes', 'Yes', 2000),
+                             (3, 1, 3, 31, 'No', 'No', 3000), (4, 2, 2, 29, 'No', 'No', 4000),
+                             (5, 2, 1, 50, 'Yes', 'No', 6000), (6, 1, 1, 38, 'No', 'No', 7000);
 """
 
 BOTH = ("SELECT d.department_name, j.job_role_name, {measure} FROM employees e JOIN departments d USING "
@@ -91,3 +93,12 @@ def test_a_rate_of_one_flag_set_against_the_rows_another_leaves_out(company):
     assert side_by_side is not None and side_by_side.dimensions == ["over_time"]
     rows = company.warehouse.run(compile_intent(side_by_side, company.semantic).sql).rows
     assert sorted((bool(r[0]), float(r[1])) for r in rows) == [(False, 0.25), (True, 0.5)]
+
+
+def test_per_month_of_a_monthly_measure_is_its_period_not_a_grouping(company):
+    """'earn per month' of a monthly income says the measure's period; 'on average' is read too."""
+    read = extract_intent("how much do leavers earn per month on average?", company.semantic, company.values)
+    assert read.intent is not None, read.reason
+    assert not read.intent.dimensions and read.ignored_words == []
+    got = company.warehouse.run(compile_intent(read.intent, company.semantic).sql)
+    assert [float(v) for v in got.rows[0]] == [4000.0]  # the two leavers: 2000 and 6000

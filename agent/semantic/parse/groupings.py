@@ -128,6 +128,26 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
     return grouping, which_singular, by_metric, ambiguous
 
 
+def _the_measures_own_period(state: State, model: SemanticModel) -> None:
+    """'per month' said of a measure kept per month ('how much do leavers earn per month' of a monthly
+    income): a one-word form of the grain ('monthly') is in the label of a measure the question names, so
+    the words say the measure's period and group nothing (they are read, not asked about)."""
+    labels = [label.lower().split() for m in state.mentions
+              for label in [model.metric_by_name[e.name].label for e in m.of("metric")]
+              + [model.dimension_by_name[e.name].label for e in m.of("dimension")
+                 if model.dimension_by_name[e.name].kind == "numeric"]]
+    for i in range(len(state.tokens) - 1):
+        grain = state.tokens[i + 1].low
+        if state.tokens[i].low != "per" or grain not in model.time_grains or i in state.used_tokens:
+            continue
+        forms = {w for w in model.time_grains[grain] if " " not in w}
+        if any(forms & set(label) for label in labels):
+            state.consume(i, i + 1)
+            for mention in state.mentions:
+                if mention.start in (i, i + 1):
+                    mention.used = True
+
+
 def _listed_after_a_grouping(state: State, start: int, grouping: dict[GroupKey, Mention | None]
                              ) -> tuple[str, ...] | None:
     """'by department and job role', 'which department and job role': a word listed right after a grouping
@@ -325,6 +345,7 @@ def counted_pass(draft: Draft) -> Draft:
 
 
 def groupings_pass(draft: Draft) -> Draft:
+    _the_measures_own_period(draft.state, draft.model)
     grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(draft.state, draft.model, draft.time)
     asked_who = _who(draft)
     if not grouping and asked_who is None:

@@ -67,6 +67,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                                         grouped=has_grouping)
             if not aggs and on_average:
                 aggs = ["avg"]
+                for said in state.mentions:  # 'on average' said the aggregation: read
+                    if said.has("agg") and not said.used and said.of("agg")[0].name == "avg":
+                        said.used = True
             if not aggs and in_total:  # 'minutes flights were delayed in total': the delays added up
                 aggs = ["sum"]
             if not aggs and not has_grouping:  # 'largest order by total price': the largest total price
