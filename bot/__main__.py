@@ -125,7 +125,8 @@ def _exit_anyway_after(seconds: float) -> None:
 async def _console(settings: BotSettings) -> None:
     from bot.console.repl import run_repl
 
-    assistant = Assistant.from_settings(settings)
+    with paused_for_startup():  # see agent/collector.py
+        assistant = Assistant.from_settings(settings)
     try:
         await run_repl(assistant)
     finally:
