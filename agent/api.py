@@ -24,6 +24,7 @@ from agent.budget.inputs import check_question, check_sql
 from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
 from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.spec import ChartSpec
+from agent.collector import paused_for_startup
 from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.groundwork import Groundwork, build_groundwork
@@ -75,6 +76,7 @@ __all__ = [
     "is_numeric",
     "learning_command",
     "load_settings",
+    "paused_for_startup",
     "prepare_chart",
     "read_audit_tail",
     "save_chart",
@@ -119,13 +121,16 @@ class Assistant:
         dispatch_strategy: str = "rules",
         groundwork: Groundwork | None = None,
         in_process: bool = False,
+        warm: bool = True,
     ) -> Assistant:
         """An assistant for `settings`; on `groundwork` when the caller has read it already (a command
         line shows its first step from it while this imports the graph). `in_process`: its CPU steps
-        run in this process, for one question then exit (no worker pool to start)."""
+        run in this process, for one question then exit (no worker pool to start). `warm=False`: the
+        CPU workers start at `warm()` or when the first step needs them, not now."""
         from agent.runtime import build_checkpointer, build_context
 
-        context = build_context(settings, chat_model=chat_model, groundwork=groundwork, in_process=in_process)
+        context = build_context(settings, chat_model=chat_model, groundwork=groundwork, in_process=in_process,
+                                warm=warm)
         try:
             return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
         except BaseException:
@@ -133,6 +138,10 @@ class Assistant:
             # forked while the interpreter exits prints a traceback of its own.
             context.cpu.close()
             raise
+
+    def warm(self) -> None:
+        """Start the CPU workers now, in the background (a step arriving meanwhile waits for them)."""
+        self.context.cpu.warm()
 
     async def aclose(self) -> None:
         closer = getattr(self.graph.checkpointer, "aclose", None)

@@ -18,6 +18,8 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from agent.collector import freeze_before_exit, paused_for_startup
+
 if TYPE_CHECKING:
     from agent.api import AgentReply, Assistant, Event, Settings
 
@@ -152,15 +154,16 @@ async def _main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "catalog":
         return await asyncio.to_thread(_catalog, args, settings)
-    # The warehouse and the semantic model are read before the graph machinery is imported, so
-    # a new question's reading is shown while the rest loads; the supervisor then does the work.
-    groundwork = build_groundwork(settings)
-    if args.command == "ask" and not args.session:
-        reading = groundwork.reading(args.question)
-        if reading:
-            print(f"… Reading it as: {reading}", file=sys.stderr, flush=True)
-    # One command, then exit: its CPU steps run here under their budget, no worker pool is started.
-    assistant = Assistant.from_settings(settings, groundwork=groundwork, in_process=True)
+    with paused_for_startup():
+        # The warehouse and the semantic model are read before the graph machinery is imported, so
+        # a new question's reading is shown while the rest loads; the supervisor then does the work.
+        groundwork = build_groundwork(settings)
+        if args.command == "ask" and not args.session:
+            reading = groundwork.reading(args.question)
+            if reading:
+                print(f"… Reading it as: {reading}", file=sys.stderr, flush=True)
+        # One command, then exit: its CPU steps run here under their budget, no worker pool is started.
+        assistant = Assistant.from_settings(settings, groundwork=groundwork, in_process=True)
     try:
         return await _work(assistant, args, settings)
     finally:
@@ -204,7 +207,8 @@ def main(argv: list[str] | None = None) -> int:
     args = _parser().parse_args(sys.argv[1:] if argv is None else argv)
     if args.command in ("ask", "fixsql", "explainsql", "runsql"):
         print("… Working on it", file=sys.stderr, flush=True)
-    from agent.api import AssistantError
+    with paused_for_startup():
+        from agent.api import AssistantError
 
     try:
         return asyncio.run(_main(args))
@@ -216,3 +220,5 @@ def main(argv: list[str] | None = None) -> int:
         logging.getLogger("agent.cli").debug("the run failed", exc_info=True)
         return _failed(args, f"Something went wrong before I could answer ({type(exc).__name__}: {exc}); "
                              "run with LOG_LEVEL=DEBUG to see where.")
+    finally:
+        freeze_before_exit()  # one command a process: nothing runs after this

@@ -12,6 +12,7 @@ import logging
 from dataclasses import dataclass
 from pathlib import Path
 
+from agent import groundwork_cache
 from agent.budget.inputs import check_question
 from agent.errors import InputTooLargeError, QueryTimeoutError
 from agent.llm.routing import clean_message, split_sql
@@ -61,23 +62,31 @@ class Groundwork:
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
     warehouse = warehouse or open_warehouse(settings)
     words.use_disk_cache(Path(settings.data_dir) / "cache")  # the model's words, without the libraries' tables
+    kept_at = groundwork_cache.cache_path(settings, warehouse)
+    kept = groundwork_cache.load(kept_at) if kept_at is not None else None
+    if kept is not None:
+        _log_diagnostics(kept[0])
+        return Groundwork(settings, warehouse, kept[0], ValueIndex.kept(kept[1], warehouse, kept[0]))
     semantic = _semantic_model(settings, warehouse)
     if not warehouse.is_demo and semantic.tables:
         # People call the data by the schema it lives in ('movies in the catalog', 'the sales data').
         semantic = semantic.model_copy(update={"data_names": [warehouse.schema().default_schema]})
-    groundwork = Groundwork(settings, warehouse, semantic, _values(warehouse, semantic))
+    values = _values(warehouse, semantic)
+    if kept_at is not None and values is not None:  # values cut short by their budget are not kept
+        groundwork_cache.save(kept_at, semantic, values)
+    groundwork = Groundwork(settings, warehouse, semantic, values or ValueIndex())
     words.save_disk_cache()
     return groundwork
 
 
-def _values(warehouse: Warehouse, semantic: SemanticModel) -> ValueIndex:
-    """The warehouse's values for the semantic model; none when a read runs past its budget (start-up
-    goes on: words naming values are not recognised until a restart)."""
+def _values(warehouse: Warehouse, semantic: SemanticModel) -> ValueIndex | None:
+    """The warehouse's values for the semantic model; None when a read runs past its budget (start-up
+    goes on without them: words naming values are not recognised until a restart)."""
     try:
         return ValueIndex.from_warehouse(warehouse, semantic)
     except QueryTimeoutError as exc:
         log.warning("starting without the warehouse's values: %s", exc.user_message)
-        return ValueIndex()
+        return None
 
 
 def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
@@ -109,11 +118,15 @@ def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
             log.warning("the warehouse does not answer; using the model bootstrapped earlier in %s", folder)
         path = folder
     semantic = load_layer(path, dialect=warehouse.dialect)
-    for problem in semantic.project.diagnostics:
-        log.warning("semantic model: %s", problem)
+    _log_diagnostics(semantic)
     if not warehouse.is_demo:  # the demo's model is checked by the tests, not at every start
         _check_compiles(semantic, warehouse, path)
     return semantic
+
+
+def _log_diagnostics(semantic: SemanticModel) -> None:
+    for problem in semantic.project.diagnostics:
+        log.warning("semantic model: %s", problem)
 
 
 def _check_compiles(semantic: SemanticModel, warehouse: Warehouse, path: Path | None) -> None:

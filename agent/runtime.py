@@ -42,11 +42,12 @@ DATA_MATCH_SCORE = 1.0
 
 def build_context(
     settings: Settings, *, chat_model: BaseChatModel | None = None, warehouse: Warehouse | None = None,
-    groundwork: Groundwork | None = None, in_process: bool = False,
+    groundwork: Groundwork | None = None, in_process: bool = False, warm: bool = True,
 ) -> AgentContext:
     """The run context; on `groundwork` already read (warehouse, semantic model, values) when given.
     `in_process`: CPU steps run in this process under their budget (one question, then exit: a
-    worker pool would cost more than it saves)."""
+    worker pool would cost more than it saves). `warm`: the CPU workers start now, in the background
+    (else when `context.cpu.warm()` is called or the first step needs them)."""
     groundwork = groundwork or build_groundwork(settings, warehouse)
     warehouse = groundwork.warehouse
     # The offline model answers per person through the run's context (run_context()), not this one.
@@ -68,7 +69,8 @@ def build_context(
     )
     # The policy is read before the workers start: a bad file stops start-up with nothing half-started.
     context.governance = build_governance(settings, context)
-    context.cpu.warm()
+    if warm:
+        context.cpu.warm()
     log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
     return context
 

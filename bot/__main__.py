@@ -8,10 +8,15 @@ import os
 import signal
 import sys
 import threading
+from collections.abc import Awaitable, Callable
+from typing import TYPE_CHECKING
 
-from agent.api import AssistantError
+from agent.api import Assistant, AssistantError, paused_for_startup
 from bot.settings import BotSettings, load_bot_settings
 from bot.logs import configure_logging
+
+if TYPE_CHECKING:
+    from bot.runtime import BotRuntime
 
 log = logging.getLogger("bot")
 
@@ -40,29 +45,43 @@ def _require(settings: BotSettings, mode: str) -> None:
 
 
 async def _serve(settings: BotSettings, mode: str) -> None:
-    from agent.api import Assistant
     from bot.runtime import build_runtime
     from bot.slack_auth import SlackAuth
     from bot.slack_client import build_web_client
 
-    _require(settings, mode)
-    client = build_web_client(settings)
-    # Before anything slow: a bad token is one clear line, not a traceback on the first event.
-    log.info("Slack: signed in as %s", await SlackAuth(client).verify())
-    assistant = Assistant.from_settings(settings)
-    runtime = build_runtime(settings, assistant, client=client)
-    await runtime.start()
-    stop = asyncio.Event()
-    loop = asyncio.get_running_loop()
+    with paused_for_startup():  # what start-up builds lives as long as the process (agent/collector.py)
+        _require(settings, mode)
+        client = build_web_client(settings)
+        # Before anything slow: a bad token is one clear line, not a traceback on the first event.
+        log.info("Slack: signed in as %s", await SlackAuth(client).verify())
+        assistant = Assistant.from_settings(settings, warm=False)
+        runtime = build_runtime(settings, assistant, client=client)
+        await runtime.start()
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
 
-    def on_signal() -> None:
-        if not stop.is_set():
-            stop.set()
-            _exit_anyway_after(settings.shutdown_grace_s + EXIT_MARGIN_S)
+        def on_signal() -> None:
+            if not stop.is_set():
+                stop.set()
+                _exit_anyway_after(settings.shutdown_grace_s + EXIT_MARGIN_S)
 
-    for sig in (signal.SIGTERM, signal.SIGINT):
-        loop.add_signal_handler(sig, on_signal)
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            loop.add_signal_handler(sig, on_signal)
+        stop_serving = await _serving(settings, mode, runtime)
+    # Only now, so their start (imports in another process) does not compete with ours for the CPU:
+    # readiness does not wait for them, and a step arriving first waits for them itself.
+    assistant.warm()
+    await stop.wait()
+    await stop_serving()
 
+    # No new requests reach us now; running answers finish within the grace period or go back to the queue.
+    log.info("shutting down: finishing running answers (up to %ds)", settings.shutdown_grace_s)
+    await runtime.shutdown(settings.shutdown_grace_s)
+    await assistant.aclose()
+
+
+async def _serving(settings: BotSettings, mode: str, runtime: BotRuntime) -> Callable[[], Awaitable[None]]:
+    """Requests reach the bot now (HTTP: listening; Socket Mode: connected); returns how to stop them."""
     if mode == "http":
         from aiohttp import web
 
@@ -75,22 +94,15 @@ async def _serve(settings: BotSettings, mode: str) -> None:
         await runner.setup()
         await web.TCPSite(runner, settings.host, settings.port).start()
         log.info("HTTP mode: listening on %s port %d", settings.host, settings.port)
-        await stop.wait()
-        await runner.cleanup()
-    else:
-        from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
+        return runner.cleanup
 
-        assert settings.slack_app_token is not None  # choose_mode picks Socket Mode only with an app token
-        handler = AsyncSocketModeHandler(runtime.app, settings.slack_app_token.get_secret_value())
-        await handler.connect_async()
-        log.info("Socket Mode: connected")
-        await stop.wait()
-        await handler.close_async()
+    from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
 
-    # No new requests reach us now; running answers finish within the grace period or go back to the queue.
-    log.info("shutting down: finishing running answers (up to %ds)", settings.shutdown_grace_s)
-    await runtime.shutdown(settings.shutdown_grace_s)
-    await assistant.aclose()
+    assert settings.slack_app_token is not None  # choose_mode picks Socket Mode only with an app token
+    handler = AsyncSocketModeHandler(runtime.app, settings.slack_app_token.get_secret_value())
+    await handler.connect_async()
+    log.info("Socket Mode: connected")
+    return handler.close_async
 
 
 def _exit_anyway_after(seconds: float) -> None:
@@ -111,10 +123,10 @@ def _exit_anyway_after(seconds: float) -> None:
 
 
 async def _console(settings: BotSettings) -> None:
-    from agent.api import Assistant
     from bot.console.repl import run_repl
 
-    assistant = Assistant.from_settings(settings)
+    with paused_for_startup():  # see agent/collector.py
+        assistant = Assistant.from_settings(settings)
     try:
         await run_repl(assistant)
     finally:

@@ -104,6 +104,15 @@ class ValueIndex:
         return index
 
     @classmethod
+    def kept(cls, index: "ValueIndex", warehouse: Warehouse, model: SemanticModel) -> "ValueIndex":
+        """`index`, read by `from_warehouse` in an earlier process and pickled, for `warehouse` and `model`
+        in this one: its latest dates are read from `warehouse` again, and `from_warehouse` returns it."""
+        index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
+        with _CACHE_LOCK:
+            _CACHE[(id(warehouse), id(model))] = (warehouse, model, index)
+        return index
+
+    @classmethod
     def build(cls, values: dict[str, list[str]], labels: dict[str, dict[str, str]], model: SemanticModel) -> "ValueIndex":
         """Index already-read values (the warehouse-free half, also used by tests)."""
         index = cls(values={k: sorted(map(str, v)) for k, v in values.items()}, labels=labels)

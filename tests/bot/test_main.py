@@ -94,3 +94,57 @@ async def test_console_mode_answers_and_leaves_cleanly(settings, tmp_path):
     assert process.returncode == 0, err.decode()[-2000:]
     assert "Shall I run this query?" in out.decode() or "flights" in out.decode().lower()
     assert "nanobind" not in err.decode() and "Traceback" not in err.decode()
+
+
+# `python -m bot`, but reporting each start of the CPU workers and whether the HTTP port took
+# connections by then.
+REPORTING_WORKER_START = """
+import os, socket, sys
+from agent.budget import cpu
+
+real_warm = cpu.CpuPool.warm
+
+def warm(self):
+    with socket.socket() as probe:
+        listening = probe.connect_ex(("127.0.0.1", int(os.environ["PORT"]))) == 0
+    print(f"workers starting; listening={listening}", file=sys.stderr, flush=True)
+    real_warm(self)
+
+cpu.CpuPool.warm = warm
+from bot.__main__ import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.subprocess
+async def test_http_mode_starts_its_cpu_workers_once_it_listens_and_is_ready_without_them(slack, settings, tmp_path):
+    """The workers' start (a process importing the SQL layer and matplotlib) would compete with the
+    bot's own start for the CPU; /readyz does not wait for them, a first step would."""
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OPENAI_", "BOT_", "REDIS_"))}
+    env.update(
+        BOT_MODE="http", PORT=str(port), SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=slack.api_url, DATA_DIR=str(settings.data_dir),
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", REPORTING_WORKER_START, cwd=tmp_path, env=env,
+        stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )
+    try:
+        async with aiohttp.ClientSession() as session:
+            for _ in range(PROCESS_TIMEOUT_S * 10):
+                try:
+                    async with session.get(f"http://127.0.0.1:{port}/readyz") as response:
+                        if response.status == 200:
+                            break
+                except aiohttp.ClientConnectorError:
+                    assert process.returncode is None, (await process.stderr.read()).decode()[-2000:]
+                await asyncio.sleep(0.1)
+            else:
+                pytest.fail("/readyz never answered 200")
+    finally:
+        process.terminate()
+        _, stderr = await process.communicate()
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    starts = [line for line in stderr.decode().splitlines() if line.startswith("workers starting")]
+    assert starts == ["workers starting; listening=True"]
