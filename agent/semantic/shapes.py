@@ -22,6 +22,7 @@ from agent.semantic.dbt_spec import Project
 from agent.semantic.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.sqlgen import dimension_filter
+from agent.semantic.words import lemmas
 from agent.semantic.text import phrase
 from agent.semantic.where import ParsedFilter
 
@@ -242,6 +243,9 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     later_first = kind in ("difference", "pct_change") and "from" in words.low  # 'change from A to B': B vs A
     if later_first:
         first, second = second, first
+    if kind == "difference" and words.find("difference_below"):  # 'how much less do A earn than B': B - A
+        words.consume(words.find("difference_below"))
+        first, second = second, first
     words.consume([s for _, found_spans in found for s in found_spans]
                   + [(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than", "to", "minus")])
     return intent.model_copy(update={
@@ -296,15 +300,34 @@ def _flag_sides(intent: StructuredIntent, words: _Words, model: SemanticModel) -
     those who don't', 'bakers who made the final vs everyone else'): the flagged rows first."""
     flagged = [i for i, f in enumerate(intent.filters) if f.op == "=" and f.values == [True]
                and f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"]
-    others = words.find("the_others")
-    if len(flagged) != 1 or not others:
+    if len(flagged) != 1:
         return None
     index = flagged[0]
     field = intent.filters[index].field
+    others = words.find("the_others") or _the_opposite_doers(words, field, model)
+    if not others:
+        return None
     words.consume(others)
     filters = intent.filters[:index] + intent.filters[index + 1:]
     sides = (Side(filters=[Filter(field=field, values=[True])]), Side(filters=[Filter(field=field, values=[False])]))
     return sides, {"filters": filters}
+
+
+def _the_opposite_doers(words: _Words, field: str, model: SemanticModel) -> list[tuple[int, int]]:
+    """'than people who stayed' of a flag told as 'left the company': 'than … who <verb>' with a verb of
+    opposite meaning (vocabulary shapes.opposite_verbs) to the one the flag's words start with."""
+    flag_verbs = {lemma for words_said in model.dimension_by_name[field].related if len(words_said.split()) > 1
+                  for lemma in lemmas(words_said.split()[0]).get("VERB", ())}
+    opposite = {b if a in flag_verbs else a for pair in model.shapes.get("opposite_verbs", [])
+                for a, b in [pair.split()] if a in flag_verbs or b in flag_verbs}
+    low = words.low
+    for i, word in enumerate(low):
+        if word != "than":
+            continue
+        for j in range(i + 1, min(i + 5, len(low) - 1)):
+            if low[j] == "who" and set(lemmas(low[j + 1]).get("VERB", ())) & opposite:
+                return [(i, j + 2)]
+    return []
 
 
 def _time_sides(intent: StructuredIntent, words: _Words) -> _Sides | None:

@@ -102,3 +102,16 @@ def test_per_month_of_a_monthly_measure_is_its_period_not_a_grouping(company):
     assert not read.intent.dimensions and read.ignored_words == []
     got = company.warehouse.run(compile_intent(read.intent, company.semantic).sql)
     assert [float(v) for v in got.rows[0]] == [4000.0]  # the two leavers: 2000 and 6000
+
+
+@pytest.mark.parametrize("question, gap", [
+    ("how much less do leavers earn per month than people who stayed, on average?", 750.0),
+    ("how much more do leavers earn per month than everyone else, on average?", -750.0),
+])
+def test_how_much_less_is_the_shortfall_against_the_others(company, question, gap):
+    """Leavers earn 4000 on average, the others 4750: 'less' is the others minus the leavers; 'people who
+    stayed' are the others of a flag told as 'left the company' (an opposite verb, vocabulary data)."""
+    read = extract_intent(question, company.semantic, company.values)
+    assert read.intent is not None and read.intent.contrast is not None, read.reason
+    got = company.warehouse.run(compile_intent(read.intent, company.semantic).sql)
+    assert [round(float(v), 6) for v in got.rows[0]] == [gap]
