@@ -93,3 +93,12 @@ def test_a_value_where_the_things_stand_ranks_those_things(shop, question, limit
         assert [(r[0], r[-1]) for r in rows] == [("Alpha", 2), ("Beta", 1)][:limit]
     else:  # Alpha, Gamma and Delta have two reviews each: the tie is broken by name
         assert [r[-1] for r in rows] == [2, 2]
+
+
+def test_both_tags_are_each_required(shop):
+    """'films that are both Comedy and Drama': Alpha alone (reviews 5 and 3); 'or' would add Beta and Delta."""
+    read = extract_intent("average rating of films that are both Comedy and Drama", shop.semantic, shop.values)
+    assert read.intent is not None, read.reason
+    assert sorted(tuple(f.values) for f in read.intent.filters) == [("Comedy",), ("Drama",)]
+    rows = shop.warehouse.run(compile_intent(read.intent, shop.semantic).sql).rows
+    assert [float(v) for v in rows[0]] == [4.0]

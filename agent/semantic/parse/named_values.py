@@ -254,8 +254,29 @@ def flags_pass(draft: Draft) -> Draft:
 
 def values_pass(draft: Draft) -> Draft:
     filters, unknown, compared, ambiguous = read_values(draft.state, draft.model, draft.values, draft.thread_fields)
-    draft.filters += filters
+    draft.filters += _each_of_both(filters, draft.state, draft.model)
     draft.unknown += unknown
     draft.compared += compared
     draft.ambiguous += ambiguous
     return draft
+
+
+def _each_of_both(filters: list[Filter], state: State, model: SemanticModel) -> list[Filter]:
+    """'movies that are both Action and Comedy': two tags of a link table (a thing has several) each
+    required, not either; a column with one value per row cannot hold both, so 'both' stays unread there."""
+    words = [t.low for t in state.tokens]
+    if "both" not in words:
+        return filters
+    at = words.index("both")
+    out: list[Filter] = []
+    for flt in filters:
+        dim = model.dimension_by_name.get(flt.field.rsplit("__", 1)[-1])
+        tags = dim is not None and any(model.table_by_name[s.table].bridge for s in dim.sources
+                                       if s.table in model.table_by_name)
+        said_after = min((state.positions.get((flt.field, str(v)), -1) for v in flt.values), default=-1) == at + 1
+        if tags and flt.op == "in" and len(flt.values) == 2 and said_after:
+            out += [Filter(field=flt.field, values=[value]) for value in flt.values]
+            state.consume(at)
+        else:
+            out.append(flt)
+    return out
