@@ -251,6 +251,23 @@ def _paths(project: Project, start: SemanticModel, max_hops: int = 4) -> list[tu
     return found
 
 
+def ways_to_reach(project: Project, start: str, name: str) -> list[tuple[str, ...]]:
+    """The entity paths by which dimension `name` is reached from semantic model `start` when there are
+    several equally short ones (the compiler would refuse it as ambiguous); else []."""
+    model = project.model_by_name.get(start)
+    if model is None:
+        return []
+    try:
+        _resolve(project, model, name)
+    except QueryError:
+        found = [(path, path[-1].target if path else model) for path in _paths(project, model)]
+        reached = [tuple(h.entity for h in path) for path, here in found if here.dimension(name) is not None]
+        shortest = min((len(r) for r in reached), default=0)
+        best = list(dict.fromkeys(r for r in reached if len(r) == shortest))
+        return best if len(best) > 1 else []
+    return []
+
+
 def _resolve(project: Project, start: SemanticModel, name: str, entity_path: tuple[str, ...] = ()) -> _Resolved:
     """Find a dimension (or entity) by name from `start`, along many-to-one joins only."""
     options: list[_Resolved] = []

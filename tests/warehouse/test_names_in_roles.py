@@ -19,11 +19,11 @@ CREATE TABLE series (series_id INTEGER PRIMARY KEY, winner_name VARCHAR NOT NULL
 CREATE TABLE bakers (baker_id INTEGER PRIMARY KEY, series_id INTEGER NOT NULL REFERENCES series (series_id),
                      baker_name VARCHAR NOT NULL, first_name VARCHAR NOT NULL, technical_wins INTEGER NOT NULL);
 CREATE TABLE challenges (challenge_id INTEGER PRIMARY KEY, baker_id INTEGER NOT NULL REFERENCES bakers (baker_id),
-                         showstopper VARCHAR NOT NULL);
+                         showstopper VARCHAR NOT NULL, technical_rank INTEGER NOT NULL);
 INSERT INTO series VALUES (1, 'Nadiya'), (2, 'Candice');
 INSERT INTO bakers VALUES (1, 1, 'Nadiya', 'Nadiya', 2), (2, 1, 'Tamal', 'Tamal', 0), (3, 2, 'Candice', 'Candice', 3);
-INSERT INTO challenges VALUES (1, 1, 'Box of Fortunes'), (2, 1, 'Fizzy Pop Cheesecakes'), (3, 2, 'Pork Pie'),
-                              (4, 3, 'Pub Cake');
+INSERT INTO challenges VALUES (1, 1, 'Box of Fortunes', 1), (2, 1, 'Fizzy Pop Cheesecakes', 3), (3, 2, 'Pork Pie', 2),
+                              (4, 3, 'Pub Cake', 5);
 CREATE TABLE episodes (episode_id INTEGER PRIMARY KEY, series_id INTEGER NOT NULL REFERENCES series (series_id),
                        star_bakers INTEGER NOT NULL);
 INSERT INTO episodes VALUES (1, 1, 1), (2, 1, 0), (3, 1, 2), (4, 2, 1);
@@ -75,3 +75,39 @@ def test_no_of_a_column_counting_things_is_a_count_of_zero(show, question, want)
     assert read.intent is not None, read.reason
     got = show.warehouse.run(compile_intent(read.intent, show.semantic).sql)
     assert [tuple(float(v) for v in row) for row in got.rows] == [tuple(float(v) for v in row) for row in want]
+
+
+def test_an_average_asked_of_a_rank_is_defined_by_the_question(show):
+    """A rank is kept for grouping, not measured; 'average technical rank' asks its average all the same."""
+    read = extract_intent("average technical rank by baker name", show.semantic, show.values)
+    assert read.intent is not None, read.reason
+    assert [d.agg for d in read.intent.definitions] == ["average"]
+    rows = show.warehouse.run(compile_intent(read.intent, show.semantic).sql).rows
+    assert sorted((r[0], float(r[-1])) for r in rows) == [("Candice", 5.0), ("Nadiya", 2.0), ("Tamal", 2.0)]
+    total = extract_intent("total technical rank by baker name", show.semantic, show.values)
+    assert total.intent is None  # a total of a rank means nothing: still asked back
+
+
+TWO_WAYS = """
+CREATE TABLE seasons (season_id INTEGER PRIMARY KEY, season_name VARCHAR NOT NULL);
+CREATE TABLE cooks (cook_id INTEGER PRIMARY KEY, season_id INTEGER NOT NULL REFERENCES seasons (season_id),
+                    cook_name VARCHAR NOT NULL);
+CREATE TABLE shows (show_id INTEGER PRIMARY KEY, season_id INTEGER NOT NULL REFERENCES seasons (season_id));
+CREATE TABLE dishes (dish_id INTEGER PRIMARY KEY, cook_id INTEGER NOT NULL REFERENCES cooks (cook_id),
+                     show_id INTEGER NOT NULL REFERENCES shows (show_id));
+INSERT INTO seasons VALUES (1, 'Spring'), (2, 'Autumn');
+INSERT INTO cooks VALUES (1, 1, 'Ada'), (2, 2, 'Bo');
+INSERT INTO shows VALUES (1, 1), (2, 2);
+INSERT INTO dishes VALUES (1, 1, 1), (2, 2, 2), (3, 1, 1);
+"""
+
+
+def test_a_grouping_reached_two_ways_is_asked_not_an_error(tmp_path):
+    """Dishes reach a season through their cook and through their show: the reader says so (no compile error)."""
+    path = duckdb_file(tmp_path, "kitchen", TWO_WAYS)
+    work = build_groundwork(server_settings(tmp_path, f"duckdb:///{path}"))
+    try:
+        read = extract_intent("number of dishes by season name", work.semantic, work.values)
+        assert read.intent is None and read.reason is not None and "two ways" in read.reason, read
+    finally:
+        work.warehouse.close()

@@ -14,6 +14,7 @@ from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import drop_per_entity, read_restated_grain
 from agent.semantic.parse.measures import choose_metrics, metrics_for
 from agent.semantic.parse.state import Ambiguity, mention_text
+from agent.semantic.sqlgen import ways_to_reach
 from agent.semantic.text import phrase
 
 
@@ -77,6 +78,13 @@ def metrics_pass(draft: Draft) -> Draft:
     if any(not any(j.from_table == other and j.to_table == table for j in model.joins) for other, _ in draft.absent):
         said = ", ".join(f"'{words}'" for _, words in draft.absent)
         return draft.stop(f"I could not tell what {said} is missing from.")
+    for key in grouping:
+        ways = ways_to_reach(model.project, table, key) if isinstance(key, str) and model.project else []
+        if ways:  # 'challenges by series': the episode's series or the baker's: asked, never an error
+            label = model.dimension_by_name[key].label if key in model.dimension_by_name else key
+            said = " or through the ".join(path[-1].replace("_", " ") for path in ways)
+            return draft.stop(f"The {table} rows reach “{label}” two ways: through the {said}, so I cannot tell "
+                              "which one to group by.")
     draft.dimensions = [key for key in grouping if isinstance(key, str)]  # every key, now the options are gone
     draft.grouping = {key: mentions.get(key) for key in draft.dimensions}
     return draft

@@ -3,6 +3,7 @@ things), the table that reaches every dimension named, and what a ranking ranks.
 
 from __future__ import annotations
 
+from agent.semantic.definitions import Definition, problems_of, with_definitions
 from agent.semantic.intent import MetricFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
@@ -24,10 +25,12 @@ def rankable(metrics: list[str], having: list[MetricFilter], model: SemanticMode
 
 
 def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
-                 conditioned: bool = False) -> tuple[list[list[str]], list[Mention], list[str], list[str]]:
+                 conditioned: bool = False
+                 ) -> tuple[list[list[str]], list[Mention], list[str], list[str], list[Definition]]:
     """The metric choices, the ranking mentions, measures the model lacks, and the tables whose
     things are the groups of a condition on a total ('customers with 30 or more orders')."""
     subjects: list[str] = []
+    defined: list[Definition] = []  # an average, minimum or maximum asked of a column the model does not measure
     choices: list[list[str]] = []
     unmatched: list[str] = []
     weak: list[list[str]] = []
@@ -87,7 +90,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             if not aggs and (counts_things or counted or _describes_counted_noun(state, mention, model)):
                 mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
                 continue
-            picked = metrics_for(measures[0], aggs, model)
+            picked = metrics_for(measures[0], aggs, model) or _defined_for(measures[0], aggs, model, defined)
             if picked:
                 choices.append(picked)
             else:
@@ -129,7 +132,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
     for option in chosen:
         if option not in unique:
             unique.append(option)
-    return unique, rank_mentions, unmatched, subjects
+    return unique, rank_mentions, unmatched, subjects, defined
 
 
 def _counted_by_quantity_word(state: State, mention: Mention, model: SemanticModel) -> bool:
@@ -309,9 +312,32 @@ def singular_superlative(state: State, rank_mentions: list[Mention], model: Sema
     return False
 
 
+_DEFINABLE = {"avg": "average", "min": "min", "max": "max"}
+
+
+def _defined_for(dimension: str, aggs: list[str], model: SemanticModel, defined: list[Definition]) -> list[str]:
+    """'the best average technical rank': a column the model keeps for grouping only (a rank, a year), whose
+    average, minimum or maximum is asked in so many words: that aggregate of its column, defined by the
+    question (a total of it is still asked back)."""
+    dim = model.dimension_by_name[dimension]
+    own = [src for src in dim.sources if src.join is None]
+    if len(aggs) != 1 or aggs[0] not in _DEFINABLE or len(own) != 1:
+        return []
+    agg = _DEFINABLE[aggs[0]]
+    definition = Definition(name=f"{dimension}_{agg}", label=f"{agg.capitalize()} {dim.label}", table=own[0].table,
+                            kind="measure", expr=own[0].expr, agg=agg)
+    if problems_of([definition], model):
+        return []
+    defined.append(definition)
+    return [definition.name]
+
+
 def measures_pass(draft: Draft) -> Draft:
-    choices, draft.rank_mentions, draft.unmatched, draft.subjects = read_metrics(
+    choices, draft.rank_mentions, draft.unmatched, draft.subjects, defined = read_metrics(
         draft.state, draft.model, has_grouping=bool(draft.grouping), conditioned=bool(draft.having))
+    if defined:
+        draft.definitions += defined
+        draft.model = with_definitions(draft.model, defined)
     if draft.subjects and not draft.grouping:  # 'customers with 30 or more orders': group by their name
         name = name_of(draft.subjects[0], draft.model)
         if name:
