@@ -136,6 +136,8 @@ def _place(
 def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str]:
     """What makes a definition unusable, as sentences: an intent from an LLM is held to the same
     rule as one from the parser (columns of its own table, numbers, arithmetic, one comparison)."""
+    if not definitions:  # most intents: the column index (~1 ms) is only for reading a definition's formula
+        return []
     found = []
     words = column_words(model)
     dialect = model.project.dialect if model.project else "duckdb"
