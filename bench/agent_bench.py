@@ -17,6 +17,8 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from langchain_core.messages import AIMessage  # noqa: E402
+
 from agent.api import Assistant  # noqa: E402
 from agent.chatbi.narrative import Narrative  # noqa: E402
 from agent.llm.offline import OfflineChatModel  # noqa: E402
@@ -25,19 +27,31 @@ from agent.tools.semantic import SemanticParse, aoffline_parse  # noqa: E402
 from agent.tools.sql_tools import ExplainNarrative  # noqa: E402
 from agent.runtime import build_context  # noqa: E402
 
+# kind, message, and what the reply must hold: a run that ends early ("Done.") would count too few calls
 SCENARIOS = {
-    "data question": ("ask", "Average arrival delay by origin airport"),
-    "SQL-only request": ("ask", "Write me the SQL for the number of flights per carrier"),
-    "fix (/fixsql)": ("Fix SQL Agent", "SELECT orign, count(*) FROM flights GROUP BY orign"),
-    "explain (/explainsql)": ("Explain SQL Agent", "SELECT dest, count(*) FROM flights GROUP BY dest"),
+    "data question": ("ask", "Average arrival delay by origin airport", "rows"),
+    "SQL-only request": ("ask", "Write me the SQL for the number of flights per carrier", "sql"),
+    "fix (/fixsql)": ("Fix SQL Agent", "SELECT orign, count(*) FROM flights GROUP BY orign", "sql"),
+    "explain (/explainsql)": ("Explain SQL Agent", "SELECT dest, count(*) FROM flights GROUP BY dest", "text"),
 }
 RUNS = 15
+READ_FOR = ("generate_sql", "execute_sql_and_analyze_result")  # final intents whose question has data to read
 
 
 class CountingModel(OfflineChatModel):
-    """Behaves like an LLM (prose steps included), instantly."""
+    """Behaves like an LLM (prose steps included), instantly. As router it reads a data question into
+    data_discovery's `reading` in the same call, as the router prompt asks an LLM to."""
 
     is_offline: bool = False
+
+    async def _route(self, messages):
+        answer = await super()._route(messages)
+        call = answer.tool_calls[0] if answer.tool_calls else None
+        if call is None or call["name"] != "data_discovery" or call["args"].get("final_intent") not in READ_FOR:
+            return answer
+        reading = await self.structured[SemanticParse.__name__](call["args"]["user_question"])
+        args = {**call["args"], "reading": reading.model_dump(mode="json", exclude_defaults=True)}
+        return AIMessage(content="", tool_calls=[{**call, "args": args}])
 
 
 async def _written(value):
@@ -95,17 +109,18 @@ async def main(runs: int, settings: Settings) -> None:
         for strategy in ("rules", "llm")
     }
     print(f"{'scenario':24} {'LLM calls (rules)':>18} {'LLM calls (seeds)':>18}")
-    for name, (kind, text) in SCENARIOS.items():
+    for name, (kind, text, holds) in SCENARIOS.items():
         counts = []
         for strategy, assistant in by_strategy.items():
             reply, calls = await run_once(assistant, kind, text, f"{strategy}-{name}")
             assert reply.error is None, reply.error
+            assert getattr(reply, holds), f"{name} ({strategy}): no {holds} in the reply: {reply.text!r}"
             counts.append(calls)
         print(f"{name:24} {counts[0]:>18} {counts[1]:>18}")
 
     clock = SqlClock(context.warehouse)
     assistant = by_strategy["rules"]
-    for name, (kind, text) in SCENARIOS.items():
+    for name, (kind, text, _) in SCENARIOS.items():
         overheads = []
         for run in range(runs):
             clock.seconds = 0.0

@@ -89,7 +89,7 @@ class OfflineChatModel(BaseChatModel):
             if last.name == ToolName.ASK_HUMAN:
                 question = f"{question} ({str(last.content).removeprefix('The person answered: ')})"
             else:
-                step = implied_next_call(last.name or "", last.tool_call_id, parse_result(last), _asked(turn, last))
+                step = implied_next_call(last.name or "", last.tool_call_id, parse_result(last.content), _asked(turn, last))
                 return _call(step["name"], step["args"]) if step else AIMessage(content=_text_of(last))
         previous_question, has_sql, last_answer = _history_facts(messages[: len(messages) - len(turn)])
         route = await route_message(
@@ -134,7 +134,7 @@ def _last_human_text(messages: list[BaseMessage]) -> str:
 
 
 def _text_of(message: ToolMessage) -> str:
-    data = parse_result(message)
+    data = parse_result(message.content)
     return str(data.get("text") or data.get("error") or "Done.")
 
 

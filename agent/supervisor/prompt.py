@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from agent.tools.registry import capabilities_prompt
+from agent.tools.thread import EDIT_RULES
 
 ROUTER_SYSTEM_PROMPT = """You are the data assistant in a company's Slack. You route each request to tools.
 
@@ -34,16 +35,34 @@ ROUTER_SYSTEM_PROMPT = """You are the data assistant in a company's Slack. You r
 Session: {session_id}. User: {user}. Locale: {locale}. SQL dialect for pasted SQL: {dialect}.
 """
 
+# The router reads a data question in the call that routes it, so no second LLM call reads it again.
+READING_GUIDE = """
+### Reading a data question
+When you call data_discovery for a question that asks for data (final intent execute_sql_and_analyze_result
+or generate_sql), also fill its `reading` with the question as the semantic model reads it.
+{guide}
+"""
+
 # The thread's last reading, so a short follow-up is routed (and rewritten) as a change of it.
 LAST_READING = """The thread's last question was read as this StructuredIntent (JSON): {reading}
 A message that changes it ("now for EWR", "the median instead") continues that request; a question
 that names its own measure is a new one.
 """
+# With the reading guide: how `reading` states a follow-up.
+LAST_READING_EDIT = "In `reading`, for the person's latest message: {rules}\n"
 
 
 def router_system_prompt(*, session_id: str, user: str | None, locale: str, dialect: str,
-                         reading: str | None = None) -> str:
+                         reading: str | None = None, reading_guide: str | None = None) -> str:
+    """`reading` is the thread's last reading (JSON); `reading_guide` the semantic model's names for
+    `reading` (None for a router that reads nothing itself: the offline model)."""
     prompt = ROUTER_SYSTEM_PROMPT.format(
         capabilities=capabilities_prompt(), session_id=session_id, user=user or "unknown", locale=locale, dialect=dialect
     )
-    return prompt + LAST_READING.format(reading=reading) if reading else prompt
+    if reading_guide:
+        prompt += READING_GUIDE.format(guide=reading_guide)
+    if reading:
+        prompt += LAST_READING.format(reading=reading)
+        if reading_guide:
+            prompt += LAST_READING_EDIT.format(rules=EDIT_RULES)
+    return prompt

@@ -9,8 +9,9 @@ from agent.tools.run import ToolRun
 
 from agent.catalog.models import TableMatch
 from agent.tools.results import tool_result
-from agent.tools.semantic import compiled, semantic_tables
-from agent.tools.thread import read_in_thread
+from agent.context import AgentContext
+from agent.tools.semantic import SemanticParse, compile_checked, compiled, semantic_tables
+from agent.tools.thread import InThread, read_in_thread
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
 
 # Two tables this close in score are a real choice only when nothing else settles it.
@@ -22,6 +23,11 @@ async def data_discovery(
     user_question: Annotated[str, "The person's question, rewritten to stand on its own."],
     runtime: ToolRun,
     final_intent: Annotated[FinalIntent | None, "The overall goal of the whole exchange."] = "execute_sql_and_analyze_result",
+    reading: Annotated[
+        SemanticParse | None,
+        "For a question that asks for data: how it reads in the semantic model's names (see 'Reading a data "
+        "question'). Leave it out for anything else.",
+    ] = None,
 ) -> str:
     """Find the tables and columns that hold the data for a question, with why they match.
     Call it before generate_sql, and on its own for "which table has X / where can I find Y"."""
@@ -43,8 +49,8 @@ async def data_discovery(
     thread = await read_in_thread(ctx, runtime.state, user_question, None)
     if thread.intent is not None:  # an edit of the thread's last reading reads the tables it reads
         needed = list(compiled(ctx.semantic, thread.intent).tables)
-    else:
-        needed = await semantic_tables(ctx, thread.question)
+    else:  # the SQL will compile the router's reading when it gave one that compiles: its tables
+        needed = _read_tables(ctx, thread, reading) or await semantic_tables(ctx, thread.question)
     if not matches and needed:
         found = [{"table": t, "description": "", "columns": [], "matched_columns": [], "score": 1.0,
                   "reasons": ["the semantic model reads the question with it"]} for t in needed]
@@ -75,6 +81,15 @@ async def data_discovery(
     else:
         selected = [matches[0].table]
     return tool_result(final_intent, tables=tables, selected_tables=selected, text=_describe(matches))
+
+
+def _read_tables(ctx: AgentContext, thread: InThread, reading: SemanticParse | None) -> list[str]:
+    """The tables of the router's reading ([] without one that compiles)."""
+    if reading is None or reading.unknown_values:
+        return []
+    intent = thread.edited_by_llm(reading.edit, ctx.semantic) if reading.edit is not None else reading.intent
+    query = compile_checked(ctx, intent)[0] if intent is not None else None
+    return list(query.tables) if query is not None else []
 
 
 def _describe(matches: list[TableMatch]) -> str:

@@ -36,8 +36,9 @@ def json_object(content: Any) -> dict[str, Any] | None:
     return value if isinstance(value, dict) else None
 
 
-def parse_result(content: Any) -> dict[str, Any]:
-    """A tool's output as a dict; text that is not a JSON object becomes its `text`."""
+def parse_result(content: str | list[str | dict[Any, Any]]) -> dict[str, Any]:
+    """A tool message's content as a dict; text that is not a JSON object becomes its `text`. Typed as
+    the content, so handing it the message itself (which reads as {}) fails the type check."""
     value = json_object(content)
     if value is not None:
         return value

@@ -23,6 +23,7 @@ from agent.semantic.extract import Extraction
 from agent.semantic.intent import StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.dates import with_latest_dates
+from agent.state import CommonAgentState, calls_of
 
 
 class SemanticParse(BaseModel):
@@ -122,6 +123,15 @@ def _latest_wins(merged: StructuredIntent, latest: StructuredIntent | None) -> S
     filters = [latest_filters.pop(f.field, f) for f in merged.filters] if latest_filters else merged.filters
     time = latest.time if latest.time is not None and not latest.time.is_empty() else merged.time
     return merged.model_copy(update={"filters": filters, "time": time})
+
+
+def router_reading(state: CommonAgentState, discovery_call_id: str | None, question: str) -> SemanticParse | None:
+    """The reading an LLM router gave with its data_discovery call (it reads the question in the same call
+    that picks the tool, so nothing reads it a second time), when that call was about this very question."""
+    args = calls_of(state)["tool_call_input_mapping"].get(discovery_call_id or "") or {}
+    if not args.get("reading") or args.get("user_question") != question:
+        return None
+    return SemanticParse.model_validate(args["reading"])
 
 
 async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:

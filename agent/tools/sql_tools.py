@@ -39,7 +39,7 @@ from agent.semantic.why import explain_reading
 from agent.semantic.model import SemanticModel
 from agent.marks import FOLLOW_UP_MARK
 from agent.tools.nearest import nearest_readings
-from agent.tools.semantic import SemanticParse, compile_checked, semantic_prompt
+from agent.tools.semantic import SemanticParse, compile_checked, router_reading, semantic_prompt
 from agent.tools.thread import answer_keys, read_in_thread
 
 log = logging.getLogger(__name__)
@@ -74,6 +74,12 @@ async def _structured(ctx: AgentContext, schema: type[Answer], prompt: LanguageM
 # -- generate_sql --------------------------------------------------------------------------
 
 
+def reading_guide(ctx: AgentContext, question: str) -> str:
+    """How an LLM reads `question` into a SemanticParse: the model's names, and the team's verified
+    readings nearest it. The semantic step's prompt, and the router's when it reads the question itself."""
+    return semantic_prompt(ctx) + verified_examples(ctx, question, compile_checked)
+
+
 @tool
 async def generate_sql(
     user_question: Annotated[str, "The data question, rewritten to stand on its own."],
@@ -104,14 +110,17 @@ async def generate_sql(
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
     verified = None if thread.intent is not None or clarification else usable_verified(ctx, question, compile_checked)
+    # a clarified question is read anew: the router's reading is of the words before the answer
+    given = None if clarification or discovery is None else router_reading(runtime.state, discovery[0], user_question)
     if verified is not None:  # asked the way a verified query was: its reading, values put in
         parse = SemanticParse(intent=verified[1])
     elif thread.intent is not None:  # an edit of the thread's last reading
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
+    elif given is not None:  # read by the router's call already
+        parse = given
     else:
         parse = await _structured(ctx, SemanticParse,
-            [SystemMessage(content=semantic_prompt(ctx) + verified_examples(ctx, question, compile_checked)),
-             HumanMessage(content=thread.llm_message or question)]
+            [SystemMessage(content=reading_guide(ctx, question)), HumanMessage(content=thread.llm_message or question)]
         )
 
     if parse.edit is not None:  # an LLM's edit of the thread's last reading, by the same edit operations

@@ -132,16 +132,22 @@ def reading_json(previous: StructuredIntent) -> str:
     return json.dumps(previous.model_dump(mode="json", exclude_defaults=True))
 
 
+# How a message is read against the last reading; said to the semantic step and to the router, which
+# reads a follow-up itself when it gives `reading` with its data_discovery call.
+EDIT_RULES = (
+    "If it is a complete question on its own, read it alone into intent; else set edit to what the message "
+    "changes (put_filters replaces the filter on the same dimension or adds one, compare_filters sets a value "
+    "beside the filtered one, drop_filters, time, whole_period, group_by, metrics, aggregation, limit, all_rows, "
+    "chart) and leave intent empty: everything the message does not change is kept."
+)
+
+
 def previous_for_llm(previous: StructuredIntent, message: str) -> str:
     """The LLM's view of a follow-up: the last reading as JSON, and the new message to apply to it."""
     return (
         "The previous question of this thread was read as this StructuredIntent (JSON):\n"
         f"{reading_json(previous)}\n"
-        "The person now says the message below. If it is a complete question on its own, read it alone into "
-        "intent; else set edit to what the message changes (put_filters replaces the filter on the same "
-        "dimension or adds one, compare_filters sets a value beside the filtered one, drop_filters, time, "
-        "whole_period, group_by, metrics, aggregation, limit, all_rows, chart) and leave intent empty: "
-        "everything the message does not change is kept.\n"
+        f"The person now says the message below. {EDIT_RULES}\n"
         f"Message: {message}"
     )
 

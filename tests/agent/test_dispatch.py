@@ -27,19 +27,22 @@ def metric_names(offline_context):
     return {m.name for m in offline_context.semantic.metrics}
 
 
+def routed_with_reading(question: str = "flights per origin", final_intent: str = EXECUTE) -> AIMessage:
+    """The router's call as the prompt asks an LLM to make it: the question read in the same call."""
+    return tool_call("data_discovery", {"user_question": question, "final_intent": final_intent,
+                                        "reading": FLIGHTS_BY_ORIGIN})
+
+
 async def test_data_question_goes_discovery_sql_confirm_run_with_one_router_call(make_assistant, offline_context):
     assert "flight_count" in metric_names(offline_context)
-    model = scripted(
-        tool_call("data_discovery", {"user_question": "flights per origin", "final_intent": EXECUTE}),
-        FLIGHTS_BY_ORIGIN,
-    )
+    model = scripted(routed_with_reading())
     assistant = make_assistant(model)
     progress, reply = await collect(assistant.ask("s-data", "How many flights per origin airport?"))
     assert reply.ask_human is not None and reply.ask_human.kind == "confirm_sql"
     assert [o.value for o in reply.ask_human.options] == ["run", "edit", "cancel"]
     assert "origin" in reply.sql.lower()
     assert reply.tools == ["data_discovery", "generate_sql"]
-    assert reply.llm_calls == 2  # routing + intent; the step to generate_sql was implied
+    assert reply.llm_calls == 1  # routing, which read the question too; the step to generate_sql was implied
     assert any(p.label == "Finding tables…" for p in progress)
 
     _, final = await collect(assistant.resume("s-data", "run"))
@@ -48,6 +51,56 @@ async def test_data_question_goes_discovery_sql_confirm_run_with_one_router_call
     assert final.tools == ["data_discovery", "generate_sql", EXECUTE]
     assert final.llm_calls == 0
     assert model.remaining == 0
+
+
+async def test_a_data_question_with_an_llm_takes_two_calls_routing_and_the_narrative(make_assistant):
+    """The router reads the question in the call that picks discovery; only the narrative is another call.
+    A third call (the semantic step reading the question again) would find no answer scripted for it."""
+    narrative = {"answer": "EWR had the most flights.", "insights": []}
+    model = scripted(routed_with_reading(), narrative, prose=True)
+    _, reply = await collect(make_assistant(model, confirm_before_run=False).ask("s-two", "How many flights per origin?"))
+    assert reply.error is None and sorted(r[0] for r in reply.rows) == ["EWR", "JFK", "LGA"]
+    assert reply.tools == ["data_discovery", "generate_sql", EXECUTE]
+    assert reply.llm_calls == 2 and model.remaining == 0
+    assert "EWR had the most flights." in reply.text
+
+
+async def test_a_router_that_gives_no_reading_leaves_it_to_the_semantic_step(make_assistant):
+    model = scripted(
+        tool_call("data_discovery", {"user_question": "flights per origin", "final_intent": EXECUTE}), FLIGHTS_BY_ORIGIN
+    )
+    _, reply = await collect(make_assistant(model).ask("s-unread", "How many flights per origin airport?"))
+    assert reply.ask_human is not None and "origin" in reply.sql.lower()
+    assert reply.llm_calls == 2 and model.remaining == 0  # routing + the semantic step's reading
+
+
+async def test_the_routers_reading_is_of_its_own_question_only(make_assistant):
+    """generate_sql asked about other words than discovery was (the router rewrote them) reads them anew."""
+    model = scripted(
+        routed_with_reading(final_intent="generate_sql"),
+        lambda messages: tool_call("generate_sql", {"user_question": "flights per carrier", "final_intent": "generate_sql",
+                                                    "related_table_source_tool_call_id": messages[-1].tool_call_id}),
+        {"intent": {"metrics": ["flight_count"], "dimensions": ["carrier"]}},
+    )
+    _, reply = await collect(make_assistant(model, dispatch_strategy="llm").ask("s-other", "flights per carrier"))
+    assert "carrier" in reply.sql.lower() and model.remaining == 0
+
+
+async def test_a_clarified_question_is_read_anew_not_from_the_routers_reading(make_assistant):
+    unclear = {"clarify_question": "What do you mean by “busy”?", "clarify_term": "busy",
+               "clarify_options": ["number of flights", "average departure delay"]}
+    model = scripted(
+        tool_call("data_discovery", {"user_question": "busy origins", "final_intent": EXECUTE, "reading": unclear}),
+        FLIGHTS_BY_ORIGIN,
+    )
+    assistant = make_assistant(model)
+    _, choose = await collect(assistant.ask("s-clarify", "busy origins"))  # no reading names a table yet
+    assert choose.ask_human is not None and choose.ask_human.kind == "choose_table" and choose.llm_calls == 1
+    _, asked = await collect(assistant.resume("s-clarify", "flights"))  # the same words: the router's reading
+    assert asked.ask_human is not None and asked.ask_human.kind == "clarify" and asked.llm_calls == 0
+    _, confirm = await collect(assistant.resume("s-clarify", "number of flights"))
+    assert confirm.ask_human is not None and confirm.ask_human.kind == "confirm_sql" and "origin" in confirm.sql.lower()
+    assert confirm.llm_calls == 1 and model.calls[-1][-1].content == "number of flights origins"
 
 
 async def test_seed_flow_calls_the_router_after_every_tool(make_assistant):
@@ -68,10 +121,11 @@ async def test_seed_flow_calls_the_router_after_every_tool(make_assistant):
 
 
 async def test_sql_only_request_stops_after_generate_sql(make_assistant):
-    model = scripted(tool_call("data_discovery", {"user_question": "flights per origin", "final_intent": "generate_sql"}), FLIGHTS_BY_ORIGIN)
+    model = scripted(routed_with_reading(final_intent="generate_sql"))
     _, reply = await collect(make_assistant(model).ask("s-sql", "Write me the SQL for flights per origin"))
     assert reply.ask_human is None and reply.sql and reply.rows == []
     assert reply.tools == ["data_discovery", "generate_sql"]
+    assert reply.llm_calls == 1
 
 
 async def test_confirmation_cancel_runs_nothing(make_assistant):

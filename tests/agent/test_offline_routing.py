@@ -99,3 +99,13 @@ async def test_follow_up_is_rewritten_from_the_previous_question(route):
 def test_split_sql_reads_fences_and_error_text():
     sql, words, error = split_sql("fix ```select 1 form t``` -- syntax error near form")
     assert sql == "select 1 form t" and "fix" in words and error == "syntax error near form"
+
+
+async def test_as_the_seeds_router_it_takes_each_next_step(make_assistant, offline_context):
+    """Asked after every tool (the seeds' flow), the offline router proposes the next step from the tool's
+    result; read from the message instead of its content, the result looked empty and the run ended after
+    discovery with "Done."."""
+    assistant = make_assistant(offline_context.model, dispatch_strategy="llm", confirm_before_run=False)
+    reply = await assistant.reply(assistant.ask("offline-seeds", "How many flights per origin airport?"))
+    assert reply.error is None and sorted(r[0] for r in reply.rows) == ["EWR", "JFK", "LGA"]
+    assert reply.tools == ["data_discovery", "generate_sql", EXECUTE]

@@ -70,3 +70,21 @@ async def test_malformed_arguments_are_retried_through_validation(offline_contex
     assert reply.llm_calls == 3
     retry_feedback = [m for m in stub.requests[-1]["messages"] if m["role"] == "tool"]
     assert any("validation error" in m["content"] for m in retry_feedback)
+
+
+async def test_a_data_question_is_two_requests_the_routing_call_reads_it(offline_context):
+    """Through the real client: the router's data_discovery call carries the question's reading, so the
+    only other request is the narrative. A third request would get the stub's 'script exhausted' error."""
+    reading = {"intent": {"metrics": ["flight_count"], "dimensions": ["origin"]}}
+    route = {"user_question": "flights per origin", "final_intent": "execute_sql_and_analyze_result", "reading": reading}
+    steps = [(200, tool_call_body("data_discovery", route), 0),
+             (200, tool_call_body("Narrative", {"answer": "EWR had the most flights.", "insights": []}), 0)]
+    async with OpenAIStub(steps) as stub:
+        a = assistant_for(offline_context, stub)
+        a = Assistant(dataclasses.replace(a.context, options={"confirm_before_run": False}))
+        reply = await a.reply(a.ask("oa-6", "How many flights per origin airport?"))
+    assert reply.error is None and sorted(r[0] for r in reply.rows) == ["EWR", "JFK", "LGA"]
+    assert reply.llm_calls == 2 and len(stub.requests) == 2
+    discovery = next(t["function"] for t in stub.requests[0]["tools"] if t["function"]["name"] == "data_discovery")
+    assert "reading" in discovery["parameters"]["properties"]
+    assert "Reading a data question" in stub.requests[0]["messages"][0]["content"]

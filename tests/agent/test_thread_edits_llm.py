@@ -9,6 +9,7 @@ from langchain_core.messages import HumanMessage, SystemMessage
 
 from agent.supervisor.prompt import ROUTER_SYSTEM_PROMPT
 from agent.tools.semantic import semantic_prompt
+from agent.tools.thread import EDIT_RULES
 from tests.support.scripted_model import ScriptedChatModel, tool_call
 
 EXECUTE = "execute_sql_and_analyze_result"
@@ -112,3 +113,47 @@ async def test_a_question_of_its_own_is_read_fresh_and_an_impossible_edit_is_sai
     assert "no median of number of flights" in refused.text
     fresh = await assistant.reply(assistant.ask("llm-fresh", "how many flights did each carrier fly from JFK"))
     assert fresh.ask_human is not None and "Same as before" not in fresh.ask_human.question
+
+
+def reading_router(offline_context, seen: list[str], routed: list[str], edit_for: dict[str, tuple[str, dict]]
+                   ) -> ScriptedChatModel:
+    """An LLM router that reads the question in the call that routes it (`reading`), as its prompt asks:
+    a follow-up in `edit_for` (message -> (rewrite, edit)) as an edit of the last reading, anything else as
+    JFK by carrier. The semantic step is never needed; `seen` records it if it is asked all the same."""
+    semantic_first_line = semantic_prompt(offline_context).splitlines()[0]
+    router_first_line = ROUTER_SYSTEM_PROMPT.splitlines()[0]
+
+    def answer(messages):
+        first = messages[0].content.splitlines()[0] if isinstance(messages[0], SystemMessage) else ""
+        asked = next(str(m.content) for m in reversed(messages) if isinstance(m, HumanMessage))
+        if first == router_first_line:
+            routed.append(str(messages[0].content))
+            rewrite, edit = edit_for.get(asked, (asked, None))
+            reading = {"edit": edit} if edit is not None else {"intent": JFK}
+            return tool_call("data_discovery", {"user_question": rewrite, "final_intent": EXECUTE, "reading": reading})
+        if first == semantic_first_line:
+            seen.append(asked)
+            return {"intent": JFK}
+        return {"answer": "Here it is.", "insights": []}
+
+    return ScriptedChatModel([answer] * 8)
+
+
+async def test_the_router_reads_a_follow_up_as_an_edit_in_the_same_call(make_assistant, offline_context):
+    seen: list[str] = []
+    routed: list[str] = []
+    edit = {"put_filters": [{"field": "origin", "values": ["EWR"]}], "limit": 3}
+    rewrite = "top 3 carriers by number of flights from EWR"
+    assistant = make_assistant(reading_router(offline_context, seen, routed, {"now EWR, top 3": (rewrite, edit)}))
+    first = await assistant.reply(assistant.ask("llm-read", "number of flights by carrier from JFK"))
+    await assistant.reply(assistant.resume("llm-read", "run"))
+    confirm = await assistant.reply(assistant.ask("llm-read", "now EWR, top 3"))
+    answer = await assistant.reply(assistant.resume("llm-read", "run"))
+    assert seen == [] and first.llm_calls == 1 and confirm.llm_calls == 1  # each question read by its routing call
+    assert semantic_prompt(offline_context).splitlines()[1] in routed[0]  # the model's names, for `reading`
+    assert "StructuredIntent (JSON)" not in routed[0] and EDIT_RULES not in routed[0]
+    assert EDIT_RULES in routed[1]  # how `reading` states a follow-up, beside the last reading
+    assert confirm.ask_human is not None and "Same as before, EWR instead of JFK; top 3" in confirm.ask_human.question
+    expected = offline_context.warehouse.run(
+        "SELECT carrier, count(*) n FROM flights WHERE origin = 'EWR' GROUP BY carrier ORDER BY n DESC LIMIT 3").rows
+    assert sorted(map(tuple, answer.rows)) == sorted(map(tuple, expected))
