@@ -111,3 +111,26 @@ def test_a_grouping_reached_two_ways_is_asked_not_an_error(tmp_path):
         assert read.intent is None and read.reason is not None and "two ways" in read.reason, read
     finally:
         work.warehouse.close()
+
+
+NUMBERED = """
+CREATE TABLE episodes (episode_id INTEGER PRIMARY KEY, series_number INTEGER NOT NULL, title VARCHAR NOT NULL);
+CREATE TABLE challenges (challenge_id INTEGER PRIMARY KEY, episode_id INTEGER NOT NULL REFERENCES episodes (episode_id),
+                         bake VARCHAR NOT NULL);
+INSERT INTO episodes VALUES (1, 1, 'Cake'), (2, 1, 'Bread'), (3, 2, 'Cake');
+INSERT INTO challenges VALUES (1, 1, 'a'), (2, 1, 'b'), (3, 2, 'c'), (4, 3, 'd');
+"""
+
+
+def test_a_thing_before_a_number_naming_another_is_its_owner_not_a_grouping(tmp_path):
+    """'challenges by episode series number': the episode's series, never a grouping by episode with the
+    series number dropped."""
+    path = duckdb_file(tmp_path, "show", NUMBERED)
+    work = build_groundwork(server_settings(tmp_path, f"duckdb:///{path}"))
+    try:
+        read = extract_intent("number of challenges by episode series number", work.semantic, work.values)
+        assert read.intent is not None, read.reason
+        rows = work.warehouse.run(compile_intent(read.intent, work.semantic).sql).rows
+        assert sorted(tuple(int(v) for v in r) for r in rows) == [(1, 3), (2, 1)]
+    finally:
+        work.warehouse.close()

@@ -216,8 +216,9 @@ def owner_of_next(state: State, mention: Mention, model: SemanticModel) -> str |
     after = mention_at(state, mention.end)
     if after is None or after.start != mention.end or after.used:
         return None
-    groups = after.has("entity") or any(model.dimension_by_name[e.name].kind == "categorical"
-                                        for e in after.of("dimension"))
+    numbering = set(model.shapes.get("numbering", []))  # 'episode series number': a number naming a thing groups
+    groups = after.has("entity") or any(model.dimension_by_name[e.name].kind == "categorical" or (
+        model.dimension_by_name[e.name].label.lower().split()[-1] in numbering) for e in after.of("dimension"))
     return model.table_by_name[mention.of("entity")[0].name].entity if groups else None
 
 
