@@ -148,13 +148,28 @@ def test_a_costly_in_process_query_runs_at_a_lower_cpu_priority(duck, monkeypatc
         seen[sql] = os.getpriority(os.PRIO_PROCESS, threading.get_native_id())
         return run(sql, **limits)
 
+    def niceness_of_live_threads() -> list[int]:
+        found = []
+        for thread in threading.enumerate():
+            try:
+                found.append(os.getpriority(os.PRIO_PROCESS, thread.native_id))
+            except (ProcessLookupError, TypeError):
+                pass  # it ended between the listing and the look-up
+        return found
+
     def settled() -> list[int]:
-        """Once every thread's work is done (polled): the niceness of each thread still alive."""
+        """Once every thread's work is done and a niced thread has had time to end (polled): the niceness of
+        each thread still alive (a thread that finished its query may take a moment more to exit)."""
+        found: list[int] = []
         for _ in range(10_000):
             if not threads.busy:
-                return [os.getpriority(os.PRIO_PROCESS, t.native_id) for t in threading.enumerate() if t.is_alive()]
+                found = niceness_of_live_threads()
+                if set(found) == {ours}:
+                    return found
             threading.Event().wait(0.001)
-        raise AssertionError("the slot threads' work did not finish")
+        if threads.busy:
+            raise AssertionError("the slot threads' work did not finish")
+        return found
 
     monkeypatch.setattr(duck, "run", recording)
     cheap, costly = "SELECT count(*) FROM notes", "SELECT count(*) FROM notes a, notes b"
