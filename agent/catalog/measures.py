@@ -138,7 +138,9 @@ class TableRules:
             kind, name = self.kinds[column.name], slug(column.name)
             expr = quote(column.name, self.dialect)
             if kind == "time":
-                add(_named(name, expr, type="time", type_params={"time_granularity": "day"}), column)
+                # A timestamp holds the time of day ('which hour do most ratings come in'); a date does not.
+                grain = "hour" if _TIMESTAMP.search(column.type) else "day"
+                add(_named(name, expr, type="time", type_params={"time_granularity": grain}), column)
             elif kind == "time_of_day" and self.moment() is None:  # no date to tell it with: the hour alone
                 hour = sqlglot.transpile(f"EXTRACT(HOUR FROM {expr})", read=self.dialect, write=self.dialect)[0]
                 add({"name": f"{name}_hour", "type": "categorical", "expr": hour,

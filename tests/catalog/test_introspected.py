@@ -98,7 +98,7 @@ def test_bootstrap_writes_standard_dbt_semantic_models(tmp_path, shop):
     dims = {d["name"]: d for d in sales["dimensions"]}
     assert dims["channel"] == {"name": "channel", "type": "categorical"}
     assert dims["payment_type"]["expr"] == '"Payment Type"'
-    assert dims["sold_at"]["type_params"] == {"time_granularity": "day"}
+    assert dims["sold_at"]["type_params"] == {"time_granularity": "hour"}  # a timestamp keeps its time of day
     measures = {m["name"]: m for m in sales["measures"]}
     assert measures["sales_count"] == {"name": "sales_count", "description": "Number of sales rows",
                                        "agg": "count", "expr": "sale_id"}
