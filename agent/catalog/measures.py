@@ -97,6 +97,14 @@ class TableRules:
                 return unit
         return None
 
+    def _amount_unit(self, said: str) -> tuple[str, str | None]:
+        """An amount's words without a unit said last, and that unit ('weight kg' -> weight, kg)."""
+        words = said.split()
+        units: dict[str, str] = self.words["amount_units"]
+        if len(words) >= 2 and words[-1] in units:
+            return " ".join(words[:-1]), units[words[-1]]
+        return said, None
+
     def _flag_values(self, column: Column) -> tuple[Any, Any] | None:
         """(the value meaning yes, the one meaning no) of a two-valued column."""
         profile = self.profiles.get((self.shape.key, column.name))
@@ -298,9 +306,13 @@ class TableRules:
             described = {"description": column.comment} if column.comment else {}
             if kind == "amount":
                 additive = any(w in column.name.lower() for w in self.words["net_measures"].get("additive", []))
+                bare, unit_said = self._amount_unit(said)
                 for suffix, agg in (("total", "sum"), ("average", "average")):
+                    named: dict[str, Any] = {} if unit_said is None else {
+                        "label": f"{'Total' if agg == 'sum' else 'Average'} {bare}",
+                        "synonyms": [bare, said, f"{bare} in {unit_said}"], "unit": unit_said}
                     out.add({"name": f"{base}_{suffix}", "agg": agg, "expr": expr, **described},
-                            default=additive == (agg == "sum"))
+                            default=additive == (agg == "sum"), **named)
             elif kind == "code":
                 out.add({"name": f"{base}_average", "agg": "average", "expr": expr, **described}, default=True)
             elif kind == "duration":
