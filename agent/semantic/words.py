@@ -5,6 +5,8 @@
 - `inflections`: a phrase with its last word in every noun form (lemminflect: people/person,
   children/child, series/series, showstoppers/showstopper for words it does not know).
 - `lemmas`: the dictionary forms of a word, by part of speech ('priciest' -> pricey, 'sold' -> sell).
+- `stem`: a word's stem (Snowball's English stemmer: 'doctorate' and 'doctor' -> doctor, 'performers'
+  and 'performance' -> perform), so a word derived from the model's own reaches it.
 - `is_common`: how often a word occurs in English (wordfreq), so an everyday word is never taken
   for a value of the data just because some value spells it.
 
@@ -154,6 +156,18 @@ def load() -> None:
     getAllLemmas("warmed")
     getAllInflections("warm", upos="NOUN")
     zipf_frequency("warm", "en")
+
+
+@lru_cache(maxsize=50000)
+def stem(word: str) -> str:
+    return _stemmer().stemWord(word.lower())  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # type: ignore[no-untyped-def]
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
 
 
 @lru_cache(maxsize=50000)

@@ -15,7 +15,7 @@ from agent.semantic.text import (
     phrase,
 )
 from agent.semantic.values import ValueIndex
-from agent.semantic.words import inflections
+from agent.semantic.words import inflections, stem
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
                "value", "context", "flag", "day"]
@@ -152,6 +152,17 @@ class Lexicon:
             self._add(phrase(text), "context", None)
         for item in values.phrases:
             self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
+        # One-word names by their stem, for words derived from them ('doctorate' for a value Doctor,
+        # 'performers' for a performance rating): read only where nothing else reads the word.
+        self.stems: dict[str, list[Entry]] = {}
+        for bucket in self.entries.values():
+            for entry in bucket:
+                word = entry.words[0]
+                if len(entry.words) == 1 and entry.kind in _STEMMED and word.isalpha() and len(word) >= _STEM_MIN:
+                    derived = Entry(entry.words, entry.kind, entry.payload, needs_cue=entry.needs_cue, related=True)
+                    found = self.stems.setdefault(stem(word), [])
+                    if derived not in found:
+                        found.append(derived)
 
     def _add(self, words: tuple[str, ...], kind: Kind, payload: object, case_sensitive: bool = False,
              needs_cue: bool = False, related: bool = False) -> None:
@@ -174,7 +185,18 @@ class Lexicon:
             if not span & taken:
                 taken |= span
                 mentions.append(mention)
+        mentions += [m for i, token in enumerate(tokens) if i not in taken
+                     for m in [self._by_stem(token, i)] if m is not None]
         return sorted(mentions, key=lambda m: m.start)
+
+    def _by_stem(self, token: Token, i: int) -> Mention | None:
+        """A word no phrase reads, placed by its stem when that names one element only."""
+        if not token.low.isalpha() or len(token.low) < _STEM_MIN:
+            return None
+        entries = self.stems.get(stem(token.low), [])
+        if len({(e.kind, e.payload) for e in entries}) != 1:
+            return None
+        return Mention(i, i + 1, entries)
 
     def _matches_at(self, tokens: list[Token], i: int) -> list[Mention]:
         """Every phrase starting at token i, one mention per length."""
@@ -199,6 +221,11 @@ class Lexicon:
                 if found:
                     by_length[n] = found
         return [Mention(i, i + n, _own_names_first(entries)) for n, entries in by_length.items()]
+
+
+# What a derived word may name, and the shortest word a stem is trusted for ('rate' and 'rating' are apart).
+_STEMMED = ("value", "dimension", "entity", "metric", "flag")
+_STEM_MIN = 5
 
 
 def _with_qualifier_first(words: tuple[str, ...]) -> list[tuple[str, ...]]:
