@@ -44,11 +44,27 @@ def default_metric_pass(draft: Draft) -> Draft:
         # no measure named, and words left unread: they may be the measure ('net revenue')
         return draft.stop("I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
                           + " is not a metric of this model.")
+    if said_something and (counted := _named_rows_counted(draft)) is not None:
+        draft.metric_choices = [[counted]]
+        return draft
     if said_something and model.default_metric:
         draft.metric_choices = [[model.default_metric]]
         draft.defaulted = True
         return draft
     return draft.stop("The question names nothing the semantic model can measure.")
+
+
+def _named_rows_counted(draft: Draft) -> str | None:
+    """'how many ratings were above 4': the word that names the compared column names the rows too, so
+    those rows are counted (not the model's default), when one named table holds every condition."""
+    model = draft.model
+    named = {e.name for m in draft.state.mentions for e in m.of("entity")}
+    fields = [f.field for f in draft.filters if f.field in model.dimension_by_name]
+    owners = [t for t in named if fields and all(
+        any(s.table == t for s in model.dimension_by_name[f].sources) for f in fields)]
+    if len(owners) != 1:
+        return None
+    return model.table_by_name[owners[0]].count_metric
 
 
 def metrics_pass(draft: Draft) -> Draft:

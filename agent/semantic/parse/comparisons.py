@@ -54,8 +54,8 @@ def read_comparisons(state: State, model: SemanticModel
             i += 1
             continue
         op, values, span, end = _comparison_at(tokens, i, model.unit_words)
-        if op is None and (count := tokens[i].number) is not None and _exact_count_at(state, i, model):
-            op, values, span, end = "=", [count], [i], i + 1  # 'planes with 4 engines'
+        if op is None and (count := tokens[i].number) is not None and (exact := _exact_count_at(state, i, model)):
+            op, values, span, end = "=", [count], exact, i + 1  # 'planes with 4 engines'
         if op is None:
             i += 1
             continue
@@ -228,18 +228,37 @@ def _split_synonym(state: State, start: int, after: Mention, model: SemanticMode
                  and any(phrase(s) == words for s in d.synonyms)), None)
 
 
-def _exact_count_at(state: State, i: int, model: SemanticModel) -> bool:
+def _exact_count_at(state: State, i: int, model: SemanticModel) -> list[int]:
     """'with 4 engines', 'that have 2 engines', 'ratings that are 5 stars', 'a rating of 5 stars': a number
-    owned by a measure named right after it (after 'is' or 'of', only by the measure's own word)."""
-    token = state.tokens[i]
+    owned by a measure named right after it (after 'is' or 'of', only by the measure's own word); 'a 5-star
+    rating': a word joined to the number before the measure; 'ratings of 5', 'ratings that are 5': the
+    measure said just before. The tokens the condition is said with, or none."""
+    tokens = state.tokens
+    token = tokens[i]
     if token.number is None or i == 0 or i in state.used_tokens:
-        return False
-    before = state.tokens[i - 1].low
+        return []
+    before = tokens[i - 1].low
     if before in {"with", "have", "has", "had"}:
-        return _numeric_mention_after(state, i + 1, model) is not None
+        return [i] if _numeric_mention_after(state, i + 1, model) is not None else []
     after = mention_at(state, i + 1)
-    return before in {"is", "are", "was", "were", "of", "gave", "given", "give"} and after is not None \
-        and after.start == i + 1 and is_numeric(after, model)
+    if before in {"is", "are", "was", "were", "of", "gave", "given", "give", *_BEFORE_A_JOINED_NUMBER} \
+            and after is not None and after.start == i + 1 and is_numeric(after, model):
+        return [i]
+    joined = tokens[i + 1].low if i + 1 < len(tokens) else ""
+    measure = mention_at(state, i + 2)
+    if before in _BEFORE_A_JOINED_NUMBER and after is None and joined.isalpha() and joined not in model.unit_words \
+            and joined not in state.function_words and measure is not None and measure.start == i + 2 \
+            and is_numeric(measure, model):
+        return [i, i + 1]
+    said = mention_at(state, i - 2) if i >= 2 else None
+    if before in {"of", "is", "are", "was", "were"} and said is not None and said.end == i - 1 \
+            and is_numeric(said, model) and not said.used and i - 2 not in state.used_tokens:
+        return [i - 1, i]
+    return []
+
+
+# Words before a number joined to a noun that qualifies a measure ('a 5-star rating', 'how many 5 star ratings').
+_BEFORE_A_JOINED_NUMBER = {"a", "an", "many", "any"}
 
 
 _OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less": "<=", "fewer": "<=",

@@ -1,0 +1,48 @@
+"""A table and its column said with one word ('ratings' rows, each with a 'rating'): 'how many ratings were
+above 4' counts those rows, never the model's default count; 'ratings of 5', 'ratings that are 5' and
+'a 5-star rating' are that column equal to the number."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.groundwork import build_groundwork
+from agent.semantic.compare import rows_match
+from agent.semantic.compiler import compile_intent
+from agent.semantic.extract import extract_intent
+from tests.support.duck_files import duckdb_file
+from tests.warehouse.conftest import server_settings
+
+SCHEMA = """
+CREATE TABLE movies (movie_id INTEGER PRIMARY KEY, title VARCHAR NOT NULL, release_year INTEGER NOT NULL);
+CREATE TABLE ratings (user_id INTEGER NOT NULL, movie_id INTEGER NOT NULL REFERENCES movies (movie_id),
+                      rating DECIMAL(2,1) NOT NULL, rated_on DATE NOT NULL);
+INSERT INTO movies VALUES (1, 'Alpha', 1999), (2, 'Beta', 2004), (3, 'Gamma', 2010);
+INSERT INTO ratings VALUES (1, 1, 5.0, '2015-01-02'), (1, 2, 3.5, '2015-02-02'), (2, 1, 4.5, '2015-03-02'),
+                           (2, 3, 5.0, '2016-01-02'), (3, 2, 2.0, '2016-02-02'), (3, 3, 4.0, '2016-03-02');
+"""
+
+QUESTIONS = {
+    "how many ratings were above 4?": "SELECT count(*) FROM ratings WHERE rating > 4",
+    "how many ratings are 5?": "SELECT count(*) FROM ratings WHERE rating = 5",
+    "how many ratings of 5 are there?": "SELECT count(*) FROM ratings WHERE rating = 5",
+    "how many users gave a 5-star rating?": "SELECT count(DISTINCT user_id) FROM ratings WHERE rating = 5",
+}
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    folder = tmp_path_factory.mktemp("rated")
+    path = duckdb_file(folder, "rated", SCHEMA)
+    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
+    yield work
+    work.warehouse.close()
+
+
+@pytest.mark.parametrize("question", sorted(QUESTIONS))
+def test_the_rows_a_compared_column_names_are_counted(site, question):
+    read = extract_intent(question, site.semantic, site.values)
+    assert read.intent is not None, read.reason
+    got = site.warehouse.run(compile_intent(read.intent, site.semantic).sql)
+    want = site.warehouse.run(QUESTIONS[question])
+    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
