@@ -21,6 +21,7 @@ from pydantic import BaseModel
 from sqlglot import exp
 
 from agent.semantic.dbt_spec import Dimension, Measure, MeasureInput, Metric, MetricInput, Project
+from agent.semantic.filters import Filter
 from agent.semantic.layer import extended
 from agent.semantic.model import SemanticModel
 from agent.semantic.related import Related, related_problems, related_sql
@@ -31,17 +32,20 @@ _COMPARISONS = (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ, exp.NEQ)
 
 
 class Definition(BaseModel):
-    """A measure (aggregated) or a condition (a flag) over one semantic model's columns, or a ratio of
-    two of the model's metrics ('ratings per user': the ratings counted over the users counted)."""
+    """A measure (aggregated) or a condition (a flag) over one semantic model's columns, a ratio of
+    two of the model's metrics ('ratings per user': the ratings counted over the users counted), or the rows
+    conditions hold for ('ratings that are 5': a sum_boolean of them, built from the structured conditions,
+    counted: 0 for a thing none of whose rows do)."""
 
     name: str  # the metric or dimension name it becomes
     label: str  # the words that name it in the question and in the answer
     table: str  # the semantic model whose rows it reads
-    kind: Literal["measure", "condition", "ratio"]
+    kind: Literal["measure", "condition", "ratio", "filtered"]
     expr: str = ""  # SQL over that model's columns, in the project's dialect (measures and conditions)
     agg: Literal["sum", "average", "min", "max"] = "sum"
     numerator: str | None = None  # a ratio's metrics
     denominator: str | None = None
+    where: list[Filter] = []  # a filtered count's conditions on its rows
     # a condition on the thing's related rows ('a customer with an order in the last 90 days'): its SQL is
     # built from this structure whenever the definition is used, never taken from `expr`
     related: Related | None = None
@@ -153,6 +157,9 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
             found += related_problems(definition.label, definition.table, definition.related, model) if \
                 definition.kind == "condition" else [f"'{definition.label}' counts related rows, so it is a condition."]
             continue
+        if definition.kind == "filtered":
+            found += _filtered_problems(definition, model)
+            continue
         if definition.kind == "ratio":
             missing = [m for m in (definition.numerator, definition.denominator) if m not in model.metric_by_name]
             if missing:
@@ -203,13 +210,16 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
         measures = tuple(Measure(name=d.name, agg=d.agg, expr=d.expr, label=d.label,
                                  agg_time_dimension=semantic_model.agg_time_dimension)
                          for d in mine if d.kind == "measure")
+        measures += tuple(Measure(name=d.name, agg="sum_boolean", expr=_condition_sql(d, model), label=d.label,
+                                  agg_time_dimension=semantic_model.agg_time_dimension)
+                          for d in mine if d.kind == "filtered")
         flags = tuple(Dimension(name=d.name, type="categorical", label=d.label,
                                 expr=related_sql(d.table, d.related, model) if d.related else d.expr,
                                 meta={"kind": "flag", "defined": True}) for d in mine if d.kind == "condition")
         models.append(replace(semantic_model, measures=semantic_model.measures + measures,
                               dimensions=semantic_model.dimensions + flags))
     metrics = list(project.metrics) + [Metric(name=d.name, type="simple", label=d.label, measure=MeasureInput(d.name))
-                                       for d in definitions if d.kind == "measure"]
+                                       for d in definitions if d.kind in ("measure", "filtered")]
     metrics += [Metric(name=d.name, type="ratio", label=d.label, numerator=MetricInput(str(d.numerator)),
                        denominator=MetricInput(str(d.denominator))) for d in definitions if d.kind == "ratio"]
     result = extended(model, Project(models, metrics, project.diagnostics, project.dialect))
@@ -220,6 +230,28 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
 
 
 _CACHE: dict[tuple[int, tuple[str, ...]], tuple[SemanticModel, SemanticModel]] = {}
+
+
+def _filtered_problems(definition: Definition, model: SemanticModel) -> list[str]:
+    missing = [f.field for f in definition.where if _own_column(f.field, definition.table, model) is None]
+    if missing or not definition.where:
+        return [f"'{definition.label}' counts {definition.table} rows by what they do not hold: {', '.join(missing)}."]
+    return []
+
+
+def _own_column(field: str, table: str, model: SemanticModel) -> str | None:
+    dim = model.dimension_by_name.get(field)
+    return next((s.expr for s in dim.sources if s.table == table and s.join is None), None) if dim else None
+
+
+def _condition_sql(definition: Definition, model: SemanticModel) -> str:
+    """The conditions as SQL over the table's own columns, in the project's dialect."""
+    from agent.semantic.sqlgen import condition  # the renderer's comparisons; sqlgen knows no definitions
+
+    dialect = model.project.dialect if model.project is not None else "duckdb"
+    parts = [condition(f.op, sqlglot.parse_one(str(_own_column(f.field, definition.table, model)), read=dialect),
+                       tuple(f.values)) for f in definition.where]
+    return exp.and_(*parts).sql(dialect=dialect)
 
 
 def _squash(text: str) -> str:

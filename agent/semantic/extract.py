@@ -31,6 +31,7 @@ from agent.semantic.parse import (
     measures,
     named_values,
     none_flagged,
+    none_with,
     numbered,
     patterns,
     per_thing,
@@ -58,6 +59,7 @@ PASSES: list[Pass] = [
     none_flagged.none_flagged_pass,  # groups none of whose rows is flagged ('which job roles have no leavers')
     named_values.flags_pass,  # true/false conditions said in words
     named_values.values_pass,  # the warehouse's own values, negated or contrasted
+    none_with.none_with_pass,  # things none of whose rows meet a condition ('users who never gave a 5-star rating')
     absence.absence_pass,  # things said to be missing ('never placed an order')
     groupings.counted_pass,  # distinct counts ('how many different manufacturers')
     per_thing.per_thing_pass,  # an average per thing: 'ratings per user on average', 'flights per plane'

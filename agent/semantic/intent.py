@@ -12,30 +12,8 @@ from typing import Literal
 from pydantic import BaseModel, Field, model_validator
 
 from agent.semantic.definitions import Definition, problems_of, with_definitions
+from agent.semantic.filters import Filter as Filter  # re-exported: where intents are built, filters are too
 from agent.semantic.model import SemanticModel
-
-FilterOp = Literal["=", "!=", ">", ">=", "<", "<=", "in", "between", "is_null", "not_null",
-                   "starts_with", "ends_with", "contains"]
-Value = bool | str | int | float
-
-_ARITY = {"in": None, "between": 2, "is_null": 0, "not_null": 0}
-
-
-class Filter(BaseModel):
-    field: str  # a dimension name
-    op: FilterOp = "="
-    values: list[Value] = []
-
-    @model_validator(mode="after")
-    def _values_fit_op(self) -> "Filter":
-        wanted = _ARITY.get(self.op, 1)
-        if wanted is None:
-            if not self.values:
-                raise ValueError(f"filter on {self.field}: 'in' needs at least one value")
-        elif len(self.values) != wanted:
-            raise ValueError(f"filter on {self.field}: '{self.op}' takes {wanted} value(s), got {len(self.values)}")
-        return self
-
 
 class MonthDay(BaseModel):
     """A day of the calendar in any year ('December 20')."""

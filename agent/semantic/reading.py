@@ -26,9 +26,14 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
         head = _contrast(intent.contrast, model, label)
     else:
         head = ", ".join(label(m) for m in intent.metrics)
+    # 'users who never gave a 5-star rating': groups with none of the rows a filtered count counts
+    with_none = [h for h in intent.having if h.op == "=" and h.value == 0 and _filtered(intent, h.metric)]
+    only_none = bool(with_none) and all(m in {h.metric for h in with_none} for m in intent.metrics)
+    groups = ", ".join(plural_phrase(_dim(model, d)) for d in intent.dimensions)
     if intent.count_groups:
-        head = "How many " + (", ".join(plural_phrase(_dim(model, d)) for d in intent.dimensions) or "groups") \
-            + f" ({head})"
+        head = "How many " + (groups or "groups") + ("" if only_none else f" ({head})")
+    elif only_none and groups:
+        head = groups[:1].upper() + groups[1:]  # 'which users never …': the users themselves
     elif intent.dimensions:
         head += " by " + ", ".join(_dim(model, d) for d in intent.dimensions)
     parts = [head]
@@ -42,9 +47,10 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
         parts.append("with each one's share of the total")
     if intent.time_dimension:
         parts.append(f"dated by {_dim(model, intent.time_dimension)}")
-    if intent.having:
+    parts += [f"with no {label(h.metric)}" for h in with_none]
+    if kept := [h for h in intent.having if h not in with_none]:
         parts.append("keeping groups where " + " and ".join(
-            f"{label(h.metric).lower()} {_OPS[h.op]} {_number(h.value)}" for h in intent.having))
+            f"{label(h.metric).lower()} {_OPS[h.op]} {_number(h.value)}" for h in kept))
     if intent.compare:
         parts.append("with the change from the " + ("previous period" if intent.compare == "previous_period"
                                                      else "same period a year earlier"))
@@ -57,6 +63,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
         per = f" per {_dim(model, intent.limit_per)}" if intent.limit_per else ""
         parts.append(f"top {intent.limit}{per}")
     for definition in intent.definitions:  # what the question's own words were taken to mean
+        if definition.kind == "filtered":
+            continue  # its label says it: 'ratings where rating is 5'
         if definition.kind == "ratio":  # 'revenue per order': the two metrics it divides, by their labels
             formula = f"{label(definition.numerator or '').lower()} / {label(definition.denominator or '').lower()}"
         else:
@@ -65,6 +73,10 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
             formula = related_words(definition.table, definition.related, model)
         parts.append(f"{definition.label} = {formula}")
     return "; ".join(parts) + "."
+
+
+def _filtered(intent: StructuredIntent, metric: str) -> bool:
+    return any(d.name == metric and d.kind == "filtered" for d in intent.definitions)
 
 
 def _metric_labels(model: SemanticModel) -> Callable[[str], str]:

@@ -463,8 +463,12 @@ def _key_of(counted: str, base: str, model: SemanticModel) -> str | None:
     join = next((j for j in model.joins if j.from_table == base and j.to_table == counted_table), None)
     if join is None:
         return None
-    return next((d.name for d in model.dimensions for s in d.sources
-                 if s.table == base and s.expr == join.keys[0][0] and d.kind == "categorical"), None)
+    own = (d.name for d in model.dimensions for s in d.sources
+           if s.table == base and s.expr == join.keys[0][0] and d.kind == "categorical")
+    # the key kept only on the counted table ('departments' by department id), reached through the join
+    joined = (d.name for d in model.dimensions for s in d.sources
+              if s.table == counted_table and s.expr == join.keys[0][1] and d.kind == "categorical")
+    return next(own, None) or next(joined, None)
 
 
 def _unknown_groups(intent: StructuredIntent, model: SemanticModel) -> StructuredIntent:

@@ -678,6 +678,11 @@ class _Builder:
 _PATTERNS = {"starts_with": "{}%", "ends_with": "%{}", "contains": "%{}%"}
 
 
+def condition(op: str, left: exp.Expr, values: tuple[object, ...]) -> exp.Expr:
+    """`left <op> values` as the compiler writes a filter ('rating = 5', 'origin IN (...)')."""
+    return _op(op, left, values)
+
+
 def _op(op: str, left: exp.Expr, values: tuple[object, ...]) -> exp.Expr:
     lits = [_literal(v) for v in values]
     if op in _OPS:

@@ -84,7 +84,9 @@ def plural_phrase(text: str) -> str:
     """A label with its last word in the plural, for counted things: 'day' -> 'days', 'job role' ->
     'job roles', 'series' -> 'series'."""
     *head, last = text.split(" ") if text else ["row"]
-    forms = inflection(last, "NNS") if last.isalpha() else ()
+    singular = lemma(last, "NOUN") if last.isalpha() else ()
+    already = bool(singular) and singular[0] != last  # 'ratings' stays 'ratings'
+    forms = inflection(last, "NNS") if last.isalpha() and not already else ()
     return " ".join([*head, forms[0] if forms else last])
 
 

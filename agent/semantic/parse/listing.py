@@ -20,7 +20,9 @@ _MEASURING: tuple[Kind, ...] = ("agg", "rank", "grain")
 
 def listing_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
-    if draft.having or draft.limit is not None or draft.top:
+    # a condition on a total asks for a number; 'which users never gave a 5' still lists the users
+    filtered = {d.name for d in draft.definitions if d.kind == "filtered"}
+    if any(h.metric not in filtered for h in draft.having) or draft.limit is not None or draft.top:
         return draft
     if any(m.has(kind) for m in state.mentions for kind in _MEASURING) or _measures(state, model) \
             or _shaped(state, model):
@@ -46,7 +48,8 @@ def listing_pass(draft: Draft) -> Draft:
     # counted where the things are, or where what is said of them is ('which books did Ada borrow': the loans)
     counts = [model.table_by_name[table].count_metric] + [
         t.count_metric for t in model.tables if t.name != table and model.resolve(dimension, t.name) is not None]
-    draft.metric_choices = [[c for c in counts if c]]
+    # none of whose rows meet a condition: the rows are counted where the condition is ('users who never …')
+    draft.metric_choices = [[h.metric] for h in draft.having] or [[c for c in counts if c]]
     draft.listing = True
     return draft
 
