@@ -46,6 +46,9 @@ class ValueIndex:
     latest: dict[str, date | None] = field(default_factory=dict)
     read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
     value_words: dict[str, dict[str, list[str]]] | None = field(default=None, repr=False)  # see `containing`
+    # dimension -> the items of a column whose values are lists ('Mushrooms, Red Onions, Garlic'): a question
+    # naming one means the rows whose list contains it
+    items: dict[str, list[str]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
@@ -151,6 +154,10 @@ class ValueIndex:
                 if value in known:
                     for variant in _name_variants(label, suffixes):
                         add(variant, name, value, False)
+            for item in _list_items(index.values[name]):
+                index.items.setdefault(name, []).append(item)
+                for variant in {phrase(item), *((p,) for p in _plurals(item)), *_singulars(item)}:
+                    add(variant, name, item, False)
             for alias, value in dim.value_aliases.items():
                 if value in known:
                     # 'Low', 'High' label the codes of several columns: they are this column's value only
@@ -223,6 +230,31 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
     sql = f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"'
     result = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s())
     return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
+
+
+# what separates the items of a list kept in one text column
+_LIST_SEPARATOR = re.compile(r"\s*[,;|]\s*")
+
+
+def _list_items(values: list[str]) -> list[str]:
+    """The distinct items of a column whose values are lists: most values hold two or more items and items
+    recur across values ('Mushrooms, Red Onions' and 'Garlic, Mushrooms'); none for any other column."""
+    lists = [[p for p in _LIST_SEPARATOR.split(v.strip()) if p] for v in values]
+    several = sum(1 for parts in lists if len(parts) >= 2)
+    items = Counter(p for parts in lists for p in set(parts))
+    if several < max(2, len(values) / 2) or not any(n > 1 for n in items.values()):
+        return []
+    return sorted(item for item in items if item not in values and any(c.isalpha() for c in item))
+
+
+def _singulars(value: str) -> list[tuple[str, ...]]:
+    """A plural item said in the singular ('Mushrooms' -> mushroom: 'a mushroom pizza')."""
+    words = phrase(value)
+    if not words or not words[-1].isalpha():
+        return []
+    from agent.semantic.words import lemma
+
+    return [(*words[:-1], one) for one in lemma(words[-1], "NOUN") if one != words[-1]]
 
 
 def _plurals(value: str) -> list[str]:

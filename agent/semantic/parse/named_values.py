@@ -67,6 +67,8 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
                 dim = qualified
                 # 'how many horror movies': the movies are also what is counted, left for the measures
                 owner.used = state.words_before(mention.start, 2) not in COUNT_ASKS
+        if is_negated(state, mention.start) and any(_an_item(values, d, v) for d, v in candidates):
+            return  # 'without mushrooms': no filter says a list lacks an item; left unread, it is asked about
         target = negated if is_negated(state, mention.start) else chosen
         for value in (v for d, v in candidates if d == base):  # 'Canadair': CANADAIR and CANADAIR LTD
             if value not in target.setdefault(dim, []):
@@ -83,6 +85,8 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
         candidates = [e.dimension_value for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
         if not candidates or mention.used:
             continue
+        # 'chicken pizzas': a column's whole value before an item of another column's lists
+        candidates = [c for c in candidates if not _an_item(values, *c)] or candidates
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
         decided = _value_dimension(state, mention, dims, model, thread_fields)
         if decided is None:
@@ -98,10 +102,18 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
         else:
             ambiguous.append(Ambiguity(text=mention_text(state, mention), options=dims, of_value=True))
     placed.sort(key=lambda item: item[0].start)
-    filters = [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
+    # an item of a list column: the rows whose list holds it, each item said ('with mushrooms and garlic': both)
+    filters = [Filter(field=d, op="contains", values=[value]) for d, v in chosen.items() for value in v
+               if _an_item(values, d, value)]
+    chosen = {d: kept for d, v in chosen.items() if (kept := [x for x in v if not _an_item(values, d, x)])}
+    filters += [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)
     return filters, unknown, _compared_dimensions(state, placed), ambiguous
+
+
+def _an_item(values: ValueIndex, dimension: str, value: str) -> bool:
+    return value in values.items.get(dimension, ()) and value not in values.values.get(dimension, ())
 
 
 def _listed_with(state: State, mention: Mention, placed: list[tuple[Mention, str]], dims: list[str],
@@ -169,10 +181,21 @@ def _value_cue_before(state: State, mention: Mention, entry: Entry, model: Seman
 def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Mention | None:
     """The name of one of `dims` right after a value: 'low job satisfaction', 'high priority orders'
     (an adjective before the noun it qualifies)."""
-    after = mention_at(state, mention.end)
-    if after is None or after.start != mention.end or after.used:
+    at = mention.end
+    words = [t.low for t in state.tokens]
+    # 'mushrooms in their ingredients', 'garlic in the toppings': the column the value is said to be in
+    said_in = at + 1 < len(words) and words[at] in ("in", "among") and words[at + 1] in _POSSESSIVES
+    if said_in:
+        at += 2
+    after = mention_at(state, at)
+    if after is None or after.start != at or after.used or not any(e.name in dims for e in after.of("dimension")):
         return None
-    return after if any(e.name in dims for e in after.of("dimension")) else None
+    if said_in:
+        state.consume(mention.end, mention.end + 1)
+    return after
+
+
+_POSSESSIVES = {"the", "their", "its", "his", "her", "our", "your"}
 
 
 def _value_dimension(state: State, mention: Mention, dims: list[str], model: SemanticModel,

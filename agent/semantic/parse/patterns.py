@@ -25,6 +25,10 @@ def read_patterns(state: State, model: SemanticModel) -> tuple[list[Filter], lis
                 continue
             value = state.tokens[end].text.strip("'\"")
             dimension = _dimension_before(state, i, model)
+            said = mention_at(state, end)
+            if dimension is None and said is not None and said.start == end and said.has("value"):
+                state.consume(*range(i, end))  # 'contain mushrooms': a value the values pass places
+                break
             if dimension is None:
                 unresolved.append(" ".join(t.text for t in state.tokens[i:end + 1]))
                 break
