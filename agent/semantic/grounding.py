@@ -53,6 +53,8 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                 offer("table", table["name"], alias, f"the table's description: “{_short(table['description'])}”")
             for word, group in _thesaurus_words(own, groups):
                 offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
+    for word, table_name in _people_words(tables, dimensions, thesaurus):
+        offer("table", table_name, word, "thesaurus: its rows are the only people in the data")
     for dim in dimensions.values():
         label = dim["label"].lower()
         words = label.split()
@@ -92,6 +94,22 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
         target.setdefault("related", {}).setdefault(word, why)
     _measure_words(dimensions, thesaurus, own_words)
+
+
+def _people_words(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]],
+                  thesaurus: dict[str, Any]) -> Iterable[tuple[str, str]]:
+    """'people', 'contestants', 'participants' for the one table whose rows are people (two or more columns
+    a person has: a first and a last name, an age, a date of birth); none where no table or several are."""
+    columns = [tuple(c.lower().split()) for c in thesaurus.get("person_columns") or []]
+    found = []
+    for table in tables:
+        labels = {tuple(d["label"].lower().split()) for d in dimensions.values()
+                  if any(s.get("table") == table["name"] for s in d.get("sources") or [])}
+        if sum(1 for c in columns if any(label[-len(c):] == c for label in labels)) >= 2:
+            found.append(table["name"])
+    if len(found) == 1:
+        for word in thesaurus.get("person_nouns") or []:
+            yield " ".join(word.lower().split()), found[0]
 
 
 def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str]) -> Iterable[tuple[str, str, str]]:
