@@ -226,12 +226,24 @@ def _aggregate_of(expression: exp.Expr) -> tuple[str | None, exp.Column | None]:
             if name == "count" and node.find(exp.Distinct) is not None:
                 # Distinct counts per group overlap: their sum counts some things twice.
                 return "count_distinct", node.find(exp.Column)
-            return name, node.find(exp.Column)
+            return name, _read_as_is(node.this)
     if isinstance(node, exp.AggFunc):
         return "ratio", node.find(exp.Column)  # another aggregate (stddev, …): not additive
     if isinstance(node, exp.Column):
         return None, node
     return None, None
+
+
+def _read_as_is(argument: exp.Expr | None) -> exp.Column | None:
+    """The column an aggregate reads unchanged ('avg(arr_delay)'), None for arithmetic on it ('avg(air_time /
+    60.0)' is not in the column's unit)."""
+    node = argument
+    while isinstance(node, (exp.Paren, exp.Cast, exp.Coalesce, exp.Distinct)):
+        node = node.this if not isinstance(node, exp.Distinct) else (node.expressions[0] if node.expressions else None)
+    if isinstance(node, exp.Column):
+        return node
+    return None if node is not None and node.find(exp.Column) is not None and isinstance(node, exp.Binary) \
+        else (argument.find(exp.Column) if argument is not None else None)
 
 
 def _is_indicator_average(expression: exp.Expr) -> bool:
@@ -250,7 +262,8 @@ def _is_indicator(inner: exp.Expr) -> bool:
         outcomes = [i.args.get("true") for i in inner.args.get("ifs", [])] + [inner.args.get("default")]
         values = {o.this for o in outcomes if isinstance(o, exp.Literal) and o.is_number}
         return bool(values) and {float(v) for v in values} <= {0.0, 1.0}
-    return isinstance(inner, (exp.Boolean, exp.Predicate, exp.Condition)) and not isinstance(inner, exp.Column)
+    # a comparison or a combination of them; arithmetic ('air_time / 60.0') is a Condition to sqlglot too
+    return isinstance(inner, (exp.Boolean, exp.Predicate, exp.Connector, exp.Not))
 
 
 # -- the team's descriptions ------------------------------------------------------------------------

@@ -205,6 +205,12 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
             entry["synonyms"] = [*entry["synonyms"], entry["label"]]
             entry["label"] = full
     measures = {m["measure"] for m in metrics if m.get("measure")}
+    by_name = {m["name"]: m for m in metrics}
+    for dbt_metric in project.metrics:  # 'weight_kg': a unit the metric's meta names is its column's unit too
+        unit_said = dbt_metric.meta.get("unit")
+        column_name = by_name.get(dbt_metric.name, {}).get("measure")
+        if unit_said and column_name in dimensions and not dimensions[column_name]["unit"]:
+            dimensions[column_name]["unit"] = unit_said
     for name in list(dimensions):
         if dimensions[name]["kind"] == "numeric" or name in measures:
             dimensions[name]["kind"] = "numeric"

@@ -106,6 +106,16 @@ def test_a_sum_of_ones_for_rows_meeting_a_condition_is_a_count_without_the_colum
     assert meaning.aggregate == "count" and meaning.unit is None
 
 
+def test_an_average_of_arithmetic_is_neither_a_share_nor_in_the_columns_unit():
+    from agent.semantic.layer import load_layer
+
+    # air_time is in minutes; divided by 60 it is in hours, and an average of it is no share of rows
+    sql = "SELECT carrier, AVG((air_time) / 60.0) AS avg_air_time__in_hours FROM flights GROUP BY carrier"
+    meaning = describe_columns(sql, ["carrier", "avg_air_time__in_hours"],
+                               semantic=load_layer())["avg_air_time__in_hours"]
+    assert not meaning.fraction and meaning.unit != "minutes"
+
+
 def test_a_contrasts_ratio_is_a_multiple_not_a_share():
     from agent.chatbi.meaning import is_fraction, is_rate
 
