@@ -40,6 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 QUESTION = "average arrival delay by carrier last month"
 WARM_UP = "number of flights by origin"
 ROOTS = ("agent", "bot")
+CHECKPOINTER = "agent.bounded_memory"
 
 
 def package(module: str) -> str | None:
@@ -187,6 +188,11 @@ async def measure(smoke: bool) -> Crossings:
 def report(crossings: Crossings, top: int, functions: int) -> None:
     print(f"walk: {QUESTION!r} (ask, then run at the confirmation)")
     print(f"package crossings: {crossings.total} (of {crossings.calls} calls into project code)")
+    # LangGraph calls the in-process checkpointer's serializer once per channel per checkpoint read or
+    # write; with REDIS_URL set the same work is checkpoint_redis's, outside agent/ and not counted.
+    saver = sum(n for (_, target), n in crossings.pairs.items() if target == CHECKPOINTER)
+    print(f"  of which {saver} into the in-process checkpointer ({CHECKPOINTER}: its serializer, per channel "
+          f"of each checkpoint read or written); {crossings.total - saver} without")
     for (source, target), count in crossings.pairs.most_common(top):
         print(f"{count:>5}  {source} -> {target}")
         for name, n in crossings.functions[(source, target)].most_common(functions):
