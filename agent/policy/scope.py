@@ -59,6 +59,12 @@ class ScopedWarehouse:
         self._schema: Schema | None = None
         # One request's results over all its queries (REQUEST_RESULT_BYTES), on top of each query's cap.
         self.fetched = FetchTotal(warehouse.settings.request_result_bytes)
+        # What the tools ask of the engine for every query (its dialect, a text it read before, the guard
+        # alone; the person's rights are `authorized`'s): the engine's own, bound once, not looked up
+        # through __getattr__ at each use.
+        self.dialect = warehouse.dialect
+        self.known = warehouse.known
+        self.check = warehouse.check
 
     def __getattr__(self, name: str) -> Any:  # path, settings, close…: the engine's own
         return getattr(self._warehouse, name)
