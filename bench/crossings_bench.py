@@ -193,6 +193,8 @@ def report(crossings: Crossings, top: int, functions: int) -> None:
     saver = sum(n for (_, target), n in crossings.pairs.items() if target == CHECKPOINTER)
     print(f"  of which {saver} into the in-process checkpointer ({CHECKPOINTER}: its serializer, per channel "
           f"of each checkpoint read or written); {crossings.total - saver} without")
+    edges = sum(len(names) for names in crossings.functions.values())
+    print(f"  {edges} distinct caller -> callee function pairs in all (the surface a reader meets)")
     for (source, target), count in crossings.pairs.most_common(top):
         print(f"{count:>5}  {source} -> {target}")
         for name, n in crossings.functions[(source, target)].most_common(functions):
