@@ -5,7 +5,6 @@ one `AgentReply`. This is all `bot/` needs (import-linter checks it); graph inte
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import datetime as dt
 import logging
 import re
@@ -543,21 +542,18 @@ class Assistant:
 
     async def _run(self, session_id: str, graph_input: Any, context: ChatContext) -> AsyncIterator[Event]:
         from agent.llm.usage import LLMCallCounter
-        from agent.policy.scope import RUN_CONTEXT
 
         request_id = context.request_id or uuid.uuid4().hex[:12]
         counter = LLMCallCounter()
         config = self._config(session_id, callbacks=[counter, *self._tracers])
         limit = self.settings.max_execute_second
         failure: AgentReply | None = None
-        token = None
         try:
             # Scoping reads the warehouse's tables, so a warehouse that is down is answered like any failure.
             who = context.model_copy(update={"request_id": request_id})
             run_context = self.governance.context_for(self.context, who, session_id)
             # the store is Redis or a file: read off the event loop (a Redis that hangs waits its timeout there)
             run_context = await asyncio.to_thread(self._with_learned_words, run_context, who)
-            token = RUN_CONTEXT.set(run_context)
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(
                     graph_input, config, context=run_context, stream_mode=["custom", "updates"]
@@ -581,10 +577,6 @@ class Assistant:
                 error="Something went wrong on my side. Please try again.",
                 error_code="internal",
             )
-        finally:
-            if token is not None:
-                with contextlib.suppress(ValueError):  # a stream closed from another context
-                    RUN_CONTEXT.reset(token)
         if failure is not None:
             failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, counter.count, counter.tokens
             yield failure

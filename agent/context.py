@@ -1,6 +1,7 @@
 """What a run knows: who is asking (`ChatContext`) and the agent's parts as that run sees them
-(`AgentContext`). A leaf: tools, the policy and the graph import it, it imports none of them, so
-the composition root (`agent.runtime`) can import them all without a cycle.
+(`AgentContext`), and what the offline model reads through (`Router`, `IntentReader`). A leaf: tools,
+the policy, the model and the graph import it, it imports none of them, so the composition root
+(`agent.runtime`) can import them all without a cycle.
 
 The context lives outside the graph state on purpose: state is checkpointed (and so
 serialised), while a warehouse connection or a chat model must never be.
@@ -11,10 +12,12 @@ from __future__ import annotations
 import asyncio
 from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
 
 from pydantic import BaseModel, Field, GetCoreSchemaHandler
 from pydantic_core import core_schema
+
+from agent.errors import NoRunContextError
 
 if TYPE_CHECKING:  # annotations only: the public API imports ChatContext and must stay light
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -28,6 +31,54 @@ if TYPE_CHECKING:  # annotations only: the public API imports ChatContext and mu
 
 
 T = TypeVar("T")
+
+
+class Router(Protocol):
+    """What the offline router asks of the data, answered on the view of the person asking."""
+
+    async def is_data_question(self, question: str) -> bool: ...
+
+    async def knows_term(self, text: str) -> bool: ...
+
+    async def sql_runs(self, sql: str) -> bool: ...
+
+
+class IntentReader(Protocol):
+    """The offline model's structured reading of a question (a `SemanticParse`), on that same view."""
+
+    async def read_intent(self, question: str) -> BaseModel: ...
+
+
+class DataReader(Router, IntentReader, Protocol):
+    """Both, on one run's context: what the offline model reads the data through."""
+
+
+@runtime_checkable
+class ReadsPerRun(Protocol):
+    """A chat model whose answers come from the data as one person may see it (the offline model):
+    each run's context holds its own copy, handed that context when the context is made."""
+
+    def for_run(self, context: AgentContext) -> BaseChatModel: ...
+
+
+class OutsideARun:
+    """The data as read outside any run: there is no person to scope it to, so every read is refused
+    (fails closed) rather than answered from the unscoped warehouse, catalog or values."""
+
+    def _refuse(self) -> NoRunContextError:
+        return NoRunContextError("I lost track of who is asking, so I stopped. Please ask again.")
+
+    async def is_data_question(self, question: str) -> bool:
+        raise self._refuse()
+
+    async def knows_term(self, text: str) -> bool:
+        raise self._refuse()
+
+    async def sql_runs(self, sql: str) -> bool:
+        raise self._refuse()
+
+    async def read_intent(self, question: str) -> BaseModel:
+        raise self._refuse()
 
 
 class Readings:
@@ -83,6 +134,15 @@ class AgentContext:
     readings: Readings = field(default_factory=Readings)  # this run's readings of its messages
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
+    # One run's context (`Governance.context_for` makes it), not the agent's unscoped one: a model
+    # that reads per person (`ReadsPerRun`) is handed this context here, and again on every copy
+    # (`dataclasses.replace`), so it always reads the view the run's tools see. The unscoped
+    # context's model is never handed one, and refuses to read.
+    per_run: bool = False
+
+    def __post_init__(self) -> None:
+        if self.per_run and isinstance(self.model, ReadsPerRun):
+            self.model = self.model.for_run(self)
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:

@@ -16,10 +16,9 @@ from agent.context import AgentContext
 from agent.errors import AssistantError
 from agent.groundwork import DATA_INTENT_CONFIDENCE, Groundwork, build_groundwork
 from agent.llm import build_chat_model
-from agent.llm.routing import Recognisers
 from agent.marks import FOLLOW_UP_MARK
 from agent.policy import Policy
-from agent.policy.scope import Governance, run_context
+from agent.policy.scope import Governance
 from agent.settings import Settings
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.sql.parse import transpile
@@ -50,12 +49,8 @@ def build_context(
     (else when `context.cpu.warm()` is called or the first step needs them)."""
     groundwork = groundwork or build_groundwork(settings, warehouse)
     warehouse = groundwork.warehouse
-    # The offline model answers per person through the run's context (run_context()), not this one.
-    model = chat_model or build_chat_model(
-        settings,
-        recognisers=_recognisers(),
-        structured={SemanticParse.__name__: lambda question: aoffline_parse(run_context(), question)},
-    )
+    # The offline model answers per person: each run's context hands its copy a RunReader of itself.
+    model = chat_model or build_chat_model(settings, reader_for=RunReader)
     context = AgentContext(
         settings=settings,
         warehouse=warehouse,
@@ -115,12 +110,15 @@ def memory_checkpointer(settings: Settings) -> BoundedInMemorySaver:
     return BoundedInMemorySaver(max_sessions=settings.memory_sessions_max, idle_ttl_s=settings.session_idle_ttl_s)
 
 
-def _recognisers() -> Recognisers:
-    """The offline router's checks, on the person's own view of the data (the run's context): outside
-    a run there is no person, and they fail closed rather than read the unscoped warehouse."""
+class RunReader:
+    """The offline model's reads (`agent.context.DataReader`) on one run's context: the router's
+    checks and a question's SemanticParse, on the person's own view of the data."""
 
-    async def is_data_question(question: str) -> bool:
-        ctx = run_context()
+    def __init__(self, context: AgentContext) -> None:
+        self.context = context
+
+    async def is_data_question(self, question: str) -> bool:
+        ctx = self.context
         # The turn's one reading (in a CPU worker under its budget), which discovery and the SQL reuse.
         extraction = (await read_question(ctx, question))[0]
         if extraction.unsupported or extraction.unknown_values:
@@ -131,21 +129,22 @@ def _recognisers() -> Recognisers:
         matches = ctx.catalog.search(latest, limit=1)
         return bool(matches) and matches[0].score >= DATA_MATCH_SCORE
 
-    def knows_term(text: str) -> bool:
-        ctx = run_context()
-        if ctx.catalog.lookup_terms(text):
+    async def knows_term(self, text: str) -> bool:
+        catalog = self.context.catalog
+        if catalog.lookup_terms(text):
             return True
-        docs = ctx.catalog.search_docs(text, limit=1)
+        docs = catalog.search_docs(text, limit=1)
         return bool(docs) and docs[0].score >= 0.5
 
-    async def sql_runs(sql: str) -> bool:
-        ctx = run_context()
+    async def sql_runs(self, sql: str) -> bool:
+        warehouse = self.context.warehouse
         try:
-            native = transpile(sql, read=DEFAULT_DIALECT, write=ctx.warehouse.dialect)
+            native = transpile(sql, read=DEFAULT_DIALECT, write=warehouse.dialect)
             # On a warehouse slot under its budget, through the person's scoped warehouse.
-            await ctx.warehouse.adry_run(native)
+            await warehouse.adry_run(native)
         except AssistantError:
             return False
         return True
 
-    return Recognisers(is_data_question=is_data_question, knows_term=knows_term, sql_runs=sql_runs)
+    async def read_intent(self, question: str) -> SemanticParse:
+        return await aoffline_parse(self.context, question)

@@ -23,7 +23,6 @@ from agent.api import Assistant  # noqa: E402
 from agent.chatbi.narrative import Narrative  # noqa: E402
 from agent.llm.offline import OfflineChatModel  # noqa: E402
 from agent.settings import Settings, load_settings  # noqa: E402
-from agent.tools.semantic import SemanticParse, aoffline_parse  # noqa: E402
 from agent.tools.sql_tools import ExplainNarrative  # noqa: E402
 from agent.runtime import build_context  # noqa: E402
 
@@ -49,7 +48,7 @@ class CountingModel(OfflineChatModel):
         call = answer.tool_calls[0] if answer.tool_calls else None
         if call is None or call["name"] != "data_discovery" or call["args"].get("final_intent") not in READ_FOR:
             return answer
-        reading = await self.structured[SemanticParse.__name__](call["args"]["user_question"])
+        reading = await self.reader.read_intent(call["args"]["user_question"])
         args = {**call["args"], "reading": reading.model_dump(mode="json", exclude_defaults=True)}
         return AIMessage(content="", tool_calls=[{**call, "args": args}])
 
@@ -60,9 +59,8 @@ async def _written(value):
 
 def counting_model(context) -> CountingModel:
     return CountingModel(
-        recognisers=context.model.recognisers,
+        reader_for=context.model.reader_for,  # each run's own view of the data, as the offline model reads it
         structured={
-            SemanticParse.__name__: lambda q: aoffline_parse(context, q),
             Narrative.__name__: lambda q: _written(Narrative(answer="The answer is in the table.", insights=[])),
             ExplainNarrative.__name__: lambda q: _written(ExplainNarrative(text="It counts flights per destination.")),
         },

@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from agent.charts.prepare import names_in, prepare
-from agent.charts.roles import Cell, Role, Row, column_roles, is_number
+from agent.charts.roles import Cell, Role, Row, column_roles
 from agent.charts.spec import ChartSpec
-from agent.chatbi.formatting import label as column_words
+from agent.chatbi.formatting import is_number, label as column_words
 from agent.chatbi.meaning import ColumnMeaning
 
 MAX_Y_COLUMNS = 4  # more lines or bars than this is a table, not a chart

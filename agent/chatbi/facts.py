@@ -12,9 +12,9 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from agent.charts.roles import Cell, Role, Row, column_roles, is_number, parse_time, time_part
+from agent.charts.roles import Cell, Role, Row, column_roles, parse_time, time_part
 from agent.chatbi import meaning as meanings_
-from agent.chatbi.formatting import label, time_label, value_label
+from agent.chatbi.formatting import is_number, label, time_label, value_label
 from agent.chatbi.meaning import ColumnMeaning
 
 RANKING_SIZE = 5

@@ -105,10 +105,16 @@ def percent(value: float, *, signed: bool = False) -> str:
     return f"{value:+.1f}%" if signed else f"{value:.1f}%"
 
 
+def is_number(value: Cell) -> bool:
+    """A number in a result cell (a bool is not one). The facts and the chart's choice test every row's
+    cells, so chatbi keeps this one-liner (the same as charts.roles') rather than call across per cell."""
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+
+
 def time_label(value: Cell, column: str) -> str:
     """A time value as people say it: month 7 -> "July", 2013-07-01 -> "2013-07-01", hour 14 -> "14:00"."""
     part = time_part(column)
-    if isinstance(value, (int, float)) and not isinstance(value, bool) and part:
+    if is_number(value) and part:
         whole = int(value)
         if part == "month" and 1 <= whole <= 12:
             return calendar.month_name[whole]

@@ -7,7 +7,7 @@ from dataclasses import dataclass, replace
 from typing import Any
 
 from agent.chatbi.facts import is_additive
-from agent.chatbi.formatting import label, number, percent, plural, points, quantity, unit_of
+from agent.chatbi.formatting import is_number, label, number, percent, plural, points, quantity, unit_of
 from agent.chatbi.meaning import ColumnMeaning, is_fraction
 
 _TREND_WORDS = {"up": "upward", "down": "downward", "flat": "flat", "mixed": "mixed, rising and falling with no steady direction"}
@@ -180,7 +180,7 @@ def _total_phrase(facts: dict[str, Any]) -> str:
 
 def _single_value(facts: dict[str, Any], meanings: Meanings) -> str:
     value = facts["value"]
-    if isinstance(value, (int, float)) and not isinstance(value, bool):
+    if is_number(value):
         measure = _measure(facts, meanings)
         if measure.counted:
             return f"There are {measure.statement(value)}."

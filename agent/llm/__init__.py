@@ -2,24 +2,23 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 # Only types at the top: `agent.llm.routing` is read by the public API, which imports no LangChain.
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
 
-    from agent.llm.offline import StructuredAnswer
-    from agent.llm.routing import Recognisers
+    from agent.context import AgentContext, DataReader
     from agent.settings import Settings
 
 
-def build_chat_model(
-    settings: Settings, *, recognisers: Recognisers, structured: dict[str, StructuredAnswer]
-) -> BaseChatModel:
+def build_chat_model(settings: Settings, *, reader_for: Callable[[AgentContext], DataReader]) -> BaseChatModel:
+    """`reader_for`: how the offline model reads one run's view of the data (an LLM reads none)."""
     if not settings.has_llm:
         from agent.llm.offline import OfflineChatModel
 
-        return OfflineChatModel(recognisers=recognisers, structured=structured)
+        return OfflineChatModel(reader_for=reader_for)
     from langchain_openai import ChatOpenAI
 
     return ChatOpenAI(

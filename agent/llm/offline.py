@@ -4,6 +4,10 @@ It answers the router with the same tool calls an LLM would (from `routing.py`),
 `SemanticParse` for `with_structured_output` from the deterministic extractor, so the graph
 runs unchanged. Prose (narratives, explanations) is left to the tools' own engines: the
 model says so through `is_offline`.
+
+Both read the data as the person asking may see it: each run's context holds a copy of the model
+handed that context (`for_run`, through `reader_for`); the copy in the agent's unscoped context
+reads through `OutsideARun`, which refuses.
 """
 
 from __future__ import annotations
@@ -19,23 +23,34 @@ from langchain_core.messages import AIMessage, BaseMessage, HumanMessage, ToolMe
 from langchain_core.outputs import ChatGeneration, ChatResult
 from langchain_core.runnables import Runnable
 from langchain_core.utils.function_calling import convert_to_openai_tool
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 
-from agent.llm.routing import Recognisers, route_message
+from agent.context import AgentContext, DataReader, OutsideARun
+from agent.llm.routing import route_message
 from agent.tools.chain import implied_next_call
 from agent.tools.results import parse_result
+from agent.tools.semantic import SemanticParse
 from agent.tools.spec import ToolName, tool_call
 
-# What the offline model can fill for `with_structured_output`, by schema name (awaited on the run's loop).
+# What else the offline model can fill for `with_structured_output`, by schema name (awaited on the
+# run's loop): answers that do not depend on who asks (tests and benches add their own).
 StructuredAnswer = Callable[[str], Awaitable[BaseModel]]
 
 
 class OfflineChatModel(BaseChatModel):
     model_config = ConfigDict(arbitrary_types_allowed=True)
 
-    recognisers: Recognisers
-    structured: dict[str, StructuredAnswer]
+    # How a run's context is read (the router's checks, a question's SemanticParse); None: never per run.
+    reader_for: Callable[[AgentContext], DataReader] | None = None
+    reader: SkipValidation[DataReader] = Field(default_factory=OutsideARun)  # this copy's run's, or none (a protocol)
+    structured: dict[str, StructuredAnswer] = Field(default_factory=dict)
     is_offline: bool = True
+
+    def for_run(self, context: AgentContext) -> OfflineChatModel:
+        """This model reading `context`, one run's view of the data (`AgentContext.per_run`)."""
+        if self.reader_for is None:
+            return self
+        return self.model_copy(update={"reader": self.reader_for(context)})
 
     @property
     def _llm_type(self) -> str:
@@ -54,7 +69,7 @@ class OfflineChatModel(BaseChatModel):
         run_manager: AsyncCallbackManagerForLLMRun | None = None,
         **kwargs: Any,
     ) -> ChatResult:
-        # Native async: the recognisers await their CPU worker and warehouse slot on this loop, so
+        # Native async: the reader awaits its CPU worker and warehouse slot on this loop, so
         # the model never parks an executor thread waiting for work that needs another one.
         tools = kwargs.get("tools") or []
         if kwargs.get("tool_choice") and len(tools) == 1:
@@ -74,7 +89,7 @@ class OfflineChatModel(BaseChatModel):
         return asyncio.run(self._agenerate(messages, stop, **kwargs))
 
     async def _structured(self, schema_name: str, messages: list[BaseMessage]) -> AIMessage:
-        answer = self.structured.get(schema_name)
+        answer = self.reader.read_intent if schema_name == SemanticParse.__name__ else self.structured.get(schema_name)
         if answer is None:
             raise NotImplementedError(f"The offline model cannot write {schema_name}; it needs a language model.")
         value = await answer(_last_human_text(messages))
@@ -93,7 +108,7 @@ class OfflineChatModel(BaseChatModel):
                 return _call(step["name"], step["args"]) if step else AIMessage(content=_text_of(last))
         previous_question, has_sql, last_answer = _history_facts(messages[: len(messages) - len(turn)])
         route = await route_message(
-            question, self.recognisers, previous_question=previous_question, has_sql_to_run=has_sql,
+            question, self.reader, previous_question=previous_question, has_sql_to_run=has_sql,
             last_answer=last_answer,
         )
         if route.tool is None:

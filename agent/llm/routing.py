@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from collections.abc import Awaitable, Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from agent.semantic.dialogue_cues import drops_a_condition, refers_back
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.marks import FOLLOW_UP_MARK
 from agent.tools.spec import EXECUTE, ToolName
+
+if TYPE_CHECKING:
+    from agent.context import Router
 
 SHORT_FOLLOW_UP_WORDS = 5
 
@@ -107,19 +109,6 @@ class Route:
     text: str = ""
 
 
-@dataclass
-class Recognisers:
-    """What the data side recognises; injected so the rules stay testable without a warehouse.
-
-    The two that do real work are awaited on the run's own event loop (a CPU worker, a warehouse
-    slot): nothing here blocks a thread while it waits for the loop, so no number of messages at
-    once can leave every thread waiting on work that needs one of them."""
-
-    is_data_question: Callable[[str], Awaitable[bool]]
-    knows_term: Callable[[str], bool]
-    sql_runs: Callable[[str], Awaitable[bool]]
-
-
 def clean_message(text: str) -> str:
     """Surfaces hand over plain text (Slack's mentions and escapes are undone in bot/)."""
     return (text or "").strip()
@@ -149,7 +138,7 @@ def split_sql(text: str) -> tuple[str | None, str, str]:
 
 async def route_message(
     text: str,
-    recognise: Recognisers,
+    recognise: Router,
     *,
     previous_question: str | None = None,
     has_sql_to_run: bool = False,
@@ -204,7 +193,7 @@ async def route_message(
     if _LOGS.search(message) or (re.search(r"\b(errors?|exceptions?|timeouts?|panics?)\b", message, re.I) and _LOG_SUBJECT.search(message)):
         return Route(ToolName.SEARCH_LOG, {"description": message, "final_intent": ToolName.SEARCH_LOG})
 
-    if _HOW_TO.search(message) or (_DEFINITION.search(message) and recognise.knows_term(message)):
+    if _HOW_TO.search(message) or (_DEFINITION.search(message) and await recognise.knows_term(message)):
         return Route(ToolName.FAQ, {"user_question": message, "final_intent": ToolName.FAQ})
 
     if previous_question and (_FOLLOW_UP.match(message) or refers_back(message) or _is_short(message)):
@@ -223,7 +212,7 @@ async def route_message(
         final = ToolName.GENERATE_SQL if _SQL_ONLY.search(message) else EXECUTE
         return Route(ToolName.DATA_DISCOVERY, {"user_question": question, "final_intent": final})
 
-    if _DEFINITION.search(message) or recognise.knows_term(message):
+    if _DEFINITION.search(message) or await recognise.knows_term(message):
         return Route(ToolName.FAQ, {"user_question": message, "final_intent": ToolName.FAQ})
 
     reason = "it is not about the data I can reach" if re.search(r"[a-z]{3,}", message, re.I) else "I could not make sense of it"

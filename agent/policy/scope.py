@@ -14,11 +14,10 @@ import logging
 import threading
 import time
 from collections.abc import Iterator
-from contextvars import ContextVar
 from typing import TYPE_CHECKING, Any, cast
 
 from agent.audit import AuditRecord, AuditTrail
-from agent.errors import AssistantError, NoRunContextError
+from agent.errors import AssistantError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
 from agent.policy.reads import Reads, TableName, table_of
 from agent.sql.checked import CheckedQuery, SqlInput, sql_text
@@ -35,21 +34,6 @@ if TYPE_CHECKING:
 log = logging.getLogger(__name__)
 
 MAX_SHARED_VIEWS = 64
-
-# The context of the run in progress, for code built once that must answer per person
-# (the offline model's semantic parse).
-RUN_CONTEXT: ContextVar["AgentContext | None"] = ContextVar("run_context", default=None)
-
-
-def run_context() -> AgentContext:
-    """The person's own view of the data for the run in progress. Without a run there is no person
-    to scope to, and the caller is refused rather than handed the unscoped context."""
-    context = RUN_CONTEXT.get()
-    if context is None:
-        log.error("per-person work called outside a run; refused")
-        raise NoRunContextError("I lost track of who is asking, so I stopped. Please ask again.")
-    return context
-
 
 def warehouse_tables(warehouse: Warehouse) -> tuple[dict[TableName, list[str]], str]:
     """Every table as (schema, table) with its columns, and the schema unqualified names mean."""
@@ -75,6 +59,12 @@ class ScopedWarehouse:
         self._schema: Schema | None = None
         # One request's results over all its queries (REQUEST_RESULT_BYTES), on top of each query's cap.
         self.fetched = FetchTotal(warehouse.settings.request_result_bytes)
+        # What the tools ask of the engine for every query (its dialect, a text it read before, the guard
+        # alone; the person's rights are `authorized`'s): the engine's own, bound once, not looked up
+        # through __getattr__ at each use.
+        self.dialect = warehouse.dialect
+        self.known = warehouse.known
+        self.check = warehouse.check
 
     def __getattr__(self, name: str) -> Any:  # path, settings, close…: the engine's own
         return getattr(self._warehouse, name)
@@ -232,6 +222,7 @@ class Governance:
             semantic=semantic,
             values=values,
             readings=Readings(),
+            per_run=True,  # a model that reads per person reads this view (AgentContext.__post_init__)
         )
 
     def _views_for(self, base: AgentContext, access: Access) -> tuple[Any, Any, Any]:

@@ -411,6 +411,7 @@ class Warehouse:
         self._schema_lock = threading.Lock()
         self._user_functions: frozenset[str] = frozenset()
         self._checked = CheckedQueries()
+        self._guard: tuple[Schema, GuardPolicy] | None = None  # the guard's policy, and the schema it is of
 
     # -- what engines provide ---------------------------------------------------------
 
@@ -484,10 +485,16 @@ class Warehouse:
         return self.schema()
 
     def guard_policy(self) -> GuardPolicy:
-        return GuardPolicy(
-            tables=self.schema().known_names(), allow_system=self.settings.warehouse_allow_system_tables,
-            user_functions=self._user_functions,
-        )
+        """Made once per schema read (a refresh reads a new one), not at each of a request's checks
+        (six for a data question): the table names are gathered once, not per check."""
+        schema = self.schema()
+        kept = self._guard
+        if kept is None or kept[0] is not schema:
+            kept = self._guard = (schema, GuardPolicy(
+                tables=schema.known_names(), allow_system=self.settings.warehouse_allow_system_tables,
+                user_functions=self._user_functions,
+            ))
+        return kept[1]
 
     def check(self, sql: SqlInput) -> CheckedQuery:
         """The guard with this warehouse's dialect and tables; a table created since the schema

@@ -8,7 +8,6 @@ import pytest
 
 from agent.api import Assistant
 from agent.llm.routing import Route, route_message
-from agent.policy.scope import RUN_CONTEXT
 from agent.runtime import build_context
 
 
@@ -37,13 +36,10 @@ def make_assistant(offline_context):
 
 @pytest.fixture
 def route(offline_context):
-    """The offline router on a message, inside a run of the offline context (its checks are per person)."""
+    """The offline router on a message, in a run of the offline context (its checks are per person)."""
+    run = dataclasses.replace(offline_context, per_run=True)
 
     async def route(text: str, **history) -> Route:
-        token = RUN_CONTEXT.set(offline_context)
-        try:
-            return await route_message(text, offline_context.model.recognisers, **history)
-        finally:
-            RUN_CONTEXT.reset(token)
+        return await route_message(text, run.model.reader, **history)
 
     return route

@@ -8,6 +8,7 @@ from pydantic import SecretStr
 
 from agent.api import Assistant
 from agent.llm import build_chat_model
+from agent.runtime import RunReader
 from tests.support.openai_stub import OpenAIStub, error_body, text_body, tool_call_body
 
 FIX = {"sql": "SELECT count(*) FORM flights", "final_intent": "fix_sql"}
@@ -18,7 +19,7 @@ def assistant_for(offline_context, stub, **overrides):
         update={"openai_api_key": SecretStr("sk-test"), "openai_base_url": stub.base_url, "llm_timeout_s": 5.0,
                 "llm_max_retries": 2, **overrides}
     )
-    model = build_chat_model(settings, recognisers=None, structured={})
+    model = build_chat_model(settings, reader_for=RunReader)
     return Assistant(dataclasses.replace(offline_context, settings=settings, model=model))
 
 

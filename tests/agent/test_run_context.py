@@ -1,31 +1,55 @@
 """Per-person work outside a run fails closed: with no run there is no person to scope the data to,
-so the offline model's checks refuse instead of reading the unscoped warehouse, catalog or values."""
+so the offline model's reads refuse instead of reading the unscoped warehouse, catalog or values.
+Each run's context hands its own copy of the model that context, explicitly (no context variable)."""
 
 from __future__ import annotations
 
+import dataclasses
+
 import pytest
 
+from agent.context import OutsideARun
 from agent.errors import NoRunContextError
 from agent.llm.routing import route_message
-from agent.policy.scope import run_context
+from agent.runtime import RunReader
+from agent.tools.semantic import SemanticParse
 
 
-def test_outside_a_run_there_is_no_context() -> None:
+async def test_the_unscoped_contexts_model_refuses_to_read(offline_context) -> None:
+    reader = offline_context.model.reader
+    assert isinstance(reader, OutsideARun)
     with pytest.raises(NoRunContextError) as refused:
-        run_context()
+        await reader.is_data_question("average arrival delay by carrier")
     assert "who is asking" in refused.value.user_message
+    with pytest.raises(NoRunContextError):
+        await reader.knows_term("carrier")
+    with pytest.raises(NoRunContextError):
+        await reader.sql_runs("SELECT 1")
+    with pytest.raises(NoRunContextError):
+        await reader.read_intent("average arrival delay by carrier")
+    with pytest.raises(NoRunContextError):
+        await route_message("average arrival delay by carrier", reader)
 
 
-async def test_the_offline_routers_checks_refuse_outside_a_run(offline_context) -> None:
-    recognisers = offline_context.model.recognisers
+async def test_the_unscoped_contexts_model_refuses_a_structured_reading(offline_context) -> None:
+    structured = offline_context.model.with_structured_output(SemanticParse, method="function_calling")
     with pytest.raises(NoRunContextError):
-        await recognisers.is_data_question("average arrival delay by carrier")
-    with pytest.raises(NoRunContextError):
-        recognisers.knows_term("carrier")
-    with pytest.raises(NoRunContextError):
-        await recognisers.sql_runs("SELECT 1")
-    with pytest.raises(NoRunContextError):
-        await route_message("average arrival delay by carrier", recognisers)
+        await structured.ainvoke("average arrival delay by carrier")
+
+
+def test_a_runs_context_hands_its_model_itself_and_again_on_every_copy(offline_context) -> None:
+    run = dataclasses.replace(offline_context, per_run=True)
+    assert isinstance(run.model.reader, RunReader) and run.model.reader.context is run
+    copy = dataclasses.replace(run, options={"verified": []})  # as the learned words are laid on a run
+    assert copy.model.reader.context is copy
+    assert isinstance(offline_context.model.reader, OutsideARun)  # the unscoped one is left as it was
+
+
+def test_the_run_an_assistant_makes_reads_the_persons_view(offline_assistant) -> None:
+    from agent.context import ChatContext
+
+    run = offline_assistant.governance.context_for(offline_assistant.context, ChatContext(user="U1"), "s")
+    assert run.per_run and run.model.reader.context is run
 
 
 async def test_inside_a_run_the_same_checks_answer(route) -> None:

@@ -9,7 +9,6 @@ import pytest
 from pydantic import BaseModel, ValidationError
 
 from agent.llm.offline import OfflineChatModel
-from agent.llm.routing import Recognisers
 from agent.text2sql.steps import structured
 
 forms: list[str] = []
@@ -26,18 +25,11 @@ class Tally(BaseModel):
         return super().model_json_schema(*args, **kwargs)
 
 
-async def _no(_: str) -> bool:
-    return False
-
-
 def model(answer: dict[str, Any]) -> OfflineChatModel:
     async def fill(text: str) -> BaseModel:
         return Tally.model_construct(**answer)  # what a provider sends: not yet checked against the schema
 
-    return OfflineChatModel(
-        recognisers=Recognisers(is_data_question=_no, knows_term=lambda _: False, sql_runs=_no),
-        structured={"Tally": fill},
-    )
+    return OfflineChatModel(structured={"Tally": fill})
 
 
 async def test_the_schema_is_turned_into_json_once_over_many_calls():
