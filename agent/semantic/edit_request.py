@@ -26,6 +26,8 @@ class IntentEdit(BaseModel):
     compare_filters: list[Filter] = Field(
         default_factory=list, description="values set beside the one already filtered, one row each ('compare with LGA')")
     drop_filters: list[str] = Field(default_factory=list, description="dimensions whose conditions are taken away")
+    exclude_values: list[Filter] = Field(
+        default_factory=list, description="values left out, every other value kept ('exclude UA')")
     time: TimeFilter | None = Field(default=None, description="a new time window, replacing the old one")
     compare_time: TimeFilter | None = Field(default=None, description="months set beside the ones already asked")
     whole_period: bool = Field(default=False, description="drop the months and days ('for the whole year')")
@@ -45,6 +47,8 @@ def apply_edit(previous: StructuredIntent, edit: IntentEdit, model: SemanticMode
     edited = Edited(previous)
     if edit.drop_filters:
         edited = edits.drop_filters(edited, edit.drop_filters, model)
+    for flt in edit.exclude_values:
+        edited = edits.exclude_value(edited, flt, model)
     if edit.whole_period:
         edited = edits.whole_period(edited)
     if edit.metrics:

@@ -89,6 +89,26 @@ def drop_filters(edited: Edited, fields: list[str], model: SemanticModel) -> Edi
     return edited.then(intent.model_copy(update={"filters": kept}), f"without {said}")
 
 
+def exclude_value(edited: Edited, value: Filter, model: SemanticModel) -> Edited:
+    """Leave one value out ('exclude UA'): taken off a condition that lists it, or kept out by a
+    condition of its own when none does (the other values all stay)."""
+    intent = edited.intent
+    left_out = set(value.values)
+    holding = next((f for f in intent.filters if f.field == value.field and f.op in ("=", "in")
+                    and left_out & set(f.values)), None)
+    said = f"without {_label(model, value.field)} {_values(value)}"
+    if holding is not None:
+        rest = [v for v in holding.values if v not in left_out]
+        kept = [f for f in intent.filters if f is not holding]
+        if rest:
+            kept.append(Filter(field=holding.field, op="in" if len(rest) > 1 else "=", values=rest))
+        return edited.then(intent.model_copy(update={"filters": kept}), said)
+    if any(f.field == value.field and f.op == "!=" and f.values == value.values for f in intent.filters):
+        return edited
+    outs = [Filter(field=value.field, op="!=", values=[v]) for v in value.values]
+    return edited.then(intent.model_copy(update={"filters": [*intent.filters, *outs]}), said)
+
+
 def keep_rows(edited: Edited, field: str, keys: list[Any], model: SemanticModel) -> Edited:
     """Only the things the previous answer listed ('which of them …' after a top 5): its keys become
     the condition on their dimension, replacing one on the same dimension."""

@@ -17,7 +17,7 @@ from agent.semantic import edits
 from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has
 from agent.semantic.edits import Edited
 from agent.semantic.extract import PASSES
-from agent.semantic.intent import StructuredIntent, validate_intent
+from agent.semantic.intent import Filter, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.values import ValueIndex
@@ -129,6 +129,21 @@ def _content(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
 
 
+def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
+                     previous: StructuredIntent) -> list[Filter] | Extraction:
+    """'exclude UA', 'without LGA': the values named after a drop word that no condition holds, each to be
+    left out; their reading when it must ask (a value of two columns), [] when they name no value."""
+    extraction, _ = _read(said, model, values, previous)
+    if extraction.unknown_values or extraction.ambiguous:
+        return extraction
+    found = extraction.intent
+    if found is None or not found.filters or extraction.ignored_words:
+        return []
+    if any(f.op not in ("=", "in") or f.field not in model.dimension_by_name for f in found.filters):
+        return []
+    return list(found.filters)
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     cues = find_cues(message)
     rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
@@ -169,6 +184,13 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
             edited = edits.whole_period(edited)
     for said in cues.dropped:
         fields, dates = _fields_named(said, edited.intent, model)
+        if not fields and not dates:
+            left_out = _values_left_out(said, model, values, previous)
+            if isinstance(left_out, Extraction):
+                return FollowUp(extraction=left_out)
+            for flt in left_out:
+                edited = edits.exclude_value(edited, flt, model)
+            continue
         edited = edits.drop_filters(edited, fields, model)
         if dates:
             edited = edits.whole_period(edited)

@@ -118,3 +118,17 @@ def test_one_column_under_two_names_is_one_subject(model):
     if twin is not None:
         assert edits.same_subject(model, "carrier", twin.name)
     assert not edits.same_subject(model, "carrier", "dest")
+
+
+def test_leaving_a_value_out_keeps_every_other_value(model):
+    edited = edits.exclude_value(_jfk_by_carrier(), Filter(field="carrier", values=["UA"]), model)
+    assert Filter(field="carrier", op="!=", values=["UA"]) in edited.intent.filters
+    assert Filter(field="origin", values=["JFK"]) in edited.intent.filters and edited.intent.dimensions == ["carrier"]
+    assert edited.changes == ["without carrier UA"]
+    assert not validate_intent(edited.intent, model)
+
+
+def test_leaving_out_a_value_a_condition_lists_takes_it_off_that_condition(model):
+    two = Edited(StructuredIntent(metrics=["flight_count"], filters=[Filter(field="origin", op="in", values=["JFK", "LGA"])]))
+    edited = edits.exclude_value(two, Filter(field="origin", values=["LGA"]), model)
+    assert edited.intent.filters == [Filter(field="origin", values=["JFK"])]

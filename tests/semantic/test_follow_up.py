@@ -146,3 +146,15 @@ def test_a_ranking_question_of_its_own_starts_fresh(follow):
     assert read.fresh and read.extraction.intent.limit == 3 and read.extraction.intent.dimensions == ["carrier"]
     edit = follow("average departure delay by carrier", "make it top 3")
     assert edit.edited is not None and edit.edited.intent.limit == 3
+
+
+def test_a_value_no_condition_holds_is_left_out(follow):
+    read = follow("number of flights by carrier from EWR", "exclude UA")
+    flts = read.edited.intent.filters
+    assert {(f.field, f.op, tuple(f.values)) for f in flts} == {("origin", "=", ("EWR",)), ("carrier", "!=", ("UA",))}
+    assert read.edited.intent.dimensions == ["carrier"]
+
+
+def test_a_value_a_condition_holds_is_still_dropped(follow):
+    read = follow("number of flights by carrier from EWR", "without EWR")
+    assert read.edited.intent.filters == []
