@@ -48,11 +48,14 @@ class Cues:
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
     pointer: bool = False
+    back: bool = False  # 'go back to the previous one': the reading before the last one is edited
+    percent: bool = False  # 'as a %'
 
     @property
     def any(self) -> bool:
         return any([self.lead_in, self.replace, self.add, self.compare, self.whole_period, self.all_rows,
-                    self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer])
+                    self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer,
+                    self.back, self.percent])
 
 
 def _cut(text: str, match: re.Match[str]) -> str:
@@ -64,6 +67,8 @@ def find_cues(message: str) -> Cues:
     text = " ".join(message.replace("\u2019", "'").split())
     text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", text).strip()
     cues = Cues(text)
+    if m := has(cues.text, words["back_words"]):
+        cues.back, cues.text = True, _cut(cues.text, m)
     lead = re.compile(rf"^{phrase(words['lead_ins'])}(?![\w'])\s*", re.I)
     while (m := lead.match(cues.text)) and m.end() > 0:
         cues.lead_in, cues.text = True, cues.text[m.end():].strip()
@@ -78,6 +83,8 @@ def find_cues(message: str) -> Cues:
             cues.polarity = key.removesuffix("_words") if down is None else None
             cues.text = _cut(cues.text, m)
             break
+    if m := has(cues.text, words["percent_words"]):
+        cues.percent, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["all_rows_words"]):
         cues.all_rows, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["whole_period"]):
@@ -137,3 +144,11 @@ def drops_a_condition(message: str) -> bool:
     words = dialogue_words()
     return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b",
                           message, re.I))
+
+
+def going_back(message: str) -> str | None:
+    """'go back to the previous one, by month': the rest of the message, to be read against the reading
+    before the last one; None when the message does not go back."""
+    text = " ".join(message.replace("\u2019", "'").split())
+    m = has(text, dialogue_words()["back_words"])
+    return None if m is None else _cut(text, m)

@@ -40,6 +40,7 @@ class IntentEdit(BaseModel):
     descending: bool | None = Field(default=None, description="with limit: highest first (true) or lowest (false)")
     all_rows: bool = Field(default=False, description="show every group, not only the top N")
     chart: Literal["bar", "line", "none"] | None = Field(default=None, description="the chart asked for")
+    percent: bool = Field(default=False, description="the answer in percent ('as a %'): a rate, or each group's share")
 
 
 def apply_edit(previous: StructuredIntent, edit: IntentEdit, model: SemanticModel) -> Edited | str:
@@ -70,6 +71,11 @@ def apply_edit(previous: StructuredIntent, edit: IntentEdit, model: SemanticMode
                               for m in edited.intent.metrics)
             return f"The semantic model has no {edit.aggregation} of {names}, so I did not change the measure."
         edited = switched
+    if edit.percent:
+        shown = edits.as_percent(edited, model)
+        if isinstance(shown, str):
+            return shown
+        edited = shown
     if edit.all_rows:
         edited = edits.set_limit(edited, None)
     if edit.limit is not None:

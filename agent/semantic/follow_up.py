@@ -207,6 +207,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
                               if m in model.metric_by_name)
             return FollowUp(problem=f"The semantic model has no {agg} of {names}, so I did not change the measure.")
         edited = switched
+    if cues.percent:
+        shown = edits.as_percent(edited, model)
+        if isinstance(shown, str):
+            return FollowUp(problem=shown)
+        edited = shown
     if cues.all_rows:
         edited = edits.set_limit(edited, None)
     if cues.limit is not None:

@@ -24,8 +24,9 @@ from agent.state import CommonAgentState
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
+from agent.semantic.dialogue_cues import going_back
 from agent.semantic.model import SemanticModel
-from agent.tools.results import latest_output
+from agent.tools.results import calls_of, latest_output
 from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
@@ -53,8 +54,11 @@ class InThread:
     refusal: str | None = None  # the edit cannot be made: said to the person, nothing else is guessed
     llm_message: str | None = None  # for an LLM: the question with the last reading as JSON
     previous: StructuredIntent | None = None  # for an LLM: the last reading its edit applies to
+    back: bool = False  # 'go back to the previous one': the edit is of the reading before the last one
 
     def changed_line(self) -> str:
+        if self.back:
+            return "Back to the reading before the last one" + "".join(f"; {c}" for c in self.changes) + ". "
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
 
     def edited_by_llm(self, edit: IntentEdit, model: SemanticModel) -> StructuredIntent | None:
@@ -70,6 +74,11 @@ class InThread:
         return applied.intent
 
 
+def _in_thread(edited: Edited, *, question: str, unread: list[str], back: bool) -> InThread:
+    return InThread(question, intent=edited.intent, changes=edited.changes, chart=edited.chart, unread=unread,
+                    back=back)
+
+
 def reading_question(state: CommonAgentState) -> str:
     """The words the last reading was read from (the router's rewrite, with its own follow-ups)."""
     found = latest_output(state, ("generate_sql",), with_key="intent")
@@ -83,6 +92,17 @@ def reading_question(state: CommonAgentState) -> str:
 def previous_reading(state: CommonAgentState) -> StructuredIntent | None:
     found = latest_output(state, ("generate_sql",), with_key="intent")
     return StructuredIntent.model_validate(found[1]["intent"]) if found else None
+
+
+def earlier_reading(state: CommonAgentState) -> StructuredIntent | None:
+    """The thread's reading before its last one (the newest that differs from it): 'go back'."""
+    info = calls_of(state)
+    names = info.get("tool_call_name_mapping", {})
+    outputs = info.get("tool_call_output_mapping", {})
+    readings = [o["intent"] for call_id, o in reversed(list(outputs.items()))
+                if names.get(call_id) == "generate_sql" and not o.get("error") and o.get("intent")]
+    older = next((r for r in readings[1:] if r != readings[0]), None)
+    return StructuredIntent.model_validate(older) if older is not None else None
 
 
 MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
@@ -138,7 +158,7 @@ EDIT_RULES = (
     "If it is a complete question on its own, read it alone into intent; else set edit to what the message "
     "changes (put_filters replaces the filter on the same dimension or adds one, compare_filters sets a value "
     "beside the filtered one, drop_filters, exclude_values leaves values out, time, whole_period, group_by, metrics, aggregation, limit, all_rows, "
-    "chart) and leave intent empty: everything the message does not change is kept."
+    "chart, percent) and leave intent empty: everything the message does not change is kept."
 )
 
 
@@ -162,6 +182,14 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         # the earlier question was never read (declined, or its question superseded): nothing of it
         # may leak into this one, its unread words least of all
         return InThread(question if ctx.has_llm else latest)
+    back = going_back(latest) if FOLLOW_UP_MARK in question else None
+    if back is not None:
+        older = earlier_reading(state)
+        if older is None:
+            return InThread(latest, refusal="There is no earlier reading in this thread to go back to.")
+        previous, latest = older, back
+        if _NOTHING_ELSE.match(back):
+            return InThread(latest, intent=older, back=True)
     if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
         return InThread(question, llm_message=previous_for_llm(previous, latest), previous=previous)
     if FOLLOW_UP_MARK not in question:
@@ -185,8 +213,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         edited = follow.edited
         if follow.over_rows:
             edited = _over_previous_rows(ctx, state, edited)
-        return InThread(latest, intent=edited.intent, changes=edited.changes, chart=edited.chart,
-                        unread=follow.unread)
+        return _in_thread(edited, question=latest, unread=follow.unread, back=back is not None)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
     # read with the question of the last reading, not the turns after it that were never read

@@ -158,3 +158,22 @@ def test_a_value_no_condition_holds_is_left_out(follow):
 def test_a_value_a_condition_holds_is_still_dropped(follow):
     read = follow("number of flights by carrier from EWR", "without EWR")
     assert read.edited.intent.filters == []
+
+
+def test_as_a_percent_is_an_edit_and_a_percentage_asked_in_a_question_is_not(follow):
+    read = follow("number of flights by carrier from EWR", "as a %")
+    assert read.edited.intent.share_of_total and read.edited.intent.filters[0].values == ["EWR"]
+    assert not refers_back("percentage of flights cancelled by month")
+
+
+def test_the_rows_noun_per_a_thing_counts_them_afresh(follow):
+    read = follow("cancelled flights by month", "flights per carrier from ewr")
+    assert read.fresh
+
+
+def test_going_back_is_a_follow_up_with_the_rest_of_its_words():
+    from agent.semantic.dialogue_cues import going_back
+
+    assert refers_back("go back to the previous one")
+    assert going_back("go back to the previous one, by month") == ", by month"
+    assert going_back("by month") is None
