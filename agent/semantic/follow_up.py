@@ -38,10 +38,11 @@ class FollowUp:
     over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
 
 
-def _read(text: str, model: SemanticModel, values: ValueIndex, previous: StructuredIntent) -> tuple[Extraction, Draft]:
+def _read(text: str, model: SemanticModel, values: ValueIndex, previous: StructuredIntent | None) -> tuple[Extraction, Draft]:
     """The question reader on `text`, with its last draft: whether a measure was said, not defaulted.
     A value of several dimensions is read as the one `previous` filters on ('now for LGA')."""
-    draft = Draft(question=text, model=model, values=values, thread_fields=[f.field for f in previous.filters])
+    fields = [f.field for f in previous.filters] if previous is not None else []
+    draft = Draft(question=text, model=model, values=values, thread_fields=fields)
     for run in PASSES:
         draft = run(draft)
         if draft.outcome is not None:
@@ -129,6 +130,22 @@ def _content(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
 
 
+def _thread_undecided(text: str, found: StructuredIntent, model: SemanticModel, values: ValueIndex,
+                      previous: StructuredIntent) -> Extraction | None:
+    """'what about LGA' after 'from JFK to BOS': a value of two dimensions the previous reading both filters
+    on replaces either; the thread does not decide which, so it is asked (one button per meaning). The
+    message read alone says whether its own words decide; None when they do or no such value was said."""
+    filtered = {f.field for f in previous.filters if f.op in ("=", "in")}
+    if len(filtered) < 2 or not any(f.field in filtered and f.op in ("=", "in") for f in found.filters):
+        return None
+    alone, _ = _read(text, model, values, None)
+    asked = [a for a in alone.ambiguous if a.of_value and len(set(a.options) & filtered) >= 2]
+    if not asked:
+        return None
+    return alone.model_copy(update={"ambiguous": [a.model_copy(update={"options": [o for o in a.options if o in filtered]})
+                                                  for a in asked]})
+
+
 def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
                      previous: StructuredIntent) -> list[Filter] | Extraction:
     """'exclude UA', 'without LGA': the values named after a drop word that no condition holds, each to be
@@ -176,6 +193,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         extraction = _with_previous_measure(previous, rest, model, values) or extraction
     if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
         return FollowUp(extraction=extraction)
+    if extraction is not None and extraction.intent is not None and (
+            undecided := _thread_undecided(rest, extraction.intent, model, values, previous)) is not None:
+        return FollowUp(extraction=undecided)
 
     edited = Edited(previous)
     if cues.drop_all:

@@ -81,7 +81,11 @@ async def test_the_confirmation_leads_with_the_reading(offline_assistant, sessio
 async def test_cancel_then_a_correction_edits_the_cancelled_reading(offline_assistant, session):
     cancelled = await ask(offline_assistant, session, "number of flights from JFK to BOS", confirm="cancel")
     assert not cancelled.rows
-    corrected = await ask(offline_assistant, session, "sorry, I meant LGA")
+    # LGA is an origin and (once) a destination, and the cancelled reading filters both: asked, never picked
+    asked = await ask(offline_assistant, session, "sorry, I meant LGA")
+    assert asked.ask_human.kind == "clarify" and {o.label for o in asked.ask_human.options} == {
+        "origin airport", "destination"}
+    corrected = await ask(offline_assistant, session, "the origin")
     expected = gold(offline_assistant, "SELECT count(*) FROM flights WHERE origin = 'LGA' AND dest = 'BOS'")
     assert corrected.rows[0][0] == expected[0][0]
 

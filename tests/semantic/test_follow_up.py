@@ -177,3 +177,14 @@ def test_going_back_is_a_follow_up_with_the_rest_of_its_words():
     assert refers_back("go back to the previous one")
     assert going_back("go back to the previous one, by month") == ", by month"
     assert going_back("by month") is None
+
+
+def test_a_value_of_two_filtered_dimensions_is_asked_with_those_two_as_the_meanings(follow):
+    read = follow("number of flights from JFK to BOS", "what about LGA")
+    assert read.edited is None and not read.fresh
+    assert [sorted(a.options) for a in read.extraction.ambiguous] == [["dest", "origin"]]
+
+
+def test_a_value_of_two_filtered_dimensions_decided_by_its_own_words_is_not_asked(follow):
+    read = follow("number of flights from JFK to BOS", "what about from LGA")
+    assert [(f.field, f.values) for f in read.edited.intent.filters] == [("dest", ["BOS"]), ("origin", ["LGA"])]
