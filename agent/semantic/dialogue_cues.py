@@ -58,6 +58,9 @@ class Cues:
                     self.back, self.percent])
 
 
+_PLACE_POINTER = r"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){}(?![\w'])"
+
+
 def _cut(text: str, match: re.Match[str]) -> str:
     return (text[: match.start()] + " " + text[match.end():]).strip()
 
@@ -113,8 +116,7 @@ def find_cues(message: str) -> Cues:
         cues.things = True
         cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
     # 'there' at the end or before a time, not 'were there': a place pointed at
-    if m := re.search(rf"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){phrase(words['place_pointers'])}(?![\w'])",
-                      cues.text, re.I):
+    if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), cues.text, re.I):
         cues.pointer, cues.text = True, _cut(cues.text, m)
     for m in list(re.finditer(rf"(?<![\w']){phrase(words['pointers'])}\s+(\w+)", cues.text, re.I)):
         cues.pointer = True
@@ -152,3 +154,19 @@ def going_back(message: str) -> str | None:
     text = " ".join(message.replace("\u2019", "'").split())
     m = has(text, dialogue_words()["back_words"])
     return None if m is None else _cut(text, m)
+
+
+def says_nothing_else(text: str) -> bool:
+    """Only empty words left ('just the … pls' once 'sql' is out): nothing for the question reader."""
+    empty = {w.lower() for w in dialogue_words()["empty_words"]}
+    return all(w in empty for w in re.findall(r"[\w'-]+", text.lower()))
+
+
+def pointing_word(message: str) -> str | None:
+    """The word pointing at a previous answer's things or place ('those', 'there'), if the message has one."""
+    words = dialogue_words()
+    if find_cues(message).things and (m := has(message, words["things"])):
+        return m.group(0)
+    if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), message, re.I):
+        return m.group(0)
+    return None

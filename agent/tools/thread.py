@@ -20,13 +20,13 @@ from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
 from agent.marks import FOLLOW_UP_MARK
-from agent.state import CommonAgentState
+from agent.state import CommonAgentState, calls_of
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
-from agent.semantic.dialogue_cues import going_back
+from agent.semantic.dialogue_cues import going_back, pointing_word, says_nothing_else
 from agent.semantic.model import SemanticModel
-from agent.tools.results import calls_of, latest_output
+from agent.tools.results import latest_output
 from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
@@ -38,8 +38,6 @@ ASKING_FOR_SQL = re.compile(
     r"(?:sql|query|queries|select statement)(?:\s+(?:for|to get|to find|that|which|to))?\b",
     re.I,
 )
-_NOTHING_ELSE = re.compile(r"^[\W_]*(?:(?:just|only|please|ok|okay|now|then|and|so|the|it|for|that|this|instead)[\W_]*)*$",
-                           re.I)
 
 
 @dataclass
@@ -181,6 +179,10 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     if previous is None:
         # the earlier question was never read (declined, or its question superseded): nothing of it
         # may leak into this one, its unread words least of all
+        pointing = pointing_word(latest) if FOLLOW_UP_MARK in question else None
+        if pointing is not None:  # 'delays there' with no answer to point at: said, never read without it
+            return InThread(latest, refusal=f"I have no earlier answer in this thread for “{pointing}” to point at, "
+                                            "so I did not guess. Ask it again with the place or thing named.")
         return InThread(question if ctx.has_llm else latest)
     back = going_back(latest) if FOLLOW_UP_MARK in question else None
     if back is not None:
@@ -188,13 +190,13 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         if older is None:
             return InThread(latest, refusal="There is no earlier reading in this thread to go back to.")
         previous, latest = older, back
-        if _NOTHING_ELSE.match(back):
+        if says_nothing_else(back):
             return InThread(latest, intent=older, back=True)
     if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
         return InThread(question, llm_message=previous_for_llm(previous, latest), previous=previous)
     if FOLLOW_UP_MARK not in question:
         return InThread(question)
-    if _NOTHING_ELSE.match(ASKING_FOR_SQL.sub(" ", latest)):
+    if says_nothing_else(ASKING_FOR_SQL.sub(" ", latest)):
         return InThread(latest, intent=previous)  # "just give me the SQL": the same reading, as SQL
     message = ASKING_FOR_SQL.sub(" ", latest)
 

@@ -125,3 +125,19 @@ async def test_nothing_of_a_failed_turn_leaks_into_the_next(offline_assistant, s
     assert "ZZ" in failed.text and failed.sql is None
     after = await ask(offline_assistant, session, "by month")
     assert "ZZ" not in after.text and after.row_count == 12
+
+
+async def test_a_pointer_with_no_answer_to_point_at_is_said_not_dropped(offline_assistant, session):
+    declined = await ask(offline_assistant, session, "how many flights from JFKK in June")
+    assert not declined.rows
+    pointed = await ask(offline_assistant, session, "avg dep delay there")
+    assert not pointed.rows and "no earlier answer" in pointed.text and "“there”" in pointed.text
+
+
+async def test_just_the_sql_then_go_ahead(offline_assistant, session):
+    await ask(offline_assistant, session, "total flights by origin in q1")
+    sql_only = await ask(offline_assistant, session, "just the sql pls")
+    assert sql_only.sql and not sql_only.rows
+    ran = await ask(offline_assistant, session, "go ahead")
+    expected = gold(offline_assistant, "SELECT origin, COUNT(*) FROM flights WHERE month <= 3 GROUP BY origin")
+    assert values_of(ran, "flight_count") == sorted(c for _, c in expected)
