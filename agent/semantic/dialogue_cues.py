@@ -170,3 +170,10 @@ def pointing_word(message: str) -> str | None:
     if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), message, re.I):
         return m.group(0)
     return None
+
+
+def only_edits(message: str) -> bool:
+    """The message only changes a previous reading ('drop the airline filter', 'top 3', 'as a bar chart'):
+    once its edit words are out, nothing is left to read as a question."""
+    cues = find_cues(message)
+    return cues.any and says_nothing_else(cues.text)

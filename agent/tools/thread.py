@@ -24,8 +24,9 @@ from agent.state import CommonAgentState, calls_of
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
-from agent.semantic.dialogue_cues import going_back, pointing_word, says_nothing_else
+from agent.semantic.dialogue_cues import going_back, only_edits, pointing_word, says_nothing_else
 from agent.semantic.model import SemanticModel
+from agent.semantic.reading import describe
 from agent.tools.results import latest_output
 from agent.tools.spec import EXECUTE
 
@@ -183,6 +184,9 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         if pointing is not None:  # 'delays there' with no answer to point at: said, never read without it
             return InThread(latest, refusal=f"I have no earlier answer in this thread for “{pointing}” to point at, "
                                             "so I did not guess. Ask it again with the place or thing named.")
+        if FOLLOW_UP_MARK in question and only_edits(latest):  # 'drop the airline filter', 'top 3': of nothing
+            return InThread(latest, refusal="I have no earlier answer in this thread to change, so I did not guess. "
+                                            "Ask the whole question.")
         return InThread(question if ctx.has_llm else latest)
     back = going_back(latest) if FOLLOW_UP_MARK in question else None
     if back is not None:
@@ -218,5 +222,8 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         return _in_thread(edited, question=latest, unread=follow.unread, back=back is not None)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
+    if only_edits(message):  # 'drop the airline filter' when no airline is filtered: said, not read anew
+        return InThread(latest, refusal="That changes nothing in the last reading, so I did not run it again. "
+                                        f"It was: {describe(previous, ctx.semantic)}")
     # read with the question of the last reading, not the turns after it that were never read
     return InThread(reading_question(state) + FOLLOW_UP_MARK + latest)

@@ -141,3 +141,13 @@ async def test_just_the_sql_then_go_ahead(offline_assistant, session):
     ran = await ask(offline_assistant, session, "go ahead")
     expected = gold(offline_assistant, "SELECT origin, COUNT(*) FROM flights WHERE month <= 3 GROUP BY origin")
     assert values_of(ran, "flight_count") == sorted(c for _, c in expected)
+
+
+async def test_an_edit_of_nothing_is_said_and_no_declined_words_come_back(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights from JFKK in June")
+    nothing = await ask(offline_assistant, session, "drop the airline filter")
+    assert not nothing.rows and "no earlier answer in this thread to change" in nothing.text
+    await ask(offline_assistant, session, "flights from jfk")
+    unchanged = await ask(offline_assistant, session, "drop the airline filter")
+    assert not unchanged.rows and not unchanged.ask_human and "changes nothing in the last reading" in unchanged.text
+    assert "JFKK" not in unchanged.text and "origin airport is JFK" in unchanged.text
