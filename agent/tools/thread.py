@@ -24,7 +24,7 @@ from agent.state import CommonAgentState, calls_of
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
-from agent.semantic.dialogue_cues import going_back, only_edits, pointing_word, says_nothing_else
+from agent.semantic.dialogue_cues import going_back, only_edits, pointing_word, refers_back, says_nothing_else
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
 from agent.tools.results import latest_output
@@ -194,13 +194,13 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         if older is None:
             return InThread(latest, refusal="There is no earlier reading in this thread to go back to.")
         previous, latest = older, back
-        if says_nothing_else(back):
+        if says_nothing_else(back) and not refers_back(back):
             return InThread(latest, intent=older, back=True)
     if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
         return InThread(question, llm_message=previous_for_llm(previous, latest), previous=previous)
     if FOLLOW_UP_MARK not in question:
         return InThread(question)
-    if says_nothing_else(ASKING_FOR_SQL.sub(" ", latest)):
+    if says_nothing_else(ASKING_FOR_SQL.sub(" ", latest)) and (ASKING_FOR_SQL.search(latest) or not refers_back(latest)):
         return InThread(latest, intent=previous)  # "just give me the SQL": the same reading, as SQL
     message = ASKING_FOR_SQL.sub(" ", latest)
 

@@ -151,3 +151,11 @@ async def test_an_edit_of_nothing_is_said_and_no_declined_words_come_back(offlin
     unchanged = await ask(offline_assistant, session, "drop the airline filter")
     assert not unchanged.rows and not unchanged.ask_human and "changes nothing in the last reading" in unchanged.text
     assert "JFKK" not in unchanged.text and "origin airport is JFK" in unchanged.text
+
+
+async def test_as_a_percent_is_an_edit_not_a_request_for_the_same_sql(offline_assistant, session):
+    await ask(offline_assistant, session, "flights per carrier from ewr")
+    await ask(offline_assistant, session, "exclude UA")
+    shares = await ask(offline_assistant, session, "as a %")
+    assert "share of the total" in shares.text and len(shares.columns) == 3 and "UA" not in values_of(shares, "carrier")
+    assert abs(sum(r[2] for r in shares.rows) - 100) < 0.01
