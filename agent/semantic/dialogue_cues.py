@@ -156,10 +156,13 @@ def going_back(message: str) -> str | None:
     return None if m is None else _cut(text, m)
 
 
+def empty_words() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in dialogue_words()["empty_words"])
+
+
 def says_nothing_else(text: str) -> bool:
     """Only empty words left ('just the … pls' once 'sql' is out): nothing for the question reader."""
-    empty = {w.lower() for w in dialogue_words()["empty_words"]}
-    return all(w in empty for w in re.findall(r"[\w'-]+", text.lower()))
+    return all(w in empty_words() for w in re.findall(r"[\w'-]+", text.lower()))
 
 
 def pointing_word(message: str) -> str | None:

@@ -106,6 +106,27 @@ def _with_previous_measure(previous: StructuredIntent, rest: str, model: Semanti
     return extraction if extraction.intent is not None else None
 
 
+def _swapped_into_measure(previous: StructuredIntent, rest: str, model: SemanticModel,
+                          values: ValueIndex) -> tuple[Extraction, Draft] | None:
+    """'no, arrival' after 'median departure delay': a word or two said alone that, put in place of one
+    word of the previous measure's name, name another measure ('median arrival delay')."""
+    said = _content(rest)
+    if not 1 <= len(said) <= 2:
+        return None
+    for name in previous.metrics:
+        metric = model.metric_by_name.get(name)
+        words = metric.label.lower().split() if metric is not None else []
+        for i in range(len(words)):
+            if words[i] in said:
+                continue
+            extraction, draft = _read(" ".join([*words[:i], *said, *words[i + 1:]]), model, values, previous)
+            found = extraction.intent
+            if found is not None and found.metrics and found.metrics != previous.metrics and not (
+                    extraction.ignored_words or draft.defaulted):
+                return extraction, draft
+    return None
+
+
 def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     """'them' after an answer by carrier is the carriers: the previous grouping's name."""
     dims = [d for d in previous.dimensions if d in model.dimension_by_name]
@@ -168,6 +189,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     draft: Draft | None = None
     if _content(rest):
         extraction, draft = _read(rest, model, values, previous)
+    if extraction is not None and (extraction.intent is None or extraction.ignored_words):
+        extraction, draft = _swapped_into_measure(previous, rest, model, values) or (extraction, draft)
     said_measure = draft is not None and extraction is not None and extraction.intent is not None \
         and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
         and not _only_rows_named(extraction.intent, rest, model)

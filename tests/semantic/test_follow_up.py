@@ -188,3 +188,16 @@ def test_a_value_of_two_filtered_dimensions_is_asked_with_those_two_as_the_meani
 def test_a_value_of_two_filtered_dimensions_decided_by_its_own_words_is_not_asked(follow):
     read = follow("number of flights from JFK to BOS", "what about from LGA")
     assert [(f.field, f.values) for f in read.edited.intent.filters] == [("dest", ["BOS"]), ("origin", ["LGA"])]
+
+
+
+def test_a_word_said_alone_in_place_of_one_word_of_the_measures_name(follow):
+    read = follow("median departure delay by origin", "no, arrival")
+    assert read.edited.intent.metrics == ["median_arr_delay"] and read.edited.intent.dimensions == ["origin"]
+
+
+def test_asking_to_split_or_see_all_of_them_is_an_edit(follow):
+    split = follow("average arrival delay for Southwest", "can u split by origin")
+    assert split.edited.intent.dimensions == ["origin"] and split.edited.intent.filters[0].values == ["WN"]
+    every = follow("top 3 carriers by average air time", "show all of them")
+    assert every.edited.intent.limit is None and not every.over_rows
