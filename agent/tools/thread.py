@@ -24,10 +24,12 @@ from agent.state import CommonAgentState, calls_of
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
-from agent.semantic.dialogue_cues import going_back, only_edits, pointing_word, refers_back, says_nothing_else
+from agent.semantic.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
+                                         says_nothing_else)
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
 from agent.tools.results import latest_output
+from agent.tools.semantic import read_question
 from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
@@ -171,6 +173,17 @@ def previous_for_llm(previous: StructuredIntent, message: str) -> str:
     )
 
 
+async def _stands_alone(ctx: AgentContext, message: str) -> bool:
+    """Does the message, its thread words out, read as a question of its own: a measure with a condition,
+    a grouping or a date? ('and avg dep delay' does not: the conditions it adds to are the missing ones.)"""
+    rest = find_cues(message).text
+    found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
+    if found is None:
+        return False
+    dated = found.time is not None and not found.time.is_empty()
+    return bool(found.dimensions or found.filters or dated)
+
+
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
     """The turn's question against the thread's last reading; `question` unchanged when it is no follow-up."""
     if clarification:
@@ -187,6 +200,11 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         if FOLLOW_UP_MARK in question and only_edits(latest):  # 'drop the airline filter', 'top 3': of nothing
             return InThread(latest, refusal="I have no earlier answer in this thread to change, so I did not guess. "
                                             "Ask the whole question.")
+        if FOLLOW_UP_MARK in question and refers_back(latest) and not await _stands_alone(ctx, latest):
+            # 'and avg temp' after a question that was not answered: what it adds to was never read
+            return InThread(latest, refusal="I have no earlier answer in this thread for this to build on (the "
+                                            "question before was not answered), so I did not guess. Ask the whole "
+                                            "question.")
         return InThread(question if ctx.has_llm else latest)
     back = going_back(latest) if FOLLOW_UP_MARK in question else None
     if back is not None:

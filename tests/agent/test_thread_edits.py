@@ -159,3 +159,12 @@ async def test_as_a_percent_is_an_edit_not_a_request_for_the_same_sql(offline_as
     shares = await ask(offline_assistant, session, "as a %")
     assert "share of the total" in shares.text and len(shares.columns) == 3 and "UA" not in values_of(shares, "carrier")
     assert abs(sum(r[2] for r in shares.rows) - 100) < 0.01
+
+
+async def test_a_follow_up_of_a_question_never_answered_is_said_unless_it_stands_alone(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights from JFKK in June")
+    partial = await ask(offline_assistant, session, "and avg dep delay")
+    assert not partial.rows and "no earlier answer in this thread for this to build on" in partial.text
+    whole = await ask(offline_assistant, session, "and how many flights left jfk in june")
+    expected = gold(offline_assistant, "SELECT COUNT(*) FROM flights WHERE origin = 'JFK' AND month = 6")
+    assert [tuple(r) for r in whole.rows] == expected
