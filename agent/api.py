@@ -28,6 +28,7 @@ from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.groundwork import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
+from agent.semantic.dialogue_cues import empty_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent.sql.dialect import DEFAULT_DIALECT
@@ -781,8 +782,26 @@ def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, 
     for names in option_words.values():
         for name in {_words(n) for n in names}:
             counts[name] = counts.get(name, 0) + 1
-    return [o for o in options if any(counts[_words(n)] == 1 and _words(n) in said
-                                      for n in option_words.get(o.value, []))]
+    named = [o for o in options if any(counts[_words(n)] == 1 and _words(n) in said
+                                       for n in option_words.get(o.value, []))]
+    return named or _named_by_a_word(text, options, option_words)
+
+
+def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[str, list[str]]) -> list[HumanOption]:
+    """'departures' for 'departure airport': a reply whose words, plural or not, are each a word of one
+    option's names only (or say nothing) names that option."""
+    def stem(word: str) -> str:
+        return word[:-1] if word.endswith("s") and len(word) > 3 else word
+
+    owners: dict[str, set[str]] = {}
+    for value, names in option_words.items():
+        for word in {stem(w) for n in names for w in _WORD.findall(n.lower())}:
+            owners.setdefault(word, set()).add(value)
+    said = [stem(w) for w in _WORD.findall(text.lower()) if w not in empty_words()]
+    if not said or any(len(owners.get(w, ())) != 1 for w in said):
+        return []
+    chosen = {next(iter(owners[w])) for w in said}
+    return [o for o in options if o.value in chosen] if len(chosen) == 1 else []
 
 
 def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:

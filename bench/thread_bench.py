@@ -1,5 +1,6 @@
-"""Threads as a conversation: each turn of bench/data/threads_dev.json asked in its own Slack-like
-session, through the offline assistant on the demo warehouse, scored right / wrong / asked.
+"""Threads as a conversation: each turn of bench/data/threads_dev.json and threads_slack.json (threads
+written blind the way Slack users type) asked in its own Slack-like session, through the offline
+assistant on the demo warehouse, scored right / wrong / asked.
 
 - right: the turn did what it should (rows that hold the gold SQL's columns, SQL that gives them,
   a clarifying question, a "why" in the model's words, a confirmation that leads with the reading);
@@ -7,8 +8,9 @@ session, through the offline assistant on the demo warehouse, scored right / wro
 - asked: no answer where one was due (a refusal, a needless question, an error).
 
 A thread is right when every one of its turns is. Run from the repo root:
-    python bench/thread_bench.py [--smoke] [--data FILE] [--show]
---smoke runs the first three threads, to check the bench itself works.
+    python bench/thread_bench.py [--smoke] [--data FILE ...] [--show]
+--smoke runs the first three threads of each file, to check the bench itself works. Each file's
+figures are printed, then the whole.
 """
 
 from __future__ import annotations
@@ -27,7 +29,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from agent.api import Assistant  # noqa: E402
 from agent.settings import load_settings  # noqa: E402
 
-DATA = Path(__file__).with_name("data") / "threads_dev.json"
+DATA = [Path(__file__).with_name("data") / name for name in ("threads_dev.json", "threads_slack.json")]
 INTERNAL_NAMES = ("__q0", '"m0"', " m0", "CAST(", "__")
 
 
@@ -104,50 +106,63 @@ async def run_turn(assistant: Assistant, session: str, turn: dict, gold, confirm
     return "right", ""
 
 
-async def main(threads: list[dict], show: bool) -> int:
+async def main(sets: dict[str, list[dict]], show: bool) -> int:
     with tempfile.TemporaryDirectory() as folder:
         settings = load_settings(_env_file=None, data_dir=folder, openai_api_key=None, openai_base_url=None,
                                  redis_url=None, warehouse_url=None)
         assistant = Assistant.from_settings(settings)
         try:
-            scores: Counter = Counter()
-            by_kind: dict[str, Counter] = defaultdict(Counter)
-            threads_right = 0
-            confirmations: Counter = Counter()
-            for number, thread in enumerate(threads):
-                session = f"bench-thread-{number}"
-                all_right = True
-                for turn in thread["turns"]:
-                    gold = None
-                    if turn.get("gold"):
-                        result = assistant.context.warehouse.run(turn["gold"])
-                        gold = (result.columns, [list(r) for r in result.rows])
-                    try:
-                        score, note = await run_turn(assistant, session, turn, gold, confirmations)
-                    except Exception as exc:  # a crash is a turn not answered, and is shown
-                        score, note = "asked", f"crashed: {exc!r}"[:160]
-                    scores[score] += 1
-                    by_kind[turn.get("kind", "?")][score] += 1
-                    all_right &= score == "right"
-                    if show or score != "right":
-                        print(f"  [{score:5}] {thread['id']}: {turn['say']!r} {note}")
-                threads_right += all_right
+            totals = []
+            for name, threads in sets.items():
+                print(f"== {name}")
+                totals.append(await _run_set(assistant, name, threads, show))
         finally:
             await assistant.aclose()
+    if len(totals) > 1:
+        scores = sum((t[0] for t in totals), Counter())
+        print(f"\nall: {scores['right']}/{sum(scores.values())} turns right, {scores['wrong']} wrong, "
+              f"{scores['asked']} asked; {sum(t[1] for t in totals)}/{sum(t[2] for t in totals)} threads right")
+    return 0
+
+
+async def _run_set(assistant: Assistant, name: str, threads: list[dict], show: bool) -> tuple[Counter, int, int]:
+    """One file's threads, each in its own session: its figures printed; (turn scores, threads right, threads)."""
+    scores: Counter = Counter()
+    by_kind: dict[str, Counter] = defaultdict(Counter)
+    threads_right = 0
+    confirmations: Counter = Counter()
+    for number, thread in enumerate(threads):
+        session = f"bench-{name}-{number}"
+        all_right = True
+        for turn in thread["turns"]:
+            gold = None
+            if turn.get("gold"):
+                result = assistant.context.warehouse.run(turn["gold"])
+                gold = (result.columns, [list(r) for r in result.rows])
+            try:
+                score, note = await run_turn(assistant, session, turn, gold, confirmations)
+            except Exception as exc:  # a crash is a turn not answered, and is shown
+                score, note = "asked", f"crashed: {exc!r}"[:160]
+            scores[score] += 1
+            by_kind[turn.get("kind", "?")][score] += 1
+            all_right &= score == "right"
+            if show or score != "right":
+                print(f"  [{score:5}] {thread['id']}: {turn['say']!r} {note}")
+        threads_right += all_right
     turns = sum(scores.values())
-    print(f"\nturns: {scores['right']}/{turns} right, {scores['wrong']} wrong, {scores['asked']} asked/refused")
+    print(f"turns: {scores['right']}/{turns} right, {scores['wrong']} wrong, {scores['asked']} asked/refused")
     print(f"threads right start to finish: {threads_right}/{len(threads)}")
     print(f"confirmations leading with the reading: {confirmations['reading first']}/{confirmations['shown']}")
     for kind, counts in sorted(by_kind.items()):
         print(f"  {kind:15} {counts['right']}/{sum(counts.values())} right, {counts['wrong']} wrong, {counts['asked']} asked")
-    return 0
+    return scores, threads_right, len(threads)
 
 
 if __name__ == "__main__":
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--smoke", action="store_true", help="the first three threads only")
-    parser.add_argument("--data", type=Path, default=DATA)
+    parser.add_argument("--smoke", action="store_true", help="the first three threads of each file only")
+    parser.add_argument("--data", type=Path, nargs="+", default=DATA)
     parser.add_argument("--show", action="store_true", help="print every turn, not only the misses")
     args = parser.parse_args()
-    threads = json.loads(args.data.read_text())["threads"]
-    sys.exit(asyncio.run(main(threads[:3] if args.smoke else threads, args.show)))
+    sets = {path.stem: json.loads(path.read_text())["threads"][: 3 if args.smoke else None] for path in args.data}
+    sys.exit(asyncio.run(main(sets, args.show)))

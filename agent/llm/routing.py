@@ -57,7 +57,8 @@ _WHERE_DATA = re.compile(
 )
 _SQL_ONLY = re.compile(
     r"\b(write|give me|generate|show me|create|draft|build|need|want)\b.*\b(sql|query|queries|select statement)\b|"
-    r"\b(sql|query) (for|to get|that|which)\b",
+    r"\b(sql|query) (for|to get|that|which)\b|"
+    r"\b(just|only) (the )?(sql|query)\b|\b(sql|query) only\b",  # "just the sql pls"
     re.I,
 )
 _HOW_TO = re.compile(

@@ -48,11 +48,17 @@ class Cues:
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
     pointer: bool = False
+    back: bool = False  # 'go back to the previous one': the reading before the last one is edited
+    percent: bool = False  # 'as a %'
 
     @property
     def any(self) -> bool:
         return any([self.lead_in, self.replace, self.add, self.compare, self.whole_period, self.all_rows,
-                    self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer])
+                    self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer,
+                    self.back, self.percent])
+
+
+_PLACE_POINTER = r"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){}(?![\w'])"
 
 
 def _cut(text: str, match: re.Match[str]) -> str:
@@ -64,6 +70,8 @@ def find_cues(message: str) -> Cues:
     text = " ".join(message.replace("\u2019", "'").split())
     text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", text).strip()
     cues = Cues(text)
+    if m := has(cues.text, words["back_words"]):
+        cues.back, cues.text = True, _cut(cues.text, m)
     lead = re.compile(rf"^{phrase(words['lead_ins'])}(?![\w'])\s*", re.I)
     while (m := lead.match(cues.text)) and m.end() > 0:
         cues.lead_in, cues.text = True, cues.text[m.end():].strip()
@@ -78,6 +86,8 @@ def find_cues(message: str) -> Cues:
             cues.polarity = key.removesuffix("_words") if down is None else None
             cues.text = _cut(cues.text, m)
             break
+    if m := has(cues.text, words["percent_words"]):
+        cues.percent, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["all_rows_words"]):
         cues.all_rows, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["whole_period"]):
@@ -106,8 +116,7 @@ def find_cues(message: str) -> Cues:
         cues.things = True
         cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
     # 'there' at the end or before a time, not 'were there': a place pointed at
-    if m := re.search(rf"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){phrase(words['place_pointers'])}(?![\w'])",
-                      cues.text, re.I):
+    if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), cues.text, re.I):
         cues.pointer, cues.text = True, _cut(cues.text, m)
     for m in list(re.finditer(rf"(?<![\w']){phrase(words['pointers'])}\s+(\w+)", cues.text, re.I)):
         cues.pointer = True
@@ -137,3 +146,37 @@ def drops_a_condition(message: str) -> bool:
     words = dialogue_words()
     return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b",
                           message, re.I))
+
+
+def going_back(message: str) -> str | None:
+    """'go back to the previous one, by month': the rest of the message, to be read against the reading
+    before the last one; None when the message does not go back."""
+    text = " ".join(message.replace("\u2019", "'").split())
+    m = has(text, dialogue_words()["back_words"])
+    return None if m is None else _cut(text, m)
+
+
+def empty_words() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in dialogue_words()["empty_words"])
+
+
+def says_nothing_else(text: str) -> bool:
+    """Only empty words left ('just the … pls' once 'sql' is out): nothing for the question reader."""
+    return all(w in empty_words() for w in re.findall(r"[\w'-]+", text.lower()))
+
+
+def pointing_word(message: str) -> str | None:
+    """The word pointing at a previous answer's things or place ('those', 'there'), if the message has one."""
+    words = dialogue_words()
+    if find_cues(message).things and (m := has(message, words["things"])):
+        return m.group(0)
+    if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), message, re.I):
+        return m.group(0)
+    return None
+
+
+def only_edits(message: str) -> bool:
+    """The message only changes a previous reading ('drop the airline filter', 'top 3', 'as a bar chart'):
+    once its edit words are out, nothing is left to read as a question."""
+    cues = find_cues(message)
+    return cues.any and says_nothing_else(cues.text)

@@ -26,6 +26,8 @@ class IntentEdit(BaseModel):
     compare_filters: list[Filter] = Field(
         default_factory=list, description="values set beside the one already filtered, one row each ('compare with LGA')")
     drop_filters: list[str] = Field(default_factory=list, description="dimensions whose conditions are taken away")
+    exclude_values: list[Filter] = Field(
+        default_factory=list, description="values left out, every other value kept ('exclude UA')")
     time: TimeFilter | None = Field(default=None, description="a new time window, replacing the old one")
     compare_time: TimeFilter | None = Field(default=None, description="months set beside the ones already asked")
     whole_period: bool = Field(default=False, description="drop the months and days ('for the whole year')")
@@ -38,6 +40,7 @@ class IntentEdit(BaseModel):
     descending: bool | None = Field(default=None, description="with limit: highest first (true) or lowest (false)")
     all_rows: bool = Field(default=False, description="show every group, not only the top N")
     chart: Literal["bar", "line", "none"] | None = Field(default=None, description="the chart asked for")
+    percent: bool = Field(default=False, description="the answer in percent ('as a %'): a rate, or each group's share")
 
 
 def apply_edit(previous: StructuredIntent, edit: IntentEdit, model: SemanticModel) -> Edited | str:
@@ -45,6 +48,8 @@ def apply_edit(previous: StructuredIntent, edit: IntentEdit, model: SemanticMode
     edited = Edited(previous)
     if edit.drop_filters:
         edited = edits.drop_filters(edited, edit.drop_filters, model)
+    for flt in edit.exclude_values:
+        edited = edits.exclude_value(edited, flt, model)
     if edit.whole_period:
         edited = edits.whole_period(edited)
     if edit.metrics:
@@ -66,6 +71,11 @@ def apply_edit(previous: StructuredIntent, edit: IntentEdit, model: SemanticMode
                               for m in edited.intent.metrics)
             return f"The semantic model has no {edit.aggregation} of {names}, so I did not change the measure."
         edited = switched
+    if edit.percent:
+        shown = edits.as_percent(edited, model)
+        if isinstance(shown, str):
+            return shown
+        edited = shown
     if edit.all_rows:
         edited = edits.set_limit(edited, None)
     if edit.limit is not None:

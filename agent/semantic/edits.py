@@ -13,7 +13,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
-from agent.semantic.model import SemanticModel
+from agent.semantic.model import Metric, SemanticModel
+from agent.semantic.shapes import _rate_of as rate_of  # the reader's own rule for "percentage of cancelled flights"
 
 ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them
 
@@ -87,6 +88,26 @@ def drop_filters(edited: Edited, fields: list[str], model: SemanticModel) -> Edi
     kept = [f for f in intent.filters if f not in gone]
     said = ", ".join(f"{_label(model, f.field)} {_values(f)}" for f in gone)
     return edited.then(intent.model_copy(update={"filters": kept}), f"without {said}")
+
+
+def exclude_value(edited: Edited, value: Filter, model: SemanticModel) -> Edited:
+    """Leave one value out ('exclude UA'): taken off a condition that lists it, or kept out by a
+    condition of its own when none does (the other values all stay)."""
+    intent = edited.intent
+    left_out = set(value.values)
+    holding = next((f for f in intent.filters if f.field == value.field and f.op in ("=", "in")
+                    and left_out & set(f.values)), None)
+    said = f"without {_label(model, value.field)} {_values(value)}"
+    if holding is not None:
+        rest = [v for v in holding.values if v not in left_out]
+        kept = [f for f in intent.filters if f is not holding]
+        if rest:
+            kept.append(Filter(field=holding.field, op="in" if len(rest) > 1 else "=", values=rest))
+        return edited.then(intent.model_copy(update={"filters": kept}), said)
+    if any(f.field == value.field and f.op == "!=" and f.values == value.values for f in intent.filters):
+        return edited
+    outs = [Filter(field=value.field, op="!=", values=[v]) for v in value.values]
+    return edited.then(intent.model_copy(update={"filters": [*intent.filters, *outs]}), said)
 
 
 def keep_rows(edited: Edited, field: str, keys: list[Any], model: SemanticModel) -> Edited:
@@ -252,6 +273,36 @@ def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited
             return None
         swapped.append(sibling.name)
     return set_metrics(edited, swapped, model)
+
+
+def as_percent(edited: Edited, model: SemanticModel) -> Edited | str:
+    """'as a %': a share is shown in percent already; a count with the model's rate over it becomes that
+    rate ('cancelled flights' -> 'share of flights cancelled'); a count or total by group becomes each
+    group's share of the total. Else a sentence: what it would be a percentage of is not said."""
+    intent = edited.intent
+    metric = model.metric_by_name.get(intent.metrics[0]) if len(intent.metrics) == 1 else None
+    if metric is None:
+        return "I can show one measure at a time as a percentage; say which one."
+    if metric.expr in ("ratio", "derived"):
+        return edited.then(intent, "in percent (it is a share already)")
+    rate = rate_of(metric.name, model)
+    if rate is not None:
+        return set_metrics(edited, [rate], model)
+    if intent.dimensions and _adds_up(metric) and not metric.filter:
+        label = " and ".join(_label(model, d) for d in intent.dimensions)
+        return edited.then(intent.model_copy(update={"share_of_total": True}),
+                           f"each {label}'s share of the total, in percent")
+    return (f"I can't tell what {metric.label.lower()} should be a percentage of. Say it, for example "
+            f"as a share of the total by some grouping.")
+
+
+def _adds_up(metric: Metric) -> bool:
+    """Counts and totals add up over the groups, so each group's share of their total means something;
+    averages and counts of different values do not."""
+    expr = metric.expr.lower().replace(" ", "")
+    if metric.agg is not None:
+        return metric.agg in ("count", "sum")
+    return expr.startswith("sum") or (expr.startswith("count(") and "distinct" not in expr)
 
 
 def set_chart(edited: Edited, kind: ChartKind) -> Edited:

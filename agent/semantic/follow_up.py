@@ -17,7 +17,7 @@ from agent.semantic import edits
 from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has
 from agent.semantic.edits import Edited
 from agent.semantic.extract import PASSES
-from agent.semantic.intent import StructuredIntent, validate_intent
+from agent.semantic.intent import Filter, StructuredIntent, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.values import ValueIndex
@@ -38,10 +38,11 @@ class FollowUp:
     over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
 
 
-def _read(text: str, model: SemanticModel, values: ValueIndex, previous: StructuredIntent) -> tuple[Extraction, Draft]:
+def _read(text: str, model: SemanticModel, values: ValueIndex, previous: StructuredIntent | None) -> tuple[Extraction, Draft]:
     """The question reader on `text`, with its last draft: whether a measure was said, not defaulted.
     A value of several dimensions is read as the one `previous` filters on ('now for LGA')."""
-    draft = Draft(question=text, model=model, values=values, thread_fields=[f.field for f in previous.filters])
+    fields = [f.field for f in previous.filters] if previous is not None else []
+    draft = Draft(question=text, model=model, values=values, thread_fields=fields)
     for run in PASSES:
         draft = run(draft)
         if draft.outcome is not None:
@@ -105,6 +106,27 @@ def _with_previous_measure(previous: StructuredIntent, rest: str, model: Semanti
     return extraction if extraction.intent is not None else None
 
 
+def _swapped_into_measure(previous: StructuredIntent, rest: str, model: SemanticModel,
+                          values: ValueIndex) -> tuple[Extraction, Draft] | None:
+    """'no, arrival' after 'median departure delay': a word or two said alone that, put in place of one
+    word of the previous measure's name, name another measure ('median arrival delay')."""
+    said = _content(rest)
+    if not 1 <= len(said) <= 2:
+        return None
+    for name in previous.metrics:
+        metric = model.metric_by_name.get(name)
+        words = metric.label.lower().split() if metric is not None else []
+        for i in range(len(words)):
+            if words[i] in said:
+                continue
+            extraction, draft = _read(" ".join([*words[:i], *said, *words[i + 1:]]), model, values, previous)
+            found = extraction.intent
+            if found is not None and found.metrics and found.metrics != previous.metrics and not (
+                    extraction.ignored_words or draft.defaulted):
+                return extraction, draft
+    return None
+
+
 def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     """'them' after an answer by carrier is the carriers: the previous grouping's name."""
     dims = [d for d in previous.dimensions if d in model.dimension_by_name]
@@ -129,6 +151,37 @@ def _content(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
 
 
+def _thread_undecided(text: str, found: StructuredIntent, model: SemanticModel, values: ValueIndex,
+                      previous: StructuredIntent) -> Extraction | None:
+    """'what about LGA' after 'from JFK to BOS': a value of two dimensions the previous reading both filters
+    on replaces either; the thread does not decide which, so it is asked (one button per meaning). The
+    message read alone says whether its own words decide; None when they do or no such value was said."""
+    filtered = {f.field for f in previous.filters if f.op in ("=", "in")}
+    if len(filtered) < 2 or not any(f.field in filtered and f.op in ("=", "in") for f in found.filters):
+        return None
+    alone, _ = _read(text, model, values, None)
+    asked = [a for a in alone.ambiguous if a.of_value and len(set(a.options) & filtered) >= 2]
+    if not asked:
+        return None
+    return alone.model_copy(update={"ambiguous": [a.model_copy(update={"options": [o for o in a.options if o in filtered]})
+                                                  for a in asked]})
+
+
+def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
+                     previous: StructuredIntent) -> list[Filter] | Extraction:
+    """'exclude UA', 'without LGA': the values named after a drop word that no condition holds, each to be
+    left out; their reading when it must ask (a value of two columns), [] when they name no value."""
+    extraction, _ = _read(said, model, values, previous)
+    if extraction.unknown_values or extraction.ambiguous:
+        return extraction
+    found = extraction.intent
+    if found is None or not found.filters or extraction.ignored_words:
+        return []
+    if any(f.op not in ("=", "in") or f.field not in model.dimension_by_name for f in found.filters):
+        return []
+    return list(found.filters)
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     cues = find_cues(message)
     rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
@@ -136,6 +189,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     draft: Draft | None = None
     if _content(rest):
         extraction, draft = _read(rest, model, values, previous)
+    if extraction is not None and (extraction.intent is None or extraction.ignored_words):
+        extraction, draft = _swapped_into_measure(previous, rest, model, values) or (extraction, draft)
     said_measure = draft is not None and extraction is not None and extraction.intent is not None \
         and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
         and not _only_rows_named(extraction.intent, rest, model)
@@ -161,6 +216,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         extraction = _with_previous_measure(previous, rest, model, values) or extraction
     if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
         return FollowUp(extraction=extraction)
+    if extraction is not None and extraction.intent is not None and (
+            undecided := _thread_undecided(rest, extraction.intent, model, values, previous)) is not None:
+        return FollowUp(extraction=undecided)
 
     edited = Edited(previous)
     if cues.drop_all:
@@ -169,6 +227,13 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
             edited = edits.whole_period(edited)
     for said in cues.dropped:
         fields, dates = _fields_named(said, edited.intent, model)
+        if not fields and not dates:
+            left_out = _values_left_out(said, model, values, previous)
+            if isinstance(left_out, Extraction):
+                return FollowUp(extraction=left_out)
+            for flt in left_out:
+                edited = edits.exclude_value(edited, flt, model)
+            continue
         edited = edits.drop_filters(edited, fields, model)
         if dates:
             edited = edits.whole_period(edited)
@@ -185,6 +250,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
                               if m in model.metric_by_name)
             return FollowUp(problem=f"The semantic model has no {agg} of {names}, so I did not change the measure.")
         edited = switched
+    if cues.percent:
+        shown = edits.as_percent(edited, model)
+        if isinstance(shown, str):
+            return FollowUp(problem=shown)
+        edited = shown
     if cues.all_rows:
         edited = edits.set_limit(edited, None)
     if cues.limit is not None:

@@ -3,6 +3,8 @@ how things were grouped and where a name came from — in the model's own words,
 
 from __future__ import annotations
 
+import re
+
 from agent.semantic.definitions import with_definitions
 from agent.semantic.intent import StructuredIntent, base_table
 from agent.semantic.model import Metric, SemanticModel
@@ -51,18 +53,63 @@ def _rows_word(model: SemanticModel, table: str | None) -> str:
 
 
 def _metric_words(metric: Metric, model: SemanticModel, rows: str) -> str:
+    ratio = _ratio_words(metric, model, rows)
+    if ratio is not None:
+        return ratio
     agg = _AGG_WORDS.get(str(metric.agg), "")
     measure = model.dimension_by_name.get(metric.measure) if metric.measure else None
+    counted = re.fullmatch(r"sum_boolean\((.*)\)", metric.expr.strip(), re.I | re.S)
     if measure is not None:
         unit = f" (in {measure.unit})" if measure.unit else ""
         words = f"{agg} {measure.label}{unit} over the {rows}".strip()
+    elif counted is not None:
+        words = f"the number of {rows} where {_condition_words(counted.group(1), model)}"
     elif "distinct" in metric.expr.lower():
         words = f"the number of different values, counted over the {rows}"
     else:
         words = f"the number of {rows}"
     if metric.filter:
-        words += ", counting only the rows its definition keeps"
+        words += f", counting only {rows} where {_condition_words(metric.filter, model)}"
     return words
+
+
+def _ratio_words(metric: Metric, model: SemanticModel, rows: str) -> str | None:
+    """A ratio told as its two metrics, each with the conditions it counts under."""
+    project = model.project
+    spec = next((m for m in project.metrics if m.name == metric.name), None) if project is not None else None
+    if spec is None or spec.type != "ratio" or spec.numerator is None or spec.denominator is None:
+        return None
+    sides = []
+    for side in (spec.numerator, spec.denominator):
+        inner = model.metric_by_name.get(side.name)
+        if inner is None:
+            return None
+        words = _metric_words(inner, model, rows)
+        conditions = [_condition_words(f.text, model) for f in side.filters]
+        if conditions:
+            words += f" where {' and '.join(conditions)}"
+        sides.append(words)
+    return f"{sides[0]}, divided by {sides[1]}"
+
+
+_CONDITION_OPS = [(r"\s+IS\s+NOT\s+NULL\b", " is known"), (r"\s+IS\s+NULL\b", " is missing"),
+                  (r"\s*<=\s*", " is at most "), (r"\s*>=\s*", " is at least "), (r"\s*(?:<>|!=)\s*", " is not "),
+                  (r"\s*<\s*", " is less than "), (r"\s*>\s*", " is more than "), (r"\s*=\s*", " is ")]
+
+
+def _condition_words(condition: str, model: SemanticModel) -> str:
+    """A metric's condition ("{{ Dimension('flight__arr_delay') }} <= 0") in words ('arrival delay is at
+    most 0'): dimensions by their labels, a bare column by its name in words."""
+    def label(match: re.Match[str]) -> str:
+        name = match.group(1).split("__")[-1]
+        dim = model.dimension_by_name.get(name)
+        return dim.label if dim is not None else name.replace("_", " ")
+
+    said = re.sub(r"\{\{\s*Dimension\(\s*'([^']+)'\s*\)\s*\}\}", label, condition)
+    said = re.sub(r"\b([a-z]+(?:_[a-z]+)+)\b", lambda m: m.group(1).replace("_", " "), said)
+    for pattern, words in _CONDITION_OPS:
+        said = re.sub(pattern, words, said, flags=re.I)
+    return re.sub(r"\bAND\b", "and", " ".join(said.split()), flags=re.I)
 
 
 def _joined_from(model: SemanticModel, dimension: str, table: str | None) -> str | None:

@@ -10,6 +10,7 @@ from agent.tools.run import ToolRun
 from agent.catalog.models import TableMatch
 from agent.tools.results import tool_result
 from agent.context import AgentContext
+from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import SemanticParse, compile_checked, compiled, semantic_tables
 from agent.tools.thread import InThread, read_in_thread
 from agent.tools.spec import FinalIntent, ToolName, ToolSpec
@@ -72,11 +73,14 @@ async def data_discovery(
     ):
         question = "Which data should I use for this?"
         options = [{"label": m.table, "value": m.table, "description": m.description} for m in matches]
+        # beside the tables, the nearest whole questions the reader can answer ('origins' for 'busy origins')
+        readings = await nearest_readings(ctx, thread.question)
         return tool_result(
             final_intent,
             tables=tables,
             selected_tables=[],
-            ask_human={"kind": "choose_table", "question": question, "options": options, "final_intent": final_intent},
+            ask_human={"kind": "choose_table", "question": question, "options": options, "final_intent": final_intent,
+                       "readings": readings},
         )
     else:
         selected = [matches[0].table]

@@ -20,12 +20,16 @@ from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.intent import StructuredIntent
 from agent.marks import FOLLOW_UP_MARK
-from agent.state import CommonAgentState
+from agent.state import CommonAgentState, calls_of
 from agent.semantic import edits
 from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
+from agent.semantic.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
+                                         says_nothing_else)
 from agent.semantic.model import SemanticModel
+from agent.semantic.reading import describe
 from agent.tools.results import latest_output
+from agent.tools.semantic import read_question
 from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
@@ -37,8 +41,6 @@ ASKING_FOR_SQL = re.compile(
     r"(?:sql|query|queries|select statement)(?:\s+(?:for|to get|to find|that|which|to))?\b",
     re.I,
 )
-_NOTHING_ELSE = re.compile(r"^[\W_]*(?:(?:just|only|please|ok|okay|now|then|and|so|the|it|for|that|this|instead)[\W_]*)*$",
-                           re.I)
 
 
 @dataclass
@@ -53,8 +55,11 @@ class InThread:
     refusal: str | None = None  # the edit cannot be made: said to the person, nothing else is guessed
     llm_message: str | None = None  # for an LLM: the question with the last reading as JSON
     previous: StructuredIntent | None = None  # for an LLM: the last reading its edit applies to
+    back: bool = False  # 'go back to the previous one': the edit is of the reading before the last one
 
     def changed_line(self) -> str:
+        if self.back:
+            return "Back to the reading before the last one" + "".join(f"; {c}" for c in self.changes) + ". "
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
 
     def edited_by_llm(self, edit: IntentEdit, model: SemanticModel) -> StructuredIntent | None:
@@ -70,6 +75,11 @@ class InThread:
         return applied.intent
 
 
+def _in_thread(edited: Edited, *, question: str, unread: list[str], back: bool) -> InThread:
+    return InThread(question, intent=edited.intent, changes=edited.changes, chart=edited.chart, unread=unread,
+                    back=back)
+
+
 def reading_question(state: CommonAgentState) -> str:
     """The words the last reading was read from (the router's rewrite, with its own follow-ups)."""
     found = latest_output(state, ("generate_sql",), with_key="intent")
@@ -83,6 +93,17 @@ def reading_question(state: CommonAgentState) -> str:
 def previous_reading(state: CommonAgentState) -> StructuredIntent | None:
     found = latest_output(state, ("generate_sql",), with_key="intent")
     return StructuredIntent.model_validate(found[1]["intent"]) if found else None
+
+
+def earlier_reading(state: CommonAgentState) -> StructuredIntent | None:
+    """The thread's reading before its last one (the newest that differs from it): 'go back'."""
+    info = calls_of(state)
+    names = info.get("tool_call_name_mapping", {})
+    outputs = info.get("tool_call_output_mapping", {})
+    readings = [o["intent"] for call_id, o in reversed(list(outputs.items()))
+                if names.get(call_id) == "generate_sql" and not o.get("error") and o.get("intent")]
+    older = next((r for r in readings[1:] if r != readings[0]), None)
+    return StructuredIntent.model_validate(older) if older is not None else None
 
 
 MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
@@ -137,8 +158,8 @@ def reading_json(previous: StructuredIntent) -> str:
 EDIT_RULES = (
     "If it is a complete question on its own, read it alone into intent; else set edit to what the message "
     "changes (put_filters replaces the filter on the same dimension or adds one, compare_filters sets a value "
-    "beside the filtered one, drop_filters, time, whole_period, group_by, metrics, aggregation, limit, all_rows, "
-    "chart) and leave intent empty: everything the message does not change is kept."
+    "beside the filtered one, drop_filters, exclude_values leaves values out, time, whole_period, group_by, metrics, aggregation, limit, all_rows, "
+    "chart, percent) and leave intent empty: everything the message does not change is kept."
 )
 
 
@@ -152,6 +173,17 @@ def previous_for_llm(previous: StructuredIntent, message: str) -> str:
     )
 
 
+async def _stands_alone(ctx: AgentContext, message: str) -> bool:
+    """Does the message, its thread words out, read as a question of its own: a measure with a condition,
+    a grouping or a date? ('and avg dep delay' does not: the conditions it adds to are the missing ones.)"""
+    rest = find_cues(message).text
+    found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
+    if found is None:
+        return False
+    dated = found.time is not None and not found.time.is_empty()
+    return bool(found.dimensions or found.filters or dated)
+
+
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
     """The turn's question against the thread's last reading; `question` unchanged when it is no follow-up."""
     if clarification:
@@ -161,12 +193,32 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     if previous is None:
         # the earlier question was never read (declined, or its question superseded): nothing of it
         # may leak into this one, its unread words least of all
+        pointing = pointing_word(latest) if FOLLOW_UP_MARK in question else None
+        if pointing is not None:  # 'delays there' with no answer to point at: said, never read without it
+            return InThread(latest, refusal=f"I have no earlier answer in this thread for “{pointing}” to point at, "
+                                            "so I did not guess. Ask it again with the place or thing named.")
+        if FOLLOW_UP_MARK in question and only_edits(latest):  # 'drop the airline filter', 'top 3': of nothing
+            return InThread(latest, refusal="I have no earlier answer in this thread to change, so I did not guess. "
+                                            "Ask the whole question.")
+        if FOLLOW_UP_MARK in question and refers_back(latest) and not await _stands_alone(ctx, latest):
+            # 'and avg temp' after a question that was not answered: what it adds to was never read
+            return InThread(latest, refusal="I have no earlier answer in this thread for this to build on (the "
+                                            "question before was not answered), so I did not guess. Ask the whole "
+                                            "question.")
         return InThread(question if ctx.has_llm else latest)
+    back = going_back(latest) if FOLLOW_UP_MARK in question else None
+    if back is not None:
+        older = earlier_reading(state)
+        if older is None:
+            return InThread(latest, refusal="There is no earlier reading in this thread to go back to.")
+        previous, latest = older, back
+        if says_nothing_else(back) and not refers_back(back):
+            return InThread(latest, intent=older, back=True)
     if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
         return InThread(question, llm_message=previous_for_llm(previous, latest), previous=previous)
     if FOLLOW_UP_MARK not in question:
         return InThread(question)
-    if _NOTHING_ELSE.match(ASKING_FOR_SQL.sub(" ", latest)):
+    if says_nothing_else(ASKING_FOR_SQL.sub(" ", latest)) and (ASKING_FOR_SQL.search(latest) or not refers_back(latest)):
         return InThread(latest, intent=previous)  # "just give me the SQL": the same reading, as SQL
     message = ASKING_FOR_SQL.sub(" ", latest)
 
@@ -185,9 +237,11 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         edited = follow.edited
         if follow.over_rows:
             edited = _over_previous_rows(ctx, state, edited)
-        return InThread(latest, intent=edited.intent, changes=edited.changes, chart=edited.chart,
-                        unread=follow.unread)
+        return _in_thread(edited, question=latest, unread=follow.unread, back=back is not None)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
+    if only_edits(message):  # 'drop the airline filter' when no airline is filtered: said, not read anew
+        return InThread(latest, refusal="That changes nothing in the last reading, so I did not run it again. "
+                                        f"It was: {describe(previous, ctx.semantic)}")
     # read with the question of the last reading, not the turns after it that were never read
     return InThread(reading_question(state) + FOLLOW_UP_MARK + latest)

@@ -56,3 +56,23 @@ def test_a_numeric_type_code_is_no_type_name():
     assert _type_name(("revenue", 1700)) == ""  # PostgreSQL's OID for numeric
     assert _type_name(("revenue", "DECIMAL(18,2)")) == "DECIMAL(18,2)"
     assert _type_name(("revenue", None)) == ""
+
+
+def _which_airport() -> AskHuman:
+    options = [HumanOption(label="origin airport", value="origin airport"),
+               HumanOption(label="destination", value="destination")]
+    return AskHuman(kind="clarify", question="What do you mean by “airport”?", options=options)
+
+
+WORDS = {"origin airport": ["origin airport", "origin", "departure airport", "airport"],
+         "destination": ["destination", "dest", "arrival airport", "airport"]}
+
+
+def test_a_word_of_one_options_names_alone_answers_it():
+    assert interpret_reply("departures", _which_airport(), WORDS) == {"choice": "origin airport"}
+    assert interpret_reply("the arrivals", _which_airport(), WORDS) == {"choice": "destination"}
+
+
+def test_a_word_both_options_share_or_a_question_of_its_own_answers_nothing():
+    assert interpret_reply("airports", _which_airport(), WORDS) is None
+    assert interpret_reply("departures by carrier in june", _which_airport(), WORDS) is None

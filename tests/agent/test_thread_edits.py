@@ -81,7 +81,11 @@ async def test_the_confirmation_leads_with_the_reading(offline_assistant, sessio
 async def test_cancel_then_a_correction_edits_the_cancelled_reading(offline_assistant, session):
     cancelled = await ask(offline_assistant, session, "number of flights from JFK to BOS", confirm="cancel")
     assert not cancelled.rows
-    corrected = await ask(offline_assistant, session, "sorry, I meant LGA")
+    # LGA is an origin and (once) a destination, and the cancelled reading filters both: asked, never picked
+    asked = await ask(offline_assistant, session, "sorry, I meant LGA")
+    assert asked.ask_human.kind == "clarify" and {o.label for o in asked.ask_human.options} == {
+        "origin airport", "destination"}
+    corrected = await ask(offline_assistant, session, "the origin")
     expected = gold(offline_assistant, "SELECT count(*) FROM flights WHERE origin = 'LGA' AND dest = 'BOS'")
     assert corrected.rows[0][0] == expected[0][0]
 
@@ -121,3 +125,46 @@ async def test_nothing_of_a_failed_turn_leaks_into_the_next(offline_assistant, s
     assert "ZZ" in failed.text and failed.sql is None
     after = await ask(offline_assistant, session, "by month")
     assert "ZZ" not in after.text and after.row_count == 12
+
+
+async def test_a_pointer_with_no_answer_to_point_at_is_said_not_dropped(offline_assistant, session):
+    declined = await ask(offline_assistant, session, "how many flights from JFKK in June")
+    assert not declined.rows
+    pointed = await ask(offline_assistant, session, "avg dep delay there")
+    assert not pointed.rows and "no earlier answer" in pointed.text and "“there”" in pointed.text
+
+
+async def test_just_the_sql_then_go_ahead(offline_assistant, session):
+    await ask(offline_assistant, session, "total flights by origin in q1")
+    sql_only = await ask(offline_assistant, session, "just the sql pls")
+    assert sql_only.sql and not sql_only.rows
+    ran = await ask(offline_assistant, session, "go ahead")
+    expected = gold(offline_assistant, "SELECT origin, COUNT(*) FROM flights WHERE month <= 3 GROUP BY origin")
+    assert values_of(ran, "flight_count") == sorted(c for _, c in expected)
+
+
+async def test_an_edit_of_nothing_is_said_and_no_declined_words_come_back(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights from JFKK in June")
+    nothing = await ask(offline_assistant, session, "drop the airline filter")
+    assert not nothing.rows and "no earlier answer in this thread to change" in nothing.text
+    await ask(offline_assistant, session, "flights from jfk")
+    unchanged = await ask(offline_assistant, session, "drop the airline filter")
+    assert not unchanged.rows and not unchanged.ask_human and "changes nothing in the last reading" in unchanged.text
+    assert "JFKK" not in unchanged.text and "origin airport is JFK" in unchanged.text
+
+
+async def test_as_a_percent_is_an_edit_not_a_request_for_the_same_sql(offline_assistant, session):
+    await ask(offline_assistant, session, "flights per carrier from ewr")
+    await ask(offline_assistant, session, "exclude UA")
+    shares = await ask(offline_assistant, session, "as a %")
+    assert "share of the total" in shares.text and len(shares.columns) == 3 and "UA" not in values_of(shares, "carrier")
+    assert abs(sum(r[2] for r in shares.rows) - 100) < 0.01
+
+
+async def test_a_follow_up_of_a_question_never_answered_is_said_unless_it_stands_alone(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights from JFKK in June")
+    partial = await ask(offline_assistant, session, "and avg dep delay")
+    assert not partial.rows and "no earlier answer in this thread for this to build on" in partial.text
+    whole = await ask(offline_assistant, session, "and how many flights left jfk in june")
+    expected = gold(offline_assistant, "SELECT COUNT(*) FROM flights WHERE origin = 'JFK' AND month = 6")
+    assert [tuple(r) for r in whole.rows] == expected

@@ -67,3 +67,17 @@ async def test_a_nearest_reading_never_leaves_out_a_word_that_turns_the_question
     reply = await demo_agent.reply(demo_agent.ask("negation-1", "how many flights had no wind gusts"))
     assert reply.ask_human is not None
     assert all(" no " in f" {reading} " for reading in reply.ask_human.readings), reply.ask_human.readings
+
+
+async def test_which_data_should_i_use_offers_the_nearest_reading_beside_the_tables(demo_agent, bot_settings, slack):
+    async with serving_bot(bot_settings, slack, demo_agent) as bot:
+        conversation = Conversation(bot, slack, None, channel="C1", root_ts="1700000300.01")
+        seen = await conversation.say("busy origins")
+        assert "Which data should I use" in seen.prose
+        assert any(b["action_id"].startswith(actions.CHOOSE) for b in seen.buttons)  # the tables still stand
+        ids = [b["action_id"] for b in seen.buttons]
+        assert len(ids) == len(set(ids))
+        answer = await _run_reading(conversation, seen, "origins")
+        gold = demo_agent.context.warehouse.run("SELECT origin, COUNT(*) FROM flights GROUP BY origin")
+        assert answer.rows is not None and answer.columns is not None
+        assert holds_gold(answer.rows, len(answer.columns), [list(r) for r in gold.rows], 2), answer.rows

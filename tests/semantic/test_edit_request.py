@@ -26,6 +26,8 @@ def test_each_operation_keeps_what_it_does_not_change(model):
     regrouped = _applied(model, group_by=["dest"], metrics=["avg_arr_delay"], chart="bar")
     assert (regrouped.intent.dimensions, regrouped.intent.metrics, regrouped.chart) == (["dest"], ["avg_arr_delay"], "bar")
     assert regrouped.intent.filters == JFK_JUNE.filters
+    left_out = _applied(model, exclude_values=[{"field": "carrier", "values": ["UA"]}])
+    assert left_out.intent.filters == [*JFK_JUNE.filters, Filter(field="carrier", op="!=", values=["UA"])]
 
 
 def test_the_same_words_as_the_offline_reader_on_the_reading_line(model):

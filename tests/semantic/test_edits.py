@@ -118,3 +118,35 @@ def test_one_column_under_two_names_is_one_subject(model):
     if twin is not None:
         assert edits.same_subject(model, "carrier", twin.name)
     assert not edits.same_subject(model, "carrier", "dest")
+
+
+def test_leaving_a_value_out_keeps_every_other_value(model):
+    edited = edits.exclude_value(_jfk_by_carrier(), Filter(field="carrier", values=["UA"]), model)
+    assert Filter(field="carrier", op="!=", values=["UA"]) in edited.intent.filters
+    assert Filter(field="origin", values=["JFK"]) in edited.intent.filters and edited.intent.dimensions == ["carrier"]
+    assert edited.changes == ["without carrier UA"]
+    assert not validate_intent(edited.intent, model)
+
+
+def test_leaving_out_a_value_a_condition_lists_takes_it_off_that_condition(model):
+    two = Edited(StructuredIntent(metrics=["flight_count"], filters=[Filter(field="origin", op="in", values=["JFK", "LGA"])]))
+    edited = edits.exclude_value(two, Filter(field="origin", values=["LGA"]), model)
+    assert edited.intent.filters == [Filter(field="origin", values=["JFK"])]
+
+
+def test_as_a_percent_a_share_stays_a_count_becomes_its_rate_or_each_groups_share(model):
+    rate = Edited(StructuredIntent(metrics=["cancellation_rate"], time=TimeFilter(months=[2])))
+    same = edits.as_percent(rate, model)
+    assert isinstance(same, Edited) and same.intent == rate.intent and same.changes
+    cancelled = edits.as_percent(Edited(StructuredIntent(metrics=["cancelled_flights"], dimensions=["month"])), model)
+    assert isinstance(cancelled, Edited) and cancelled.intent.metrics == ["cancellation_rate"]
+    counted = edits.as_percent(Edited(StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])), model)
+    assert isinstance(counted, Edited) and counted.intent.share_of_total
+    assert not validate_intent(counted.intent, model)
+
+
+def test_as_a_percent_of_nothing_said_is_a_sentence_not_a_number(model):
+    alone = edits.as_percent(Edited(StructuredIntent(metrics=["avg_dep_delay"])), model)
+    assert isinstance(alone, str) and "percentage of" in alone
+    averaged = edits.as_percent(Edited(StructuredIntent(metrics=["avg_dep_delay"], dimensions=["carrier"])), model)
+    assert isinstance(averaged, str)

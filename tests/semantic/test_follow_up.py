@@ -146,3 +146,58 @@ def test_a_ranking_question_of_its_own_starts_fresh(follow):
     assert read.fresh and read.extraction.intent.limit == 3 and read.extraction.intent.dimensions == ["carrier"]
     edit = follow("average departure delay by carrier", "make it top 3")
     assert edit.edited is not None and edit.edited.intent.limit == 3
+
+
+def test_a_value_no_condition_holds_is_left_out(follow):
+    read = follow("number of flights by carrier from EWR", "exclude UA")
+    flts = read.edited.intent.filters
+    assert {(f.field, f.op, tuple(f.values)) for f in flts} == {("origin", "=", ("EWR",)), ("carrier", "!=", ("UA",))}
+    assert read.edited.intent.dimensions == ["carrier"]
+
+
+def test_a_value_a_condition_holds_is_still_dropped(follow):
+    read = follow("number of flights by carrier from EWR", "without EWR")
+    assert read.edited.intent.filters == []
+
+
+def test_as_a_percent_is_an_edit_and_a_percentage_asked_in_a_question_is_not(follow):
+    read = follow("number of flights by carrier from EWR", "as a %")
+    assert read.edited.intent.share_of_total and read.edited.intent.filters[0].values == ["EWR"]
+    assert not refers_back("percentage of flights cancelled by month")
+
+
+def test_the_rows_noun_per_a_thing_counts_them_afresh(follow):
+    read = follow("cancelled flights by month", "flights per carrier from ewr")
+    assert read.fresh
+
+
+def test_going_back_is_a_follow_up_with_the_rest_of_its_words():
+    from agent.semantic.dialogue_cues import going_back
+
+    assert refers_back("go back to the previous one")
+    assert going_back("go back to the previous one, by month") == ", by month"
+    assert going_back("by month") is None
+
+
+def test_a_value_of_two_filtered_dimensions_is_asked_with_those_two_as_the_meanings(follow):
+    read = follow("number of flights from JFK to BOS", "what about LGA")
+    assert read.edited is None and not read.fresh
+    assert [sorted(a.options) for a in read.extraction.ambiguous] == [["dest", "origin"]]
+
+
+def test_a_value_of_two_filtered_dimensions_decided_by_its_own_words_is_not_asked(follow):
+    read = follow("number of flights from JFK to BOS", "what about from LGA")
+    assert [(f.field, f.values) for f in read.edited.intent.filters] == [("dest", ["BOS"]), ("origin", ["LGA"])]
+
+
+
+def test_a_word_said_alone_in_place_of_one_word_of_the_measures_name(follow):
+    read = follow("median departure delay by origin", "no, arrival")
+    assert read.edited.intent.metrics == ["median_arr_delay"] and read.edited.intent.dimensions == ["origin"]
+
+
+def test_asking_to_split_or_see_all_of_them_is_an_edit(follow):
+    split = follow("average arrival delay for Southwest", "can u split by origin")
+    assert split.edited.intent.dimensions == ["origin"] and split.edited.intent.filters[0].values == ["WN"]
+    every = follow("top 3 carriers by average air time", "show all of them")
+    assert every.edited.intent.limit is None and not every.over_rows

@@ -1,0 +1,23 @@
+"""'Why?' through the semantic model: a measure's definition in words, its conditions and a ratio's two
+sides named by their labels, never the model's template syntax or the SQL's aliases."""
+
+from __future__ import annotations
+
+from agent.semantic.intent import Filter, StructuredIntent
+from agent.semantic.why import explain_reading
+
+
+def _why(model, metric: str) -> str:
+    return explain_reading(StructuredIntent(metrics=[metric], dimensions=["origin"],
+                                            filters=[Filter(field="carrier", values=["UA"])]), model)
+
+
+def test_a_ratio_is_told_as_its_two_counts_with_their_conditions(model):
+    said = _why(model, "on_time_share")
+    assert "arrival delay is at most 0, divided by the number of flights where arrival delay is known" in said
+    assert "{{" not in said and "flight__" not in said
+
+
+def test_a_metrics_own_condition_is_said_not_hinted(model):
+    assert "counting only flights where departure delay is more than 0" in _why(model, "delayed_flights")
+    assert "the number of flights where dep time is missing" in _why(model, "cancelled_flights")
