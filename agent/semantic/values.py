@@ -145,6 +145,8 @@ class ValueIndex:
                     low = value.lower()
                     if len(value) >= 3 and low not in model_words:
                         add((low,), name, value, False, needs_cue=low in everyday)
+                    elif len(value) == 2 and low.isalpha() and low not in model_words:
+                        add((low,), name, value, False, needs_cue=True)  # 'on aa': a two-letter code after a cue
                 else:
                     for variant in _name_variants(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
                         add(variant, name, value, False)

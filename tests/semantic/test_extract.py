@@ -415,3 +415,15 @@ def test_groups_with_none_of_the_counted_rows_keep_a_count_of_zero(ask, question
 def test_no_said_of_the_counted_rows_themselves_is_no_count_of_zero(ask):
     read = ask("number of flights with no departure delay by carrier")
     assert read.intent is None or not read.intent.having
+
+
+@pytest.mark.parametrize("question, expected", [
+    ("delayed flights from lga on aa in june", ("carrier", "=", ("AA",))),
+    ("flights on ua from ewr", ("carrier", "=", ("UA",))),
+])
+def test_a_two_letter_code_typed_in_lower_case_after_its_cue(ask, question, expected):
+    assert expected in filters_of(intent_of(ask, question))
+
+
+def test_a_two_letter_word_without_a_cue_is_no_code(ask):
+    assert not any(f.field == "carrier" for f in intent_of(ask, "how many flights are there in the us").filters)
