@@ -8,15 +8,15 @@ Two things make matplotlib's import dearer than it needs to be here:
   the import's CPU. Nothing here reads those docstrings, so they are left out. Only documentation
   changes: `help(artist.set)` no longer lists the properties; signatures and behaviour stay.
 - The import allocates tens of thousands of objects that live as long as the process, which the
-  cyclic collector would scan over and over as they come: it waits while they are made (as the
-  command line's own start-up does, agent/collector.py).
+  cyclic collector would scan over and over as they come: it waits while they are made (as at
+  start-up, agent/collector.py; nothing is frozen, the import may come late in a process's life).
 """
 
 from __future__ import annotations
 
 from typing import Any
 
-from agent.collector import paused_for_startup
+from agent.collector import paused
 
 PROPERTIES_NOT_LISTED = "Properties: see the matplotlib documentation of this class."
 
@@ -25,7 +25,7 @@ def _properties_not_listed(artist: Any) -> str:
     return PROPERTIES_NOT_LISTED
 
 
-with paused_for_startup():
+with paused():
     import matplotlib.artist
 
     # Before the modules that define the Artist classes are imported: each class's docstring is
