@@ -20,12 +20,23 @@ from collections.abc import Iterator
 def paused_for_startup() -> Iterator[None]:
     """No collection inside (start-up: imports and long-lived objects); on leaving, what exists is
     frozen and collection resumes as it was before."""
+    with paused():
+        try:
+            yield
+        finally:
+            gc.freeze()
+
+
+@contextlib.contextmanager
+def paused() -> Iterator[None]:
+    """No collection inside; on leaving, collection resumes as it was before and nothing is frozen: for
+    a late import (a library loaded when first needed) in a process whose other objects may still
+    become garbage, which a freeze would keep for good."""
     enabled = gc.isenabled()
     gc.disable()
     try:
         yield
     finally:
-        gc.freeze()
         if enabled:
             gc.enable()
 

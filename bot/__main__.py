@@ -53,9 +53,10 @@ async def _serve(settings: BotSettings, mode: str) -> None:
         _require(settings, mode)
         client = build_web_client(settings)
         # Before anything slow: a bad token is one clear line, not a traceback on the first event.
-        log.info("Slack: signed in as %s", await SlackAuth(client).verify())
+        slack_auth = SlackAuth(client)
+        log.info("Slack: signed in as %s", await slack_auth.verify())
         assistant = Assistant.from_settings(settings, warm=False)
-        runtime = build_runtime(settings, assistant, client=client)
+        runtime = build_runtime(settings, assistant, client=client, slack_auth=slack_auth)
         await runtime.start()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()

@@ -69,16 +69,20 @@ def build_runtime(
     client: AsyncWebClient | None = None,
     progress_interval_s: float | None = None,
     redis_options: dict[str, Any] | None = None,
+    slack_auth: SlackAuth | None = None,
 ) -> BotRuntime:
-    """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…)."""
+    """`redis_options`: keyword arguments for the Redis pieces (prefix, queue concurrency, lease…).
+    `slack_auth`: the token check start-up made, whose answer readiness starts from."""
     client = client or build_web_client(settings)
+    slack_auth = slack_auth or SlackAuth(client)
     interval = PROGRESS_INTERVAL_S if progress_interval_s is None else progress_interval_s
     metrics, ack_first, user_groups = BotMetrics(), AckFirst(), UserGroups(client)
     on_query = getattr(agent, "on_query", None)  # the real agent reports each warehouse query
     if on_query is not None:
         on_query(metrics.query_ran)
     if settings.redis_url and store is None:
-        return _redis_runtime(settings, agent, client, interval, redis_options or {}, metrics, ack_first, user_groups)
+        return _redis_runtime(settings, agent, client, interval, redis_options or {}, metrics, ack_first, user_groups,
+                              slack_auth)
     if store is None:
         log.info("state: in-process store (one process only)")
         store = InMemoryStateStore()
@@ -93,13 +97,13 @@ def build_runtime(
     return BotRuntime(
         settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client, metrics, user_groups),
         metrics, ack_first,
-        readiness=_readiness(settings, agent, None, turns, turns.max_concurrent_runs, SlackAuth(client)),
+        readiness=_readiness(settings, agent, None, turns, turns.max_concurrent_runs, slack_auth),
     )
 
 
 def _redis_runtime(
     settings: BotSettings, agent: AgentPort, client: AsyncWebClient, interval: float, options: dict[str, Any],
-    metrics: BotMetrics, ack_first: AckFirst, user_groups: UserGroups,
+    metrics: BotMetrics, ack_first: AckFirst, user_groups: UserGroups, slack_auth: SlackAuth,
 ) -> BotRuntime:
     from redis.asyncio import Redis
 
@@ -135,7 +139,7 @@ def _redis_runtime(
     log.info("state and jobs: Redis (shared by every replica), worker %s", jobs.consumer)
     return BotRuntime(
         settings, agent, store, jobs, client, app, metrics, ack_first, health=health,
-        readiness=_readiness(settings, agent, health, turns, int(options["concurrency"]), SlackAuth(client)),
+        readiness=_readiness(settings, agent, health, turns, int(options["concurrency"]), slack_auth),
         _closers=[redis.aclose],
     )
 

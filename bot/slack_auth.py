@@ -35,7 +35,8 @@ class SlackAuth:
         self._result: tuple[bool, str] = (False, "not checked yet")
 
     async def verify(self) -> str:
-        """The bot's user id; SlackAuthError with one sentence when Slack refuses the token."""
+        """The bot's user id; SlackAuthError with one sentence when Slack refuses the token. A success is
+        also readiness's answer for `cache_s` (start-up's check is not repeated by the first /readyz)."""
         try:
             response = await self.client.auth_test()
         except SlackApiError as exc:
@@ -44,7 +45,9 @@ class SlackAuth:
             raise SlackAuthError(f"SLACK_BOT_TOKEN {problem}; Slack said '{error}' to auth.test.") from None
         except Exception as exc:  # noqa: BLE001 - network and TLS problems: say so in one line
             raise SlackAuthError(f"Slack could not be reached to check SLACK_BOT_TOKEN: {exc}") from None
-        return str(response.get("user_id"))
+        user = str(response.get("user_id"))
+        self._result, self._checked_at = (True, f"ok as {user}"), time.monotonic()
+        return user
 
     async def check(self) -> tuple[bool, str]:
         """(ok, detail) for /readyz, asking Slack at most once every `cache_s` seconds."""
@@ -52,12 +55,10 @@ class SlackAuth:
         if now - self._checked_at < self.cache_s:
             return self._result
         try:
-            user = await self.verify()
-            self._result = (True, f"ok as {user}")
+            await self.verify()
         except SlackAuthError as exc:
             log.warning("readiness: %s", exc.user_message)
-            self._result = (False, exc.user_message)
-        self._checked_at = now
+            self._result, self._checked_at = (False, exc.user_message), now
         return self._result
 
     async def problem(self) -> str | None:

@@ -11,12 +11,9 @@ import math
 import textwrap
 from collections.abc import Sequence
 
-from matplotlib.axes import Axes
-from matplotlib.backends.backend_agg import FigureCanvasAgg
-from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
-from matplotlib.figure import Figure
-from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
-
+from agent.charts.library import (
+    AutoDateLocator, Axes, ConciseDateFormatter, Figure, FigureCanvasAgg, FixedLocator, FuncFormatter, MaxNLocator,
+)
 from agent.charts.prepare import PreparedChart, is_month_axis, prepare
 from agent.charts.roles import Cell, Row
 from agent.charts.spec import ChartSpec

@@ -47,6 +47,7 @@ STOP_GRACE_S = 5.0
 # Reading the schema is a few statements (tables, columns, keys, comments), each under the query
 # limit: its budget is that many queries'.
 INTROSPECTION_QUERIES = 4
+PING_SQL = "SELECT 1"  # readiness's trivial query: valid on every engine as written
 # Asking the engine for a plan's size is planning only; past this the query is taken as not costly.
 ESTIMATE_BUDGET_S = 2.0
 # The niceness a costly in-process query runs at: ~1/10 of a core's share against ordinary work when the
@@ -610,5 +611,9 @@ class Warehouse:
         await self.slots.call(self.dry_run, sql, budget_s=self.budget_s(), owner=owner)
 
     async def aping(self, timeout_s: float) -> None:
-        """Does the engine answer a trivial query within `timeout_s`? Raises an AssistantError if not."""
-        await self.slots.call(self.run, "SELECT 1", budget_s=timeout_s, timeout_s=timeout_s)
+        """Does the engine answer a trivial query within `timeout_s`? Raises an AssistantError if not.
+
+        The query is ours, a constant, so it goes to the engine without the guard: the guard would read
+        the whole schema first (its table list), which readiness does not need and a first /readyz
+        would wait for; the first question reads it instead."""
+        await self.slots.call(self._execute, PING_SQL, self.limits(timeout_s=timeout_s), budget_s=timeout_s)

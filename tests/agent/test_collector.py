@@ -20,7 +20,7 @@ REPO = Path(__file__).resolve().parents[2]
 # Counts the collections the collector starts by itself, and makes enough cyclic garbage to start many.
 PRELUDE = """
 import gc, json
-from agent.collector import freeze_before_exit, paused_for_startup
+from agent.collector import freeze_before_exit, paused, paused_for_startup
 collections = []
 gc.callbacks.append(lambda phase, info: phase == "start" and collections.append(info["generation"]))
 
@@ -77,6 +77,26 @@ except ValueError:
 print(json.dumps({"after": gc.isenabled()}))
 """)
     assert out["after"] is True
+
+
+def test_a_late_import_pauses_collection_and_freezes_nothing():
+    out = run("""
+with paused():
+    during = gc.isenabled()
+    cyclic_garbage()
+    inside = len(collections)
+print(json.dumps({"during": during, "inside": inside, "after": gc.isenabled(), "frozen": gc.get_freeze_count()}))
+""")
+    assert out["during"] is False and out["inside"] == 0
+    assert out["after"] is True and out["frozen"] == 0  # what was alive before may still be collected
+
+
+def test_importing_the_chart_library_freezes_nothing():
+    out = run("""
+import agent.charts.render
+print(json.dumps({"frozen": gc.get_freeze_count(), "enabled": gc.isenabled()}))
+""")
+    assert out == {"frozen": 0, "enabled": True}
 
 
 def test_what_exists_at_exit_is_frozen():
