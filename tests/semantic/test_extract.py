@@ -427,3 +427,19 @@ def test_a_two_letter_code_typed_in_lower_case_after_its_cue(ask, question, expe
 
 def test_a_two_letter_word_without_a_cue_is_no_code(ask):
     assert not any(f.field == "carrier" for f in intent_of(ask, "how many flights are there in the us").filters)
+
+
+@pytest.mark.parametrize("question, metric, expected", [
+    ("avrage dep delay by month", "avg_dep_delay", None),
+    ("how many cancelations in march", "cancelled_flights", None),
+    ("flights to denvr", "flight_count", ("dest", "=", ("DEN",))),
+])
+def test_a_word_a_letter_away_from_one_of_the_models_is_read_as_it(ask, question, metric, expected):
+    intent = intent_of(ask, question)
+    assert intent.metrics == [metric]
+    assert expected is None or expected in filters_of(intent)
+
+
+def test_a_word_far_from_every_word_of_the_model_is_asked_about(ask):
+    extraction = ask("flights to qwxzzy")
+    assert extraction.intent is None and "qwxzzy" in (extraction.reason or "") + str(extraction.unknown_values)

@@ -15,7 +15,7 @@ from agent.semantic.text import (
     phrase,
 )
 from agent.semantic.values import ValueIndex
-from agent.semantic.words import inflections, stem
+from agent.semantic.words import inflections, is_english, stem
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
                "value", "context", "flag", "day"]
@@ -154,6 +154,7 @@ class Lexicon:
             self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
         # One-word names by their stem, for words derived from them ('doctorate' for a value Doctor,
         # 'performers' for a performance rating): read only where nothing else reads the word.
+        self._one_words: list[str] | None = None  # one-word phrases, for misspellings (on first use)
         self.stems: dict[str, list[Entry]] = {}
         for bucket in self.entries.values():
             for entry in bucket:
@@ -186,8 +187,31 @@ class Lexicon:
                 taken |= span
                 mentions.append(mention)
         mentions += [m for i, token in enumerate(tokens) if i not in taken
-                     for m in [self._by_stem(token, i)] if m is not None]
+                     for m in [self._by_stem(token, i) or self._by_spelling(token, i)] if m is not None]
         return sorted(mentions, key=lambda m: m.start)
+
+    def _by_spelling(self, token: Token, i: int) -> Mention | None:
+        """A word that is no English ('avrage', 'cancelation') read as the one word of the lexicon a letter or
+        two away from it (a letter for words up to six letters), when exactly one is that close."""
+        word = token.low
+        if not word.isalpha() or len(word) < _SPELLING_MIN or is_english(word):
+            return None
+        from rapidfuzz.distance import Levenshtein
+
+        allowed = 1 if len(word) <= 6 else 2
+        if self._one_words is None:
+            self._one_words = sorted(k for k, bucket in self.entries.items() if any(len(e.words) == 1 for e in bucket)
+                                     and k.isalpha() and len(k) >= _SPELLING_MIN - 1)
+        near = [(Levenshtein.distance(word, key, score_cutoff=allowed), key) for key in self._one_words]
+        near = [(d, key) for d, key in near if d <= allowed]
+        if not near:
+            return None
+        best = min(d for d, _ in near)
+        keys = [key for d, key in near if d == best]
+        if len(keys) != 1:
+            return None
+        entries = [e for e in self.entries[keys[0]] if len(e.words) == 1 and not e.case_sensitive]
+        return Mention(i, i + 1, entries) if entries else None
 
     def _by_stem(self, token: Token, i: int) -> Mention | None:
         """A word no phrase reads, placed by its stem when that names one element only."""
@@ -226,6 +250,8 @@ class Lexicon:
 # What a derived word may name, and the shortest word a stem is trusted for ('rate' and 'rating' are apart).
 _STEMMED = ("value", "dimension", "entity", "metric", "flag")
 _STEM_MIN = 5
+# the shortest misspelt word read as a lexicon word ('avrage' for average; never a short code)
+_SPELLING_MIN = 5
 
 
 def _with_qualifier_first(words: tuple[str, ...]) -> list[tuple[str, ...]]:
