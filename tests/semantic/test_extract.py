@@ -443,3 +443,9 @@ def test_a_word_a_letter_away_from_one_of_the_models_is_read_as_it(ask, question
 def test_a_word_far_from_every_word_of_the_model_is_asked_about(ask):
     extraction = ask("flights to qwxzzy")
     assert extraction.intent is None and "qwxzzy" in (extraction.reason or "") + str(extraction.unknown_values)
+
+
+def test_a_percent_sign_after_a_flag_asks_its_share(ask):
+    intent = intent_of(ask, "on time % for united by origin")
+    assert intent.metrics == ["on_time_share"] and intent.dimensions == ["origin"]
+    assert ("carrier", "=", ("UA",)) in filters_of(intent)
