@@ -449,3 +449,16 @@ def test_a_percent_sign_after_a_flag_asks_its_share(ask):
     intent = intent_of(ask, "on time % for united by origin")
     assert intent.metrics == ["on_time_share"] and intent.dimensions == ["origin"]
     assert ("carrier", "=", ("UA",)) in filters_of(intent)
+
+
+@pytest.mark.parametrize("question, dimension", [
+    ("which airport had the most departures in january", "origin"),
+    ("which airport had the most arrivals in january", "dest"),
+])
+def test_an_ambiguous_grouping_is_told_by_the_other_words(ask, question, dimension):
+    assert intent_of(ask, question).dimensions == [dimension]
+
+
+def test_a_grouping_nothing_else_tells_is_asked(ask):
+    extraction = ask("which airport had the most flights")
+    assert extraction.intent is None and extraction.ambiguous

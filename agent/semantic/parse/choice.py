@@ -13,9 +13,11 @@ from agent.semantic.parse.dates import resolve_relative
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import drop_per_entity, read_restated_grain
 from agent.semantic.parse.measures import choose_metrics, metrics_for
-from agent.semantic.parse.state import Ambiguity, mention_text
+from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.state import Ambiguity, GroupKey, State, mention_text
 from agent.semantic.sqlgen import ways_to_reach
 from agent.semantic.text import phrase
+from agent.semantic.words import noun_forms
 
 
 def default_metric_pass(draft: Draft) -> Draft:
@@ -54,6 +56,24 @@ def default_metric_pass(draft: Draft) -> Draft:
     return draft.stop("The question names nothing the semantic model can measure.")
 
 
+def _told_by_other_words(key: GroupKey, said: Mention | None, state: State, model: SemanticModel) -> GroupKey:
+    """'which airport had the most departures': of the dimensions a word could mean (origin, destination),
+    the one whose other names share a word with the rest of the question (origin is the 'departure
+    airport'); the options as they were when none or several do."""
+    if not isinstance(key, tuple) or said is None:
+        return key
+    own = {t.low for t in state.tokens[said.start:said.end]}
+    elsewhere = {form for i, t in enumerate(state.tokens) if not said.start <= i < said.end and t.low.isalpha()
+                 and t.low not in state.function_words for form in noun_forms(t.low)}
+    told = []
+    for name in key:
+        dim = model.dimension_by_name[name]
+        words = {w for text in [dim.label, *dim.synonyms, *dim.related] for w in text.lower().split()} - own
+        if words & elsewhere:
+            told.append(name)
+    return told[0] if len(told) == 1 else key
+
+
 def _named_rows_counted(draft: Draft) -> str | None:
     """'how many ratings were above 4': the word that names the compared column names the rows too, so
     those rows are counted (not the model's default), when one named table holds every condition."""
@@ -87,6 +107,7 @@ def metrics_pass(draft: Draft) -> Draft:
     grouping = drop_per_entity(draft.grouping, state, model, table)
     grouping += [key for key in draft.grouping if key in draft.kept and key not in grouping]
     grouping = read_restated_grain(state, model, table, grouping, mentions)
+    grouping = [_told_by_other_words(key, mentions.get(key), state, model) for key in grouping]
     options = [key for key in grouping if isinstance(key, tuple)]
     if options:
         return draft.stop("A word could mean more than one thing.", ambiguous=[

@@ -15,7 +15,7 @@ from agent.semantic.text import (
     phrase,
 )
 from agent.semantic.values import ValueIndex
-from agent.semantic.words import inflections, is_english, stem
+from agent.semantic.words import inflections, is_english, lemmas, stem
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
                "value", "context", "flag", "day"]
@@ -217,6 +217,9 @@ class Lexicon:
         """A word no phrase reads, placed by its stem when that names one element only."""
         if not token.low.isalpha() or len(token.low) < _STEM_MIN:
             return None
+        forms = lemmas(token.low)
+        if forms and "NOUN" not in forms:  # 'flights that arrived': a verb tells how rows come to be, it names nothing
+            return None
         entries = self.stems.get(stem(token.low), [])
         if len({(e.kind, e.payload) for e in entries}) != 1:
             return None
@@ -248,7 +251,7 @@ class Lexicon:
 
 
 # What a derived word may name, and the shortest word a stem is trusted for ('rate' and 'rating' are apart).
-_STEMMED = ("value", "dimension", "entity", "metric", "flag")
+_STEMMED = ("value", "dimension", "entity", "flag")
 _STEM_MIN = 5
 # the shortest misspelt word read as a lexicon word ('avrage' for average; never a short code)
 _SPELLING_MIN = 5
