@@ -13,6 +13,7 @@ from agent.semantic.parse.groupings import name_of
 from agent.semantic.parse.lexicon import Kind, Mention
 from agent.semantic.parse.state import WHICH, Ambiguity, State, mention_text, plural
 from agent.semantic.text import phrase
+from agent.semantic.words import lemmas
 
 # what else a list question may not hold: an aggregation, a ranking, a time grain (or a measure, below)
 _MEASURING: tuple[Kind, ...] = ("agg", "rank", "grain")
@@ -34,6 +35,8 @@ def listing_pass(draft: Draft) -> Draft:
     if listed is None:
         return draft
     mention, table, dimension = listed
+    if dimension is None:
+        dimension = _name_of_its_type(table, model)
     if dimension is None:
         options = _names_of(table, model)
         if len(options) != 1:
@@ -117,6 +120,20 @@ def name_of_own(table: str, model: SemanticModel) -> str | None:
     """The table's own name or title column (not a key)."""
     found = name_of(table, model)
     return None if found is None or model.dimension_by_name[found].identifier else found
+
+
+def _name_of_its_type(table: str, model: SemanticModel) -> str | None:
+    """A thing with no name of its own is listed by its type's ('the veggie pizzas': the names of their pizza
+    types), when it belongs to one table named as its type (shapes `type_of_thing`: 'pizza type', 'room kind')."""
+    words = set(model.shapes.get("type_of_thing", []))
+    spec = model.table_by_name[table]
+    own = {w.split()[-1] for w in spec.entity_words} | {singular for w in spec.entity_words
+                                                        for singular in lemmas(w.split()[-1]).get("NOUN", ())}
+    types = [j.to_table for j in model.joins if j.from_table == table and any(
+        len(said := w.split()) >= 2 and said[-2] in own and said[-1] in words
+        for w in model.table_by_name[j.to_table].entity_words)]
+    names = [n for t in dict.fromkeys(types) if (n := name_of_own(t, model)) is not None]
+    return names[0] if len(names) == 1 else None
 
 
 def _names_of(table: str, model: SemanticModel) -> list[str]:
