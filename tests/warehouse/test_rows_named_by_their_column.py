@@ -46,3 +46,17 @@ def test_the_rows_a_compared_column_names_are_counted(site, question):
     got = site.warehouse.run(compile_intent(read.intent, site.semantic).sql)
     want = site.warehouse.run(QUESTIONS[question])
     assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+
+
+@pytest.mark.parametrize("question, want", [
+    ("what is the oldest movie?", "SELECT title FROM movies ORDER BY release_year LIMIT 1"),
+    ("what is the newest movie?", "SELECT title FROM movies ORDER BY release_year DESC LIMIT 1"),
+])
+def test_a_year_ranks_things_by_how_old_they_are(site, question, want):
+    """A column kept for grouping (a release year) ranks things by its own least or most, never averaged."""
+    read = extract_intent(question, site.semantic, site.values)
+    assert read.intent is not None, read.reason
+    got = site.warehouse.run(compile_intent(read.intent, site.semantic).sql)
+    expected = site.warehouse.run(want)
+    names = [row[:1] for row in got.rows]
+    assert rows_match(expected.columns, expected.rows, expected.columns, names, ordered=True), got.rows

@@ -116,7 +116,12 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             measure = model.ranking.implies_measure.get(word)
             if measure:
                 agg = [] if has_grouping else [e.name for e in mention.of("agg")]
-                choices.append(metrics_for(measure, agg, model))
+                # 'the oldest movie': a column kept for grouping (a year) ranks by its own least or most
+                extreme = ["max" if any(e.name == "desc" for e in mention.of("rank")) else "min"]
+                picked = metrics_for(measure, agg, model) or _defined_for(measure, agg or extreme, model, defined)
+                if not picked:
+                    break  # no way to rank by it: the word stays unread and is asked about
+                choices.append(picked)
                 if not has_grouping:
                     mention.used = True
                 break
