@@ -50,7 +50,7 @@ def test_the_rows_a_compared_column_names_are_counted(site, question):
 
 @pytest.mark.parametrize("question, want", [
     ("what is the oldest movie?", "SELECT title FROM movies ORDER BY release_year LIMIT 1"),
-    ("what is the newest movie?", "SELECT title FROM movies ORDER BY release_year DESC LIMIT 1"),
+    ("the 2 newest movies", "SELECT title FROM movies ORDER BY release_year DESC LIMIT 2"),
 ])
 def test_a_year_ranks_things_by_how_old_they_are(site, question, want):
     """A column kept for grouping (a release year) ranks things by its own least or most, never averaged."""

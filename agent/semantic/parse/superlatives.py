@@ -17,7 +17,10 @@ def superlatives_pass(draft: Draft) -> Draft:
     for rank in state.mentions:
         measure = implied.get(words_of(state, rank)) if rank.has("rank") and not rank.used else None
         thing = mention_at(state, rank.end)
-        if measure is None or thing is None or thing.used or not thing.has("entity") or thing.has("dimension"):
+        if measure is None or thing is None or not thing.has("entity") or thing.has("dimension"):
+            continue
+        grouped_already = any(said is thing for said in draft.grouping.values())  # 'the 2 newest movies'
+        if thing.used and not grouped_already:
             continue
         nxt = mention_at(state, thing.end)
         if nxt is not None and nxt.start == thing.end and any(
