@@ -156,6 +156,8 @@ class ValueIndex:
                 if value in known:
                     for variant in _name_variants(label, suffixes):
                         add(variant, name, value, False)
+            for value, words in _size_words(index.values[name], model.shapes.get("size_codes", [])).items():
+                add(phrase(words), name, value, False)  # 'large pizzas' where the size is 'L'
             for item in _list_items(index.values[name]):
                 index.items.setdefault(name, []).append(item)
                 for variant in {phrase(item), *((p,) for p in _plurals(item)), *_singulars(item)}:
@@ -236,6 +238,15 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
 
 # what separates the items of a list kept in one text column
 _LIST_SEPARATOR = re.compile(r"\s*[,;|]\s*")
+
+
+def _size_words(values: list[str], codes: list[str]) -> dict[str, str]:
+    """Each value of a column of size letters ('S', 'M', 'L') and the words said for it; none unless every
+    value is such a letter."""
+    said = {code: words for code, _, words in (c.partition(" ") for c in codes)}
+    if len(values) < 2 or any(v.strip().upper() not in said for v in values):
+        return {}
+    return {v: said[v.strip().upper()] for v in values}
 
 
 def _list_items(values: list[str]) -> list[str]:
