@@ -60,3 +60,20 @@ def test_a_year_ranks_things_by_how_old_they_are(site, question, want):
     expected = site.warehouse.run(want)
     names = [row[:1] for row in got.rows]
     assert rows_match(expected.columns, expected.rows, expected.columns, names, ordered=True), got.rows
+
+
+def test_how_many_of_a_column_that_counts_things_adds_it_up(tmp_path):
+    """'how many goals did the home side score in round 2': a column counting things (its label a plural
+    noun) is added up, never averaged."""
+    schema = """
+    CREATE TABLE matches (match_id INTEGER PRIMARY KEY, round_number INTEGER NOT NULL, home_goals INTEGER NOT NULL);
+    INSERT INTO matches VALUES (1, 1, 2), (2, 2, 1), (3, 2, 3), (4, 3, 0);
+    """
+    work = build_groundwork(server_settings(tmp_path, f"duckdb:///{duckdb_file(tmp_path, 'league', schema)}"))
+    try:
+        read = extract_intent("how many home goals were there in round 2?", work.semantic, work.values)
+        assert read.intent is not None, read.reason
+        got = work.warehouse.run(compile_intent(read.intent, work.semantic).sql)
+        assert float(got.rows[0][0]) == 4.0, got.rows
+    finally:
+        work.warehouse.close()

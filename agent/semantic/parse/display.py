@@ -47,7 +47,7 @@ def unit_check(draft: Draft) -> str | None:
         metric = draft.model.metric_by_name.get(name)
         measure = draft.model.dimension_by_name.get(metric.measure) if metric and metric.measure else None
         if measure is None and draft.amount_in_unit:
-            return (f"“How many {draft.display_unit}” asks for an amount of time or distance, and I read a count "
+            return (f"“How many {draft.display_unit}” asks for an amount in {draft.display_unit}, and I read a count "
                     f"({metric.label if metric else name}); say which measure you mean.")
         if measure is None or (measure.unit == unit and factor == 1):
             continue  # a count has no unit; the measure is kept in the unit asked for

@@ -82,6 +82,8 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                     ranked[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
+            if not aggs and state.words_before(mention.start, 2) in _HOW_MANY and _counts_things(measures[0], model):
+                aggs = ["sum"]  # 'how many star bakers did series 2 have': a column that counts them, added up
             if not aggs and (counts_things or counted_by_verb) and _counted_by_its_verb(state, mention, measures[0],
                                                                                           model):
                 choices.append(metrics_for(measures[0], ["sum"], model))  # 'how many pizzas did we sell'
@@ -147,6 +149,13 @@ def _counted_by_quantity_word(state: State, mention: Mention, model: SemanticMod
 
 
 _HOW_MANY = {("how", "many"), ("number", "of"), ("count", "of")}
+
+
+def _counts_things(measure: str, model: SemanticModel) -> bool:
+    """A numeric column whose label ends in a plural noun ('star bakers', 'children'): a number of things."""
+    label = model.dimension_by_name[measure].label.lower().split()
+    last = label[-1] if label else ""
+    return last.isalpha() and "NOUN" in lemmas(last) and last not in lemmas(last)["NOUN"]
 
 
 def _asks_how_many(state: State, model: SemanticModel) -> bool:
