@@ -53,3 +53,10 @@ def test_a_derived_word_reaches_the_value_it_comes_from(depot, question):
 def test_a_word_with_no_stem_in_the_data_is_asked_about(depot):
     read = extract_intent("how many staff hold a professorship?", depot.semantic, depot.values)
     assert read.intent is None or read.confidence < 0.5 or "professorship" in (read.reason or ""), read
+
+
+def test_a_value_said_with_its_column_after_an_apostrophe_s_measures_nothing_more(depot):
+    """"a master's degree": the value Master, of the degree column; 'degree' is not a second measure."""
+    read = extract_intent("how many staff have a master's degree?", depot.semantic, depot.values)
+    assert read.intent is not None, read.reason
+    assert len(read.intent.metrics) == 1 and [(f.field, f.values) for f in read.intent.filters] == [("degree", ["Master"])]

@@ -97,7 +97,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                 choices.append(picked)
             else:
                 label = model.dimension_by_name[measures[0]].label
-                unmatched.append(f"{' and '.join(aggs)} of {label}")
+                unmatched.append(f"{' and '.join(aggs)} of {label}" if aggs else label)
             mention.used = True
             continue
         if mention.has("entity"):

@@ -187,11 +187,16 @@ def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Menti
     said_in = at + 1 < len(words) and words[at] in ("in", "among") and words[at + 1] in _POSSESSIVES
     if said_in:
         at += 2
+    owned = not said_in and at < len(words) and words[at] == "'s"  # "a master's degree": Master, of education
+    if owned:
+        at += 1
     after = mention_at(state, at)
     if after is None or after.start != at or after.used or not any(e.name in dims for e in after.of("dimension")):
         return None
     if said_in:
         state.consume(mention.end, mention.end + 1)
+    if owned:
+        state.consume(mention.end)
     return after
 
 
