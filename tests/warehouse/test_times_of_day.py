@@ -56,3 +56,21 @@ def test_a_date_column_has_no_hours(site):
     read = extract_intent("number of signups by hour of day", site.semantic, site.values)
     problems = validate_intent(read.intent, site.semantic) if read.intent is not None else [read.reason or ""]
     assert any("times of day" in p or "hour" in p for p in problems), problems
+
+
+@pytest.mark.parametrize("question, sql", [
+    ("how many visits came before 9am?", "SELECT count(*) FROM visits WHERE hour(visited_at) < 9"),
+    ("how many visits after 8pm?", "SELECT count(*) FROM visits WHERE hour(visited_at) >= 20"),
+    ("visits between 8am and 10am", "SELECT count(*) FROM visits WHERE hour(visited_at) BETWEEN 8 AND 9"),
+])
+def test_clock_times_say_the_hours_of_the_day(site, question, sql):
+    read = extract_intent(question, site.semantic, site.values)
+    assert read.intent is not None, read.reason
+    got = site.warehouse.run(compile_intent(read.intent, site.semantic).sql)
+    want = site.warehouse.run(sql)
+    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+
+
+def test_a_clock_time_with_minutes_is_not_rounded_to_its_hour(site):
+    read = extract_intent("how many visits came before 9:30am?", site.semantic, site.values)
+    assert read.intent is None or not (read.intent.time and read.intent.time.hours), read.intent

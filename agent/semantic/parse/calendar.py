@@ -237,10 +237,64 @@ def calendar_pass(draft: Draft) -> Draft:
             mention.used = True
             state.consume(*range(mention.start, mention.end))
     draft.time = read_time(state, model)
+    hours = read_clock_hours(state)
+    if hours:  # 'flights that left before 6am': the hours of the day, as 'at 5pm' or 'in hour 17' are
+        draft.time = (draft.time or TimeFilter()).model_copy(update={"hours": hours})
     time = draft.time
     has_dates = time is not None and bool(time.days or time.from_day or time.start)
     holiday = moving_holiday(state, model, has_dates)
     return draft.stop(holiday) if holiday else draft
+
+
+# '6am', '9:30pm', '6 am': a time of day said on the clock (a bare number is never one)
+_CLOCK = re.compile(r"(?P<hour>\d{1,2})(?::(?P<minute>\d{2}))?(?P<half>am|pm)")
+_NAMED_TIMES = {"noon": 12, "midday": 12, "midnight": 0}
+_BEFORE = {"before", "until", "till", "earlier"}
+_AFTER = {"after", "from", "since", "later"}
+
+
+def _clock_at(tokens: list[Token], i: int) -> tuple[int, int, int] | None:
+    """(hour 0-23, minute, tokens it takes) for a clock time at token i."""
+    low = tokens[i].low
+    if low in _NAMED_TIMES:
+        return _NAMED_TIMES[low], 0, 1
+    said = _CLOCK.fullmatch(low)
+    taken = 1
+    if said is None and tokens[i].number is not None and i + 1 < len(tokens) and tokens[i + 1].low in ("am", "pm"):
+        said, taken = _CLOCK.fullmatch(f"{low}{tokens[i + 1].low}"), 2
+    if said is None or not 1 <= int(said["hour"]) <= 12:
+        return None
+    hour = int(said["hour"]) % 12 + (12 if said["half"] == "pm" else 0)
+    return hour, int(said["minute"] or 0), taken
+
+
+def read_clock_hours(state: State) -> list[int]:
+    """The hours of the day said with clock times: 'before 6am' (0-5), 'after 9pm' (21-23), 'between 6am and
+    9am' (6-8), 'at 5pm' (17). Only whole hours: a time with minutes is left unread (asked about)."""
+    tokens = state.tokens
+    for i, token in enumerate(tokens):
+        if i in state.used_tokens or token.low not in _BEFORE | _AFTER | {"between", "at"}:
+            continue
+        j = i + 1 + (tokens[i + 1].low == "than" if i + 1 < len(tokens) else 0)
+        first = _clock_at(tokens, j) if j < len(tokens) else None
+        if first is None or first[1]:
+            continue
+        end = j + first[2]
+        if token.low == "between":
+            second = _clock_at(tokens, end + 1) if end + 1 < len(tokens) and tokens[end].low in ("and", "to") else None
+            if second is None or second[1] or second[0] <= first[0]:
+                continue
+            hours, end = list(range(first[0], second[0])), end + 1 + second[2]
+        elif token.low == "at":
+            hours = [first[0]]
+        elif token.low in _BEFORE:
+            hours = list(range(0, first[0]))
+        else:
+            hours = list(range(first[0], 24))
+        if hours:
+            state.consume(*range(i, end))
+            return hours
+    return []
 
 
 def unsupported_message(topics: list[str], model: SemanticModel) -> str:
