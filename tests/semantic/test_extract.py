@@ -212,7 +212,9 @@ def test_unknown_place_after_from_or_to_is_reported(ask):
 
 
 def test_comparison_without_a_measure_is_not_dropped(ask):
-    extraction = ask("flights after 6 pm")
+    # a clock time is the hours of the day (the flights' scheduled hour), never a dropped condition
+    assert intent_of(ask, "flights after 6 pm").time.hours == list(range(18, 24))
+    extraction = ask("flights after 6")
     assert extraction.intent is None and "after 6" in extraction.reason
     assert filters_of(intent_of(ask, "How many planes were built before 2000?")) == {("plane_year", "<", (2000,))}
 
