@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
-from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.extract import extract_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE rides (ride_id INTEGER PRIMARY KEY, rider VARCHAR NOT NULL, ride_minutes INTEGER NOT NULL,
@@ -28,20 +24,13 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def bikes(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("units")
-    work = build_groundwork(server_settings(folder, f"duckdb:///{duckdb_file(folder, 'bikes', SCHEMA)}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("units"), "bikes", SCHEMA) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_an_amount_in_a_larger_unit_is_converted(bikes, question):
-    read = extract_intent(question, bikes.semantic, bikes.values)
-    assert read.intent is not None, read.reason
-    assert not read.intent.dimensions or read.intent.dimensions == ["rider"], read.intent
-    got = bikes.warehouse.run(compile_intent(read.intent, bikes.semantic).sql)
-    want = bikes.warehouse.run(QUESTIONS[question])
-    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(bikes, question, QUESTIONS[question])
 
 
 def test_a_unit_of_another_kind_is_declined(bikes):

@@ -6,12 +6,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
-from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.extract import extract_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, full_name VARCHAR NOT NULL, degree VARCHAR NOT NULL,
@@ -34,20 +30,13 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def depot(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("derived")
-    path = duckdb_file(folder, "depot", SCHEMA)
-    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("derived"), "depot", SCHEMA) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_a_derived_word_reaches_the_value_it_comes_from(depot, question):
-    read = extract_intent(question, depot.semantic, depot.values)
-    assert read.intent is not None, read.reason
-    got = depot.warehouse.run(compile_intent(read.intent, depot.semantic).sql)
-    want = depot.warehouse.run(QUESTIONS[question])
-    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(depot, question, QUESTIONS[question])
 
 
 def test_a_word_with_no_stem_in_the_data_is_asked_about(depot):

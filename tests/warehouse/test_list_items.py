@@ -7,12 +7,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
-from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.extract import extract_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE recipes (recipe_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, category VARCHAR NOT NULL,
@@ -38,21 +34,13 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def kitchen(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("lists")
-    path = duckdb_file(folder, "kitchen", SCHEMA)
-    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("lists"), "kitchen", SCHEMA) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_an_item_of_a_list_column_is_a_contains_filter(kitchen, question):
-    read = extract_intent(question, kitchen.semantic, kitchen.values)
-    assert read.intent is not None, read.reason
-    got = kitchen.warehouse.run(compile_intent(read.intent, kitchen.semantic).sql)
-    want = kitchen.warehouse.run(QUESTIONS[question])
-    got_rows = [row[:len(want.columns)] for row in got.rows]
-    assert rows_match(want.columns, want.rows, want.columns, got_rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(kitchen, question, QUESTIONS[question], leading=True)
 
 
 def test_an_item_said_missing_is_asked_about(kitchen):

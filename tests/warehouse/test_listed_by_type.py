@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
+from tests.support.small_warehouse import bootstrapped
 from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 from agent.semantic.extract import extract_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE room_types (room_type_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, tier VARCHAR NOT NULL);
@@ -26,10 +24,8 @@ INSERT INTO parcels VALUES (1, 2.0, 'North'), (2, 3.5, 'South');
 
 @pytest.fixture(scope="module")
 def hotel(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("types")
-    work = build_groundwork(server_settings(folder, f"duckdb:///{duckdb_file(folder, 'hotel', SCHEMA)}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("types"), "hotel", SCHEMA) as work:
+        yield work
 
 
 def test_a_thing_without_a_name_is_listed_by_its_types_name(hotel):

@@ -10,13 +10,9 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
-from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.extract import extract_intent
 from agent.semantic.reading import describe
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE members (member_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, is_premium BOOLEAN NOT NULL);
@@ -44,22 +40,13 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def library(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("none_with")
-    path = duckdb_file(folder, "library", SCHEMA)
-    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("none_with"), "library", SCHEMA) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_things_none_of_whose_rows_meet_a_condition(library, question):
-    read = extract_intent(question, library.semantic, library.values)
-    assert read.intent is not None, read.reason
-    got = library.warehouse.run(compile_intent(read.intent, library.semantic).sql)
-    want = library.warehouse.run(QUESTIONS[question])
-    # a list may carry the (zero) count beside the names: compare the names
-    got_rows = [row[:len(want.columns)] for row in got.rows]
-    assert rows_match(want.columns, want.rows, want.columns, got_rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(library, question, QUESTIONS[question], leading=True)
 
 
 def test_the_reading_says_what_none_of(library):

@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
-from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.extract import extract_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 ONE = """
 CREATE TABLE athletes (athlete_id INTEGER PRIMARY KEY, first_name VARCHAR NOT NULL, last_name VARCHAR NOT NULL,
@@ -36,32 +32,21 @@ QUESTIONS = {
 }
 
 
-def _groundwork(tmp_path_factory, name, schema):
-    folder = tmp_path_factory.mktemp(name)
-    return build_groundwork(server_settings(folder, f"duckdb:///{duckdb_file(folder, name, schema)}"))
-
-
 @pytest.fixture(scope="module")
 def meet(tmp_path_factory):
-    work = _groundwork(tmp_path_factory, "meet", ONE)
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("meet"), "meet", ONE) as work:
+        yield work
 
 
 @pytest.fixture(scope="module")
 def shop(tmp_path_factory):
-    work = _groundwork(tmp_path_factory, "shop", TWO)
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("shop"), "shop", TWO) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_people_words_name_the_one_table_of_people(meet, question):
-    read = extract_intent(question, meet.semantic, meet.values)
-    assert read.intent is not None, read.reason
-    got = meet.warehouse.run(compile_intent(read.intent, meet.semantic).sql)
-    want = meet.warehouse.run(QUESTIONS[question])
-    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(meet, question, QUESTIONS[question])
 
 
 def test_two_tables_of_people_leave_the_words_unplaced(shop):

@@ -6,12 +6,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 from agent.semantic.extract import extract_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE movies (movie_id INTEGER PRIMARY KEY, title VARCHAR NOT NULL, release_year INTEGER NOT NULL);
@@ -32,20 +30,13 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("rated")
-    path = duckdb_file(folder, "rated", SCHEMA)
-    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("rated"), "rated", SCHEMA) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_the_rows_a_compared_column_names_are_counted(site, question):
-    read = extract_intent(question, site.semantic, site.values)
-    assert read.intent is not None, read.reason
-    got = site.warehouse.run(compile_intent(read.intent, site.semantic).sql)
-    want = site.warehouse.run(QUESTIONS[question])
-    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(site, question, QUESTIONS[question])
 
 
 @pytest.mark.parametrize("question, want", [
@@ -69,11 +60,5 @@ def test_how_many_of_a_column_that_counts_things_adds_it_up(tmp_path):
     CREATE TABLE matches (match_id INTEGER PRIMARY KEY, round_number INTEGER NOT NULL, home_goals INTEGER NOT NULL);
     INSERT INTO matches VALUES (1, 1, 2), (2, 2, 1), (3, 2, 3), (4, 3, 0);
     """
-    work = build_groundwork(server_settings(tmp_path, f"duckdb:///{duckdb_file(tmp_path, 'league', schema)}"))
-    try:
-        read = extract_intent("how many home goals were there in round 2?", work.semantic, work.values)
-        assert read.intent is not None, read.reason
-        got = work.warehouse.run(compile_intent(read.intent, work.semantic).sql)
-        assert float(got.rows[0][0]) == 4.0, got.rows
-    finally:
-        work.warehouse.close()
+    with bootstrapped(tmp_path, "league", schema) as work:
+        assert_reads_as(work, "how many home goals were there in round 2?", "SELECT 4.0")

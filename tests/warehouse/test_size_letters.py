@@ -5,12 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
-from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.extract import extract_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE cups (cup_id INTEGER PRIMARY KEY, size VARCHAR NOT NULL, drink VARCHAR NOT NULL, price DECIMAL(5,2) NOT NULL);
@@ -28,19 +24,13 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def cafe(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("sizes")
-    work = build_groundwork(server_settings(folder, f"duckdb:///{duckdb_file(folder, 'cafe', SCHEMA)}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("sizes"), "cafe", SCHEMA) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_size_words_name_size_letters(cafe, question):
-    read = extract_intent(question, cafe.semantic, cafe.values)
-    assert read.intent is not None, read.reason
-    got = cafe.warehouse.run(compile_intent(read.intent, cafe.semantic).sql)
-    want = cafe.warehouse.run(QUESTIONS[question])
-    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(cafe, question, QUESTIONS[question])
 
 
 def test_size_words_name_nothing_in_a_column_of_other_values(cafe):

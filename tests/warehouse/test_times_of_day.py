@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 from agent.semantic.extract import extract_intent
 from agent.semantic.intent import validate_intent
-from tests.support.duck_files import duckdb_file
-from tests.warehouse.conftest import server_settings
 
 SCHEMA = """
 CREATE TABLE visitors (visitor_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);
@@ -36,20 +34,13 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("times")
-    path = duckdb_file(folder, "site", SCHEMA)
-    work = build_groundwork(server_settings(folder, f"duckdb:///{path}"))
-    yield work
-    work.warehouse.close()
+    with bootstrapped(tmp_path_factory.mktemp("times"), "site", SCHEMA) as work:
+        yield work
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
 def test_a_timestamp_answers_by_hour_and_by_date(site, question):
-    read = extract_intent(question, site.semantic, site.values)
-    assert read.intent is not None, read.reason
-    got = site.warehouse.run(compile_intent(read.intent, site.semantic).sql)
-    want = site.warehouse.run(QUESTIONS[question])
-    assert rows_match(want.columns, want.rows, got.columns, got.rows, ordered=False), (question, got.rows, want.rows)
+    assert_reads_as(site, question, QUESTIONS[question])
 
 
 def test_a_date_column_has_no_hours(site):
