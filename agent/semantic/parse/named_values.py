@@ -270,6 +270,7 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
 def flags_pass(draft: Draft) -> Draft:
     draft.filters += read_flags(draft.state, draft.model.coverage.get("inclusive", []))
     state, model = draft.state, draft.model
+    draft.filters += _flags_said_by_their_verb(state, model)
     for mention in state.mentions:  # 'how many leavers': the flagged rows counted, where the flag is
         if mention.has("flag") and state.words_before(mention.start, 2) in {("how", "many"), ("number", "of")}:
             tables = {s.table for e in mention.of("flag") for s in model.dimension_by_name[e.name].sources}
@@ -278,6 +279,31 @@ def flags_pass(draft: Draft) -> Draft:
                 draft.metric_choices.append(counts)
                 state.consume(mention.start - 2, mention.start - 1)
     return draft
+
+
+def _flags_said_by_their_verb(state: State, model: SemanticModel) -> list[Filter]:
+    """'employees who left', 'how many employees left': a flag told as a verb and its object ('left the
+    company') said by the verb alone right after its rows, when one flag of those rows is told so."""
+    found = []
+    for i, token in enumerate(state.tokens):
+        if i == 0 or i in state.used_tokens or mention_at(state, i) is not None:
+            continue
+        verbs = set(lemmas(token.low).get("VERB", ()))
+        said_after = mention_at(state, i + 1) if i + 1 < len(state.tokens) else None
+        if not verbs or said_after is not None:
+            continue  # 'who work overtime': the flag is said in full, read by its own words
+        j = i - 1 if state.tokens[i - 1].low not in ("who", "that", "which") else i - 2
+        rows = mention_at(state, j) if j >= 0 else None
+        if rows is None or not rows.has("entity"):
+            continue
+        tables = {e.name for e in rows.of("entity")}
+        flags = {d.name for d in model.dimensions if d.kind == "flag" and {s.table for s in d.sources} & tables
+                 and any(len(said.split()) > 1 and verbs & set(lemmas(said.split()[0]).get("VERB", ()))
+                         for said in d.related)}
+        if len(flags) == 1:
+            state.consume(i, *([i - 1] if j == i - 2 else []))
+            found.append(Filter(field=flags.pop(), values=[not is_negated(state, i)]))
+    return found
 
 
 def values_pass(draft: Draft) -> Draft:
