@@ -56,6 +56,24 @@ def default_metric_pass(draft: Draft) -> Draft:
     return draft.stop("The question names nothing the semantic model can measure.")
 
 
+def _by_the_way_said(key: GroupKey, grouping: list[GroupKey], table: str, state: State,
+                     model: SemanticModel) -> GroupKey:
+    """'who had the best average technical rank in each series': the challenges reach the series through the
+    episode and through the baker; the question already groups by the baker, so the baker's series is meant
+    (the dimension by way of that entity). Asked, as before, when neither or both ways are said."""
+    ways = ways_to_reach(model.project, table, key) if isinstance(key, str) and model.project else []
+    if not ways:
+        return key
+    said = {e.name for m in state.mentions for e in m.of("entity")}
+    said |= {s.table for other in grouping if isinstance(other, str) and other != key
+             and other in model.dimension_by_name for s in model.dimension_by_name[other].sources}
+    chosen = [way for way in ways if model.table_of_entity(way[-1]) in said]
+    if len(chosen) != 1:
+        return key
+    qualified = f"{chosen[0][-1]}__{key}"
+    return qualified if model.resolve(qualified, table) is not None else key
+
+
 def _told_by_other_words(key: GroupKey, said: Mention | None, state: State, model: SemanticModel) -> GroupKey:
     """'which airport had the most departures': of the dimensions a word could mean (origin, destination),
     the one whose other names share a word with the rest of the question (origin is the 'departure
@@ -115,6 +133,7 @@ def metrics_pass(draft: Draft) -> Draft:
     if any(not any(j.from_table == other and j.to_table == table for j in model.joins) for other, _ in draft.absent):
         said = ", ".join(f"'{words}'" for _, words in draft.absent)
         return draft.stop(f"I could not tell what {said} is missing from.")
+    grouping = [_by_the_way_said(key, grouping, table, state, model) for key in grouping]
     for key in grouping:
         ways = ways_to_reach(model.project, table, key) if isinstance(key, str) and model.project else []
         if ways:  # 'challenges by series': the episode's series or the baker's: asked, never an error
