@@ -388,7 +388,7 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
         anchor = after[0].end
     # 'what share of flights out of JFK are operated by JetBlue': what qualifies the counted thing before
     # the verb is still the whole; the part is said after it
-    verb = next((i for i in range(anchor, len(words.low)) if words.low[i] in _LINKING), None)
+    verb = next((i for i in range(anchor, len(words.low)) if words.low[i] in _LINKING or _a_verb_only(words, i)), None)
     if verb is not None and any(anchor <= _position(f, words) < verb for f in intent.filters):
         anchor = verb
     part = [f for f in intent.filters if _position(f, words) >= anchor] or intent.filters[-1:]
@@ -404,6 +404,13 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
 
 
 _PERCENT_WORDS = {"percent", "percentage", "%", "pct"}
+
+
+def _a_verb_only(words: _Words, i: int) -> bool:
+    """'… out of EWR arrived early': a word that can only be a verb is where what is said of the counted
+    things begins (it may start the condition's own words, as 'arrived early' does)."""
+    forms = lemmas(words.low[i])
+    return bool(forms) and set(forms) == {"VERB"}
 
 
 _LINKING = {"are", "were", "is", "was", "had", "have", "has", "did", "do", "does", "got", "get"}

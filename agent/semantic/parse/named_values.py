@@ -41,7 +41,9 @@ def read_flags(state: State, inclusive: list[str]) -> list[Filter]:
             if said:
                 state.consume(*said)
                 continue
-            filters.append(Filter(field=entry.name, values=[not is_negated(state, mention.start)]))
+            value = not is_negated(state, mention.start)
+            filters.append(Filter(field=entry.name, values=[value]))
+            state.positions.setdefault((entry.name, str(value)), mention.start)  # where it was said, for shapes
     return filters
 
 
@@ -302,7 +304,9 @@ def _flags_said_by_their_verb(state: State, model: SemanticModel) -> list[Filter
                          for said in d.related)}
         if len(flags) == 1:
             state.consume(i, *([i - 1] if j == i - 2 else []))
-            found.append(Filter(field=flags.pop(), values=[not is_negated(state, i)]))
+            flag, value = flags.pop(), not is_negated(state, i)
+            found.append(Filter(field=flag, values=[value]))
+            state.positions.setdefault((flag, str(value)), i)  # where it was said, for shapes
     return found
 
 
