@@ -84,8 +84,16 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         elements = {(kind, name) for kind, name, _ in offers}
         if len(elements) > 1:  # the word a label is about outweighs a thesaurus's or a description's guess
             from_labels = [offer for offer in offers if offer[2].startswith(_LABEL_WORD)]
-            if len({(kind, name) for kind, name, _ in from_labels}) == 1:
+            described = [offer for offer in offers if offer[2].startswith(_DESCRIPTION)]
+            if len({(kind, name) for kind, name, _ in from_labels}) == 1 and not described:
                 offers, elements = from_labels, {from_labels[0][:2]}
+            elif described and len(described) < len(offers) and word not in own_words:
+                # the warehouse's own description names it, so does another's label: both are meant
+                # possibly, and the question's other words (what can be reached) tell which
+                for kind, name, why in offers:
+                    target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
+                    target.setdefault("related", {}).setdefault(word, why)
+                continue
         said_by = [why for *_, why in offers]
         if word in own_words or len(elements) > 1 or (" " not in word and word in heads and not any(
                 why.startswith("a word") or why.endswith("records") for why in said_by)):
@@ -142,6 +150,7 @@ def effective_head(label: list[str]) -> str:
 
 
 _LABEL_WORD = "a word of its label"
+_DESCRIPTION = "its description"
 _PREPOSITIONS = {"at", "in", "on", "of", "with", "from", "to", "for", "by", "per", "since", "until", "before", "after"}
 # words that say what kind of value a column holds, not which column: never a column's name alone
 _QUALIFIERS = {"name", "names", "date", "time", "code", "type", "level", "number", "total", "count", "average",
