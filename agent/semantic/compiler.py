@@ -70,7 +70,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         having=tuple(MetricCondition(h.metric, h.op, (h.value,)) for h in intent.having),
         order_by=tuple((groups[o.field].alias if o.field in groups else o.field, o.descending) for o in intent.order_by),
         limit=intent.limit,
-        limit_per=intent.limit_per,
+        limit_per=groups[intent.limit_per].alias if intent.limit_per in groups else intent.limit_per,
         compare=intent.compare,
         compare_by=time_dims[0] if intent.compare and time_dims else None,
         contrasts=contrasts,

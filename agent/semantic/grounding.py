@@ -54,7 +54,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             for word, group in _thesaurus_words(own, groups):
                 offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
     for word, table_name in _people_words(tables, dimensions, thesaurus):
-        offer("table", table_name, word, "thesaurus: its rows are the only people in the data")
+        offer("table", table_name, word, ONLY_PEOPLE)
     for dim in dimensions.values():
         label = dim["label"].lower()
         words = label.split()
@@ -150,6 +150,7 @@ def effective_head(label: list[str]) -> str:
 
 
 _LABEL_WORD = "a word of its label"
+ONLY_PEOPLE = "thesaurus: its rows are the only people in the data"
 _DESCRIPTION = "its description"
 _PREPOSITIONS = {"at", "in", "on", "of", "with", "from", "to", "for", "by", "per", "since", "until", "before", "after"}
 # words that say what kind of value a column holds, not which column: never a column's name alone

@@ -407,9 +407,10 @@ class SemanticModel(_Strict):
         through, _, _ = dimension.rpartition("__")
         if through and self.time_grain(dimension) is None:  # 'customer__r_name': by way of the customer
             via = self.table_of_entity(through)
-            source = dim.sources[0]
             if via is None:
                 return None
+            # a dimension several tables hold ('season' of games and of players) is read on the entity's own
+            source = next((s for s in dim.sources if s.table == via and s.join is None), dim.sources[0])
             first = [] if via == base_table else self._path(base_table, via)
             rest = [] if via == source.table else self._path(via, source.table)
             if first is None or rest is None or (not first and not rest and via != source.table):

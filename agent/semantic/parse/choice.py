@@ -133,7 +133,10 @@ def metrics_pass(draft: Draft) -> Draft:
     if any(not any(j.from_table == other and j.to_table == table for j in model.joins) for other, _ in draft.absent):
         said = ", ".join(f"'{words}'" for _, words in draft.absent)
         return draft.stop(f"I could not tell what {said} is missing from.")
-    grouping = [_by_the_way_said(key, grouping, table, state, model) for key in grouping]
+    taken = {key: _by_the_way_said(key, grouping, table, state, model) for key in grouping}
+    for said_as, key in taken.items():  # by way of a thing ('baker__series_number'), still said where it was
+        mentions.setdefault(key, mentions.get(said_as))
+    grouping = list(taken.values())
     for key in grouping:
         ways = ways_to_reach(model.project, table, key) if isinstance(key, str) and model.project else []
         if ways:  # 'challenges by series': the episode's series or the baker's: asked, never an error

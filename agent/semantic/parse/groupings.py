@@ -3,9 +3,11 @@ plural things counted ('how many routes') rather than grouped."""
 
 from __future__ import annotations
 
+from agent.semantic.grounding import ONLY_PEOPLE
 from agent.semantic.intent import TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
+from agent.semantic.parse.limits import PER_GROUP_CUES
 from agent.semantic.parse.state import (
     GROUP_CUES,
     WHICH,
@@ -355,6 +357,10 @@ def groupings_pass(draft: Draft) -> Draft:
         grouping[asked_who] = None
         draft.kept.add(asked_who)
         draft.which_singular = True
+    elif asked_who is None and (person := _who_in_each_group(draft, grouping)) is not None:
+        grouping[person] = None  # 'who had the best … in each series': the person, once per series
+        draft.kept.add(person)
+        draft.which_singular = True
     for dim in draft.compared:
         grouping.setdefault(dim, None)
     draft.grouping = {**draft.grouping, **{k: v for k, v in grouping.items() if k not in draft.grouping}}
@@ -378,6 +384,23 @@ def _who(draft: Draft) -> str | None:
         return None
     state.consume(0)
     return names[0]
+
+
+def _who_in_each_group(draft: Draft, grouping: dict[GroupKey, Mention | None]) -> str | None:
+    """'Who … in each series' asks for a person per group: the name of the one table whose rows are people
+    (grounding gave it the thesaurus's person nouns), when the question starts with 'who' and a grouping
+    is said after 'each' / 'per'."""
+    state, model = draft.state, draft.model
+    if not state.tokens or state.tokens[0].low not in set(model.shapes.get("person_question", [])):
+        return None
+    if not any(m is not None and state.cue_before(m.start, PER_GROUP_CUES) for m in grouping.values()):
+        return None
+    people = [t.name for t in model.tables if ONLY_PEOPLE in t.related.values()]
+    name = model.name_dimension(people[0]) if len(people) == 1 else None
+    if name is None or model.dimension_by_name[name].identifier:
+        return None
+    state.consume(0)
+    return name
 
 
 def _things_of_a_value(draft: Draft) -> dict[GroupKey, Mention | None]:
