@@ -124,12 +124,15 @@ class ValueIndex:
         def add(words: tuple[str, ...], dimension: str, value: str, case_sensitive: bool,
                 needs_cue: bool = False) -> None:
             item = ValuePhrase(words, dimension, value, case_sensitive, needs_cue)
+            if not case_sensitive and all(w in grammar for w in words):
+                return  # '[a]', 'The': a value whose words are all grammar is no value when said in lower case
             if words and item not in seen:
                 seen.add(item)
                 index.phrases.append(item)
 
         # Words the model uses itself ('day', 'delay'): typed in lower case they mean that, never a code.
-        model_words = model.vocabulary | CALENDAR_WORDS | STOPWORDS | model.function_words
+        grammar = STOPWORDS | model.function_words
+        model_words = model.vocabulary | CALENDAR_WORDS | grammar
         everyday = frozenset(model.everyday_words)
         suffixes = frozenset(model.name_suffixes)
         shared_aliases = Counter(phrase(alias) for name in values for alias in model.dimension_by_name[name].value_aliases)

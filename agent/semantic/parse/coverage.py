@@ -70,6 +70,9 @@ def unread_words(draft: Draft) -> list[int]:
         low = token.low
         if i in read or token.number is not None or token.aside or not any(c.isalpha() for c in low):
             continue
+        if _value_said_as_a_particle(draft, i):
+            unread.append(i)
+            continue
         if low in fillers or _lemma_in(low, fillers, ("VERB", "NOUN", "ADV")):
             continue
         if low in model.unit_words and i > 0 and state.tokens[i - 1].number is not None:
@@ -85,6 +88,21 @@ def unread_words(draft: Draft) -> list[int]:
             continue
         unread.append(i)
     return unread
+
+
+def _value_said_as_a_particle(draft: Draft, i: int) -> bool:
+    """'how many bakers went out in each series': a grammar word right after a verb, ending its phrase (the
+    question's end or a preposition follows), that is also a whole value of a column ('OUT') may be that
+    value, so it is not let be as grammar: the reader asks rather than drop a condition. 'in each series',
+    'out of JFK' use the word as a preposition and stay grammar."""
+    tokens = draft.state.tokens
+    low = tokens[i].low
+    if low not in draft.state.function_words or i == 0 or "VERB" not in lemmas(tokens[i - 1].low) \
+            or "NOUN" in lemmas(tokens[i - 1].low):
+        return False
+    if i + 1 < len(tokens) and (tokens[i + 1].low not in _PLACE or tokens[i + 1].low == "of"):
+        return False
+    return any(low == value.lower() for values in draft.values.values.values() for value in values)
 
 
 def ask_about(draft: Draft, unread: list[int]) -> Draft:
