@@ -54,6 +54,18 @@ def read_comparisons(state: State, model: SemanticModel
             i += 1
             continue
         op, values, span, end = _comparison_at(tokens, i, model.unit_words)
+        implied = _measure_comparative_at(tokens, i, model) if op is None else None
+        if implied is not None:  # 'older than 50': the adjective names the measure and the direction
+            op, values, span, end, measure = implied
+            unit = model.unit_words.get(tokens[end].low) if end < len(tokens) else None
+            dim = model.dimension_by_name[measure]
+            factor = unit[1] if unit is not None and unit[0] == dim.unit else 1
+            scaled = [clean_number(v * factor) for v in values]
+            filters.append(Filter(field=measure, op=op, values=scaled))
+            state.positions[(measure, op, tuple(scaled))] = span[0]
+            consume_with_mentions(state, [*span, *([end] if unit is not None else [])])
+            i = end + 1
+            continue
         if op is None and (count := tokens[i].number) is not None and (exact := _exact_count_at(state, i, model)):
             op, values, span, end = "=", [count], exact, i + 1  # 'planes with 4 engines'
         if op is None:
@@ -288,6 +300,21 @@ def _comparison_at(tokens: list[Token], i: int, units: dict[str, tuple[str, floa
                 # '30 or more orders': what is compared follows the 'or more'
                 return _OR_SUFFIX[words[k + 1]], [number], [i, k, k + 1], i + 1 if gap else k + 2
     return None, [], [], i
+
+
+def _measure_comparative_at(tokens: list[Token], i: int, model: SemanticModel
+                            ) -> tuple[str, list[float], list[int], int, str] | None:
+    """'older than 50', 'cheaper than 10': a comparative of a measure adjective (thesaurus
+    `measure_adjectives:`), then 'than' and a number, compares that measure: above it for the high side's
+    words, below it for the low side's."""
+    if i + 2 >= len(tokens) or tokens[i + 1].low != "than" or (number := tokens[i + 2].number) is None:
+        return None
+    word = tokens[i].low
+    measure = model.ranking.implies_measure.get(word)
+    if measure is None or measure not in model.dimension_by_name or word.endswith("est"):
+        return None
+    op = ">" if word in model.ranking.descending else "<"
+    return op, [number], [i, i + 1, i + 2], i + 3, measure
 
 
 def clean_number(value: float) -> int | float:

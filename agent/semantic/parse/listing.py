@@ -25,7 +25,9 @@ def listing_pass(draft: Draft) -> Draft:
     filtered = {d.name for d in draft.definitions if d.kind == "filtered"}
     if any(h.metric not in filtered for h in draft.having) or draft.limit is not None or draft.top:
         return draft
-    if any(m.has(kind) for m in state.mentions for kind in _MEASURING) or _measures(state, model) \
+    # a ranking word read already as a comparison ('bakers older than 60') ranks nothing
+    if any(m.has(kind) and not (kind == "rank" and m.used) for m in state.mentions for kind in _MEASURING) \
+            or _measures(state, model) \
             or _shaped(state, model):
         return draft
     start = _list_cue(state, model)
