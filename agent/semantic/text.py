@@ -18,7 +18,7 @@ _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)")
 NUMBER_WORDS = {
     "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
     "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
-    "forty": 40, "fifty": 50, "hundred": 100,
+    "forty": 40, "fifty": 50, "hundred": 100, "twice": 2, "thrice": 3,  # 'at least twice'
 }
 
 MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",

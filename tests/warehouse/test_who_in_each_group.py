@@ -39,3 +39,9 @@ def league(tmp_path_factory):
 ])
 def test_one_person_per_season(league, question):
     assert_reads_as(league, question, BEST_PER_SEASON, leading=True)
+
+
+def test_a_list_by_a_number_column_stays_a_list(league):
+    # 'season' is a number column; said after 'each' it groups the list, it is not a measure
+    assert_reads_as(league, "list the players of each season",
+                    "SELECT player_name, season FROM players", leading=True)

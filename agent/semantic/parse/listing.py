@@ -11,12 +11,14 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import name_of
 from agent.semantic.parse.lexicon import Kind, Mention
+from agent.semantic.parse.limits import PER_GROUP_CUES
 from agent.semantic.parse.state import WHICH, Ambiguity, State, mention_text, plural
 from agent.semantic.text import phrase
 from agent.semantic.words import lemmas
 
 # what else a list question may not hold: an aggregation, a ranking, a time grain (or a measure, below)
 _MEASURING: tuple[Kind, ...] = ("agg", "rank", "grain")
+_GROUPING_CUES = [*PER_GROUP_CUES, ("by",), ("for", "each")]
 
 
 def listing_pass(draft: Draft) -> Draft:
@@ -65,8 +67,9 @@ def _measures(state: State, model: SemanticModel) -> bool:
         for entry in mention.of("metric"):
             if model.metric_by_name[entry.name].measure is not None or not mention.has("entity"):
                 return True
-        if any(model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension")):
-            return True
+        if any(model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension")) \
+                and state.cue_before(mention.start, _GROUPING_CUES) is None:
+            return True  # 'the winners of each series': a number column said as a grouping measures nothing
     return False
 
 
