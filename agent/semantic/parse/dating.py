@@ -4,6 +4,7 @@ order date)'). Without one, a measure is dated by its model's agg_time_dimension
 
 from __future__ import annotations
 
+from agent.semantic.intent import Filter, TimeFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.state import State, consume_with_mentions, mention_at
 from agent.semantic.parse.draft import Draft
@@ -44,24 +45,48 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
         if found is not None:
             consume_with_mentions(state, [index])
             return found
-        if _year_of_verb(token.low, model):
-            state.consume(index)  # 'released in 1995': the year the table is dated by, nothing to choose
-            return None
     return None
 
 
-def _year_of_verb(word: str, model: SemanticModel) -> bool:
+def year_of_verb(state: State, model: SemanticModel) -> str | None:
+    """'released in 1995', 'comedies released before 1990': the year column a verb names ('release_year' of
+    a table dated by a year alone), read off the question; the calendar's years are about that column
+    whichever rows are measured (a rating's own date is not its movie's release)."""
+    for index, token in enumerate(state.tokens):
+        if index in state.used_tokens or mention_at(state, index) is not None or token.low in state.function_words:
+            continue
+        found = _year_of_verb(token.low, model)
+        if found is not None:
+            state.consume(index)
+            return found
+    return None
+
+
+def _year_of_verb(word: str, model: SemanticModel) -> str | None:
     """'released' names the release year of a table dated by a year alone ('release_year')."""
     years = {spec.time["year"] for spec in model.table_by_name.values() if "year" in spec.time and not spec.agg_time}
     if not years or not word.endswith("ed") or len(word) < 5:
-        return False
+        return None
     stems = {word[:-2], word[:-1], word[:-3] if word[-3] == word[-4] else word[:-2]}
-    for name in years:
+    for name in sorted(years):
         dim = model.dimension_by_name.get(name)
         texts = (dim.label, dim.name, *dim.synonyms) if dim is not None else (name,)
         if any("".join(ch for ch in text.lower() if ch.isalnum()) in {stem + "year" for stem in stems} for text in texts):
-            return True
-    return False
+            return name
+    return None
+
+
+def _years_as_conditions(time: TimeFilter, year: str) -> list[Filter] | None:
+    """A time filter of whole years only, as conditions on a year column; None when it says more."""
+    said = time.model_dump(exclude_defaults=True, exclude={"year", "years", "from_year", "until_year"})
+    if said:
+        return None
+    if time.year is not None:
+        return [Filter(field=year, op="=", values=[time.year])]
+    if time.years:
+        return [Filter(field=year, op="in", values=list(time.years))]
+    bounds = [Filter(field=year, op=">=", values=[time.from_year])] if time.from_year is not None else []
+    return bounds + ([Filter(field=year, op="<=", values=[time.until_year])] if time.until_year is not None else [])
 
 
 def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:
@@ -99,4 +124,10 @@ def dating_pass(draft: Draft) -> Draft:
     asides_said = [tuple(t.low for t in tokenize(inner)) for _, _, inner in asides(draft.question)]
     draft.dated_by = read_dating(state, draft.model, dated=(time is not None and not time.is_empty()) or grains,
                                  grouped_by_grain=grains, asides=asides_said)
+    dated = (time is not None and not time.is_empty()) or grains
+    year = draft.year_column = year_of_verb(state, draft.model) if draft.dated_by is None and dated else None
+    conditions = _years_as_conditions(time, year) if year is not None and time is not None else None
+    if conditions:
+        draft.filters += conditions
+        draft.time = None
     return draft

@@ -46,6 +46,7 @@ class Draft:
     # calendar and dates
     time: TimeFilter | None = None
     dated_by: str | None = None  # the time dimension calendar words are about
+    year_column: str | None = None  # a year a verb names ('released per year': the release year), grouped by 'year'
     # conditions
     filters: list[Filter] = field(default_factory=list)
     having: list[MetricFilter] = field(default_factory=list)

@@ -350,6 +350,9 @@ def counted_pass(draft: Draft) -> Draft:
 def groupings_pass(draft: Draft) -> Draft:
     _the_measures_own_period(draft.state, draft.model)
     grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(draft.state, draft.model, draft.time)
+    if draft.year_column is not None:  # 'movies released each year': by the release year, not a row's own date
+        grouping = {(draft.year_column if key in ("year", "metric_time__year") else key): said
+                    for key, said in grouping.items()}
     asked_who = _who(draft)
     if not grouping and asked_who is None:
         grouping = _things_of_a_value(draft)
