@@ -33,3 +33,10 @@ def test_the_way_the_question_names_is_taken(shop):
 def test_said_neither_way_it_is_asked(shop):
     read = extract_intent("total amount by region", shop.semantic, shop.values)
     assert read.intent is None and read.reason, read
+
+
+def test_which_with_the_owner_said_asks_for_one(shop):
+    # 'which customer region': the owner word stands between 'which' and the grouping; one region is asked for
+    assert_reads_as(shop, "which customer region had the highest total amount?",
+                    "SELECT c.region, sum(s.amount) FROM sales s JOIN customers c USING (customer_id) "
+                    "GROUP BY 1 ORDER BY 2 DESC LIMIT 1")

@@ -106,7 +106,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
         if not (named or after_top) and _says_whose_value(state, mention, dims):
             mention.used = True  # 'priority 1-URGENT', 'BUILDING segment': the dimension of a value said
             continue
-        which = state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        # 'which pizza category': the owner said first stands between 'which' and the grouping
+        which = state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
         numeric = all(model.dimension_by_name[d].kind == "numeric" for d in dims)
         after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
         if after in {"when", "where", "while"} and not (cue or which or after_top):
