@@ -40,6 +40,7 @@ if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
     from langchain_core.messages import AnyMessage, ToolMessage
     from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.types import Durability
 
     from agent.policy.scope import Governance
     from agent.context import AgentContext
@@ -103,6 +104,9 @@ class Assistant:
         self.context = context
         self.settings: Settings = context.settings
         self.graph = build_graph(checkpointer or memory_checkpointer(self.settings))
+        # How often a run writes its checkpoint: the saver says what is worth it (LangGraph's default, after
+        # every step, unless the saver names another).
+        self._durability: Durability | None = getattr(self.graph.checkpointer, "durability", None)
         self.governance: Governance = context.governance or Governance(context.warehouse, policy=None,
                                                                          audit=AuditTrail([]))
         self.dispatch_strategy = dispatch_strategy
@@ -564,7 +568,8 @@ class Assistant:
             run_context = await asyncio.to_thread(self._with_learned_words, run_context, who)
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(
-                    graph_input, config, context=run_context, stream_mode=["custom", "updates", "values"]
+                    graph_input, config, context=run_context, stream_mode=["custom", "updates", "values"],
+                    durability=self._durability,
                 ):
                     if mode == "values" and isinstance(chunk, dict):
                         values = chunk

@@ -15,15 +15,21 @@ READS_PER_TURN = 2
 
 
 class CountingSaver(BoundedInMemorySaver):
-    """The in-process saver, counting the checkpoints read (LangGraph's async read calls `get_tuple`)."""
+    """The in-process saver, counting the checkpoints read (LangGraph's async read calls `get_tuple`)
+    and written."""
 
     def __init__(self) -> None:
         super().__init__(max_sessions=10, idle_ttl_s=3600)
         self.reads = 0
+        self.puts = 0
 
     def get_tuple(self, config: Any) -> Any:
         self.reads += 1
         return super().get_tuple(config)
+
+    def put(self, *args: Any, **kwargs: Any) -> Any:
+        self.puts += 1
+        return super().put(*args, **kwargs)
 
 
 async def _turn(assistant: Assistant, saver: CountingSaver, events: Any) -> tuple[Any, int]:
@@ -73,3 +79,14 @@ async def test_what_the_run_streamed_is_what_its_checkpoint_holds(offline_contex
     assert await assistant.pending(session) is None
     snapshot = await assistant.graph.aget_state({"configurable": {"thread_id": session}})
     assert ran.rows == snapshot.values["reply"]["rows"] and ran.text == snapshot.values["reply"]["text"]
+
+
+async def test_a_run_writes_the_in_process_checkpoint_once_as_it_ends(offline_context):
+    """The in-process saver keeps only the latest checkpoint: one written after every step would be
+    compressed only to be dropped by the next."""
+    saver = CountingSaver()
+    assistant = Assistant(offline_context, saver)
+    asked = await assistant.reply(assistant.ask("writes-once", "number of flights by carrier"))
+    assert asked.ask_human is not None and saver.puts == 1
+    ran = await assistant.reply(assistant.resume("writes-once", "run"))
+    assert ran.rows and saver.puts == 2
