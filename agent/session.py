@@ -4,7 +4,8 @@ A session is a thread of conversation; its state is the graph's latest checkpoin
 decode of every channel (in Redis, a round trip too), so `agent.api` reads it once when a turn starts
 (`read`) and takes it afterwards from the run itself (`after_run`), never again in between. Whether a
 question is pending, who asked it, when it paused and the run's deadline are all answered here, from
-that one reading: the session is the one owner of "a question waits for an answer".
+that one reading: the session is the one owner of "a question waits for an answer" (the bot asks it
+through `Assistant.pending`, and keeps no flag of its own).
 
 Imports nothing heavy (no LangGraph at import time), like `agent.api`.
 """
@@ -76,7 +77,8 @@ def pending_of(interrupts: Sequence[Any]) -> AskHuman | None:
     """The question an interrupt asks (the first: the graph pauses on one at a time)."""
     if not interrupts:
         return None
-    return AskHuman.model_validate(ask_human_fields(interrupts[0].value))
+    first = interrupts[0]
+    return AskHuman.model_validate({**ask_human_fields(first.value), "id": getattr(first, "id", None)})
 
 
 def ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:
