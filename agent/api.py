@@ -97,7 +97,7 @@ class Assistant:
         from agent.learning.store import open_store
         from agent.learning.words import WordLearning
         from agent.policy.scope import Governance
-        from agent.runtime import memory_checkpointer
+        from agent.bootstrap import memory_checkpointer
         from agent.supervisor.graph import build_graph
         from agent.tracing import build_tracers
 
@@ -131,7 +131,7 @@ class Assistant:
         line shows its first step from it while this imports the graph). `in_process`: its CPU steps
         run in this process, for one question then exit (no worker pool to start). `warm=False`: the
         CPU workers start at `warm()` or when the first step needs them, not now."""
-        from agent.runtime import build_checkpointer, build_context
+        from agent.bootstrap import build_checkpointer, build_context
 
         context = build_context(settings, chat_model=chat_model, groundwork=groundwork, in_process=in_process,
                                 warm=warm)

@@ -2,7 +2,7 @@
 
 It imports no LangGraph, LangChain or chart library, so a command line can open the warehouse and
 show how it reads a question within a second of starting, while the heavier machinery (graph,
-tools, chat model) is still to be imported. `runtime.build_context` builds on it, so nothing is
+tools, chat model) is still to be imported. `bootstrap.build_context` builds on it, so nothing is
 read twice.
 """
 
