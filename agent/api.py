@@ -25,7 +25,7 @@ from agent.charts.spec import ChartSpec
 from agent.collector import paused_for_startup
 from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
-from agent.groundwork import Groundwork, build_groundwork
+from agent.bootstrap import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.semantic.dialogue_cues import empty_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
