@@ -598,7 +598,10 @@ class Assistant:
             failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, counter.count, counter.tokens
             yield failure
             return
-        session = sessions.after_run(session_id, values, interrupts, time.time())
+        # A run that streamed no state (no step ran) left the checkpoint as it was: read it rather than
+        # take an empty session for what the run left.
+        session = (sessions.after_run(session_id, values, interrupts, time.time()) if values
+                   else await sessions.read(self.graph, session_id))
         if ended is not None:
             ended.append(session)
         reply = _final_reply(session, request_id)
