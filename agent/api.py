@@ -5,7 +5,6 @@ one `AgentReply`. This is all `bot/` needs (import-linter checks it); graph inte
 from __future__ import annotations
 
 import asyncio
-import datetime as dt
 import logging
 import re
 import time
@@ -26,11 +25,13 @@ from agent.charts.spec import ChartSpec
 from agent.collector import paused_for_startup
 from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
-from agent.groundwork import Groundwork, build_groundwork
+from agent.bootstrap import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.semantic.dialogue_cues import empty_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
+from agent import session as sessions
+from agent.session import Session
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.learning.offer import LearnOffer
 from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
@@ -38,8 +39,8 @@ from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Pro
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
     from langchain_core.messages import AnyMessage, ToolMessage
-    from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
+    from langgraph.types import Durability
 
     from agent.policy.scope import Governance
     from agent.context import AgentContext
@@ -96,13 +97,16 @@ class Assistant:
         from agent.learning.store import open_store
         from agent.learning.words import WordLearning
         from agent.policy.scope import Governance
-        from agent.runtime import memory_checkpointer
+        from agent.bootstrap import memory_checkpointer
         from agent.supervisor.graph import build_graph
         from agent.tracing import build_tracers
 
         self.context = context
         self.settings: Settings = context.settings
         self.graph = build_graph(checkpointer or memory_checkpointer(self.settings))
+        # How often a run writes its checkpoint: the saver says what is worth it (LangGraph's default, after
+        # every step, unless the saver names another).
+        self._durability: Durability | None = getattr(self.graph.checkpointer, "durability", None)
         self.governance: Governance = context.governance or Governance(context.warehouse, policy=None,
                                                                          audit=AuditTrail([]))
         self.dispatch_strategy = dispatch_strategy
@@ -127,7 +131,7 @@ class Assistant:
         line shows its first step from it while this imports the graph). `in_process`: its CPU steps
         run in this process, for one question then exit (no worker pool to start). `warm=False`: the
         CPU workers start at `warm()` or when the first step needs them, not now."""
-        from agent.runtime import build_checkpointer, build_context
+        from agent.bootstrap import build_checkpointer, build_context
 
         context = build_context(settings, chat_model=chat_model, groundwork=groundwork, in_process=in_process,
                                 warm=warm)
@@ -184,10 +188,12 @@ class Assistant:
                 yield await self.save_verified(session_id, context)
             return
         async with self._lock(session_id):
-            pending = await self.pending(session_id)
+            # The session is read once here; what follows is handed it (or what a run left), not a re-read.
+            session = await sessions.read(self.graph, session_id)
+            pending = session.pending
             if pending is not None:
                 # The open question is its asker's: another person's words neither answer nor replace it.
-                refusal = await self._not_yours(session_id, context)
+                refusal = self._not_yours(session, context)
                 if refusal is not None:
                     yield refusal
                     return
@@ -198,11 +204,11 @@ class Assistant:
                     yield _reask(session_id, pending, context)
                     return
                 if answer is not None:
-                    async for event in self._answer(session_id, answer, context, pending):
+                    async for event in self._answer(session, answer, context):
                         yield event
                     return
-                await self._drain(session_id, _resume({"choice": "cancel"}), context)
-            turn = await self._new_turn(session_id, message, context)
+                session = await self._drain(session_id, _resume({"choice": "cancel"}), context)
+            turn = self._new_turn(session, message, context)
             async for event in self._run(session_id, turn, context):
                 if pending is not None and isinstance(event, AgentReply):
                     # said once, here: the question left open is gone, nothing of it was run
@@ -218,8 +224,8 @@ class Assistant:
             yield refused
             return
         async with self._lock(session_id):
-            pending = await self.pending(session_id)
-            if pending is None:
+            session = await sessions.read(self.graph, session_id)
+            if session.pending is None:
                 yield AgentReply(
                     session_id=session_id,
                     error="There is nothing waiting for an answer here any more (it may have been answered already).",
@@ -227,24 +233,23 @@ class Assistant:
                     request_id=context.request_id,
                 )
                 return
-            refusal = await self._not_yours(session_id, context)
+            refusal = self._not_yours(session, context)
             if refusal is not None:
                 yield refusal
                 return
-            async for event in self._answer(session_id, {"choice": choice, "sql": edited_sql}, context, pending):
+            async for event in self._answer(session, {"choice": choice, "sql": edited_sql}, context):
                 yield event
 
-    async def _answer(
-        self, session_id: str, answer: dict[str, Any], context: ChatContext, pending: AskHuman | None = None
-    ) -> AsyncIterator[Event]:
-        """Resume with the person's answer. The time they took is not the run's: the deadline moves
-        by the wait; an answer after `pending_ttl_s` finds the question expired and offers it again."""
-        snapshot = await self.graph.aget_state(self._config(session_id))
+    async def _answer(self, session: Session, answer: dict[str, Any], context: ChatContext) -> AsyncIterator[Event]:
+        """Resume `session`'s pending question with the person's answer. The time they took is not the
+        run's: the deadline moves by the wait; an answer after `pending_ttl_s` finds the question expired
+        and offers it again."""
+        session_id, pending = session.id, session.pending
         now = time.time()
-        paused_at = _checkpoint_time(snapshot.created_at) or now
+        paused_at = session.paused_at or now
         if now - paused_at > self.settings.pending_ttl_s:
             await self._drain(session_id, _resume({"choice": "cancel"}), context)
-            question = snapshot.values.get("question") or ""
+            question = session.question
             yield AgentReply(
                 session_id=session_id,
                 text=(
@@ -255,7 +260,7 @@ class Assistant:
                 request_id=context.request_id,
             )
             return
-        deadline = snapshot.values.get("timeout_timestamp")
+        deadline = session.deadline
         remaining = deadline - paused_at if deadline else self.settings.max_execute_second
         resumed = {**answer, "deadline": now + max(remaining, 0.0)}
         offer = await asyncio.to_thread(self._learn_offer, pending, answer.get("choice"), context)
@@ -317,8 +322,8 @@ class Assistant:
         verified query of the workspace (the policy's `teach:` groups; recorded in the audit trail)."""
         from agent.tools.results import latest_output
 
-        snapshot = await self.graph.aget_state(self._config(session_id))
-        state = cast("CommonAgentState", snapshot.values or {})
+        session = await sessions.read(self.graph, session_id)
+        state = cast("CommonAgentState", session.values)
         written = latest_output(state, ("generate_sql",), with_key="intent") if state else None
         question = state.get("question")
         if written is None or not question:
@@ -374,8 +379,8 @@ class Assistant:
                              error_code="empty", request_id=context.request_id)
             return
         async with self._lock(session_id):
-            turn = await self._new_turn(
-                session_id,
+            turn = self._new_turn(
+                await sessions.read(self.graph, session_id),
                 question,
                 context,
                 agent_name=agent_name,
@@ -389,9 +394,7 @@ class Assistant:
     async def may_answer(self, session_id: str, context: ChatContext) -> bool:
         """Whether this person may answer the session's open question (Run, Edit, Cancel, a choice):
         the person who asked, or a member of the access policy's `run_button` groups."""
-        snapshot = await self.graph.aget_state(self._config(session_id))
-        owner = (snapshot.values.get("chat_context") or {}).get("user")
-        return self.governance.may_answer_for(context, owner)
+        return self.governance.may_answer_for(context, (await sessions.read(self.graph, session_id)).owner)
 
     def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]:
         """Questions to offer a new conversation: the team's own example questions from the catalog,
@@ -409,10 +412,8 @@ class Assistant:
         return prompts
 
     async def pending(self, session_id: str) -> AskHuman | None:
-        snapshot = await self.graph.aget_state(self._config(session_id))
-        if not snapshot.interrupts:
-            return None
-        return AskHuman.model_validate(_ask_human_fields(snapshot.interrupts[0].value))
+        """The question the session waits on its asker for, if any (`agent.session` owns it)."""
+        return (await sessions.read(self.graph, session_id)).pending
 
     async def health(self, timeout_s: float = 2.0) -> dict[str, Any]:
         """For readiness: does the warehouse answer, are its slots wedged by work that would not stop, and
@@ -458,21 +459,19 @@ class Assistant:
                 words[option.value] = [dim.label, dim.name.replace("_", " "), *dim.synonyms]
         return words
 
-    async def _not_yours(self, session_id: str, context: ChatContext) -> AgentReply | None:
+    def _not_yours(self, session: Session, context: ChatContext) -> AgentReply | None:
         """A refusal when someone other than the asker (or the policy's run_button groups) answers."""
-        if await self.may_answer(session_id, context):
+        if self.governance.may_answer_for(context, session.owner):
             return None
         log.info("answer refused: %s is not the asker of session %s (request %s)",
-                 context.user, session_id, context.request_id)
+                 context.user, session.id, context.request_id)
         return AgentReply(
-            session_id=session_id,
+            session_id=session.id,
             error="This question belongs to the person who asked it, so only they can run, edit or cancel it. "
             "Ask your own question to get an answer of your own.",
             error_code="not_yours",
             request_id=context.request_id,
         )
-    def _config(self, session_id: str, **extra: Any) -> RunnableConfig:
-        return cast("RunnableConfig", {"configurable": {"thread_id": session_id}, "recursion_limit": 50, **extra})
 
     def _refuse_oversized(
         self, session_id: str, text: str, context: ChatContext, *, sql_only: bool = False
@@ -502,15 +501,16 @@ class Assistant:
             lock = self._locks[session_id] = asyncio.Lock()
         return lock
 
-    async def _new_turn(self, session_id: str, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
+    def _new_turn(self, session: Session, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
+        """The graph input of a new question in `session` (as read when the turn began)."""
         from langchain_core.messages import HumanMessage
 
         from agent.state import empty_tool_call_info
 
-        snapshot = await self.graph.aget_state(self._config(session_id))
+        session_id = session.id
         limit = self.settings.max_execute_second
         return {
-            "messages": [*_close_dangling_calls(snapshot.values.get("messages", [])), HumanMessage(content=text)],
+            "messages": [*_close_dangling_calls(session.messages), HumanMessage(content=text)],
             "question": text,
             "agent_name": fields.pop("agent_name", "Common Agent"),
             "session_id": session_id,
@@ -537,18 +537,29 @@ class Assistant:
             "reply": None,
         }
 
-    async def _drain(self, session_id: str, graph_input: Any, context: ChatContext) -> None:
-        async for _ in self._run(session_id, graph_input, context):
+    async def _drain(self, session_id: str, graph_input: Any, context: ChatContext) -> Session:
+        """Run to the end, showing nothing; the session as the run left it."""
+        ended: list[Session] = []
+        async for _ in self._run(session_id, graph_input, context, ended=ended):
             pass
+        # a failed run streamed no end: what it left is read back (a rare path)
+        return ended[-1] if ended else await sessions.read(self.graph, session_id)
 
-    async def _run(self, session_id: str, graph_input: Any, context: ChatContext) -> AsyncIterator[Event]:
+    async def _run(
+        self, session_id: str, graph_input: Any, context: ChatContext, *, ended: list[Session] | None = None
+    ) -> AsyncIterator[Event]:
+        """Progress, then the reply; the session as the run left it is appended to `ended` when given.
+        The reply is made from what the run streamed (its last values, its interrupt), so the checkpoint
+        it wrote is not read back."""
         from agent.llm.usage import LLMCallCounter
 
         request_id = context.request_id or uuid.uuid4().hex[:12]
         counter = LLMCallCounter()
-        config = self._config(session_id, callbacks=[counter, *self._tracers])
+        config = sessions.config(session_id, callbacks=[counter, *self._tracers])
         limit = self.settings.max_execute_second
         failure: AgentReply | None = None
+        values: dict[str, Any] = {}
+        interrupts: tuple[Any, ...] = ()
         try:
             # Scoping reads the warehouse's tables, so a warehouse that is down is answered like any failure.
             who = context.model_copy(update={"request_id": request_id})
@@ -557,9 +568,14 @@ class Assistant:
             run_context = await asyncio.to_thread(self._with_learned_words, run_context, who)
             async with asyncio.timeout(limit):
                 async for mode, chunk in self.graph.astream(
-                    graph_input, config, context=run_context, stream_mode=["custom", "updates"]
+                    graph_input, config, context=run_context, stream_mode=["custom", "updates", "values"],
+                    durability=self._durability,
                 ):
-                    if mode == "custom" and isinstance(chunk, dict) and "label" in chunk:
+                    if mode == "values" and isinstance(chunk, dict):
+                        values = chunk
+                    elif mode == "updates" and isinstance(chunk, dict) and "__interrupt__" in chunk:
+                        interrupts = tuple(chunk["__interrupt__"])
+                    elif mode == "custom" and isinstance(chunk, dict) and "label" in chunk:
                         yield Progress(**chunk)
         except TimeoutError:
             log.warning("run passed its deadline (request %s, session %s)", request_id, session_id)
@@ -582,7 +598,13 @@ class Assistant:
             failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, counter.count, counter.tokens
             yield failure
             return
-        reply = await self._final_reply(session_id, request_id)
+        # A run that streamed no state (no step ran) left the checkpoint as it was: read it rather than
+        # take an empty session for what the run left.
+        session = (sessions.after_run(session_id, values, interrupts, time.time()) if values
+                   else await sessions.read(self.graph, session_id))
+        if ended is not None:
+            ended.append(session)
+        reply = _final_reply(session, request_id)
         reply.llm_calls, reply.llm_tokens = counter.count, counter.tokens
         yield reply
 
@@ -598,20 +620,6 @@ class Assistant:
         if learned is run_context.semantic and not verified:
             return run_context
         return dataclasses.replace(run_context, semantic=learned, options={**run_context.options, "verified": verified})
-
-    async def _final_reply(self, session_id: str, request_id: str) -> AgentReply:
-        snapshot = await self.graph.aget_state(self._config(session_id))
-        values = snapshot.values
-        tools = list((values.get("chat_tool_call_info") or {}).get("tool_call_name_mapping", {}).values())
-        if snapshot.interrupts:
-            ask = AskHuman.model_validate(_ask_human_fields(snapshot.interrupts[0].value))
-            return AgentReply(
-                session_id=session_id, text=ask.question, sql=ask.sql, ask_human=ask, tools=tools, request_id=request_id
-            )
-        data = dict(values.get("reply") or {})
-        chart = _chart(data.pop("chart_spec", None), data.get("rows") or [])
-        data.setdefault("tools", tools)
-        return AgentReply(session_id=session_id, chart=chart, request_id=request_id, **data)
 
     async def draw_chart(self, reply: AgentReply) -> Chart | None:
         """The reply's chart with its PNG, drawn once the answer is out: in a CPU worker under the
@@ -678,6 +686,21 @@ def learning_command(settings: Settings, kind: str, step: str, target: str | Non
     return commands.run(settings, kind, step, target, workspace, out)
 
 
+def _final_reply(session: Session, request_id: str) -> AgentReply:
+    """The reply a run ended on: its question when it paused on one, else the answer it made."""
+    values = session.values
+    tools = list((values.get("chat_tool_call_info") or {}).get("tool_call_name_mapping", {}).values())
+    if session.pending is not None:
+        ask = session.pending
+        return AgentReply(
+            session_id=session.id, text=ask.question, sql=ask.sql, ask_human=ask, tools=tools, request_id=request_id
+        )
+    data = dict(values.get("reply") or {})
+    chart = _chart(data.pop("chart_spec", None), data.get("rows") or [])
+    data.setdefault("tools", tools)
+    return AgentReply(session_id=session.id, chart=chart, request_id=request_id, **data)
+
+
 def _chart(spec: dict[str, Any] | None, rows: list[list[Any]]) -> Chart | None:
     """The chart to draw for a result, if any (its PNG comes later)."""
     if not spec or spec.get("kind") == "none" or not rows:
@@ -705,13 +728,6 @@ def _reask(session_id: str, pending: AskHuman, context: ChatContext) -> AgentRep
         ask_human=pending,
         request_id=context.request_id,
     )
-
-
-def _checkpoint_time(created_at: str | None) -> float | None:
-    try:
-        return dt.datetime.fromisoformat(created_at).timestamp() if created_at else None
-    except ValueError:
-        return None
 
 
 def _duration(seconds: float) -> str:
@@ -802,16 +818,6 @@ def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[s
         return []
     chosen = {next(iter(owners[w])) for w in said}
     return [o for o in options if o.value in chosen] if len(chosen) == 1 else []
-
-
-def _ask_human_fields(value: dict[str, Any]) -> dict[str, Any]:
-    options = [
-        {"label": str(o.get("label", o.get("value")))[:75], "value": str(o.get("value", o.get("label"))),
-         "style": o.get("style", "default")}
-        for o in value.get("options") or []
-    ]
-    return {"kind": value.get("kind", "clarify"), "question": value.get("question", ""), "options": options,
-            "sql": value.get("sql"), "term": value.get("term"), "readings": list(value.get("readings") or [])}
 
 
 def _close_dangling_calls(messages: list[AnyMessage]) -> list[ToolMessage]:

@@ -19,6 +19,7 @@ from langchain_core.runnables import RunnableConfig
 from langgraph.checkpoint.base import ChannelVersions, Checkpoint, CheckpointMetadata
 from langgraph.checkpoint.memory import InMemorySaver
 from langgraph.checkpoint.serde.base import SerializerProtocol
+from langgraph.types import Durability
 
 # Values shorter than this are kept as they are: zlib's own header and table would outweigh the saving.
 COMPRESS_FROM_BYTES = 256
@@ -46,6 +47,12 @@ class Compressed(SerializerProtocol):
 
 
 class BoundedInMemorySaver(InMemorySaver):
+    # A run writes its checkpoint when it ends (answered, paused on a question, failed or stopped), not
+    # after every step: this saver keeps only a session's latest checkpoint and dies with the process,
+    # so a checkpoint between steps would be compressed only to be dropped by the next (13 of 15 in an
+    # ask and its Run). `agent.api` passes this to LangGraph as the run's `durability`.
+    durability: Durability = "exit"
+
     def __init__(self, *, max_sessions: int, idle_ttl_s: float, clock: Callable[[], float] = time.monotonic):
         super().__init__()
         self.serde = Compressed(self.serde)

@@ -1,7 +1,7 @@
 """What a run knows: who is asking (`ChatContext`) and the agent's parts as that run sees them
 (`AgentContext`), and what the offline model reads through (`Router`, `IntentReader`). A leaf: tools,
 the policy, the model and the graph import it, it imports none of them, so the composition root
-(`agent.runtime`) can import them all without a cycle.
+(`agent.bootstrap`) can import them all without a cycle.
 
 The context lives outside the graph state on purpose: state is checkpointed (and so
 serialised), while a warehouse connection or a chat model must never be.

@@ -24,7 +24,7 @@ from agent.chatbi.narrative import Narrative  # noqa: E402
 from agent.llm.offline import OfflineChatModel  # noqa: E402
 from agent.settings import Settings, load_settings  # noqa: E402
 from agent.tools.sql_tools import ExplainNarrative  # noqa: E402
-from agent.runtime import build_context  # noqa: E402
+from agent.bootstrap import build_context  # noqa: E402
 
 # kind, message, and what the reply must hold: a run that ends early ("Done.") would count too few calls
 SCENARIOS = {

@@ -6,7 +6,7 @@ then "run" at the confirmation, as bench/reader_bench.py's `_ask` does), on the 
 the offline model, its CPU steps in this process so their calls are seen too.
 
 A package is the first level under agent/ or bot/ (agent.tools, agent.supervisor, agent.semantic,
-agent.runtime, ...). A crossing is a call into project code whose nearest project caller is in
+agent.bootstrap, ...). A crossing is a call into project code whose nearest project caller is in
 another package. Third-party frames are transparent (agent.tools calling agent.supervisor through
 LangGraph counts once, as agent.tools -> agent.supervisor), and so are the event loop and
 `asyncio.to_thread`: a task or a thread is charged to the project frame that started it. A coroutine
@@ -44,7 +44,7 @@ CHECKPOINTER = "agent.bounded_memory"
 
 
 def package(module: str) -> str | None:
-    """`agent.tools.semantic` -> `agent.tools`; `agent.runtime` -> `agent.runtime`; None outside the project."""
+    """`agent.tools.semantic` -> `agent.tools`; `agent.bootstrap` -> `agent.bootstrap`; None outside the project."""
     parts = module.split(".")
     if parts[0] not in ROOTS:
         return None
@@ -158,7 +158,7 @@ async def walk(assistant: Any, question: str) -> Any:
 
 async def measure(smoke: bool) -> Crossings:
     from agent.api import Assistant, load_settings
-    from agent.runtime import build_context
+    from agent.bootstrap import build_context
 
     crossings = Crossings()
     asyncio.get_running_loop().set_task_factory(crossings.task_factory)

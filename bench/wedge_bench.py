@@ -169,7 +169,7 @@ async def semantic_parse(context, runs: int) -> None:
 
 
 async def start_up_with_silent_values(context, settings) -> None:
-    from agent.runtime import build_context
+    from agent.bootstrap import build_context
     from agent.warehouse.duck import DuckDBWarehouse
 
     release = threading.Event()

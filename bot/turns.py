@@ -137,9 +137,6 @@ class TurnRunner:
             # Replacing the placeholder is idempotent: a re-run updates the same message.
             reply_ts = await delivery.finish(rendered)
             await self.ledger.note(job.job_id, ledger.REPLY_TS, (reply_ts or "").encode())
-        if reply.ask_human and reply_ts and ledger.PENDING not in done:
-            await self.store.mark_pending(session_id, reply_ts)
-            await self.ledger.note(job.job_id, ledger.PENDING)
         if reply.chart and ledger.CHART not in done:
             # Drawn only now: the answer is already in the thread while the picture is made.
             chart = await self.agent.draw_chart(reply)

@@ -41,6 +41,9 @@ class AskHuman(BaseModel):
     sql: str | None = None  # the SQL awaiting confirmation, so "Edit" can prefill it
     term: str | None = None  # a clarification: the words asked about ("What do you mean by “store”?")
     readings: list[str] = Field(default_factory=list)  # whole questions near this one that can be answered
+    # Which question this is (the graph's interrupt id): an answer names it, so a click on the buttons of
+    # a question answered since never answers a later one. None only where no graph asked it (tests).
+    id: str | None = None
 
 
 class Chart(BaseModel):

@@ -53,6 +53,7 @@ WAITS_FOR_ASKER = (
     "The question in this thread is waiting for the person who asked it to run it, so I left it as it is. "
     "To ask your own question, mention me in a new message in the channel and I will answer you in its own thread."
 )
+ALREADY_ANSWERED = "That question was already answered."
 EMPTY_QUESTION_HINT = "Ask me a data question, e.g. _How many flights left JFK each month?_"
 # What manifest.yml (the agent view) subscribes to for the listeners below; message.* all arrive as `message`.
 BOT_EVENTS = (
@@ -190,8 +191,8 @@ class Surfaces:
             return
         if not await self._may_answer(session_id, channel, user, thread_ts):
             return
-        if await self.store.take_pending(session_id) is None and not self._expired(message_ts):
-            self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
+        if not await self._take_answer(session_id, value.get("q")) and not self._expired(message_ts):
+            self.jobs.spawn(self._notice(channel, user, thread_ts, ALREADY_ANSWERED), "stale")
             return
         # An expired question goes to the agent too: it says so and offers to ask again.
         label = action.get("text", {}).get("text", choice)
@@ -228,6 +229,16 @@ class Surfaces:
         self.jobs.spawn(self._notice(channel, user, thread_ts, refusal), "not-yours")
         return False
 
+    async def _take_answer(self, session_id: str, question_id: str | None) -> bool:
+        """Whether this answer is the one that answers the session's pending question: the agent says
+        what is pending (the session owns it, the bot keeps no flag of its own), and of the answers to
+        one question only the first is taken (a double click, two people, two replicas). A button
+        naming another question than the pending one (`question_id`) comes from a question answered since."""
+        pending = await self.agent.pending(session_id)
+        if pending is None or (question_id is not None and question_id != pending.id):
+            return False
+        return await self.store.claim(_answer_key(session_id, pending.id), self.settings.pending_ttl_s)
+
     def _expired(self, message_ts: str | None) -> bool:
         """The question message is older than a pending question may wait (Slack ts are epoch seconds)."""
         try:
@@ -249,11 +260,11 @@ class Surfaces:
     ) -> None:
         pending = await self.agent.pending(session_id)
         if pending is None:
-            await self._notice(channel, user, thread_ts, "That question was already answered.")
+            await self._notice(channel, user, thread_ts, ALREADY_ANSWERED)
             return
         if not await self._may_answer(session_id, channel, user, thread_ts):
             return
-        metadata = actions.encode(s=session_id, c=channel, t=thread_ts, m=message_ts)
+        metadata = actions.encode(s=session_id, c=channel, t=thread_ts, m=message_ts, q=pending.id)
         await self.client.views_open(trigger_id=trigger_id, view=edit_sql_modal(pending.sql or "", metadata))
 
     async def submit_edited_sql(self, body: dict[str, Any], view: dict[str, Any], ack: AsyncAck) -> None:
@@ -270,8 +281,8 @@ class Surfaces:
             return
         if not await self._may_answer(session_id, channel, user, thread_ts):
             return
-        if await self.store.take_pending(session_id) is None:
-            self.jobs.spawn(self._notice(channel, user, thread_ts, "That question was already answered."), "stale")
+        if not await self._take_answer(session_id, meta.get("q")):
+            self.jobs.spawn(self._notice(channel, user, thread_ts, ALREADY_ANSWERED), "stale")
             return
         await self.jobs.submit(
             ResumeJob(
@@ -299,10 +310,17 @@ class Surfaces:
         if where.thread_ts is None:  # only slash commands start threads, and they do not come this way
             raise ValueError("a question in a thread needs the thread's ts")
         session_id, existed = await session_for_thread(self.store, where.channel, where.thread_ts)
-        if existed and not await self._may_write_while_pending(session_id, where):
-            return
-        # A message while a confirmation waits answers it in words; the agent reads "yes/run it/cancel".
-        await self.store.take_pending(session_id)
+        pending = await self.agent.pending(session_id) if existed else None
+        if pending is not None:
+            if not await self._may_answer(
+                session_id, where.channel, where.user, where.thread_ts, refusal=WAITS_FOR_ASKER
+            ):
+                # A question waiting in the thread belongs to its asker: anyone else's message neither
+                # answers nor replaces it (their own question goes in a new thread), so it is not taken.
+                return
+            # The asker's message answers it in words (the agent reads "yes/run it/cancel") or replaces it:
+            # either way a click on its buttons afterwards finds it answered.
+            await self.store.claim(_answer_key(session_id, pending.id), self.settings.pending_ttl_s)
         await self.jobs.submit(
             AskJob(
                 request_id=new_request_id(),
@@ -312,15 +330,6 @@ class Surfaces:
                 thread_title=None if existed else title,
                 echo=echo,
             )
-        )
-
-    async def _may_write_while_pending(self, session_id: str, where: Where) -> bool:
-        """A confirmation waiting in the thread belongs to its asker: anyone else's message neither answers
-        nor replaces it (their own question goes in a new thread), so it is not taken at all."""
-        if await self.agent.pending(session_id) is None:
-            return True
-        return await self._may_answer(
-            session_id, where.channel, where.user, where.thread_ts, refusal=WAITS_FOR_ASKER
         )
 
     async def record_feedback(self, body: dict[str, Any], action: dict[str, Any]) -> None:
@@ -544,3 +553,8 @@ def _acking(handler: ClickHandler) -> Callable[[AsyncAck, dict[str, Any], dict[s
         await handler(body, action)
 
     return listener
+
+
+def _answer_key(session_id: str, question_id: str | None) -> str:
+    """The claim the first answer to a session's pending question takes (`StateStore.claim`)."""
+    return f"answer:{session_id}:{question_id or ''}"

@@ -110,6 +110,14 @@ def _plain(markdown: str, limit: int = 300) -> str:
     return flat if len(flat) <= limit else flat[: limit - 1] + "…"
 
 
+def _answer_value(ask: AskHuman, session_id: str, choice: str) -> str:
+    """A button's value: the session, the choice, and which question it answers (`q`), so a click on a
+    question answered since is told so instead of answering the session's next question."""
+    if ask.id is None:
+        return actions.encode(s=session_id, v=choice)
+    return actions.encode(s=session_id, v=choice, q=ask.id)
+
+
 def ask_human_blocks(ask: AskHuman, session_id: str, *, sql_already_shown: bool) -> list[dict[str, Any]]:
     blocks = [section(to_mrkdwn(ask.question)[:MAX_SECTION])]
     if ask.kind == "confirm_sql":
@@ -117,15 +125,15 @@ def ask_human_blocks(ask: AskHuman, session_id: str, *, sql_already_shown: bool)
             blocks += code_sections(ask.sql)
         row = actions_block(
             [
-                button("Run", actions.RUN, actions.encode(s=session_id, v="run"), "primary"),
-                button("Edit", actions.EDIT, actions.encode(s=session_id, v="edit")),
-                button("Cancel", actions.CANCEL, actions.encode(s=session_id, v="cancel"), "danger"),
+                button("Run", actions.RUN, _answer_value(ask, session_id, "run"), "primary"),
+                button("Edit", actions.EDIT, _answer_value(ask, session_id, "edit")),
+                button("Cancel", actions.CANCEL, _answer_value(ask, session_id, "cancel"), "danger"),
             ]
         )
         return blocks + [row] if row else blocks
 
     buttons = [
-        button(option.label, f"{actions.CHOOSE}_{i}", actions.encode(s=session_id, v=option.value), option.style)
+        button(option.label, f"{actions.CHOOSE}_{i}", _answer_value(ask, session_id, option.value), option.style)
         for i, option in enumerate(ask.options)
     ]
     row = actions_block(buttons)

@@ -1,6 +1,6 @@
 """What a job has already done, so a job run twice (its worker died) never answers twice.
 
-A turn is a few Slack steps (echo, placeholder, reply, pending mark, uploads) around one
+A turn is a few Slack steps (echo, placeholder, reply, uploads) around one
 agent run. Each finished step is noted under the job's id; a second run skips the steps
 already done, reuses the placeholder message (the reply replaces it, so a re-run updates
 the same message) and reuses the agent's reply when it was already computed.
@@ -21,7 +21,6 @@ PLACEHOLDER = "placeholder_ts"
 THREAD = "thread_ts"
 REPLY = "reply"
 REPLY_TS = "reply_ts"
-PENDING = "pending"
 CHART = "chart"
 CSV = "csv"
 DONE = "done"

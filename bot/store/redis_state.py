@@ -2,8 +2,7 @@
 
 Layout under one prefix: `claim:{key}` (SET NX EX: the first replica wins a delivery or
 a click), `thread:{channel}:{ts}` -> session id (its TTL slides with use, like the
-session itself), `pending:{session}` -> the waiting message's ts (GETDEL: one answer
-wins), `feedback:{channel}:{ts}` a hash user -> vote, `rate:{key}:{window}` a fixed
+session itself), `feedback:{channel}:{ts}` a hash user -> vote, `rate:{key}:{window}` a fixed
 window counter, `retry:{job}` a failed job's request for its Retry button, `hold:{key}` a
 sorted set of holders scored by when their place lapses (a per-person concurrency cap).
 
@@ -22,8 +21,6 @@ from agent.api import SESSION_IDLE_TTL_S
 from bot.settings import DEFAULT_KEY_PREFIX
 from bot.store.state import Feedback
 
-# A question waits for its answer as long as its session lives.
-PENDING_TTL_S = SESSION_IDLE_TTL_S
 FEEDBACK_TTL_S = 90 * 24 * 3600
 
 # Drop lapsed places, then take one if the holder has none and there is room; atomic on one key.
@@ -46,14 +43,12 @@ class RedisStateStore:
         *,
         prefix: str = DEFAULT_KEY_PREFIX,
         session_ttl_s: int = SESSION_IDLE_TTL_S,
-        pending_ttl_s: int = PENDING_TTL_S,
         feedback_ttl_s: int = FEEDBACK_TTL_S,
         clock: Callable[[], float] = time.time,
     ):
         self.redis = redis
         self.prefix = prefix
         self._session_ttl_s = session_ttl_s
-        self._pending_ttl_s = pending_ttl_s
         self._feedback_ttl_s = feedback_ttl_s
         # Wall clock, not monotonic: every replica must land a hit in the same window.
         self._clock = clock
@@ -71,12 +66,6 @@ class RedisStateStore:
 
     async def bind_session(self, thread_key: str, session_id: str) -> None:
         await self.redis.set(self._key("thread", thread_key), session_id, ex=self._session_ttl_s)
-
-    async def mark_pending(self, session_id: str, message_ts: str) -> None:
-        await self.redis.set(self._key("pending", session_id), message_ts, ex=self._pending_ttl_s)
-
-    async def take_pending(self, session_id: str) -> str | None:
-        return _text(await self.redis.getdel(self._key("pending", session_id)))
 
     async def record_feedback(self, feedback: Feedback) -> None:
         key = self._key("feedback", feedback.channel, feedback.message_ts)

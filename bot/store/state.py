@@ -34,12 +34,6 @@ class StateStore(Protocol):
 
     async def bind_session(self, thread_key: str, session_id: str) -> None: ...
 
-    async def mark_pending(self, session_id: str, message_ts: str) -> None:
-        """Remember the message whose buttons wait for the person's answer."""
-
-    async def take_pending(self, session_id: str) -> str | None:
-        """Return and clear the waiting message's ts: exactly one answer wins."""
-
     async def record_feedback(self, feedback: Feedback) -> None: ...
 
     async def count_hit(self, key: str, window_s: int) -> int:
@@ -64,7 +58,6 @@ class InMemoryStateStore:
     clock: Callable[[], float] = time.monotonic
     _claims: dict[str, float] = field(default_factory=dict)
     _sessions: dict[str, str] = field(default_factory=dict)
-    _pending: dict[str, str] = field(default_factory=dict)
     _jobs: dict[str, tuple[str, float]] = field(default_factory=dict)
     _hits: dict[tuple[str, int], int] = field(default_factory=dict)
     _holds: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -85,12 +78,6 @@ class InMemoryStateStore:
 
     async def bind_session(self, thread_key: str, session_id: str) -> None:
         self._sessions[thread_key] = session_id
-
-    async def mark_pending(self, session_id: str, message_ts: str) -> None:
-        self._pending[session_id] = message_ts
-
-    async def take_pending(self, session_id: str) -> str | None:
-        return self._pending.pop(session_id, None)
 
     async def record_feedback(self, feedback: Feedback) -> None:
         self.feedback[(feedback.channel, feedback.message_ts, feedback.user)] = feedback

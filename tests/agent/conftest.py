@@ -8,7 +8,7 @@ import pytest
 
 from agent.api import Assistant
 from agent.llm.routing import Route, route_message
-from agent.runtime import build_context
+from agent.bootstrap import build_context
 
 
 @pytest.fixture(scope="session")

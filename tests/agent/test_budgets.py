@@ -15,7 +15,7 @@ import threading
 import pytest
 
 from agent.api import Assistant, ChatContext
-from agent.runtime import build_context
+from agent.bootstrap import build_context
 from agent.tools import steps
 from agent.budget.cpu import CpuPool
 from agent.budget.inputs import nesting_depth

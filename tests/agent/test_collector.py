@@ -128,8 +128,8 @@ class AtBuild(logging.Handler):
     def emit(self, record):
         if record.getMessage().startswith("agent ready"):
             built.append(len(collections))
-logging.getLogger("agent.runtime").addHandler(AtBuild())
-logging.getLogger("agent.runtime").setLevel(logging.INFO)
+logging.getLogger("agent.bootstrap").addHandler(AtBuild())
+logging.getLogger("agent.bootstrap").setLevel(logging.INFO)
 
 with contextlib.redirect_stdout(io.StringIO()) as printed:
     status = main(["ask", "number of flights by origin", "--yes", "--json"])

@@ -8,9 +8,9 @@ import shutil
 import duckdb
 import pytest
 
-from agent import groundwork as groundwork_module
+from agent import bootstrap as groundwork_module
 from agent import groundwork_cache
-from agent.groundwork import build_groundwork
+from agent.bootstrap import build_groundwork
 from agent.warehouse import open_warehouse
 from agent.warehouse.demo import demo_path
 

@@ -66,7 +66,7 @@ async def test_a_step_that_needs_its_own_process_gets_a_worker():
 
 def test_the_command_lines_fix_gets_a_worker(settings, warehouse):
     """A fix's probes open the warehouse file their own way: the composition root says so."""
-    from agent.runtime import build_context
+    from agent.bootstrap import build_context
 
     context = build_context(settings, warehouse=warehouse, in_process=True)
     try:

@@ -76,7 +76,7 @@ def test_a_start_that_fails_leaves_no_workers_starting(monkeypatch, tmp_path):
     def refuse(settings):
         raise OSError("no room for the sessions")
 
-    monkeypatch.setattr("agent.runtime.build_checkpointer", refuse)
+    monkeypatch.setattr("agent.bootstrap.build_checkpointer", refuse)
     with pytest.raises(OSError, match="no room"):
         Assistant.from_settings(load_settings())
     assert len(warmed) == 1 and closed == warmed

@@ -11,7 +11,7 @@ import pytest
 from agent.context import OutsideARun
 from agent.errors import NoRunContextError
 from agent.llm.routing import route_message
-from agent.runtime import RunReader
+from agent.bootstrap import RunReader
 from agent.tools.semantic import SemanticParse
 
 

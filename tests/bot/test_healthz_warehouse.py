@@ -7,7 +7,7 @@ from aiohttp.test_utils import TestClient, TestServer
 from slack_bolt.async_app import AsyncApp
 
 from agent.api import Assistant
-from agent.runtime import build_context
+from agent.bootstrap import build_context
 from bot.health import Readiness
 from bot.http_server import build_web_app
 

@@ -65,3 +65,34 @@ def _as(user: str):
     from agent.api import ChatContext
 
     return ChatContext(user=user, channel="C1")
+
+
+async def test_a_click_on_a_question_replaced_since_does_not_answer_the_one_pending_now(bot_settings, slack, real_agent):
+    """The session (the agent) is the one owner of what is pending, and a button names the question it
+    answers: Run on a question the asker replaced by a new one is told it was answered, and the new
+    question still waits for its own Run."""
+    async with serving_bot(bot_settings, slack, real_agent) as bot:
+        await bot.send.event(mention("average arrival delay by origin", ts="400.1", user="U-A"))
+        await bot.drain()
+        first = slack.thread("C1", "400.1")[-1]
+        old_run = find_button(first, actions.RUN)
+        assert old_run, _text(first)
+
+        await bot.send.event(message("number of flights by carrier", ts="400.2", thread_ts="400.1", user="U-A"))
+        await bot.drain()
+        second = slack.thread("C1", "400.1")[-1]
+        new_run = find_button(second, actions.RUN)
+        assert new_run and new_run["value"] != old_run["value"], _text(second)
+        session_id = await bot.runtime.store.session_for(thread_key("C1", "400.1"))
+        waiting = await real_agent.pending(session_id)
+        assert waiting is not None and "carrier" in (waiting.sql or "")
+
+        await bot.send.interaction(click(actions.RUN, old_run["value"], message=first, user="U-A", label="Run"))
+        await bot.drain()
+        assert [e["text"] for e in slack.ephemerals() if e.get("user") == "U-A"] == ["That question was already answered."]
+        assert await real_agent.pending(session_id) == waiting, "the old button answered the new question"
+
+        await bot.send.interaction(click(actions.RUN, new_run["value"], message=second, user="U-A", label="Run"))
+        await bot.drain()
+        assert await real_agent.pending(session_id) is None
+        assert "9E" in _text(slack.thread("C1", "400.1")[-1]) or "carrier" in _text(slack.thread("C1", "400.1")[-1])

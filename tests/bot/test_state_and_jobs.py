@@ -27,12 +27,6 @@ async def test_claim_once_until_ttl_passes():
     assert await store.claim("k", 10)
 
 
-async def test_pending_is_taken_exactly_once():
-    store = InMemoryStateStore()
-    await store.mark_pending("s", "1.1")
-    assert await store.take_pending("s") == "1.1" and await store.take_pending("s") is None
-
-
 async def test_rate_counter_resets_each_window_and_feedback_replaces_a_vote():
     clock = Clock()
     store = InMemoryStateStore(clock=clock)

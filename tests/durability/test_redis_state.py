@@ -27,14 +27,14 @@ async def test_a_delivery_is_claimed_by_one_replica_only(stores, redis_client, p
     assert ttls and all(0 < ttl <= 60 for ttl in ttls.values())
 
 
-async def test_thread_session_and_pending_answer_are_shared_and_taken_once(stores):
+async def test_thread_session_and_an_answer_claim_are_shared_and_taken_once(stores):
     a, b = stores
     assert await b.session_for("C1:5.5") is None
     await a.bind_session("C1:5.5", "slack-C1-5.5")
     assert await b.session_for("C1:5.5") == "slack-C1-5.5"
-    await a.mark_pending("slack-C1-5.5", "6.6")
-    assert await b.take_pending("slack-C1-5.5") == "6.6"
-    assert await a.take_pending("slack-C1-5.5") is None
+    # the first answer to a pending question claims it on one replica; the other replica's is refused
+    assert await b.claim("answer:slack-C1-5.5:q1", 60) is True
+    assert await a.claim("answer:slack-C1-5.5:q1", 60) is False
 
 
 async def test_rate_limit_counts_hits_from_every_replica_in_one_window(stores):

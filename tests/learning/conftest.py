@@ -14,7 +14,7 @@ from agent.api import Assistant, ChatContext
 from agent.audit import AuditTrail
 from agent.policy import Policy
 from agent.policy.scope import Governance
-from agent.runtime import build_context
+from agent.bootstrap import build_context
 
 _sessions = itertools.count()
 

@@ -16,7 +16,7 @@ from agent.audit.trail import JsonLinesSink
 from agent.policy import Policy
 from agent.policy.scope import Governance
 from agent.api import ChatContext
-from agent.runtime import build_context
+from agent.bootstrap import build_context
 
 POLICY = """\
 version: 1

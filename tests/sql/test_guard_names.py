@@ -10,7 +10,7 @@ import pytest
 
 from agent.api import Assistant
 from agent.errors import SqlSyntaxError, UnsafeSqlError
-from agent.runtime import build_context
+from agent.bootstrap import build_context
 from agent.sql.explain import explain_sql
 from agent.sql.guard import ensure_read_only
 

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import asyncio
+import uuid
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
@@ -61,6 +62,8 @@ class FakeAgent:
             sql=SQL,
         )
         self.next_ask = None
+        if confirm.id is None:  # each question its own, as the graph's interrupt ids are
+            confirm = confirm.model_copy(update={"id": uuid.uuid4().hex})
         self.paused[session_id] = confirm
         reply = AgentReply(session_id=session_id, response_agent="Text2SQL Agent", text=f"Here is SQL for *{text}*.",
                            sql=SQL, ask_human=confirm, tools=["data_discovery", "generate_sql"])

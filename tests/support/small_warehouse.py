@@ -7,7 +7,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-from agent.groundwork import Groundwork, build_groundwork
+from agent.bootstrap import Groundwork, build_groundwork
 from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 from agent.semantic.extract import extract_intent

@@ -7,7 +7,7 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from agent.groundwork import build_groundwork
+from agent.bootstrap import build_groundwork
 from agent.semantic.extract import extract_intent
 from tests.warehouse.conftest import server_settings
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.groundwork import build_groundwork
+from agent.bootstrap import build_groundwork
 from agent.semantic.compare import rows_match
 from agent.semantic.compiler import compile_intent
 from agent.semantic.extract import extract_intent

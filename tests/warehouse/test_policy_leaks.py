@@ -13,7 +13,7 @@ import json
 import pytest
 
 from agent.api import Assistant, ChatContext
-from agent.runtime import build_context
+from agent.bootstrap import build_context
 from tests.warehouse.conftest import server_settings
 
 pytest.importorskip("sqlalchemy")

@@ -1,0 +1,297 @@
+"""The composition root: what the agent runs on, built once at start from the settings, in two stages.
+
+`build_groundwork`: what the agent reads before its graph exists, the warehouse, the semantic model and its
+values. It needs no LangGraph, LangChain, chart library or worker pool, so a command line can open the
+warehouse and show how it reads a question within a second of starting, while the heavier machinery is
+still to be imported. `build_context` builds the run context on that groundwork (catalog, chat model, CPU
+workers, governance), so nothing is read twice; `build_checkpointer` says where sessions live.
+
+Importing this module costs what the first stage needs and no more: what only the second stage uses is
+imported when it is built (`agent.api` imports this module at once, and must stay light).
+"""
+
+from __future__ import annotations
+
+import logging
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any, cast
+
+from agent import groundwork_cache
+from agent.budget.inputs import check_question
+from agent.errors import AssistantError, InputTooLargeError, QueryTimeoutError
+from agent.llm.routing import clean_message, split_sql
+from agent.semantic.dbt_spec import Project
+from agent.semantic.extract import extract_intent
+from agent.semantic.layer import load_layer
+from agent.semantic.model import SemanticModel, SemanticModelError
+from agent.semantic.reading import describe
+from agent.semantic import words
+from agent.semantic.values import ValueIndex
+from agent.settings import Settings
+from agent.warehouse import Warehouse, WarehouseUnavailableError, open_warehouse
+
+if TYPE_CHECKING:
+    from langchain_core.language_models.chat_models import BaseChatModel
+    from langgraph.checkpoint.base import BaseCheckpointSaver
+
+    from agent.bounded_memory import BoundedInMemorySaver
+    from agent.catalog import Catalog
+    from agent.context import AgentContext
+    from agent.policy.scope import Governance
+    from agent.tools.semantic import SemanticParse
+
+log = logging.getLogger(__name__)
+
+# Below this share of recognised words an intent is a guess (a season word in a poem request).
+DATA_INTENT_CONFIDENCE = 0.75
+
+
+@dataclass
+class Groundwork:
+    settings: Settings
+    warehouse: Warehouse
+    semantic: SemanticModel
+    values: ValueIndex
+
+    def reading(self, question: str) -> str | None:
+        """How the offline model will read a new question ("Number of flights by origin airport"), or
+        None when that is not settled before the supervisor runs: an LLM reads it, an access policy
+        decides what this person may see, it holds SQL, or it is no confident data question."""
+        if self.settings.has_llm or self.settings.policy_path is not None:
+            return None
+        message = clean_message(question)
+        try:
+            check_question(message, self.settings.max_question_chars)
+        except InputTooLargeError:
+            return None
+        if not message or split_sql(message)[0]:
+            return None
+        extraction = extract_intent(message, self.semantic, self.values)
+        if (extraction.intent is None or extraction.unsupported or extraction.unknown_values
+                or extraction.confidence < DATA_INTENT_CONFIDENCE):
+            return None
+        return describe(extraction.intent, self.semantic)
+
+
+def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
+    warehouse = warehouse or open_warehouse(settings)
+    words.use_disk_cache(Path(settings.data_dir) / "cache")  # the model's words, without the libraries' tables
+    kept_at = groundwork_cache.cache_path(settings, warehouse)
+    kept = groundwork_cache.load(kept_at) if kept_at is not None else None
+    if kept is not None:
+        _log_diagnostics(kept[0])
+        return Groundwork(settings, warehouse, kept[0], ValueIndex.kept(kept[1], warehouse, kept[0]))
+    semantic = _semantic_model(settings, warehouse)
+    if not warehouse.is_demo and semantic.tables:
+        # People call the data by the schema it lives in ('movies in the catalog', 'the sales data').
+        semantic = semantic.model_copy(update={"data_names": [warehouse.schema().default_schema]})
+    values = _values(warehouse, semantic)
+    if kept_at is not None and values is not None:  # values cut short by their budget are not kept
+        groundwork_cache.save(kept_at, semantic, values)
+    groundwork = Groundwork(settings, warehouse, semantic, values or ValueIndex())
+    words.save_disk_cache()
+    return groundwork
+
+
+def _values(warehouse: Warehouse, semantic: SemanticModel) -> ValueIndex | None:
+    """The warehouse's values for the semantic model; None when a read runs past its budget (start-up
+    goes on without them: words naming values are not recognised until a restart)."""
+    try:
+        return ValueIndex.from_warehouse(warehouse, semantic)
+    except QueryTimeoutError as exc:
+        log.warning("starting without the warehouse's values: %s", exc.user_message)
+        return None
+
+
+def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
+    """SEMANTIC_MODEL_PATH's dbt project, else the demo's; for another warehouse with no model, a dbt
+    model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
+    path = settings.semantic_model_path
+    if path is None and not warehouse.is_demo:
+        from agent.catalog.bootstrap_dbt import write_project  # the catalog: not on the demo's first step
+        from agent.catalog.commands import bootstrap_document, semantic_dir_for
+
+        folder = semantic_dir_for(settings, warehouse)
+        try:
+            schema = warehouse.schema()
+            if not schema.tables:  # say which schemas were seen and the setting, not "no metric"
+                from agent.catalog.introspected import no_tables_sentence
+
+                raise SemanticModelError(no_tables_sentence(schema))
+            write_project(bootstrap_document(warehouse, warehouse.schema(), settings), folder)
+            log.info("bootstrapped a dbt semantic model of %s in %s", warehouse.describe(), folder)
+        except WarehouseUnavailableError as exc:
+            if not any(folder.glob("*.yml")):
+                # Nothing to read the questions with yet: the free path answers until a restart.
+                log.warning("no semantic model until the warehouse answers: %s", exc.user_message)
+                demo = load_layer()
+                return demo.model_copy(update={
+                    "tables": [], "joins": [], "dimensions": [], "metrics": [], "default_metric": None,
+                    "project": Project([], [], [], warehouse.dialect),
+                })
+            log.warning("the warehouse does not answer; using the model bootstrapped earlier in %s", folder)
+        path = folder
+    semantic = load_layer(path, dialect=warehouse.dialect)
+    _log_diagnostics(semantic)
+    if not warehouse.is_demo:  # the demo's model is checked by the tests, not at every start
+        _check_compiles(semantic, warehouse, path)
+    return semantic
+
+
+def _log_diagnostics(semantic: SemanticModel) -> None:
+    for problem in semantic.project.diagnostics:
+        log.warning("semantic model: %s", problem)
+
+
+def _check_compiles(semantic: SemanticModel, warehouse: Warehouse, path: Path | None) -> None:
+    """Each metric compiled and dry-run now, so a model the warehouse cannot run is found before anyone
+    asks: failures are logged with file and line; a model none of whose metrics runs stops the start."""
+    from agent.catalog.compile_check import STARTUP_BUDGET_S, check_metrics
+
+    report = check_metrics(semantic, warehouse, budget_s=STARTUP_BUDGET_S, root=path)
+    for failure in report.failures:
+        log.warning("semantic model: %s", failure)
+    log.info("semantic model: %s", report.summary())
+    if report.checked and not report.compiled:
+        raise SemanticModelError(
+            f"No metric of the semantic model runs on {warehouse.engine}; the first: {report.failures[0]}"
+        )
+
+
+# -- the run context --------------------------------------------------------------------------------
+
+# A catalog match this strong makes a message a data question even when the semantic
+# model cannot express it (the free path or a clear "I can't" answers it then).
+DATA_MATCH_SCORE = 1.0
+
+
+def build_context(
+    settings: Settings, *, chat_model: BaseChatModel | None = None, warehouse: Warehouse | None = None,
+    groundwork: Groundwork | None = None, in_process: bool = False, warm: bool = True,
+) -> AgentContext:
+    """The run context; on `groundwork` already read (warehouse, semantic model, values) when given.
+    `in_process`: CPU steps run in this process under their budget (one question, then exit: a
+    worker pool would cost more than it saves). `warm`: the CPU workers start now, in the background
+    (else when `context.cpu.warm()` is called or the first step needs them)."""
+    from agent.budget.cpu import CpuPool  # a worker pool: not for a command line's first step
+    from agent.budget.in_process import InProcessCpu
+    from agent.context import AgentContext
+    from agent.llm import build_chat_model
+    from agent.tools import steps
+
+    groundwork = groundwork or build_groundwork(settings, warehouse)
+    warehouse = groundwork.warehouse
+    # The offline model answers per person: each run's context hands its copy a RunReader of itself.
+    model = chat_model or build_chat_model(settings, reader_for=RunReader)
+    context = AgentContext(
+        settings=settings,
+        warehouse=warehouse,
+        catalog=_catalog(settings, warehouse),
+        semantic=groundwork.semantic,
+        values=groundwork.values,
+        model=model,
+        cpu=InProcessCpu(settings.cpu_step_budget_s, preload=steps.PRELOAD, own_process=steps.NEEDS_OWN_PROCESS)
+        if in_process
+        else CpuPool(settings.cpu_workers, settings.cpu_step_budget_s, preload=steps.PRELOAD),
+    )
+    # The policy is read before the workers start: a bad file stops start-up with nothing half-started.
+    context.governance = build_governance(settings, context)
+    if warm:
+        context.cpu.warm()
+    log.info("agent ready: model=%s warehouse=%s", type(context.model).__name__, warehouse.describe())
+    return context
+
+
+def build_governance(settings: Settings, context: AgentContext) -> Governance:
+    """The access policy (when POLICY_PATH is set; a bad file stops start-up) and the audit trail."""
+    from agent.audit import AuditTrail
+    from agent.policy import Policy
+    from agent.policy.scope import Governance
+
+    policy = Policy.load(settings.policy_path) if settings.policy_path else None
+    governance = Governance(context.warehouse, policy, AuditTrail.from_settings(settings))
+    if policy is not None:
+        log.info("access policy %s: default %s, rules: %d", settings.policy_path, policy.data.default,
+                 len(policy.data.rules))
+    return governance
+
+
+def _catalog(settings: Settings, warehouse: Warehouse) -> Catalog:
+    """The demo's hand-written catalog, or the live warehouse's (CATALOG_PATH laid on top)."""
+    from agent.catalog import default_catalog
+    from agent.catalog.introspected import LiveCatalog
+
+    if warehouse.is_demo and settings.catalog_path is None:
+        return default_catalog()
+    try:
+        return cast("Catalog", LiveCatalog(warehouse, settings.catalog_path))
+    except WarehouseUnavailableError as exc:
+        log.warning("starting without the catalog until the warehouse answers: %s", exc.user_message)
+        return cast("Catalog", LiveCatalog(warehouse, settings.catalog_path, eager=False))
+
+
+def build_checkpointer(settings: Settings) -> BaseCheckpointSaver[Any]:
+    """Sessions live in Redis when REDIS_URL is set (several replicas share them), else in-process."""
+    if settings.redis_url:
+        from checkpoint_redis import AsyncRedisSaver
+
+        return AsyncRedisSaver.from_url(settings.redis_url, ttl_seconds=settings.session_idle_ttl_s)
+    log.info("REDIS_URL is not set: sessions are kept in this process only (one replica, at most %d)",
+             settings.memory_sessions_max)
+    return memory_checkpointer(settings)
+
+
+def memory_checkpointer(settings: Settings) -> BoundedInMemorySaver:
+    """Sessions in this process, bounded in number and idle time like Redis's."""
+    from agent.bounded_memory import BoundedInMemorySaver
+
+    return BoundedInMemorySaver(max_sessions=settings.memory_sessions_max, idle_ttl_s=settings.session_idle_ttl_s)
+
+
+class RunReader:
+    """The offline model's reads (`agent.context.DataReader`) on one run's context: the router's
+    checks and a question's SemanticParse, on the person's own view of the data."""
+
+    def __init__(self, context: AgentContext) -> None:
+        self.context = context
+
+    async def is_data_question(self, question: str) -> bool:
+        from agent.marks import FOLLOW_UP_MARK
+        from agent.tools.semantic import read_question
+
+        ctx = self.context
+        # The turn's one reading (in a CPU worker under its budget), which discovery and the SQL reuse.
+        extraction = (await read_question(ctx, question))[0]
+        if extraction.unsupported or extraction.unknown_values:
+            return True
+        if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:
+            return True
+        latest = question.split(FOLLOW_UP_MARK)[-1]
+        matches = ctx.catalog.search(latest, limit=1)
+        return bool(matches) and matches[0].score >= DATA_MATCH_SCORE
+
+    async def knows_term(self, text: str) -> bool:
+        catalog = self.context.catalog
+        if catalog.lookup_terms(text):
+            return True
+        docs = catalog.search_docs(text, limit=1)
+        return bool(docs) and docs[0].score >= 0.5
+
+    async def sql_runs(self, sql: str) -> bool:
+        from agent.sql.dialect import DEFAULT_DIALECT
+        from agent.sql.parse import transpile
+
+        warehouse = self.context.warehouse
+        try:
+            native = transpile(sql, read=DEFAULT_DIALECT, write=warehouse.dialect)
+            # On a warehouse slot under its budget, through the person's scoped warehouse.
+            await warehouse.adry_run(native)
+        except AssistantError:
+            return False
+        return True
+
+    async def read_intent(self, question: str) -> SemanticParse:
+        from agent.tools.semantic import aoffline_parse
+
+        return await aoffline_parse(self.context, question)
