@@ -33,6 +33,11 @@ class _InitOnFirstName(importlib.abc.Loader):
     def __init__(self, real: importlib.abc.Loader) -> None:
         self.real = real
 
+    def __getattr__(self, name: str) -> Any:
+        # The rest of the real loader's interface (get_source for inspect and tracebacks, get_filename,
+        # is_package, get_resource_reader): what the import system and tools ask a package's loader.
+        return getattr(self.real, name)
+
     def create_module(self, spec: importlib.machinery.ModuleSpec) -> ModuleType | None:
         return self.real.create_module(spec)
 

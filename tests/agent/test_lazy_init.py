@@ -48,10 +48,12 @@ def test_asking_either_package_for_a_name_runs_its_init():
         "from langsmith.types import Run\n"
         "from langsmith.types.run import Run as real_run\n"
         "out = {'before': loaded_before, 'same': get_client is real and Run is real_run,\n"
-        "       'version': langgraph_sdk.__version__}\n"
+        "       'version': langgraph_sdk.__version__,\n"
+        "       'loader': 'get_client' in langgraph_sdk.__spec__.loader.get_source('langgraph_sdk')\n"
+        "       and langsmith.types.__spec__.loader.is_package('langsmith.types')}\n"
     )
     assert out["before"] is False
-    assert out["same"] is True and out["version"]
+    assert out["same"] is True and out["version"] and out["loader"] is True  # the real loader's interface
 
 
 def test_a_name_the_package_lacks_is_an_attribute_error():
