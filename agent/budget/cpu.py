@@ -25,12 +25,13 @@ import threading
 from collections import OrderedDict
 from collections.abc import Callable, Hashable, Sequence
 from pathlib import Path
-from typing import Any, TypeVar
-
-from pebble import ProcessExpired, ProcessPool
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent.budget.progress import Progress
 from agent.errors import BusyError, InputTooLargeError, StepOverrunError
+
+if TYPE_CHECKING:
+    from pebble import ProcessPool
 
 log = logging.getLogger(__name__)
 
@@ -71,6 +72,10 @@ class CpuPool:
 
     def _ensure(self) -> ProcessPool:
         """The running pool, started now if need be (this waits for the forkserver's imports)."""
+        # pebble (and its multiprocessing machinery, ~0.015 CPU-s) only once a pool starts: a command line
+        # runs its steps in-process and never starts one; the bot starts it once it serves.
+        from pebble import ProcessPool
+
         with self._starting:
             if self._pool is None or not self._pool.active:  # `active` starts a new pool's workers
                 self._started = False
@@ -163,6 +168,8 @@ class CpuPool:
             )
         if isinstance(exc, RecursionError):
             return InputTooLargeError(f"{what} stopped: the input is nested too deeply for me to read.")
+        from pebble import ProcessExpired  # imported with the pool whose step this was
+
         if isinstance(exc, ProcessExpired):
             log.error("%s: its worker process died (%s)", what, exc)
             return StepOverrunError(f"{what} failed: the worker running it stopped unexpectedly. Please try again.")

@@ -105,3 +105,32 @@ def test_only_the_demo_warehouse_is_kept(own_settings, tmp_path):
         assert not warehouse.is_demo and groundwork_cache.cache_path(settings, warehouse) is None
     finally:
         warehouse.close()
+
+
+def test_a_tree_is_named_by_its_files_outside_pycache_folders_as_rglob_found_them(tmp_path):
+    """The tree walk skips __pycache__ folders without entering them; the name it gives is the one a
+    walk over every path (rglob, filtered after) gave, so files kept before are still found."""
+    import hashlib
+
+    root = tmp_path / "tree"
+    for relative, text in {"a.py": "1", "b/c.yaml": "2", "b/__pycache__/c.cpython-311.pyc": "x",
+                           "b/d/e.py": "3", "__pycache__/a.pyc": "y", "notes.txt": "4"}.items():
+        (root / relative).parent.mkdir(parents=True, exist_ok=True)
+        (root / relative).write_text(text)
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "elsewhere" / "f.py").write_text("5")
+    (root / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
+
+    def by_rglob(suffixes):
+        digest = hashlib.sha256()
+        for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
+            if suffixes is None or path.suffix in suffixes:
+                digest.update(str(path.relative_to(root)).encode() + b"\0")
+                groundwork_cache._hash_file(digest, path)
+        return digest.hexdigest()
+
+    for suffixes in (groundwork_cache.CODE_SUFFIXES, None):
+        digest = hashlib.sha256()
+        groundwork_cache._hash_tree(digest, root, suffixes)
+        assert digest.hexdigest() == by_rglob(suffixes)
+    assert sorted(p.name for p in groundwork_cache._files_under(root)) == ["a.py", "c.yaml", "e.py", "notes.txt"]

@@ -109,3 +109,23 @@ async def test_as_the_seeds_router_it_takes_each_next_step(make_assistant, offli
     reply = await assistant.reply(assistant.ask("offline-seeds", "How many flights per origin airport?"))
     assert reply.error is None and sorted(r[0] for r in reply.rows) == ["EWR", "JFK", "LGA"]
     assert reply.tools == ["data_discovery", "generate_sql", EXECUTE]
+
+
+def test_the_offline_model_binds_the_router_s_tools_by_name_without_converting_their_schemas(monkeypatch):
+    """It reads only a bound tool's name; converting the router's tools to OpenAI schemas cost a command
+    line's only turn ~0.03 CPU-s. A schema that is not a tool (a structured answer's) is still converted."""
+    from pydantic import BaseModel
+
+    from agent.llm import offline
+    from agent.tools.registry import ALL_TOOLS
+
+    class Answer(BaseModel):
+        text: str
+
+    converted: list[object] = []
+    real = offline.convert_to_openai_tool
+    monkeypatch.setattr(offline, "convert_to_openai_tool", lambda tool: converted.append(tool) or real(tool))
+    bound = offline.OfflineChatModel().bind_tools([*ALL_TOOLS, Answer])
+    tools = bound.kwargs["tools"]  # type: ignore[attr-defined]
+    assert [t["function"]["name"] for t in tools] == [*(tool.name for tool in ALL_TOOLS), "Answer"]
+    assert converted == [Answer]

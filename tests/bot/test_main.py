@@ -148,3 +148,21 @@ async def test_http_mode_starts_its_cpu_workers_once_it_listens_and_is_ready_wit
     assert process.returncode == 0, stderr.decode()[-2000:]
     starts = [line for line in stderr.decode().splitlines() if line.startswith("workers starting")]
     assert starts == ["workers starting; listening=True"]
+
+
+async def test_the_bolt_app_is_built_without_walking_the_stack(bot_settings, fake_agent, monkeypatch):
+    """Bolt names an unnamed app after its caller's file through inspect.stack(), which reads the source of
+    every frame (a tenth of a second of the start before /readyz); the app is given that name itself."""
+    import inspect
+
+    from bot.runtime import build_runtime
+
+    def no_stack(*args, **kwargs):
+        raise AssertionError("inspect.stack() called while building the app")
+
+    monkeypatch.setattr(inspect, "stack", no_stack)
+    runtime = build_runtime(bot_settings, fake_agent)
+    try:
+        assert runtime.app.name == "app.py"  # what Bolt named it from the stack: bot/listeners/app.py
+    finally:
+        await runtime.close()
