@@ -145,7 +145,11 @@ def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str
 
 
 def effective_head(label: list[str]) -> str:
-    """The word a label is about: its last word, past qualifiers ('series number' -> series)."""
+    """The word a label is about: its last word before any preposition ('years at company' -> years), past
+    qualifiers ('series number' -> series)."""
+    # ('rated at' is a time column's name, not a phrase: a preposition that ends a label cuts nothing)
+    cut = next((i for i, w in enumerate(label) if w in _PREPOSITIONS and 0 < i < len(label) - 1), len(label))
+    label = label[:cut]
     return next((w for w in reversed(label) if w not in _QUALIFIERS), label[-1] if label else "")
 
 
