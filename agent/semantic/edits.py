@@ -14,7 +14,6 @@ from typing import Any
 
 from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model import Metric, SemanticModel
-from agent.semantic.shapes import _rate_of as rate_of  # the reader's own rule for "percentage of cancelled flights"
 
 ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them
 
@@ -285,7 +284,7 @@ def as_percent(edited: Edited, model: SemanticModel) -> Edited | str:
         return "I can show one measure at a time as a percentage; say which one."
     if metric.expr in ("ratio", "derived"):
         return edited.then(intent, "in percent (it is a share already)")
-    rate = rate_of(metric.name, model)
+    rate = model.rate_of(metric.name)
     if rate is not None:
         return set_metrics(edited, [rate], model)
     if intent.dimensions and _adds_up(metric) and not metric.filter:

@@ -369,6 +369,15 @@ class SemanticModel(_Strict):
         found = next((d for d in dbt_model.dimensions if d.expr == source.expr), None) if dbt_model else None
         return found is None or found.granularity not in ("day", "week", "month", "quarter", "year")
 
+    def rate_of(self, metric: str) -> str | None:
+        """The model's ratio metric whose numerator is `metric` ('share of flights cancelled' over
+        'cancelled flights'), when there is exactly one."""
+        if self.project is None:
+            return None
+        rates = [m.name for m in self.project.metrics if m.type == "ratio" and m.numerator is not None
+                 and m.numerator.name == metric and not m.numerator.filters and m.name in self.metric_by_name]
+        return rates[0] if len(rates) == 1 else None
+
     def flag_count(self, flag: str) -> tuple[str, str] | None:
         """The model's count of the rows a yes/no dimension holds for (a sum_boolean of its condition) and
         that count's table, when there is exactly one."""

@@ -225,7 +225,7 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         if model.metric_by_name[metrics[0]].expr in ("ratio", "derived"):
             words.consume(spans)  # 'what percent ... on time': the metric is the share already
             return _beside_the_rest(intent, words, model)
-        rate = _rate_of(metrics[0], model)
+        rate = model.rate_of(metrics[0])
         if rate is not None:  # 'percentage of flights cancelled by month': the model's own rate, per group
             words.consume(spans)
             order = [OrderBy(field=rate, descending=o.descending) if o.field == metrics[0] else o for o in intent.order_by]
@@ -289,7 +289,7 @@ def _flag_measured(intent: StructuredIntent, words: _Words, model: SemanticModel
     said = {e.name: m.start for m in words.state.mentions for e in m.of("flag")}
     measured = min(flags, key=lambda f: said.get(f.field, len(words.low)))
     counted = model.flag_count(measured.field)
-    rate = _rate_of(counted[0], model) if counted else None
+    rate = model.rate_of(counted[0]) if counted else None
     if rate is None:
         return intent
     return intent.model_copy(update={"metrics": [rate], "filters": [f for f in intent.filters if f is not measured]})
@@ -414,17 +414,6 @@ def _a_verb_only(words: _Words, i: int) -> bool:
 
 
 _LINKING = {"are", "were", "is", "was", "had", "have", "has", "did", "do", "does", "got", "get"}
-
-
-def _rate_of(metric: str, model: SemanticModel) -> str | None:
-    """The model's ratio metric whose numerator is `metric` ('share of flights cancelled' over
-    'cancelled flights'), when there is exactly one."""
-    project = model.project
-    if project is None:
-        return None
-    rates = [m.name for m in project.metrics if m.type == "ratio" and m.numerator is not None
-             and m.numerator.name == metric and not m.numerator.filters and m.name in model.metric_by_name]
-    return rates[0] if len(rates) == 1 else None
 
 
 def _ordered_by_contrast(intent: StructuredIntent, kind: str) -> list[OrderBy]:

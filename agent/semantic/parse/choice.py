@@ -14,7 +14,7 @@ from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import drop_per_entity, read_restated_grain
 from agent.semantic.parse.measures import choose_metrics, metrics_for
 from agent.semantic.parse.lexicon import Mention
-from agent.semantic.parse.state import Ambiguity, GroupKey, State, mention_text
+from agent.semantic.parse.state import Ambiguity, GroupKey, State, mention_text, plural
 from agent.semantic.sqlgen import ways_to_reach
 from agent.semantic.text import phrase
 from agent.semantic.words import noun_forms
@@ -31,6 +31,8 @@ def default_metric_pass(draft: Draft) -> Draft:
         counts = [count for t in owners if (count := model.table_by_name[t].count_metric)]
         if len(counts) == 1:
             draft.metric_choices = [[counts[0]]]
+    if not draft.metric_choices and (rate := _rate_ranked(draft, model)) is not None:
+        draft.metric_choices = [[rate]]
     if not draft.metric_choices and draft.amount_in_unit and draft.display_unit is not None:
         # 'how many miles did United fly': the one measure kept in miles, added up (several: asked)
         unit = model.unit_words[draft.display_unit][0]
@@ -46,7 +48,7 @@ def default_metric_pass(draft: Draft) -> Draft:
         # no measure named, and words left unread: they may be the measure ('net revenue')
         return draft.stop("I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
                           + " is not a metric of this model.")
-    if said_something and (counted := _named_rows_counted(draft)) is not None:
+    if said_something and (counted := _named_rows_counted(draft) or _flagged_rows_counted(draft)) is not None:
         draft.metric_choices = [[counted]]
         return draft
     if said_something and model.default_metric:
@@ -103,6 +105,18 @@ def _named_rows_counted(draft: Draft) -> str | None:
     if len(owners) != 1:
         return None
     return model.table_by_name[owners[0]].count_metric
+
+
+def _flagged_rows_counted(draft: Draft) -> str | None:
+    """'which job role has the most leavers': nothing measured is named, so the rows the yes/no conditions
+    are on are counted (not the model's default, which may count other things), when one table holds them."""
+    model = draft.model
+    flags = [f.field for f in draft.filters if f.field in model.dimension_by_name
+             and model.dimension_by_name[f.field].kind == "flag"]
+    owners = {s.table for f in flags for s in model.dimension_by_name[f].sources if s.join is None}
+    if not flags or len(owners) != 1:
+        return None
+    return model.table_by_name[owners.pop()].count_metric
 
 
 def metrics_pass(draft: Draft) -> Draft:
@@ -164,6 +178,28 @@ def _rows_said_of_the_things(draft: Draft, model: SemanticModel) -> list[str] | 
     pointing = [t for t in owners if model.table_by_name[t].count_metric
                 and any(j.from_table == t and j.to_table == table for j in model.joins)]
     return [str(model.table_by_name[pointing[0]].count_metric)] if len(pointing) == 1 else None
+
+
+def _rate_ranked(draft: Draft, model: SemanticModel) -> str | None:
+    """'which job role has the highest attrition': a rate-ranking word (shapes `rate_ranking`) right before a
+    yes/no condition said in the singular ranks by the model's rate of it; the condition becomes what is
+    measured, no longer a filter. None where the model has no such rate."""
+    words = {phrase(w) for w in model.shapes.get("rate_ranking", [])}
+    state = draft.state
+    for mention in state.mentions:
+        if not mention.has("rank") or tuple(t.low for t in state.tokens[mention.start:mention.end]) not in words:
+            continue
+        flag = next((m for m in state.mentions if m.start == mention.end and m.has("flag")), None)
+        if flag is None or plural(state, flag):
+            continue
+        for entry in flag.of("flag"):
+            said = [f for f in draft.filters if f.field == entry.name and f.op == "=" and f.values == [True]]
+            counted = model.flag_count(entry.name)
+            rate = model.rate_of(counted[0]) if counted else None
+            if said and rate is not None:
+                draft.filters = [f for f in draft.filters if f is not said[0]]
+                return rate
+    return None
 
 
 def _asks_share(draft: Draft, model: SemanticModel) -> bool:
