@@ -232,6 +232,8 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
             return intent.model_copy(update={"metrics": [rate], "order_by": order})
         if model.metric_by_name[metrics[0]].filter:
             return intent  # a share of a filtered count is a rate within each group, not of the total: asked back
+        if model.metric_by_name[metrics[0]].agg in ("avg", "median", "min", "max"):
+            return intent  # parts of an average do not add up to it: 'what share of … arrived late' is asked back
         if not intent.filters and intent.dimensions:  # 'what % of revenue came from each region'
             words.consume(spans)
             return intent.model_copy(update={"share_of_total": True})
