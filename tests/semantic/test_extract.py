@@ -464,3 +464,9 @@ def test_an_ambiguous_grouping_is_told_by_the_other_words(ask, question, dimensi
 def test_a_grouping_nothing_else_tells_is_asked(ask):
     extraction = ask("which airport had the most flights")
     assert extraction.intent is None and extraction.ambiguous
+
+
+def test_a_measure_said_in_a_count_without_a_number_is_asked(ask):
+    # 'arrived late' names the arrival delay; how late was not said, so the count is not of every flight
+    read = ask("how many flights arrived late in June?")
+    assert read.intent is None and "late" in (read.reason or "") + " ".join(a.text for a in read.ambiguous), read

@@ -89,9 +89,11 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
                 choices.append(metrics_for(measures[0], ["sum"], model))  # 'how many pizzas did we sell'
                 mention.used = True
                 continue
-            if not aggs and (counts_things or counted or _describes_counted_noun(state, mention, model)):
+            if not aggs and (counted or _describes_counted_noun(state, mention, model)):
                 mention.used = True  # 'how many planes were made by Boeing': a verb, not a second measure
                 continue
+            if not aggs and counts_things:
+                continue  # 'how many flights arrived late': a condition on the measure nobody said: left unread, asked
             picked = metrics_for(measures[0], aggs, model) or _defined_for(measures[0], aggs, model, defined)
             if picked:
                 choices.append(picked)
