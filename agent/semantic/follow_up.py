@@ -17,7 +17,7 @@ from agent.semantic import edits
 from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has
 from agent.semantic.edits import Edited
 from agent.semantic.extract import PASSES
-from agent.semantic.intent import Filter, StructuredIntent, validate_intent
+from agent.semantic.intent import Filter, StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.values import ValueIndex
@@ -182,6 +182,28 @@ def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
     return list(found.filters)
 
 
+def _years_outside_the_data(found: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                            values: ValueIndex) -> str | None:
+    """'compare with 2012' on data that holds 2013 only: a year the message names that the data's dates do
+    not reach is said, with the span they cover, and nothing is run (an empty answer would read as
+    'nothing happened that year'). None when every year named is in the data, or its span is unknown."""
+    time = found.time
+    named = sorted({*([time.year] if time is not None and time.year is not None else []),
+                    *(time.years if time is not None else [])})
+    table = base_table(previous, model)
+    if not named or table is None:
+        return None
+    first, last = values.earliest_date(table), values.latest_date(table)
+    if first is None or last is None:
+        return None
+    missing = [y for y in named if not first.year <= y <= last.year]
+    if not missing:
+        return None
+    held = str(first.year) if first.year == last.year else f"{first.year} to {last.year}"
+    return (f"The {table} data runs from {first.isoformat()} to {last.isoformat()} ({held} only), so it has nothing "
+            f"for {' or '.join(map(str, missing))}; I did not run it. Ask about {held} and I will.")
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     cues = find_cues(message)
     rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
@@ -219,6 +241,10 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if extraction is not None and extraction.intent is not None and (
             undecided := _thread_undecided(rest, extraction.intent, model, values, previous)) is not None:
         return FollowUp(extraction=undecided)
+
+    if extraction is not None and extraction.intent is not None and (
+            outside := _years_outside_the_data(extraction.intent, previous, model, values)) is not None:
+        return FollowUp(problem=outside)
 
     edited = Edited(previous)
     if cues.drop_all:
