@@ -48,6 +48,7 @@ class Cues:
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
     pointer: bool = False
+    place: bool = False  # 'there': the previous answer's place
     back: bool = False  # 'go back to the previous one': the reading before the last one is edited
     percent: bool = False  # 'as a %'
 
@@ -117,7 +118,7 @@ def find_cues(message: str) -> Cues:
         cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
     # 'there' at the end or before a time, not 'were there': a place pointed at
     if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), cues.text, re.I):
-        cues.pointer, cues.text = True, _cut(cues.text, m)
+        cues.pointer, cues.place, cues.text = True, True, _cut(cues.text, m)
     for m in list(re.finditer(rf"(?<![\w']){phrase(words['pointers'])}\s+(\w+)", cues.text, re.I)):
         cues.pointer = True
         cues.pointed.append(m.group(1).lower())

@@ -200,6 +200,8 @@ def set_time(edited: Edited, time: TimeFilter) -> Edited:
             said_calendar = calendar_kept
         merged = said_calendar.model_copy(update={"weekdays": time.weekdays or old.weekdays,
                                                    "hours": time.hours or old.hours})
+        if merged == old:  # 'in February' again: nothing changes, and nothing is said to
+            return edited
         if _calendar_said(time) is None:  # nothing of the calendar said: what was said is added, or replaced
             replaced = [d for d, new, was in (("weekdays", time.weekdays, old.weekdays), ("hours", time.hours, old.hours))
                         if new and was and new != was]

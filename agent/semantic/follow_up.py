@@ -204,8 +204,28 @@ def _years_outside_the_data(found: StructuredIntent, previous: StructuredIntent,
             f"for {' or '.join(map(str, missing))}; I did not run it. Ask about {held} and I will.")
 
 
+def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: SemanticModel) -> str | None:
+    """'there', 'that airport' after an answer of one row by a grouping ('which origin had the most …'): the
+    grouping whose one value the message points at; None when the answer was no single thing."""
+    grouped = [d for d in previous.dimensions if d in model.dimension_by_name
+               and model.dimension_by_name[d].kind != "time"]
+    if previous.limit != 1 or len(grouped) != 1:
+        return None
+    named = _dimension_words(model, grouped[0])
+    if cues.place or any(w in named or w.rstrip("s") in named for w in cues.pointed):
+        return grouped[0]
+    return None
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     cues = find_cues(message)
+    pointed_at = _one_thing_pointed_at(previous, cues, model)
+    if pointed_at is not None:
+        # the one row's value stands for the thing; the ranking that chose it has done its work, and the
+        # word naming the thing ('airport') is no new grouping or question
+        named = _dimension_words(model, pointed_at)
+        cues.text = " ".join(w for w in cues.text.split() if w.lower() not in named and w.lower().rstrip("s") not in named)
+        previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
     extraction: Extraction | None = None
     draft: Draft | None = None
@@ -293,7 +313,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if problems:
         return FollowUp(problem=" ".join(problems), extraction=extraction)
     unread = extraction.ignored_words if extraction is not None and found is not None else []
-    return FollowUp(edited=edited, extraction=extraction, unread=unread, over_rows=cues.things)
+    return FollowUp(edited=edited, extraction=extraction, unread=unread,
+                    over_rows=cues.things or pointed_at is not None)
 
 
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
