@@ -223,8 +223,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if pointed_at is not None:
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
         # word naming the thing ('airport') is no new grouping or question
-        named = _dimension_words(model, pointed_at)
-        cues.text = " ".join(w for w in cues.text.split() if w.lower() not in named and w.lower().rstrip("s") not in named)
+        naming = _dimension_words(model, pointed_at)
+        cues.text = " ".join(w for w in cues.text.split()
+                             if w.lower() not in naming and w.lower().rstrip("s") not in naming)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
     extraction: Extraction | None = None
