@@ -14,12 +14,13 @@ import re
 from dataclasses import dataclass, field, replace
 
 from agent.semantic import edits
-from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has
+from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has, phrase
 from agent.semantic.edits import Edited
 from agent.semantic.extract import PASSES
 from agent.semantic.intent import Filter, StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
+from agent.semantic.text import MONTH_ABBREVIATIONS, MONTHS
 from agent.semantic.values import ValueIndex
 
 @dataclass
@@ -140,9 +141,11 @@ def _ranks_alone(cues: Cues) -> bool:
 
 def _bare_year(text: str) -> str:
     """'what about 2015', 'sorry, I meant 2013': in a thread, a year said alone is the year asked about
-    (in a question of its own a bare number may be anything, so the reader wants 'in 2015')."""
+    (in a question of its own a bare number may be anything, so the reader wants 'in 2015'). So is a
+    month's name said alone ('no i meant may': 'may' is no verb there)."""
     content = _content(text)
-    if len(content) == 1 and re.fullmatch(r"(19|20)\d\d", content[0]):
+    if len(content) == 1 and (re.fullmatch(r"(19|20)\d\d", content[0]) or content[0] in MONTHS
+                              or content[0] in MONTH_ABBREVIATIONS):
         return f"in {content[0]}"
     return text
 
@@ -217,8 +220,25 @@ def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: Semanti
     return None
 
 
+def _not_the_old_grouping(message: str, previous: StructuredIntent, model: SemanticModel) -> str | None:
+    """'by origin not carrier': 'not' with the name of what the previous answer is grouped by, ending the
+    message, replaces that grouping; the message without those words, else None. 'not' before anything else
+    ('not cancelled') is left to the reader."""
+    text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", " ".join(message.split())).strip()
+    m = re.search(rf"(?<![\w']){phrase(dialogue_words()['not_this_words'])}\s+(?:the\s+)?([\w' -]+?)$", text, re.I)
+    if m is None:
+        return None
+    said = m.group(1).lower().strip()
+    if any(said in _dimension_words(model, d) or said.rstrip("s") in _dimension_words(model, d)
+           for d in previous.dimensions if d in model.dimension_by_name):
+        return text[: m.start()].strip()
+    return None
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
-    cues = find_cues(message)
+    kept = _not_the_old_grouping(message, previous, model)
+    cues = find_cues(kept if kept is not None else message)
+    cues.replace = cues.replace or kept is not None
     pointed_at = _one_thing_pointed_at(previous, cues, model)
     if pointed_at is not None:
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
@@ -330,8 +350,11 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
             edited = edits.put_filter(edited, flt, model)
     if found.time is not None and not found.time.is_empty():
         edited = edits.compare_periods(edited, found.time, model) if cues.compare else edits.set_time(edited, found.time)
+    # 'top 3 by distance' after 'total distance by carrier': ranked by the measure, no grouping by what it sums
+    measured = {model.metric_by_name[m].measure for m in edited.intent.metrics if m in model.metric_by_name} \
+        if cues.limit is not None or found.limit is not None else set()
     grouped = [d for d in found.dimensions if d not in {f.field for f in found.filters}
-               and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d))]
+               and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d)) and d not in measured]
     if grouped and grouped != edited.intent.dimensions:
         edited = edits.set_grouping(edited, grouped, model, add=cues.add and not cues.replace)
     if found.limit is not None and cues.limit is None:

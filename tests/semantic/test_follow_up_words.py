@@ -1,0 +1,50 @@
+"""Follow-ups read against the previous reading on the demo model: periods the data does not hold, pointers at
+the previous answer, a month said alone, the old grouping named after 'not', a ranking by the measure."""
+
+from __future__ import annotations
+
+from agent.semantic.follow_up import read_follow_up
+from agent.semantic.intent import StructuredIntent
+
+
+def test_a_year_the_data_does_not_hold_is_declined_with_the_span(model, values):
+    previous = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"])
+    for message in ("compare with 2012", "what about 2015"):
+        follow = read_follow_up(previous, message, model, values)
+        assert follow.edited is None and follow.problem is not None, message
+        assert "2013-01-01 to 2013-12-31" in follow.problem and message[-4:] in follow.problem
+    held = read_follow_up(previous, "what about march", model, values)
+    assert held.problem is None and held.edited is not None and held.edited.intent.time.months == [3]
+
+
+def test_there_and_that_thing_after_a_one_row_answer_point_at_its_value(model, values):
+    top_origin = StructuredIntent(metrics=["cancelled_flights"], dimensions=["origin"], limit=1,
+                                  order_by=[{"field": "cancelled_flights", "descending": True}])
+    for message in ("avg dep delay there", "how many flights left that airport in february"):
+        follow = read_follow_up(top_origin, message, model, values)
+        assert follow.edited is not None and follow.over_rows, message
+        assert follow.edited.intent.limit is None and follow.edited.intent.order_by == [], message
+    several = top_origin.model_copy(update={"limit": 3})
+    assert not read_follow_up(several, "avg dep delay there", model, values).over_rows
+
+
+def test_a_month_said_alone_is_the_month_even_a_verb_like_may(model, values):
+    april = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"], time={"months": [4]})
+    for message, month in (("no i meant may", 5), ("sorry, march", 3), ("what about jun", 6)):
+        follow = read_follow_up(april, message, model, values)
+        assert follow.edited is not None and follow.edited.intent.time.months == [month], message
+
+
+def test_not_with_the_old_groupings_name_replaces_it_and_nothing_else(model, values):
+    by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
+    follow = read_follow_up(by_carrier, "by origin not carrier", model, values)
+    assert follow.edited is not None and follow.edited.intent.dimensions == ["origin"]
+    rather = read_follow_up(by_carrier, "by month rather than by airline", model, values)
+    assert rather.edited is not None and rather.edited.intent.dimensions == ["month"]
+
+
+def test_top_n_by_the_measured_column_ranks_by_the_measure(model, values):
+    by_carrier = StructuredIntent(metrics=["total_distance"], dimensions=["carrier"])
+    follow = read_follow_up(by_carrier, "top 3 by distance then", model, values)
+    assert follow.edited is not None and follow.edited.intent.dimensions == ["carrier"]
+    assert follow.edited.intent.limit == 3 and follow.edited.intent.order_by[0].field == "total_distance"
