@@ -66,6 +66,8 @@ def same_subject(model: SemanticModel, first: str, second: str) -> bool:
 def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     """Replace the condition on the same dimension (or on one naming the same things), else add it."""
     intent = edited.intent
+    if new in intent.filters and new.field not in intent.dimensions:  # 'go back to SFO' when it is SFO: no change
+        return edited
     replaced = [f for f in intent.filters if same_subject(model, f.field, new.field)]
     kept = [f for f in intent.filters if f not in replaced]
     dims = [d for d in intent.dimensions if not (same_subject(model, d, new.field) and new.op == "=")]

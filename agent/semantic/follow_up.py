@@ -235,6 +235,22 @@ def _not_the_old_grouping(message: str, previous: StructuredIntent, model: Seman
     return None
 
 
+def _cued_value(text: str, previous: StructuredIntent, model: SemanticModel, values: ValueIndex) -> str:
+    """'what about sea' after 'to SFO': a code that is also an everyday word is a value only after its cue
+    ('to sea'); said alone in a thread whose last reading filters that value's dimension, the old condition
+    is its cue, so the dimension's own cue is put before it."""
+    content = _content(text)
+    if len(content) != 1:
+        return text
+    filtered = {f.field for f in previous.filters if f.op in ("=", "in")}
+    for item in values.phrases:
+        if item.needs_cue and item.words == (content[0],) and item.dimension in filtered:
+            cues = model.dimension_by_name[item.dimension].value_cues
+            if cues:
+                return f"{cues[0]} {content[0]}"
+    return text
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(kept if kept is not None else message)
@@ -247,7 +263,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         cues.text = " ".join(w for w in cues.text.split()
                              if w.lower() not in naming and w.lower().rstrip("s") not in naming)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
-    rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
+    rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):
@@ -329,6 +345,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if cues.chart is not None:
         edited = edits.set_chart(edited, cues.chart)
     if not edited.changes:
+        if found is not None and found.filters and all(f in previous.filters for f in found.filters) \
+                and not (found.dimensions or found.time or said_measure or cues.any and not cues.back and not cues.lead_in):
+            return FollowUp(edited=edited, extraction=extraction)  # 'back to SFO' when it is SFO: the reading as it is
         return FollowUp(extraction=extraction)
     problems = validate_intent(edited.intent, model)
     if problems:

@@ -48,3 +48,19 @@ def test_top_n_by_the_measured_column_ranks_by_the_measure(model, values):
     follow = read_follow_up(by_carrier, "top 3 by distance then", model, values)
     assert follow.edited is not None and follow.edited.intent.dimensions == ["carrier"]
     assert follow.edited.intent.limit == 3 and follow.edited.intent.order_by[0].field == "total_distance"
+
+
+def test_an_everyday_word_code_alone_takes_the_old_conditions_cue(model, values):
+    to_sfo = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"],
+                              filters=[{"field": "dest", "values": ["SFO"]}])
+    follow = read_follow_up(to_sfo, "what about sea", model, values)
+    assert follow.edited is not None and follow.edited.changes == ["SEA instead of SFO"]
+    by_carrier = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"])
+    assert read_follow_up(by_carrier, "what about sea", model, values).edited is None  # no condition to stand for
+
+
+def test_naming_the_value_already_asked_keeps_the_reading_as_it_is(model, values):
+    to_sfo = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"],
+                              filters=[{"field": "dest", "values": ["SFO"]}])
+    follow = read_follow_up(to_sfo, "sfo", model, values)
+    assert follow.edited is not None and follow.edited.intent == to_sfo and follow.edited.changes == []
