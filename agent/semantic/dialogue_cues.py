@@ -161,6 +161,11 @@ def empty_words() -> frozenset[str]:
     return frozenset(str(w).lower() for w in dialogue_words()["empty_words"])
 
 
+def reply_words() -> frozenset[str]:
+    """Words of a typed answer that name no option ('where they …'), with the empty words."""
+    return empty_words() | frozenset(str(w).lower() for w in dialogue_words()["reply_words"])
+
+
 def says_nothing_else(text: str) -> bool:
     """Only empty words left ('just the … pls' once 'sql' is out): nothing for the question reader."""
     return all(w in empty_words() for w in re.findall(r"[\w'-]+", text.lower()))

@@ -76,3 +76,13 @@ def test_a_word_of_one_options_names_alone_answers_it():
 def test_a_word_both_options_share_or_a_question_of_its_own_answers_nothing():
     assert interpret_reply("airports", _which_airport(), WORDS) is None
     assert interpret_reply("departures by carrier in june", _which_airport(), WORDS) is None
+
+
+CUES = {"origin airport": ["from", "departing from", "leaving"], "destination": ["to", "arriving at", "bound for"]}
+
+
+def test_an_answer_in_other_words_with_the_options_cues_is_taken():
+    assert interpret_reply("where they depart from", _which_airport(), WORDS, CUES) == {"choice": "origin airport"}
+    assert interpret_reply("the one they arrive at", _which_airport(), WORDS, CUES) == {"choice": "destination"}
+    assert interpret_reply("where they depart from in june", _which_airport(), WORDS, CUES) is None  # words of a question
+    assert interpret_reply("from jfk", _which_airport(), WORDS, CUES) is None
