@@ -87,6 +87,13 @@ def find_cues(message: str) -> Cues:
             cues.polarity = key.removesuffix("_words") if down is None else None
             cues.text = _cut(cues.text, m)
             break
+    else:
+        # 'and the best?', 'the worst one': a ranking word said alone keeps the one row it ranks first
+        for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
+            if re.fullmatch(rf"(?:the\s+)?{phrase(words[key])}(?:\s+one)?", cues.text, re.I):
+                cues.limit, cues.descending, cues.text = 1, down, ""
+                cues.polarity = key.removesuffix("_words") if down is None else None
+                break
     if m := has(cues.text, words["percent_words"]):
         cues.percent, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["all_rows_words"]):
@@ -143,10 +150,13 @@ def refers_back(message: str) -> bool:
 
 
 def drops_a_condition(message: str) -> bool:
-    """'drop the JFK filter': a change to the reading, not to the data."""
+    """'drop the JFK filter', 'drop the month': a change to the reading, not to the data."""
     words = dialogue_words()
-    return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b",
-                          message, re.I))
+    if re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b", message, re.I):
+        return True
+    # a time window named alone after the drop word ('drop the month', 'remove the dates') is no table
+    return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?"
+                          rf"{phrase(words['time_nouns'])}\W*$", message.strip(), re.I))
 
 
 def going_back(message: str) -> str | None:

@@ -238,10 +238,21 @@ def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> E
     if not (time.months and (old.months or old.is_empty())):
         return set_time(edited, time)
     months = sorted(set(old.months) | set(time.months))
-    grain = _month_dimension(intent, model)
+    # quarters beside quarters ('compare with q2' after Q1) are one row each, not six months
+    quarters = [_quarter(old.months), _quarter(time.months)]
+    grain = _month_dimension(intent, model, part="quarter") if None not in quarters else None
+    said = " and ".join(f"Q{q}" for q in sorted(set(quarters))) if grain is not None \
+        else " and ".join(calendar.month_name[m] for m in months)
+    grain = grain or _month_dimension(intent, model)
     dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
     updated = intent.model_copy(update={"time": old.model_copy(update={"months": months}), "dimensions": dims})
-    return edited.then(updated, " and ".join(calendar.month_name[m] for m in months) + " side by side")
+    return edited.then(updated, said + " side by side")
+
+
+def _quarter(months: list[int]) -> int | None:
+    """The quarter these months are, whole; None when they are no calendar quarter."""
+    return months[0] // 3 + 1 if len(months) == 3 and months[0] % 3 == 1 and months == list(
+        range(months[0], months[0] + 3)) else None
 
 
 def _compare_years(edited: Edited, year: int, model: SemanticModel) -> Edited:
@@ -267,6 +278,9 @@ def _month_dimension(intent: StructuredIntent, model: SemanticModel, part: str =
     spec = model.table_by_name.get(table) if table else None
     if spec is not None and part in spec.time:
         return spec.time[part]
+    own = model.dimension_by_name.get(part)  # a calendar dimension of the table under that name ('quarter')
+    if own is not None and own.kind == "time" and any(s.table == table for s in own.sources):
+        return own.name
     grain = f"metric_time__{part}"
     return grain if grain in model.dimension_by_name else None
 

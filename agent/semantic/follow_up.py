@@ -170,11 +170,22 @@ def _thread_undecided(text: str, found: StructuredIntent, model: SemanticModel, 
                                                   for a in asked]})
 
 
+def _values_cued(said: str, model: SemanticModel, values: ValueIndex) -> str:
+    """'exclude ua and aa': after a drop word the words are values, so a code read as a value only after its
+    cue ('on aa') gets its dimension's cue, when it is such a code of one dimension only."""
+    words = []
+    for word in said.split():
+        dims = {item.dimension for item in values.phrases if item.needs_cue and item.words == (word.lower(),)}
+        cues = model.dimension_by_name[next(iter(dims))].value_cues if len(dims) == 1 else []
+        words += [cues[0], word] if cues else [word]
+    return " ".join(words)
+
+
 def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
                      previous: StructuredIntent) -> list[Filter] | Extraction:
     """'exclude UA', 'without LGA': the values named after a drop word that no condition holds, each to be
     left out; their reading when it must ask (a value of two columns), [] when they name no value."""
-    extraction, _ = _read(said, model, values, previous)
+    extraction, _ = _read(_values_cued(said, model, values), model, values, previous)
     if extraction.unknown_values or extraction.ambiguous:
         return extraction
     found = extraction.intent

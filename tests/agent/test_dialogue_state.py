@@ -86,3 +86,11 @@ def test_an_answer_in_other_words_with_the_options_cues_is_taken():
     assert interpret_reply("the one they arrive at", _which_airport(), WORDS, CUES) == {"choice": "destination"}
     assert interpret_reply("where they depart from in june", _which_airport(), WORDS, CUES) is None  # words of a question
     assert interpret_reply("from jfk", _which_airport(), WORDS, CUES) is None
+
+
+def test_dropping_a_time_window_in_a_thread_is_no_write():
+    from agent.semantic.dialogue_cues import drops_a_condition
+
+    assert drops_a_condition("drop the month") and drops_a_condition("remove the dates")
+    assert drops_a_condition("drop the JFK filter")
+    assert not drops_a_condition("drop the flights table") and not drops_a_condition("drop table flights")

@@ -173,3 +173,13 @@ def test_a_year_compared_sets_the_years_side_by_side(model):
     assert both.intent.dimensions == ["year", "carrier"] and not validate_intent(both.intent, model)
     every = edits.compare_periods(Edited(StructuredIntent(metrics=["avg_arr_delay"])), TimeFilter(year=2014), model)
     assert every.intent.time is None and every.intent.dimensions == ["year"]
+
+
+def test_a_quarter_compared_with_a_quarter_is_one_row_per_quarter(model):
+    q1 = Edited(StructuredIntent(metrics=["flight_count"], time=TimeFilter(months=[1, 2, 3])))
+    both = edits.compare_periods(q1, TimeFilter(months=[4, 5, 6]), model)
+    assert both.intent.dimensions == ["quarter"] and both.intent.time.months == [1, 2, 3, 4, 5, 6]
+    assert both.changes == ["Q1 and Q2 side by side"]
+    months = edits.compare_periods(Edited(StructuredIntent(metrics=["flight_count"], time=TimeFilter(months=[1]))),
+                                   TimeFilter(months=[2]), model)
+    assert months.intent.dimensions == ["month"]

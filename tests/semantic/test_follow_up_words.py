@@ -64,3 +64,22 @@ def test_naming_the_value_already_asked_keeps_the_reading_as_it_is(model, values
                               filters=[{"field": "dest", "values": ["SFO"]}])
     follow = read_follow_up(to_sfo, "sfo", model, values)
     assert follow.edited is not None and follow.edited.intent == to_sfo and follow.edited.changes == []
+
+
+def test_codes_after_a_drop_word_are_values_even_those_needing_a_cue(model, values):
+    to_ord = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"], filters=[{"field": "dest", "values": ["ORD"]}])
+    follow = read_follow_up(to_ord, "exclude ua and aa", model, values)
+    assert follow.edited is not None
+    assert {(f.field, f.op, tuple(f.values)) for f in follow.edited.intent.filters} == {
+        ("dest", "=", ("ORD",)), ("carrier", "!=", ("UA",)), ("carrier", "!=", ("AA",))}
+
+
+def test_a_ranking_word_alone_keeps_the_first_row(model, values):
+    by_dest = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["dest"], limit=1,
+                               order_by=[{"field": "avg_arr_delay", "descending": True}])
+    best = read_follow_up(by_dest, "and the best?", model, values)
+    assert best.edited is not None and best.edited.intent.limit == 1
+    assert best.edited.intent.order_by[0].descending is False  # less delay is better
+    by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
+    worst = read_follow_up(by_carrier, "the bottom one", model, values)
+    assert worst.edited is not None and worst.edited.intent.limit == 1 and not worst.edited.intent.order_by[0].descending
