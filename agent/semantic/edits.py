@@ -241,7 +241,7 @@ def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> E
     # quarters beside quarters ('compare with q2' after Q1) are one row each, not six months
     quarters = [_quarter(old.months), _quarter(time.months)]
     grain = _month_dimension(intent, model, part="quarter") if None not in quarters else None
-    said = " and ".join(f"Q{q}" for q in sorted(set(quarters))) if grain is not None \
+    said = " and ".join(f"Q{q}" for q in sorted({q for q in quarters if q is not None})) if grain is not None \
         else " and ".join(calendar.month_name[m] for m in months)
     grain = grain or _month_dimension(intent, model)
     dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
