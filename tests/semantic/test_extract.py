@@ -435,6 +435,9 @@ def test_a_two_letter_word_without_a_cue_is_no_code(ask):
     ("avrage dep delay by month", "avg_dep_delay", None),
     ("how many cancelations in march", "cancelled_flights", None),
     ("flights to denvr", "flight_count", ("dest", "=", ("DEN",))),
+    # a slip inside a phrase, two letters swapped: the phrase is read whole
+    ("avg dep dealy by carrier from jfk", "avg_dep_delay", ("origin", "=", ("JFK",))),
+    ("nubmer of flights in octobr", "flight_count", None),
 ])
 def test_a_word_a_letter_away_from_one_of_the_models_is_read_as_it(ask, question, metric, expected):
     intent = intent_of(ask, question)
