@@ -217,6 +217,17 @@ def set_time(edited: Edited, time: TimeFilter) -> Edited:
     return edited.then(intent.model_copy(update={"time": time}), change)
 
 
+def exclude_months(edited: Edited, months: list[int]) -> Edited:
+    """Leave months out ('without December'): taken off the months asked, or off the whole year when none were."""
+    intent = edited.intent
+    old = intent.time or TimeFilter()
+    kept = [m for m in (old.months or range(1, 13)) if m not in months]
+    if not kept or kept == old.months:
+        return edited
+    said = "without " + " and ".join(calendar.month_name[m] for m in months)
+    return edited.then(intent.model_copy(update={"time": old.model_copy(update={"months": kept})}), said)
+
+
 def whole_period(edited: Edited) -> Edited:
     """Drop the calendar restriction below the year: 'for the whole year' after 'in June'."""
     intent = edited.intent

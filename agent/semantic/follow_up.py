@@ -170,6 +170,13 @@ def _thread_undecided(text: str, found: StructuredIntent, model: SemanticModel, 
                                                   for a in asked]})
 
 
+def _months_named(said: str) -> list[int]:
+    """The months a phrase names and nothing else ('december', 'jan and feb'); [] otherwise."""
+    words = [w for w in re.findall(r"[\w'-]+", said.lower()) if w not in {"and", "or", "the", "nor"}]
+    months = [MONTHS.index(w) + 1 if w in MONTHS else MONTH_ABBREVIATIONS.get(w) for w in words]
+    return sorted({m for m in months if m is not None}) if words and None not in months else []
+
+
 def _values_cued(said: str, model: SemanticModel, values: ValueIndex) -> str:
     """'exclude ua and aa': after a drop word the words are values, so a code read as a value only after its
     cue ('on aa') gets its dimension's cue, when it is such a code of one dimension only."""
@@ -262,6 +269,33 @@ def _cued_value(text: str, previous: StructuredIntent, model: SemanticModel, val
     return text
 
 
+def _place_the_data_lacks(found: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                          values: ValueIndex) -> str | None:
+    """'and in boston?' after 'avg temp at JFK': a value of a dimension the measure's table does not have
+    itself (reached only through another table: flights' destination from the weather), of the same kind
+    of thing as the one filtered before (both labelled from the same table: airports), asks for another
+    such thing the data does not hold. Said, with the ones it holds, and nothing is run."""
+    table = base_table(previous, model)
+    dims = model.dimension_by_name
+    if table is None:
+        return None
+    filtered = [f for f in previous.filters if f.field in dims and f.op in ("=", "in")]
+    for flt in found.filters:
+        new = dims.get(flt.field)
+        if new is None or new.value_labels is None or any(f.field == flt.field for f in filtered) or any(
+                s.table == table and s.join is None for s in new.sources):
+            continue
+        for old in filtered:
+            labels = dims[old.field].value_labels
+            if old.field != flt.field and labels is not None and (labels.table, labels.key) == (
+                    new.value_labels.table, new.value_labels.key):
+                held = values.values.get(old.field, [])
+                listed = f" ({', '.join(held)})" if 0 < len(held) <= 10 else ""
+                return (f"The {table} data covers only its own {dims[old.field].label} values{listed}; it has "
+                        f"nothing for {', '.join(map(str, flt.values))}, so I did not run it.")
+    return None
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(kept if kept is not None else message)
@@ -311,7 +345,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         return FollowUp(extraction=undecided)
 
     if extraction is not None and extraction.intent is not None and (
-            outside := _years_outside_the_data(extraction.intent, previous, model, values)) is not None:
+            outside := _years_outside_the_data(extraction.intent, previous, model, values)
+            or _place_the_data_lacks(extraction.intent, previous, model, values)) is not None:
         return FollowUp(problem=outside)
 
     edited = Edited(previous)
@@ -321,6 +356,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
             edited = edits.whole_period(edited)
     for said in cues.dropped:
         fields, dates = _fields_named(said, edited.intent, model)
+        if not fields and not dates and (months := _months_named(said)):  # 'without december'
+            edited = edits.exclude_months(edited, months)
+            continue
         if not fields and not dates:
             left_out = _values_left_out(said, model, values, previous)
             if isinstance(left_out, Extraction):

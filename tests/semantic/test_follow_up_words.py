@@ -83,3 +83,22 @@ def test_a_ranking_word_alone_keeps_the_first_row(model, values):
     by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
     worst = read_follow_up(by_carrier, "the bottom one", model, values)
     assert worst.edited is not None and worst.edited.intent.limit == 1 and not worst.edited.intent.order_by[0].descending
+
+
+def test_a_place_of_the_same_kind_the_measures_table_lacks_is_declined(model, values):
+    jfk_temp = StructuredIntent(metrics=["avg_temp"], filters=[{"field": "origin", "values": ["JFK"]}],
+                                time={"months": [1]})
+    follow = read_follow_up(jfk_temp, "and in boston?", model, values)
+    assert follow.edited is None and "BOS" in follow.problem and "EWR, JFK, LGA" in follow.problem
+    from_jfk = StructuredIntent(metrics=["flight_count"], filters=[{"field": "origin", "values": ["JFK"]}])
+    to_bos = read_follow_up(from_jfk, "and to boston?", model, values)  # flights have destinations: added
+    assert to_bos.edited is not None and {f.field for f in to_bos.edited.intent.filters} == {"origin", "dest"}
+
+
+def test_months_left_out_and_which_is_worst(model, values):
+    by_month = StructuredIntent(metrics=["flight_count"], dimensions=["month"])
+    follow = read_follow_up(by_month, "without december", model, values)
+    assert follow.edited is not None and follow.edited.intent.time.months == list(range(1, 12))
+    by_origin = StructuredIntent(metrics=["cancelled_flights"], dimensions=["origin"])
+    worst = read_follow_up(by_origin, "which is worst", model, values)
+    assert worst.edited is not None and worst.edited.intent.limit == 1
