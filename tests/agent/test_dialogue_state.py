@@ -47,7 +47,7 @@ def test_no_keys_when_rows_were_cut_are_many_or_are_dates(model):
 
 
 def test_yes_words_joined_by_and_still_mean_run():
-    for said in ("go ahead and run it", "ok then run it", "yes, run it"):
+    for said in ("go ahead and run it", "ok then run it", "yes, run it", "run that", "ok run the query", "go for it"):
         assert _ONLY_YES.match(said) and AFFIRMATIVE.match(said), said
     assert not _ONLY_YES.match("go ahead and show me the flights")
 
