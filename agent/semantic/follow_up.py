@@ -21,6 +21,7 @@ from agent.semantic.intent import Filter, StructuredIntent, base_table, validate
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
 from agent.semantic.text import MONTH_ABBREVIATIONS, MONTHS
+from agent.semantic.words import plural_phrase
 from agent.semantic.values import ValueIndex
 
 @dataclass
@@ -296,6 +297,18 @@ def _place_the_data_lacks(found: StructuredIntent, previous: StructuredIntent, m
     return None
 
 
+def _rows_noun_put_in(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'how many were delayed' after an answer on flights: the count is of the previous answer's rows, so its
+    table's noun goes where none was said ('how many flights were delayed')."""
+    table = base_table(previous, model)
+    nouns = model.table_by_name[table].entity_words if table in model.table_by_name else []
+    if not nouns:
+        return text
+    words = dialogue_words()
+    return re.sub(rf"(?<![\w'])(how\s+many)\s+(?={phrase(words['counted_verbs'])}(?![\w']))",
+                  lambda m: f"{m.group(1)} {plural_phrase(nouns[0])} ", text, flags=re.I)
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(kept if kept is not None else message)
@@ -309,6 +322,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
                              if w.lower() not in naming and w.lower().rstrip("s") not in naming)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
+    rest = _rows_noun_put_in(rest, previous, model)
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):

@@ -102,3 +102,10 @@ def test_months_left_out_and_which_is_worst(model, values):
     by_origin = StructuredIntent(metrics=["cancelled_flights"], dimensions=["origin"])
     worst = read_follow_up(by_origin, "which is worst", model, values)
     assert worst.edited is not None and worst.edited.intent.limit == 1
+
+
+def test_how_many_with_no_noun_counts_the_previous_answers_rows(model, values):
+    rate = StructuredIntent(metrics=["cancellation_rate"], dimensions=["origin"], time={"months": [2]})
+    follow = read_follow_up(rate, "and how many were delayed", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["delayed_flights"]
+    assert follow.edited.intent.dimensions == ["origin"] and follow.edited.intent.time.months == [2]
