@@ -138,7 +138,7 @@ def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
             f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])}, "
             f"{measure.difference(facts['spread'])} below {top['label']}."
         )
-    if measure is not None and shape == "time_series" and "first" in facts:
+    if measure is not None and shape == "time_series" and "first" in facts and "cycle" not in facts:
         trough = facts["trough"]
         insights.append(f"The trend over the {facts['points']} periods is {_TREND_WORDS[facts['trend']]}.")
         insights.append(f"The low point was {measure.amount(trough['value'])} {_at(trough['label'])}.")
@@ -220,6 +220,10 @@ def _category(facts: dict[str, Any], measure: Measure) -> str:
 
 def _time_series(facts: dict[str, Any], measure: Measure) -> str:
     first, last, peak = facts["first"], facts["last"], facts["peak"]
+    if "cycle" in facts:  # 'flights by hour of the day': where it peaks and where it is lowest, no change
+        trough = facts["trough"]
+        return (f"{measure.subject} peaks at {measure.amount(peak['value'])} {_at(peak['label'])} and is lowest at "
+                f"{measure.amount(trough['value'])} {_at(trough['label'])} (over {facts['points']} {facts['cycle']}).")
     sentence = (
         f"{measure.subject} went from {measure.amount(first['value'])} {_at(first['label'])} "
         f"to {measure.amount(last['value'])} {_at(last['label'])}"
