@@ -109,3 +109,9 @@ def test_how_many_with_no_noun_counts_the_previous_answers_rows(model, values):
     follow = read_follow_up(rate, "and how many were delayed", model, values)
     assert follow.edited is not None and follow.edited.intent.metrics == ["delayed_flights"]
     assert follow.edited.intent.dimensions == ["origin"] and follow.edited.intent.time.months == [2]
+
+
+def test_what_percent_is_that_shows_the_previous_count_as_its_rate(model, values):
+    cancelled = StructuredIntent(metrics=["cancelled_flights"], time={"months": [1]})
+    follow = read_follow_up(cancelled, "what % is that", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["cancellation_rate"]
