@@ -467,3 +467,10 @@ def test_an_ambiguous_grouping_is_told_by_the_other_words(ask, question, dimensi
 def test_a_grouping_nothing_else_tells_is_asked(ask):
     extraction = ask("which airport had the most flights")
     assert extraction.intent is None and extraction.ambiguous
+
+
+@pytest.mark.parametrize("question", ["max arrival delay per destination from lga, top 10",
+                                      "top 10 destinations from lga by max arrival delay"])
+def test_an_aggregations_own_name_before_a_measure_aggregates_when_another_word_ranks(ask, question):
+    intent = intent_of(ask, question)
+    assert intent.metrics == ["max_arr_delay"] and intent.dimensions == ["dest"] and intent.limit == 10
