@@ -27,7 +27,7 @@ from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.bootstrap import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.semantic.dialogue_cues import empty_words
+from agent.semantic.dialogue_cues import reply_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent import session as sessions
@@ -197,7 +197,7 @@ class Assistant:
                 if refusal is not None:
                     yield refusal
                     return
-                answer = interpret_reply(message, pending, self._option_words(pending))
+                answer = interpret_reply(message, pending, self._option_words(pending), self._option_cues(pending))
                 if answer is None:
                     answer = self._named_answer(pending, message, context)
                 if answer == REASK:
@@ -458,6 +458,14 @@ class Assistant:
             if dim is not None:
                 words[option.value] = [dim.label, dim.name.replace("_", " "), *dim.synonyms]
         return words
+
+    def _option_cues(self, pending: AskHuman) -> dict[str, list[str]]:
+        """The words that put a value in each option that is a dimension ('departing from' for the origin):
+        a typed answer made of them alone ('where they depart from') names it; found inside a longer
+        message they name nothing ('delays from JFK' is a question of its own)."""
+        by_label = {d.label.lower(): d for d in self.context.semantic.dimensions}
+        return {o.value: list(dim.value_cues) for o in pending.options
+                if (dim := by_label.get(o.label.lower()) or by_label.get(o.value.lower())) is not None}
 
     def _not_yours(self, session: Session, context: ChatContext) -> AgentReply | None:
         """A refusal when someone other than the asker (or the policy's run_button groups) answers."""
@@ -751,7 +759,8 @@ def _names_option(text: str, option: HumanOption) -> bool:
 
 
 def interpret_reply(
-    text: str, pending: AskHuman, option_words: dict[str, list[str]] | None = None
+    text: str, pending: AskHuman, option_words: dict[str, list[str]] | None = None,
+    option_cues: dict[str, list[str]] | None = None,
 ) -> dict[str, Any] | None:
     """Read a thread reply as the answer to a pending question, or None when it is a new request.
 
@@ -780,7 +789,7 @@ def interpret_reply(
         return {"choice": text}
     named = [o for o in pending.options if _names_option(text, o)]
     if not named and option_words:
-        named = _paraphrased(text, pending.options, option_words)
+        named = _paraphrased(text, pending.options, option_words, option_cues or {})
     if len(named) == 1:
         return {"choice": named[0].value}
     short = len(text.split()) <= SHORT_REPLY_WORDS
@@ -791,7 +800,8 @@ def interpret_reply(
     return REASK if named or (short and AFFIRMATIVE.match(text)) else None
 
 
-def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, list[str]]) -> list[HumanOption]:
+def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, list[str]],
+                 option_cues: dict[str, list[str]]) -> list[HumanOption]:
     """Options named by one of their other words; a word two options share tells nothing."""
     said = _words(text)
     counts: dict[str, int] = {}
@@ -800,20 +810,22 @@ def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, 
             counts[name] = counts.get(name, 0) + 1
     named = [o for o in options if any(counts[_words(n)] == 1 and _words(n) in said
                                        for n in option_words.get(o.value, []))]
-    return named or _named_by_a_word(text, options, option_words)
+    return named or _named_by_a_word(text, options, {v: [*n, *option_cues.get(v, [])] for v, n in option_words.items()})
 
 
 def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[str, list[str]]) -> list[HumanOption]:
-    """'departures' for 'departure airport': a reply whose words, plural or not, are each a word of one
-    option's names only (or say nothing) names that option."""
-    def stem(word: str) -> str:
-        return word[:-1] if word.endswith("s") and len(word) > 3 else word
+    """'departures' for 'departure airport', 'where they depart from': a reply whose words, in any form, are
+    each a word of one option's names or cues only (or say nothing) names that option."""
+    from agent.semantic.words import stem as word_stem
+
+    def stem(word: str) -> str:  # 'depart', 'departing', 'departures' are one word here
+        return word_stem(word[:-1] if word.endswith("s") and len(word) > 3 else word)
 
     owners: dict[str, set[str]] = {}
     for value, names in option_words.items():
         for word in {stem(w) for n in names for w in _WORD.findall(n.lower())}:
             owners.setdefault(word, set()).add(value)
-    said = [stem(w) for w in _WORD.findall(text.lower()) if w not in empty_words()]
+    said = [stem(w) for w in _WORD.findall(text.lower()) if w not in reply_words()]
     if not said or any(len(owners.get(w, ())) != 1 for w in said):
         return []
     chosen = {next(iter(owners[w])) for w in said}

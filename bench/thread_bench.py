@@ -6,6 +6,9 @@ assistant on the demo warehouse, scored right / wrong / asked.
   a clarifying question, a "why" in the model's words, a confirmation that leads with the reading);
 - wrong: numbers that are not the gold's (confidently wrong), or words with internal names;
 - asked: no answer where one was due (a refusal, a needless question, an error).
+A turn the data cannot answer ('decline', e.g. another year than the data holds) is right when it is
+declined or asked about before anything runs, naming `must` (what the data holds, or the word not
+understood); wrong when it is answered with rows; 'asked' when it runs a query that comes back empty.
 
 A thread is right when every one of its turns is. Run from the repo root:
     python bench/thread_bench.py [--smoke] [--data FILE ...] [--show]
@@ -79,6 +82,15 @@ async def run_turn(assistant: Assistant, session: str, turn: dict, gold, confirm
         return "asked", "no confirmation to leave pending"
     if expect == "cancelled":
         return ("right", "") if reply.rows is None or not reply.rows else ("wrong", "ran though cancelled")
+    if expect == "decline":  # the data cannot answer it: saying so (or asking) is right, numbers are not
+        if reply.rows:
+            return "wrong", f"answered an ask the data cannot answer: {reply.columns} {reply.rows[:2]}"
+        if reply.columns:
+            return "asked", "ran a query that could only come back empty: " + said.strip()[:100]
+        missing = [w for w in turn.get("must", []) if w.lower() not in said.lower()]
+        if missing:
+            return "asked", f"does not say {missing}: " + said.strip()[:100]
+        return ("right", "") if said.strip() or reply.ask_human else ("asked", "said nothing")
     if expect == "ask":
         if reply.ask_human and reply.ask_human.kind != "confirm_sql":
             return "right", ""

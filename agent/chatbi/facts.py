@@ -8,6 +8,8 @@ the chart layer so the words and the chart read the result the same way.
 
 from __future__ import annotations
 
+import re
+
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
@@ -172,6 +174,10 @@ def _time_series(
         trough=_item(min(points, key=lambda p: p[1])),
         trend=_trend([p[1] for p in points]),
     )
+    if all(re.fullmatch(r"\d{2}:\d{2}", str(p[0])) for p in points):
+        # hours of the day come round again: the first and the last hour are no start and end of a trend
+        facts["cycle"] = "hours of the day"
+        return facts
     facts["change"] = last[1] - first[1]
     if meanings_.is_rate(columns[measure], measure_meaning):
         facts["rate"] = True  # a change of a rate is in percentage points, never a percent of a percent

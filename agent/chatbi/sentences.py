@@ -75,10 +75,17 @@ class Measure:
         return ("+" if value >= 0 else "-") + text if signed else text
 
     def statement(self, value: float | None) -> str:
-        """A value on its own: "336,776 flights", "the average departure delay is 12.64 minutes"."""
-        if self.counted:
+        """A value on its own: "336,776 flights", "the average departure delay is 12.64 minutes", "4,043
+        distinct planes flown" (a count of different things says what it counts, like any count)."""
+        if self.counted or self.distinct_count:
             return f"{self.amount(value)} {self.things}"
         return f"the {self.name} is {self.amount(value)}"
+
+    @property
+    def distinct_count(self) -> bool:
+        """A count of different things ('Distinct planes flown'): no total over groups, but said as a count."""
+        return self.meaning is not None and self.meaning.aggregate == "count_distinct" and not self.meaning.percent \
+            and unit_of(self.column, self.meaning) is None and self.name.split(" ")[0] not in _AGGREGATE_WORDS
 
 
 Meanings = dict[str, ColumnMeaning]
@@ -131,7 +138,7 @@ def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
             f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])}, "
             f"{measure.difference(facts['spread'])} below {top['label']}."
         )
-    if measure is not None and shape == "time_series" and "first" in facts:
+    if measure is not None and shape == "time_series" and "first" in facts and "cycle" not in facts:
         trough = facts["trough"]
         insights.append(f"The trend over the {facts['points']} periods is {_TREND_WORDS[facts['trend']]}.")
         insights.append(f"The low point was {measure.amount(trough['value'])} {_at(trough['label'])}.")
@@ -182,7 +189,7 @@ def _single_value(facts: dict[str, Any], meanings: Meanings) -> str:
     value = facts["value"]
     if is_number(value):
         measure = _measure(facts, meanings)
-        if measure.counted:
+        if measure.counted or measure.distinct_count:
             return f"There are {measure.statement(value)}."
         return measure.statement(value) + "."
     shown = value if value is not None else "empty"
@@ -213,6 +220,10 @@ def _category(facts: dict[str, Any], measure: Measure) -> str:
 
 def _time_series(facts: dict[str, Any], measure: Measure) -> str:
     first, last, peak = facts["first"], facts["last"], facts["peak"]
+    if "cycle" in facts:  # 'flights by hour of the day': where it peaks and where it is lowest, no change
+        trough = facts["trough"]
+        return (f"{measure.subject} peaks at {measure.amount(peak['value'])} {_at(peak['label'])} and is lowest at "
+                f"{measure.amount(trough['value'])} {_at(trough['label'])} (over {facts['points']} {facts['cycle']}).")
     sentence = (
         f"{measure.subject} went from {measure.amount(first['value'])} {_at(first['label'])} "
         f"to {measure.amount(last['value'])} {_at(last['label'])}"

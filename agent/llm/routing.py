@@ -39,8 +39,8 @@ _LOGS = re.compile(r"\b(logs?|logql|loki|grafana|stack ?traces?)\b", re.I)
 _LOG_SUBJECT = re.compile(r"\b(service|pod|namespace|container|app|api|server|worker|deployment)\b", re.I)
 # Short answers to "Shall I run this?"; a message of nothing else also means "run what is waiting".
 _YES_WORDS = (
-    r"(yes|yeah|yep|y|sure|ok|okay|go|go ahead|run|run it|do it|please do|execute|execute it|confirm|"
-    r"sounds good|looks good)"
+    r"(yes|yeah|yep|y|sure|ok|okay|go|go ahead|go for it|run|run it|run that|run this|run the query|run the sql|"
+    r"do it|do that|please do|execute|execute it|execute that|execute this|confirm|sounds good|looks good)"
 )
 AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
 NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)

@@ -48,6 +48,7 @@ class Cues:
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
     pointer: bool = False
+    place: bool = False  # 'there': the previous answer's place
     back: bool = False  # 'go back to the previous one': the reading before the last one is edited
     percent: bool = False  # 'as a %'
 
@@ -86,6 +87,15 @@ def find_cues(message: str) -> Cues:
             cues.polarity = key.removesuffix("_words") if down is None else None
             cues.text = _cut(cues.text, m)
             break
+    else:
+        # 'and the best?', 'the worst one', 'which is worst': a ranking word said alone keeps the one row it
+        # ranks first
+        for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
+            if re.fullmatch(rf"(?:(?:which|what|who)(?:\s+one)?\s+(?:is|was|are|were|'s)\s+)?(?:the\s+)?"
+                            rf"{phrase(words[key])}(?:\s+one)?", cues.text, re.I):
+                cues.limit, cues.descending, cues.text = 1, down, ""
+                cues.polarity = key.removesuffix("_words") if down is None else None
+                break
     if m := has(cues.text, words["percent_words"]):
         cues.percent, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["all_rows_words"]):
@@ -117,7 +127,7 @@ def find_cues(message: str) -> Cues:
         cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
     # 'there' at the end or before a time, not 'were there': a place pointed at
     if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), cues.text, re.I):
-        cues.pointer, cues.text = True, _cut(cues.text, m)
+        cues.pointer, cues.place, cues.text = True, True, _cut(cues.text, m)
     for m in list(re.finditer(rf"(?<![\w']){phrase(words['pointers'])}\s+(\w+)", cues.text, re.I)):
         cues.pointer = True
         cues.pointed.append(m.group(1).lower())
@@ -142,10 +152,13 @@ def refers_back(message: str) -> bool:
 
 
 def drops_a_condition(message: str) -> bool:
-    """'drop the JFK filter': a change to the reading, not to the data."""
+    """'drop the JFK filter', 'drop the month': a change to the reading, not to the data."""
     words = dialogue_words()
-    return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b",
-                          message, re.I))
+    if re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b", message, re.I):
+        return True
+    # a time window named alone after the drop word ('drop the month', 'remove the dates') is no table
+    return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?"
+                          rf"{phrase(words['time_nouns'])}\W*$", message.strip(), re.I))
 
 
 def going_back(message: str) -> str | None:
@@ -158,6 +171,11 @@ def going_back(message: str) -> str | None:
 
 def empty_words() -> frozenset[str]:
     return frozenset(str(w).lower() for w in dialogue_words()["empty_words"])
+
+
+def reply_words() -> frozenset[str]:
+    """Words of a typed answer that name no option ('where they …'), with the empty words."""
+    return empty_words() | frozenset(str(w).lower() for w in dialogue_words()["reply_words"])
 
 
 def says_nothing_else(text: str) -> bool:

@@ -31,6 +31,7 @@ class IntentEdit(BaseModel):
     time: TimeFilter | None = Field(default=None, description="a new time window, replacing the old one")
     compare_time: TimeFilter | None = Field(default=None, description="months set beside the ones already asked")
     whole_period: bool = Field(default=False, description="drop the months and days ('for the whole year')")
+    exclude_months: list[int] = Field(default_factory=list, description="months left out ('without December': 12)")
     group_by: list[str] = Field(default_factory=list, description="dimensions to group by")
     add_grouping: bool = Field(default=False, description="group_by goes beside the old grouping, not instead")
     metrics: list[str] = Field(default_factory=list, description="metrics measured instead of the previous ones")
@@ -52,6 +53,8 @@ def apply_edit(previous: StructuredIntent, edit: IntentEdit, model: SemanticMode
         edited = edits.exclude_value(edited, flt, model)
     if edit.whole_period:
         edited = edits.whole_period(edited)
+    if edit.exclude_months:
+        edited = edits.exclude_months(edited, edit.exclude_months)
     if edit.metrics:
         edited = edits.set_metrics(edited, edit.metrics, model)
     for flt in edit.put_filters:

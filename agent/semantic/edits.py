@@ -65,6 +65,8 @@ def same_subject(model: SemanticModel, first: str, second: str) -> bool:
 def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     """Replace the condition on the same dimension (or on one naming the same things), else add it."""
     intent = edited.intent
+    if new in intent.filters and new.field not in intent.dimensions:  # 'go back to SFO' when it is SFO: no change
+        return edited
     replaced = [f for f in intent.filters if same_subject(model, f.field, new.field)]
     kept = [f for f in intent.filters if f not in replaced]
     dims = [d for d in intent.dimensions if not (same_subject(model, d, new.field) and new.op == "=")]
@@ -138,6 +140,8 @@ def compare_values(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
 def _describe_time(time: TimeFilter | None) -> str:
     if time is None or time.is_empty():
         return "all dates"
+    if _calendar_said(time) is None:  # only days of the week or hours of the day
+        return " and ".join(filter(None, (_describe_weekdays(time.weekdays), _describe_hours(time.hours))))
     if time.months and not (time.days or time.hours or time.start):
         return " and ".join(calendar.month_name[m] for m in time.months)
     if time.relative is not None:
@@ -153,16 +157,74 @@ def _year_bounds(time: TimeFilter) -> list[str]:
     return [f"{word} {year}" for word, year in (("from", time.from_year), ("until", time.until_year)) if year]
 
 
+_CALENDAR_PARTS = ("year", "years", "from_year", "until_year", "months", "days", "from_day", "to_day", "start",
+                   "end", "relative")
+
+
+def _calendar_said(time: TimeFilter) -> TimeFilter | None:
+    """The window's calendar part (years, months, days, ranges of dates); None when it says none."""
+    part = TimeFilter(**{name: getattr(time, name) for name in _CALENDAR_PARTS})
+    return None if part.is_empty() else part
+
+
+def _describe_weekdays(days: list[int]) -> str:
+    if days == [6, 7]:
+        return "weekends"
+    if days == [1, 2, 3, 4, 5]:
+        return "weekdays"
+    return ", ".join(calendar.day_name[d - 1] for d in days)
+
+
+def _describe_hours(hours: list[int]) -> str:
+    if not hours:
+        return ""
+    if len(hours) > 1 and hours == list(range(hours[0], hours[-1] + 1)):
+        return f"hours {hours[0]}-{hours[-1]}"
+    return "hour " + ", ".join(map(str, hours))
+
+
 def set_time(edited: Edited, time: TimeFilter) -> Edited:
-    """A new time window replaces the old one; a year said alone keeps the months said before
-    only when nothing else was said ('in 2013' after 'in March' stays March 2013)."""
+    """A new time window replaces the parts of the old one it says, and keeps the others: the calendar
+    (years, months, days), the days of the week and the hours of the day are three conditions, so
+    'only weekends' after 'in March' keeps March, and 'what about April' after 'March, weekends' keeps
+    the weekends. A year said alone keeps the months said before ('in 2013' after 'in March')."""
     intent = edited.intent
     old = intent.time
-    if old is not None and time.year is not None and not (time.months or time.days or time.start or time.relative):
-        time = old.model_copy(update={"year": time.year, "years": [], "from_year": None, "until_year": None})
+    if old is not None and not old.is_empty():
+        said_calendar = _calendar_said(time)
+        if said_calendar is None or (time.year is not None and not (time.months or time.days or time.start
+                                                                      or time.relative or time.from_day)):
+            calendar_kept = _calendar_said(old) or TimeFilter()
+            if said_calendar is not None:  # the year alone
+                calendar_kept = calendar_kept.model_copy(update={"year": time.year, "years": [], "from_year": None,
+                                                                 "until_year": None})
+            said_calendar = calendar_kept
+        merged = said_calendar.model_copy(update={"weekdays": time.weekdays or old.weekdays,
+                                                   "hours": time.hours or old.hours})
+        if merged == old:  # 'in February' again: nothing changes, and nothing is said to
+            return edited
+        if _calendar_said(time) is None:  # nothing of the calendar said: what was said is added, or replaced
+            replaced = [d for d, new, was in (("weekdays", time.weekdays, old.weekdays), ("hours", time.hours, old.hours))
+                        if new and was and new != was]
+            said = _describe_time(time.model_copy(update={n: getattr(TimeFilter(), n) for n in _CALENDAR_PARTS}))
+            change = f"{said} instead of {_describe_time(TimeFilter(weekdays=old.weekdays, hours=old.hours))}" \
+                if replaced else f"only {said}"
+            return edited.then(intent.model_copy(update={"time": merged}), change)
+        time = merged
     change = f"{_describe_time(time)} instead of {_describe_time(old)}" if old and not old.is_empty() \
         else f"for {_describe_time(time)}"
     return edited.then(intent.model_copy(update={"time": time}), change)
+
+
+def exclude_months(edited: Edited, months: list[int]) -> Edited:
+    """Leave months out ('without December'): taken off the months asked, or off the whole year when none were."""
+    intent = edited.intent
+    old = intent.time or TimeFilter()
+    kept = [m for m in (old.months or range(1, 13)) if m not in months]
+    if not kept or kept == old.months:
+        return edited
+    said = "without " + " and ".join(calendar.month_name[m] for m in months)
+    return edited.then(intent.model_copy(update={"time": old.model_copy(update={"months": kept})}), said)
 
 
 def whole_period(edited: Edited) -> Edited:
@@ -181,21 +243,55 @@ def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> E
     """Months beside months ('compare to February' after January): one row per month, both kept."""
     intent = edited.intent
     old = intent.time or TimeFilter()
+    if time.year is not None and not (time.months or time.days or time.start or time.relative or time.from_day):
+        return _compare_years(edited, time.year, model)
     if not (time.months and (old.months or old.is_empty())):
         return set_time(edited, time)
     months = sorted(set(old.months) | set(time.months))
-    grain = _month_dimension(intent, model)
+    # quarters beside quarters ('compare with q2' after Q1) are one row each, not six months
+    quarters = [_quarter(old.months), _quarter(time.months)]
+    grain = _month_dimension(intent, model, part="quarter") if None not in quarters else None
+    said = " and ".join(f"Q{q}" for q in sorted({q for q in quarters if q is not None})) if grain is not None \
+        else " and ".join(calendar.month_name[m] for m in months)
+    grain = grain or _month_dimension(intent, model)
     dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
     updated = intent.model_copy(update={"time": old.model_copy(update={"months": months}), "dimensions": dims})
-    return edited.then(updated, " and ".join(calendar.month_name[m] for m in months) + " side by side")
+    return edited.then(updated, said + " side by side")
 
 
-def _month_dimension(intent: StructuredIntent, model: SemanticModel) -> str | None:
+def _quarter(months: list[int]) -> int | None:
+    """The quarter these months are, whole; None when they are no calendar quarter."""
+    return months[0] // 3 + 1 if len(months) == 3 and months[0] % 3 == 1 and months == list(
+        range(months[0], months[0] + 3)) else None
+
+
+def _compare_years(edited: Edited, year: int, model: SemanticModel) -> Edited:
+    """A year beside the year asked before ('compare with 2012'): one row per year, both kept; beside a
+    reading of every year, the years are shown one row each, none left out."""
+    intent = edited.intent
+    old = intent.time or TimeFilter()
+    before = old.years or ([old.year] if old.year is not None else [])
+    years = sorted({*before, year})
+    update: dict[str, Any] = {"year": None, "years": years} if before else {"year": None, "years": []}
+    kept: TimeFilter | None = old.model_copy(update=update)
+    if kept is not None and kept.is_empty():
+        kept = None
+    grain = _month_dimension(intent, model, part="year")
+    dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
+    said = " and ".join(map(str, years)) + " side by side" if before else f"every year, one row each, beside {year}"
+    return edited.then(intent.model_copy(update={"time": kept, "dimensions": dims}), said)
+
+
+def _month_dimension(intent: StructuredIntent, model: SemanticModel, part: str = "month") -> str | None:
+    """The dimension naming the `part` of the calendar ('month', 'year') of the intent's table."""
     table = base_table(intent, model)
     spec = model.table_by_name.get(table) if table else None
-    if spec is not None and "month" in spec.time:
-        return spec.time["month"]
-    grain = "metric_time__month"
+    if spec is not None and part in spec.time:
+        return spec.time[part]
+    own = model.dimension_by_name.get(part)  # a calendar dimension of the table under that name ('quarter')
+    if own is not None and own.kind == "time" and any(s.table == table for s in own.sources):
+        return own.name
+    grain = f"metric_time__{part}"
     return grain if grain in model.dimension_by_name else None
 
 

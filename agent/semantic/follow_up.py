@@ -14,12 +14,14 @@ import re
 from dataclasses import dataclass, field, replace
 
 from agent.semantic import edits
-from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has
+from agent.semantic.dialogue_cues import Cues, dialogue_words, find_cues, has, phrase
 from agent.semantic.edits import Edited
 from agent.semantic.extract import PASSES
-from agent.semantic.intent import Filter, StructuredIntent, validate_intent
+from agent.semantic.intent import Filter, StructuredIntent, base_table, validate_intent
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft, Extraction
+from agent.semantic.text import MONTH_ABBREVIATIONS, MONTHS
+from agent.semantic.words import plural_phrase
 from agent.semantic.values import ValueIndex
 
 @dataclass
@@ -140,9 +142,11 @@ def _ranks_alone(cues: Cues) -> bool:
 
 def _bare_year(text: str) -> str:
     """'what about 2015', 'sorry, I meant 2013': in a thread, a year said alone is the year asked about
-    (in a question of its own a bare number may be anything, so the reader wants 'in 2015')."""
+    (in a question of its own a bare number may be anything, so the reader wants 'in 2015'). So is a
+    month's name said alone ('no i meant may': 'may' is no verb there)."""
     content = _content(text)
-    if len(content) == 1 and re.fullmatch(r"(19|20)\d\d", content[0]):
+    if len(content) == 1 and (re.fullmatch(r"(19|20)\d\d", content[0]) or content[0] in MONTHS
+                              or content[0] in MONTH_ABBREVIATIONS):
         return f"in {content[0]}"
     return text
 
@@ -167,11 +171,29 @@ def _thread_undecided(text: str, found: StructuredIntent, model: SemanticModel, 
                                                   for a in asked]})
 
 
+def _months_named(said: str) -> list[int]:
+    """The months a phrase names and nothing else ('december', 'jan and feb'); [] otherwise."""
+    words = [w for w in re.findall(r"[\w'-]+", said.lower()) if w not in {"and", "or", "the", "nor"}]
+    months = [MONTHS.index(w) + 1 if w in MONTHS else MONTH_ABBREVIATIONS.get(w) for w in words]
+    return sorted({m for m in months if m is not None}) if words and None not in months else []
+
+
+def _values_cued(said: str, model: SemanticModel, values: ValueIndex) -> str:
+    """'exclude ua and aa': after a drop word the words are values, so a code read as a value only after its
+    cue ('on aa') gets its dimension's cue, when it is such a code of one dimension only."""
+    words = []
+    for word in said.split():
+        dims = {item.dimension for item in values.phrases if item.needs_cue and item.words == (word.lower(),)}
+        cues = model.dimension_by_name[next(iter(dims))].value_cues if len(dims) == 1 else []
+        words += [cues[0], word] if cues else [word]
+    return " ".join(words)
+
+
 def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
                      previous: StructuredIntent) -> list[Filter] | Extraction:
     """'exclude UA', 'without LGA': the values named after a drop word that no condition holds, each to be
     left out; their reading when it must ask (a value of two columns), [] when they name no value."""
-    extraction, _ = _read(said, model, values, previous)
+    extraction, _ = _read(_values_cued(said, model, values), model, values, previous)
     if extraction.unknown_values or extraction.ambiguous:
         return extraction
     found = extraction.intent
@@ -182,9 +204,125 @@ def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
     return list(found.filters)
 
 
+def _years_outside_the_data(found: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                            values: ValueIndex) -> str | None:
+    """'compare with 2012' on data that holds 2013 only: a year the message names that the data's dates do
+    not reach is said, with the span they cover, and nothing is run (an empty answer would read as
+    'nothing happened that year'). None when every year named is in the data, or its span is unknown."""
+    time = found.time
+    named = sorted({*([time.year] if time is not None and time.year is not None else []),
+                    *(time.years if time is not None else [])})
+    table = base_table(previous, model)
+    if not named or table is None:
+        return None
+    first, last = values.earliest_date(table), values.latest_date(table)
+    if first is None or last is None:
+        return None
+    missing = [y for y in named if not first.year <= y <= last.year]
+    if not missing:
+        return None
+    held = str(first.year) if first.year == last.year else f"{first.year} to {last.year}"
+    return (f"The {table} data runs from {first.isoformat()} to {last.isoformat()} ({held} only), so it has nothing "
+            f"for {' or '.join(map(str, missing))}; I did not run it. Ask about {held} and I will.")
+
+
+def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: SemanticModel) -> str | None:
+    """'there', 'that airport' after an answer of one row by a grouping ('which origin had the most …'): the
+    grouping whose one value the message points at; None when the answer was no single thing."""
+    grouped = [d for d in previous.dimensions if d in model.dimension_by_name
+               and model.dimension_by_name[d].kind != "time"]
+    if previous.limit != 1 or len(grouped) != 1:
+        return None
+    named = _dimension_words(model, grouped[0])
+    if cues.place or any(w in named or w.rstrip("s") in named for w in cues.pointed):
+        return grouped[0]
+    return None
+
+
+def _not_the_old_grouping(message: str, previous: StructuredIntent, model: SemanticModel) -> str | None:
+    """'by origin not carrier': 'not' with the name of what the previous answer is grouped by, ending the
+    message, replaces that grouping; the message without those words, else None. 'not' before anything else
+    ('not cancelled') is left to the reader."""
+    text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", " ".join(message.split())).strip()
+    m = re.search(rf"(?<![\w']){phrase(dialogue_words()['not_this_words'])}\s+(?:the\s+)?([\w' -]+?)$", text, re.I)
+    if m is None:
+        return None
+    said = m.group(1).lower().strip()
+    if any(said in _dimension_words(model, d) or said.rstrip("s") in _dimension_words(model, d)
+           for d in previous.dimensions if d in model.dimension_by_name):
+        return text[: m.start()].strip()
+    return None
+
+
+def _cued_value(text: str, previous: StructuredIntent, model: SemanticModel, values: ValueIndex) -> str:
+    """'what about sea' after 'to SFO': a code that is also an everyday word is a value only after its cue
+    ('to sea'); said alone in a thread whose last reading filters that value's dimension, the old condition
+    is its cue, so the dimension's own cue is put before it."""
+    content = _content(text)
+    if len(content) != 1:
+        return text
+    filtered = {f.field for f in previous.filters if f.op in ("=", "in")}
+    for item in values.phrases:
+        if item.needs_cue and item.words == (content[0],) and item.dimension in filtered:
+            cues = model.dimension_by_name[item.dimension].value_cues
+            if cues:
+                return f"{cues[0]} {content[0]}"
+    return text
+
+
+def _place_the_data_lacks(found: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                          values: ValueIndex) -> str | None:
+    """'and in boston?' after 'avg temp at JFK': a value of a dimension the measure's table does not have
+    itself (reached only through another table: flights' destination from the weather), of the same kind
+    of thing as the one filtered before (both labelled from the same table: airports), asks for another
+    such thing the data does not hold. Said, with the ones it holds, and nothing is run."""
+    table = base_table(previous, model)
+    dims = model.dimension_by_name
+    if table is None:
+        return None
+    filtered = [f for f in previous.filters if f.field in dims and f.op in ("=", "in")]
+    for flt in found.filters:
+        new = dims.get(flt.field)
+        if new is None or new.value_labels is None or any(f.field == flt.field for f in filtered) or any(
+                s.table == table and s.join is None for s in new.sources):
+            continue
+        for old in filtered:
+            labels = dims[old.field].value_labels
+            if old.field != flt.field and labels is not None and (labels.table, labels.key) == (
+                    new.value_labels.table, new.value_labels.key):
+                held = values.values.get(old.field, [])
+                listed = f" ({', '.join(held)})" if 0 < len(held) <= 10 else ""
+                return (f"The {table} data covers only its own {dims[old.field].label} values{listed}; it has "
+                        f"nothing for {', '.join(map(str, flt.values))}, so I did not run it.")
+    return None
+
+
+def _rows_noun_put_in(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'how many were delayed' after an answer on flights: the count is of the previous answer's rows, so its
+    table's noun goes where none was said ('how many flights were delayed')."""
+    table = base_table(previous, model)
+    nouns = model.table_by_name[table].entity_words if table in model.table_by_name else []
+    if not nouns:
+        return text
+    words = dialogue_words()
+    return re.sub(rf"(?<![\w'])(how\s+many)\s+(?={phrase(words['counted_verbs'])}(?![\w']))",
+                  lambda m: f"{m.group(1)} {plural_phrase(nouns[0])} ", text, flags=re.I)
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
-    cues = find_cues(message)
-    rest = _bare_year(cues.text.replace("{things}", _things(previous, model)))
+    kept = _not_the_old_grouping(message, previous, model)
+    cues = find_cues(kept if kept is not None else message)
+    cues.replace = cues.replace or kept is not None
+    pointed_at = _one_thing_pointed_at(previous, cues, model)
+    if pointed_at is not None:
+        # the one row's value stands for the thing; the ranking that chose it has done its work, and the
+        # word naming the thing ('airport') is no new grouping or question
+        naming = _dimension_words(model, pointed_at)
+        cues.text = " ".join(w for w in cues.text.split()
+                             if w.lower() not in naming and w.lower().rstrip("s") not in naming)
+        previous = previous.model_copy(update={"limit": None, "order_by": []})
+    rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
+    rest = _rows_noun_put_in(rest, previous, model)
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):
@@ -220,6 +358,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
             undecided := _thread_undecided(rest, extraction.intent, model, values, previous)) is not None:
         return FollowUp(extraction=undecided)
 
+    if extraction is not None and extraction.intent is not None and (
+            outside := _years_outside_the_data(extraction.intent, previous, model, values)
+            or _place_the_data_lacks(extraction.intent, previous, model, values)) is not None:
+        return FollowUp(problem=outside)
+
     edited = Edited(previous)
     if cues.drop_all:
         edited = edits.drop_filters(edited, [f.field for f in previous.filters], model)
@@ -227,6 +370,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
             edited = edits.whole_period(edited)
     for said in cues.dropped:
         fields, dates = _fields_named(said, edited.intent, model)
+        if not fields and not dates and (months := _months_named(said)):  # 'without december'
+            edited = edits.exclude_months(edited, months)
+            continue
         if not fields and not dates:
             left_out = _values_left_out(said, model, values, previous)
             if isinstance(left_out, Extraction):
@@ -262,12 +408,16 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if cues.chart is not None:
         edited = edits.set_chart(edited, cues.chart)
     if not edited.changes:
+        if found is not None and found.filters and all(f in previous.filters for f in found.filters) \
+                and not (found.dimensions or found.time or said_measure or cues.any and not cues.back and not cues.lead_in):
+            return FollowUp(edited=edited, extraction=extraction)  # 'back to SFO' when it is SFO: the reading as it is
         return FollowUp(extraction=extraction)
     problems = validate_intent(edited.intent, model)
     if problems:
         return FollowUp(problem=" ".join(problems), extraction=extraction)
     unread = extraction.ignored_words if extraction is not None and found is not None else []
-    return FollowUp(edited=edited, extraction=extraction, unread=unread, over_rows=cues.things)
+    return FollowUp(edited=edited, extraction=extraction, unread=unread,
+                    over_rows=cues.things or pointed_at is not None)
 
 
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
@@ -282,8 +432,11 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
             edited = edits.put_filter(edited, flt, model)
     if found.time is not None and not found.time.is_empty():
         edited = edits.compare_periods(edited, found.time, model) if cues.compare else edits.set_time(edited, found.time)
+    # 'top 3 by distance' after 'total distance by carrier': ranked by the measure, no grouping by what it sums
+    measured = {model.metric_by_name[m].measure for m in edited.intent.metrics if m in model.metric_by_name} \
+        if cues.limit is not None or found.limit is not None else set()
     grouped = [d for d in found.dimensions if d not in {f.field for f in found.filters}
-               and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d))]
+               and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d)) and d not in measured]
     if grouped and grouped != edited.intent.dimensions:
         edited = edits.set_grouping(edited, grouped, model, add=cues.add and not cues.replace)
     if found.limit is not None and cues.limit is None:

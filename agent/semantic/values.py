@@ -45,6 +45,9 @@ class ValueIndex:
     # table (or 'table.date dimension') -> its latest date: what 'last month' counts back from
     latest: dict[str, date | None] = field(default_factory=dict)
     read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
+    # table -> its earliest date: with the latest, the span a period asked about must fall in
+    earliest: dict[str, date | None] = field(default_factory=dict)
+    read_earliest: Callable[[str], date | None] | None = field(default=None, repr=False)
     value_words: dict[str, dict[str, list[str]]] | None = field(default=None, repr=False)  # see `containing`
     # dimension -> the items of a column whose values are lists ('Mushrooms, Red Onions, Garlic'): a question
     # naming one means the rows whose list contains it
@@ -53,7 +56,7 @@ class ValueIndex:
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
         latest dates go as read so far (`read_all_latest` reads them first)."""
-        return {**self.__dict__, "read_latest": None}
+        return {**self.__dict__, "read_latest": None, "read_earliest": None}
 
     def read_all_latest(self, model: SemanticModel) -> None:
         """Read now every latest date a question may count back from (each table's own, and by each of
@@ -62,6 +65,7 @@ class ValueIndex:
             return
         for spec in model.tables:
             self.latest_date(spec.name)
+            self.earliest_date(spec.name)
             for dim in model.dimensions:  # dates only: a month number or a weekday name has no latest date
                 if model.is_date(dim.name) and any(s.table == spec.name for s in dim.sources):
                     self.latest_date(spec.name, dim.name)
@@ -76,6 +80,15 @@ class ValueIndex:
                 if key not in self.latest:
                     self.latest[key] = self.read_latest(table, dimension)
         return self.latest.get(key)
+
+    def earliest_date(self, table: str) -> date | None:
+        """The earliest date in the data of `table` by its own time dimension (None when unknown), read on
+        first use only, like the latest."""
+        if table not in self.earliest and self.read_earliest is not None:
+            with _CACHE_LOCK:
+                if table not in self.earliest:
+                    self.earliest[table] = self.read_earliest(table)
+        return self.earliest.get(table)
 
     def containing(self, word: str) -> dict[str, list[str]]:
         """Values of which `word` is one word ('urgent' in '1-URGENT'), by dimension: a word said
@@ -102,6 +115,7 @@ class ValueIndex:
             model,
         )
         index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
+        index.read_earliest = lambda table: _read_latest(warehouse, model, table, None, first=True)
         with _CACHE_LOCK:
             _CACHE[key] = (warehouse, model, index)
         return index
@@ -111,6 +125,7 @@ class ValueIndex:
         """`index`, read by `from_warehouse` in an earlier process and pickled, for `warehouse` and `model`
         in this one: its latest dates are read from `warehouse` again, and `from_warehouse` returns it."""
         index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
+        index.read_earliest = lambda table: _read_latest(warehouse, model, table, None, first=True)
         with _CACHE_LOCK:
             _CACHE[(id(warehouse), id(model))] = (warehouse, model, index)
         return index
@@ -205,7 +220,9 @@ def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[
     return values
 
 
-def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimension: str | None) -> date | None:
+def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimension: str | None, *,
+                 first: bool = False) -> date | None:
+    """The latest date of `table` (by `dimension`, else its own date); with `first`, the earliest."""
     spec = model.table_by_name.get(table)
     if spec is None:
         return None
@@ -218,7 +235,7 @@ def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimensi
         return None
     try:
         owner = model.table_by_name[source.table].table
-        result = warehouse.run(f'SELECT max(CAST({source.expr} AS DATE)) FROM {owner}', row_cap=1)
+        result = warehouse.run(f'SELECT {"min" if first else "max"}(CAST({source.expr} AS DATE)) FROM {owner}', row_cap=1)
     except AssistantError as exc:  # a question on 'last month' then says the latest date is unknown
         log.warning("could not read the latest date of %s: %s", table, exc)
         return None

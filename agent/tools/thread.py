@@ -158,7 +158,8 @@ def reading_json(previous: StructuredIntent) -> str:
 EDIT_RULES = (
     "If it is a complete question on its own, read it alone into intent; else set edit to what the message "
     "changes (put_filters replaces the filter on the same dimension or adds one, compare_filters sets a value "
-    "beside the filtered one, drop_filters, exclude_values leaves values out, time, whole_period, group_by, metrics, aggregation, limit, all_rows, "
+    "beside the filtered one, drop_filters, exclude_values leaves values out, time (only the parts said: months, "
+    "weekdays or hours; the others are kept), whole_period, exclude_months, group_by, metrics, aggregation, limit, all_rows, "
     "chart, percent) and leave intent empty: everything the message does not change is kept."
 )
 

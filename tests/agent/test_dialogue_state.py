@@ -47,7 +47,7 @@ def test_no_keys_when_rows_were_cut_are_many_or_are_dates(model):
 
 
 def test_yes_words_joined_by_and_still_mean_run():
-    for said in ("go ahead and run it", "ok then run it", "yes, run it"):
+    for said in ("go ahead and run it", "ok then run it", "yes, run it", "run that", "ok run the query", "go for it"):
         assert _ONLY_YES.match(said) and AFFIRMATIVE.match(said), said
     assert not _ONLY_YES.match("go ahead and show me the flights")
 
@@ -76,3 +76,21 @@ def test_a_word_of_one_options_names_alone_answers_it():
 def test_a_word_both_options_share_or_a_question_of_its_own_answers_nothing():
     assert interpret_reply("airports", _which_airport(), WORDS) is None
     assert interpret_reply("departures by carrier in june", _which_airport(), WORDS) is None
+
+
+CUES = {"origin airport": ["from", "departing from", "leaving"], "destination": ["to", "arriving at", "bound for"]}
+
+
+def test_an_answer_in_other_words_with_the_options_cues_is_taken():
+    assert interpret_reply("where they depart from", _which_airport(), WORDS, CUES) == {"choice": "origin airport"}
+    assert interpret_reply("the one they arrive at", _which_airport(), WORDS, CUES) == {"choice": "destination"}
+    assert interpret_reply("where they depart from in june", _which_airport(), WORDS, CUES) is None  # words of a question
+    assert interpret_reply("from jfk", _which_airport(), WORDS, CUES) is None
+
+
+def test_dropping_a_time_window_in_a_thread_is_no_write():
+    from agent.semantic.dialogue_cues import drops_a_condition
+
+    assert drops_a_condition("drop the month") and drops_a_condition("remove the dates")
+    assert drops_a_condition("drop the JFK filter")
+    assert not drops_a_condition("drop the flights table") and not drops_a_condition("drop table flights")

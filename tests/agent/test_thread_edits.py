@@ -168,3 +168,15 @@ async def test_a_follow_up_of_a_question_never_answered_is_said_unless_it_stands
     whole = await ask(offline_assistant, session, "and how many flights left jfk in june")
     expected = gold(offline_assistant, "SELECT COUNT(*) FROM flights WHERE origin = 'JFK' AND month = 6")
     assert [tuple(r) for r in whole.rows] == expected
+
+
+async def test_there_after_the_worst_one_is_that_place_and_its_ranking_is_done(offline_assistant, session):
+    await ask(offline_assistant, session, "avg arr delay by destination for flights out of jfk")
+    worst = await ask(offline_assistant, session, "and the worst one?")
+    (place,) = [r[worst.columns.index("dest")] for r in worst.rows]
+    count = await ask(offline_assistant, session, "how many flights went there")
+    assert gold(offline_assistant, f"SELECT COUNT(*) FROM flights WHERE origin = 'JFK' AND dest = '{place}'") == \
+        sorted((r[count.columns.index("flight_count")],) for r in count.rows)
+    carriers = await ask(offline_assistant, session, "by carrier")
+    assert sorted(map(tuple, carriers.rows)) == gold(
+        offline_assistant, f"SELECT carrier, COUNT(*) FROM flights WHERE origin = 'JFK' AND dest = '{place}' GROUP BY carrier")

@@ -9,6 +9,7 @@ A domain whose warehouse is not loaded (../shared/eval/domains/<d>/load.py) is s
 
 from __future__ import annotations
 
+import itertools
 import json
 import os
 import tempfile
@@ -22,6 +23,7 @@ from tests.support.bot_server import serving_bot
 from tests.support.conversation import Conversation
 
 HERE = Path(__file__).with_name("conversations")
+_THREAD_NUMBERS = itertools.count(1)
 DOMAINS: dict[str, dict[str, Any]] = {
     "demo": {},
     "movies": {
@@ -82,7 +84,9 @@ def _runner(assistant):
 async def test_thread(domain, thread, agents, bot_settings, slack):
     assistant = agents(domain)
     async with serving_bot(bot_settings, slack, assistant) as bot:
-        conversation = Conversation(bot, slack, _runner(assistant), channel="C1", root_ts="1700000000.01")
+        # a thread of its own: one agent serves every thread of a domain, and a session is its Slack thread
+        root_ts = f"1700000000.{next(_THREAD_NUMBERS):06d}"
+        conversation = Conversation(bot, slack, _runner(assistant), channel="C1", root_ts=root_ts)
         misses = []
         for turn in thread["turns"]:
             problem = await conversation.turn(turn)

@@ -51,7 +51,7 @@ async def test_a_value_the_warehouse_lacks_offers_the_closest_value_as_a_reading
 async def test_an_ask_back_offers_the_reading_with_the_closest_measure(demo_agent, bot_settings, slack):
     async with serving_bot(bot_settings, slack, demo_agent) as bot:
         conversation = Conversation(bot, slack, None, channel="C1", root_ts="1700000200.01")
-        seen = await conversation.say("average arival dealy by carrier")
+        seen = await conversation.say("average arival dealyy by carrier")  # a slip too many to read as words
         assert any(b["action_id"].startswith(actions.CHOOSE) for b in seen.buttons)  # the question still stands
         ids = [b["action_id"] for b in seen.buttons]
         assert len(ids) == len(set(ids))

@@ -199,3 +199,11 @@ async def test_a_share_reads_as_a_percentage(warehouse):
     )
     analysis = await analyze("What share of flights were on time?", result)
     assert "59.4%" in analysis.answer
+
+
+def test_hours_of_the_day_are_a_cycle_not_a_trend():
+    from agent.chatbi.facts import compute_facts
+
+    rows = [[5, 750], [8, 10780], [12, 6000], [23, 1038]]
+    facts = compute_facts(["hour", "flight_count"], ["INTEGER", "INTEGER"], rows)
+    assert facts["shape"] == "time_series" and facts.get("cycle") == "hours of the day" and "change_pct" not in facts

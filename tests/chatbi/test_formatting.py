@@ -51,3 +51,12 @@ def test_numbers_not_among_the_facts_are_invented():
 def test_numbers_inside_labels_and_negative_changes_count_as_facts():
     facts = {"first": {"label": "2013-07-01", "value": 876.0}, "change_pct": -88.46}
     assert invented_numbers("From 876 on 2013-07-01 it fell 88.5%.", facts) == []
+
+
+def test_a_count_of_different_things_is_said_as_a_count_not_as_a_quantity_of_itself():
+    from agent.chatbi.sentences import Measure
+
+    planes = Measure("distinct_planes", ColumnMeaning(label="distinct planes flown", aggregate="count_distinct"))
+    assert planes.statement(4043) == "4,043 distinct planes flown"
+    delay = Measure("avg_dep_delay", ColumnMeaning(label="average departure delay", unit="minutes", aggregate="avg"))
+    assert delay.statement(12.64) == "the average departure delay is 12.64 minutes"

@@ -41,3 +41,15 @@ def test_an_edit_the_model_cannot_make_is_a_sentence(model):
     assert isinstance(said, str) and "no count of average departure delay" in said
     said = apply_edit(JFK_JUNE, IntentEdit(group_by=["no_such_dimension"]), model)
     assert isinstance(said, str) and said
+
+
+def test_weekdays_months_left_out_and_quarters_go_through_the_same_operations(model):
+    weekends = _applied(model, time={"weekdays": [6, 7]})
+    assert weekends.intent.time.months == [6] and weekends.intent.time.weekdays == [6, 7]
+    assert weekends.changes == ["only weekends"]
+    summer = apply_edit(StructuredIntent(metrics=["flight_count"], dimensions=["month"]),
+                        IntentEdit(exclude_months=[12]), model)
+    assert isinstance(summer, Edited) and summer.intent.time.months == list(range(1, 12))
+    quarters = apply_edit(StructuredIntent(metrics=["flight_count"], time=TimeFilter(months=[1, 2, 3])),
+                          IntentEdit(compare_time=TimeFilter(months=[4, 5, 6])), model)
+    assert isinstance(quarters, Edited) and quarters.intent.dimensions == ["quarter"]

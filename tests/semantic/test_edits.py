@@ -150,3 +150,36 @@ def test_as_a_percent_of_nothing_said_is_a_sentence_not_a_number(model):
     assert isinstance(alone, str) and "percentage of" in alone
     averaged = edits.as_percent(Edited(StructuredIntent(metrics=["avg_dep_delay"], dimensions=["carrier"])), model)
     assert isinstance(averaged, str)
+
+
+def test_days_of_the_week_or_hours_alone_keep_the_months_and_a_month_keeps_them(model):
+    march = Edited(StructuredIntent(metrics=["flight_count"], time=TimeFilter(months=[3])))
+    weekends = edits.set_time(march, TimeFilter(weekdays=[6, 7]))
+    assert weekends.intent.time.months == [3] and weekends.intent.time.weekdays == [6, 7]
+    assert weekends.changes == ["only weekends"]
+    weekdays = edits.set_time(weekends, TimeFilter(weekdays=[1, 2, 3, 4, 5]))
+    assert weekdays.intent.time.months == [3] and weekdays.intent.time.weekdays == [1, 2, 3, 4, 5]
+    assert weekdays.changes[-1] == "weekdays instead of weekends"
+    april = edits.set_time(weekdays, TimeFilter(months=[4]))
+    assert april.intent.time.months == [4] and april.intent.time.weekdays == [1, 2, 3, 4, 5]
+    evening = edits.set_time(march, TimeFilter(hours=list(range(18, 24))))
+    assert evening.intent.time.months == [3] and evening.intent.time.hours == list(range(18, 24))
+
+
+def test_a_year_compared_sets_the_years_side_by_side(model):
+    in_2013 = Edited(StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"], time=TimeFilter(year=2013)))
+    both = edits.compare_periods(in_2013, TimeFilter(year=2014), model)
+    assert both.intent.time.years == [2013, 2014] and both.intent.time.year is None
+    assert both.intent.dimensions == ["year", "carrier"] and not validate_intent(both.intent, model)
+    every = edits.compare_periods(Edited(StructuredIntent(metrics=["avg_arr_delay"])), TimeFilter(year=2014), model)
+    assert every.intent.time is None and every.intent.dimensions == ["year"]
+
+
+def test_a_quarter_compared_with_a_quarter_is_one_row_per_quarter(model):
+    q1 = Edited(StructuredIntent(metrics=["flight_count"], time=TimeFilter(months=[1, 2, 3])))
+    both = edits.compare_periods(q1, TimeFilter(months=[4, 5, 6]), model)
+    assert both.intent.dimensions == ["quarter"] and both.intent.time.months == [1, 2, 3, 4, 5, 6]
+    assert both.changes == ["Q1 and Q2 side by side"]
+    months = edits.compare_periods(Edited(StructuredIntent(metrics=["flight_count"], time=TimeFilter(months=[1]))),
+                                   TimeFilter(months=[2]), model)
+    assert months.intent.dimensions == ["month"]

@@ -435,6 +435,9 @@ def test_a_two_letter_word_without_a_cue_is_no_code(ask):
     ("avrage dep delay by month", "avg_dep_delay", None),
     ("how many cancelations in march", "cancelled_flights", None),
     ("flights to denvr", "flight_count", ("dest", "=", ("DEN",))),
+    # a slip inside a phrase, two letters swapped: the phrase is read whole
+    ("avg dep dealy by carrier from jfk", "avg_dep_delay", ("origin", "=", ("JFK",))),
+    ("nubmer of flights in octobr", "flight_count", None),
 ])
 def test_a_word_a_letter_away_from_one_of_the_models_is_read_as_it(ask, question, metric, expected):
     intent = intent_of(ask, question)
@@ -470,3 +473,10 @@ def test_a_measure_said_in_a_count_without_a_number_is_asked(ask):
     # 'arrived late' names the arrival delay; how late was not said, so the count is not of every flight
     read = ask("how many flights arrived late in June?")
     assert read.intent is None and "late" in (read.reason or "") + " ".join(a.text for a in read.ambiguous), read
+
+
+@pytest.mark.parametrize("question", ["max arrival delay per destination from lga, top 10",
+                                      "top 10 destinations from lga by max arrival delay"])
+def test_an_aggregations_own_name_before_a_measure_aggregates_when_another_word_ranks(ask, question):
+    intent = intent_of(ask, question)
+    assert intent.metrics == ["max_arr_delay"] and intent.dimensions == ["dest"] and intent.limit == 10

@@ -10,7 +10,8 @@ code block, the buttons. When the answer is a confirmation, the turn's `confirm`
 - ask: a question with a button for each meaning; with `choose`, the button whose label holds it
   is clicked and the answer that follows is judged against the gold;
 - explain: words only, naming `must`, with no internal alias;
-- cancelled: nothing run.
+- cancelled: nothing run;
+- decline: an ask the data cannot answer: nothing run (no table, no SQL), saying `must`.
 """
 
 from __future__ import annotations
@@ -194,6 +195,11 @@ class Conversation:
             return None if seen.button(actions.RUN) else "no confirmation left pending: " + _gist(seen)
         if expect == "cancelled":
             return "ran though cancelled" if seen.rows else None
+        if expect == "decline":
+            if seen.rows is not None or seen.sql:
+                return "ran a query for an ask the data cannot answer: " + _gist(seen)
+            missing = [w for w in turn.get("must", []) if w.lower() not in seen.text.lower()]
+            return f"does not say {missing}: {_gist(seen)}" if missing or not seen.text.strip() else None
         if expect == "explain":
             if seen.rows:
                 return "answered with rows, not words"

@@ -3,7 +3,7 @@ against a question longest first. A `Mention` is one matched span with every ent
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Literal
 
 from agent.semantic.model import SemanticModel
@@ -155,6 +155,7 @@ class Lexicon:
         # One-word names by their stem, for words derived from them ('doctorate' for a value Doctor,
         # 'performers' for a performance rating): read only where nothing else reads the word.
         self._one_words: list[str] | None = None  # one-word phrases, for misspellings (on first use)
+        self._phrase_words: list[str] | None = None  # first words of every phrase, for misspelt ones
         self.stems: dict[str, list[Entry]] = {}
         for bucket in self.entries.values():
             for entry in bucket:
@@ -177,7 +178,9 @@ class Lexicon:
     def match(self, tokens: list[Token]) -> list[Mention]:
         """Longest phrase first across the whole question, so 'per day of week' reads as
         'per' + 'day of week' rather than 'per day' + 'of week'; ties go to the leftmost.
-        Every entry of the winning length is kept."""
+        Every entry of the winning length is kept. A misspelt word of a phrase ('avg dep dealy', 'nubmer of
+        flights') is read as the word it is one slip from, so the phrase is whole."""
+        tokens = [self._respelled(t) for t in tokens]
         candidates = [m for i in range(len(tokens)) for m in self._matches_at(tokens, i)]
         taken: set[int] = set()
         mentions: list[Mention] = []
@@ -189,6 +192,25 @@ class Lexicon:
         mentions += [m for i, token in enumerate(tokens) if i not in taken
                      for m in [self._by_stem(token, i) or self._by_spelling(token, i)] if m is not None]
         return sorted(mentions, key=lambda m: m.start)
+
+    def _respelled(self, token: Token) -> Token:
+        """The token as the one word of the lexicon's phrases it is a slip from (a letter, or two swapped, for
+        words up to six letters; two for longer ones), when it is no English word and exactly one is that
+        close; else the token as typed."""
+        word = token.low
+        if word in self.entries or not word.isalpha() or len(word) < _SPELLING_MIN or is_english(word):
+            return token
+        from rapidfuzz.distance import OSA
+
+        if self._phrase_words is None:
+            self._phrase_words = sorted(k for k in self.entries if k.isalpha() and len(k) >= _SPELLING_MIN - 1)
+        allowed = 1 if len(word) <= 6 else 2
+        near = [(d, key) for key in self._phrase_words if (d := OSA.distance(word, key, score_cutoff=allowed)) <= allowed]
+        if not near:
+            return token
+        best = min(d for d, _ in near)
+        keys = [key for d, key in near if d == best]
+        return replace(token, low=keys[0]) if len(keys) == 1 else token
 
     def _by_spelling(self, token: Token, i: int) -> Mention | None:
         """A word that is no English ('avrage', 'cancelation') read as the one word of the lexicon a letter or

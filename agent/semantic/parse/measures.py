@@ -67,7 +67,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
             measures = []  # 'the change in ratings': the ratings themselves, counted; 'average rating' is the measure
         if measures:
             aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping or not asks_which,
-                                        grouped=has_grouping)
+                                        grouped=has_grouping, names=model.shapes.get("aggregation_names", []))
             if not aggs and on_average:
                 aggs = ["avg"]
                 for said in state.mentions:  # 'on average' said the aggregation: read
@@ -243,15 +243,19 @@ def _with_other_tables(metrics: list[str], model: SemanticModel) -> list[str]:
     return result
 
 
-def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grouped: bool = False) -> list[str]:
+def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grouped: bool = False,
+                         names: list[str] | None = None) -> list[str]:
     """Aggregation words right before a measure: 'average', 'average and maximum', 'the total'."""
     aggs: list[str] = []
     j = mention.start
     while j > 0:
         before = mention_at(state, j - 1)
         if before is not None and before.has("agg") and not before.used:
-            # among groups, 'the highest delay' picks a group; 'highest delay by month' aggregates
-            if before.has("rank") and (not rank_as_agg or (grouped and state.cue_before(before.start, [("the",)], skip=()))):
+            # among groups, 'the highest delay' picks a group; 'highest delay by month' aggregates; an
+            # aggregation's own name ('max delay … top 10') aggregates unless 'the' makes it pick a group
+            named = words_of(state, before) in {phrase(n) for n in names or []}
+            if before.has("rank") and ((not rank_as_agg and not named)
+                                       or (grouped and state.cue_before(before.start, [("the",)], skip=()))):
                 break
             aggs.insert(0, before.of("agg")[0].name)
             before.used = True

@@ -1,0 +1,117 @@
+"""Follow-ups read against the previous reading on the demo model: periods the data does not hold, pointers at
+the previous answer, a month said alone, the old grouping named after 'not', a ranking by the measure."""
+
+from __future__ import annotations
+
+from agent.semantic.follow_up import read_follow_up
+from agent.semantic.intent import StructuredIntent
+
+
+def test_a_year_the_data_does_not_hold_is_declined_with_the_span(model, values):
+    previous = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"])
+    for message in ("compare with 2012", "what about 2015"):
+        follow = read_follow_up(previous, message, model, values)
+        assert follow.edited is None and follow.problem is not None, message
+        assert "2013-01-01 to 2013-12-31" in follow.problem and message[-4:] in follow.problem
+    held = read_follow_up(previous, "what about march", model, values)
+    assert held.problem is None and held.edited is not None and held.edited.intent.time.months == [3]
+
+
+def test_there_and_that_thing_after_a_one_row_answer_point_at_its_value(model, values):
+    top_origin = StructuredIntent(metrics=["cancelled_flights"], dimensions=["origin"], limit=1,
+                                  order_by=[{"field": "cancelled_flights", "descending": True}])
+    for message in ("avg dep delay there", "how many flights left that airport in february"):
+        follow = read_follow_up(top_origin, message, model, values)
+        assert follow.edited is not None and follow.over_rows, message
+        assert follow.edited.intent.limit is None and follow.edited.intent.order_by == [], message
+    several = top_origin.model_copy(update={"limit": 3})
+    assert not read_follow_up(several, "avg dep delay there", model, values).over_rows
+
+
+def test_a_month_said_alone_is_the_month_even_a_verb_like_may(model, values):
+    april = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"], time={"months": [4]})
+    for message, month in (("no i meant may", 5), ("sorry, march", 3), ("what about jun", 6)):
+        follow = read_follow_up(april, message, model, values)
+        assert follow.edited is not None and follow.edited.intent.time.months == [month], message
+
+
+def test_not_with_the_old_groupings_name_replaces_it_and_nothing_else(model, values):
+    by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
+    follow = read_follow_up(by_carrier, "by origin not carrier", model, values)
+    assert follow.edited is not None and follow.edited.intent.dimensions == ["origin"]
+    rather = read_follow_up(by_carrier, "by month rather than by airline", model, values)
+    assert rather.edited is not None and rather.edited.intent.dimensions == ["month"]
+
+
+def test_top_n_by_the_measured_column_ranks_by_the_measure(model, values):
+    by_carrier = StructuredIntent(metrics=["total_distance"], dimensions=["carrier"])
+    follow = read_follow_up(by_carrier, "top 3 by distance then", model, values)
+    assert follow.edited is not None and follow.edited.intent.dimensions == ["carrier"]
+    assert follow.edited.intent.limit == 3 and follow.edited.intent.order_by[0].field == "total_distance"
+
+
+def test_an_everyday_word_code_alone_takes_the_old_conditions_cue(model, values):
+    to_sfo = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"],
+                              filters=[{"field": "dest", "values": ["SFO"]}])
+    follow = read_follow_up(to_sfo, "what about sea", model, values)
+    assert follow.edited is not None and follow.edited.changes == ["SEA instead of SFO"]
+    by_carrier = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"])
+    assert read_follow_up(by_carrier, "what about sea", model, values).edited is None  # no condition to stand for
+
+
+def test_naming_the_value_already_asked_keeps_the_reading_as_it_is(model, values):
+    to_sfo = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"],
+                              filters=[{"field": "dest", "values": ["SFO"]}])
+    follow = read_follow_up(to_sfo, "sfo", model, values)
+    assert follow.edited is not None and follow.edited.intent == to_sfo and follow.edited.changes == []
+
+
+def test_codes_after_a_drop_word_are_values_even_those_needing_a_cue(model, values):
+    to_ord = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"], filters=[{"field": "dest", "values": ["ORD"]}])
+    follow = read_follow_up(to_ord, "exclude ua and aa", model, values)
+    assert follow.edited is not None
+    assert {(f.field, f.op, tuple(f.values)) for f in follow.edited.intent.filters} == {
+        ("dest", "=", ("ORD",)), ("carrier", "!=", ("UA",)), ("carrier", "!=", ("AA",))}
+
+
+def test_a_ranking_word_alone_keeps_the_first_row(model, values):
+    by_dest = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["dest"], limit=1,
+                               order_by=[{"field": "avg_arr_delay", "descending": True}])
+    best = read_follow_up(by_dest, "and the best?", model, values)
+    assert best.edited is not None and best.edited.intent.limit == 1
+    assert best.edited.intent.order_by[0].descending is False  # less delay is better
+    by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
+    worst = read_follow_up(by_carrier, "the bottom one", model, values)
+    assert worst.edited is not None and worst.edited.intent.limit == 1 and not worst.edited.intent.order_by[0].descending
+
+
+def test_a_place_of_the_same_kind_the_measures_table_lacks_is_declined(model, values):
+    jfk_temp = StructuredIntent(metrics=["avg_temp"], filters=[{"field": "origin", "values": ["JFK"]}],
+                                time={"months": [1]})
+    follow = read_follow_up(jfk_temp, "and in boston?", model, values)
+    assert follow.edited is None and "BOS" in follow.problem and "EWR, JFK, LGA" in follow.problem
+    from_jfk = StructuredIntent(metrics=["flight_count"], filters=[{"field": "origin", "values": ["JFK"]}])
+    to_bos = read_follow_up(from_jfk, "and to boston?", model, values)  # flights have destinations: added
+    assert to_bos.edited is not None and {f.field for f in to_bos.edited.intent.filters} == {"origin", "dest"}
+
+
+def test_months_left_out_and_which_is_worst(model, values):
+    by_month = StructuredIntent(metrics=["flight_count"], dimensions=["month"])
+    follow = read_follow_up(by_month, "without december", model, values)
+    assert follow.edited is not None and follow.edited.intent.time.months == list(range(1, 12))
+    by_origin = StructuredIntent(metrics=["cancelled_flights"], dimensions=["origin"])
+    worst = read_follow_up(by_origin, "which is worst", model, values)
+    assert worst.edited is not None and worst.edited.intent.limit == 1
+
+
+def test_how_many_with_no_noun_counts_the_previous_answers_rows(model, values):
+    rate = StructuredIntent(metrics=["cancellation_rate"], dimensions=["origin"], time={"months": [2]})
+    follow = read_follow_up(rate, "and how many were delayed", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["delayed_flights"]
+    assert follow.edited.intent.dimensions == ["origin"] and follow.edited.intent.time.months == [2]
+
+
+def test_what_percent_is_that_shows_the_previous_count_as_its_rate(model, values):
+    cancelled = StructuredIntent(metrics=["cancelled_flights"], time={"months": [1]})
+    follow = read_follow_up(cancelled, "what % is that", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["cancellation_rate"]
