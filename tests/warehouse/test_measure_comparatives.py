@@ -27,6 +27,9 @@ def club(tmp_path_factory):
     ("how many members are younger than 30?", "SELECT count(*) FROM members WHERE age < 30"),
     ("how many products are cheaper than 10?", "SELECT count(*) FROM products WHERE price < 10"),
     ("how many products are pricier than 5?", "SELECT count(*) FROM products WHERE price > 5"),
+    # the measure's own name between the comparison and its number
+    ("how many members are older than age 50?", "SELECT count(*) FROM members WHERE age > 50"),
+    ("how many products are more than price 9?", "SELECT count(*) FROM products WHERE price > 9"),
 ])
 def test_the_adjective_compares_its_measure(club, question, sql):
     assert_reads_as(club, question, sql)

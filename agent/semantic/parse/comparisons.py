@@ -54,7 +54,8 @@ def read_comparisons(state: State, model: SemanticModel
             i += 1
             continue
         op, values, span, end = _comparison_at(tokens, i, model.unit_words)
-        implied = _measure_comparative_at(tokens, i, model) if op is None else None
+        implied = (_measure_comparative_at(tokens, i, model) or _measure_inside_comparison(state, i, model)) \
+            if op is None else None
         if implied is not None:  # 'older than 50': the adjective names the measure and the direction
             op, values, span, end, measure = implied
             unit = model.unit_words.get(tokens[end].low) if end < len(tokens) else None
@@ -307,14 +308,42 @@ def _measure_comparative_at(tokens: list[Token], i: int, model: SemanticModel
     """'older than 50', 'cheaper than 10': a comparative of a measure adjective (thesaurus
     `measure_adjectives:`), then 'than' and a number, compares that measure: above it for the high side's
     words, below it for the low side's."""
-    if i + 2 >= len(tokens) or tokens[i + 1].low != "than" or (number := tokens[i + 2].number) is None:
+    if i + 2 >= len(tokens) or tokens[i + 1].low != "than":
         return None
     word = tokens[i].low
     measure = model.ranking.implies_measure.get(word)
     if measure is None or measure not in model.dimension_by_name or word.endswith("est"):
         return None
+    at = i + 2  # 'older than age 50': the measure's own word may come before the number
+    if tokens[at].number is None and at + 1 < len(tokens) \
+            and tokens[at].low in model.dimension_by_name[measure].label.lower().split():
+        at += 1
+    number = tokens[at].number
+    if number is None:
+        return None
     op = ">" if word in model.ranking.descending else "<"
-    return op, [number], [i, i + 1, i + 2], i + 3, measure
+    return op, [number], list(range(i, at + 1)), at + 1, measure
+
+
+def _measure_inside_comparison(state: State, i: int, model: SemanticModel
+                               ) -> tuple[str, list[float], list[int], int, str] | None:
+    """'larger than size 40', 'more than seats 300': the measure named between the comparison and its
+    number is what is compared."""
+    tokens = state.tokens
+    words = tuple(t.low for t in tokens)
+    for cue, op in COMPARATORS:
+        j = i + len(cue)
+        if words[i:j] != cue or j >= len(tokens):
+            continue
+        named = mention_at(state, j)
+        if named is None or named.start != j or named.end >= len(tokens) or not is_numeric(named, model):
+            return None
+        number = tokens[named.end].number
+        numeric = [e.name for e in named.of("dimension") if model.dimension_by_name[e.name].kind == "numeric"]
+        if number is None or len(numeric) != 1:
+            return None
+        return op, [number], list(range(i, named.end + 1)), named.end + 1, numeric[0]
+    return None
 
 
 def clean_number(value: float) -> int | float:
