@@ -283,6 +283,11 @@ def flags_pass(draft: Draft) -> Draft:
     return draft
 
 
+# the object a flag's verb may leave unsaid is a determined thing ('left the company'); a bare word after the
+# verb is what the flag is about ('work overtime': 'work' alone is not overtime)
+_DETERMINERS = {"the", "a", "an", "their", "his", "her", "its", "our", "your", "my"}
+
+
 def _flags_said_by_their_verb(state: State, model: SemanticModel) -> list[Filter]:
     """'employees who left', 'how many employees left': a flag told as a verb and its object ('left the
     company') said by the verb alone right after its rows, when one flag of those rows is told so."""
@@ -300,8 +305,8 @@ def _flags_said_by_their_verb(state: State, model: SemanticModel) -> list[Filter
             continue
         tables = {e.name for e in rows.of("entity")}
         flags = {d.name for d in model.dimensions if d.kind == "flag" and {s.table for s in d.sources} & tables
-                 and any(len(said.split()) > 1 and verbs & set(lemmas(said.split()[0]).get("VERB", ()))
-                         for said in d.related)}
+                 and any(len(said.split()) > 1 and said.split()[1] in _DETERMINERS
+                         and verbs & set(lemmas(said.split()[0]).get("VERB", ())) for said in d.related)}
         if len(flags) == 1:
             state.consume(i, *([i - 1] if j == i - 2 else []))
             flag, value = flags.pop(), not is_negated(state, i)

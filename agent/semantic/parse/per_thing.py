@@ -10,13 +10,15 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import State, mention_at, words_of
-from agent.semantic.words import lemmas
+from agent.semantic.words import lemmas, noun_forms
 
 _AVERAGING = {"average", "avg", "mean", "typical", "typically"}
 
 
 def per_thing_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
+    if _a_things_own_count(draft):
+        return draft
     people = set(model.coverage.get("per_person", []))
     for index, token in enumerate(state.tokens):
         if token.low != "per" or index in state.used_tokens or index + 1 >= len(state.tokens):
@@ -41,6 +43,44 @@ def per_thing_pass(draft: Draft) -> Draft:
         state.consume(index, index + 1, *averaged, *_count_words(state, mention.start))
         return draft
     return _thing_before_measure(draft)
+
+
+def _a_things_own_count(draft: Draft) -> bool:
+    """'how many episodes does a baker last on average?': the thing said after 'does a' keeps a number column
+    of those things ('episodes appeared'), so it is that column, averaged over the things; the words after
+    the thing are how the question says it (a verb), read with it. Only with a word of averaging."""
+    state, model = draft.state, draft.model
+    averaged = [m for m in state.mentions if m.has("agg") and not m.used and m.of("agg")[0].name == "avg"]
+    if len(state.tokens) < 6 or state.words_before(2, 2) != ("how", "many") or not averaged:
+        return False
+    counted = mention_at(state, 2)  # the things counted: a table's ('episodes') or a plain noun ('companies')
+    thing = mention_at(state, 5) if state.tokens[3].low in ("does", "do", "did", "has", "have", "had") \
+        and state.tokens[4].low in ("a", "an", "each", "the") else None
+    if (counted is not None and (counted.start != 2 or counted.end != 3 or not counted.has("entity"))) \
+            or thing is None or thing.start != 5 or not thing.has("entity") or thing.end > averaged[0].start:
+        return False
+    table = thing.of("entity")[0].name
+    forms = set(noun_forms(state.tokens[2].low))
+    columns = [d for d in model.dimensions if d.kind == "numeric" and _first_noun(d.label) in forms
+               and any(s.table == table and s.join is None for s in d.sources)]
+    between = range(thing.end, averaged[0].start)
+    if len(columns) != 1 or any(mention_at(state, i) is not None or "VERB" not in lemmas(state.tokens[i].low)
+                                and state.tokens[i].low not in state.function_words for i in between):
+        return False
+    picked = [m.name for m in model.metrics if m.measure == columns[0].name and m.agg == "avg"]
+    if not picked:
+        return False
+    draft.metric_choices.append(picked[:1])
+    for mention in (m for m in (counted, thing, averaged[0]) if m is not None):
+        mention.used = True
+    state.consume(0, 1, 2, 3, 4, *between)
+    return True
+
+
+def _first_noun(label: str) -> str:
+    """'number companies worked' -> companies; 'episodes appeared' -> episodes."""
+    words = [w for w in label.lower().split() if w not in ("number", "num", "total", "count", "of")]
+    return words[0] if words else ""
 
 
 def _thing_before_measure(draft: Draft) -> Draft:
