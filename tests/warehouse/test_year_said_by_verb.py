@@ -33,3 +33,15 @@ def cinema(tmp_path_factory):
 ])
 def test_the_year_the_verb_names(cinema, question, sql):
     assert_reads_as(cinema, question, sql)
+
+
+def test_a_label_said_the_other_way_round(cinema):
+    # 'year of release' is the 'release year' column, as 'date of birth' is a birth date
+    assert_reads_as(cinema, "what is the average score for each year of release?",
+                    "SELECT release_year, avg(score) FROM reviews JOIN films USING (film_id) GROUP BY 1")
+
+
+def test_a_grain_of_a_date_is_that_date_at_that_grain(cinema):
+    # 'by year of reviewed at': one grouping (the year), dated by that column; not the year and the date
+    assert_reads_as(cinema, "how many reviews by year of reviewed at",
+                    "SELECT year(reviewed_at), count(*) FROM reviews GROUP BY 1")

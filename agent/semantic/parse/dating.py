@@ -29,6 +29,8 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
             continue
         times = [e.name for e in mention.of("dimension") if model.is_date(e.name)]
         cue = state.cue_before(mention.start, _CUES)
+        if not cue and _grain_of(state, mention.start):
+            cue = ("of",)  # 'by year of order date': the grain is of that date
         if len(times) != 1 or not cue:
             continue
         said = tuple(t.low for t in state.tokens[mention.start - len(cue):mention.end])
@@ -46,6 +48,14 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
             consume_with_mentions(state, [index])
             return found
     return None
+
+
+def _grain_of(state: State, start: int) -> bool:
+    """'year of order date': a time grain and 'of' right before the date."""
+    if start < 2 or state.tokens[start - 1].low != "of":
+        return False
+    grain = mention_at(state, start - 2)
+    return grain is not None and grain.has("grain")
 
 
 def year_of_verb(state: State, model: SemanticModel) -> str | None:

@@ -105,6 +105,9 @@ class Lexicon:
             own = [dim.label] if dim.identifier else [dim.label, dim.name.replace("_", " "), *dim.synonyms]
             if 1 < len(dim.label.split()) <= 3 and not dim.identifier:
                 own.append("".join(dim.label.split()))  # 'over time' is also said 'overtime'
+            label = dim.label.lower().split()
+            if len(label) == 2 and not dim.identifier and dim.kind in ("time", "numeric") and all(w.isalpha() for w in label):
+                own.append(f"{label[1]} of {label[0]}")  # 'release year' is also 'year of release', 'date of birth'
 
             for texts, related in ((own, False), (dim.related, True)):
                 for text in texts:
