@@ -59,12 +59,7 @@ def read_comparisons(state: State, model: SemanticModel
         if implied is not None:  # 'older than 50': the adjective names the measure and the direction
             op, values, span, end, measure = implied
             unit = model.unit_words.get(tokens[end].low) if end < len(tokens) else None
-            dim = model.dimension_by_name[measure]
-            factor = unit[1] if unit is not None and unit[0] == dim.unit else 1
-            scaled = [clean_number(v * factor) for v in values]
-            filters.append(Filter(field=measure, op=op, values=scaled))
-            state.positions[(measure, op, tuple(scaled))] = span[0]
-            consume_with_mentions(state, [*span, *([end] if unit is not None else [])])
+            filters.append(_compared(state, model, measure, op, values, span, unit, end if unit else None))
             i = end + 1
             continue
         if op is None and (count := tokens[i].number) is not None and (exact := _exact_count_at(state, i, model)):
@@ -122,16 +117,22 @@ def read_comparisons(state: State, model: SemanticModel
                 unresolved.append(" ".join(t.text for t in tokens[span[0]:max(span[-1], end) + 1]))
             i = span[-1] + 1
             continue
-        dim = model.dimension_by_name[dim_name]
-        factor = unit[1] if unit is not None and unit[0] == dim.unit else 1
-        scaled = [clean_number(v * factor) for v in values]
-        filters.append(Filter(field=dim_name, op=op, values=scaled))
-        state.positions[(dim_name, op, tuple(scaled))] = span[0]
-        consume_with_mentions(state, [*span, *([unit_index] if unit_index is not None else [])])
+        filters.append(_compared(state, model, dim_name, op, values, span, unit, unit_index))
         if field_mention is not None:
             field_mention.used = True
         i = max(span[-1], end) + 1
     return filters, ambiguous, unresolved, having
+
+
+def _compared(state: State, model: SemanticModel, field: str, op: str, values: list[float], span: list[int],
+              unit: tuple[str, float] | None, unit_index: int | None) -> Filter:
+    """The filter a comparison reads as: its numbers in the measure's own unit ('over 2 hours' of a delay in
+    minutes is 120), where it was said, and its words (with the unit's) read."""
+    factor = unit[1] if unit is not None and unit[0] == model.dimension_by_name[field].unit else 1
+    scaled = [clean_number(v * factor) for v in values]
+    state.positions[(field, op, tuple(scaled))] = span[0]
+    consume_with_mentions(state, [*span, *([unit_index] if unit_index is not None else [])])
+    return Filter(field=field, op=op, values=scaled)
 
 
 def _a_valued_thing_at(state: State, index: int) -> bool:
