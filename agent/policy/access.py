@@ -24,7 +24,7 @@ from sqlglot.tokenizer_core import TokenType
 
 from agent.errors import AssistantError
 from agent.policy.model import LoadedPolicy, PolicyFileError, Rule, field_name, line_of, load_policy_file
-from agent.policy.reads import ColumnName, Reads, TableName, find_reads
+from agent.policy.reads import ColumnName, Reads, TableName, find_reads, spelt, table_of
 from agent.sql.checked import SqlInput
 from agent.sql.parse import sqlglot_dialect
 
@@ -50,18 +50,47 @@ class Identity:
     groups: frozenset[str] = frozenset()
 
 
+@dataclass(frozen=True)
+class NamePattern:
+    """A policy pattern ('schema.table' or 'schema.table.column', globs allowed) as it matches this
+    warehouse's names: spelt exactly when it matches some name exactly, so `bakers` and `Bakers` stay
+    apart where the engine keeps both; regardless of letter case when it matches nothing exactly (a deny
+    written `orders` for the table the engine lists as `Orders` still denies it: never fails open)."""
+
+    text: str
+    blind: bool = False
+
+    @property
+    def columned(self) -> bool:
+        return self.text.count(".") == 2
+
+    def matches(self, table: TableName, column: str | None = None) -> bool:
+        parts = self.text.split(".")
+        names: list[str | None] = [table[0], table[1], column]
+        if self.blind:
+            parts = [p.lower() for p in parts]
+            names = [n.lower() if n is not None else None for n in names]
+        if not (fnmatchcase(names[0] or "", parts[0]) and fnmatchcase(names[1] or "", parts[1])):
+            return False
+        if len(parts) == 2:
+            return True
+        return names[2] is not None and fnmatchcase(names[2], parts[2])
+
+
 def qualified(patterns: Iterable[str], default_schema: str) -> tuple[str, ...]:
     """A pattern without a schema ('orders') names a table of the default schema ('public.orders')."""
-    return tuple(p if "." in p else f"{default_schema.lower()}.{p}" for p in patterns)
+    return tuple(p if "." in p else f"{default_schema}.{p}" for p in patterns)
 
 
-def _matches(pattern: str, table: TableName, column: str | None = None) -> bool:
-    parts = pattern.split(".")
-    if not (fnmatchcase(table[0], parts[0]) and fnmatchcase(table[1], parts[1])):
-        return False
-    if len(parts) == 2:
-        return True
-    return column is not None and fnmatchcase(column, parts[2])
+def name_patterns(patterns: Iterable[str], tables: dict[TableName, list[str]], default_schema: str) -> tuple[NamePattern, ...]:
+    """The patterns as they match `tables`: exactly where any name matches exactly, else case-blind."""
+    found = []
+    for text in qualified(patterns, default_schema):
+        exact = NamePattern(text)
+        hit = any(exact.matches(table, column) for table, columns in tables.items()
+                  for column in (columns if exact.columned else [None]))
+        found.append(exact if hit else NamePattern(text, blind=True))
+    return tuple(found)
 
 
 class Policy:
@@ -102,10 +131,10 @@ class Policy:
             dialect=dialect,
             contact=self.contact,
             restricted=True,
-            allow_lists=tuple(qualified(r.allow, default_schema) for r in rules if r.allow is not None),
+            allow_lists=tuple(name_patterns(r.allow, tables, default_schema) for r in rules if r.allow is not None),
             default_allow=self.data.default == "allow",
-            deny=qualified([p for r in rules for p in r.deny], default_schema),
-            mask=qualified([p for r in rules for p in r.mask], default_schema),
+            deny=name_patterns([p for r in rules for p in r.deny], tables, default_schema),
+            mask=name_patterns([p for r in rules for p in r.mask], tables, default_schema),
         )
 
     def may_answer_for(self, clicker: Identity, owner: str | None) -> bool:
@@ -124,16 +153,16 @@ class Policy:
         problems = []
         for index, rule in enumerate(self.data.rules):
             for kind in ("allow", "deny", "mask"):
-                for position, pattern in enumerate(qualified(getattr(rule, kind) or [], default_schema)):
+                for position, pattern in enumerate(name_patterns(getattr(rule, kind) or [], tables, default_schema)):
                     if not any(
-                        _matches(pattern, table, column)
+                        pattern.matches(table, column)
                         for table, columns in tables.items()
-                        for column in (columns if pattern.count(".") == 2 else [None])
+                        for column in (columns if pattern.columned else [None])
                     ):
                         loc = ("rules", index, kind, position)
                         problems.append(
                             f"line {line_of(self.loaded.lines, loc)}, {field_name(loc)}: "
-                            f"'{pattern}' matches no table or column in the warehouse"
+                            f"'{pattern.text}' matches no table or column in the warehouse"
                         )
         if problems:
             raise PolicyFileError(f"The access policy file {self.loaded.path} is invalid: " + "; ".join(problems))
@@ -148,10 +177,10 @@ class Access:
     dialect: str = "duckdb"  # the warehouse's: what SQL is read as unless a caller says otherwise
     contact: str = ""
     restricted: bool = False
-    allow_lists: tuple[tuple[str, ...], ...] = ()
+    allow_lists: tuple[tuple[NamePattern, ...], ...] = ()
     default_allow: bool = True
-    deny: tuple[str, ...] = ()
-    mask: tuple[str, ...] = ()
+    deny: tuple[NamePattern, ...] = ()
+    mask: tuple[NamePattern, ...] = ()
 
     @classmethod
     def unrestricted(cls, tables: dict[TableName, list[str]], default_schema: str = "main",
@@ -159,9 +188,19 @@ class Access:
         return cls(tables=tables, default_schema=default_schema, dialect=dialect)
 
     @property
-    def key(self) -> tuple[bool, tuple[tuple[str, ...], ...], bool, tuple[str, ...], tuple[str, ...]]:
+    def key(self) -> tuple[bool, tuple[tuple[NamePattern, ...], ...], bool, tuple[NamePattern, ...], tuple[NamePattern, ...]]:
         """Equal for two people with the same rights, so their filtered views can be shared."""
         return (self.restricted, self.allow_lists, self.default_allow, self.deny, self.mask)
+
+    # -- names ----------------------------------------------------------------------------
+
+    def table_of(self, name: str) -> TableName | None:
+        """The table a schema key, a catalog name or a relation names ('orders', 'sales.orders',
+        quoted parts), spelt as the engine lists it."""
+        return table_of(name, self.default_schema, self.tables)
+
+    def column_of(self, table: TableName, column: str) -> str | None:
+        return spelt(column, self.tables.get(table, ()))
 
     # -- what is readable ----------------------------------------------------------------
 
@@ -169,20 +208,20 @@ class Access:
         if not self.restricted:
             return True
         if self.allow_lists:
-            allowed = all(any(_matches(p, table, column) for p in allow) for allow in self.allow_lists)
+            allowed = all(any(p.matches(table, column) for p in allow) for allow in self.allow_lists)
         else:
             allowed = self.default_allow
-        return allowed and not any(_matches(p, table, column) for p in self.deny)
+        return allowed and not any(p.matches(table, column) for p in self.deny)
 
     def table_readable(self, table: TableName) -> bool:
         if not self.restricted:
             return True
-        if any(p.count(".") == 1 and _matches(p, table) for p in self.deny):
+        if any(not p.columned and p.matches(table) for p in self.deny):
             return False
         return any(self.column_readable(table, c) for c in self.tables.get(table, []))
 
     def masked(self, table: TableName, column: str) -> bool:
-        return self.restricted and any(_matches(p, table, column) for p in self.mask)
+        return self.restricted and any(p.matches(table, column) for p in self.mask)
 
     @cached_property
     def readable(self) -> dict[TableName, list[str]]:
@@ -256,17 +295,18 @@ class Access:
         except TokenError:
             return
         words = {t.text.lower().strip('"`') for t in tokens if t.token_type in (TokenType.VAR, TokenType.IDENTIFIER)}
-        hidden_tables = [t for t in self.tables if not self.table_readable(t) and t[1] in words]
+        hidden_tables = [t for t in self.tables if not self.table_readable(t) and t[1].lower() in words]
         if hidden_tables:
             raise self._refusal([self._name(t) for t in sorted(hidden_tables)], "You don't have access to the table {names}")
         if words & SYSTEM_NAMES or any(w.startswith("duckdb_") for w in words):
             raise self._refusal(sorted(words & SYSTEM_NAMES) or ["duckdb_*"], "{names} {is_are} not a table you can read "
                                 "here (system catalogs are off under the data access policy)")
         readable = self.readable
+        # broken SQL is read without the engine's case rules: a word naming a hidden column in any case refuses
+        readable_words = {c.lower() for cols in readable.values() for c in cols}
         hidden_columns = sorted(
             (*t, c) for t, columns in self.tables.items() if t in readable for c in columns
-            if c in words and c not in readable[t]
-            and not any(c in cols for cols in readable.values())
+            if c.lower() in words and c not in readable[t] and c.lower() not in readable_words
         )
         if hidden_columns:
             raise self._refusal([self._name(c) for c in hidden_columns], "You don't have access to the column {names}")

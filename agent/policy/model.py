@@ -33,7 +33,7 @@ Location = tuple[str | int, ...]
 
 # A name pattern: one part (a table of the default schema), two (schema.table) or three (one
 # column); each part a name or a glob.
-_PART = re.compile(r"^[A-Za-z0-9_$*?\[\]-]+$")
+_PART = re.compile(r"^[\w $*?\[\]-]+$")  # names may hold spaces and any letter ('Sales Rep', 'Größe')
 
 
 class PolicyFileError(SettingsError):
@@ -51,7 +51,7 @@ def _check_pattern(pattern: str) -> str:
     parts = pattern.split(".")
     if len(parts) not in (1, 2, 3) or not all(_PART.match(p) for p in parts):
         raise ValueError(f"'{pattern}' should be table, schema.table or schema.table.column (globs * and ? allowed)")
-    return pattern.lower()
+    return pattern  # spelt as written: `Bakers` and `bakers` may be two tables (see access.NamePattern)
 
 
 Pattern = Annotated[str, AfterValidator(_check_pattern)]

@@ -9,19 +9,23 @@ read of every column of the tables in reach, so a policy errs towards refusing.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from sqlglot import exp
 from sqlglot.errors import OptimizeError, SqlglotError
 from sqlglot.optimizer.qualify import qualify
 from sqlglot.optimizer.scope import Scope, traverse_scope
+from sqlglot.dialects.dialect import Dialect, NormalizationStrategy
+from sqlglot.schema import MappingSchema
 
 from agent.errors import SqlError
 from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.sql.guard import refuse_unsafe_words
 from agent.sql.parse import clean_sql_text, parse_one_statement, sqlglot_dialect
+from agent.warehouse.base import split_name
 
-TableName = tuple[str, str]  # (schema, table), lower case
+TableName = tuple[str, str]  # (schema, table), spelt as the engine lists them
 ColumnName = tuple[str, str, str]  # (schema, table, column)
 
 # Table functions that make rows from their arguments and read no table.
@@ -52,10 +56,15 @@ def find_reads(sql: SqlInput, dialect: str, tables: dict[TableName, list[str]], 
     mapping: dict[str, dict[str, dict[str, str]]] = {}
     for (schema, table), columns in tables.items():
         mapping.setdefault(schema, {})[table] = {c: "TEXT" for c in columns}
+    # `qualify` folds the query's names as the engine does; the engine's own listing is already folded,
+    # so it is kept as spelt (folding `pizzaTypes` as if unquoted would lose it on PostgreSQL), except on
+    # a case-blind engine, where both sides are compared lower-case.
+    blind = Dialect.get_or_raise(read).NORMALIZATION_STRATEGY is NormalizationStrategy.CASE_INSENSITIVE
     try:
         tree = qualify(
             # sqlglot asks for dict[str, object] where it reads a Mapping (a dict's value type is invariant)
-            tree, schema=mapping, db=default_schema, dialect=read,  # type: ignore[arg-type]
+            tree, schema=MappingSchema(mapping, dialect=read, normalize=blind),  # type: ignore[arg-type]
+            db=default_schema, dialect=read,
             validate_qualify_columns=False, quote_identifiers=False, identify=False,
         )
         scopes = traverse_scope(tree)
@@ -69,8 +78,8 @@ def find_reads(sql: SqlInput, dialect: str, tables: dict[TableName, list[str]], 
     cte_names = {cte.alias_or_name.lower() for cte in tree.find_all(exp.CTE)}
     for node in tree.find_all(exp.Table):  # a table no scope claimed (pivots and the like)
         if id(node) not in seen_tables and node.name.lower() not in cte_names:
-            name = _table_name(node, default_schema)
-            if name is None or name not in tables:
+            name = _table_name(node, tables, default_schema)
+            if name is None:
                 reads.unknown.append(node.sql(dialect=read))
             else:
                 reads.tables.add(name)
@@ -90,8 +99,8 @@ def _read_scope(scope: Scope, reads: Reads, tables: dict[TableName, list[str]], 
             if function not in ROW_MAKERS:
                 reads.unknown.append(f"{function}()")
             continue
-        name = _table_name(source, default_schema)
-        if name is None or name not in tables:
+        name = _table_name(source, tables, default_schema)
+        if name is None:
             reads.unknown.append(".".join(p for p in (source.db, source.name) if p))
             continue
         base[alias.lower()] = name
@@ -103,14 +112,15 @@ def _read_scope(scope: Scope, reads: Reads, tables: dict[TableName, list[str]], 
         if isinstance(node, exp.Column):
             owner = node.table.lower()
             if owner in base:
-                if node.name == "*" or node.name.lower() not in tables[base[owner]]:
+                named = spelt(node.name, tables[base[owner]]) if node.name != "*" else None
+                if named is None:
                     reads.whole_rows.add(base[owner])
                     continue
-                column = (*base[owner], node.name.lower())
+                column = (*base[owner], named)
                 reads.columns.add(column)
                 reads.column_nodes.append((node, column))
             elif not owner:
-                _unqualified(node.name.lower(), base, tables, reads)
+                _unqualified(node.name, base, tables, reads)
         elif isinstance(node, exp.Star) and isinstance(node.parent, exp.Count):
             continue  # count(*) counts rows and reads no column
         elif isinstance(node, (exp.Star, exp.TableColumn, exp.Pivot)):
@@ -128,24 +138,51 @@ def _read_scope(scope: Scope, reads: Reads, tables: dict[TableName, list[str]], 
 
 def _unqualified(name: str, base: dict[str, TableName], tables: dict[TableName, list[str]], reads: Reads) -> None:
     """A bare name qualify could not place: a table's whole row, a column, or an alias of the query."""
-    if name in base:
-        reads.whole_rows.add(base[name])
+    if name.lower() in base:
+        reads.whole_rows.add(base[name.lower()])
         return
     for table in base.values():
-        if name == table[1]:
+        column = spelt(name, tables[table])
+        if spelt(name, [table[1]]) is not None:
             reads.whole_rows.add(table)
-        elif name in tables[table]:
-            reads.columns.add((*table, name))
-            reads.unplaced.add((*table, name))
+        elif column is not None:
+            reads.columns.add((*table, column))
+            reads.unplaced.add((*table, column))
 
 
-def _table_name(node: exp.Table, default_schema: str) -> TableName | None:
+def spelt(name: str, among: Iterable[str]) -> str | None:
+    """`name` as one of `among` spells it: the exact spelling, else the only match regardless of
+    letter case. An engine that keeps `Bakers` and `bakers` apart (MySQL's tables, PostgreSQL's quoted
+    names) is read exactly, and the query's names arrive already folded as the engine folds them
+    (`qualify` normalises them per dialect); a case-blind engine's names match however written."""
+    names = list(among)
+    if name in names:
+        return name
+    blind = [n for n in names if n.lower() == name.lower()]
+    return blind[0] if len(blind) == 1 else None
+
+
+def table_named(schema: str | None, name: str, tables: Iterable[TableName], default_schema: str) -> TableName | None:
+    """The table `schema.name` means (the default schema's without a schema), spelt as the engine
+    lists it; None when no table or more than one fits."""
+    owners = {t[0] for t in tables}
+    owner = spelt(schema or default_schema, owners)
+    if owner is None:
+        return None
+    table = spelt(name, [t[1] for t in tables if t[0] == owner])
+    return (owner, table) if table is not None else None
+
+
+def _table_name(node: exp.Table, tables: Iterable[TableName], default_schema: str) -> TableName | None:
     if not node.name:
         return None
-    return ((node.db or default_schema).lower(), node.name.lower())
+    return table_named(node.db or None, node.name, tables, default_schema)
 
 
-def table_of(key: str, default_schema: str) -> TableName:
-    """A table as the schema cache keys it ('orders', or 'sales.orders' outside the default schema)."""
-    owner, _, table = key.lower().rpartition(".")
-    return (owner or default_schema.lower(), table)
+def table_of(key: str, default_schema: str, tables: Iterable[TableName]) -> TableName | None:
+    """A table named as the schema cache keys it ('orders', 'sales.orders' outside the default
+    schema, quoted parts), spelt as the engine lists it."""
+    parts = split_name(key)
+    if not parts:
+        return None
+    return table_named(parts[-2] if len(parts) > 1 else None, parts[-1], tables, default_schema)

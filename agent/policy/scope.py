@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, cast
 from agent.audit import AuditRecord, AuditTrail
 from agent.errors import AssistantError
 from agent.policy.access import AccessDenied, Access, Identity, Policy
-from agent.policy.reads import Reads, TableName, table_of
+from agent.policy.reads import Reads, TableName, spelt
 from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.policy.views import masked_value_words, scoped_catalog, scoped_schema, scoped_semantic, scoped_values
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
@@ -41,8 +41,9 @@ def warehouse_tables(warehouse: Warehouse) -> tuple[dict[TableName, list[str]], 
     tables: dict[TableName, list[str]] = {}
     for key, columns in schema.tables.items():
         info = schema.info.get(key)
-        name = (info.schema.lower(), info.name.lower()) if info else table_of(key, schema.default_schema)
-        tables[name] = [c.name.lower() for c in columns]
+        owner, _, bare = key.rpartition(".")
+        name = (info.schema, info.name) if info else (owner or schema.default_schema, bare)
+        tables[name] = [c.name for c in columns]
     return tables, schema.default_schema
 
 
@@ -76,11 +77,12 @@ class ScopedWarehouse:
         return self._schema
 
     def distinct_values(self, table: str, column: str, limit: int = 2000) -> list[Any]:
-        key = table_of(table, self.access.default_schema)
-        if not self.access.column_readable(key, column.lower()):
-            raise AccessDenied(f"You don't have access to the column {'.'.join(key)}.{column}. "
+        key = self.access.table_of(table)
+        named = spelt(column, self.access.tables.get(key, [])) if key is not None else None
+        if key is None or named is None or not self.access.column_readable(key, named):
+            raise AccessDenied(f"You don't have access to the column {table}.{column}. "
                                f"Ask {self.access.contact} if you need it.")
-        if self.access.masked(key, column.lower()):
+        if self.access.masked(key, named):
             return []  # a masked column's values are not this person's to match words against
         return self._warehouse.distinct_values(table, column, limit)
 

@@ -23,7 +23,7 @@ from sqlglot.errors import SqlglotError
 from agent.catalog import Catalog
 from agent.catalog.loader import parse_catalog_data
 from agent.policy.access import Access
-from agent.policy.reads import TableName, table_of
+from agent.policy.reads import TableName, spelt, table_named
 from agent.semantic.dbt_spec import Metric as DbtMetric
 from agent.semantic.dbt_spec import Project
 from agent.semantic.layer import view_data
@@ -38,13 +38,14 @@ log = logging.getLogger(__name__)
 
 def scoped_schema(schema: Schema, access: Access) -> Schema:
     readable = access.readable
-    keys = {name: table_of(name, access.default_schema) for name in schema.tables}
+    keys: dict[str, TableName] = {}
+    for name in schema.tables:
+        key = (info.schema, info.name) if (info := schema.info.get(name)) else access.table_of(name)
+        if key in readable and key is not None:
+            keys[name] = key
     return Schema(
-        tables={
-            name: [c for c in columns if c.name.lower() in readable[keys[name]]]
-            for name, columns in schema.tables.items()
-            if keys[name] in readable
-        },
+        tables={name: [c for c in columns if c.name in readable[keys[name]]]
+                for name, columns in schema.tables.items() if name in keys},
         info={name: info for name, info in schema.info.items() if keys.get(name) in readable},
         default_schema=schema.default_schema,
     )
@@ -100,18 +101,18 @@ def scoped_catalog(catalog: Catalog, access: Access, hidden_values: frozenset[st
     the warehouse (besides the catalog's own lists), lower case."""
     raw = catalog.data.model_dump(by_alias=True)
     # keyed as the catalog keys tables: bare in the default schema, schema.table elsewhere
-    readable = {
-        (table if owner == access.default_schema else f"{owner}.{table}"): set(columns)
-        for (owner, table), columns in access.readable.items()
-    }
+    readable = access.readable
 
     def column_ok(qualified: str) -> bool:
-        table, _, column = qualified.lower().rpartition(".")
-        return column in readable.get(table, ())
+        table, _, column = qualified.rpartition(".")
+        key = access.table_of(table)
+        return key is not None and key in readable and spelt(column, readable[key]) is not None
 
     def column_masked(qualified: str) -> bool:
-        table, _, column = qualified.lower().rpartition(".")
-        return access.masked(table_of(table, access.default_schema), column)
+        table, _, column = qualified.rpartition(".")
+        key = access.table_of(table)
+        named = access.column_of(key, column) if key is not None else None
+        return key is not None and named is not None and access.masked(key, named)
 
     hidden = set(hidden_values)
     for name, table in raw["tables"].items():
@@ -122,9 +123,9 @@ def scoped_catalog(catalog: Catalog, access: Access, hidden_values: frozenset[st
 
     tables = {}
     for name, table in raw["tables"].items():
-        if name.lower() not in readable:
+        if access.table_of(name) not in readable:
             continue
-        table["columns"] = {c: doc for c, doc in table["columns"].items() if c.lower() in readable[name.lower()]}
+        table["columns"] = {c: doc for c, doc in table["columns"].items() if column_ok(f"{name}.{c}")}
         masked_here = [c for c in table["columns"] if column_masked(f"{name}.{c}")]
         for column in masked_here:
             doc = table["columns"][column]
@@ -136,7 +137,7 @@ def scoped_catalog(catalog: Catalog, access: Access, hidden_values: frozenset[st
             table["aliases"] = [a for a in table["aliases"] if not _names_any(a, hidden_words)]
         table["joins"] = [
             j for j in table["joins"]
-            if j["table"].lower() in readable and all(column_ok(f"{t}.{c}") for t, c in _join_columns(j["on"]))
+            if access.table_of(j["table"]) in readable and all(column_ok(f"{t}.{c}") for t, c in _join_columns(j["on"]))
         ]
         if table["columns"]:
             tables[name] = table
@@ -185,7 +186,7 @@ def _dimension_masked(semantic: SemanticModel, dim: Dimension, access: Access) -
     dialect = semantic.project.dialect if semantic.project is not None else access.dialect
     relations = {t.name: t.relation or t.name for t in semantic.tables}
     return any(
-        _expression_masked(access, relation_table(relations.get(s.table, s.table), access.default_schema, dialect),
+        _expression_masked(access, relation_table(relations.get(s.table, s.table), access, dialect),
                            s.expr, dialect)
         for s in dim.sources
     )
@@ -196,13 +197,16 @@ def _expression_masked(access: Access, table: TableName, expr: str, dialect: str
         tree = sqlglot.parse_one(expr, read=sqlglot_dialect(dialect))
     except SqlglotError:
         return True  # an expression that cannot be read is treated as reading the masked column
-    return any(access.masked(table, c.name.lower()) for c in tree.find_all(exp.Column))
+    # a column the table lacks (an expression's own alias) is masked only if some masked column is spelt so
+    return any(access.masked(table, access.column_of(table, c.name) or c.name) for c in tree.find_all(exp.Column))
 
 
-def relation_table(relation: str, default_schema: str, dialect: str) -> TableName:
-    """The (schema, table) a semantic model's relation names ('orders', 'sales.orders', '"db"."s"."t"')."""
+def relation_table(relation: str, access: Access, dialect: str) -> TableName:
+    """The (schema, table) a semantic model's relation names ('orders', 'sales.orders', '"db"."s"."t"'),
+    spelt as the engine lists it (a relation the warehouse lacks keeps its own spelling: nothing readable)."""
     table = exp.to_table(relation, dialect=sqlglot_dialect(dialect))
-    return ((table.db or default_schema).lower(), table.name.lower())
+    return table_named(table.db or None, table.name, access.tables, access.default_schema) \
+        or (table.db or access.default_schema, table.name)
 
 
 def _expression_readable(access: Access, table: TableName, expr: str, dialect: str) -> bool:
@@ -212,7 +216,7 @@ def _expression_readable(access: Access, table: TableName, expr: str, dialect: s
         tree = sqlglot.parse_one(expr, read=sqlglot_dialect(dialect))
     except SqlglotError:
         return False  # an expression that cannot be read is not shown
-    return all(access.column_readable(table, c.name.lower()) for c in tree.find_all(exp.Column))
+    return all(access.column_readable(table, access.column_of(table, c.name) or c.name) for c in tree.find_all(exp.Column))
 
 
 def scoped_project(project: Project, access: Access) -> Project:
@@ -223,7 +227,7 @@ def scoped_project(project: Project, access: Access) -> Project:
     dialect = project.dialect
     models = []
     for model in project.semantic_models:
-        table = relation_table(model.relation, access.default_schema, dialect)
+        table = relation_table(model.relation, access, dialect)
         if not access.table_readable(table):
             continue
 
@@ -281,11 +285,11 @@ def scoped_semantic(model: SemanticModel, access: Access, hidden_values: frozens
 
     def reads_ok(table: str, expr: str) -> bool:
         return _expression_readable(
-            access, relation_table(relations.get(table, table), access.default_schema, dialect), expr, dialect)
+            access, relation_table(relations.get(table, table), access, dialect), expr, dialect)
 
     def masked(table: str, expr: str) -> bool:
         return _expression_masked(
-            access, relation_table(relations.get(table, table), access.default_schema, dialect), expr, dialect)
+            access, relation_table(relations.get(table, table), access, dialect), expr, dialect)
 
     hidden_words = _value_words(hidden_values)
 
