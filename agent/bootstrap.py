@@ -263,8 +263,8 @@ class RunReader:
         ctx = self.context
         # The turn's one reading (in a CPU worker under its budget), which discovery and the SQL reuse.
         extraction = (await read_question(ctx, question))[0]
-        if extraction.unsupported or extraction.unknown_values:
-            return True
+        if extraction.unsupported or extraction.unknown_values or extraction.ambiguous:
+            return True  # the data's words, even where the reader must ask which one is meant
         if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:
             return True
         latest = question.split(FOLLOW_UP_MARK)[-1]

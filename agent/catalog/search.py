@@ -14,6 +14,7 @@ import math
 import re
 from dataclasses import dataclass, field
 
+from agent.semantic.words import split_name
 from agent.catalog.models import CatalogData, GlossaryTerm, HowToDoc
 from agent.catalog.text import (
     SCAFFOLDING,
@@ -105,7 +106,7 @@ class TableIndex:
         entry = TableEntry(name)
         for word in _table_terms(table.description + " " + (table.grain or "")):
             entry.add(word, Evidence(TABLE_DESCRIPTION, f"table '{_literal(name)}' description mentions '{{word}}'"))
-        for word in _table_terms(name):
+        for word in _name_terms(name):
             entry.add(word, Evidence(TABLE_NAME, f"table name '{name}' matches '{{word}}'"))
         for alias in table.aliases:
             for word in _table_terms(alias):
@@ -120,7 +121,7 @@ class TableIndex:
                 alias_phrase = phrase(alias)
                 if len(alias_phrase) > 1:
                     entry.column_phrases.append((alias_phrase, column, alias))
-            for word in _table_terms(column):
+            for word in _name_terms(column):
                 entry.add(word, Evidence(COLUMN_NAME, "column '{column}' matches '{word}'", column))
             for value in doc.values:
                 for word in _table_terms(value):
@@ -216,6 +217,12 @@ def _explain(entry: TableEntry, hit: tuple[str, Evidence, str], columns: dict[st
 def _table_terms(text: str) -> list[str]:
     # Bare numbers ("top 5", "in 2013") say nothing about which table holds the data.
     return [w for w in terms(text, TABLE_SEARCH_STOP_WORDS) if not w.isdigit()]
+
+
+def _name_terms(name: str) -> list[str]:
+    """A table's or column's name as its words ('Viewers7Day': viewers, day; 'orderLines': order, lines),
+    and as written ('tailnum'), so a question may say either."""
+    return list(dict.fromkeys(_table_terms(name) + _table_terms(split_name(name))))
 
 
 def _literal(text: str) -> str:

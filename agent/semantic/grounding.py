@@ -80,6 +80,10 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
              for form in noun_forms(effective_head(d["label"].lower().split()))}
     for word, why, name in _distinctive_words(dimensions, own_words):
         offer("dimension", name, word, why)
+    shared = dict(_shared_heads(dimensions, own_words))
+    for word, names in shared.items():
+        for name in names:
+            offer("dimension", name, word, f"{_SHARED_HEAD} ({', '.join(dimensions[n]['label'] for n in names)})")
     for word, offers in candidates.items():
         elements = {(kind, name) for kind, name, _ in offers}
         if len(elements) > 1:  # the word a label is about outweighs a thesaurus's or a description's guess
@@ -94,6 +98,11 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                     target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
                     target.setdefault("related", {}).setdefault(word, why)
                 continue
+        if word in shared and all(why.startswith(_SHARED_HEAD) for *_, why in offers):
+            # 'viewers' of 'viewers 7 day' and 'viewers 28 day': either is meant, and the reader asks which
+            for _, name, why in offers:
+                dimensions[name].setdefault("related", {}).setdefault(word, why)
+            continue
         said_by = [why for *_, why in offers]
         if word in own_words or len(elements) > 1 or (" " not in word and word in heads and not any(
                 why.startswith("a word") or why.endswith("records") for why in said_by)):
@@ -144,16 +153,35 @@ def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str
         yield word, f"{_LABEL_WORD} ({dimensions[name]['label']}) no other name has", name
 
 
+def _shared_heads(dimensions: dict[str, dict[str, Any]], own_words: set[str]) -> Iterable[tuple[str, list[str]]]:
+    """'viewers' for the columns 'viewers 7 day' and 'viewers 28 day': the word several labels are about
+    (each label's main word, in each of its noun forms) names one of them, which the question's other words
+    or the person must tell. Not a qualifier, a table's word or a label of its own."""
+    owners: dict[str, list[str]] = {}
+    for dim in dimensions.values():
+        label = dim["label"].lower().split()
+        head = effective_head(label)
+        if dim.get("identifier") or len(label) < 2 or len(head) < 4 or not head.isalpha() or head in _QUALIFIERS:
+            continue
+        for form in noun_forms(head):
+            if form not in own_words:
+                owners.setdefault(form, []).append(dim["name"])
+    for word, names in owners.items():
+        if len(names) > 1:
+            yield word, names
+
+
 def effective_head(label: list[str]) -> str:
     """The word a label is about: its last word before any preposition ('years at company' -> years), past
-    qualifiers ('series number' -> series)."""
+    qualifiers and numbers ('series number' -> series, 'viewers 7 day' -> viewers)."""
     # ('rated at' is a time column's name, not a phrase: a preposition that ends a label cuts nothing)
     cut = next((i for i, w in enumerate(label) if w in _PREPOSITIONS and 0 < i < len(label) - 1), len(label))
     label = label[:cut]
-    return next((w for w in reversed(label) if w not in _QUALIFIERS), label[-1] if label else "")
+    return next((w for w in reversed(label) if w not in _QUALIFIERS and not w.isdigit()), label[-1] if label else "")
 
 
 _LABEL_WORD = "a word of its label"
+_SHARED_HEAD = "the word its label is about, which other columns' labels are about too"
 ONLY_PEOPLE = "thesaurus: its rows are the only people in the data"
 _DESCRIPTION = "its description"
 _PREPOSITIONS = {"at", "in", "on", "of", "with", "from", "to", "for", "by", "per", "since", "until", "before", "after"}

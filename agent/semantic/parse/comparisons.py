@@ -16,6 +16,7 @@ from agent.semantic.parse.state import (
     Ambiguity,
     State,
     consume_with_mentions,
+    mention_text,
     mention_at,
     plural,
     words_of,
@@ -93,6 +94,12 @@ def read_comparisons(state: State, model: SemanticModel
             named = {e.name for m in state.mentions for e in m.of("entity")}
             owned = [d for d in numeric if {s.table for s in model.dimension_by_name[d].sources} & named]
             # 'suppliers … with account balance over 5000': the balance of the suppliers
+            if len(owned) != 1 and len(numeric) > 1:  # 'more than 10 years': at the company, in the role…
+                ambiguous.append(Ambiguity(text=mention_text(state, field_mention), options=numeric))
+                field_mention.used = True
+                consume_with_mentions(state, span)
+                i = max(span[-1], end) + 1
+                continue
             dim_name = (owned if len(owned) == 1 else numeric or [dim_name])[0]
             if field_mention.start >= end:
                 dim_name = _split_synonym(state, span[0], field_mention, model) or dim_name

@@ -3,11 +3,13 @@ things), the table that reaches every dimension named, and what a ranking ranks.
 
 from __future__ import annotations
 
+from typing import NamedTuple
+
 from agent.semantic.definitions import Definition, problems_of, with_definitions
 from agent.semantic.intent import MetricFilter
 from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
-from agent.semantic.parse.state import WHICH, GroupKey, State, mention_at, plural, words_of
+from agent.semantic.parse.state import WHICH, Ambiguity, GroupKey, State, mention_at, mention_text, plural, words_of
 from agent.semantic.text import phrase
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import name_of
@@ -24,11 +26,19 @@ def rankable(metrics: list[str], having: list[MetricFilter], model: SemanticMode
     return metrics[0]
 
 
-def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
-                 conditioned: bool = False
-                 ) -> tuple[list[list[str]], list[Mention], list[str], list[str], list[Definition]]:
+class MetricReading(NamedTuple):
+    choices: list[list[str]]  # per metric said: its candidates, the first that fits is taken
+    rank_mentions: list[Mention]
+    unmatched: list[str]  # measures the model lacks
+    subjects: list[str]  # tables whose things are the groups of a condition on a total
+    defined: list[Definition]  # an average, minimum or maximum of a column the model does not measure
+    ambiguous: list[Ambiguity]  # a word several columns' labels are about: the person says which
+
+
+def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditioned: bool = False) -> MetricReading:
     """The metric choices, the ranking mentions, measures the model lacks, and the tables whose
     things are the groups of a condition on a total ('customers with 30 or more orders')."""
+    ambiguous: list[Ambiguity] = []
     subjects: list[str] = []
     defined: list[Definition] = []  # an average, minimum or maximum asked of a column the model does not measure
     choices: list[list[str]] = []
@@ -65,6 +75,11 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
         before = mention_at(state, mention.start - 1) if mention.start else None
         if measures and mention.has("entity") and plural(state, mention) and not (before and before.has("agg")):
             measures = []  # 'the change in ratings': the ratings themselves, counted; 'average rating' is the measure
+        if len(measures) > 1:  # 'viewers' of 'viewers 7 day' and 'viewers 28 day': which one is asked
+            ambiguous.append(Ambiguity(text=mention_text(state, mention), options=measures))
+            _aggregations_before(state, mention, rank_as_agg=True)  # read: the question keeps it for the answer
+            mention.used = True
+            continue
         if measures:
             aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping or not asks_which,
                                         grouped=has_grouping, names=model.shapes.get("aggregation_names", []))
@@ -141,7 +156,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool,
     for option in chosen:
         if option not in unique:
             unique.append(option)
-    return unique, rank_mentions, unmatched, subjects, defined
+    return MetricReading(unique, rank_mentions, unmatched, subjects, defined, ambiguous)
 
 
 def _counted_by_quantity_word(state: State, mention: Mention, model: SemanticModel) -> bool:
@@ -353,8 +368,9 @@ def _defined_for(dimension: str, aggs: list[str], model: SemanticModel, defined:
 
 
 def measures_pass(draft: Draft) -> Draft:
-    choices, draft.rank_mentions, draft.unmatched, draft.subjects, defined = read_metrics(
+    choices, draft.rank_mentions, draft.unmatched, draft.subjects, defined, ambiguous = read_metrics(
         draft.state, draft.model, has_grouping=bool(draft.grouping), conditioned=bool(draft.having))
+    draft.ambiguous += ambiguous
     if defined:
         draft.definitions += defined
         draft.model = with_definitions(draft.model, defined)

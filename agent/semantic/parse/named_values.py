@@ -193,7 +193,8 @@ def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Menti
     if owned:
         at += 1
     after = mention_at(state, at)
-    if after is None or after.start != at or after.used or not any(e.name in dims for e in after.of("dimension")):
+    # a word several of them are about ('low satisfaction': job or environment) does not tell which
+    if after is None or after.start != at or after.used or len({e.name for e in after.of("dimension")} & set(dims)) != 1:
         return None
     if said_in:
         state.consume(mention.end, mention.end + 1)
@@ -216,7 +217,7 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
     before = mention_at(state, mention.start - 1)
     if before is not None:
         named = [e.name for e in before.of("dimension") if e.name in dims]
-        if named:
+        if len(named) == 1:
             before.used = True
             return named[0]
     after = _named_right_after(state, mention, dims)
