@@ -174,6 +174,8 @@ class ValueIndex:
                 if value in known:
                     for variant in _name_variants(label, suffixes):
                         add(variant, name, value, False)
+            for short, value in _shared_short_names(index, name, suffixes):
+                add(short, name, value, False)  # 'portland': Portland Intl, and Portland Intl Jetport too
             for value, words in _size_words(index.values[name], model.shapes.get("size_codes", [])).items():
                 add(phrase(words), name, value, False)  # 'large pizzas' where the size is 'L'
             for item in _list_items(index.values[name]):
@@ -298,6 +300,24 @@ def _plurals(value: str) -> list[str]:
         return []
     low = word.lower()
     return [p for p in inflection(low, "NNS") if p != low]
+
+
+def _shared_short_names(index: ValueIndex, dimension: str, suffixes: frozenset[str]) -> list[tuple[tuple[str, ...], str]]:
+    """A short name one value's name gives ('portland' of 'Portland Intl') that begins another value's name
+    too ('Portland Intl Jetport'): said alone, it may mean either, so it is a name of both (the reader asks
+    which, unless both are one thing spelt two ways)."""
+    names = {value: phrase(index.labels.get(dimension, {}).get(value) or value) for value in index.values[dimension]
+             if not _CODE.fullmatch(value) or value in index.labels.get(dimension, {})}
+    shorts = {short for value, full in names.items()
+              for short in _name_variants(" ".join(full), suffixes) if short != full}
+    return [(short, value) for short in shorts for value, full in names.items()
+            if len(full) > len(short) and full[:len(short)] == short]
+
+
+def base_name(name: str, suffixes: frozenset[str]) -> tuple[str, ...]:
+    """A name without the words people leave out ('CANADAIR LTD' -> canadair): two values with one base name
+    are one thing spelt two ways."""
+    return min(_name_variants(name, suffixes), key=len)
 
 
 def _name_variants(name: str, suffixes: frozenset[str]) -> set[tuple[str, ...]]:

@@ -23,7 +23,7 @@ from agent.semantic.parse.state import (
 )
 from agent.semantic.text import phrase
 from agent.semantic.words import lemmas
-from agent.semantic.values import ValueIndex
+from agent.semantic.values import ValueIndex, base_name
 from agent.semantic.parse.draft import Draft
 
 
@@ -83,6 +83,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
                 state.positions.setdefault((dim, str(value)), mention.start)
 
     undecided: list[tuple[Mention, list[tuple[str, str]], list[str]]] = []
+    asked: list[Ambiguity] = []
     for mention in state.mentions:
         candidates = [e.dimension_value for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
         if not candidates or mention.used:
@@ -91,12 +92,17 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
         candidates = [c for c in candidates if not _an_item(values, *c)] or candidates
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
         decided = _value_dimension(state, mention, dims, model, thread_fields)
+        things = _different_things(values, model, decided, [v for d, v in candidates if d == decided]) if decided else []
+        if len(things) > 1:  # 'portland': Portland Intl or Portland Intl Jetport, one button each
+            asked.append(Ambiguity(text=mention_text(state, mention), options=things))
+            mention.used = True
+            continue
         if decided is None:
             undecided.append((mention, candidates, dims))
             mention.used = True  # read: a value, of which dimension is told by its neighbours or asked
         else:
             place(mention, candidates, decided)
-    ambiguous: list[Ambiguity] = []
+    ambiguous: list[Ambiguity] = asked
     for mention, candidates, dims in undecided:
         listed = _listed_with(state, mention, placed, dims, set(model.coverage.get("value_links", [])))
         if listed is not None:
@@ -112,6 +118,17 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = _unknown_values(state, model, values)
     return filters, unknown, _compared_dimensions(state, placed), ambiguous
+
+
+def _different_things(values: ValueIndex, model: SemanticModel, dimension: str, said: list[str]) -> list[str]:
+    """The names of the values one phrase named, when they are different things ('Portland Intl', 'Portland
+    Intl Jetport'); [] when they are one thing spelt two ways ('CANADAIR', 'CANADAIR LTD': both are meant)
+    or items of a list column (each is a condition of its own)."""
+    if len(said) < 2 or any(_an_item(values, dimension, v) for v in said):
+        return []
+    suffixes = frozenset(model.name_suffixes)
+    names = [values.labels.get(dimension, {}).get(v) or v for v in said]
+    return names if len({base_name(n, suffixes) for n in names}) > 1 else []
 
 
 def _an_item(values: ValueIndex, dimension: str, value: str) -> bool:
