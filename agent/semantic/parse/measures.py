@@ -11,6 +11,7 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import WHICH, Ambiguity, GroupKey, State, mention_at, mention_text, plural, words_of
 from agent.semantic.text import phrase
+from agent.semantic.where import FilterSyntaxError, parse_filter
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import name_of
 from agent.semantic.words import lemmas
@@ -90,6 +91,14 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                         said.used = True
             if not aggs and in_total:  # 'minutes flights were delayed in total': the delays added up
                 aggs = ["sum"]
+            if not aggs and _events_counted(state, mention, measures[0], model):
+                # 'how many delays', 'the most delays': the rows with one, counted by the metric that counts
+                # them; with none (or several), the word is left unread and asked about, never averaged
+                events = _counting_metrics_on(measures[0], model)
+                if len(events) == 1:
+                    choices.append(events)
+                    mention.used = True
+                continue
             if not aggs and not has_grouping:  # 'largest order by total price': the largest total price
                 ranked = [m for m in rank_mentions if m.has("agg") and not m.used]
                 if len(ranked) == 1:
@@ -166,6 +175,32 @@ def _counted_by_quantity_word(state: State, mention: Mention, model: SemanticMod
 
 
 _HOW_MANY = {("how", "many"), ("number", "of"), ("count", "of")}
+
+
+def _events_counted(state: State, mention: Mention, measure: str, model: SemanticModel) -> bool:
+    """'how many delays', 'the most delays': a measure whose label is a mass noun ('departure delay'), said
+    in the plural after a counting word, counts the rows that have one; a unit ('the most miles') or a
+    label that already counts things ('star bakers') adds the measure up instead."""
+    said = state.tokens[mention.end - 1].low
+    if not plural(state, mention) or said in model.unit_words or _counts_things(measure, model):
+        return False
+    return state.words_before(mention.start, 2) in _HOW_MANY or _counted_by_quantity_word(state, mention, model)
+
+
+def _counting_metrics_on(measure: str, model: SemanticModel) -> list[str]:
+    """Metrics counting the rows their filter keeps, filtered on `measure` alone ('delayed flights':
+    departure delay > 0)."""
+    found = []
+    for metric in model.metrics:
+        if metric.filter is None or metric.agg is not None or not metric.expr.lower().startswith("count("):
+            continue
+        try:
+            refs = parse_filter(metric.filter).refs
+        except FilterSyntaxError:
+            continue
+        if [ref.name for ref in refs] == [measure]:
+            found.append(metric.name)
+    return found
 
 
 def _counts_things(measure: str, model: SemanticModel) -> bool:
