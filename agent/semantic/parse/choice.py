@@ -12,7 +12,7 @@ from agent.semantic.model import SemanticModel
 from agent.semantic.parse.dates import resolve_relative
 from agent.semantic.parse.draft import Draft
 from agent.semantic.parse.groupings import drop_per_entity, read_restated_grain
-from agent.semantic.parse.measures import choose_metrics, metrics_for
+from agent.semantic.parse.measures import choose_metrics, metrics_for, reachable, with_other_tables
 from agent.semantic.parse.lexicon import Mention
 from agent.semantic.parse.state import Ambiguity, GroupKey, State, mention_text, plural
 from agent.semantic.sqlgen import ways_to_reach
@@ -52,7 +52,11 @@ def default_metric_pass(draft: Draft) -> Draft:
         draft.metric_choices = [[counted]]
         return draft
     if said_something and model.default_metric:
-        draft.metric_choices = [[model.default_metric]]
+        # 'the most popular pizza size': orders counted where the sizes are (orders with order details) when
+        # the orders themselves cannot be grouped by it without counting an order twice
+        default = model.default_metric
+        grouped_apart = any(not reachable(key, model.metric_by_name[default].table, model) for key in draft.grouping)
+        draft.metric_choices = [with_other_tables([default], model) if grouped_apart else [default]]
         draft.defaulted = True
         return draft
     return draft.stop("The question names nothing the semantic model can measure.")

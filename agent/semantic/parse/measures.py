@@ -61,7 +61,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                and _counted_by_quantity_word(state, m, model)
                and (count := model.table_by_name[m.of("entity")[0].name].count_metric) and not _sold(state, m, model)]
     for mention, count in counted:
-        choices.append(_with_other_tables([count], model))
+        choices.append(with_other_tables([count], model))
         mention.used = True
     for mention in state.mentions:
         if mention.used and not mention.has("metric"):
@@ -69,7 +69,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
         if mention.has("metric"):
             names = [e.name for e in mention.of("metric")]
             choices += _sibling_aggregations(state, mention, model.metric_by_name[names[0]].measure, model)
-            choices.append(_with_other_tables(names, model))
+            choices.append(with_other_tables(names, model))
             mention.used = True
             continue
         measures = [e.name for e in mention.of("dimension") if model.dimension_by_name[e.name].kind == "numeric"]
@@ -134,7 +134,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                 mention.used = True
                 continue
             if table.count_metric:
-                weak.append(_with_other_tables([table.count_metric], model))
+                weak.append(with_other_tables([table.count_metric], model))
                 mention.used = True
                 if state.words_before(mention.start, 2) in _HOW_MANY:  # 'by number of suppliers'
                     state.consume(mention.start - 2, mention.start - 1)
@@ -284,7 +284,7 @@ def _sibling_aggregations(state: State, mention: Mention, measure: str | None, m
     return [metrics_for(measure, [before.of("agg")[0].name], model)]
 
 
-def _with_other_tables(metrics: list[str], model: SemanticModel) -> list[str]:
+def with_other_tables(metrics: list[str], model: SemanticModel) -> list[str]:
     """A table's count metric, then how the same things are counted from other tables' rows."""
     result = list(metrics)
     for table in model.tables:
@@ -339,7 +339,7 @@ def choose_metrics(choices: list[list[str]], fields: list[GroupKey], model: Sema
     for options in choices:
         expanded = [m for option in options for m in ([option] if isinstance(option, str) else option)]
         chosen = expanded[0]
-        fits = [name for name in expanded if all(_reachable(f, model.metric_by_name[name].table, model) for f in fields)]
+        fits = [name for name in expanded if all(reachable(f, model.metric_by_name[name].table, model) for f in fields)]
         with_dates = [name for name in fits if _has_dates(model.metric_by_name[name].table, model)]
         if dated and with_dates:
             chosen = with_dates[0]
@@ -355,7 +355,7 @@ def _has_dates(table: str, model: SemanticModel) -> bool:
     return bool(spec.agg_time or spec.time)
 
 
-def _reachable(field_name: GroupKey, table: str, model: SemanticModel) -> bool:
+def reachable(field_name: GroupKey, table: str, model: SemanticModel) -> bool:
     names = field_name if isinstance(field_name, tuple) else (field_name,)
     return any(model.resolve(n, table) is not None for n in names)
 
