@@ -228,9 +228,16 @@ def _aggregated_target(state: State, start: int, end: int, field: Mention | None
     if mention.has("metric"):
         return mention.of("metric")[0].name, used
     if mention.has("entity"):
-        count = model.table_by_name[mention.of("entity")[0].name].count_metric
-        if count:
-            return count, used
+        counted = model.table_by_name[mention.of("entity")[0].name]
+        verb = mention_at(state, start - 1) if start else None
+        if verb is not None and not verb.used:
+            events = [e.name for e in verb.of("entity") if e.related]
+            through = [counted.counted_from[t] for t in events if t in counted.counted_from]
+            if len(through) == 1:
+                # 'users who rated more than 100 movies': the movies counted among the ratings, the verb's rows
+                return through[0], [*range(verb.start, verb.end), *used]
+        if counted.count_metric:
+            return counted.count_metric, used
     dims = [e.name for e in mention.of("dimension") if model.dimension_by_name[e.name].kind == "categorical"]
     numeric = any(model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension"))
     if dims and plural(state, mention) and not numeric:  # 'more than 2 engines' compares the engine count
