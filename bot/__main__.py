@@ -102,7 +102,7 @@ async def _listen(settings: BotSettings) -> tuple[Serving, web.AppRunner]:
     runner = web.AppRunner(web_app, access_log=None)  # request lines carry no request id; the listeners log what matters
     await runner.setup()
     await web.TCPSite(runner, settings.host, settings.port).start()
-    log.info("HTTP mode: listening on %s port %d (starting)", settings.host, settings.port)
+    log.debug("HTTP mode: listening on %s port %d while the bot starts", settings.host, settings.port)
     return serving, runner
 
 
@@ -113,7 +113,7 @@ async def _serving(
     if listening is not None:
         serving, runner = listening
         serving.serve(runtime.app, runtime.readiness, metrics=runtime.metrics, ack_first=runtime.ack_first)
-        log.info("HTTP mode: serving on %s port %d", settings.host, settings.port)
+        log.info("HTTP mode: listening on %s port %d", settings.host, settings.port)
         return runner.cleanup
 
     from slack_bolt.adapter.socket_mode.async_handler import AsyncSocketModeHandler
