@@ -25,7 +25,8 @@ from agent.charts.spec import ChartSpec
 from agent.collector import paused_for_startup
 from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
-from agent.bootstrap import Groundwork, build_groundwork
+from agent.bootstrap import Groundwork, build_groundwork, chart_ahead
+from agent.budget.ahead import StepAhead
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
 from agent.semantic.dialogue_cues import reply_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
@@ -67,8 +68,10 @@ __all__ = [
     "Settings",
     "SettingsError",
     "SuggestedPrompt",
+    "StepAhead",
     "build_groundwork",
     "catalog_command",
+    "chart_ahead",
     "cell",
     "column_cells",
     "format_reply_text",
@@ -126,15 +129,17 @@ class Assistant:
         groundwork: Groundwork | None = None,
         in_process: bool = False,
         warm: bool = True,
+        drawing: StepAhead | None = None,
     ) -> Assistant:
         """An assistant for `settings`; on `groundwork` when the caller has read it already (a command
         line shows its first step from it while this imports the graph). `in_process`: its CPU steps
         run in this process, for one question then exit (no worker pool to start). `warm=False`: the
-        CPU workers start at `warm()` or when the first step needs them, not now."""
+        CPU workers start at `warm()` or when the first step needs them, not now. `drawing` (with
+        `in_process`): the process started ahead to draw the answer's chart (`chart_ahead`)."""
         from agent.bootstrap import build_checkpointer, build_context
 
         context = build_context(settings, chat_model=chat_model, groundwork=groundwork, in_process=in_process,
-                                warm=warm)
+                                warm=warm, drawing=drawing)
         try:
             return cls(context, checkpointer or build_checkpointer(settings), dispatch_strategy=dispatch_strategy)
         except BaseException:

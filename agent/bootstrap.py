@@ -18,6 +18,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
 
 from agent import groundwork_cache
+from agent.budget.ahead import StepAhead
 from agent.budget.inputs import check_question
 from agent.errors import AssistantError, InputTooLargeError, QueryTimeoutError
 from agent.llm.routing import clean_message, split_sql
@@ -47,6 +48,14 @@ log = logging.getLogger(__name__)
 DATA_INTENT_CONFIDENCE = 0.75
 
 
+@dataclass(frozen=True)
+class Reading:
+    """How the offline model will read a question, before the supervisor runs."""
+
+    text: str  # "Number of flights by origin airport."
+    grouped: bool  # a row per group: the answer most likely has a chart (agent/chatbi/choose_chart.py)
+
+
 @dataclass
 class Groundwork:
     settings: Settings
@@ -54,7 +63,7 @@ class Groundwork:
     semantic: SemanticModel
     values: ValueIndex
 
-    def reading(self, question: str) -> str | None:
+    def reading(self, question: str) -> Reading | None:
         """How the offline model will read a new question ("Number of flights by origin airport"), or
         None when that is not settled before the supervisor runs: an LLM reads it, an access policy
         decides what this person may see, it holds SQL, or it is no confident data question."""
@@ -71,7 +80,8 @@ class Groundwork:
         if (extraction.intent is None or extraction.unsupported or extraction.unknown_values
                 or extraction.confidence < DATA_INTENT_CONFIDENCE):
             return None
-        return describe(extraction.intent, self.semantic)
+        intent = extraction.intent
+        return Reading(describe(intent, self.semantic), grouped=bool(intent.dimensions) and not intent.count_groups)
 
 
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:
@@ -166,14 +176,22 @@ def _check_compiles(semantic: SemanticModel, warehouse: Warehouse, path: Path | 
 DATA_MATCH_SCORE = 1.0
 
 
+def chart_ahead() -> StepAhead:
+    """A process that imports the chart library now, on another core, and then draws the chart of a
+    command line's answer (agent/budget/ahead.py); what it runs is what `steps.draw_chart` calls."""
+    return StepAhead("agent.charts.render:render_png")
+
+
 def build_context(
     settings: Settings, *, chat_model: BaseChatModel | None = None, warehouse: Warehouse | None = None,
     groundwork: Groundwork | None = None, in_process: bool = False, warm: bool = True,
+    drawing: StepAhead | None = None,
 ) -> AgentContext:
     """The run context; on `groundwork` already read (warehouse, semantic model, values) when given.
     `in_process`: CPU steps run in this process under their budget (one question, then exit: a
     worker pool would cost more than it saves). `warm`: the CPU workers start now, in the background
-    (else when `context.cpu.warm()` is called or the first step needs them)."""
+    (else when `context.cpu.warm()` is called or the first step needs them). `drawing` (with
+    `in_process`): the process started for the chart (`chart_ahead`), which then draws it."""
     from agent.budget.cpu import CpuPool  # a worker pool: not for a command line's first step
     from agent.budget.in_process import InProcessCpu
     from agent.context import AgentContext
@@ -191,7 +209,8 @@ def build_context(
         semantic=groundwork.semantic,
         values=groundwork.values,
         model=model,
-        cpu=InProcessCpu(settings.cpu_step_budget_s, preload=steps.PRELOAD, own_process=steps.NEEDS_OWN_PROCESS)
+        cpu=InProcessCpu(settings.cpu_step_budget_s, preload=steps.PRELOAD, own_process=steps.NEEDS_OWN_PROCESS,
+                         ahead={steps.draw_chart: drawing} if drawing is not None else None)
         if in_process
         else CpuPool(settings.cpu_workers, settings.cpu_step_budget_s, preload=steps.PRELOAD),
     )

@@ -143,7 +143,7 @@ def _catalog(args: argparse.Namespace, settings: Settings) -> int:
 
 
 async def _main(args: argparse.Namespace) -> int:
-    from agent.api import Assistant, build_groundwork, load_settings
+    from agent.api import Assistant, build_groundwork, chart_ahead, load_settings
 
     settings = load_settings()
     if args.command == "audit":
@@ -154,16 +154,27 @@ async def _main(args: argparse.Namespace) -> int:
     logging.basicConfig(level=settings.log_level, stream=sys.stderr, format="%(levelname)s %(name)s: %(message)s")
     if args.command == "catalog":
         return await asyncio.to_thread(_catalog, args, settings)
+    first_reading = args.command == "ask" and not args.session
     with paused_for_startup():
-        # The warehouse and the semantic model are read before the graph machinery is imported, so
-        # a new question's reading is shown while the rest loads; the supervisor then does the work.
-        groundwork = build_groundwork(settings)
-        if args.command == "ask" and not args.session:
-            reading = groundwork.reading(args.question)
-            if reading:
-                print(f"… Reading it as: {reading}", file=sys.stderr, flush=True)
-        # One command, then exit: its CPU steps run here under their budget, no worker pool is started.
-        assistant = Assistant.from_settings(settings, groundwork=groundwork, in_process=True)
+        # A new question may well be answered with a chart: the process that would draw it starts
+        # importing the chart library now, on another core (before the warehouse opens: see StepAhead).
+        drawing = chart_ahead() if first_reading else None
+        try:
+            # The warehouse and the semantic model are read before the graph machinery is imported, so
+            # a new question's reading is shown while the rest loads; the supervisor then does the work.
+            groundwork = build_groundwork(settings)
+            reading = groundwork.reading(args.question) if first_reading else None
+            if reading is not None:
+                print(f"… Reading it as: {reading.text}", file=sys.stderr, flush=True)
+            if drawing is not None and (reading is None or not reading.grouped):  # no row per group: no chart
+                drawing.close()
+                drawing = None
+            # One command, then exit: its CPU steps run here under their budget, no worker pool is started.
+            assistant = Assistant.from_settings(settings, groundwork=groundwork, in_process=True, drawing=drawing)
+        except BaseException:
+            if drawing is not None:
+                drawing.close()
+            raise
     try:
         return await _work(assistant, args, settings)
     finally:

@@ -16,6 +16,9 @@ from bot.settings import BotSettings, load_bot_settings
 from bot.logs import configure_logging
 
 if TYPE_CHECKING:
+    from aiohttp import web
+
+    from bot.http_server import Serving
     from bot.runtime import BotRuntime
 
 log = logging.getLogger("bot")
@@ -51,13 +54,21 @@ async def _serve(settings: BotSettings, mode: str) -> None:
 
     with paused_for_startup():  # what start-up builds lives as long as the process (agent/collector.py)
         _require(settings, mode)
-        client = build_web_client(settings)
-        # Before anything slow: a bad token is one clear line, not a traceback on the first event.
-        slack_auth = SlackAuth(client)
-        log.info("Slack: signed in as %s", await slack_auth.verify())
-        assistant = Assistant.from_settings(settings, warm=False)
-        runtime = build_runtime(settings, assistant, client=client, slack_auth=slack_auth)
-        await runtime.start()
+        # HTTP: listening now, so /livez answers and /readyz says 503 while the rest is built.
+        listening = await _listen(settings) if mode == "http" else None
+        try:
+            client = build_web_client(settings)
+            # Before anything slow: a bad token is one clear line, not a traceback on the first event.
+            slack_auth = SlackAuth(client)
+            log.info("Slack: signed in as %s", await slack_auth.verify())
+            # On a thread, so the server answers (/livez, /readyz 503) while the agent is built.
+            assistant = await asyncio.to_thread(Assistant.from_settings, settings, warm=False)
+            runtime = build_runtime(settings, assistant, client=client, slack_auth=slack_auth)
+            await runtime.start()
+        except BaseException:
+            if listening is not None:
+                await listening[1].cleanup()
+            raise
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
 
@@ -68,7 +79,7 @@ async def _serve(settings: BotSettings, mode: str) -> None:
 
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, on_signal)
-        stop_serving = await _serving(settings, mode, runtime)
+        stop_serving = await _serving(settings, runtime, listening)
     # Only now, so their start (imports in another process) does not compete with ours for the CPU:
     # readiness does not wait for them, and a step arriving first waits for them itself.
     assistant.warm()
@@ -81,19 +92,27 @@ async def _serve(settings: BotSettings, mode: str) -> None:
     await assistant.aclose()
 
 
-async def _serving(settings: BotSettings, mode: str, runtime: BotRuntime) -> Callable[[], Awaitable[None]]:
-    """Requests reach the bot now (HTTP: listening; Socket Mode: connected); returns how to stop them."""
-    if mode == "http":
-        from aiohttp import web
+async def _listen(settings: BotSettings) -> tuple[Serving, web.AppRunner]:
+    """The HTTP server, listening before the bot is built: what it serves is handed over later."""
+    from aiohttp import web
 
-        from bot.http_server import build_web_app
+    from bot.http_server import build_starting_web_app
 
-        runner = web.AppRunner(
-            build_web_app(runtime.app, runtime.readiness, metrics=runtime.metrics, ack_first=runtime.ack_first),
-            access_log=None,  # request lines carry no request id; the listeners log what matters
-        )
-        await runner.setup()
-        await web.TCPSite(runner, settings.host, settings.port).start()
+    web_app, serving = build_starting_web_app()
+    runner = web.AppRunner(web_app, access_log=None)  # request lines carry no request id; the listeners log what matters
+    await runner.setup()
+    await web.TCPSite(runner, settings.host, settings.port).start()
+    log.debug("HTTP mode: listening on %s port %d while the bot starts", settings.host, settings.port)
+    return serving, runner
+
+
+async def _serving(
+    settings: BotSettings, runtime: BotRuntime, listening: tuple[Serving, web.AppRunner] | None
+) -> Callable[[], Awaitable[None]]:
+    """Requests reach the bot now (HTTP: served; Socket Mode: connected); returns how to stop them."""
+    if listening is not None:
+        serving, runner = listening
+        serving.serve(runtime.app, runtime.readiness, metrics=runtime.metrics, ack_first=runtime.ack_first)
         log.info("HTTP mode: listening on %s port %d", settings.host, settings.port)
         return runner.cleanup
 

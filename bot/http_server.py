@@ -2,6 +2,11 @@
 GET /livez (the process answers), GET /readyz (it can do its work; see bot/health.py) and
 /healthz, kept as an alias of /readyz for existing probes; GET /metrics (Prometheus).
 
+`python -m bot` listens before it builds the agent (`build_starting_web_app`): while the agent and the
+Bolt app are built, /livez answers, /readyz says 503 (`starting`: no event can be served yet) and an
+event gets a 503 (Slack sends it again); once start-up hands over what it built (`Serving.serve`),
+every route answers for it.
+
 A body that is not what Slack sends (malformed JSON, a broken form, a `payload` that is not
 JSON) gets a 400 before Bolt sees it: hostile or broken input is the sender's error, not a
 crash with a traceback.
@@ -28,13 +33,59 @@ EVENTS_PATH = "/slack/events"
 MAX_BODY_BYTES = 1024 * 1024  # Slack's payloads are far smaller; aiohttp answers 413 past this
 
 
+class Serving:
+    """What the routes answer for: nothing yet while the bot starts (`app` is None), then the bot."""
+
+    def __init__(
+        self, app: AsyncApp | None = None, readiness: Readiness | None = None, *, metrics: BotMetrics | None = None,
+        ack_first: AckFirst | None = None,
+    ):
+        self.app, self.readiness, self.metrics = app, readiness, metrics
+        self.gate = ack_first or AckFirst()
+        self._running = False  # the server has started: a readiness handed over now starts at once
+
+    def serve(
+        self, app: AsyncApp, readiness: Readiness | None = None, *, metrics: BotMetrics | None = None,
+        ack_first: AckFirst | None = None,
+    ) -> None:
+        """Start-up has built the bot: from now on every route answers for it."""
+        self.readiness, self.metrics, self.gate = readiness, metrics, ack_first or AckFirst()
+        self.app = app  # last: a request sees the bot whole or not at all
+        if self._running and readiness is not None:
+            readiness.start()
+
+    async def started(self, _: web.Application) -> None:
+        self._running = True
+        if self.readiness is not None:
+            self.readiness.start()
+
+    async def stopped(self, _: web.Application) -> None:
+        if self.readiness is not None:
+            await self.readiness.close()
+
+
 def build_web_app(
     app: AsyncApp, readiness: Readiness | None = None, *, metrics: BotMetrics | None = None,
     ack_first: AckFirst | None = None,
 ) -> web.Application:
-    gate = ack_first or AckFirst()
+    """The server for a bot already built."""
+    return _web_app(Serving(app, readiness, metrics=metrics, ack_first=ack_first))
 
+
+def build_starting_web_app() -> tuple[web.Application, Serving]:
+    """The server for a bot still starting; `Serving.serve` hands it the bot once built."""
+    serving = Serving()
+    return _web_app(serving), serving
+
+
+STARTING = {"ok": False, "ready": False, "starting": True, "not_ready": ["starting"]}
+
+
+def _web_app(serving: Serving) -> web.Application:
     async def events(request: web.Request) -> web.Response:
+        app = serving.app
+        if app is None:
+            return web.json_response({"ok": False, "error": "the bot is starting"}, status=503)
         try:
             body = (await request.read()).decode("utf-8")
             problem = malformed(body, request.content_type)
@@ -49,21 +100,24 @@ def build_web_app(
         if problem or bolt_request is None:
             log.warning("rejected a malformed request to %s: %s", EVENTS_PATH, problem)
             return web.json_response({"ok": False, "error": problem}, status=400)
-        with gate.acknowledging():  # the jobs this starts wait until the acks in flight are out
+        with serving.gate.acknowledging():  # the jobs this starts wait until the acks in flight are out
             return await to_aiohttp_response(await app.async_dispatch(bolt_request))
 
     async def metrics_text(_: web.Request) -> web.Response:
-        assert metrics is not None
-        body, content_type = metrics.render()
+        if serving.metrics is None:
+            raise web.HTTPNotFound() if serving.app is not None else web.HTTPServiceUnavailable()
+        body, content_type = serving.metrics.render()
         return web.Response(body=body, headers={"Content-Type": content_type})
 
     async def livez(_: web.Request) -> web.Response:
         return web.json_response({"ok": True})
 
     async def readyz(_: web.Request) -> web.Response:
-        if readiness is None:
+        if serving.app is None:
+            return web.json_response(STARTING, status=503)
+        if serving.readiness is None:
             return web.json_response({"ok": True})
-        report = await readiness.check()
+        report = await serving.readiness.check()
         return web.json_response({"ok": report["ready"], **report}, status=200 if report["ready"] else 503)
 
     web_app = web.Application(client_max_size=MAX_BODY_BYTES)
@@ -71,16 +125,10 @@ def build_web_app(
     web_app.router.add_get("/livez", livez)
     web_app.router.add_get("/readyz", readyz)
     web_app.router.add_get("/healthz", readyz)
-    if metrics is not None:
-        web_app.router.add_get("/metrics", metrics_text)
-    if readiness is not None:
-        web_app.on_startup.append(lambda _: _start(readiness))
-        web_app.on_cleanup.append(lambda _: readiness.close())
+    web_app.router.add_get("/metrics", metrics_text)
+    web_app.on_startup.append(serving.started)
+    web_app.on_cleanup.append(serving.stopped)
     return web_app
-
-
-async def _start(readiness: Readiness) -> None:
-    readiness.start()
 
 
 def malformed(body: str, content_type: str) -> str | None:

@@ -11,6 +11,7 @@ own way) gets one worker, started when such a step first comes.
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import signal
 import threading
@@ -20,6 +21,7 @@ from types import FrameType
 from typing import Any, TypeVar
 
 from agent.budget import sharing
+from agent.budget.ahead import StepAhead
 from agent.budget.cpu import CpuPool
 from agent.budget.progress import Progress
 from agent.errors import InputTooLargeError, StepOverrunError
@@ -40,21 +42,34 @@ class InProcessCpu(CpuPool):
         *,
         preload: Sequence[str],
         own_process: frozenset[Callable[..., Any]] = frozenset(),
+        ahead: dict[Callable[..., Any], StepAhead] | None = None,
         progress: Progress | None = None,
     ):
         # The one worker starts only if a step in `own_process` comes.
         super().__init__(workers=1, budget_s=budget_s, preload=preload, progress=progress)
         self.own_process = own_process
+        self.ahead = dict(ahead or {})
         self._kept: dict[tuple[int, ...], tuple[tuple[Any, ...], Path]] = {}
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if fn in self.own_process:
             return await super().run(what, fn, *args, **kwargs)
+        ahead = self.ahead.pop(fn, None)
         self.progress.started()
         try:
+            if ahead is not None:
+                result: T = await self._ahead(ahead, what, args, kwargs)  # what `fn` returns, from its process
+                return result
             return self._within_budget(what, fn, args, kwargs)
         finally:
             self.progress.finished()
+
+    async def _ahead(self, ahead: StepAhead, what: str, args: tuple[Any, ...], kwargs: dict[str, Any]) -> Any:
+        try:
+            # On a thread: the step waits for another process, the event loop need not.
+            return await asyncio.to_thread(ahead.run, what, self.budget_s, args, kwargs)
+        finally:
+            self.overruns += ahead.overran
 
     def _within_budget(self, what: str, fn: Callable[..., T], args: tuple[Any, ...], kwargs: dict[str, Any]) -> T:
         if threading.current_thread() is not threading.main_thread():
@@ -100,6 +115,9 @@ class InProcessCpu(CpuPool):
 
     def close(self) -> None:
         super().close()
+        for ahead in self.ahead.values():  # a guess that did not come true: its process is stopped
+            ahead.close()
+        self.ahead.clear()
         with self._lock:
             for _, path in self._kept.values():
                 sharing.forget(path)

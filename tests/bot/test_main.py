@@ -51,11 +51,13 @@ async def test_http_mode_process_serves_health_and_answers_a_signed_mention(slac
     )
     try:
         async with aiohttp.ClientSession() as session:
-            for _ in range(PROCESS_TIMEOUT_S * 10):  # wait for the server to listen (start-up loads the warehouse)
+            for _ in range(PROCESS_TIMEOUT_S * 10):  # wait for the bot to be ready (start-up loads the warehouse)
                 try:
                     async with session.get(f"http://127.0.0.1:{port}/healthz") as response:
-                        assert response.status == 200
-                        break
+                        if response.status == 200:
+                            break
+                        assert (await response.json())["not_ready"] == ["starting"]  # listening while it starts
+                        await asyncio.sleep(0.1)
                 except aiohttp.ClientConnectorError:
                     assert process.returncode is None, (await process.stderr.read()).decode()[-2000:]
                     await asyncio.sleep(0.1)
@@ -166,3 +168,68 @@ async def test_the_bolt_app_is_built_without_walking_the_stack(bot_settings, fak
         assert runtime.app.name == "app.py"  # what Bolt named it from the stack: bot/listeners/app.py
     finally:
         await runtime.close()
+
+
+# `python -m bot` whose agent is built only once the test writes a line to its stdin: start-up held
+# at the point where the HTTP server listens and the agent is not built yet.
+HELD_BEFORE_THE_AGENT = """
+import sys
+from agent.api import Assistant
+
+real_from_settings = Assistant.from_settings
+
+def held(cls, *args, **kwargs):
+    print("building the agent", file=sys.stderr, flush=True)
+    sys.stdin.readline()
+    return real_from_settings(*args, **kwargs)
+
+Assistant.from_settings = classmethod(held)
+from bot.__main__ import main
+sys.exit(main())
+"""
+
+
+@pytest.mark.subprocess
+async def test_http_mode_listens_while_it_starts_and_says_ready_only_once_it_can_serve_an_event(
+    slack, settings, tmp_path
+):
+    port = free_port()
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("SLACK_", "OPENAI_", "BOT_", "REDIS_", "HOST"))}
+    env.update(
+        BOT_MODE="http", PORT=str(port), SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET=SECRET,
+        SLACK_API_URL=slack.api_url, DATA_DIR=str(settings.data_dir),
+    )
+    process = await asyncio.create_subprocess_exec(
+        sys.executable, "-c", HELD_BEFORE_THE_AGENT, cwd=tmp_path, env=env,
+        stdin=asyncio.subprocess.PIPE, stdout=asyncio.subprocess.DEVNULL, stderr=asyncio.subprocess.PIPE,
+    )
+    assert process.stdin is not None and process.stderr is not None
+    url = f"http://127.0.0.1:{port}"
+    try:
+        while (line := await asyncio.wait_for(process.stderr.readline(), PROCESS_TIMEOUT_S)) != b"building the agent\n":
+            assert line, "the bot stopped before it built its agent"
+        async with aiohttp.ClientSession() as session:
+            # Held before the agent is built, yet listening: alive, not ready, no event served.
+            async with session.get(url + "/livez") as live, session.get(url + "/readyz") as ready:
+                assert live.status == 200
+                assert ready.status == 503 and (await ready.json())["not_ready"] == ["starting"]
+            status, _ = await SlackSender(url + "/slack/events", SECRET, session).event(
+                mention("how many flights", ts="700.1"))
+            assert status == 503  # Slack sends it again later
+            process.stdin.write(b"go\n")
+            await process.stdin.drain()
+            for _ in range(PROCESS_TIMEOUT_S * 10):
+                async with session.get(url + "/readyz") as ready:
+                    if ready.status == 200:
+                        break
+                await asyncio.sleep(0.1)
+            else:
+                pytest.fail("/readyz never answered 200 once the agent was built")
+            status, _ = await SlackSender(url + "/slack/events", SECRET, session).event(
+                mention("how many flights", ts="700.2"))
+            assert status == 200
+    finally:
+        process.terminate()
+        _, stderr = await process.communicate()
+    assert process.returncode == 0, stderr.decode()[-2000:]
+    assert b"Traceback" not in stderr

@@ -57,16 +57,18 @@ async def start_bot(
     return process, port, started
 
 
-async def wait_until_live(process, session: aiohttp.ClientSession, url: str) -> None:
+async def wait_until_ready(process, session: aiohttp.ClientSession, url: str) -> None:
+    """Until /readyz says 200: the server listens (and /livez answers) while the bot is still being built."""
     for _ in range(PROCESS_TIMEOUT_S * 10):
         try:
-            async with session.get(url + "/livez") as response:
-                assert response.status == 200
-                return
+            async with session.get(url + "/readyz") as response:
+                if response.status == 200:
+                    return
         except aiohttp.ClientConnectorError:
-            assert process.returncode is None, (await process.stderr.read()).decode()[-2000:]
-            await asyncio.sleep(0.1)
-    raise AssertionError("the bot never started listening")
+            pass
+        assert process.returncode is None, (await process.stderr.read()).decode()[-2000:]
+        await asyncio.sleep(0.1)
+    raise AssertionError("the bot never became ready")
 
 
 async def run_into_a_runaway_then_stop(slack, settings, tmp_path, **extra_env) -> tuple[float, int, bytes]:
@@ -75,7 +77,7 @@ async def run_into_a_runaway_then_stop(slack, settings, tmp_path, **extra_env) -
     url = f"http://{HOST}:{port}"
     try:
         async with aiohttp.ClientSession() as session:
-            await wait_until_live(process, session, url)
+            await wait_until_ready(process, session, url)
             try:
                 async with session.get(f"http://127.0.0.1:{port}/livez"):
                     raise AssertionError("the server also listens on 127.0.0.1; HOST was not honoured")
@@ -128,7 +130,7 @@ async def test_sigterm_while_the_engine_runs_a_long_statement_exits_0_quietly(sl
     url = f"http://{HOST}:{port}"
     try:
         async with aiohttp.ClientSession() as session:
-            await wait_until_live(process, session, url)
+            await wait_until_ready(process, session, url)
             status, _ = await SlackSender(url + "/slack/events", SECRET, session).event(
                 mention("run this: SELECT count(*) AS n FROM flights a CROSS JOIN flights b", ts="600.1")
             )

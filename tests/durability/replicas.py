@@ -75,16 +75,18 @@ class Replica:
             return response.status, await response.json()
 
     async def wait_ready(self) -> None:
+        """Until the replica has started: it listens while it builds its agent, saying 503 `starting`."""
         for _ in range(PROCESS_TIMEOUT_S * 10):
             try:
-                await self.health()
-                return
+                _, body = await self.health()
+                if body.get("not_ready") != ["starting"]:
+                    return
             except aiohttp.ClientConnectorError:
                 if self.process.returncode is not None:
                     raise AssertionError(
                         f"replica {self.name} exited: {(await self.process.stderr.read())[-3000:]}"
                     ) from None
-                await asyncio.sleep(0.1)
+            await asyncio.sleep(0.1)
         raise AssertionError(f"replica {self.name} did not start")
 
     async def stop(self, timeout_s: float = 60) -> bytes:
