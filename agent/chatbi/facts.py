@@ -224,7 +224,7 @@ def _trend(values: list[float]) -> str:
 
 
 def _breakdown(
-    columns: list[str], rows: Sequence[Row], measure: int, label_columns: list[int], roles: list[Role],
+    columns: list[str], rows: Sequence[Row], measure: int, label_columns: list[int], roles: Sequence[Role],
     meanings: dict[str, ColumnMeaning],
 ) -> dict[str, Any]:
     def row_label(row: Row) -> str:
