@@ -625,11 +625,7 @@ class Assistant:
         """The run's model with the words this workspace taught (re-read only when they changed)."""
         import dataclasses
 
-        from agent.learning.words import workspace_of
-
-        workspace = workspace_of(who)
-        learned = self.learning.model_for(run_context.semantic, workspace)
-        verified = self.learning.verified(workspace)
+        learned, verified = self.learning.for_run(run_context.semantic, who)
         if learned is run_context.semantic and not verified:
             return run_context
         return dataclasses.replace(run_context, semantic=learned, options={**run_context.options, "verified": verified})

@@ -54,8 +54,9 @@ async def analyze(
     with `warehouse`, a result cut by its LIMIT has its shares taken of the whole total; `reading`
     (the filters the question was read with) completes the chart's title."""
     meanings = meanings or {}
-    scope = await _scope(result, sql, meanings, warehouse)
-    facts = compute_facts(result.columns, result.types, result.rows, meanings=meanings, scope=scope)
+    roles = column_roles(result.columns, result.types, result.rows)  # read once: the facts, chart and follow-ups agree
+    scope = await _scope(result, sql, meanings, warehouse, roles)
+    facts = compute_facts(result.columns, result.types, result.rows, meanings=meanings, scope=scope, roles=roles)
     answer = answer_sentence(facts, result.columns, meanings)
     insights = insight_sentences(facts, meanings)
     llm_calls, narrated = 0, False
@@ -77,9 +78,10 @@ async def analyze(
     return Analysis(
         answer=answer,
         insights=insights,
-        chart=choose_chart(result.columns, result.types, result.rows, meanings=meanings, reading=reading),
+        chart=choose_chart(result.columns, result.types, result.rows, meanings=meanings, reading=reading, roles=roles),
         follow_ups=follow_ups(
-            question, result.columns, result.types, result.rows, facts, intent=intent, source=follow_up_source
+            question, result.columns, result.types, result.rows, facts, intent=intent, source=follow_up_source,
+            roles=roles,
         ),
         facts=facts,
         llm_calls=llm_calls,
@@ -88,12 +90,12 @@ async def analyze(
 
 
 async def _scope(
-    result: QueryResult, sql: SqlInput | None, meanings: dict[str, ColumnMeaning], warehouse: Warehouse | None
+    result: QueryResult, sql: SqlInput | None, meanings: dict[str, ColumnMeaning], warehouse: Warehouse | None,
+    roles: list[Role],
 ) -> Scope:
     limit = limit_of(sql)
     if sql is None or limit is None or len(result.rows) < limit:
         return Scope(limit=limit)
-    roles = column_roles(result.columns, result.types, result.rows)
     measure = next((c for c, r in zip(result.columns, roles) if r is Role.NUMBER), None)
     if measure is None or not is_additive(measure, meanings.get(measure)) or warehouse is None:
         return Scope(limit=limit)

@@ -23,11 +23,13 @@ def choose_chart(
     top_n: int = 20,
     meanings: dict[str, ColumnMeaning] | None = None,
     reading: str = "",
+    roles: Sequence[Role] | None = None,
 ) -> ChartSpec:
     """A declarative spec for the result; `kind="none"` when a chart would not help.
 
     The title says what the chart shows, from its columns' names and `reading` (how the question
     was read: its filters), never the conversation; axes carry names and units from `meanings`.
+    `roles`: the columns' roles when the caller read them already.
 
     - a time-like column (DATE/TIMESTAMP, ISO date text, or an integer month/day/hour/...
       within its calendar range) becomes the x axis of a line chart;
@@ -39,7 +41,7 @@ def choose_chart(
     if len(rows) < 2 or not columns:
         return ChartSpec(kind="none")
     distinct = [len({_hashable(row[i]) for row in rows}) for i in range(len(columns))]
-    roles = column_roles(columns, types, rows)
+    roles = column_roles(columns, types, rows) if roles is None else roles
     times = [c for c, r in zip(columns, roles) if r is Role.TIME]
     categories = [c for c, r in zip(columns, roles) if r is Role.CATEGORY]
     numbers = [c for c, r in zip(columns, roles) if r is Role.NUMBER]

@@ -48,7 +48,10 @@ def compute_facts(
     *,
     meanings: dict[str, ColumnMeaning] | None = None,
     scope: Scope | None = None,
+    roles: Sequence[Role] | None = None,
 ) -> dict[str, Any]:
+    """`roles`: the columns' roles when the caller read them already (analyze reads them once for the
+    facts, the chart and the follow-ups)."""
     meanings = meanings or {}
     scope = scope or Scope()
     facts: dict[str, Any] = {"row_count": len(rows)}
@@ -57,7 +60,7 @@ def compute_facts(
         facts["missing"] = missing
     if not rows:
         return {**facts, "shape": "empty"}
-    roles = column_roles(columns, types, rows)
+    roles = column_roles(columns, types, rows) if roles is None else roles
     numbers = [i for i, r in enumerate(roles) if r is Role.NUMBER]
     if len(rows) == 1:
         return {**facts, **_single_row(columns, rows[0], numbers)}
@@ -221,7 +224,7 @@ def _trend(values: list[float]) -> str:
 
 
 def _breakdown(
-    columns: list[str], rows: Sequence[Row], measure: int, label_columns: list[int], roles: list[Role],
+    columns: list[str], rows: Sequence[Row], measure: int, label_columns: list[int], roles: Sequence[Role],
     meanings: dict[str, ColumnMeaning],
 ) -> dict[str, Any]:
     def row_label(row: Row) -> str:

@@ -28,16 +28,18 @@ def follow_ups(
     *,
     intent: StructuredIntent | None,
     source: FollowUpSource | None,
+    roles: Sequence[Role] | None = None,
 ) -> list[str]:
     suggested = suggest_follow_ups(intent, *source, n=COUNT) if intent is not None and source else []
-    generic = generic_follow_ups(question, columns, types, rows, facts)
+    generic = generic_follow_ups(question, columns, types, rows, facts, roles)
     return list(dict.fromkeys(suggested + generic))[:COUNT]
 
 
-def generic_follow_ups(question: str, columns: list[str], types: list[str], rows: Sequence[Row], facts: dict[str, Any]) -> list[str]:
-    """Questions one step from this result, worded from its columns."""
+def generic_follow_ups(question: str, columns: list[str], types: list[str], rows: Sequence[Row], facts: dict[str, Any],
+                       roles: Sequence[Role] | None = None) -> list[str]:
+    """Questions one step from this result, worded from its columns (`roles`: theirs, when read already)."""
     asked = question.lower()
-    roles = column_roles(columns, types, rows)
+    roles = column_roles(columns, types, rows) if roles is None else roles
     has_time = Role.TIME in roles
     measure = Measure(facts["measure"]) if facts.get("measure") else None
     questions: list[str] = []

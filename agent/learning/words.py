@@ -48,16 +48,27 @@ class WordLearning:
         self._queries: dict[str, tuple[str, list[VerifiedQuery]]] = {}
         self._lock = threading.Lock()
 
-    def model_for(self, model: SemanticModel, workspace: str) -> SemanticModel:
-        """`model` with the workspace's learned words; the store is read again only when its version moved."""
+    def for_run(self, model: SemanticModel, who: ChatContext) -> tuple[SemanticModel, list[VerifiedQuery]]:
+        """`model` with the asker's workspace's learned words, and the workspace's verified queries: both
+        read again only when the store's version moved, and that version read once for the two (in Redis,
+        one round trip a run, not one each)."""
+        workspace = workspace_of(who)
         try:
             version = self.store.version(workspace)
-            with self._lock:
-                known = self._views.get((id(model), workspace))
-            if known is not None and known[0] is model and known[1] == version:
-                return known[2]
-            learned = with_learned(model, self.store.words(workspace))
         except AssistantError as exc:  # the answer goes out without the team's words; said in the log
+            log.warning("learned words and verified queries not read (workspace %s): %s", workspace,
+                        exc.detail or exc.user_message)
+            return model, []
+        return self._model_at(model, workspace, version), self._verified_at(workspace, version)
+
+    def _model_at(self, model: SemanticModel, workspace: str, version: str) -> SemanticModel:
+        with self._lock:
+            known = self._views.get((id(model), workspace))
+        if known is not None and known[0] is model and known[1] == version:
+            return known[2]
+        try:
+            learned = with_learned(model, self.store.words(workspace))
+        except AssistantError as exc:
             log.warning("learned words not applied (workspace %s): %s", workspace, exc.detail or exc.user_message)
             return model
         with self._lock:
@@ -74,14 +85,12 @@ class WordLearning:
         target = resolve(text, model)
         return label_of(target, model) if target is not None else None
 
-    def verified(self, workspace: str) -> list[VerifiedQuery]:
-        """The workspace's verified queries, read again only when the store's version moved."""
+    def _verified_at(self, workspace: str, version: str) -> list[VerifiedQuery]:
+        with self._lock:
+            known = self._queries.get(workspace)
+        if known is not None and known[0] == version:
+            return known[1]
         try:
-            version = self.store.version(workspace)
-            with self._lock:
-                known = self._queries.get(workspace)
-            if known is not None and known[0] == version:
-                return known[1]
             queries = list(self.store.queries(workspace).values())
         except AssistantError as exc:
             log.warning("verified queries not read (workspace %s): %s", workspace, exc.detail or exc.user_message)

@@ -26,7 +26,7 @@ from agent.supervisor.calls import (
 )
 from agent.supervisor.human import confirmation_question
 from agent.state import CommonAgentState
-from agent.tools.registry import EXECUTE, TERMINAL_TOOLS, ToolName, step_label
+from agent.tools.registry import EXECUTE, STEP_LABELS, TERMINAL_TOOLS, WORKING, ToolName
 from agent.tools.chain import implied_next_call
 from agent.tools.spec import new_tool_call_id
 from agent.tools.results import parse_result
@@ -106,7 +106,7 @@ def tool_call_runs(turn: Turn) -> Goto | None:
     call = turn.call
     if call is None:
         return None
-    progress(call["name"], "started", step_label(call["name"]))
+    progress(call["name"], "started", STEP_LABELS.get(call["name"], WORKING))
     return Command(goto="tool_call_node", update=record_call(turn.state, call))
 
 
@@ -142,7 +142,7 @@ def plain_answer_responds(turn: Turn) -> Goto | None:
 def tool_step_finished(turn: Turn) -> Goto | None:
     """Not a decision: reports the step as finished before the rules below read its result."""
     if isinstance(turn.last, ToolMessage):
-        progress(turn.last.name or "tool", "finished", step_label(turn.last.name or ""))
+        progress(turn.last.name or "tool", "finished", STEP_LABELS.get(turn.last.name or "", WORKING))
     return None
 
 

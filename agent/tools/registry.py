@@ -31,11 +31,10 @@ AGENT_NAME_BY_TOOL = {str(name): spec.agent_name for name, spec in SPECS.items()
 DIRECT_SPECS: dict[str, ToolSpec] = {name: spec for spec in SPECS.values() for name in spec.called_by}
 DIRECT_AGENTS = set(DIRECT_SPECS)
 TERMINAL_TOOLS = {str(name) for name, spec in SPECS.items() if spec.terminal}
-
-
-def step_label(tool_name: str) -> str:
-    spec = SPECS.get(tool_name)
-    return spec.label if spec is not None else "Working…"
+# The progress line of each tool's step, read by dispatch as it starts and finishes a step (a table,
+# like the views above, not a call into this package at each step); WORKING for a name not listed.
+STEP_LABELS = {str(name): spec.label for name, spec in SPECS.items()}
+WORKING = "Working…"
 
 
 def capabilities_prompt() -> str:
@@ -51,9 +50,10 @@ __all__ = [
     "EXECUTABLE_TOOLS",
     "EXECUTE",
     "SPECS",
+    "STEP_LABELS",
     "TERMINAL_TOOLS",
     "ToolName",
     "ToolSpec",
+    "WORKING",
     "capabilities_prompt",
-    "step_label",
 ]

@@ -500,7 +500,11 @@ class Warehouse:
     def check(self, sql: SqlInput) -> CheckedQuery:
         """The guard with this warehouse's dialect and tables; a table created since the schema
         was read gets one refresh before it is refused. A text this warehouse checked before, or a
-        query checked elsewhere (a CPU worker's guard), is judged on its tree: never parsed again."""
+        query checked elsewhere (a CPU worker's guard), is judged on its tree: never parsed again.
+        A query this warehouse judged under its current tables is passed on as it is: the policy, the
+        audit, the cost estimate and the run are handed the one reading, and the guard is not asked again."""
+        if isinstance(sql, CheckedQuery) and sql.dialect == self.dialect and sql.policy is self.guard_policy():
+            return sql
         query = sql if isinstance(sql, CheckedQuery) else self._checked.get(clean_sql_text(sql), self.dialect)
         try:
             return self._checked.keep(self._judge(sql if query is None else query))

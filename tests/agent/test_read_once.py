@@ -118,3 +118,27 @@ async def test_a_pasted_query_is_parsed_once(assistant, monkeypatch, agent_name,
     assert spy.of(sql) == 1, spy.queries()
     # each query text met on the way (the pasted one, its DuckDB translation, the repaired one) once
     assert all(n == 1 for n in spy.queries().values()), spy.queries()
+
+
+async def test_the_guard_judges_a_data_question_s_sql_once(assistant, monkeypatch):
+    """The dry run, the access check, the audit, the cost estimate and the run are handed the guard's
+    `CheckedQuery`: the warehouse passes on a query it judged under its current tables, unasked."""
+    from agent.warehouse import base
+
+    agent, _ = assistant
+    judged: list[str] = []
+
+    def counted(name: str, function: Any) -> Any:
+        def spy(*args: Any, **kwargs: Any) -> Any:
+            judged.append(name)
+            return function(*args, **kwargs)
+
+        return spy
+
+    monkeypatch.setattr(base, "check_query", counted("check_query", base.check_query))
+    monkeypatch.setattr(base, "recheck", counted("recheck", base.recheck))
+    asked = await agent.reply(agent.ask("guard-once", "Average departure delay by carrier"))
+    assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql", asked.text
+    answered = await agent.reply(agent.resume("guard-once", "run"))
+    assert answered.error is None and answered.rows, answered.text
+    assert len(judged) == 1, judged

@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import get_args
 
 from agent.supervisor.prompt import router_system_prompt
-from agent.tools.registry import ALL_TOOLS, DIRECT_AGENTS, SPECS, TERMINAL_TOOLS, TOOLS, step_label
+from agent.tools.registry import ALL_TOOLS, DIRECT_AGENTS, SPECS, STEP_LABELS, TERMINAL_TOOLS, TOOLS
 from agent.tools.spec import FinalIntent, ToolName, new_tool_call_id, tool_call
 
 
@@ -22,7 +22,7 @@ def test_direct_agents_and_terminal_tools_come_from_the_specs():
     assert DIRECT_AGENTS == {"Fix SQL Agent", "Explain SQL Agent", "Logify Agent", "Data Suite Expert",
                              "Data Discovery", "Chat BI Agent"}
     assert TERMINAL_TOOLS == {"explain_sql", "datasuite_faq", "search_log", "reject_out_of_scope"}
-    assert step_label("fix_sql") == SPECS[ToolName.FIX_SQL].label and step_label("unknown") == "Working…"
+    assert STEP_LABELS["fix_sql"] == SPECS[ToolName.FIX_SQL].label and set(STEP_LABELS) == set(SPECS)
 
 
 def test_the_router_prompt_lists_every_tool_once():

@@ -207,3 +207,21 @@ def test_hours_of_the_day_are_a_cycle_not_a_trend():
     rows = [[5, 750], [8, 10780], [12, 6000], [23, 1038]]
     facts = compute_facts(["hour", "flight_count"], ["INTEGER", "INTEGER"], rows)
     assert facts["shape"] == "time_series" and facts.get("cycle") == "hours of the day" and "change_pct" not in facts
+
+
+async def test_a_result_s_column_roles_are_read_once_for_the_facts_the_chart_and_the_follow_ups(warehouse, monkeypatch):
+    """Each role scans the column's every value: the facts, the chart and the follow-ups share one reading."""
+    from agent.charts import roles
+
+    reads: list[list[str]] = []
+    read = roles.column_roles
+
+    def counted(columns, types, rows):
+        reads.append(list(columns))
+        return read(columns, types, rows)
+
+    for module in ("analyze", "facts", "choose_chart", "follow_ups"):
+        monkeypatch.setattr(f"agent.chatbi.{module}.column_roles", counted)
+    analysis = await analyze_sql(warehouse, "Flights by carrier", BY_CARRIER + " LIMIT 5")
+    assert analysis.chart.kind == "bar" and analysis.follow_ups
+    assert reads == [["carrier", "flights"]]

@@ -116,3 +116,22 @@ async def test_a_word_that_only_names_the_data_is_dropped_and_remembered_as_such
     again = await ask(assistant, new_session(), "how many flights are in the ledger", ASKER)
     assert again.ask_human is None or again.ask_human.kind == "confirm_sql", again.text
     assert "Number of flights" in again.text
+
+
+async def test_a_run_reads_the_store_s_version_once_for_its_words_and_its_verified_queries(
+        make_learning_assistant, new_session, redis_url, redis_prefix, monkeypatch):
+    """Each run lays the workspace's words over the model and takes its verified queries, both only when
+    the store's version moved: one version read (a Redis round trip) serves the two."""
+    assistant = make_learning_assistant(redis_url=redis_url, prefix=redis_prefix)
+    store = assistant.learning.store
+    reads: list[str] = []
+    version = store.version
+
+    def counted(workspace: str) -> str:
+        reads.append(workspace)
+        return version(workspace)
+
+    monkeypatch.setattr(store, "version", counted)
+    asked = await ask(assistant, new_session(), "number of flights by origin", ASKER)
+    assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql", asked.text
+    assert reads == ["T1"]
