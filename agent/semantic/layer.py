@@ -26,7 +26,7 @@ from agent.semantic.dbt_spec import Metric as DbtMetric
 from agent.semantic.dbt_spec import Project
 from agent.semantic.dbt_spec import SemanticModel as DbtModel
 from agent.semantic.model import SemanticModel, SemanticModelError
-from agent.semantic.words import noun_forms, split_name
+from agent.semantic.words import inflection, noun_forms, split_name
 from agent.yamlload import safe_load
 
 DEMO_MODEL_PATH = Path(__file__).with_name("demo_model")
@@ -118,7 +118,8 @@ def _with_distinct_counts(project: Project, view: dict[str, Any]) -> tuple[Proje
         if (source["table"], " ".join(expr.lower().split())) in declared or name in taken:
             continue
         added.setdefault(source["table"], []).append(Measure(name=name, agg="count_distinct", expr=source["expr"]))
-        label = f"Distinct {dim['label']}s"
+        *head, last = dim["label"].split() or [""]
+        label = "Distinct " + " ".join([*head, (inflection(last.lower(), "NNS") or (last + "s",))[0] if last.islower() else last + "s"])
         metrics.append(DbtMetric(name=name, type="simple", label=label, measure=MeasureInput(name=name)))
         implicit.append({"name": name, "label": label, "table": source["table"], "expr": expr})
     if not added:

@@ -188,7 +188,8 @@ def _used_as_verb(state: State, i: int) -> bool:
     after = state.tokens[i + 1].low if i + 1 < len(state.tokens) else ""
     subject = mention_at(state, i - 1) if i else None  # 'how many contestants work overtime': the rows do it
     named = subject is not None and subject.has("value") and subject.end == i  # 'did Nadiya make': a name does it
-    return before in _SUBJECTS or after in _PARTICLES or named or (
+    measured = subject is not None and subject.has("metric") and subject.end == i  # 'revenue comes from'
+    return before in _SUBJECTS or after in _PARTICLES or named or measured or (
         subject is not None and subject.has("entity") and plural(state, subject))
 
 

@@ -46,11 +46,17 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
         # 'how many different manufacturers', 'unique destinations per carrier'
         said = next((w for w in distinct if state.words_before(mention.start, len(w)) == w), ())
         start = mention.start - len(said)
+        owner = mention_at(state, start - 1) if start else None
+        if owner is not None and owner.end == start and owner.has("entity") and not owner.used \
+                and not plural(state, owner) and model.resolve(dims[0], owner.of("entity")[0].name) is not None:
+            start = owner.start  # 'how many pizza categories': whose categories they are
         before = mention_at(state, start - 1)
         quantity = before is not None and before.has("rank") and words_of(state, before) in counting
         asked = state.words_before(start, 2) in COUNT_ASKS
         if quantity or asked or (said and not measured):
             state.consume(*range(start, mention.start))
+            if owner is not None and owner.start == start:
+                owner.used = True
             metric = model.distinct_count_metric(dims[0])
             if metric is not None:
                 metrics.append(metric)

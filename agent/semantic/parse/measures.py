@@ -133,6 +133,11 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                 subjects.append(table.name)  # the groups the condition is checked on, not a count
                 mention.used = True
                 continue
+            named = mention_at(state, mention.end)
+            if named is not None and named.start == mention.end and not plural(state, mention) and any(
+                    reachable(e.name, table.name, model) for e in named.of("dimension")):
+                mention.used = True  # 'list all pizza categories': whose categories, not pizzas counted
+                continue
             if table.count_metric:
                 weak.append(with_other_tables([table.count_metric], model))
                 mention.used = True
