@@ -14,7 +14,7 @@ CREATE TABLE pizza_types (pizza_type_id INTEGER PRIMARY KEY, name VARCHAR NOT NU
 CREATE TABLE pizzas (pizza_id INTEGER PRIMARY KEY, pizza_type_id INTEGER NOT NULL REFERENCES pizza_types (pizza_type_id),
                      size VARCHAR NOT NULL, price DOUBLE NOT NULL);
 INSERT INTO pizza_types VALUES (1, 'Hawaiian', 'Classic'), (2, 'Thai', 'Chicken'), (3, 'Greek', 'Classic'), (4, 'Garden', 'Veggie');
-INSERT INTO pizzas VALUES (1, 1, 'S', 10), (2, 1, 'L', 14), (3, 2, 'M', 12), (4, 3, 'M', 12), (5, 4, 'L', 15);
+INSERT INTO pizzas VALUES (1, 1, 'S', 10), (2, 1, 'L', 14), (3, 2, 'M', 12), (4, 3, 'M', 13), (5, 4, 'L', 15);
 """
 
 
@@ -36,3 +36,9 @@ def test_list_a_things_column(menu):
 def test_a_measure_doing_a_verb(menu):
     read = extract_intent("what share of total price comes from large pizzas?", menu.semantic, menu.values)
     assert read.intent is not None and "comes" not in read.ignored_words, read
+
+
+@pytest.mark.parametrize("question, order", [("top 2 pizzas by price", "DESC"), ("bottom 2 pizzas by price", "ASC")])
+def test_top_n_things_by_their_own_measure(menu, question, order):
+    assert_reads_as(menu, question, f"SELECT pizza_id, price FROM pizzas ORDER BY price {order}, pizza_id LIMIT 2",
+                    ordered=True)

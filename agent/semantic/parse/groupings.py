@@ -273,10 +273,12 @@ def drop_per_entity(grouping: dict[GroupKey, Mention | None], state: State, mode
                     for form in inflections(phrase(w))}
     result: list[GroupKey] = []
     for key, mention in grouping.items():
+        # 'top 5 employees by income' ranks them too: the number of them is skipped like an article
+        counted = mention is not None and mention.start > 0 and state.tokens[mention.start - 1].number is not None
         if mention is not None and mention.has("entity") and \
                 tuple(t.low for t in state.tokens[mention.start:mention.end]) in entity_words and \
-                not state.cue_before(mention.start, [(w,) for w in WHICH] + [("top",), ("bottom",)],
-                                     skip=("the", "a", "an", "top")):
+                not state.cue_before(mention.start - counted, [(w,) for w in WHICH] + [("top",), ("bottom",)],
+                                     skip=("the", "a", "an")):
             continue  # 'seats per plane' averages rows; 'which customers have the highest …' ranks them
         if isinstance(key, tuple):
             reachable = [d for d in key if model.resolve(d, table) is not None]
