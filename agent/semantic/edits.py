@@ -250,10 +250,10 @@ def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> E
     months = sorted(set(old.months) | set(time.months))
     # quarters beside quarters ('compare with q2' after Q1) are one row each, not six months
     quarters = [_quarter(old.months), _quarter(time.months)]
-    grain = _month_dimension(intent, model, part="quarter") if None not in quarters else None
+    grain = month_dimension(intent, model, part="quarter") if None not in quarters else None
     said = " and ".join(f"Q{q}" for q in sorted({q for q in quarters if q is not None})) if grain is not None \
         else " and ".join(calendar.month_name[m] for m in months)
-    grain = grain or _month_dimension(intent, model)
+    grain = grain or month_dimension(intent, model)
     dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
     updated = intent.model_copy(update={"time": old.model_copy(update={"months": months}), "dimensions": dims})
     return edited.then(updated, said + " side by side")
@@ -276,13 +276,13 @@ def _compare_years(edited: Edited, year: int, model: SemanticModel) -> Edited:
     kept: TimeFilter | None = old.model_copy(update=update)
     if kept is not None and kept.is_empty():
         kept = None
-    grain = _month_dimension(intent, model, part="year")
+    grain = month_dimension(intent, model, part="year")
     dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
     said = " and ".join(map(str, years)) + " side by side" if before else f"every year, one row each, beside {year}"
     return edited.then(intent.model_copy(update={"time": kept, "dimensions": dims}), said)
 
 
-def _month_dimension(intent: StructuredIntent, model: SemanticModel, part: str = "month") -> str | None:
+def month_dimension(intent: StructuredIntent, model: SemanticModel, part: str = "month") -> str | None:
     """The dimension naming the `part` of the calendar ('month', 'year') of the intent's table."""
     table = base_table(intent, model)
     spec = model.table_by_name.get(table) if table else None

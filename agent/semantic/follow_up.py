@@ -389,6 +389,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     found = extraction.intent if extraction is not None else None
     if found is not None:
         edited = _lay_over(edited, found, cues, said_measure, model)
+        if not said_measure and not found.dimensions and (role := _other_role(rest, edited.intent, model)):
+            edited = edits.set_grouping(edited, role, model, add=False)
     if agg is not None:
         switched = edits.switch_aggregation(edited, agg, model)
         if switched is None:
@@ -425,22 +427,63 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     previous = edited.intent
     if said_measure and found.metrics and found.metrics != previous.metrics:
         edited = edits.set_metrics(edited, found.metrics, model)
+    # 'compare with LGA', 'LGA too', 'add February' after 'from JFK in January': both values, one row each
+    beside = cues.compare or cues.add and not cues.replace
     for flt in found.filters:
-        if cues.compare and any(f.field == flt.field for f in edited.intent.filters):
+        if beside and flt.op in ("=", "in") and any(f.field == flt.field and f.op in ("=", "in")
+                                                     for f in edited.intent.filters):
             edited = edits.compare_values(edited, flt, model)
         else:
             edited = edits.put_filter(edited, flt, model)
     if found.time is not None and not found.time.is_empty():
-        edited = edits.compare_periods(edited, found.time, model) if cues.compare else edits.set_time(edited, found.time)
+        edited = edits.compare_periods(edited, found.time, model) if beside else edits.set_time(edited, found.time)
     # 'top 3 by distance' after 'total distance by carrier': ranked by the measure, no grouping by what it sums
     measured = {model.metric_by_name[m].measure for m in edited.intent.metrics if m in model.metric_by_name} \
         if cues.limit is not None or found.limit is not None else set()
     grouped = [d for d in found.dimensions if d not in {f.field for f in found.filters}
                and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d)) and d not in measured]
     if grouped and grouped != edited.intent.dimensions:
-        edited = edits.set_grouping(edited, grouped, model, add=cues.add and not cues.replace)
+        # 'by carrier' after 'compare with February' splits both months by carrier; 'instead' replaces them
+        add = not cues.replace and (cues.add or _only_compared(edited.intent, model))
+        edited = edits.set_grouping(edited, grouped, model, add=add)
     if found.limit is not None and cues.limit is None:
         descending = found.order_by[0].descending if found.order_by else True
         edited = edits.set_limit(edited, found.limit, descending=descending)
     return edited
 
+
+
+def _only_compared(intent: StructuredIntent, model: SemanticModel) -> bool:
+    """Is the reading grouped only by what it sets side by side: the values its condition lists ('JFK and
+    LGA', grouped by origin) or two periods of its calendar grain (January and February, by month)?"""
+    if not intent.dimensions:
+        return False
+    for dim in intent.dimensions:
+        listed = any(f.field == dim and f.op == "in" and len(f.values) >= 2 for f in intent.filters)
+        time = intent.time
+        periods = {"month": len(time.months), "quarter": len({(m - 1) // 3 for m in time.months}),
+                   "year": len(time.years)} if time is not None else {}
+        grain = next((part for part in periods if edits.month_dimension(intent, model, part) == dim), None)
+        if not listed and (grain is None or periods[grain] != 2):
+            return False
+    return True
+
+
+def _other_role(text: str, intent: StructuredIntent, model: SemanticModel) -> list[str] | None:
+    """'same for arrivals' after flights by origin airport: a word naming only another dimension whose values
+    are the same things (destination and origin are both airports) swaps it into the grouping; the grouping
+    with it swapped in, else None."""
+    dims = model.dimension_by_name
+    words = {w.rstrip("s") for w in _content(text)} | set(_content(text))
+    for i, name in enumerate(intent.dimensions):
+        old = dims.get(name)
+        if old is None or old.value_labels is None:
+            continue
+        for other in model.dimensions:
+            labels = other.value_labels
+            if other.name == name or labels is None or (labels.table, labels.key) != (
+                    old.value_labels.table, old.value_labels.key) or other.name in intent.dimensions:
+                continue
+            if words & (_dimension_words(model, other.name) - _dimension_words(model, name)):
+                return [*intent.dimensions[:i], other.name, *intent.dimensions[i + 1:]]
+    return None

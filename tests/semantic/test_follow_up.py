@@ -206,3 +206,45 @@ def test_asking_to_split_or_see_all_of_them_is_an_edit(follow):
     assert split.edited.intent.dimensions == ["origin"] and split.edited.intent.filters[0].values == ["WN"]
     every = follow("top 3 carriers by average air time", "show all of them")
     assert every.edited.intent.limit is None and not every.over_rows
+
+
+def test_a_value_said_with_too_or_add_is_set_beside_the_old_one(follow):
+    for said in ("lga too", "add lga", "lga side by side"):
+        read = follow("number of flights from JFK by carrier", said)
+        assert read.edited is not None, said
+        assert read.edited.intent.filters[0].values == ["JFK", "LGA"], said
+        assert read.edited.intent.dimensions == ["origin", "carrier"], said
+
+
+def test_a_month_said_with_too_is_compared(follow):
+    read = follow("number of flights from LGA in January", "february too")
+    assert read.edited.intent.time.months == [1, 2] and read.edited.intent.dimensions == ["month"]
+
+
+def test_a_new_grouping_after_a_comparison_splits_both_sides(model, values, follow):
+    compared = follow("number of flights from LGA in January", "compare with february").edited.intent
+    read = read_follow_up(compared, "by carrier", model, values)
+    assert read.edited.intent.dimensions == ["month", "carrier"] and read.edited.intent.time.months == [1, 2]
+    read = read_follow_up(compared, "by carrier instead", model, values)
+    assert read.edited.intent.dimensions == ["carrier"]
+    # a window of months grouped by month is no comparison: the new grouping replaces it
+    read = follow("flights from JFK by month in summer", "by carrier")
+    assert read.edited.intent.dimensions == ["carrier"]
+
+
+def test_arrivals_after_departures_swaps_the_airport_grouping(follow):
+    read = follow("number of flights by origin in april", "same for arrivals, top 5")
+    assert read.edited.intent.dimensions == ["dest"] and read.edited.intent.limit == 5
+    assert read.edited.intent.time.months == [4]
+    read = follow("number of flights by destination in april", "and departures?")
+    assert read.edited.intent.dimensions == ["origin"]
+
+
+def test_a_slip_word_before_a_correction_is_only_a_lead_in():
+    for said in ("oops i meant delta", "nvm, by carrier", "my bad, for LGA"):
+        assert refers_back(said), said
+
+
+def test_u_for_you_is_read_as_nothing(ask):
+    found = ask("can u show the number of flights per carrier")
+    assert found.intent is not None and found.intent.dimensions == ["carrier"] and not found.ignored_words
