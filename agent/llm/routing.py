@@ -75,7 +75,8 @@ _DEFINITION = re.compile(
 )
 # "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
 _WHY = re.compile(
-    r"^(why|how come|how did you (get|calculate|compute|work out|arrive at)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
+    r"^(why|how come|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|"
+    r"(?:work|figure) (?:this|that|it|these|those|them) out|figure out)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
     r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from)\b[^.!?]{0,40}[.!?]*$",
     re.I,
 )

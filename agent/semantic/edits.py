@@ -39,6 +39,11 @@ def _values(flt: Filter) -> str:
     return ", ".join(str(v) for v in flt.values)
 
 
+def _compared(flt: Filter) -> str:
+    """A condition's values with its comparison ('< 1990'); a value alone when it is equality."""
+    return _values(flt) if flt.op in ("=", "in") else f"{flt.op} {_values(flt)}"
+
+
 def same_subject(model: SemanticModel, first: str, second: str) -> bool:
     """Do two dimensions name the same things ('carrier' code and the airline's name, joined by it)?
     A grouping or a filter on one makes a filter on the other stale."""
@@ -74,7 +79,8 @@ def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     if replaced:
         old = replaced[0]
         change = f"{_values(new)} instead of {_values(old)}" if old.field == new.field and old.op == new.op == "=" \
-            else f"{_label(model, new.field)} {_values(new)} instead of {_label(model, old.field)} {_values(old)}"
+            else f"{_label(model, new.field)} {_compared(new)} instead of {_compared(old)}" if old.field == new.field \
+            else f"{_label(model, new.field)} {_compared(new)} instead of {_label(model, old.field)} {_compared(old)}"
     else:
         change = f"also {_label(model, new.field)} {_values(new)}"
     return edited.then(updated, change)

@@ -352,6 +352,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         # names nothing to measure; the previous measure is what the message keeps, so its words
         # are read with that measure's
         extraction = _with_previous_measure(previous, rest, model, values) or extraction
+    if extraction is not None and extraction.intent is not None and not said_measure:
+        extraction = _year_of_the_filtered(previous, rest, extraction, model, values) or extraction
     if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
         return FollowUp(extraction=extraction)
     if extraction is not None and extraction.intent is not None and (
@@ -486,4 +488,25 @@ def _other_role(text: str, intent: StructuredIntent, model: SemanticModel) -> li
                 continue
             if words & (_dimension_words(model, other.name) - _dimension_words(model, name)):
                 return [*intent.dimensions[:i], other.name, *intent.dimensions[i + 1:]]
+    return None
+
+
+def _year_of_the_filtered(previous: StructuredIntent, rest: str, extraction: Extraction, model: SemanticModel,
+                          values: ValueIndex) -> Extraction | None:
+    """'what about before 1990' after 'planes built after 2000': on a table with no calendar of its own, a year
+    said alone is the year-valued number the previous reading compares ('year the plane was built'), read
+    with that number's name; None when the table has a calendar or the message names no year."""
+    time = extraction.intent.time if extraction.intent is not None else None
+    table = base_table(previous, model)
+    if time is None or table not in model.table_by_name or model.table_by_name[table].time or not (
+            time.year or time.years or time.from_year or time.until_year):
+        return None
+    for flt in previous.filters:
+        dim = model.dimension_by_name.get(flt.field)
+        if dim is None or dim.kind != "numeric" or flt.op not in ("<", ">", "<=", ">=", "="):
+            continue
+        again, _ = _read(f"{dim.label} {rest}", model, values, previous)
+        found = again.intent
+        if found is not None and found.time is None and any(f.field == flt.field for f in found.filters):
+            return again
     return None

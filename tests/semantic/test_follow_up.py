@@ -248,3 +248,14 @@ def test_a_slip_word_before_a_correction_is_only_a_lead_in():
 def test_u_for_you_is_read_as_nothing(ask):
     found = ask("can u show the number of flights per carrier")
     assert found.intent is not None and found.intent.dimensions == ["carrier"] and not found.ignored_words
+
+
+def test_a_year_alone_on_a_table_without_dates_is_the_year_the_reading_compares(follow):
+    read = follow("avg number of seats on planes built after 2000 by manufacturer", "what about before 1990")
+    assert read.edited is not None and read.edited.intent.time is None
+    assert [(f.field, f.op, f.values) for f in read.edited.intent.filters] == [("plane_year", "<", [1990])]
+
+
+def test_put_a_value_next_to_it_compares(follow):
+    read = follow("how many flights did alaska airlines operate", "put hawaiian next to it")
+    assert read.edited.intent.filters[0].values == ["AS", "HA"] and read.edited.intent.dimensions == ["carrier"]
