@@ -9,9 +9,11 @@ particular question. `agent/semantic/follow_up.py` decides which to apply to a m
 from __future__ import annotations
 
 import calendar
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.semantic.definitions import Definition
 from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model import Metric, SemanticModel
 
@@ -347,18 +349,23 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
 # -- what is measured ----------------------------------------------------------------------------
 
 
-def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel) -> Edited:
-    """Measure something else; the ranking follows the new measure."""
+def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
+                defined: Sequence[Definition] = ()) -> Edited:
+    """Measure something else; the ranking follows the new measure. `defined` are the message's own
+    definitions ('the max' of a measure the model has no maximum of), kept for the new metrics they name."""
     intent = edited.intent
     if metrics == intent.metrics:
         return edited
     swap = dict(zip(intent.metrics, metrics))
     order = [o.model_copy(update={"field": swap.get(o.field, o.field)}) for o in intent.order_by]
     having = [h.model_copy(update={"metric": swap[h.metric]}) for h in intent.having if h.metric in swap]
-    updated = intent.model_copy(update={"metrics": metrics, "order_by": order, "having": having})
-    label = model.metric_by_name
-    old = ", ".join(label[m].label.lower() if m in label else m for m in intent.metrics)
-    new = ", ".join(label[m].label.lower() if m in label else m for m in metrics)
+    known = {d.name for d in intent.definitions}
+    definitions = [*intent.definitions, *(d for d in defined if d.name in metrics and d.name not in known)]
+    updated = intent.model_copy(update={"metrics": metrics, "order_by": order, "having": having,
+                                        "definitions": definitions})
+    label = {**{m.name: m.label for m in model.metrics}, **{d.name: d.label for d in definitions}}
+    old = ", ".join(label[m].lower() if m in label else m for m in intent.metrics)
+    new = ", ".join(label[m].lower() if m in label else m for m in metrics)
     return edited.then(updated, f"{new} instead of {old}")
 
 

@@ -83,7 +83,7 @@ def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
     return None
 
 
-def _only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
     """'flights to DEN': the rows' own noun, read as their count, with no word asking for a count."""
     counts = {t.count_metric for t in model.tables if t.count_metric}
     return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
@@ -331,7 +331,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         extraction, draft = _swapped_into_measure(previous, rest, model, values) or (extraction, draft)
     said_measure = draft is not None and extraction is not None and extraction.intent is not None \
         and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
-        and not _only_rows_named(extraction.intent, rest, model)
+        and not only_rows_named(extraction.intent, rest, model)
     agg = None
     if not said_measure and (named := _aggregation(rest)):
         agg, match = named
@@ -428,7 +428,7 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     """What the message's own reading names, put in place of the same parts of the previous reading."""
     previous = edited.intent
     if said_measure and found.metrics and found.metrics != previous.metrics:
-        edited = edits.set_metrics(edited, found.metrics, model)
+        edited = edits.set_metrics(edited, found.metrics, model, found.definitions)
     # 'compare with LGA', 'LGA too', 'add February' after 'from JFK in January': both values, one row each
     beside = cues.compare or cues.add and not cues.replace
     for flt in found.filters:
