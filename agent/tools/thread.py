@@ -26,6 +26,7 @@ from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
 from agent.semantic.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
                                          says_nothing_else)
+from agent.semantic.follow_up import only_rows_named
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
 from agent.tools.results import latest_output
@@ -179,10 +180,18 @@ async def _stands_alone(ctx: AgentContext, message: str) -> bool:
     a grouping or a date? ('and avg dep delay' does not: the conditions it adds to are the missing ones.)"""
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
-    if found is None:
-        return False
+    if found is None or only_rows_named(found, rest, ctx.semantic):
+        return False  # 'what about comedy': a count was put in for a measure nobody named
     dated = found.time is not None and not found.time.is_empty()
     return bool(found.dimensions or found.filters or dated)
+
+
+async def _counts_by_default(ctx: AgentContext, message: str) -> bool:
+    """'by genre' after a question that was not answered: read alone, it counts rows because it names no measure,
+    which the unanswered question may have named ('avg rating for drama movies')."""
+    rest = find_cues(message).text
+    found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
+    return found is not None and only_rows_named(found, rest, ctx.semantic)
 
 
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
@@ -201,7 +210,8 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         if FOLLOW_UP_MARK in question and only_edits(latest):  # 'drop the airline filter', 'top 3': of nothing
             return InThread(latest, refusal="I have no earlier answer in this thread to change, so I did not guess. "
                                             "Ask the whole question.")
-        if FOLLOW_UP_MARK in question and refers_back(latest) and not await _stands_alone(ctx, latest):
+        if FOLLOW_UP_MARK in question and (refers_back(latest) and not await _stands_alone(ctx, latest)
+                                           or await _counts_by_default(ctx, latest)):
             # 'and avg temp' after a question that was not answered: what it adds to was never read
             return InThread(latest, refusal="I have no earlier answer in this thread for this to build on (the "
                                             "question before was not answered), so I did not guess. Ask the whole "
