@@ -318,8 +318,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
         # word naming the thing ('airport') is no new grouping or question
         naming = _dimension_words(model, pointed_at)
-        cues.text = " ".join(w for w in cues.text.split()
-                             if w.lower() not in naming and w.lower().rstrip("s") not in naming)
+        named = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming}  # 'airport' in 'that airport'
+        cues.text = " ".join(w for w in cues.text.split() if w.lower() not in named)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
     rest = _rows_noun_put_in(rest, previous, model)
@@ -427,8 +427,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
     """What the message's own reading names, put in place of the same parts of the previous reading."""
     previous = edited.intent
-    if said_measure and found.metrics and found.metrics != previous.metrics:
-        edited = edits.set_metrics(edited, found.metrics, model, found.definitions)
+    metrics = _aggregation_kept(found.metrics, previous, cues.text, model)
+    if said_measure and metrics and metrics != previous.metrics:
+        edited = edits.set_metrics(edited, metrics, model, found.definitions)
     # 'compare with LGA', 'LGA too', 'add February' after 'from JFK in January': both values, one row each
     beside = cues.compare or cues.add and not cues.replace
     for flt in found.filters:
@@ -510,3 +511,17 @@ def _year_of_the_filtered(previous: StructuredIntent, rest: str, extraction: Ext
         if found is not None and found.time is None and any(f.field == flt.field for f in found.filters):
             return again
     return None
+
+
+def _aggregation_kept(metrics: list[str], previous: StructuredIntent, said: str, model: SemanticModel) -> list[str]:
+    """'no, I meant arrival delay' after 'median departure delay': another measure named without an aggregation
+    (read as its default one, the average) keeps the previous one's (the median of arrival delay), when the
+    model has it; `metrics` as they are otherwise ('the longest arrival delay' names its own)."""
+    by_name = model.metric_by_name
+    old = [by_name[m] for m in previous.metrics if m in by_name]
+    new = [by_name[m] for m in metrics if m in by_name]
+    if len(old) != 1 or len(new) != 1 or len(metrics) != 1 or old[0].measure is None or new[0].measure is None \
+            or old[0].agg is None or old[0].agg == new[0].agg or not new[0].default or _aggregation(said) is not None:
+        return metrics
+    kept = next((m for m in model.metrics if m.measure == new[0].measure and m.agg == old[0].agg and not m.filter), None)
+    return [kept.name] if kept is not None else metrics

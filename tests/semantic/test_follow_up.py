@@ -259,3 +259,16 @@ def test_a_year_alone_on_a_table_without_dates_is_the_year_the_reading_compares(
 def test_put_a_value_next_to_it_compares(follow):
     read = follow("how many flights did alaska airlines operate", "put hawaiian next to it")
     assert read.edited.intent.filters[0].values == ["AS", "HA"] and read.edited.intent.dimensions == ["carrier"]
+
+
+def test_another_measure_named_alone_keeps_the_previous_aggregation(follow):
+    read = follow("median departure delay for delta out of jfk", "no, I meant arrival delay")
+    assert read.edited.intent.metrics == ["median_arr_delay"]
+    assert read.edited.changes == ["median arrival delay instead of median departure delay"]
+    read = follow("median departure delay for delta out of jfk", "the longest arrival delay instead")
+    assert read.edited.intent.metrics == ["max_arr_delay"]  # an aggregation of its own is kept
+
+
+def test_there_keeps_the_words_of_the_measure_that_name_the_place_too(follow):
+    read = follow("which destination from jfk had the most flights in may", "avg arrival delay there?")
+    assert read.edited.intent.metrics == ["avg_arr_delay"]
