@@ -318,8 +318,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
         # word naming the thing ('airport') is no new grouping or question
         naming = _dimension_words(model, pointed_at)
-        named = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming}  # 'airport' in 'that airport'
-        cues.text = " ".join(w for w in cues.text.split() if w.lower() not in named)
+        thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming}  # 'airport' in 'that airport'
+        cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
     rest = _rows_noun_put_in(rest, previous, model)
