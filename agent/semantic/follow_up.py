@@ -525,3 +525,11 @@ def _aggregation_kept(metrics: list[str], previous: StructuredIntent, said: str,
         return metrics
     kept = next((m for m in model.metrics if m.measure == new[0].measure and m.agg == old[0].agg and not m.filter), None)
     return [kept.name] if kept is not None else metrics
+
+
+def outside_the_data(edited: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                     values: ValueIndex) -> str | None:
+    """An edit made elsewhere (an LLM's) checked as the offline reader checks its own: a year the data's dates do
+    not reach, or a place the measure's table does not hold, is said and nothing is run; None when it is fine."""
+    return _years_outside_the_data(edited, previous, model, values) or _place_the_data_lacks(
+        edited, previous, model, values)

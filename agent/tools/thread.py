@@ -26,7 +26,8 @@ from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
 from agent.semantic.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
                                          says_nothing_else)
-from agent.semantic.follow_up import only_rows_named
+from agent.semantic.follow_up import only_rows_named, outside_the_data
+from agent.semantic.values import ValueIndex
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
 from agent.tools.results import latest_output
@@ -63,12 +64,16 @@ class InThread:
             return "Back to the reading before the last one" + "".join(f"; {c}" for c in self.changes) + ". "
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
 
-    def edited_by_llm(self, edit: IntentEdit, model: SemanticModel) -> StructuredIntent | None:
+    def edited_by_llm(self, edit: IntentEdit, model: SemanticModel, values: ValueIndex | None = None
+                      ) -> StructuredIntent | None:
         """The LLM's edit applied to the last reading by the thread's edit operations (None without
-        one); what changed goes on the reading line, a refusal to `refusal`."""
+        one); what changed goes on the reading line, a refusal to `refusal`. With `values` (their dates read
+        already), a year or place the data does not hold is a refusal too, as offline."""
         if self.previous is None:
             return None
         applied = apply_edit(self.previous, edit, model)
+        if isinstance(applied, Edited) and values is not None:
+            applied = outside_the_data(applied.intent, self.previous, model, values) or applied
         if isinstance(applied, str):
             self.refusal = applied
             return None
