@@ -141,7 +141,7 @@ def find_cues(message: str) -> Cues:
         cues.compare, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["replace_words"]):
         cues.replace, cues.text = True, _cut(cues.text, m)
-    if m := has(cues.text, words["add_words"]):
+    while m := has(cues.text, words["add_words"]):  # 'add American as well': every one of them
         cues.add, cues.text = True, _cut(cues.text, m)
     return cues
 

@@ -151,6 +151,21 @@ def _bare_year(text: str) -> str:
     return text
 
 
+_COMPARED_WORDS = {">": "more than", "<": "less than", ">=": "at least", "<=": "at most"}
+
+
+def _bare_number(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'make it 200' after 'planes with more than 300 seats': a number said alone is the new bound of the one
+    number the previous reading compares, said again with that number's name and comparison."""
+    content = _content(text)
+    compared = [f for f in previous.filters if f.op in _COMPARED_WORDS and f.field in model.dimension_by_name
+                and model.dimension_by_name[f.field].kind == "numeric"]
+    if len(content) != 1 or not re.fullmatch(r"\d+(?:\.\d+)?", content[0]) or len(compared) != 1:
+        return text
+    flt = compared[0]
+    return f"{model.dimension_by_name[flt.field].label} {_COMPARED_WORDS[flt.op]} {content[0]}"
+
+
 def _content(text: str) -> list[str]:
     return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
 
@@ -322,6 +337,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
+    rest = _bare_number(rest, previous, model)
     rest = _rows_noun_put_in(rest, previous, model)
     extraction: Extraction | None = None
     draft: Draft | None = None
@@ -533,3 +549,21 @@ def outside_the_data(edited: StructuredIntent, previous: StructuredIntent, model
     not reach, or a place the measure's table does not hold, is said and nothing is run; None when it is fine."""
     return _years_outside_the_data(edited, previous, model, values) or _place_the_data_lacks(
         edited, previous, model, values)
+
+
+def asks_a_count(text: str) -> bool:
+    """Does the text ask for a count ('how many flights …', 'the number of …'), by its words alone?"""
+    return bool(has(text, [w for w in dialogue_words()["counting_words"] if w != "per"]))
+
+
+def names_no_measure(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+    """'per month', 'by genre', 'what about comedy' read alone: a count of rows put in for a measure nobody named
+    (no counting word but 'per', no word for the rows counted, no word of the count's own name)."""
+    counts = {t.count_metric for t in model.tables if t.count_metric}
+    if not found.metrics or not set(found.metrics) <= counts:
+        return False
+    table = model.table_by_name.get(base_table(found, model) or "")
+    nouns = [*(table.entity_words if table else []), *(plural_phrase(w) for w in (table.entity_words if table else []))]
+    metrics = [model.metric_by_name[m] for m in found.metrics if m in model.metric_by_name]
+    names = [*nouns, *(m.label for m in metrics), *(s for m in metrics for s in m.synonyms)]
+    return not asks_a_count(text) and not (names and has(text, names))

@@ -26,7 +26,7 @@ from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
 from agent.semantic.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
                                          says_nothing_else)
-from agent.semantic.follow_up import only_rows_named, outside_the_data
+from agent.semantic.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
 from agent.semantic.values import ValueIndex
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
@@ -191,12 +191,13 @@ async def _stands_alone(ctx: AgentContext, message: str) -> bool:
     return bool(found.dimensions or found.filters or dated)
 
 
-async def _counts_by_default(ctx: AgentContext, message: str) -> bool:
-    """'by genre' after a question that was not answered: read alone, it counts rows because it names no measure,
-    which the unanswered question may have named ('avg rating for drama movies')."""
+async def _counts_by_default(ctx: AgentContext, message: str, earlier: str) -> bool:
+    """'by genre' after 'avg rating for drama movies', which was not answered: read alone, it counts rows because
+    it names no measure, where the earlier question asked for another; after one that counted ('how many flights
+    did ZZ fly'), counting is what was asked, and the message is read on its own."""
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
-    return found is not None and only_rows_named(found, rest, ctx.semantic)
+    return found is not None and names_no_measure(found, rest, ctx.semantic) and not asks_a_count(earlier)
 
 
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
@@ -216,7 +217,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
             return InThread(latest, refusal="I have no earlier answer in this thread to change, so I did not guess. "
                                             "Ask the whole question.")
         if FOLLOW_UP_MARK in question and (refers_back(latest) and not await _stands_alone(ctx, latest)
-                                           or await _counts_by_default(ctx, latest)):
+                                           or await _counts_by_default(ctx, latest, question.rsplit(FOLLOW_UP_MARK, 1)[0])):
             # 'and avg temp' after a question that was not answered: what it adds to was never read
             return InThread(latest, refusal="I have no earlier answer in this thread for this to build on (the "
                                             "question before was not answered), so I did not guess. Ask the whole "

@@ -8,6 +8,7 @@ import pytest
 
 from agent.semantic.dialogue_cues import drops_a_condition, refers_back
 from agent.semantic.follow_up import read_follow_up
+from agent.semantic.intent import StructuredIntent
 
 
 @pytest.fixture(scope="module")
@@ -272,3 +273,22 @@ def test_another_measure_named_alone_keeps_the_previous_aggregation(follow):
 def test_there_keeps_the_words_of_the_measure_that_name_the_place_too(follow):
     read = follow("which destination from jfk had the most flights in may", "avg arrival delay there?")
     assert read.edited.intent.metrics == ["avg_arr_delay"]
+
+
+def test_a_number_alone_is_the_new_bound_of_the_number_compared(follow):
+    read = follow("how many planes have more than 300 seats", "make it 200")
+    assert [(f.field, f.op, f.values) for f in read.edited.intent.filters] == [("seats", ">", [200])]
+
+
+def test_two_add_words_together_still_set_the_value_beside(follow):
+    read = follow("total miles flown by month for united", "add american as well")
+    assert read.edited.intent.filters[0].values == ["UA", "AA"] and "carrier" in read.edited.intent.dimensions
+
+
+def test_a_grouping_alone_names_no_measure_but_the_rows_noun_does(model):
+    from agent.semantic.follow_up import names_no_measure
+
+    by_month = StructuredIntent(metrics=["flight_count"], dimensions=["month"])
+    assert names_no_measure(by_month, "per month", model)
+    assert not names_no_measure(by_month, "flights per month", model)
+    assert not names_no_measure(by_month, "how many per month", model)
