@@ -191,10 +191,15 @@ async def _stands_alone(ctx: AgentContext, message: str) -> bool:
     return bool(found.dimensions or found.filters or dated)
 
 
+_ONLY_A_GROUPING = re.compile(r"^\s*(?:by|per|for each|for every|each)\b", re.I)
+
+
 async def _counts_by_default(ctx: AgentContext, message: str, earlier: str) -> bool:
     """'by genre' after 'avg rating for drama movies', which was not answered: read alone, it counts rows because
     it names no measure, where the earlier question asked for another; after one that counted ('how many flights
     did ZZ fly'), counting is what was asked, and the message is read on its own."""
+    if not (refers_back(message) or _ONLY_A_GROUPING.match(message)):
+        return False  # 'origins', a reading the bot offered: a question of its own
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
     return found is not None and names_no_measure(found, rest, ctx.semantic) and not asks_a_count(earlier)
