@@ -815,8 +815,9 @@ def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, 
 
 
 def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[str, list[str]]) -> list[HumanOption]:
-    """'departures' for 'departure airport', 'where they depart from': a reply whose words, in any form, are
-    each a word of one option's names or cues only (or say nothing) names that option."""
+    """'departures' for 'departure airport', 'where they depart from', 'the ones they land at': a reply whose
+    words, in any form, are each a word of one option's names or cues only, of several ('at'), or say nothing,
+    names that option when the words of one option only all point at it."""
     from agent.semantic.words import stem as word_stem
 
     def stem(word: str) -> str:  # 'depart', 'departing', 'departures' are one word here
@@ -827,9 +828,9 @@ def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[s
         for word in {stem(w) for n in names for w in _WORD.findall(n.lower())}:
             owners.setdefault(word, set()).add(value)
     said = [stem(w) for w in _WORD.findall(text.lower()) if w not in reply_words()]
-    if not said or any(len(owners.get(w, ())) != 1 for w in said):
+    if any(w not in owners for w in said):  # a word of no option: the reply is something else
         return []
-    chosen = {next(iter(owners[w])) for w in said}
+    chosen = {next(iter(owners[w])) for w in said if len(owners[w]) == 1}
     return [o for o in options if o.value in chosen] if len(chosen) == 1 else []
 
 

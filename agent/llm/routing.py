@@ -40,7 +40,8 @@ _LOG_SUBJECT = re.compile(r"\b(service|pod|namespace|container|app|api|server|wo
 # Short answers to "Shall I run this?"; a message of nothing else also means "run what is waiting".
 _YES_WORDS = (
     r"(yes|yeah|yep|y|sure|ok|okay|go|go ahead|go for it|run|run it|run that|run this|run the query|run the sql|"
-    r"do it|do that|please do|execute|execute it|execute that|execute this|confirm|sounds good|looks good)"
+    r"do it|do that|please do|execute|execute it|execute that|execute this|confirm|sounds good|looks good|"
+    r"looks right|looks correct|looks fine|lgtm|yup|perfect)"
 )
 AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
 NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
@@ -74,7 +75,8 @@ _DEFINITION = re.compile(
 )
 # "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
 _WHY = re.compile(
-    r"^(why|how come|how did you (get|calculate|compute|work out|arrive at)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
+    r"^(why|how come|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|"
+    r"(?:work|figure) (?:this|that|it|these|those|them) out|figure out)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
     r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from)\b[^.!?]{0,40}[.!?]*$",
     re.I,
 )
@@ -182,7 +184,7 @@ async def route_message(
             )
         return Route(None, text="There is nothing waiting to run. Ask a data question or paste SQL.")
 
-    if _CHANGE_DATA.match(message) and not (previous_question and drops_a_condition(message)):
+    if _CHANGE_DATA.match(message) and not (previous_question and drops_a_condition(message, previous_question)):
         return Route("reject_out_of_scope", {"reason": READ_ONLY_REASON, "final_intent": "reject_out_of_scope"})
 
     if _NOT_FOR_US.match(message):

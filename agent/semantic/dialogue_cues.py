@@ -141,7 +141,7 @@ def find_cues(message: str) -> Cues:
         cues.compare, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["replace_words"]):
         cues.replace, cues.text = True, _cut(cues.text, m)
-    if m := has(cues.text, words["add_words"]):
+    while m := has(cues.text, words["add_words"]):  # 'add American as well': every one of them
         cues.add, cues.text = True, _cut(cues.text, m)
     return cues
 
@@ -151,11 +151,16 @@ def refers_back(message: str) -> bool:
     return find_cues(message).any
 
 
-def drops_a_condition(message: str) -> bool:
-    """'drop the JFK filter', 'drop the month': a change to the reading, not to the data."""
+def drops_a_condition(message: str, previous_question: str = "") -> bool:
+    """'drop the JFK filter', 'drop the month', or 'drop jfk' after a question that said 'jfk': a change to
+    the reading, not to the data."""
     words = dialogue_words()
     if re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b", message, re.I):
         return True
+    said = re.fullmatch(rf"\s*{phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?([\w' -]+?)\W*", message, re.I)
+    asked = set(re.findall(r"[\w'-]+", previous_question.lower()))
+    if said and asked and set(re.findall(r"[\w'-]+", said.group(1).lower())) <= asked:
+        return True  # what it takes away was said in the question before: a condition of it
     # a time window named alone after the drop word ('drop the month', 'remove the dates') is no table
     return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?"
                           rf"{phrase(words['time_nouns'])}\W*$", message.strip(), re.I))

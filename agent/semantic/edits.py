@@ -9,9 +9,11 @@ particular question. `agent/semantic/follow_up.py` decides which to apply to a m
 from __future__ import annotations
 
 import calendar
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.semantic.definitions import Definition
 from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model import Metric, SemanticModel
 
@@ -37,6 +39,11 @@ def _label(model: SemanticModel, name: str) -> str:
 
 def _values(flt: Filter) -> str:
     return ", ".join(str(v) for v in flt.values)
+
+
+def _compared(flt: Filter) -> str:
+    """A condition's values with its comparison ('< 1990'); a value alone when it is equality."""
+    return _values(flt) if flt.op in ("=", "in") else f"{flt.op} {_values(flt)}"
 
 
 def same_subject(model: SemanticModel, first: str, second: str) -> bool:
@@ -74,7 +81,8 @@ def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     if replaced:
         old = replaced[0]
         change = f"{_values(new)} instead of {_values(old)}" if old.field == new.field and old.op == new.op == "=" \
-            else f"{_label(model, new.field)} {_values(new)} instead of {_label(model, old.field)} {_values(old)}"
+            else f"{_label(model, new.field)} {_compared(new)} instead of {_compared(old)}" if old.field == new.field \
+            else f"{_label(model, new.field)} {_compared(new)} instead of {_label(model, old.field)} {_compared(old)}"
     else:
         change = f"also {_label(model, new.field)} {_values(new)}"
     return edited.then(updated, change)
@@ -250,10 +258,10 @@ def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> E
     months = sorted(set(old.months) | set(time.months))
     # quarters beside quarters ('compare with q2' after Q1) are one row each, not six months
     quarters = [_quarter(old.months), _quarter(time.months)]
-    grain = _month_dimension(intent, model, part="quarter") if None not in quarters else None
+    grain = month_dimension(intent, model, part="quarter") if None not in quarters else None
     said = " and ".join(f"Q{q}" for q in sorted({q for q in quarters if q is not None})) if grain is not None \
         else " and ".join(calendar.month_name[m] for m in months)
-    grain = grain or _month_dimension(intent, model)
+    grain = grain or month_dimension(intent, model)
     dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
     updated = intent.model_copy(update={"time": old.model_copy(update={"months": months}), "dimensions": dims})
     return edited.then(updated, said + " side by side")
@@ -276,13 +284,13 @@ def _compare_years(edited: Edited, year: int, model: SemanticModel) -> Edited:
     kept: TimeFilter | None = old.model_copy(update=update)
     if kept is not None and kept.is_empty():
         kept = None
-    grain = _month_dimension(intent, model, part="year")
+    grain = month_dimension(intent, model, part="year")
     dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
     said = " and ".join(map(str, years)) + " side by side" if before else f"every year, one row each, beside {year}"
     return edited.then(intent.model_copy(update={"time": kept, "dimensions": dims}), said)
 
 
-def _month_dimension(intent: StructuredIntent, model: SemanticModel, part: str = "month") -> str | None:
+def month_dimension(intent: StructuredIntent, model: SemanticModel, part: str = "month") -> str | None:
     """The dimension naming the `part` of the calendar ('month', 'year') of the intent's table."""
     table = base_table(intent, model)
     spec = model.table_by_name.get(table) if table else None
@@ -341,18 +349,23 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
 # -- what is measured ----------------------------------------------------------------------------
 
 
-def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel) -> Edited:
-    """Measure something else; the ranking follows the new measure."""
+def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
+                defined: Sequence[Definition] = ()) -> Edited:
+    """Measure something else; the ranking follows the new measure. `defined` are the message's own
+    definitions ('the max' of a measure the model has no maximum of), kept for the new metrics they name."""
     intent = edited.intent
     if metrics == intent.metrics:
         return edited
     swap = dict(zip(intent.metrics, metrics))
     order = [o.model_copy(update={"field": swap.get(o.field, o.field)}) for o in intent.order_by]
     having = [h.model_copy(update={"metric": swap[h.metric]}) for h in intent.having if h.metric in swap]
-    updated = intent.model_copy(update={"metrics": metrics, "order_by": order, "having": having})
-    label = model.metric_by_name
-    old = ", ".join(label[m].label.lower() if m in label else m for m in intent.metrics)
-    new = ", ".join(label[m].label.lower() if m in label else m for m in metrics)
+    known = {d.name for d in intent.definitions}
+    definitions = [*intent.definitions, *(d for d in defined if d.name in metrics and d.name not in known)]
+    updated = intent.model_copy(update={"metrics": metrics, "order_by": order, "having": having,
+                                        "definitions": definitions})
+    label = {**{m.name: m.label for m in model.metrics}, **{d.name: d.label for d in definitions}}
+    old = ", ".join(label[m].lower() if m in label else m for m in intent.metrics)
+    new = ", ".join(label[m].lower() if m in label else m for m in metrics)
     return edited.then(updated, f"{new} instead of {old}")
 
 

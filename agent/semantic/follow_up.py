@@ -83,7 +83,7 @@ def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
     return None
 
 
-def _only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
     """'flights to DEN': the rows' own noun, read as their count, with no word asking for a count."""
     counts = {t.count_metric for t in model.tables if t.count_metric}
     return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
@@ -149,6 +149,21 @@ def _bare_year(text: str) -> str:
                               or content[0] in MONTH_ABBREVIATIONS):
         return f"in {content[0]}"
     return text
+
+
+_COMPARED_WORDS = {">": "more than", "<": "less than", ">=": "at least", "<=": "at most"}
+
+
+def _bare_number(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'make it 200' after 'planes with more than 300 seats': a number said alone is the new bound of the one
+    number the previous reading compares, said again with that number's name and comparison."""
+    content = _content(text)
+    compared = [f for f in previous.filters if f.op in _COMPARED_WORDS and f.field in model.dimension_by_name
+                and model.dimension_by_name[f.field].kind == "numeric"]
+    if len(content) != 1 or not re.fullmatch(r"\d+(?:\.\d+)?", content[0]) or len(compared) != 1:
+        return text
+    flt = compared[0]
+    return f"{model.dimension_by_name[flt.field].label} {_COMPARED_WORDS[flt.op]} {content[0]}"
 
 
 def _content(text: str) -> list[str]:
@@ -318,10 +333,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
         # word naming the thing ('airport') is no new grouping or question
         naming = _dimension_words(model, pointed_at)
-        cues.text = " ".join(w for w in cues.text.split()
-                             if w.lower() not in naming and w.lower().rstrip("s") not in naming)
+        thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming}  # 'airport' in 'that airport'
+        cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
+    rest = _bare_number(rest, previous, model)
     rest = _rows_noun_put_in(rest, previous, model)
     extraction: Extraction | None = None
     draft: Draft | None = None
@@ -331,7 +347,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         extraction, draft = _swapped_into_measure(previous, rest, model, values) or (extraction, draft)
     said_measure = draft is not None and extraction is not None and extraction.intent is not None \
         and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
-        and not _only_rows_named(extraction.intent, rest, model)
+        and not only_rows_named(extraction.intent, rest, model)
     agg = None
     if not said_measure and (named := _aggregation(rest)):
         agg, match = named
@@ -352,6 +368,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         # names nothing to measure; the previous measure is what the message keeps, so its words
         # are read with that measure's
         extraction = _with_previous_measure(previous, rest, model, values) or extraction
+    if extraction is not None and extraction.intent is not None and not said_measure:
+        extraction = _year_of_the_filtered(previous, rest, extraction, model, values) or extraction
     if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
         return FollowUp(extraction=extraction)
     if extraction is not None and extraction.intent is not None and (
@@ -389,6 +407,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     found = extraction.intent if extraction is not None else None
     if found is not None:
         edited = _lay_over(edited, found, cues, said_measure, model)
+        if not said_measure and not found.dimensions and (role := _other_role(rest, edited.intent, model)):
+            edited = edits.set_grouping(edited, role, model, add=False)
     if agg is not None:
         switched = edits.switch_aggregation(edited, agg, model)
         if switched is None:
@@ -423,24 +443,127 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
     """What the message's own reading names, put in place of the same parts of the previous reading."""
     previous = edited.intent
-    if said_measure and found.metrics and found.metrics != previous.metrics:
-        edited = edits.set_metrics(edited, found.metrics, model)
+    metrics = _aggregation_kept(found.metrics, previous, cues.text, model)
+    if said_measure and metrics and metrics != previous.metrics:
+        edited = edits.set_metrics(edited, metrics, model, found.definitions)
+    # 'compare with LGA', 'LGA too', 'add February' after 'from JFK in January': both values, one row each
+    beside = cues.compare or cues.add and not cues.replace
     for flt in found.filters:
-        if cues.compare and any(f.field == flt.field for f in edited.intent.filters):
+        if beside and flt.op in ("=", "in") and any(f.field == flt.field and f.op in ("=", "in")
+                                                     for f in edited.intent.filters):
             edited = edits.compare_values(edited, flt, model)
         else:
             edited = edits.put_filter(edited, flt, model)
     if found.time is not None and not found.time.is_empty():
-        edited = edits.compare_periods(edited, found.time, model) if cues.compare else edits.set_time(edited, found.time)
+        edited = edits.compare_periods(edited, found.time, model) if beside else edits.set_time(edited, found.time)
     # 'top 3 by distance' after 'total distance by carrier': ranked by the measure, no grouping by what it sums
     measured = {model.metric_by_name[m].measure for m in edited.intent.metrics if m in model.metric_by_name} \
         if cues.limit is not None or found.limit is not None else set()
     grouped = [d for d in found.dimensions if d not in {f.field for f in found.filters}
                and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d)) and d not in measured]
     if grouped and grouped != edited.intent.dimensions:
-        edited = edits.set_grouping(edited, grouped, model, add=cues.add and not cues.replace)
+        # 'by carrier' after 'compare with February' splits both months by carrier; 'instead' replaces them
+        add = not cues.replace and (cues.add or _only_compared(edited.intent, model))
+        edited = edits.set_grouping(edited, grouped, model, add=add)
     if found.limit is not None and cues.limit is None:
         descending = found.order_by[0].descending if found.order_by else True
         edited = edits.set_limit(edited, found.limit, descending=descending)
     return edited
 
+
+
+def _only_compared(intent: StructuredIntent, model: SemanticModel) -> bool:
+    """Is the reading grouped only by what it sets side by side: the values its condition lists ('JFK and
+    LGA', grouped by origin) or two periods of its calendar grain (January and February, by month)?"""
+    if not intent.dimensions:
+        return False
+    for dim in intent.dimensions:
+        listed = any(f.field == dim and f.op == "in" and len(f.values) >= 2 for f in intent.filters)
+        time = intent.time
+        periods = {"month": len(time.months), "quarter": len({(m - 1) // 3 for m in time.months}),
+                   "year": len(time.years)} if time is not None else {}
+        grain = next((part for part in periods if edits.month_dimension(intent, model, part) == dim), None)
+        if not listed and (grain is None or periods[grain] != 2):
+            return False
+    return True
+
+
+def _other_role(text: str, intent: StructuredIntent, model: SemanticModel) -> list[str] | None:
+    """'same for arrivals' after flights by origin airport: a word naming only another dimension whose values
+    are the same things (destination and origin are both airports) swaps it into the grouping; the grouping
+    with it swapped in, else None."""
+    dims = model.dimension_by_name
+    words = {w.rstrip("s") for w in _content(text)} | set(_content(text))
+    for i, name in enumerate(intent.dimensions):
+        old = dims.get(name)
+        if old is None or old.value_labels is None:
+            continue
+        for other in model.dimensions:
+            labels = other.value_labels
+            if other.name == name or labels is None or (labels.table, labels.key) != (
+                    old.value_labels.table, old.value_labels.key) or other.name in intent.dimensions:
+                continue
+            if words & (_dimension_words(model, other.name) - _dimension_words(model, name)):
+                return [*intent.dimensions[:i], other.name, *intent.dimensions[i + 1:]]
+    return None
+
+
+def _year_of_the_filtered(previous: StructuredIntent, rest: str, extraction: Extraction, model: SemanticModel,
+                          values: ValueIndex) -> Extraction | None:
+    """'what about before 1990' after 'planes built after 2000': on a table with no calendar of its own, a year
+    said alone is the year-valued number the previous reading compares ('year the plane was built'), read
+    with that number's name; None when the table has a calendar or the message names no year."""
+    time = extraction.intent.time if extraction.intent is not None else None
+    table = base_table(previous, model)
+    if time is None or table not in model.table_by_name or model.table_by_name[table].time or not (
+            time.year or time.years or time.from_year or time.until_year):
+        return None
+    for flt in previous.filters:
+        dim = model.dimension_by_name.get(flt.field)
+        if dim is None or dim.kind != "numeric" or flt.op not in ("<", ">", "<=", ">=", "="):
+            continue
+        again, _ = _read(f"{dim.label} {rest}", model, values, previous)
+        found = again.intent
+        if found is not None and found.time is None and any(f.field == flt.field for f in found.filters):
+            return again
+    return None
+
+
+def _aggregation_kept(metrics: list[str], previous: StructuredIntent, said: str, model: SemanticModel) -> list[str]:
+    """'no, I meant arrival delay' after 'median departure delay': another measure named without an aggregation
+    (read as its default one, the average) keeps the previous one's (the median of arrival delay), when the
+    model has it; `metrics` as they are otherwise ('the longest arrival delay' names its own)."""
+    by_name = model.metric_by_name
+    old = [by_name[m] for m in previous.metrics if m in by_name]
+    new = [by_name[m] for m in metrics if m in by_name]
+    if len(old) != 1 or len(new) != 1 or len(metrics) != 1 or old[0].measure is None or new[0].measure is None \
+            or old[0].agg is None or old[0].agg == new[0].agg or not new[0].default or _aggregation(said) is not None:
+        return metrics
+    kept = next((m for m in model.metrics if m.measure == new[0].measure and m.agg == old[0].agg and not m.filter), None)
+    return [kept.name] if kept is not None else metrics
+
+
+def outside_the_data(edited: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                     values: ValueIndex) -> str | None:
+    """An edit made elsewhere (an LLM's) checked as the offline reader checks its own: a year the data's dates do
+    not reach, or a place the measure's table does not hold, is said and nothing is run; None when it is fine."""
+    return _years_outside_the_data(edited, previous, model, values) or _place_the_data_lacks(
+        edited, previous, model, values)
+
+
+def asks_a_count(text: str) -> bool:
+    """Does the text ask for a count ('how many flights …', 'the number of …'), by its words alone?"""
+    return bool(has(text, [w for w in dialogue_words()["counting_words"] if w != "per"]))
+
+
+def names_no_measure(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+    """'per month', 'by genre', 'what about comedy' read alone: a count of rows put in for a measure nobody named
+    (no counting word but 'per', no word for the rows counted, no word of the count's own name)."""
+    counts = {t.count_metric for t in model.tables if t.count_metric}
+    if not found.metrics or not set(found.metrics) <= counts:
+        return False
+    table = model.table_by_name.get(base_table(found, model) or "")
+    nouns = [*(table.entity_words if table else []), *(plural_phrase(w) for w in (table.entity_words if table else []))]
+    metrics = [model.metric_by_name[m] for m in found.metrics if m in model.metric_by_name]
+    names = [*nouns, *(m.label for m in metrics), *(s for m in metrics for s in m.synonyms)]
+    return not asks_a_count(text) and not (names and has(text, names))

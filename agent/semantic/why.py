@@ -59,9 +59,13 @@ def _metric_words(metric: Metric, model: SemanticModel, rows: str) -> str:
     agg = _AGG_WORDS.get(str(metric.agg), "")
     measure = model.dimension_by_name.get(metric.measure) if metric.measure else None
     counted = re.fullmatch(r"sum_boolean\((.*)\)", metric.expr.strip(), re.I | re.S)
+    summed = re.fullmatch(r"(sum|avg|median|max|min)\s*\((.*)\)", metric.expr.strip(), re.I | re.S)
     if measure is not None:
         unit = f" (in {measure.unit})" if measure.unit else ""
         words = f"{agg} {measure.label}{unit} over the {rows}".strip()
+    elif summed is not None and counted is None:
+        # an aggregate of a formula ('sum(quantity * pizza.price)'): told as that formula, not as a count
+        words = f"{_AGG_WORDS[summed.group(1).lower()]} of {_formula_words(summed.group(2))} over the {rows}"
     elif counted is not None:
         words = f"the number of {rows} where {_condition_words(counted.group(1), model)}"
     elif "distinct" in metric.expr.lower():
@@ -71,6 +75,18 @@ def _metric_words(metric: Metric, model: SemanticModel, rows: str) -> str:
     if metric.filter:
         words += f", counting only {rows} where {_condition_words(metric.filter, model)}"
     return words
+
+
+_FORMULA_OPS = {"*": "times", "/": "divided by", "+": "plus", "-": "minus"}
+
+
+def _formula_words(formula: str) -> str:
+    """'quantity * pizza.price' as 'quantity times price': columns by their own names, operators in words."""
+    def column(match: re.Match[str]) -> str:
+        return match.group(0).split(".")[-1].strip('"').replace("_", " ")
+
+    said = re.sub(r'"?[A-Za-z_][\w]*"?(?:\."?[A-Za-z_][\w]*"?)*', column, re.sub(r"\s*([*/+-])\s*", r" \1 ", formula))
+    return " ".join(_FORMULA_OPS.get(t, t) for t in said.split())
 
 
 def _ratio_words(metric: Metric, model: SemanticModel, rows: str) -> str | None:

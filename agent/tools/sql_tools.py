@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import logging
 import re
 from typing import Annotated, Any, TypeVar
@@ -124,7 +125,8 @@ async def generate_sql(
         )
 
     if parse.edit is not None:  # an LLM's edit of the thread's last reading, by the same edit operations
-        parse.intent = thread.edited_by_llm(parse.edit, ctx.semantic) or parse.intent
+        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the span of dates a year must fall in
+        parse.intent = thread.edited_by_llm(parse.edit, ctx.semantic, ctx.values) or parse.intent
         if thread.refusal:
             return tool_result(final_intent, done=True, text=thread.refusal)
     if parse.not_in_warehouse:

@@ -26,6 +26,8 @@ from agent.semantic.edits import Edited
 from agent.semantic.edit_request import IntentEdit, apply_edit
 from agent.semantic.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
                                          says_nothing_else)
+from agent.semantic.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
+from agent.semantic.values import ValueIndex
 from agent.semantic.model import SemanticModel
 from agent.semantic.reading import describe
 from agent.tools.results import latest_output
@@ -62,12 +64,16 @@ class InThread:
             return "Back to the reading before the last one" + "".join(f"; {c}" for c in self.changes) + ". "
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
 
-    def edited_by_llm(self, edit: IntentEdit, model: SemanticModel) -> StructuredIntent | None:
+    def edited_by_llm(self, edit: IntentEdit, model: SemanticModel, values: ValueIndex | None = None
+                      ) -> StructuredIntent | None:
         """The LLM's edit applied to the last reading by the thread's edit operations (None without
-        one); what changed goes on the reading line, a refusal to `refusal`."""
+        one); what changed goes on the reading line, a refusal to `refusal`. With `values` (their dates read
+        already), a year or place the data does not hold is a refusal too, as offline."""
         if self.previous is None:
             return None
         applied = apply_edit(self.previous, edit, model)
+        if isinstance(applied, Edited) and values is not None:
+            applied = outside_the_data(applied.intent, self.previous, model, values) or applied
         if isinstance(applied, str):
             self.refusal = applied
             return None
@@ -179,10 +185,24 @@ async def _stands_alone(ctx: AgentContext, message: str) -> bool:
     a grouping or a date? ('and avg dep delay' does not: the conditions it adds to are the missing ones.)"""
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
-    if found is None:
-        return False
+    if found is None or only_rows_named(found, rest, ctx.semantic):
+        return False  # 'what about comedy': a count was put in for a measure nobody named
     dated = found.time is not None and not found.time.is_empty()
     return bool(found.dimensions or found.filters or dated)
+
+
+_ONLY_A_GROUPING = re.compile(r"^\s*(?:by|per|for each|for every|each)\b", re.I)
+
+
+async def _counts_by_default(ctx: AgentContext, message: str, earlier: str) -> bool:
+    """'by genre' after 'avg rating for drama movies', which was not answered: read alone, it counts rows because
+    it names no measure, where the earlier question asked for another; after one that counted ('how many flights
+    did ZZ fly'), counting is what was asked, and the message is read on its own."""
+    if not (refers_back(message) or _ONLY_A_GROUPING.match(message)):
+        return False  # 'origins', a reading the bot offered: a question of its own
+    rest = find_cues(message).text
+    found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
+    return found is not None and names_no_measure(found, rest, ctx.semantic) and not asks_a_count(earlier)
 
 
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
@@ -201,7 +221,8 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         if FOLLOW_UP_MARK in question and only_edits(latest):  # 'drop the airline filter', 'top 3': of nothing
             return InThread(latest, refusal="I have no earlier answer in this thread to change, so I did not guess. "
                                             "Ask the whole question.")
-        if FOLLOW_UP_MARK in question and refers_back(latest) and not await _stands_alone(ctx, latest):
+        if FOLLOW_UP_MARK in question and (refers_back(latest) and not await _stands_alone(ctx, latest)
+                                           or await _counts_by_default(ctx, latest, question.rsplit(FOLLOW_UP_MARK, 1)[0])):
             # 'and avg temp' after a question that was not answered: what it adds to was never read
             return InThread(latest, refusal="I have no earlier answer in this thread for this to build on (the "
                                             "question before was not answered), so I did not guess. Ask the whole "

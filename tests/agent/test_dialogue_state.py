@@ -94,3 +94,22 @@ def test_dropping_a_time_window_in_a_thread_is_no_write():
     assert drops_a_condition("drop the month") and drops_a_condition("remove the dates")
     assert drops_a_condition("drop the JFK filter")
     assert not drops_a_condition("drop the flights table") and not drops_a_condition("drop table flights")
+
+
+def test_saying_it_looks_right_and_to_go_ahead_means_run():
+    for said in ("looks right, go ahead and run it", "lgtm run it", "perfect, go ahead"):
+        assert _ONLY_YES.match(said), said
+
+
+def test_dropping_a_value_the_question_before_said_is_no_write():
+    from agent.semantic.dialogue_cues import drops_a_condition
+
+    assert drops_a_condition("drop jfk", "avg temp at jfk by month")
+    assert not drops_a_condition("drop jfk", "avg temp by month")  # nothing said it: left to the write check
+    assert not drops_a_condition("drop table flights", "number of flights by month")
+
+
+def test_a_word_both_options_share_is_passed_over_when_another_decides():
+    cues = {"origin airport": ["from", "at", "departing from"], "destination": ["to", "landing at", "arriving at"]}
+    assert interpret_reply("the ones they land at", _which_airport(), WORDS, cues) == {"choice": "destination"}
+    assert interpret_reply("the ones at", _which_airport(), WORDS, cues) is None  # only a shared word: nothing decided

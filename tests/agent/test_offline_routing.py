@@ -129,3 +129,10 @@ def test_the_offline_model_binds_the_router_s_tools_by_name_without_converting_t
     tools = bound.kwargs["tools"]  # type: ignore[attr-defined]
     assert [t["function"]["name"] for t in tools] == [*(tool.name for tool in ALL_TOOLS), "Answer"]
     assert converted == [Answer]
+
+
+async def test_asking_how_an_answer_was_worked_out_explains_it(route):
+    answered = ("SELECT origin, COUNT(*) FROM flights GROUP BY origin", "Number of flights by origin airport")
+    for said in ("how did you work that out?", "how'd you figure that out", "how did you come up with these"):
+        routed = await route(said, previous_question="flights by origin", last_answer=answered)
+        assert routed.tool == "explain_sql", said

@@ -180,3 +180,16 @@ async def test_there_after_the_worst_one_is_that_place_and_its_ranking_is_done(o
     carriers = await ask(offline_assistant, session, "by carrier")
     assert sorted(map(tuple, carriers.rows)) == gold(
         offline_assistant, f"SELECT carrier, COUNT(*) FROM flights WHERE origin = 'JFK' AND dest = '{place}' GROUP BY carrier")
+
+
+async def test_a_value_or_grouping_alone_after_an_unanswered_question_is_no_count(offline_assistant, session):
+    await ask(offline_assistant, session, "avg dep delay from JFKK in June")  # never answered: JFKK is no airport
+    for said in ("what about lga", "by carrier"):
+        reply = await ask(offline_assistant, session, said)
+        assert not reply.rows and "no earlier answer in this thread for this to build on" in reply.text, said
+
+
+async def test_a_grouping_alone_after_an_unanswered_question_is_no_count(offline_assistant, session):
+    await ask(offline_assistant, session, "avg dep delay from JFKK in June")  # never answered
+    reply = await ask(offline_assistant, session, "per month")
+    assert not reply.rows and "no earlier answer in this thread for this to build on" in reply.text

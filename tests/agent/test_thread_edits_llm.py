@@ -157,3 +157,16 @@ async def test_the_router_reads_a_follow_up_as_an_edit_in_the_same_call(make_ass
     expected = offline_context.warehouse.run(
         "SELECT carrier, count(*) n FROM flights WHERE origin = 'EWR' GROUP BY carrier ORDER BY n DESC LIMIT 3").rows
     assert sorted(map(tuple, answer.rows)) == sorted(map(tuple, expected))
+
+
+async def test_an_llm_edit_to_a_year_the_data_lacks_is_declined_as_offline(make_assistant, offline_context):
+    seen: list[str] = []
+    routed: list[str] = []
+    edit = {"time": {"year": 2014}}  # the demo's flights are 2013 only
+    assistant = make_assistant(scripted_edits(offline_context, seen, routed,
+                                              {"and in 2014?": ("number of flights by carrier from JFK in 2014", edit)}))
+    await assistant.reply(assistant.ask("llm-year", "number of flights by carrier from JFK"))
+    await assistant.reply(assistant.resume("llm-year", "run"))
+    declined = await assistant.reply(assistant.ask("llm-year", "and in 2014?"))
+    assert declined.ask_human is None and not declined.rows and not declined.columns
+    assert "2013" in declined.text and "2014" in declined.text

@@ -183,3 +183,20 @@ def test_a_quarter_compared_with_a_quarter_is_one_row_per_quarter(model):
     months = edits.compare_periods(Edited(StructuredIntent(metrics=["flight_count"], time=TimeFilter(months=[1]))),
                                    TimeFilter(months=[2]), model)
     assert months.intent.dimensions == ["month"]
+
+
+def test_a_comparison_replaced_says_both_comparisons(model):
+    built = Edited(StructuredIntent(metrics=["avg_seats"], filters=[Filter(field="plane_year", op=">", values=[2000])]))
+    edited = edits.put_filter(built, Filter(field="plane_year", op="<", values=[1990]), model)
+    assert edited.intent.filters == [Filter(field="plane_year", op="<", values=[1990])]
+    assert edited.changes == ["year the plane was built < 1990 instead of > 2000"]
+
+
+def test_a_metric_the_message_defines_is_kept_with_its_definition(model):
+    from agent.semantic.definitions import Definition
+
+    defined = Definition(name="seats_max", label="Max seats", table="planes", kind="measure", expr="seats", agg="max")
+    edited = edits.set_metrics(Edited(StructuredIntent(metrics=["avg_seats"], dimensions=["manufacturer"])),
+                               ["seats_max"], model, [defined])
+    assert edited.intent.definitions == [defined] and validate_intent(edited.intent, model) == []
+    assert edited.changes == ["max seats instead of average seats"]

@@ -8,6 +8,7 @@ import pytest
 
 from agent.semantic.dialogue_cues import drops_a_condition, refers_back
 from agent.semantic.follow_up import read_follow_up
+from agent.semantic.intent import StructuredIntent
 
 
 @pytest.fixture(scope="module")
@@ -206,3 +207,88 @@ def test_asking_to_split_or_see_all_of_them_is_an_edit(follow):
     assert split.edited.intent.dimensions == ["origin"] and split.edited.intent.filters[0].values == ["WN"]
     every = follow("top 3 carriers by average air time", "show all of them")
     assert every.edited.intent.limit is None and not every.over_rows
+
+
+def test_a_value_said_with_too_or_add_is_set_beside_the_old_one(follow):
+    for said in ("lga too", "add lga", "lga side by side"):
+        read = follow("number of flights from JFK by carrier", said)
+        assert read.edited is not None, said
+        assert read.edited.intent.filters[0].values == ["JFK", "LGA"], said
+        assert read.edited.intent.dimensions == ["origin", "carrier"], said
+
+
+def test_a_month_said_with_too_is_compared(follow):
+    read = follow("number of flights from LGA in January", "february too")
+    assert read.edited.intent.time.months == [1, 2] and read.edited.intent.dimensions == ["month"]
+
+
+def test_a_new_grouping_after_a_comparison_splits_both_sides(model, values, follow):
+    compared = follow("number of flights from LGA in January", "compare with february").edited.intent
+    read = read_follow_up(compared, "by carrier", model, values)
+    assert read.edited.intent.dimensions == ["month", "carrier"] and read.edited.intent.time.months == [1, 2]
+    read = read_follow_up(compared, "by carrier instead", model, values)
+    assert read.edited.intent.dimensions == ["carrier"]
+    # a window of months grouped by month is no comparison: the new grouping replaces it
+    read = follow("flights from JFK by month in summer", "by carrier")
+    assert read.edited.intent.dimensions == ["carrier"]
+
+
+def test_arrivals_after_departures_swaps_the_airport_grouping(follow):
+    read = follow("number of flights by origin in april", "same for arrivals, top 5")
+    assert read.edited.intent.dimensions == ["dest"] and read.edited.intent.limit == 5
+    assert read.edited.intent.time.months == [4]
+    read = follow("number of flights by destination in april", "and departures?")
+    assert read.edited.intent.dimensions == ["origin"]
+
+
+def test_a_slip_word_before_a_correction_is_only_a_lead_in():
+    for said in ("oops i meant delta", "nvm, by carrier", "my bad, for LGA"):
+        assert refers_back(said), said
+
+
+def test_u_for_you_is_read_as_nothing(ask):
+    found = ask("can u show the number of flights per carrier")
+    assert found.intent is not None and found.intent.dimensions == ["carrier"] and not found.ignored_words
+
+
+def test_a_year_alone_on_a_table_without_dates_is_the_year_the_reading_compares(follow):
+    read = follow("avg number of seats on planes built after 2000 by manufacturer", "what about before 1990")
+    assert read.edited is not None and read.edited.intent.time is None
+    assert [(f.field, f.op, f.values) for f in read.edited.intent.filters] == [("plane_year", "<", [1990])]
+
+
+def test_put_a_value_next_to_it_compares(follow):
+    read = follow("how many flights did alaska airlines operate", "put hawaiian next to it")
+    assert read.edited.intent.filters[0].values == ["AS", "HA"] and read.edited.intent.dimensions == ["carrier"]
+
+
+def test_another_measure_named_alone_keeps_the_previous_aggregation(follow):
+    read = follow("median departure delay for delta out of jfk", "no, I meant arrival delay")
+    assert read.edited.intent.metrics == ["median_arr_delay"]
+    assert read.edited.changes == ["median arrival delay instead of median departure delay"]
+    read = follow("median departure delay for delta out of jfk", "the longest arrival delay instead")
+    assert read.edited.intent.metrics == ["max_arr_delay"]  # an aggregation of its own is kept
+
+
+def test_there_keeps_the_words_of_the_measure_that_name_the_place_too(follow):
+    read = follow("which destination from jfk had the most flights in may", "avg arrival delay there?")
+    assert read.edited.intent.metrics == ["avg_arr_delay"]
+
+
+def test_a_number_alone_is_the_new_bound_of_the_number_compared(follow):
+    read = follow("how many planes have more than 300 seats", "make it 200")
+    assert [(f.field, f.op, f.values) for f in read.edited.intent.filters] == [("seats", ">", [200])]
+
+
+def test_two_add_words_together_still_set_the_value_beside(follow):
+    read = follow("total miles flown by month for united", "add american as well")
+    assert read.edited.intent.filters[0].values == ["UA", "AA"] and "carrier" in read.edited.intent.dimensions
+
+
+def test_a_grouping_alone_names_no_measure_but_the_rows_noun_does(model):
+    from agent.semantic.follow_up import names_no_measure
+
+    by_month = StructuredIntent(metrics=["flight_count"], dimensions=["month"])
+    assert names_no_measure(by_month, "per month", model)
+    assert not names_no_measure(by_month, "flights per month", model)
+    assert not names_no_measure(by_month, "how many per month", model)

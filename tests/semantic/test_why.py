@@ -21,3 +21,11 @@ def test_a_ratio_is_told_as_its_two_counts_with_their_conditions(model):
 def test_a_metrics_own_condition_is_said_not_hinted(model):
     assert "counting only flights where departure delay is more than 0" in _why(model, "delayed_flights")
     assert "the number of flights where dep time is missing" in _why(model, "cancelled_flights")
+
+
+def test_an_aggregate_of_a_formula_is_told_as_the_formula_not_a_count(model):
+    from agent.semantic.model import Metric
+    from agent.semantic.why import _metric_words
+
+    sales = Metric(name="sales", label="Sales", table="flights", expr='sum(quantity * "pizza".price)')
+    assert _metric_words(sales, model, "order details") == "the total of quantity times price over the order details"
