@@ -27,7 +27,7 @@ from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.bootstrap import Groundwork, build_groundwork
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.semantic.dialogue_cues import reply_words
+from agent.semantic.nlq.dialogue_cues import reply_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent import session as sessions
@@ -648,7 +648,7 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
     from agent.catalog import commands
 
     if step == "words":  # `folder` is the word to look up
-        from agent.semantic.meanings import word_meanings
+        from agent.semantic.nlq.meanings import word_meanings
 
         groundwork = build_groundwork(settings)
         try:
@@ -812,7 +812,7 @@ def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, 
 def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[str, list[str]]) -> list[HumanOption]:
     """'departures' for 'departure airport', 'where they depart from': a reply whose words, in any form, are
     each a word of one option's names or cues only (or say nothing) names that option."""
-    from agent.semantic.words import stem as word_stem
+    from agent.text.words import stem as word_stem
 
     def stem(word: str) -> str:  # 'depart', 'departing', 'departures' are one word here
         return word_stem(word[:-1] if word.endswith("s") and len(word) > 3 else word)

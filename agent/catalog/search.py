@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass, field
 
 from agent.catalog.models import CatalogData, GlossaryTerm, HowToDoc
-from agent.catalog.text import (
+from agent.text.stems import (
     SCAFFOLDING,
     TABLE_SEARCH_STOP_WORDS,
     contains_phrase,

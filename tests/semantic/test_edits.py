@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agent.semantic import edits
-from agent.semantic.edits import Edited
-from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
+from agent.semantic.nlq import edits
+from agent.semantic.nlq.edits import Edited
+from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
 
 
 def _jfk_by_carrier() -> Edited:

@@ -6,8 +6,8 @@ import dataclasses
 
 import pytest
 
-from agent.semantic.dialogue_cues import drops_a_condition, refers_back
-from agent.semantic.follow_up import read_follow_up
+from agent.semantic.nlq.dialogue_cues import drops_a_condition, refers_back
+from agent.semantic.nlq.follow_up import read_follow_up
 
 
 @pytest.fixture(scope="module")
@@ -177,7 +177,7 @@ def test_the_rows_noun_per_a_thing_counts_them_afresh(follow):
 
 
 def test_going_back_is_a_follow_up_with_the_rest_of_its_words():
-    from agent.semantic.dialogue_cues import going_back
+    from agent.semantic.nlq.dialogue_cues import going_back
 
     assert refers_back("go back to the previous one")
     assert going_back("go back to the previous one, by month") == ", by month"

@@ -3,8 +3,8 @@ sides named by their labels, never the model's template syntax or the SQL's alia
 
 from __future__ import annotations
 
-from agent.semantic.intent import Filter, StructuredIntent
-from agent.semantic.why import explain_reading
+from agent.semantic.compile.intent import Filter, StructuredIntent
+from agent.semantic.nlq.why import explain_reading
 
 
 def _why(model, metric: str) -> str:
