@@ -28,7 +28,7 @@ from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.bootstrap import Groundwork, build_groundwork, chart_ahead
 from agent.budget.ahead import StepAhead
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
-from agent.semantic.dialogue_cues import reply_words
+from agent.semantic.nlq.dialogue_cues import reply_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent import session as sessions
@@ -653,7 +653,7 @@ def catalog_command(settings: Settings, step: str, folder: Path | str | None) ->
     from agent.catalog import commands
 
     if step == "words":  # `folder` is the word to look up
-        from agent.semantic.meanings import word_meanings
+        from agent.semantic.nlq.meanings import word_meanings
 
         groundwork = build_groundwork(settings)
         try:
@@ -818,7 +818,7 @@ def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[s
     """'departures' for 'departure airport', 'where they depart from', 'the ones they land at': a reply whose
     words, in any form, are each a word of one option's names or cues only, of several ('at'), or say nothing,
     names that option when the words of one option only all point at it."""
-    from agent.semantic.words import stem as word_stem
+    from agent.text.words import stem as word_stem
 
     def stem(word: str) -> str:  # 'depart', 'departing', 'departures' are one word here
         return word_stem(word[:-1] if word.endswith("s") and len(word) > 3 else word)

@@ -22,13 +22,13 @@ from agent.budget.ahead import StepAhead
 from agent.budget.inputs import check_question
 from agent.errors import AssistantError, InputTooLargeError, QueryTimeoutError
 from agent.llm.routing import clean_message, split_sql
-from agent.semantic.dbt_spec import Project
-from agent.semantic.extract import extract_intent
-from agent.semantic.layer import load_layer
-from agent.semantic.model import SemanticModel, SemanticModelError
-from agent.semantic.reading import describe
-from agent.semantic import words
-from agent.semantic.values import ValueIndex
+from agent.semantic.spec.dbt_spec import Project
+from agent.semantic.nlq.extract import extract_intent
+from agent.semantic.model.layer import load_layer
+from agent.semantic.model.runtime import SemanticModel, SemanticModelError
+from agent.semantic.compile.reading import describe
+from agent.text import words
+from agent.semantic.model.values import ValueIndex
 from agent.settings import Settings
 from agent.warehouse import Warehouse, WarehouseUnavailableError, open_warehouse
 

@@ -24,8 +24,8 @@ if TYPE_CHECKING:  # annotations only: the public API imports ChatContext and mu
 
     from agent.budget.cpu import CpuPool
     from agent.catalog import Catalog
-    from agent.semantic.model import SemanticModel
-    from agent.semantic.values import ValueIndex
+    from agent.semantic.model.runtime import SemanticModel
+    from agent.semantic.model.values import ValueIndex
     from agent.settings import Settings
     from agent.warehouse import Warehouse
 

@@ -26,9 +26,9 @@ import pydantic
 import pydantic_core
 import sqlglot
 
-from agent.semantic import word_cache
-from agent.semantic.model import SemanticModel
-from agent.semantic.values import ValueIndex
+from agent.text import word_cache
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.model.values import ValueIndex
 from agent.settings import Settings
 from agent.warehouse import Warehouse
 

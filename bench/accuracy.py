@@ -105,10 +105,10 @@ def _score(item: dict, warehouse, answer) -> Outcome:
 
 
 def _direct_answerer(warehouse, settings):
-    from agent.semantic.compiler import compile_intent
-    from agent.semantic.extract import extract_intent
-    from agent.semantic.layer import load_layer
-    from agent.semantic.values import ValueIndex
+    from agent.semantic.compile.compiler import compile_intent
+    from agent.semantic.nlq.extract import extract_intent
+    from agent.semantic.model.layer import load_layer
+    from agent.semantic.model.values import ValueIndex
 
     model = load_layer(settings.semantic_model_path)
     values = ValueIndex.from_warehouse(warehouse, model)

@@ -46,9 +46,9 @@ REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 EXPECTED = REPO / "bench" / "data" / "metricflow_expected.json"  # mf's rows per case, from --record
 
-from agent.semantic.compiler import compile_intent  # noqa: E402
-from agent.semantic.intent import Filter, StructuredIntent, TimeFilter  # noqa: E402
-from agent.semantic.layer import DEMO_MODEL_PATH, load_layer  # noqa: E402
+from agent.semantic.compile.compiler import compile_intent  # noqa: E402
+from agent.semantic.compile.intent import Filter, StructuredIntent, TimeFilter  # noqa: E402
+from agent.semantic.model.layer import DEMO_MODEL_PATH, load_layer  # noqa: E402
 from agent.settings import load_settings  # noqa: E402
 from agent.warehouse.demo import ensure_demo_warehouse  # noqa: E402
 

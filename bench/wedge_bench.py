@@ -143,7 +143,7 @@ QUESTIONS = ["number of flights by origin", "average departure delay by month in
 
 async def semantic_parse(context, runs: int) -> None:
     from agent.tools import steps
-    from agent.semantic.extract import extract_intent
+    from agent.semantic.nlq.extract import extract_intent
 
     inline, pooled = [], []
     for _ in range(runs):

@@ -22,7 +22,7 @@ import yaml
 from agent.catalog.evidence import Evidence
 from agent.catalog.measures import TableRules
 from agent.catalog.naming import bootstrap_words, singular, slug, thing
-from agent.semantic.words import split_name
+from agent.text.words import split_name
 from agent.catalog.references import References, Shape, find_references
 from agent.warehouse import Schema, TableInfo
 from agent.warehouse.base import quote

@@ -88,7 +88,7 @@ def check(settings: Settings, folder: Path | None) -> tuple[list[str], str]:
     would start with (SEMANTIC_MODEL_PATH, else one bootstrapped now); every metric is compiled and
     dry-run, so the check cannot pass while a question could not be answered. [] when they agree."""
     from agent.catalog.compile_check import STARTUP_BUDGET_S, check_metrics
-    from agent.semantic.layer import load_layer
+    from agent.semantic.model.layer import load_layer
 
     warehouse = open_warehouse(settings)
     try:

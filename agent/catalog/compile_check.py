@@ -13,9 +13,9 @@ from pathlib import Path
 from dataclasses import dataclass, field
 
 from agent.errors import AssistantError, QueryTimeoutError
-from agent.semantic.compiler import compile_intent
-from agent.semantic.intent import StructuredIntent
-from agent.semantic.model import SemanticModel
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.model.runtime import SemanticModel
 from agent.warehouse import Warehouse, WarehouseUnavailableError
 
 log = logging.getLogger(__name__)

@@ -13,7 +13,7 @@ import sqlglot
 
 from agent.catalog.naming import bootstrap_words, column_prefix, singular, slug, thing, words_of
 from agent.catalog.references import Shape
-from agent.semantic.words import inflection
+from agent.text.words import inflection
 from agent.warehouse import Column, Schema
 from agent.warehouse.base import quote
 

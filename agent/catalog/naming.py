@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agent.semantic.words import lemma, split_name
+from agent.text.words import lemma, split_name
 from agent.yamlload import safe_load
 
 WORDS_PATH = Path(__file__).with_name("bootstrap_words.yaml")

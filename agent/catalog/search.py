@@ -14,9 +14,9 @@ import math
 import re
 from dataclasses import dataclass, field
 
-from agent.semantic.words import split_name
+from agent.text.words import split_name
 from agent.catalog.models import CatalogData, GlossaryTerm, HowToDoc
-from agent.catalog.text import (
+from agent.text.stems import (
     SCAFFOLDING,
     TABLE_SEARCH_STOP_WORDS,
     contains_phrase,

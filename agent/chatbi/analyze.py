@@ -22,7 +22,7 @@ from agent.sql.checked import SqlInput
 from agent.chatbi.narrative import invented_numbers, narrate
 from agent.chatbi.sentences import answer_sentence, insight_sentences
 from agent.errors import AssistantError, LLMError
-from agent.semantic.intent import StructuredIntent
+from agent.semantic.compile.intent import StructuredIntent
 from agent.warehouse import QueryResult, Warehouse
 
 log = logging.getLogger(__name__)

@@ -10,10 +10,10 @@ from typing import Any
 from agent.charts.roles import Role, Row, column_roles, time_part
 from agent.chatbi.formatting import label, plural
 from agent.chatbi.sentences import Measure
-from agent.semantic.follow_ups import suggest_follow_ups
-from agent.semantic.intent import StructuredIntent
-from agent.semantic.model import SemanticModel
-from agent.semantic.values import ValueIndex
+from agent.semantic.nlq.follow_ups import suggest_follow_ups
+from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.model.values import ValueIndex
 
 COUNT = 3
 FollowUpSource = tuple[SemanticModel, ValueIndex]

@@ -19,7 +19,7 @@ from agent.catalog import Catalog, CatalogError
 from agent.sql.checked import CheckedQuery, SqlInput
 
 if TYPE_CHECKING:
-    from agent.semantic.model import SemanticModel
+    from agent.semantic.model.runtime import SemanticModel
 
 ADDITIVE_AGGREGATES = ("sum", "count")
 _PERCENT_UNITS = {"percent", "percentage", "pct", "%"}

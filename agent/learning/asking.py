@@ -10,9 +10,9 @@ from __future__ import annotations
 import re
 
 from agent.learning.phrases import NAMES_THE_DATA
-from agent.semantic.model import SemanticModel
-from agent.semantic.parse.state import Ambiguity
-from agent.semantic.words import lemmas
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.state import Ambiguity
+from agent.text.words import lemmas
 
 _QUOTED = re.compile(r"“([^”]+)”")
 MAX_OPTIONS = 8  # buttons a person reads at a glance

@@ -8,10 +8,10 @@ from functools import cached_property
 
 from agent.learning.phrases import NAMES_THE_DATA
 from agent.learning.store import Kind, LearnedWord, normal_word
-from agent.semantic.definitions import Definition, with_definitions
-from agent.semantic.model import SemanticModel
-from agent.semantic.text import phrase
-from agent.semantic.words import inflections
+from agent.semantic.compile.definitions import Definition, with_definitions
+from agent.semantic.model.runtime import SemanticModel
+from agent.text.phrases import phrase
+from agent.text.words import inflections
 
 
 def own_names(model: SemanticModel) -> set[tuple[str, ...]]:

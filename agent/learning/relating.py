@@ -6,7 +6,7 @@ The meaning is read as: the thing (what one table's rows are called), link words
 (a, at least N, more than N, no), the related thing (what another table's rows are called, rows that point at the
 thing through the model's entities), then an optional window (the last N days, weeks, months, quarters or years
 of the data, or a year). Every word of it must be read so; the words are data (`phrases.yaml` related_rows, the
-vocabulary's relative dates and event verbs), the SQL is built by `agent.semantic.related`."""
+vocabulary's relative dates and event verbs), the SQL is built by `agent.semantic.compile.related`."""
 
 from __future__ import annotations
 
@@ -14,11 +14,11 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agent.semantic.definitions import Definition
-from agent.semantic.model import SemanticModel
-from agent.semantic.related import Related, link_of, related_problems, related_sql
-from agent.semantic.text import Token, phrase, tokenize
-from agent.semantic.words import inflections, lemmas
+from agent.semantic.compile.definitions import Definition
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.compile.related import Related, link_of, related_problems, related_sql
+from agent.text.phrases import Token, phrase, tokenize
+from agent.text.words import inflections, lemmas
 from agent.yamlload import safe_load
 
 _WORDS: dict[str, list[str]] = safe_load(Path(__file__).with_name("phrases.yaml").read_text(encoding="utf-8"))[

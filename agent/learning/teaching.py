@@ -2,7 +2,7 @@
 
 The meaning is read as one thing of the model (a measure, a field, what a table's rows are called) or,
 failing that, as a condition on a thing's related rows (`agent.learning.relating`) or a definition the reader
-already takes in a question (a condition or a formula over one table's columns: `agent.semantic.definitions`). Either is shown back with "Remember …?" and kept only when
+already takes in a question (a condition or a formula over one table's columns: `agent.semantic.compile.definitions`). Either is shown back with "Remember …?" and kept only when
 someone confirms; what cannot be read that way is said, and nothing is kept."""
 
 from __future__ import annotations
@@ -10,12 +10,12 @@ from __future__ import annotations
 from agent.learning.overlay import label_of, resolve
 import re
 
-from agent.semantic.definitions import Definition, column_words
-from agent.semantic.model import SemanticModel
-from agent.semantic.parse.defining import read_definitions
+from agent.semantic.compile.definitions import Definition, column_words
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.defining import read_definitions
 from agent.learning.offer import LearnOffer
 from agent.learning.relating import related_definition
-from agent.semantic.related import related_words
+from agent.semantic.compile.related import related_words
 
 
 def _columns_joined(meaning: str, model: SemanticModel) -> str:

@@ -15,10 +15,10 @@ from collections.abc import Callable
 from typing import Any
 
 from agent.learning.store import VerifiedQuery, now_iso
-from agent.semantic.model import SemanticModel
-from agent.semantic.parse.lexicon import lexicon_for
-from agent.semantic.text import tokenize
-from agent.semantic.values import ValueIndex
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.lexicon import lexicon_for
+from agent.text.phrases import tokenize
+from agent.semantic.model.values import ValueIndex
 
 Slot = tuple[str, Any]  # (kind, value): ('value:origin', 'JFK'), ('number', 2013), ('month', 3)
 
@@ -167,7 +167,7 @@ def usable(ctx: Any, question: str, compile_checked: Compile) -> tuple[Match, An
     """The verified query this run may answer `question` from, with its reading: asked the same
     way, and every table it reads readable by this person (their view of the model compiles it and the
     access policy lets them read what it reads); None otherwise, and then it is neither used nor shown."""
-    from agent.semantic.intent import StructuredIntent
+    from agent.semantic.compile.intent import StructuredIntent
 
     queries: list[VerifiedQuery] = ctx.options.get("verified") or []
     if not queries:
@@ -203,7 +203,7 @@ def prompt_examples(ctx: Any, question: str, compile_checked: Compile) -> str:
 def _readable(ctx: Any, intent: dict[str, Any], compile_checked: Compile) -> bool:
     from agent.errors import AssistantError
     from agent.policy import check_readable
-    from agent.semantic.intent import StructuredIntent
+    from agent.semantic.compile.intent import StructuredIntent
 
     try:
         compiled, _ = compile_checked(ctx, StructuredIntent.model_validate(intent))

@@ -19,7 +19,7 @@ from agent.learning.overlay import is_model_name, label_of, resolve, with_learne
 from agent.learning.teaching import definition_for
 from agent.learning.store import DEFAULT_WORKSPACE, LearnedWord, LearningStore, VerifiedQuery, normal_word
 from agent.learning.verified import new_query
-from agent.semantic.model import SemanticModel
+from agent.semantic.model.runtime import SemanticModel
 from agent.learning.offer import LearnOffer
 
 log = logging.getLogger(__name__)

@@ -10,7 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
-from agent.semantic.dialogue_cues import drops_a_condition, refers_back
+from agent.semantic.nlq.dialogue_cues import drops_a_condition, refers_back
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.marks import FOLLOW_UP_MARK
 from agent.tools.spec import EXECUTE, ToolName

@@ -24,13 +24,13 @@ from agent.catalog import Catalog
 from agent.catalog.loader import parse_catalog_data
 from agent.policy.access import Access
 from agent.policy.reads import TableName, spelt, table_named
-from agent.semantic.dbt_spec import Metric as DbtMetric
-from agent.semantic.dbt_spec import Project
-from agent.semantic.layer import view_data
-from agent.semantic.model import Dimension, SemanticModel
+from agent.semantic.spec.dbt_spec import Metric as DbtMetric
+from agent.semantic.spec.dbt_spec import Project
+from agent.semantic.model.layer import view_data
+from agent.semantic.model.runtime import Dimension, SemanticModel
 from agent.sql.parse import sqlglot_dialect
-from agent.semantic.values import ValueIndex
-from agent.semantic.where import ParsedFilter
+from agent.semantic.model.values import ValueIndex
+from agent.semantic.spec.where import ParsedFilter
 from agent.warehouse import Schema
 
 log = logging.getLogger(__name__)

@@ -15,8 +15,8 @@ import re
 from agent.tools import steps
 from agent.context import AgentContext
 from agent.marks import FOLLOW_UP_MARK
-from agent.semantic.extract import Extraction
-from agent.semantic.model import SemanticModel
+from agent.semantic.nlq.extract import Extraction
+from agent.semantic.model.runtime import SemanticModel
 from agent.tools.semantic import compile_checked, read_question
 
 MAX_READINGS = 3  # buttons a person compares at a glance

@@ -17,12 +17,12 @@ from agent.tools import steps
 from agent.context import AgentContext
 from agent.learning.asking import ask_back
 from agent.marks import FOLLOW_UP_MARK
-from agent.semantic.compiler import CompiledQuery, IntentError, compile_intent
-from agent.semantic.edit_request import IntentEdit
-from agent.semantic.extract import Extraction
-from agent.semantic.intent import StructuredIntent, validate_intent
-from agent.semantic.model import SemanticModel
-from agent.semantic.parse.dates import with_latest_dates
+from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
+from agent.semantic.nlq.edit_request import IntentEdit
+from agent.semantic.nlq.extract import Extraction
+from agent.semantic.compile.intent import StructuredIntent, validate_intent
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.dates import with_latest_dates
 from agent.state import CommonAgentState, calls_of
 
 

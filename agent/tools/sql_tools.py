@@ -34,10 +34,10 @@ from agent.tools.results import latest_output, linked_output, tool_error, tool_r
 from agent.learning.phrases import NAMES_THE_DATA
 from agent.learning.verified import prompt_examples as verified_examples
 from agent.learning.verified import usable as usable_verified
-from agent.semantic.definitions import Definition, with_definitions
-from agent.semantic.intent import StructuredIntent
-from agent.semantic.why import explain_reading
-from agent.semantic.model import SemanticModel
+from agent.semantic.compile.definitions import Definition, with_definitions
+from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.nlq.why import explain_reading
+from agent.semantic.model.runtime import SemanticModel
 from agent.marks import FOLLOW_UP_MARK
 from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import SemanticParse, compile_checked, router_reading, semantic_prompt

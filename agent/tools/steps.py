@@ -20,9 +20,9 @@ from agent.budget.sharing import shared
 from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
-from agent.semantic.extract import Extraction, extract_intent
-from agent.semantic.follow_up import FollowUp, read_follow_up
-from agent.semantic.intent import StructuredIntent
+from agent.semantic.nlq.extract import Extraction, extract_intent
+from agent.semantic.nlq.follow_up import FollowUp, read_follow_up
+from agent.semantic.compile.intent import StructuredIntent
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
 from agent.sql.checked import CheckedQuery, SqlInput, sql_text

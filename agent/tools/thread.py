@@ -18,24 +18,24 @@ from typing import TYPE_CHECKING, Any
 
 from agent.tools import steps
 from agent.context import AgentContext
-from agent.semantic.intent import StructuredIntent
+from agent.semantic.compile.intent import StructuredIntent
 from agent.marks import FOLLOW_UP_MARK
 from agent.state import CommonAgentState, calls_of
-from agent.semantic import edits
-from agent.semantic.edits import Edited
-from agent.semantic.edit_request import IntentEdit, apply_edit
-from agent.semantic.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
+from agent.semantic.nlq import edits
+from agent.semantic.nlq.edits import Edited
+from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
+from agent.semantic.nlq.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
                                          says_nothing_else)
-from agent.semantic.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
-from agent.semantic.values import ValueIndex
-from agent.semantic.model import SemanticModel
-from agent.semantic.reading import describe
+from agent.semantic.nlq.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
+from agent.semantic.model.values import ValueIndex
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.compile.reading import describe
 from agent.tools.results import latest_output
 from agent.tools.semantic import read_question
 from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
-    from agent.semantic.follow_up import FollowUp
+    from agent.semantic.nlq.follow_up import FollowUp
 
 # "give me the SQL", "just the query": a request for the SQL, not words of the data question.
 ASKING_FOR_SQL = re.compile(

@@ -9,6 +9,6 @@ A process answering in-process (the command line) imports none of this: it loads
 
 from agent.tools import steps  # noqa: F401 - loaded for the workers
 from agent.charts import render  # noqa: F401 - loaded for the workers
-from agent.semantic import words
+from agent.text import words
 
 words.load()

@@ -7,7 +7,7 @@ import pytest
 
 from agent.api import AskHuman, HumanOption, interpret_reply
 from agent.llm.routing import AFFIRMATIVE, _ONLY_YES
-from agent.semantic.layer import load_layer
+from agent.semantic.model.layer import load_layer
 from agent.tools.thread import MAX_KEYS, answer_keys
 from agent.warehouse.sql_engine import _type_name
 
@@ -89,7 +89,7 @@ def test_an_answer_in_other_words_with_the_options_cues_is_taken():
 
 
 def test_dropping_a_time_window_in_a_thread_is_no_write():
-    from agent.semantic.dialogue_cues import drops_a_condition
+    from agent.semantic.nlq.dialogue_cues import drops_a_condition
 
     assert drops_a_condition("drop the month") and drops_a_condition("remove the dates")
     assert drops_a_condition("drop the JFK filter")
@@ -102,7 +102,7 @@ def test_saying_it_looks_right_and_to_go_ahead_means_run():
 
 
 def test_dropping_a_value_the_question_before_said_is_no_write():
-    from agent.semantic.dialogue_cues import drops_a_condition
+    from agent.semantic.nlq.dialogue_cues import drops_a_condition
 
     assert drops_a_condition("drop jfk", "avg temp at jfk by month")
     assert not drops_a_condition("drop jfk", "avg temp by month")  # nothing said it: left to the write check

@@ -94,8 +94,8 @@ async def test_a_pure_step_asked_again_is_answered_once_and_each_caller_gets_its
 
 
 def test_a_reading_is_compiled_once_per_model_and_dialect(offline_context):
-    from agent.semantic.compiler import compile_intent
-    from agent.semantic.intent import StructuredIntent
+    from agent.semantic.compile.compiler import compile_intent
+    from agent.semantic.compile.intent import StructuredIntent
     from agent.tools.semantic import compiled
 
     model = offline_context.semantic

@@ -18,8 +18,8 @@ from agent.catalog.measures import code_labels
 from agent.catalog.naming import singular, slug
 from agent.catalog.references import find_references
 from agent.semantic.compare import rows_match
-from agent.semantic.layer import load_layer
-from agent.semantic.sqlgen import GroupBy, Query, compile_query
+from agent.semantic.model.layer import load_layer
+from agent.semantic.compile.sqlgen import GroupBy, Query, compile_query
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
 from agent.warehouse.base import quote

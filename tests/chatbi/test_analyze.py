@@ -5,9 +5,9 @@ from __future__ import annotations
 import pytest
 
 from agent.chatbi.analyze import analyze
-from agent.semantic.intent import StructuredIntent
-from agent.semantic.layer import load_layer
-from agent.semantic.values import ValueIndex
+from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.model.layer import load_layer
+from agent.semantic.model.values import ValueIndex
 from agent.warehouse import QueryResult
 from tests.support.meanings import meanings_for
 from tests.support.scripted_model import ScriptedChatModel

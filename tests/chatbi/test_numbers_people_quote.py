@@ -89,7 +89,7 @@ async def test_a_share_column_reads_as_a_percentage_everywhere(warehouse):
 
 
 def test_a_metric_its_label_calls_a_share_is_a_fraction():
-    from agent.semantic.layer import load_layer
+    from agent.semantic.model.layer import load_layer
 
     sql = "SELECT count(*) FILTER (WHERE dep_time IS NULL) / count(*) AS cancellation_rate FROM flights"
     meaning = describe_columns(sql, ["cancellation_rate"], semantic=load_layer())["cancellation_rate"]
@@ -97,7 +97,7 @@ def test_a_metric_its_label_calls_a_share_is_a_fraction():
 
 
 def test_a_sum_of_ones_for_rows_meeting_a_condition_is_a_count_without_the_columns_unit():
-    from agent.semantic.layer import load_layer
+    from agent.semantic.model.layer import load_layer
 
     # dep_time is in HHMM local time; the cancelled flights counted by testing it are not
     sql = ("SELECT carrier, SUM(CASE WHEN dep_time IS NULL THEN 1 ELSE 0 END) AS cancelled_flights "
@@ -107,7 +107,7 @@ def test_a_sum_of_ones_for_rows_meeting_a_condition_is_a_count_without_the_colum
 
 
 def test_an_average_of_arithmetic_is_neither_a_share_nor_in_the_columns_unit():
-    from agent.semantic.layer import load_layer
+    from agent.semantic.model.layer import load_layer
 
     # air_time is in minutes; divided by 60 it is in hours, and an average of it is no share of rows
     sql = "SELECT carrier, AVG((air_time) / 60.0) AS avg_air_time__in_hours FROM flights GROUP BY carrier"

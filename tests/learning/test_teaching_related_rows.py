@@ -10,9 +10,9 @@ import yaml
 
 from agent.api import ChatContext, learning_command
 from agent.learning.relating import related_definition
-from agent.semantic.definitions import Definition, problems_of, with_definitions
-from agent.semantic.layer import load_layer
-from agent.semantic.related import Related
+from agent.semantic.compile.definitions import Definition, problems_of, with_definitions
+from agent.semantic.model.layer import load_layer
+from agent.semantic.compile.related import Related
 from tests.learning.conftest import answer, ask
 
 TEACHER = ChatContext(user="U1", channel="C1", workspace="T1")

@@ -10,8 +10,8 @@ import pytest
 
 from agent.policy import AccessDenied
 from agent.policy.views import scoped_project
-from agent.semantic.dbt_spec import Metric, MetricInput
-from agent.semantic.sqlgen import GroupBy, Query, QueryError, compile_query
+from agent.semantic.spec.dbt_spec import Metric, MetricInput
+from agent.semantic.compile.sqlgen import GroupBy, Query, QueryError, compile_query
 from tests.policy.conftest import ANALYST
 
 HIDDEN_TABLES = {"planes", "weather"}  # the analyst reads flights, airlines and airports, never tailnum

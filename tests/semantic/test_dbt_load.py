@@ -6,8 +6,8 @@ import textwrap
 
 import pytest
 
-from agent.semantic.dbt_load import read_project
-from agent.semantic.where import FilterSyntaxError, parse_filter
+from agent.semantic.spec.dbt_load import read_project
+from agent.semantic.spec.where import FilterSyntaxError, parse_filter
 
 DEMO = "agent/semantic/demo_model"
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 
 import pytest
 
-from agent.semantic.compiler import compile_intent
-from agent.semantic.intent import OrderBy, StructuredIntent
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.compile.intent import OrderBy, StructuredIntent
 
 
 def rows(warehouse, model, intent):
@@ -44,7 +44,7 @@ def test_distinct_counts(ask, model, warehouse, question, gold):
 def test_a_distinct_count_is_taken_on_its_own_model(model, warehouse):
     """Manufacturers of the planes United flew: counted on planes, with the flights condition as a
     semi-join; grouping planes by carrier would need a one-to-many join, so it is refused, not inflated."""
-    from agent.semantic.intent import Filter, validate_intent
+    from agent.semantic.compile.intent import Filter, validate_intent
 
     intent = StructuredIntent(metrics=["manufacturer__count_distinct"], filters=[Filter(field="carrier", values=["UA"])])
     assert rows(warehouse, model, intent) == warehouse.run(

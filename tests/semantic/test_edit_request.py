@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agent.semantic.edit_request import IntentEdit, apply_edit
-from agent.semantic.edits import Edited
-from agent.semantic.intent import Filter, StructuredIntent, TimeFilter
+from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
+from agent.semantic.nlq.edits import Edited
+from agent.semantic.compile.intent import Filter, StructuredIntent, TimeFilter
 
 JFK_JUNE = StructuredIntent(metrics=["avg_dep_delay"], dimensions=["carrier"],
                             filters=[Filter(field="origin", values=["JFK"])], time=TimeFilter(months=[6]))

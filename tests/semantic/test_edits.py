@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from agent.semantic import edits
-from agent.semantic.edits import Edited
-from agent.semantic.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
+from agent.semantic.nlq import edits
+from agent.semantic.nlq.edits import Edited
+from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, validate_intent
 
 
 def _jfk_by_carrier() -> Edited:
@@ -193,7 +193,7 @@ def test_a_comparison_replaced_says_both_comparisons(model):
 
 
 def test_a_metric_the_message_defines_is_kept_with_its_definition(model):
-    from agent.semantic.definitions import Definition
+    from agent.semantic.compile.definitions import Definition
 
     defined = Definition(name="seats_max", label="Max seats", table="planes", kind="measure", expr="seats", agg="max")
     edited = edits.set_metrics(Edited(StructuredIntent(metrics=["avg_seats"], dimensions=["manufacturer"])),

@@ -1,7 +1,7 @@
 import pytest
 
-from agent.semantic.follow_ups import follow_up_intents, suggest_follow_ups
-from agent.semantic.intent import validate_intent
+from agent.semantic.nlq.follow_ups import follow_up_intents, suggest_follow_ups
+from agent.semantic.compile.intent import validate_intent
 
 
 def intent_of(ask, question):
@@ -230,7 +230,7 @@ def test_median_is_its_own_aggregation(ask):
 
 
 def test_weekdays_filter_and_group(ask, model, warehouse):
-    from agent.semantic.compiler import compile_intent
+    from agent.semantic.compile.compiler import compile_intent
 
     mondays = intent_of(ask, "average departure delay on Mondays")
     assert mondays.time.weekdays == [1]
@@ -258,7 +258,7 @@ def test_a_code_typed_as_a_code_is_still_a_value(ask):
 
 
 def test_model_vocabulary_keeps_lower_case_codes_out_of_the_value_index(model):
-    from agent.semantic.values import ValueIndex
+    from agent.semantic.model.values import ValueIndex
 
     index = ValueIndex.build({"dest": ["DAY", "LAX", "DEN"]}, {}, model)
     lower = {(p.words, p.needs_cue) for p in index.phrases if not p.case_sensitive}
@@ -364,7 +364,7 @@ def test_a_superlative_before_a_grouped_measure_aggregates_unless_it_picks_a_gro
 
 def test_follow_ups_skip_what_the_question_defined_itself(model, values):
     """A formula or condition the question defined is not a model name: no follow-up, and no crash."""
-    from agent.semantic.intent import Filter, StructuredIntent
+    from agent.semantic.compile.intent import Filter, StructuredIntent
 
     defined = StructuredIntent(metrics=["flight_count"], filters=[Filter(field="defined_in_question", values=[1])])
     assert suggest_follow_ups(defined, model, values) == []

@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from agent.semantic.dialogue_cues import drops_a_condition, refers_back
-from agent.semantic.follow_up import read_follow_up
-from agent.semantic.intent import StructuredIntent
+from agent.semantic.nlq.dialogue_cues import drops_a_condition, refers_back
+from agent.semantic.nlq.follow_up import read_follow_up
+from agent.semantic.compile.intent import StructuredIntent
 
 
 @pytest.fixture(scope="module")
@@ -178,7 +178,7 @@ def test_the_rows_noun_per_a_thing_counts_them_afresh(follow):
 
 
 def test_going_back_is_a_follow_up_with_the_rest_of_its_words():
-    from agent.semantic.dialogue_cues import going_back
+    from agent.semantic.nlq.dialogue_cues import going_back
 
     assert refers_back("go back to the previous one")
     assert going_back("go back to the previous one, by month") == ", by month"
@@ -286,7 +286,7 @@ def test_two_add_words_together_still_set_the_value_beside(follow):
 
 
 def test_a_grouping_alone_names_no_measure_but_the_rows_noun_does(model):
-    from agent.semantic.follow_up import names_no_measure
+    from agent.semantic.nlq.follow_up import names_no_measure
 
     by_month = StructuredIntent(metrics=["flight_count"], dimensions=["month"])
     assert names_no_measure(by_month, "per month", model)

@@ -3,8 +3,8 @@ the previous answer, a month said alone, the old grouping named after 'not', a r
 
 from __future__ import annotations
 
-from agent.semantic.follow_up import read_follow_up
-from agent.semantic.intent import StructuredIntent
+from agent.semantic.nlq.follow_up import read_follow_up
+from agent.semantic.compile.intent import StructuredIntent
 
 
 def test_a_year_the_data_does_not_hold_is_declined_with_the_span(model, values):

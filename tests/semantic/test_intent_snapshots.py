@@ -11,8 +11,8 @@ from pathlib import Path
 import pytest
 import sqlglot
 
-from agent.semantic.compiler import compile_intent
-from agent.semantic.intent import MonthDay, OrderBy, RelativePeriod, StructuredIntent, TimeFilter
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.compile.intent import MonthDay, OrderBy, RelativePeriod, StructuredIntent, TimeFilter
 
 SNAPSHOTS = Path(__file__).with_name("snapshots")
 

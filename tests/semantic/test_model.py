@@ -5,8 +5,8 @@ from pathlib import Path
 
 import pytest
 
-from agent.semantic.layer import DEMO_MODEL_PATH, load_layer
-from agent.semantic.model import SemanticModelError, check_against
+from agent.semantic.model.layer import DEMO_MODEL_PATH, load_layer
+from agent.semantic.model.runtime import SemanticModelError, check_against
 
 
 def test_model_matches_the_warehouse(model, warehouse):

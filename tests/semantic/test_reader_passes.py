@@ -9,10 +9,10 @@ import textwrap
 
 import pytest
 
-from agent.semantic.extract import PASSES, extract_intent
-from agent.semantic.layer import load_layer
-from agent.semantic.meanings import word_meanings
-from agent.semantic.values import ValueIndex
+from agent.semantic.nlq.extract import PASSES, extract_intent
+from agent.semantic.model.layer import load_layer
+from agent.semantic.nlq.meanings import word_meanings
+from agent.semantic.model.values import ValueIndex
 from agent.settings import load_settings
 from agent.warehouse import open_warehouse
 from tests.support.duck_files import duckdb_file

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
+from agent.semantic.compile.compiler import compile_intent
 
 CASES = [
     ("how many flights on Christmas day?", "SELECT count(*) FROM flights WHERE month = 12 AND day = 25"),

@@ -5,8 +5,8 @@ from __future__ import annotations
 import duckdb
 import pytest
 
-from agent.semantic.dbt_load import read_project
-from agent.semantic.sqlgen import GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
+from agent.semantic.spec.dbt_load import read_project
+from agent.semantic.compile.sqlgen import GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
 from tests.semantic import shop
 
 
@@ -138,7 +138,7 @@ def test_unknown_names_are_sentences(run):
 
 
 def test_contrasts_ratio_difference_and_change(run):
-    from agent.semantic.sqlgen import Contrast
+    from agent.semantic.compile.sqlgen import Contrast
 
     web, store = dimension_filter("channel", "=", ("web",)), dimension_filter("channel", "=", ("store",))
     rows = run(Query(metrics=(), contrasts=(

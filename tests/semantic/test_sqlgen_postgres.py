@@ -13,8 +13,8 @@ import duckdb
 import pytest
 
 from agent.semantic.compare import rows_match
-from agent.semantic.dbt_load import read_project
-from agent.semantic.sqlgen import compile_query
+from agent.semantic.spec.dbt_load import read_project
+from agent.semantic.compile.sqlgen import compile_query
 from tests.semantic import shop
 from tests.semantic.test_sqlgen_snapshots import QUERIES
 

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import sqlglot
 
-from agent.semantic.dbt_load import read_project
-from agent.semantic.sqlgen import DIALECTS, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
+from agent.semantic.spec.dbt_load import read_project
+from agent.semantic.compile.sqlgen import DIALECTS, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
 from tests.semantic import shop
 
 SNAPSHOTS = Path(__file__).with_name("snapshots")

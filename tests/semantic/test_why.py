@@ -3,8 +3,8 @@ sides named by their labels, never the model's template syntax or the SQL's alia
 
 from __future__ import annotations
 
-from agent.semantic.intent import Filter, StructuredIntent
-from agent.semantic.why import explain_reading
+from agent.semantic.compile.intent import Filter, StructuredIntent
+from agent.semantic.nlq.why import explain_reading
 
 
 def _why(model, metric: str) -> str:
@@ -24,8 +24,8 @@ def test_a_metrics_own_condition_is_said_not_hinted(model):
 
 
 def test_an_aggregate_of_a_formula_is_told_as_the_formula_not_a_count(model):
-    from agent.semantic.model import Metric
-    from agent.semantic.why import _metric_words
+    from agent.semantic.model.runtime import Metric
+    from agent.semantic.nlq.why import _metric_words
 
     sales = Metric(name="sales", label="Sales", table="flights", expr='sum(quantity * "pizza".price)')
     assert _metric_words(sales, model, "order details") == "the total of quantity times price over the order details"

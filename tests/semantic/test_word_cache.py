@@ -11,12 +11,12 @@ from pathlib import Path
 
 import pytest
 
-from agent.semantic import word_cache
-from agent.semantic.word_cache import MISSING, WordCache
+from agent.text import word_cache
+from agent.text.word_cache import MISSING, WordCache
 from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 REPO = Path(__file__).resolve().parents[2]
-LOOKUPS = ("from agent.semantic import words\n"
+LOOKUPS = ("from agent.text import words\n"
            "out = [sorted(words.noun_forms('people')), words.lemmas('priciest'), words.is_common('menu'),\n"
            "       words.is_english('arriver'), words.plural_phrase('job role'), list(words.inflection('pricey', 'JJS')),\n"
            "       words.all_inflections('earn', 'VERB'), list(words.lemma('movies', 'NOUN'))]\n")
@@ -25,7 +25,7 @@ LOOKUPS = ("from agent.semantic import words\n"
 def run(code: str, cache: Path | None) -> dict:
     """What `code` left in `out` (as JSON) and whether either library was imported, in a fresh interpreter."""
     use = f"words.use_disk_cache(__import__('pathlib').Path({str(cache)!r}))\n" if cache else ""
-    script = (f"import json, sys\nfrom agent.semantic import words\n{use}{code}"
+    script = (f"import json, sys\nfrom agent.text import words\n{use}{code}"
               "print(json.dumps({'out': out, 'libraries': sorted({m.split('.')[0] for m in sys.modules}"
               " & {'lemminflect', 'wordfreq'})}))")
     env = {**os.environ, "LOG_LEVEL": "WARNING"}

@@ -6,8 +6,8 @@ from functools import lru_cache
 
 from agent.catalog import default_catalog
 from agent.chatbi.meaning import ColumnMeaning, describe_columns
-from agent.semantic.layer import load_layer
-from agent.semantic.values import ValueIndex
+from agent.semantic.model.layer import load_layer
+from agent.semantic.model.values import ValueIndex
 
 
 @lru_cache(maxsize=1)

@@ -8,7 +8,7 @@ import duckdb
 import pytest
 
 from agent.bootstrap import build_groundwork
-from agent.semantic.extract import extract_intent
+from agent.semantic.nlq.extract import extract_intent
 from tests.warehouse.conftest import server_settings
 
 SCALE = "1 = Low, 2 = Medium, 3 = High, 4 = Very High"

@@ -6,7 +6,7 @@ from __future__ import annotations
 import duckdb
 
 from agent.bootstrap import build_groundwork
-from agent.semantic.extract import extract_intent
+from agent.semantic.nlq.extract import extract_intent
 from tests.warehouse.conftest import server_settings
 
 

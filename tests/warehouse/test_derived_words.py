@@ -7,7 +7,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
-from agent.semantic.extract import extract_intent
+from agent.semantic.nlq.extract import extract_intent
 
 SCHEMA = """
 CREATE TABLE staff (staff_id INTEGER PRIMARY KEY, full_name VARCHAR NOT NULL, degree VARCHAR NOT NULL,

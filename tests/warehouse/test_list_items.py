@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
-from agent.semantic.extract import extract_intent
+from agent.semantic.nlq.extract import extract_intent
 
 SCHEMA = """
 CREATE TABLE recipes (recipe_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, category VARCHAR NOT NULL,

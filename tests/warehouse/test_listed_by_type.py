@@ -8,8 +8,8 @@ import pytest
 
 from tests.support.small_warehouse import bootstrapped
 from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
-from agent.semantic.extract import extract_intent
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.nlq.extract import extract_intent
 
 SCHEMA = """
 CREATE TABLE room_types (room_type_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, tier VARCHAR NOT NULL);

@@ -17,8 +17,8 @@ import pytest
 
 from agent.bootstrap import build_groundwork
 from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
-from agent.semantic.extract import extract_intent
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.nlq.extract import extract_intent
 from tests.warehouse.conftest import server_settings
 from tests.support.duck_files import duckdb_file
 

@@ -11,8 +11,8 @@ from __future__ import annotations
 import pytest
 
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
-from agent.semantic.extract import extract_intent
-from agent.semantic.reading import describe
+from agent.semantic.nlq.extract import extract_intent
+from agent.semantic.compile.reading import describe
 
 SCHEMA = """
 CREATE TABLE members (member_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL, is_premium BOOLEAN NOT NULL);

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
-from agent.semantic.extract import extract_intent
+from agent.semantic.nlq.extract import extract_intent
 
 ONE = """
 CREATE TABLE athletes (athlete_id INTEGER PRIMARY KEY, first_name VARCHAR NOT NULL, last_name VARCHAR NOT NULL,

@@ -8,8 +8,8 @@ import pytest
 
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
-from agent.semantic.extract import extract_intent
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.nlq.extract import extract_intent
 
 SCHEMA = """
 CREATE TABLE movies (movie_id INTEGER PRIMARY KEY, title VARCHAR NOT NULL, release_year INTEGER NOT NULL);

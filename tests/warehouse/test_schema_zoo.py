@@ -21,9 +21,9 @@ from agent.catalog.compile_check import check_metrics
 from agent.catalog.introspected import is_text
 from agent.policy.access import Identity, Policy
 from agent.policy.scope import warehouse_tables
-from agent.semantic.compiler import compile_intent
-from agent.semantic.intent import StructuredIntent
-from agent.semantic.layer import load_layer
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.model.layer import load_layer
 from agent.sql.explain import explain_sql
 from agent.sql.fix import fix_sql
 from agent.warehouse import Column, Schema, TableInfo, open_warehouse

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from agent.semantic.extract import extract_intent
+from agent.semantic.nlq.extract import extract_intent
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
 
 SCHEMA = """

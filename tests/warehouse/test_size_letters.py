@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
-from agent.semantic.extract import extract_intent
+from agent.semantic.nlq.extract import extract_intent
 
 SCHEMA = """
 CREATE TABLE cups (cup_id INTEGER PRIMARY KEY, size VARCHAR NOT NULL, drink VARCHAR NOT NULL, price DECIMAL(5,2) NOT NULL);

@@ -8,9 +8,9 @@ import pytest
 
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
 from agent.semantic.compare import rows_match
-from agent.semantic.compiler import compile_intent
-from agent.semantic.extract import extract_intent
-from agent.semantic.intent import validate_intent
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.nlq.extract import extract_intent
+from agent.semantic.compile.intent import validate_intent
 
 SCHEMA = """
 CREATE TABLE visitors (visitor_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);

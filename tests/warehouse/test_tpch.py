@@ -116,10 +116,10 @@ def test_tpch_questions_are_answered_right_on_the_bootstrapped_model(bootstrappe
     """The offline parser on `catalog init`'s model alone: right answers, and every wrong one declined
     (never a confident wrong answer)."""
     from agent.semantic.compare import rows_match
-    from agent.semantic.compiler import compile_intent
-    from agent.semantic.extract import extract_intent
-    from agent.semantic.layer import load_layer
-    from agent.semantic.values import ValueIndex
+    from agent.semantic.compile.compiler import compile_intent
+    from agent.semantic.nlq.extract import extract_intent
+    from agent.semantic.model.layer import load_layer
+    from agent.semantic.model.values import ValueIndex
     from agent.settings import load_settings
     from agent.warehouse import open_warehouse
 

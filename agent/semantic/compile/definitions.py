@@ -1,0 +1,258 @@
+"""Measures and conditions a question defines itself: 'sum of extendedprice*(1-discount)',
+'inventory value (availqty * supplycost summed)', 'late = l_receiptdate > l_commitdate',
+'arrived late (receipt date after commit date)'.
+
+A definition names columns of one semantic model, by column name or by a dimension's words,
+joined by arithmetic or one comparison; nothing else (no functions, no subqueries), so what a
+person types can only ever become arithmetic over columns the model already exposes. The
+intent carries its definitions (`StructuredIntent.definitions`), and `with_definitions` adds
+them to a copy of the semantic model (a measure and a simple metric, or a flag dimension)
+before the intent is checked, compiled or described.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Literal, NamedTuple
+
+import sqlglot
+from pydantic import BaseModel
+from sqlglot import exp
+
+from agent.semantic.spec.dbt_spec import Dimension, Measure, MeasureInput, Metric, MetricInput, Project
+from agent.semantic.compile.filters import Filter
+from agent.semantic.model.layer import extended
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.compile.related import Related, related_problems, related_sql
+
+_ALLOWED = (exp.Column, exp.Literal, exp.Paren, exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Neg, exp.GT, exp.GTE,
+            exp.LT, exp.LTE, exp.EQ, exp.NEQ, exp.Identifier)
+_COMPARISONS = (exp.GT, exp.GTE, exp.LT, exp.LTE, exp.EQ, exp.NEQ)
+
+
+class Definition(BaseModel):
+    """A measure (aggregated) or a condition (a flag) over one semantic model's columns, a ratio of
+    two of the model's metrics ('ratings per user': the ratings counted over the users counted), or the rows
+    conditions hold for ('ratings that are 5': a sum_boolean of them, built from the structured conditions,
+    counted: 0 for a thing none of whose rows do)."""
+
+    name: str  # the metric or dimension name it becomes
+    label: str  # the words that name it in the question and in the answer
+    table: str  # the semantic model whose rows it reads
+    kind: Literal["measure", "condition", "ratio", "filtered"]
+    expr: str = ""  # SQL over that model's columns, in the project's dialect (measures and conditions)
+    agg: Literal["sum", "average", "min", "max"] = "sum"
+    numerator: str | None = None  # a ratio's metrics
+    denominator: str | None = None
+    where: list[Filter] = []  # a filtered count's conditions on its rows
+    # a condition on the thing's related rows ('a customer with an order in the last 90 days'): its SQL is
+    # built from this structure whenever the definition is used, never taken from `expr`
+    related: Related | None = None
+
+
+def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
+    """Squashed words ('extendedprice', 'receiptdate', 'lreceiptdate') -> (semantic model, column
+    expr, kind: numeric, time or categorical)."""
+    found: dict[str, list[tuple[str, str, str]]] = {}
+    for dim in model.dimensions:
+        if dim.kind == "flag":
+            continue
+        for source in dim.sources:
+            if source.join is not None or not re.fullmatch(r'"?[A-Za-z_]\w*"?', source.expr):
+                continue
+            for text in {dim.name, dim.label, source.expr.strip('"'), *dim.synonyms}:
+                key = _squash(text)
+                entry = (source.table, source.expr, dim.kind)
+                if key and entry not in found.get(key, []):
+                    found.setdefault(key, []).append(entry)
+    return found
+
+
+class Built(NamedTuple):
+    table: str  # the semantic model whose rows the formula reads
+    sql: str
+    condition: bool  # a comparison (a flag), else a value to aggregate
+    days: bool  # one date minus another: whole days
+
+
+def build(text: str, model: SemanticModel, words: dict[str, list[tuple[str, str, str]]]) -> Built | None:
+    """What formula text computes, when its every name is a column of one model's rows or of a row
+    they belong to (a many-to-one join away: 'ship date - order date' on order
+    lines); None when it is not such a formula: arithmetic is over numbers only ('origin-dest' is
+    a route, not a subtraction) except one date minus another (whole days), and a comparison sets
+    like against like."""
+    try:
+        tree = sqlglot.parse_one(text, read="duckdb")
+    except (sqlglot.errors.ParseError, sqlglot.errors.TokenError, ValueError):
+        return None
+    if tree is None or any(not isinstance(node, _ALLOWED) for node in tree.walk()):
+        return None
+    columns = list(tree.find_all(exp.Column))
+    if not columns:
+        return None
+    options = [words.get(_squash(c.name), []) for c in columns]
+    if any(not o for o in options):
+        return None
+    placed = _place(options, model)
+    if placed is None:
+        return None
+    table, places = placed
+    comparisons = [n for n in tree.walk() if isinstance(n, _COMPARISONS)]
+    if len(comparisons) > 1 or (comparisons and comparisons[0] is not tree):
+        return None
+    if comparisons and not all(side.find(exp.Column) for side in (tree.this, tree.expression)):
+        return None  # 'delay > 60' is a comparison the comparisons pass reads, with its units
+    kinds = [kind for _, _, kind in places]
+    for column, (path, expr, _) in zip(columns, places):
+        column.replace(exp.column(expr.strip('"'), table=path or None))
+    dates_apart = isinstance(tree, exp.Sub) and kinds == ["time", "time"]
+    if dates_apart:  # whole days between two dates, in every dialect's own spelling
+        tree = exp.DateDiff(this=tree.this, expression=tree.expression, unit=exp.Var(this="DAY"))
+    arithmetic = any(isinstance(n, (exp.Add, exp.Sub, exp.Mul, exp.Div, exp.Neg)) for n in tree.walk())
+    if (arithmetic and set(kinds) != {"numeric"}) or len(set(kinds)) > 1 or "categorical" in kinds:
+        return None
+    sql = tree.sql(dialect=model.project.dialect if model.project else "duckdb")
+    # a condition is compared with TRUE by the compiler: bracketed, it stays one comparison
+    return Built(table, f"({sql})" if comparisons else sql, bool(comparisons), dates_apart)
+
+
+def _place(
+    options: list[list[tuple[str, str, str]]], model: SemanticModel
+) -> tuple[str, list[tuple[str, str, str]]] | None:
+    """The table whose rows the formula reads, and per column (entity path or '', expr, kind):
+    the table holding most of the columns, the others reached by one many-to-one path each."""
+    tables = sorted({t for o in options for t, _, _ in o},
+                    key=lambda t: -sum(any(x == t for x, _, _ in o) for o in options))
+    for base in tables:
+        places: list[tuple[str, str, str]] = []
+        for choices in options:
+            own = [(e, k) for t, e, k in choices if t == base]
+            if own:
+                places.append(("", *own[0]))
+                continue
+            reached = [(path, e, k) for t, e, k in choices if (path := model.join_path(base, t))]
+            if len(reached) != 1:
+                break
+            path, expr, kind = reached[0]
+            places.append(("__".join(j.name[len(j.from_table) + 2:] for j in path), expr, kind))
+        else:
+            return base, places
+    return None
+
+
+def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str]:
+    """What makes a definition unusable, as sentences: an intent from an LLM is held to the same
+    rule as one from the parser (columns of its own table, numbers, arithmetic, one comparison)."""
+    if not definitions:
+        return []  # most intents define nothing: the model's column words (~1 ms to gather) are not needed
+    found = []
+    words = column_words(model)
+    dialect = model.project.dialect if model.project else "duckdb"
+    for definition in definitions:
+        if definition.table not in model.table_by_name:
+            found.append(f"'{definition.label}' is defined on '{definition.table}', which is not a table of the model.")
+            continue
+        if definition.related is not None:
+            found += related_problems(definition.label, definition.table, definition.related, model) if \
+                definition.kind == "condition" else [f"'{definition.label}' counts related rows, so it is a condition."]
+            continue
+        if definition.kind == "filtered":
+            found += _filtered_problems(definition, model)
+            continue
+        if definition.kind == "ratio":
+            missing = [m for m in (definition.numerator, definition.denominator) if m not in model.metric_by_name]
+            if missing:
+                found.append(f"'{definition.label}' divides metrics the model does not have: {', '.join(map(str, missing))}.")
+            continue
+        try:
+            tree = sqlglot.parse_one(definition.expr, read=dialect)
+        except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
+            found.append(f"'{definition.label}' is not a formula I can read.")
+            continue
+        allowed = _ALLOWED + (exp.DateDiff, exp.Var, exp.Cast, exp.DataType, exp.Extract, exp.Interval,
+                              exp.Sub)
+        def known(column: exp.Column, table: str = definition.table) -> bool:
+            if column.table:  # by way of an entity: a table its rows belong to
+                path = column.table.split("__")
+                target = model.table_of_entity(path[-1])
+                reached = model.join_path(table, target) if target else None
+                if not target or not reached or [j.name[len(j.from_table) + 2:] for j in reached] != path:
+                    return False
+                table = target
+            return any(t == table and e.strip('"').lower() == column.name.lower()
+                       for entries in words.values() for t, e, _ in entries)
+
+        if any(not isinstance(node, allowed) for node in tree.walk()) or \
+                not all(known(c) for c in tree.find_all(exp.Column)):
+            found.append(f"'{definition.label}' may only use columns of {definition.table}, numbers and arithmetic.")
+    return found
+
+
+def with_definitions(model: SemanticModel, definitions: list[Definition]) -> SemanticModel:
+    """`model` with the definitions added (a copy; cached per model and definitions)."""
+    definitions = [d for d in definitions if d.name not in model.metric_by_name
+                   and d.name not in {dim.name for dim in model.dimensions}  # a model extended already
+                   and (d.related is None or not related_problems(d.label, d.table, d.related, model))]
+    if not definitions or model.project is None:
+        return model
+    key = (id(model), tuple(d.model_dump_json() for d in definitions))
+    cached = _CACHE.get(key)
+    if cached is not None and cached[0] is model:
+        return cached[1]
+    project: Project = model.project
+    models = []
+    for semantic_model in project.semantic_models:
+        mine = [d for d in definitions if d.table == semantic_model.name]
+        if not mine:
+            models.append(semantic_model)
+            continue
+        measures = tuple(Measure(name=d.name, agg=d.agg, expr=d.expr, label=d.label,
+                                 agg_time_dimension=semantic_model.agg_time_dimension)
+                         for d in mine if d.kind == "measure")
+        measures += tuple(Measure(name=d.name, agg="sum_boolean", expr=_condition_sql(d, model), label=d.label,
+                                  agg_time_dimension=semantic_model.agg_time_dimension)
+                          for d in mine if d.kind == "filtered")
+        flags = tuple(Dimension(name=d.name, type="categorical", label=d.label,
+                                expr=related_sql(d.table, d.related, model) if d.related else d.expr,
+                                meta={"kind": "flag", "defined": True}) for d in mine if d.kind == "condition")
+        models.append(replace(semantic_model, measures=semantic_model.measures + measures,
+                              dimensions=semantic_model.dimensions + flags))
+    metrics = list(project.metrics) + [Metric(name=d.name, type="simple", label=d.label, measure=MeasureInput(d.name))
+                                       for d in definitions if d.kind in ("measure", "filtered")]
+    metrics += [Metric(name=d.name, type="ratio", label=d.label, numerator=MetricInput(str(d.numerator)),
+                       denominator=MetricInput(str(d.denominator))) for d in definitions if d.kind == "ratio"]
+    result = extended(model, Project(models, metrics, project.diagnostics, project.dialect))
+    if len(_CACHE) > 256:
+        _CACHE.clear()
+    _CACHE[key] = (model, result)
+    return result
+
+
+_CACHE: dict[tuple[int, tuple[str, ...]], tuple[SemanticModel, SemanticModel]] = {}
+
+
+def _filtered_problems(definition: Definition, model: SemanticModel) -> list[str]:
+    missing = [f.field for f in definition.where if _own_column(f.field, definition.table, model) is None]
+    if missing or not definition.where:
+        return [f"'{definition.label}' counts {definition.table} rows by what they do not hold: {', '.join(missing)}."]
+    return []
+
+
+def _own_column(field: str, table: str, model: SemanticModel) -> str | None:
+    dim = model.dimension_by_name.get(field)
+    return next((s.expr for s in dim.sources if s.table == table and s.join is None), None) if dim else None
+
+
+def _condition_sql(definition: Definition, model: SemanticModel) -> str:
+    """The conditions as SQL over the table's own columns, in the project's dialect."""
+    from agent.semantic.compile.sqlgen import condition  # the renderer's comparisons; sqlgen knows no definitions
+
+    dialect = model.project.dialect if model.project is not None else "duckdb"
+    parts = [condition(f.op, sqlglot.parse_one(str(_own_column(f.field, definition.table, model)), read=dialect),
+                       tuple(f.values)) for f in definition.where]
+    return exp.and_(*parts).sql(dialect=dialect)
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[^0-9a-z]", "", text.lower())

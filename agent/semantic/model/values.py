@@ -1,0 +1,333 @@
+"""The warehouse's own values, so 'JetBlue', 'Newark' or 'EWR' in a question become filters.
+
+Values are read once per warehouse and model and kept in memory: the distinct values of
+each dimension marked `values: true`, the readable names of coded values (airline names
+for carrier codes, airport names for airport codes), and the model's short aliases.
+"""
+
+from __future__ import annotations
+
+import difflib
+import logging
+import re
+import threading
+from collections import Counter
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from datetime import date, datetime
+from typing import Any
+
+from agent.errors import AssistantError
+from agent.semantic.model.runtime import SemanticModel
+from agent.text.phrases import CALENDAR_WORDS, STOPWORDS, phrase
+from agent.text.words import inflection
+from agent.warehouse import Warehouse
+
+log = logging.getLogger(__name__)
+_CODE = re.compile(r"[A-Z0-9]{2,4}")
+_MANY_VALUES = 300
+
+
+@dataclass(frozen=True)
+class ValuePhrase:
+    words: tuple[str, ...]  # lower case, or as typed when case_sensitive
+    dimension: str
+    value: str
+    case_sensitive: bool
+    needs_cue: bool = False  # an everyday word ('den', 'sea') is this value only after a cue ('to den')
+
+
+@dataclass
+class ValueIndex:
+    values: dict[str, list[str]] = field(default_factory=dict)
+    labels: dict[str, dict[str, str]] = field(default_factory=dict)  # dimension -> value -> name
+    phrases: list[ValuePhrase] = field(default_factory=list)
+    # table (or 'table.date dimension') -> its latest date: what 'last month' counts back from
+    latest: dict[str, date | None] = field(default_factory=dict)
+    read_latest: Callable[[str, str | None], date | None] | None = field(default=None, repr=False)
+    # table -> its earliest date: with the latest, the span a period asked about must fall in
+    earliest: dict[str, date | None] = field(default_factory=dict)
+    read_earliest: Callable[[str], date | None] | None = field(default=None, repr=False)
+    value_words: dict[str, dict[str, list[str]]] | None = field(default=None, repr=False)  # see `containing`
+    # dimension -> the items of a column whose values are lists ('Mushrooms, Red Onions, Garlic'): a question
+    # naming one means the rows whose list contains it
+    items: dict[str, list[str]] = field(default_factory=dict)
+
+    def __getstate__(self) -> dict[str, Any]:
+        """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
+        latest dates go as read so far (`read_all_latest` reads them first)."""
+        return {**self.__dict__, "read_latest": None, "read_earliest": None}
+
+    def read_all_latest(self, model: SemanticModel) -> None:
+        """Read now every latest date a question may count back from (each table's own, and by each of
+        its date dimensions); a date read already is not read again."""
+        if self.read_latest is None:
+            return
+        for spec in model.tables:
+            self.latest_date(spec.name)
+            self.earliest_date(spec.name)
+            for dim in model.dimensions:  # dates only: a month number or a weekday name has no latest date
+                if model.is_date(dim.name) and any(s.table == spec.name for s in dim.sources):
+                    self.latest_date(spec.name, dim.name)
+
+    def latest_date(self, table: str, dimension: str | None = None) -> date | None:
+        """The latest date in the data of `table`, by its own time dimension or the date `dimension`
+        the question names (None when there is none or the warehouse does not say), read on first use
+        only: one MAX over the table, within the warehouse's query budget."""
+        key = f"{table}.{dimension}" if dimension else table
+        if key not in self.latest and self.read_latest is not None:
+            with _CACHE_LOCK:
+                if key not in self.latest:
+                    self.latest[key] = self.read_latest(table, dimension)
+        return self.latest.get(key)
+
+    def earliest_date(self, table: str) -> date | None:
+        """The earliest date in the data of `table` by its own time dimension (None when unknown), read on
+        first use only, like the latest."""
+        if table not in self.earliest and self.read_earliest is not None:
+            with _CACHE_LOCK:
+                if table not in self.earliest:
+                    self.earliest[table] = self.read_earliest(table)
+        return self.earliest.get(table)
+
+    def containing(self, word: str) -> dict[str, list[str]]:
+        """Values of which `word` is one word ('urgent' in '1-URGENT'), by dimension: a word said
+        about a value without saying all of it. The words of every value are indexed on first use."""
+        if self.value_words is None:
+            index: dict[str, dict[str, list[str]]] = {}
+            for dimension, values in self.values.items():
+                for value in values:
+                    for part in set(re.split(r"[^0-9a-z]+", str(value).lower())) - {"", str(value).lower()}:
+                        index.setdefault(part, {}).setdefault(dimension, []).append(value)
+            self.value_words = index
+        return {dimension: hits[:5] for dimension, hits in self.value_words.get(word.lower(), {}).items()}
+
+    @classmethod
+    def from_warehouse(cls, warehouse: Warehouse, model: SemanticModel) -> "ValueIndex":
+        key = (id(warehouse), id(model))
+        with _CACHE_LOCK:
+            cached = _CACHE.get(key)
+            if cached is not None and cached[0] is warehouse and cached[1] is model:
+                return cached[2]
+        index = cls.build(
+            {name: _read_values(warehouse, model, name) for name in _value_dimensions(model)},
+            {name: _read_labels(warehouse, model, name) for name in _value_dimensions(model)},
+            model,
+        )
+        index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
+        index.read_earliest = lambda table: _read_latest(warehouse, model, table, None, first=True)
+        with _CACHE_LOCK:
+            _CACHE[key] = (warehouse, model, index)
+        return index
+
+    @classmethod
+    def kept(cls, index: "ValueIndex", warehouse: Warehouse, model: SemanticModel) -> "ValueIndex":
+        """`index`, read by `from_warehouse` in an earlier process and pickled, for `warehouse` and `model`
+        in this one: its latest dates are read from `warehouse` again, and `from_warehouse` returns it."""
+        index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
+        index.read_earliest = lambda table: _read_latest(warehouse, model, table, None, first=True)
+        with _CACHE_LOCK:
+            _CACHE[(id(warehouse), id(model))] = (warehouse, model, index)
+        return index
+
+    @classmethod
+    def build(cls, values: dict[str, list[str]], labels: dict[str, dict[str, str]], model: SemanticModel) -> "ValueIndex":
+        """Index already-read values (the warehouse-free half, also used by tests)."""
+        index = cls(values={k: sorted(map(str, v)) for k, v in values.items()}, labels=labels)
+        seen: set[ValuePhrase] = set()
+
+        def add(words: tuple[str, ...], dimension: str, value: str, case_sensitive: bool,
+                needs_cue: bool = False) -> None:
+            item = ValuePhrase(words, dimension, value, case_sensitive, needs_cue)
+            if not case_sensitive and all(w in grammar for w in words):
+                return  # '[a]', 'The': a value whose words are all grammar is no value when said in lower case
+            if words and item not in seen:
+                seen.add(item)
+                index.phrases.append(item)
+
+        # Words the model uses itself ('day', 'delay'): typed in lower case they mean that, never a code.
+        grammar = STOPWORDS | model.function_words
+        model_words = model.vocabulary | CALENDAR_WORDS | grammar
+        everyday = frozenset(model.everyday_words)
+        suffixes = frozenset(model.name_suffixes)
+        shared_aliases = Counter(phrase(alias) for name in values for alias in model.dimension_by_name[name].value_aliases)
+        for name in values:
+            dim = model.dimension_by_name[name]
+            known = set(index.values[name])
+            for value in index.values[name]:
+                if len(value.strip()) == 1:  # 'A', 'R': a letter is this value only as typed and after its name
+                    add((value.strip(),), name, value, True, needs_cue=True)
+                    continue
+                if _CODE.fullmatch(value):
+                    add(tuple(value.split()), name, value, True)
+                    low = value.lower()
+                    if len(value) >= 3 and low not in model_words:
+                        add((low,), name, value, False, needs_cue=low in everyday)
+                    elif len(value) == 2 and low.isalpha() and low not in model_words:
+                        add((low,), name, value, False, needs_cue=True)  # 'on aa': a two-letter code after a cue
+                else:
+                    for variant in _name_variants(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
+                        add(variant, name, value, False)
+                    for plural in _plurals(value):  # 'comedies' for Comedy, 'veggies' for Veggie
+                        add((plural,), name, value, False)
+            for value, label in labels.get(name, {}).items():
+                if value in known:
+                    for variant in _name_variants(label, suffixes):
+                        add(variant, name, value, False)
+            for short, value in _shared_short_names(index, name, suffixes):
+                add(short, name, value, False)  # 'portland': Portland Intl, and Portland Intl Jetport too
+            for value, words in _size_words(index.values[name], model.shapes.get("size_codes", [])).items():
+                add(phrase(words), name, value, False)  # 'large pizzas' where the size is 'L'
+            for item in _list_items(index.values[name]):
+                index.items.setdefault(name, []).append(item)
+                for variant in {phrase(item), *((p,) for p in _plurals(item)), *_singulars(item)}:
+                    add(variant, name, item, False)
+            for alias, value in dim.value_aliases.items():
+                if value in known:
+                    # 'Low', 'High' label the codes of several columns: they are this column's value only
+                    # beside its name ('low job satisfaction'); so is a word the model uses for itself
+                    said = phrase(alias)
+                    add(said, name, value, False, needs_cue=shared_aliases[said] > 1 or " ".join(said) in model_words)
+        return index
+
+    def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:
+        """Known values close to what was typed, for 'did you mean' answers."""
+        options = self.values.get(dimension, [])
+        return difflib.get_close_matches(text.upper(), options, n=n, cutoff=0.4) or options[:n]
+
+    def label(self, dimension: str, value: str) -> str:
+        name = self.labels.get(dimension, {}).get(value)
+        return f"{name} ({value})" if name else value
+
+
+_CACHE: dict[tuple[int, int], tuple[Warehouse, SemanticModel, ValueIndex]] = {}
+_CACHE_LOCK = threading.Lock()
+
+
+def _value_dimensions(model: SemanticModel) -> list[str]:
+    return [d.name for d in model.dimensions if d.values]
+
+
+def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[str]:
+    """The dimension's values; none for an expression, or for free text with more distinct values than
+    people name (names, comments, addresses) unless the model gives it aliases or labels."""
+    dim = model.dimension_by_name[name]
+    source = dim.sources[0]
+    column = source.expr.strip('"`')
+    if not re.fullmatch(r"\w+", column):
+        return []
+    values = [str(v) for v in warehouse.distinct_values(model.table_by_name[source.table].table, column)]
+    if len(values) > _MANY_VALUES and not (dim.value_aliases or dim.value_labels):
+        return []
+    return values
+
+
+def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimension: str | None, *,
+                 first: bool = False) -> date | None:
+    """The latest date of `table` (by `dimension`, else its own date); with `first`, the earliest."""
+    spec = model.table_by_name.get(table)
+    if spec is None:
+        return None
+    if dimension is None:  # the table's own date, or that of the rows it belongs to (order lines: the order's)
+        source = model.dated_by(table)
+    else:
+        dim = model.dimension_by_name.get(dimension)
+        source = next((s for s in dim.sources if s.table == table), None) if dim is not None else None
+    if source is None:
+        return None
+    try:
+        owner = model.table_by_name[source.table].table
+        result = warehouse.run(f'SELECT {"min" if first else "max"}(CAST({source.expr} AS DATE)) FROM {owner}', row_cap=1)
+    except AssistantError as exc:  # a question on 'last month' then says the latest date is unknown
+        log.warning("could not read the latest date of %s: %s", table, exc)
+        return None
+    value = result.rows[0][0] if result.rows else None
+    if isinstance(value, datetime):
+        return value.date()
+    if isinstance(value, date):
+        return value
+    return date.fromisoformat(str(value)[:10]) if value else None
+
+
+def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[str, str]:
+    labels = model.dimension_by_name[name].value_labels
+    if labels is None:
+        return {}
+    sql = f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"'
+    result = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s())
+    return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
+
+
+# what separates the items of a list kept in one text column
+_LIST_SEPARATOR = re.compile(r"\s*[,;|]\s*")
+
+
+def _size_words(values: list[str], codes: list[str]) -> dict[str, str]:
+    """Each value of a column of size letters ('S', 'M', 'L') and the words said for it; none unless every
+    value is such a letter."""
+    said = {code: words for code, _, words in (c.partition(" ") for c in codes)}
+    if len(values) < 2 or any(v.strip().upper() not in said for v in values):
+        return {}
+    return {v: said[v.strip().upper()] for v in values}
+
+
+def _list_items(values: list[str]) -> list[str]:
+    """The distinct items of a column whose values are lists: most values hold two or more items and items
+    recur across values ('Mushrooms, Red Onions' and 'Garlic, Mushrooms'); none for any other column."""
+    lists = [[p for p in _LIST_SEPARATOR.split(v.strip()) if p] for v in values]
+    several = sum(1 for parts in lists if len(parts) >= 2)
+    items = Counter(p for parts in lists for p in set(parts))
+    if several < max(2, len(values) / 2) or not any(n > 1 for n in items.values()):
+        return []
+    return sorted(item for item in items if item not in values and any(c.isalpha() for c in item))
+
+
+def _singulars(value: str) -> list[tuple[str, ...]]:
+    """A plural item said in the singular ('Mushrooms' -> mushroom: 'a mushroom pizza')."""
+    words = phrase(value)
+    if not words or not words[-1].isalpha():
+        return []
+    from agent.text.words import lemma
+
+    return [(*words[:-1], one) for one in lemma(words[-1], "NOUN") if one != words[-1]]
+
+
+def _plurals(value: str) -> list[str]:
+    """The plural of a one-word value that is a noun ('Comedy' -> comedies), so 'horror flicks and comedies'
+    finds both; a value that is already plural or not a word is left as it is."""
+    word = value.strip()
+    if not word.isalpha() or len(word) < 3 or not word[1:].islower():
+        return []
+    low = word.lower()
+    return [p for p in inflection(low, "NNS") if p != low]
+
+
+def _shared_short_names(index: ValueIndex, dimension: str, suffixes: frozenset[str]) -> list[tuple[tuple[str, ...], str]]:
+    """A short name one value's name gives ('portland' of 'Portland Intl') that begins another value's name
+    too ('Portland Intl Jetport'): said alone, it may mean either, so it is a name of both (the reader asks
+    which, unless both are one thing spelt two ways)."""
+    names = {value: phrase(index.labels.get(dimension, {}).get(value) or value) for value in index.values[dimension]
+             if not _CODE.fullmatch(value) or value in index.labels.get(dimension, {})}
+    shorts = {short for value, full in names.items()
+              for short in _name_variants(" ".join(full), suffixes) if short != full}
+    return [(short, value) for short in shorts for value, full in names.items()
+            if len(full) > len(short) and full[:len(short)] == short]
+
+
+def base_name(name: str, suffixes: frozenset[str]) -> tuple[str, ...]:
+    """A name without the words people leave out ('CANADAIR LTD' -> canadair): two values with one base name
+    are one thing spelt two ways."""
+    return min(_name_variants(name, suffixes), key=len)
+
+
+def _name_variants(name: str, suffixes: frozenset[str]) -> set[tuple[str, ...]]:
+    """'JetBlue Airways' -> {('jetblue','airways'), ('jetblue',)}; never a bare common word."""
+    words = phrase(name)
+    variants = {words}
+    trimmed = list(words)
+    while len(trimmed) > 1 and trimmed[-1] in suffixes:
+        trimmed.pop()
+        short = tuple(trimmed)  # every step: "american airlines inc" -> "american airlines" -> "american"
+        if not (len(short) == 1 and (len(short[0]) < 3 or short[0] in STOPWORDS)):
+            variants.add(short)
+    return variants

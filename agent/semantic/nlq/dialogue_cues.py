@@ -1,0 +1,205 @@
+"""The words that make a message in a thread work on the previous reading (dialogue_words.yaml):
+found and taken out before the rest of the message is read. Light on purpose: the router uses it."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import lru_cache
+from pathlib import Path
+from typing import Any
+
+from agent.yamlload import safe_load
+
+_WORDS_FILE = Path(__file__).parents[1] / "dialogue_words.yaml"
+
+
+@lru_cache(maxsize=1)
+def dialogue_words() -> dict[str, Any]:
+    words: dict[str, Any] = safe_load(_WORDS_FILE.read_text())
+    return words
+
+
+def phrase(words: list[str]) -> str:
+    """A regex for any of `words` as whole words, longest first."""
+    ordered = sorted({w.lower() for w in words}, key=len, reverse=True)
+    return r"(?:" + "|".join(r"\s+".join(map(re.escape, w.split())) for w in ordered) + r")"
+
+
+def has(text: str, words: list[str]) -> re.Match[str] | None:
+    return re.search(rf"(?<![\w']){phrase(words)}(?![\w'])", text, re.I)
+
+
+@dataclass
+class Cues:
+    text: str  # what is left for the question reader
+    lead_in: bool = False
+    replace: bool = False
+    add: bool = False
+    compare: bool = False
+    whole_period: bool = False
+    all_rows: bool = False
+    limit: int | None = None
+    descending: bool | None = None
+    polarity: str | None = None  # 'best' or 'worst': the direction depends on the measure
+    chart: str | None = None
+    dropped: list[str] = field(default_factory=list)  # the words after 'drop', 'without', 'all'
+    drop_all: bool = False  # 'drop the filters'
+    things: bool = False  # 'which of them': the previous answer's things
+    pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
+    pointer: bool = False
+    place: bool = False  # 'there': the previous answer's place
+    back: bool = False  # 'go back to the previous one': the reading before the last one is edited
+    percent: bool = False  # 'as a %'
+
+    @property
+    def any(self) -> bool:
+        return any([self.lead_in, self.replace, self.add, self.compare, self.whole_period, self.all_rows,
+                    self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer,
+                    self.back, self.percent])
+
+
+_PLACE_POINTER = r"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){}(?![\w'])"
+
+
+def _cut(text: str, match: re.Match[str]) -> str:
+    return (text[: match.start()] + " " + text[match.end():]).strip()
+
+
+def find_cues(message: str) -> Cues:
+    words = dialogue_words()
+    text = " ".join(message.replace("\u2019", "'").split())
+    text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", text).strip()
+    cues = Cues(text)
+    if m := has(cues.text, words["back_words"]):
+        cues.back, cues.text = True, _cut(cues.text, m)
+    lead = re.compile(rf"^{phrase(words['lead_ins'])}(?![\w'])\s*", re.I)
+    while (m := lead.match(cues.text)) and m.end() > 0:
+        cues.lead_in, cues.text = True, cues.text[m.end():].strip()
+    number_words = {str(k).lower(): int(v) for k, v in words["number_words"].items()}
+    number = r"(\d+|" + "|".join(map(re.escape, number_words)) + r")"
+    for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
+        m = re.search(rf"(?<![\w']){phrase(words[key])}\s+{number}(?![\w'])", cues.text, re.I)
+        if m:
+            count = m.group(1).lower()
+            cues.limit = int(count) if count.isdigit() else number_words[count]
+            cues.descending = down
+            cues.polarity = key.removesuffix("_words") if down is None else None
+            cues.text = _cut(cues.text, m)
+            break
+    else:
+        # 'and the best?', 'the worst one', 'which is worst': a ranking word said alone keeps the one row it
+        # ranks first
+        for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
+            if re.fullmatch(rf"(?:(?:which|what|who)(?:\s+one)?\s+(?:is|was|are|were|'s)\s+)?(?:the\s+)?"
+                            rf"{phrase(words[key])}(?:\s+one)?", cues.text, re.I):
+                cues.limit, cues.descending, cues.text = 1, down, ""
+                cues.polarity = key.removesuffix("_words") if down is None else None
+                break
+    if m := has(cues.text, words["percent_words"]):
+        cues.percent, cues.text = True, _cut(cues.text, m)
+    if m := has(cues.text, words["all_rows_words"]):
+        cues.all_rows, cues.text = True, _cut(cues.text, m)
+    if m := has(cues.text, words["whole_period"]):
+        cues.whole_period, cues.text = True, _cut(cues.text, m)
+    for kind, phrases in words["charts"].items():
+        if m := re.search(rf"(?<![\w'])(?:as\s+)?(?:an?\s+)?{phrase(phrases)}(?:\s+{phrase(words['chart_words'])})?"
+                          rf"(?![\w'])", cues.text, re.I):
+            if kind != "none" or re.search(r"\b(table|numbers|chart)\b", m.group(0), re.I):
+                cues.chart, cues.text = kind, _cut(cues.text, m)
+                break
+    drop = re.search(rf"(?<![\w']){phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+|any\s+)?(.*?)"
+                     rf"(?:\s+{phrase(words['condition_words'])})?$", cues.text, re.I)
+    if drop:
+        said = drop.group(1).strip()
+        if not said or re.fullmatch(phrase(words["condition_words"]), said, re.I):
+            cues.drop_all = True
+        else:
+            cues.dropped.append(said)
+        cues.text = cues.text[: drop.start()].strip()
+    every = re.search(rf"(?:for\s+|across\s+|over\s+)?(?<![\w']){phrase(words['every_words'])}\s+(\w+)", cues.text,
+                      re.I)
+    if every:
+        cues.dropped.append(every.group(1))
+        cues.text = _cut(cues.text, every)
+    if m := has(cues.text, words["things"]):
+        cues.things = True
+        cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
+    # 'there' at the end or before a time, not 'were there': a place pointed at
+    if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), cues.text, re.I):
+        cues.pointer, cues.place, cues.text = True, True, _cut(cues.text, m)
+    for m in list(re.finditer(rf"(?<![\w']){phrase(words['pointers'])}\s+(\w+)", cues.text, re.I)):
+        cues.pointer = True
+        cues.pointed.append(m.group(1).lower())
+    if m := re.search(rf"(?<![\w']){phrase(words['pointers_alone'])}$", cues.text, re.I):
+        cues.pointer, cues.text = True, cues.text[: m.start()].strip()
+    if cues.pointed:
+        cues.text = re.sub(rf"(?<![\w']){phrase(words['pointers'])}\s+", " ", cues.text, flags=re.I).strip()
+    cues.text = re.sub(rf"(?<![\w']){phrase(words['fillers'])}(?![\w'])", " ", cues.text, flags=re.I)
+    cues.text = " ".join(cues.text.split())
+    if m := has(cues.text, words["compare_words"]):
+        cues.compare, cues.text = True, _cut(cues.text, m)
+    if m := has(cues.text, words["replace_words"]):
+        cues.replace, cues.text = True, _cut(cues.text, m)
+    while m := has(cues.text, words["add_words"]):  # 'add American as well': every one of them
+        cues.add, cues.text = True, _cut(cues.text, m)
+    return cues
+
+
+def refers_back(message: str) -> bool:
+    """Does the message work on a previous reading (an edit word, or a word pointing back at it)?"""
+    return find_cues(message).any
+
+
+def drops_a_condition(message: str, previous_question: str = "") -> bool:
+    """'drop the JFK filter', 'drop the month', or 'drop jfk' after a question that said 'jfk': a change to
+    the reading, not to the data."""
+    words = dialogue_words()
+    if re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b", message, re.I):
+        return True
+    said = re.fullmatch(rf"\s*{phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?([\w' -]+?)\W*", message, re.I)
+    asked = set(re.findall(r"[\w'-]+", previous_question.lower()))
+    if said and asked and set(re.findall(r"[\w'-]+", said.group(1).lower())) <= asked:
+        return True  # what it takes away was said in the question before: a condition of it
+    # a time window named alone after the drop word ('drop the month', 'remove the dates') is no table
+    return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?"
+                          rf"{phrase(words['time_nouns'])}\W*$", message.strip(), re.I))
+
+
+def going_back(message: str) -> str | None:
+    """'go back to the previous one, by month': the rest of the message, to be read against the reading
+    before the last one; None when the message does not go back."""
+    text = " ".join(message.replace("\u2019", "'").split())
+    m = has(text, dialogue_words()["back_words"])
+    return None if m is None else _cut(text, m)
+
+
+def empty_words() -> frozenset[str]:
+    return frozenset(str(w).lower() for w in dialogue_words()["empty_words"])
+
+
+def reply_words() -> frozenset[str]:
+    """Words of a typed answer that name no option ('where they …'), with the empty words."""
+    return empty_words() | frozenset(str(w).lower() for w in dialogue_words()["reply_words"])
+
+
+def says_nothing_else(text: str) -> bool:
+    """Only empty words left ('just the … pls' once 'sql' is out): nothing for the question reader."""
+    return all(w in empty_words() for w in re.findall(r"[\w'-]+", text.lower()))
+
+
+def pointing_word(message: str) -> str | None:
+    """The word pointing at a previous answer's things or place ('those', 'there'), if the message has one."""
+    words = dialogue_words()
+    if find_cues(message).things and (m := has(message, words["things"])):
+        return m.group(0)
+    if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), message, re.I):
+        return m.group(0)
+    return None
+
+
+def only_edits(message: str) -> bool:
+    """The message only changes a previous reading ('drop the airline filter', 'top 3', 'as a bar chart'):
+    once its edit words are out, nothing is left to read as a question."""
+    cues = find_cues(message)
+    return cues.any and says_nothing_else(cues.text)

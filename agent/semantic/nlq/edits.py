@@ -1,0 +1,418 @@
+"""Edits of a reading: what a follow-up in a thread does to the previous question's intent.
+
+Each operation takes the previous `StructuredIntent` and returns a new one, with a few words
+saying what changed ("EWR instead of JFK"), so the reading line can tell the person. They are
+general: they know dimensions, filters, time windows, groupings, limits and metrics, never a
+particular question. `agent/semantic/nlq/follow_up.py` decides which to apply to a message.
+"""
+
+from __future__ import annotations
+
+import calendar
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from agent.semantic.compile.definitions import Definition
+from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
+from agent.semantic.model.runtime import Metric, SemanticModel
+
+ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them
+
+
+@dataclass
+class Edited:
+    """An intent after edits, with what each edit changed in words and the chart asked for."""
+
+    intent: StructuredIntent
+    changes: list[str] = field(default_factory=list)
+    chart: ChartKind | None = None
+
+    def then(self, intent: StructuredIntent, change: str) -> "Edited":
+        return Edited(intent, [*self.changes, change], self.chart)
+
+
+def _label(model: SemanticModel, name: str) -> str:
+    dim = model.dimension_by_name.get(name)
+    return dim.label if dim is not None else name
+
+
+def _values(flt: Filter) -> str:
+    return ", ".join(str(v) for v in flt.values)
+
+
+def _compared(flt: Filter) -> str:
+    """A condition's values with its comparison ('< 1990'); a value alone when it is equality."""
+    return _values(flt) if flt.op in ("=", "in") else f"{flt.op} {_values(flt)}"
+
+
+def same_subject(model: SemanticModel, first: str, second: str) -> bool:
+    """Do two dimensions name the same things ('carrier' code and the airline's name, joined by it)?
+    A grouping or a filter on one makes a filter on the other stale."""
+    if first == second:
+        return True
+    dims = model.dimension_by_name
+    one, two = dims.get(first), dims.get(second)
+    if one is None or two is None:
+        return False
+    if {(s.table, s.expr) for s in one.sources} & {(s.table, s.expr) for s in two.sources}:
+        return True  # one column under two names ('pizza_types__category' and 'category')
+    for join in model.joins:
+        for a, b in ((one, two), (two, one)):
+            keyed = any(s.table == join.from_table and s.expr in {k for k, _ in join.keys} for s in a.sources)
+            if keyed and any(s.table == join.to_table for s in b.sources) and not model.table_by_name[
+                    join.to_table].time:
+                return True
+    return False
+
+
+# -- filters -----------------------------------------------------------------------------------
+
+
+def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
+    """Replace the condition on the same dimension (or on one naming the same things), else add it."""
+    intent = edited.intent
+    if new in intent.filters and new.field not in intent.dimensions:  # 'go back to SFO' when it is SFO: no change
+        return edited
+    replaced = [f for f in intent.filters if same_subject(model, f.field, new.field)]
+    kept = [f for f in intent.filters if f not in replaced]
+    dims = [d for d in intent.dimensions if not (same_subject(model, d, new.field) and new.op == "=")]
+    updated = intent.model_copy(update={"filters": [*kept, new], "dimensions": dims})
+    if replaced:
+        old = replaced[0]
+        change = f"{_values(new)} instead of {_values(old)}" if old.field == new.field and old.op == new.op == "=" \
+            else f"{_label(model, new.field)} {_compared(new)} instead of {_compared(old)}" if old.field == new.field \
+            else f"{_label(model, new.field)} {_compared(new)} instead of {_label(model, old.field)} {_compared(old)}"
+    else:
+        change = f"also {_label(model, new.field)} {_values(new)}"
+    return edited.then(updated, change)
+
+
+def drop_filters(edited: Edited, fields: list[str], model: SemanticModel) -> Edited:
+    """Take away the conditions on these dimensions (and on those naming the same things)."""
+    intent = edited.intent
+    gone = [f for f in intent.filters if any(same_subject(model, f.field, d) for d in fields)]
+    if not gone:
+        return edited
+    kept = [f for f in intent.filters if f not in gone]
+    said = ", ".join(f"{_label(model, f.field)} {_values(f)}" for f in gone)
+    return edited.then(intent.model_copy(update={"filters": kept}), f"without {said}")
+
+
+def exclude_value(edited: Edited, value: Filter, model: SemanticModel) -> Edited:
+    """Leave one value out ('exclude UA'): taken off a condition that lists it, or kept out by a
+    condition of its own when none does (the other values all stay)."""
+    intent = edited.intent
+    left_out = set(value.values)
+    holding = next((f for f in intent.filters if f.field == value.field and f.op in ("=", "in")
+                    and left_out & set(f.values)), None)
+    said = f"without {_label(model, value.field)} {_values(value)}"
+    if holding is not None:
+        rest = [v for v in holding.values if v not in left_out]
+        kept = [f for f in intent.filters if f is not holding]
+        if rest:
+            kept.append(Filter(field=holding.field, op="in" if len(rest) > 1 else "=", values=rest))
+        return edited.then(intent.model_copy(update={"filters": kept}), said)
+    if any(f.field == value.field and f.op == "!=" and f.values == value.values for f in intent.filters):
+        return edited
+    outs = [Filter(field=value.field, op="!=", values=[v]) for v in value.values]
+    return edited.then(intent.model_copy(update={"filters": [*intent.filters, *outs]}), said)
+
+
+def keep_rows(edited: Edited, field: str, keys: list[Any], model: SemanticModel) -> Edited:
+    """Only the things the previous answer listed ('which of them …' after a top 5): its keys become
+    the condition on their dimension, replacing one on the same dimension."""
+    intent = edited.intent
+    kept = [f for f in intent.filters if not same_subject(model, f.field, field)]
+    flt = Filter(field=field, op="in" if len(keys) > 1 else "=", values=list(keys))
+    said = f"among the {len(keys)} {_label(model, field).lower()} values of the previous answer" if len(keys) > 1 \
+        else f"for {keys[0]}, the previous answer's {_label(model, field).lower()}"
+    return edited.then(intent.model_copy(update={"filters": [*kept, flt]}), said)
+
+
+def compare_values(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
+    """Set the new value beside the old one: one row per value, both kept ('compare with LGA')."""
+    intent = edited.intent
+    old = next((f for f in intent.filters if f.field == new.field and f.op in ("=", "in")), None)
+    values = list(dict.fromkeys([*(old.values if old else []), *new.values]))
+    kept = [f for f in intent.filters if f is not old]
+    dims = intent.dimensions if new.field in intent.dimensions else [new.field, *intent.dimensions]
+    flt = Filter(field=new.field, op="in" if len(values) > 1 else "=", values=values)
+    updated = intent.model_copy(update={"filters": [*kept, flt], "dimensions": dims})
+    return edited.then(updated, f"{' and '.join(map(str, values))} side by side")
+
+
+# -- time window ---------------------------------------------------------------------------------
+
+
+def _describe_time(time: TimeFilter | None) -> str:
+    if time is None or time.is_empty():
+        return "all dates"
+    if _calendar_said(time) is None:  # only days of the week or hours of the day
+        return " and ".join(filter(None, (_describe_weekdays(time.weekdays), _describe_hours(time.hours))))
+    if time.months and not (time.days or time.hours or time.start):
+        return " and ".join(calendar.month_name[m] for m in time.months)
+    if time.relative is not None:
+        return time.relative.words
+    if time.start is not None and time.end is not None:
+        return f"{time.start.isoformat()} to {time.end.isoformat()}"
+    if time.year is not None:
+        return str(time.year)
+    return " ".join(_year_bounds(time)) or "the new dates"
+
+
+def _year_bounds(time: TimeFilter) -> list[str]:
+    return [f"{word} {year}" for word, year in (("from", time.from_year), ("until", time.until_year)) if year]
+
+
+_CALENDAR_PARTS = ("year", "years", "from_year", "until_year", "months", "days", "from_day", "to_day", "start",
+                   "end", "relative")
+
+
+def _calendar_said(time: TimeFilter) -> TimeFilter | None:
+    """The window's calendar part (years, months, days, ranges of dates); None when it says none."""
+    part = TimeFilter(**{name: getattr(time, name) for name in _CALENDAR_PARTS})
+    return None if part.is_empty() else part
+
+
+def _describe_weekdays(days: list[int]) -> str:
+    if days == [6, 7]:
+        return "weekends"
+    if days == [1, 2, 3, 4, 5]:
+        return "weekdays"
+    return ", ".join(calendar.day_name[d - 1] for d in days)
+
+
+def _describe_hours(hours: list[int]) -> str:
+    if not hours:
+        return ""
+    if len(hours) > 1 and hours == list(range(hours[0], hours[-1] + 1)):
+        return f"hours {hours[0]}-{hours[-1]}"
+    return "hour " + ", ".join(map(str, hours))
+
+
+def set_time(edited: Edited, time: TimeFilter) -> Edited:
+    """A new time window replaces the parts of the old one it says, and keeps the others: the calendar
+    (years, months, days), the days of the week and the hours of the day are three conditions, so
+    'only weekends' after 'in March' keeps March, and 'what about April' after 'March, weekends' keeps
+    the weekends. A year said alone keeps the months said before ('in 2013' after 'in March')."""
+    intent = edited.intent
+    old = intent.time
+    if old is not None and not old.is_empty():
+        said_calendar = _calendar_said(time)
+        if said_calendar is None or (time.year is not None and not (time.months or time.days or time.start
+                                                                      or time.relative or time.from_day)):
+            calendar_kept = _calendar_said(old) or TimeFilter()
+            if said_calendar is not None:  # the year alone
+                calendar_kept = calendar_kept.model_copy(update={"year": time.year, "years": [], "from_year": None,
+                                                                 "until_year": None})
+            said_calendar = calendar_kept
+        merged = said_calendar.model_copy(update={"weekdays": time.weekdays or old.weekdays,
+                                                   "hours": time.hours or old.hours})
+        if merged == old:  # 'in February' again: nothing changes, and nothing is said to
+            return edited
+        if _calendar_said(time) is None:  # nothing of the calendar said: what was said is added, or replaced
+            replaced = [d for d, new, was in (("weekdays", time.weekdays, old.weekdays), ("hours", time.hours, old.hours))
+                        if new and was and new != was]
+            said = _describe_time(time.model_copy(update={n: getattr(TimeFilter(), n) for n in _CALENDAR_PARTS}))
+            change = f"{said} instead of {_describe_time(TimeFilter(weekdays=old.weekdays, hours=old.hours))}" \
+                if replaced else f"only {said}"
+            return edited.then(intent.model_copy(update={"time": merged}), change)
+        time = merged
+    change = f"{_describe_time(time)} instead of {_describe_time(old)}" if old and not old.is_empty() \
+        else f"for {_describe_time(time)}"
+    return edited.then(intent.model_copy(update={"time": time}), change)
+
+
+def exclude_months(edited: Edited, months: list[int]) -> Edited:
+    """Leave months out ('without December'): taken off the months asked, or off the whole year when none were."""
+    intent = edited.intent
+    old = intent.time or TimeFilter()
+    kept = [m for m in (old.months or range(1, 13)) if m not in months]
+    if not kept or kept == old.months:
+        return edited
+    said = "without " + " and ".join(calendar.month_name[m] for m in months)
+    return edited.then(intent.model_copy(update={"time": old.model_copy(update={"months": kept})}), said)
+
+
+def whole_period(edited: Edited) -> Edited:
+    """Drop the calendar restriction below the year: 'for the whole year' after 'in June'."""
+    intent = edited.intent
+    old = intent.time
+    if old is None or old.is_empty():
+        return edited
+    kept: TimeFilter | None = TimeFilter(year=old.year, years=old.years, from_year=old.from_year, until_year=old.until_year)
+    if kept is not None and kept.is_empty():
+        kept = None
+    return edited.then(intent.model_copy(update={"time": kept}), f"all dates instead of {_describe_time(old)}")
+
+
+def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> Edited:
+    """Months beside months ('compare to February' after January): one row per month, both kept."""
+    intent = edited.intent
+    old = intent.time or TimeFilter()
+    if time.year is not None and not (time.months or time.days or time.start or time.relative or time.from_day):
+        return _compare_years(edited, time.year, model)
+    if not (time.months and (old.months or old.is_empty())):
+        return set_time(edited, time)
+    months = sorted(set(old.months) | set(time.months))
+    # quarters beside quarters ('compare with q2' after Q1) are one row each, not six months
+    quarters = [_quarter(old.months), _quarter(time.months)]
+    grain = month_dimension(intent, model, part="quarter") if None not in quarters else None
+    said = " and ".join(f"Q{q}" for q in sorted({q for q in quarters if q is not None})) if grain is not None \
+        else " and ".join(calendar.month_name[m] for m in months)
+    grain = grain or month_dimension(intent, model)
+    dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
+    updated = intent.model_copy(update={"time": old.model_copy(update={"months": months}), "dimensions": dims})
+    return edited.then(updated, said + " side by side")
+
+
+def _quarter(months: list[int]) -> int | None:
+    """The quarter these months are, whole; None when they are no calendar quarter."""
+    return months[0] // 3 + 1 if len(months) == 3 and months[0] % 3 == 1 and months == list(
+        range(months[0], months[0] + 3)) else None
+
+
+def _compare_years(edited: Edited, year: int, model: SemanticModel) -> Edited:
+    """A year beside the year asked before ('compare with 2012'): one row per year, both kept; beside a
+    reading of every year, the years are shown one row each, none left out."""
+    intent = edited.intent
+    old = intent.time or TimeFilter()
+    before = old.years or ([old.year] if old.year is not None else [])
+    years = sorted({*before, year})
+    update: dict[str, Any] = {"year": None, "years": years} if before else {"year": None, "years": []}
+    kept: TimeFilter | None = old.model_copy(update=update)
+    if kept is not None and kept.is_empty():
+        kept = None
+    grain = month_dimension(intent, model, part="year")
+    dims = intent.dimensions if grain is None or grain in intent.dimensions else [grain, *intent.dimensions]
+    said = " and ".join(map(str, years)) + " side by side" if before else f"every year, one row each, beside {year}"
+    return edited.then(intent.model_copy(update={"time": kept, "dimensions": dims}), said)
+
+
+def month_dimension(intent: StructuredIntent, model: SemanticModel, part: str = "month") -> str | None:
+    """The dimension naming the `part` of the calendar ('month', 'year') of the intent's table."""
+    table = base_table(intent, model)
+    spec = model.table_by_name.get(table) if table else None
+    if spec is not None and part in spec.time:
+        return spec.time[part]
+    own = model.dimension_by_name.get(part)  # a calendar dimension of the table under that name ('quarter')
+    if own is not None and own.kind == "time" and any(s.table == table for s in own.sources):
+        return own.name
+    grain = f"metric_time__{part}"
+    return grain if grain in model.dimension_by_name else None
+
+
+# -- grouping ------------------------------------------------------------------------------------
+
+
+def set_grouping(edited: Edited, dimensions: list[str], model: SemanticModel, *, add: bool) -> Edited:
+    """Group by the new dimensions, instead of the old ones or beside them. A dimension now grouped
+    by loses its filter ('by airline now' after 'for United')."""
+    intent = edited.intent
+    old = intent.dimensions
+    dims = list(dict.fromkeys([*old, *dimensions])) if add else list(dimensions)
+    filters = [f for f in intent.filters if not any(same_subject(model, f.field, d) for d in dimensions)]
+    dropped = [f for f in intent.filters if f not in filters]
+    order = [o for o in intent.order_by if o.field in set(intent.all_metrics()) | set(dims)]
+    limit_per = intent.limit_per if intent.limit_per in dims else None
+    updated = intent.model_copy(update={"dimensions": dims, "filters": filters, "order_by": order, "limit_per": limit_per})
+    new = " and ".join(_label(model, d) for d in dimensions)
+    if add or not old:
+        change = f"also by {new}" if old else f"by {new}"
+    else:
+        change = f"by {new} instead of by {' and '.join(_label(model, d) for d in old)}"
+    if dropped:
+        change += " (for every " + ", ".join(_label(model, f.field) for f in dropped) + ")"
+    return edited.then(updated, change)
+
+
+# -- ranking -------------------------------------------------------------------------------------
+
+
+def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = None) -> Edited:
+    """Keep the top (or bottom) N groups by the first metric; None shows every group."""
+    intent = edited.intent
+    if limit is None:
+        if intent.limit is None:
+            return edited
+        return edited.then(intent.model_copy(update={"limit": None, "limit_per": None}), "every row, not only the top")
+    metric = intent.metrics[0] if intent.metrics else None
+    order = intent.order_by
+    if descending is not None or not order:
+        down = True if descending is None else descending
+        order = [OrderBy(field=metric, descending=down)] if metric else order
+    word = "top" if (order[0].descending if order else True) else "bottom"
+    return edited.then(intent.model_copy(update={"limit": limit, "order_by": order}), f"{word} {limit}")
+
+
+# -- what is measured ----------------------------------------------------------------------------
+
+
+def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
+                defined: Sequence[Definition] = ()) -> Edited:
+    """Measure something else; the ranking follows the new measure. `defined` are the message's own
+    definitions ('the max' of a measure the model has no maximum of), kept for the new metrics they name."""
+    intent = edited.intent
+    if metrics == intent.metrics:
+        return edited
+    swap = dict(zip(intent.metrics, metrics))
+    order = [o.model_copy(update={"field": swap.get(o.field, o.field)}) for o in intent.order_by]
+    having = [h.model_copy(update={"metric": swap[h.metric]}) for h in intent.having if h.metric in swap]
+    known = {d.name for d in intent.definitions}
+    definitions = [*intent.definitions, *(d for d in defined if d.name in metrics and d.name not in known)]
+    updated = intent.model_copy(update={"metrics": metrics, "order_by": order, "having": having,
+                                        "definitions": definitions})
+    label = {**{m.name: m.label for m in model.metrics}, **{d.name: d.label for d in definitions}}
+    old = ", ".join(label[m].lower() if m in label else m for m in intent.metrics)
+    new = ", ".join(label[m].lower() if m in label else m for m in metrics)
+    return edited.then(updated, f"{new} instead of {old}")
+
+
+def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited | None:
+    """The same measure aggregated another way ('the median instead'); None when the model has no
+    such metric for it (then the person is told, not given another number)."""
+    swapped = []
+    for name in edited.intent.metrics:
+        metric = model.metric_by_name.get(name)
+        sibling = next((m for m in model.metrics if metric is not None and metric.measure is not None
+                        and m.measure == metric.measure and m.agg == agg and not m.filter), None)
+        if sibling is None:
+            return None
+        swapped.append(sibling.name)
+    return set_metrics(edited, swapped, model)
+
+
+def as_percent(edited: Edited, model: SemanticModel) -> Edited | str:
+    """'as a %': a share is shown in percent already; a count with the model's rate over it becomes that
+    rate ('cancelled flights' -> 'share of flights cancelled'); a count or total by group becomes each
+    group's share of the total. Else a sentence: what it would be a percentage of is not said."""
+    intent = edited.intent
+    metric = model.metric_by_name.get(intent.metrics[0]) if len(intent.metrics) == 1 else None
+    if metric is None:
+        return "I can show one measure at a time as a percentage; say which one."
+    if metric.expr in ("ratio", "derived"):
+        return edited.then(intent, "in percent (it is a share already)")
+    rate = model.rate_of(metric.name)
+    if rate is not None:
+        return set_metrics(edited, [rate], model)
+    if intent.dimensions and _adds_up(metric) and not metric.filter:
+        label = " and ".join(_label(model, d) for d in intent.dimensions)
+        return edited.then(intent.model_copy(update={"share_of_total": True}),
+                           f"each {label}'s share of the total, in percent")
+    return (f"I can't tell what {metric.label.lower()} should be a percentage of. Say it, for example "
+            f"as a share of the total by some grouping.")
+
+
+def _adds_up(metric: Metric) -> bool:
+    """Counts and totals add up over the groups, so each group's share of their total means something;
+    averages and counts of different values do not."""
+    expr = metric.expr.lower().replace(" ", "")
+    if metric.agg is not None:
+        return metric.agg in ("count", "sum")
+    return expr.startswith("sum") or (expr.startswith("count(") and "distinct" not in expr)
+
+
+def set_chart(edited: Edited, kind: ChartKind) -> Edited:
+    word = {"none": "as a table"}.get(kind, f"as a {kind} chart")
+    return Edited(edited.intent, [*edited.changes, word], kind)

@@ -1,0 +1,569 @@
+"""A message in a thread read as an EDIT of the previous reading, or as a question of its own.
+
+The words that only work on a previous reading (drop, instead, compare to, top 3, as a bar chart,
+the median) are listed in `dialogue_words.yaml`; they are found and taken out first. What is left
+is read by the ordinary question reader, and what it found (a value, a time window, a grouping, a
+measure) is laid over the previous intent by the operations of `edits.py`: a value replaces the
+condition on the same dimension, a grouping replaces the old one, and so on. A message that reads
+as a complete question on its own (it names what to measure, and no edit word) starts fresh.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field, replace
+
+from agent.semantic.nlq import edits
+from agent.semantic.nlq.dialogue_cues import Cues, dialogue_words, find_cues, has, phrase
+from agent.semantic.nlq.edits import Edited
+from agent.semantic.nlq.extract import PASSES
+from agent.semantic.compile.intent import Filter, StructuredIntent, base_table, validate_intent
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.draft import Draft, Extraction
+from agent.text.phrases import MONTH_ABBREVIATIONS, MONTHS
+from agent.text.words import plural_phrase
+from agent.semantic.model.values import ValueIndex
+
+@dataclass
+class FollowUp:
+    """How a message in a thread was read against the previous reading.
+
+    `edited` is the new reading when the message edits the previous one; None with `fresh` when it
+    is a question of its own; None without `fresh` when it could not be read as either (then
+    `problem` says why, or the caller reads it the old way)."""
+
+    edited: Edited | None = None
+    fresh: bool = False
+    problem: str | None = None
+    extraction: Extraction | None = None
+    unread: list[str] = field(default_factory=list)
+    over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
+
+
+def _read(text: str, model: SemanticModel, values: ValueIndex, previous: StructuredIntent | None) -> tuple[Extraction, Draft]:
+    """The question reader on `text`, with its last draft: whether a measure was said, not defaulted.
+    A value of several dimensions is read as the one `previous` filters on ('now for LGA')."""
+    fields = [f.field for f in previous.filters] if previous is not None else []
+    draft = Draft(question=text, model=model, values=values, thread_fields=fields)
+    for run in PASSES:
+        draft = run(draft)
+        if draft.outcome is not None:
+            break
+    assert draft.outcome is not None
+    return draft.outcome, draft
+
+
+def _dimension_words(model: SemanticModel, name: str) -> set[str]:
+    dim = model.dimension_by_name[name]
+    said = {dim.label.lower(), *(s.lower() for s in dim.synonyms), name.replace("_", " ")}
+    return said | {w for s in said for w in s.split() if len(w) > 3}
+
+
+def _fields_named(said: str, intent: StructuredIntent, model: SemanticModel) -> tuple[list[str], bool]:
+    """The filtered dimensions `said` names (by a value or a dimension word), and whether it names the dates."""
+    low = said.lower()
+    tokens = set(re.findall(r"[\w'-]+", low))
+    fields = [f.field for f in intent.filters if {str(v).lower() for v in f.values} & (tokens | {low})]
+    for flt in intent.filters:
+        if flt.field in model.dimension_by_name:
+            named = _dimension_words(model, flt.field)
+            if low in named or tokens & {w for w in named if " " not in w} or any(
+                    w.rstrip("s") in named for w in tokens):
+                fields.append(flt.field)
+    dates = bool(tokens & set(dialogue_words()["time_nouns"])) or (intent.time is not None and any(
+        t.isdigit() and intent.time.year == int(t) for t in tokens))
+    return list(dict.fromkeys(fields)), dates
+
+
+def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
+    """An aggregation named on its own ('the median instead')."""
+    for agg, phrases in dialogue_words()["aggregations_alone"].items():
+        if m := has(text, phrases):
+            return agg, m
+    return None
+
+
+def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+    """'flights to DEN': the rows' own noun, read as their count, with no word asking for a count."""
+    counts = {t.count_metric for t in model.tables if t.count_metric}
+    return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
+
+
+def _direction(cues: Cues, intent: StructuredIntent, model: SemanticModel) -> bool | None:
+    """Highest first for 'top', lowest for 'bottom'; 'best' and 'worst' by whether more is better."""
+    if cues.polarity is None:
+        return cues.descending
+    metric = model.metric_by_name.get(intent.metrics[0]) if intent.metrics else None
+    higher_is_better = metric is not None and metric.higher_is_better
+    return higher_is_better == (cues.polarity == "best")
+
+
+def _with_previous_measure(previous: StructuredIntent, rest: str, model: SemanticModel,
+                           values: ValueIndex) -> Extraction | None:
+    """The message's words read after the previous measure's name; None when that reads no better."""
+    labels = [model.metric_by_name[m].label for m in previous.metrics if m in model.metric_by_name]
+    if not labels:
+        return None
+    extraction, _ = _read(f"{' and '.join(labels)} {rest}", model, values, previous)
+    return extraction if extraction.intent is not None else None
+
+
+def _swapped_into_measure(previous: StructuredIntent, rest: str, model: SemanticModel,
+                          values: ValueIndex) -> tuple[Extraction, Draft] | None:
+    """'no, arrival' after 'median departure delay': a word or two said alone that, put in place of one
+    word of the previous measure's name, name another measure ('median arrival delay')."""
+    said = _content(rest)
+    if not 1 <= len(said) <= 2:
+        return None
+    for name in previous.metrics:
+        metric = model.metric_by_name.get(name)
+        words = metric.label.lower().split() if metric is not None else []
+        for i in range(len(words)):
+            if words[i] in said:
+                continue
+            extraction, draft = _read(" ".join([*words[:i], *said, *words[i + 1:]]), model, values, previous)
+            found = extraction.intent
+            if found is not None and found.metrics and found.metrics != previous.metrics and not (
+                    extraction.ignored_words or draft.defaulted):
+                return extraction, draft
+    return None
+
+
+def _things(previous: StructuredIntent, model: SemanticModel) -> str:
+    """'them' after an answer by carrier is the carriers: the previous grouping's name."""
+    dims = [d for d in previous.dimensions if d in model.dimension_by_name]
+    return model.dimension_by_name[dims[0]].label if dims else ""
+
+
+def _ranks_alone(cues: Cues) -> bool:
+    """The message's only dialogue words say how many to keep and in which order ('top 5')."""
+    return cues.limit is not None and not replace(cues, limit=None, descending=None, polarity=None).any
+
+
+def _bare_year(text: str) -> str:
+    """'what about 2015', 'sorry, I meant 2013': in a thread, a year said alone is the year asked about
+    (in a question of its own a bare number may be anything, so the reader wants 'in 2015'). So is a
+    month's name said alone ('no i meant may': 'may' is no verb there)."""
+    content = _content(text)
+    if len(content) == 1 and (re.fullmatch(r"(19|20)\d\d", content[0]) or content[0] in MONTHS
+                              or content[0] in MONTH_ABBREVIATIONS):
+        return f"in {content[0]}"
+    return text
+
+
+_COMPARED_WORDS = {">": "more than", "<": "less than", ">=": "at least", "<=": "at most"}
+
+
+def _bare_number(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'make it 200' after 'planes with more than 300 seats': a number said alone is the new bound of the one
+    number the previous reading compares, said again with that number's name and comparison."""
+    content = _content(text)
+    compared = [f for f in previous.filters if f.op in _COMPARED_WORDS and f.field in model.dimension_by_name
+                and model.dimension_by_name[f.field].kind == "numeric"]
+    if len(content) != 1 or not re.fullmatch(r"\d+(?:\.\d+)?", content[0]) or len(compared) != 1:
+        return text
+    flt = compared[0]
+    return f"{model.dimension_by_name[flt.field].label} {_COMPARED_WORDS[flt.op]} {content[0]}"
+
+
+def _content(text: str) -> list[str]:
+    return [w for w in re.findall(r"[\w'-]+", text.lower()) if w not in set(dialogue_words()["empty_words"])]
+
+
+def _thread_undecided(text: str, found: StructuredIntent, model: SemanticModel, values: ValueIndex,
+                      previous: StructuredIntent) -> Extraction | None:
+    """'what about LGA' after 'from JFK to BOS': a value of two dimensions the previous reading both filters
+    on replaces either; the thread does not decide which, so it is asked (one button per meaning). The
+    message read alone says whether its own words decide; None when they do or no such value was said."""
+    filtered = {f.field for f in previous.filters if f.op in ("=", "in")}
+    if len(filtered) < 2 or not any(f.field in filtered and f.op in ("=", "in") for f in found.filters):
+        return None
+    alone, _ = _read(text, model, values, None)
+    asked = [a for a in alone.ambiguous if a.of_value and len(set(a.options) & filtered) >= 2]
+    if not asked:
+        return None
+    return alone.model_copy(update={"ambiguous": [a.model_copy(update={"options": [o for o in a.options if o in filtered]})
+                                                  for a in asked]})
+
+
+def _months_named(said: str) -> list[int]:
+    """The months a phrase names and nothing else ('december', 'jan and feb'); [] otherwise."""
+    words = [w for w in re.findall(r"[\w'-]+", said.lower()) if w not in {"and", "or", "the", "nor"}]
+    months = [MONTHS.index(w) + 1 if w in MONTHS else MONTH_ABBREVIATIONS.get(w) for w in words]
+    return sorted({m for m in months if m is not None}) if words and None not in months else []
+
+
+def _values_cued(said: str, model: SemanticModel, values: ValueIndex) -> str:
+    """'exclude ua and aa': after a drop word the words are values, so a code read as a value only after its
+    cue ('on aa') gets its dimension's cue, when it is such a code of one dimension only."""
+    words = []
+    for word in said.split():
+        dims = {item.dimension for item in values.phrases if item.needs_cue and item.words == (word.lower(),)}
+        cues = model.dimension_by_name[next(iter(dims))].value_cues if len(dims) == 1 else []
+        words += [cues[0], word] if cues else [word]
+    return " ".join(words)
+
+
+def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
+                     previous: StructuredIntent) -> list[Filter] | Extraction:
+    """'exclude UA', 'without LGA': the values named after a drop word that no condition holds, each to be
+    left out; their reading when it must ask (a value of two columns), [] when they name no value."""
+    extraction, _ = _read(_values_cued(said, model, values), model, values, previous)
+    if extraction.unknown_values or extraction.ambiguous:
+        return extraction
+    found = extraction.intent
+    if found is None or not found.filters or extraction.ignored_words:
+        return []
+    if any(f.op not in ("=", "in") or f.field not in model.dimension_by_name for f in found.filters):
+        return []
+    return list(found.filters)
+
+
+def _years_outside_the_data(found: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                            values: ValueIndex) -> str | None:
+    """'compare with 2012' on data that holds 2013 only: a year the message names that the data's dates do
+    not reach is said, with the span they cover, and nothing is run (an empty answer would read as
+    'nothing happened that year'). None when every year named is in the data, or its span is unknown."""
+    time = found.time
+    named = sorted({*([time.year] if time is not None and time.year is not None else []),
+                    *(time.years if time is not None else [])})
+    table = base_table(previous, model)
+    if not named or table is None:
+        return None
+    first, last = values.earliest_date(table), values.latest_date(table)
+    if first is None or last is None:
+        return None
+    missing = [y for y in named if not first.year <= y <= last.year]
+    if not missing:
+        return None
+    held = str(first.year) if first.year == last.year else f"{first.year} to {last.year}"
+    return (f"The {table} data runs from {first.isoformat()} to {last.isoformat()} ({held} only), so it has nothing "
+            f"for {' or '.join(map(str, missing))}; I did not run it. Ask about {held} and I will.")
+
+
+def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: SemanticModel) -> str | None:
+    """'there', 'that airport' after an answer of one row by a grouping ('which origin had the most …'): the
+    grouping whose one value the message points at; None when the answer was no single thing."""
+    grouped = [d for d in previous.dimensions if d in model.dimension_by_name
+               and model.dimension_by_name[d].kind != "time"]
+    if previous.limit != 1 or len(grouped) != 1:
+        return None
+    named = _dimension_words(model, grouped[0])
+    if cues.place or any(w in named or w.rstrip("s") in named for w in cues.pointed):
+        return grouped[0]
+    return None
+
+
+def _not_the_old_grouping(message: str, previous: StructuredIntent, model: SemanticModel) -> str | None:
+    """'by origin not carrier': 'not' with the name of what the previous answer is grouped by, ending the
+    message, replaces that grouping; the message without those words, else None. 'not' before anything else
+    ('not cancelled') is left to the reader."""
+    text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", " ".join(message.split())).strip()
+    m = re.search(rf"(?<![\w']){phrase(dialogue_words()['not_this_words'])}\s+(?:the\s+)?([\w' -]+?)$", text, re.I)
+    if m is None:
+        return None
+    said = m.group(1).lower().strip()
+    if any(said in _dimension_words(model, d) or said.rstrip("s") in _dimension_words(model, d)
+           for d in previous.dimensions if d in model.dimension_by_name):
+        return text[: m.start()].strip()
+    return None
+
+
+def _cued_value(text: str, previous: StructuredIntent, model: SemanticModel, values: ValueIndex) -> str:
+    """'what about sea' after 'to SFO': a code that is also an everyday word is a value only after its cue
+    ('to sea'); said alone in a thread whose last reading filters that value's dimension, the old condition
+    is its cue, so the dimension's own cue is put before it."""
+    content = _content(text)
+    if len(content) != 1:
+        return text
+    filtered = {f.field for f in previous.filters if f.op in ("=", "in")}
+    for item in values.phrases:
+        if item.needs_cue and item.words == (content[0],) and item.dimension in filtered:
+            cues = model.dimension_by_name[item.dimension].value_cues
+            if cues:
+                return f"{cues[0]} {content[0]}"
+    return text
+
+
+def _place_the_data_lacks(found: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                          values: ValueIndex) -> str | None:
+    """'and in boston?' after 'avg temp at JFK': a value of a dimension the measure's table does not have
+    itself (reached only through another table: flights' destination from the weather), of the same kind
+    of thing as the one filtered before (both labelled from the same table: airports), asks for another
+    such thing the data does not hold. Said, with the ones it holds, and nothing is run."""
+    table = base_table(previous, model)
+    dims = model.dimension_by_name
+    if table is None:
+        return None
+    filtered = [f for f in previous.filters if f.field in dims and f.op in ("=", "in")]
+    for flt in found.filters:
+        new = dims.get(flt.field)
+        if new is None or new.value_labels is None or any(f.field == flt.field for f in filtered) or any(
+                s.table == table and s.join is None for s in new.sources):
+            continue
+        for old in filtered:
+            labels = dims[old.field].value_labels
+            if old.field != flt.field and labels is not None and (labels.table, labels.key) == (
+                    new.value_labels.table, new.value_labels.key):
+                held = values.values.get(old.field, [])
+                listed = f" ({', '.join(held)})" if 0 < len(held) <= 10 else ""
+                return (f"The {table} data covers only its own {dims[old.field].label} values{listed}; it has "
+                        f"nothing for {', '.join(map(str, flt.values))}, so I did not run it.")
+    return None
+
+
+def _rows_noun_put_in(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'how many were delayed' after an answer on flights: the count is of the previous answer's rows, so its
+    table's noun goes where none was said ('how many flights were delayed')."""
+    table = base_table(previous, model)
+    nouns = model.table_by_name[table].entity_words if table in model.table_by_name else []
+    if not nouns:
+        return text
+    words = dialogue_words()
+    return re.sub(rf"(?<![\w'])(how\s+many)\s+(?={phrase(words['counted_verbs'])}(?![\w']))",
+                  lambda m: f"{m.group(1)} {plural_phrase(nouns[0])} ", text, flags=re.I)
+
+
+def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
+    kept = _not_the_old_grouping(message, previous, model)
+    cues = find_cues(kept if kept is not None else message)
+    cues.replace = cues.replace or kept is not None
+    pointed_at = _one_thing_pointed_at(previous, cues, model)
+    if pointed_at is not None:
+        # the one row's value stands for the thing; the ranking that chose it has done its work, and the
+        # word naming the thing ('airport') is no new grouping or question
+        naming = _dimension_words(model, pointed_at)
+        thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming}  # 'airport' in 'that airport'
+        cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
+        previous = previous.model_copy(update={"limit": None, "order_by": []})
+    rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
+    rest = _bare_number(rest, previous, model)
+    rest = _rows_noun_put_in(rest, previous, model)
+    extraction: Extraction | None = None
+    draft: Draft | None = None
+    if _content(rest):
+        extraction, draft = _read(rest, model, values, previous)
+    if extraction is not None and (extraction.intent is None or extraction.ignored_words):
+        extraction, draft = _swapped_into_measure(previous, rest, model, values) or (extraction, draft)
+    said_measure = draft is not None and extraction is not None and extraction.intent is not None \
+        and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
+        and not only_rows_named(extraction.intent, rest, model)
+    agg = None
+    if not said_measure and (named := _aggregation(rest)):
+        agg, match = named
+        rest = (rest[: match.start()] + " " + rest[match.end():]).strip()
+        extraction, draft = _read(rest, model, values, previous) if _content(rest) else (None, None)
+    if extraction is not None and extraction.intent is not None and said_measure and not cues.any:
+        intent = extraction.intent
+        if intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3:
+            return FollowUp(fresh=True, extraction=extraction)
+    if extraction is not None and extraction.intent is not None and said_measure and _ranks_alone(cues):
+        # 'top 5 pizza types by quantity sold': a measure, things to rank and how many is a question of its
+        # own, read whole (its 'top 5' too), not an edit of the previous one ('top 3 by arrival delay' is)
+        whole, _ = _read(message, model, values, previous)
+        if whole.intent is not None and whole.intent.dimensions and whole.intent.limit is not None:
+            return FollowUp(fresh=True, extraction=whole)
+    if extraction is not None and extraction.intent is None:
+        # 'by size' alone takes the default measure, which may not go with it, and '2015' alone
+        # names nothing to measure; the previous measure is what the message keeps, so its words
+        # are read with that measure's
+        extraction = _with_previous_measure(previous, rest, model, values) or extraction
+    if extraction is not None and extraction.intent is not None and not said_measure:
+        extraction = _year_of_the_filtered(previous, rest, extraction, model, values) or extraction
+    if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
+        return FollowUp(extraction=extraction)
+    if extraction is not None and extraction.intent is not None and (
+            undecided := _thread_undecided(rest, extraction.intent, model, values, previous)) is not None:
+        return FollowUp(extraction=undecided)
+
+    if extraction is not None and extraction.intent is not None and (
+            outside := _years_outside_the_data(extraction.intent, previous, model, values)
+            or _place_the_data_lacks(extraction.intent, previous, model, values)) is not None:
+        return FollowUp(problem=outside)
+
+    edited = Edited(previous)
+    if cues.drop_all:
+        edited = edits.drop_filters(edited, [f.field for f in previous.filters], model)
+        if previous.time is not None and not previous.time.is_empty():
+            edited = edits.whole_period(edited)
+    for said in cues.dropped:
+        fields, dates = _fields_named(said, edited.intent, model)
+        if not fields and not dates and (months := _months_named(said)):  # 'without december'
+            edited = edits.exclude_months(edited, months)
+            continue
+        if not fields and not dates:
+            left_out = _values_left_out(said, model, values, previous)
+            if isinstance(left_out, Extraction):
+                return FollowUp(extraction=left_out)
+            for flt in left_out:
+                edited = edits.exclude_value(edited, flt, model)
+            continue
+        edited = edits.drop_filters(edited, fields, model)
+        if dates:
+            edited = edits.whole_period(edited)
+    if cues.whole_period:
+        edited = edits.whole_period(edited)
+
+    found = extraction.intent if extraction is not None else None
+    if found is not None:
+        edited = _lay_over(edited, found, cues, said_measure, model)
+        if not said_measure and not found.dimensions and (role := _other_role(rest, edited.intent, model)):
+            edited = edits.set_grouping(edited, role, model, add=False)
+    if agg is not None:
+        switched = edits.switch_aggregation(edited, agg, model)
+        if switched is None:
+            names = ", ".join(model.metric_by_name[m].label.lower() for m in edited.intent.metrics
+                              if m in model.metric_by_name)
+            return FollowUp(problem=f"The semantic model has no {agg} of {names}, so I did not change the measure.")
+        edited = switched
+    if cues.percent:
+        shown = edits.as_percent(edited, model)
+        if isinstance(shown, str):
+            return FollowUp(problem=shown)
+        edited = shown
+    if cues.all_rows:
+        edited = edits.set_limit(edited, None)
+    if cues.limit is not None:
+        edited = edits.set_limit(edited, cues.limit, descending=_direction(cues, edited.intent, model))
+    if cues.chart is not None:
+        edited = edits.set_chart(edited, cues.chart)
+    if not edited.changes:
+        if found is not None and found.filters and all(f in previous.filters for f in found.filters) \
+                and not (found.dimensions or found.time or said_measure or cues.any and not cues.back and not cues.lead_in):
+            return FollowUp(edited=edited, extraction=extraction)  # 'back to SFO' when it is SFO: the reading as it is
+        return FollowUp(extraction=extraction)
+    problems = validate_intent(edited.intent, model)
+    if problems:
+        return FollowUp(problem=" ".join(problems), extraction=extraction)
+    unread = extraction.ignored_words if extraction is not None and found is not None else []
+    return FollowUp(edited=edited, extraction=extraction, unread=unread,
+                    over_rows=cues.things or pointed_at is not None)
+
+
+def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
+    """What the message's own reading names, put in place of the same parts of the previous reading."""
+    previous = edited.intent
+    metrics = _aggregation_kept(found.metrics, previous, cues.text, model)
+    if said_measure and metrics and metrics != previous.metrics:
+        edited = edits.set_metrics(edited, metrics, model, found.definitions)
+    # 'compare with LGA', 'LGA too', 'add February' after 'from JFK in January': both values, one row each
+    beside = cues.compare or cues.add and not cues.replace
+    for flt in found.filters:
+        if beside and flt.op in ("=", "in") and any(f.field == flt.field and f.op in ("=", "in")
+                                                     for f in edited.intent.filters):
+            edited = edits.compare_values(edited, flt, model)
+        else:
+            edited = edits.put_filter(edited, flt, model)
+    if found.time is not None and not found.time.is_empty():
+        edited = edits.compare_periods(edited, found.time, model) if beside else edits.set_time(edited, found.time)
+    # 'top 3 by distance' after 'total distance by carrier': ranked by the measure, no grouping by what it sums
+    measured = {model.metric_by_name[m].measure for m in edited.intent.metrics if m in model.metric_by_name} \
+        if cues.limit is not None or found.limit is not None else set()
+    grouped = [d for d in found.dimensions if d not in {f.field for f in found.filters}
+               and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d)) and d not in measured]
+    if grouped and grouped != edited.intent.dimensions:
+        # 'by carrier' after 'compare with February' splits both months by carrier; 'instead' replaces them
+        add = not cues.replace and (cues.add or _only_compared(edited.intent, model))
+        edited = edits.set_grouping(edited, grouped, model, add=add)
+    if found.limit is not None and cues.limit is None:
+        descending = found.order_by[0].descending if found.order_by else True
+        edited = edits.set_limit(edited, found.limit, descending=descending)
+    return edited
+
+
+
+def _only_compared(intent: StructuredIntent, model: SemanticModel) -> bool:
+    """Is the reading grouped only by what it sets side by side: the values its condition lists ('JFK and
+    LGA', grouped by origin) or two periods of its calendar grain (January and February, by month)?"""
+    if not intent.dimensions:
+        return False
+    for dim in intent.dimensions:
+        listed = any(f.field == dim and f.op == "in" and len(f.values) >= 2 for f in intent.filters)
+        time = intent.time
+        periods = {"month": len(time.months), "quarter": len({(m - 1) // 3 for m in time.months}),
+                   "year": len(time.years)} if time is not None else {}
+        grain = next((part for part in periods if edits.month_dimension(intent, model, part) == dim), None)
+        if not listed and (grain is None or periods[grain] != 2):
+            return False
+    return True
+
+
+def _other_role(text: str, intent: StructuredIntent, model: SemanticModel) -> list[str] | None:
+    """'same for arrivals' after flights by origin airport: a word naming only another dimension whose values
+    are the same things (destination and origin are both airports) swaps it into the grouping; the grouping
+    with it swapped in, else None."""
+    dims = model.dimension_by_name
+    words = {w.rstrip("s") for w in _content(text)} | set(_content(text))
+    for i, name in enumerate(intent.dimensions):
+        old = dims.get(name)
+        if old is None or old.value_labels is None:
+            continue
+        for other in model.dimensions:
+            labels = other.value_labels
+            if other.name == name or labels is None or (labels.table, labels.key) != (
+                    old.value_labels.table, old.value_labels.key) or other.name in intent.dimensions:
+                continue
+            if words & (_dimension_words(model, other.name) - _dimension_words(model, name)):
+                return [*intent.dimensions[:i], other.name, *intent.dimensions[i + 1:]]
+    return None
+
+
+def _year_of_the_filtered(previous: StructuredIntent, rest: str, extraction: Extraction, model: SemanticModel,
+                          values: ValueIndex) -> Extraction | None:
+    """'what about before 1990' after 'planes built after 2000': on a table with no calendar of its own, a year
+    said alone is the year-valued number the previous reading compares ('year the plane was built'), read
+    with that number's name; None when the table has a calendar or the message names no year."""
+    time = extraction.intent.time if extraction.intent is not None else None
+    table = base_table(previous, model)
+    if time is None or table not in model.table_by_name or model.table_by_name[table].time or not (
+            time.year or time.years or time.from_year or time.until_year):
+        return None
+    for flt in previous.filters:
+        dim = model.dimension_by_name.get(flt.field)
+        if dim is None or dim.kind != "numeric" or flt.op not in ("<", ">", "<=", ">=", "="):
+            continue
+        again, _ = _read(f"{dim.label} {rest}", model, values, previous)
+        found = again.intent
+        if found is not None and found.time is None and any(f.field == flt.field for f in found.filters):
+            return again
+    return None
+
+
+def _aggregation_kept(metrics: list[str], previous: StructuredIntent, said: str, model: SemanticModel) -> list[str]:
+    """'no, I meant arrival delay' after 'median departure delay': another measure named without an aggregation
+    (read as its default one, the average) keeps the previous one's (the median of arrival delay), when the
+    model has it; `metrics` as they are otherwise ('the longest arrival delay' names its own)."""
+    by_name = model.metric_by_name
+    old = [by_name[m] for m in previous.metrics if m in by_name]
+    new = [by_name[m] for m in metrics if m in by_name]
+    if len(old) != 1 or len(new) != 1 or len(metrics) != 1 or old[0].measure is None or new[0].measure is None \
+            or old[0].agg is None or old[0].agg == new[0].agg or not new[0].default or _aggregation(said) is not None:
+        return metrics
+    kept = next((m for m in model.metrics if m.measure == new[0].measure and m.agg == old[0].agg and not m.filter), None)
+    return [kept.name] if kept is not None else metrics
+
+
+def outside_the_data(edited: StructuredIntent, previous: StructuredIntent, model: SemanticModel,
+                     values: ValueIndex) -> str | None:
+    """An edit made elsewhere (an LLM's) checked as the offline reader checks its own: a year the data's dates do
+    not reach, or a place the measure's table does not hold, is said and nothing is run; None when it is fine."""
+    return _years_outside_the_data(edited, previous, model, values) or _place_the_data_lacks(
+        edited, previous, model, values)
+
+
+def asks_a_count(text: str) -> bool:
+    """Does the text ask for a count ('how many flights …', 'the number of …'), by its words alone?"""
+    return bool(has(text, [w for w in dialogue_words()["counting_words"] if w != "per"]))
+
+
+def names_no_measure(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
+    """'per month', 'by genre', 'what about comedy' read alone: a count of rows put in for a measure nobody named
+    (no counting word but 'per', no word for the rows counted, no word of the count's own name)."""
+    counts = {t.count_metric for t in model.tables if t.count_metric}
+    if not found.metrics or not set(found.metrics) <= counts:
+        return False
+    table = model.table_by_name.get(base_table(found, model) or "")
+    nouns = [*(table.entity_words if table else []), *(plural_phrase(w) for w in (table.entity_words if table else []))]
+    metrics = [model.metric_by_name[m] for m in found.metrics if m in model.metric_by_name]
+    names = [*nouns, *(m.label for m in metrics), *(s for m in metrics for s in m.synonyms)]
+    return not asks_a_count(text) and not (names and has(text, names))

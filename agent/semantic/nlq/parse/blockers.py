@@ -1,0 +1,52 @@
+"""Pass: what the earlier passes could not place, each a reason to ask back or to say what is missing
+instead of answering a different question: an aggregation with nothing to apply to, part of a value,
+a value the warehouse lacks, a word with two meanings, a condition whose subject is unknown, a
+distinct count or a measure the model lacks."""
+
+from __future__ import annotations
+
+from agent.semantic.nlq.parse.coverage import ask_about, unread_words
+from agent.semantic.nlq.parse.draft import Draft
+from agent.semantic.nlq.parse.state import UnknownValue, mention_text
+from agent.semantic.model.values import ValueIndex
+
+
+def blockers_pass(draft: Draft) -> Draft:
+    state, model = draft.state, draft.model
+    chosen_aggs = {model.metric_by_name[name].agg for options in draft.metric_choices for name in options
+                   if isinstance(name, str) and name in model.metric_by_name}
+    idle = [m for m in state.mentions if m.has("agg") and not m.used and not m.has("rank")
+            and m.of("agg")[0].name not in chosen_aggs]  # 'how late on average': the metric is an average
+    if idle:  # 'average order value' where no measure is the order value: an average of nothing named
+        unread = unread_words(draft)
+        if unread:  # 'average agee': the word it applies to was not read; offer the nearest names
+            return ask_about(draft, unread)
+        return draft.stop(f"I could not tell what “{mention_text(state, idle[0])}” applies to: name a measure of "
+                          "this model.")
+    unknown = draft.unknown + partial_values(draft.ignored(), draft.values)
+    if unknown:
+        names = ", ".join(f"'{u.text}'" for u in unknown)
+        return draft.stop(f"{names} is not a value found in the warehouse.", unknown_values=unknown)
+    if draft.ambiguous:
+        return draft.stop("A word could mean more than one thing.", ambiguous=draft.ambiguous)
+    if draft.unresolved:
+        return draft.stop("I could not tell what " + ", ".join(f"'{u}'" for u in draft.unresolved) + " refers to.")
+    if draft.uncounted:
+        return draft.stop("The semantic model has no metric counting distinct " + ", ".join(draft.uncounted) + ".")
+    if draft.unmatched:
+        return draft.stop("The semantic model has no metric for the " + ", ".join(draft.unmatched) + ".")
+    return draft
+
+
+def partial_values(ignored: list[str], values: ValueIndex) -> list[UnknownValue]:
+    """'urgent orders' where the data says '1-URGENT': a word of a value nobody placed would be a
+    dropped condition, so it is asked back with the values it may mean."""
+    found = []
+    for word in ignored:
+        if len(word) < 3 or not word.isalpha():
+            continue
+        hits = values.containing(word)
+        if len(hits) == 1:
+            dimension, options = next(iter(hits.items()))
+            found.append(UnknownValue(text=word, dimension=dimension, suggestions=options))
+    return found

@@ -1,0 +1,143 @@
+"""Pass: which date the calendar words and time grains are about, when the question names one
+that is not the measure's own ('line items shipped in December 1996', 'revenue per year (by
+order date)'). Without one, a measure is dated by its model's agg_time_dimension."""
+
+from __future__ import annotations
+
+from agent.semantic.compile.intent import Filter, TimeFilter
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.state import State, consume_with_mentions, mention_at
+from agent.semantic.nlq.parse.draft import Draft
+from agent.semantic.nlq.parse.defining import asides
+from agent.text.phrases import tokenize
+
+_CUES = [("by",), ("using",), ("based", "on"), ("according", "to"), ("on",)]
+# what follows a verb's stem in a date column's name: ship -> ship date, create -> created at
+_DATE_SUFFIXES = ("date", "time", "at", "on", "day", "timestamp", "ts", "dt")
+
+
+def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grain: bool,
+                asides: list[tuple[str, ...]]) -> str | None:
+    """The time dimension chosen, or None. `dated`: the question has calendar words or a grain,
+    so a date named 'by' or a verb ('shipped') says which date they are about. 'By <date>' groups
+    by that date, unless the answer is already by a grain ('per year (by order date)') or it is
+    said aside, in parentheses ('in 1996 (by order date)')."""
+    if not dated:
+        return None
+    for mention in state.mentions:
+        if mention.used:
+            continue
+        times = [e.name for e in mention.of("dimension") if model.is_date(e.name)]
+        cue = state.cue_before(mention.start, _CUES)
+        if not cue and _grain_of(state, mention.start):
+            cue = ("of",)  # 'by year of order date': the grain is of that date
+        if len(times) != 1 or not cue:
+            continue
+        said = tuple(t.low for t in state.tokens[mention.start - len(cue):mention.end])
+        if grouped_by_grain or any(_contains(aside, said) for aside in asides):
+            consume_with_mentions(state, [*range(mention.start - len(cue), mention.end)])
+            return times[0]
+    for index, token in enumerate(state.tokens):
+        here = mention_at(state, index)
+        # a verb the thesaurus gives a table's rows ('reviewed': what a review records) may name its date too
+        verb_of_rows = here is not None and all(e.kind == "entity" and e.related for e in here.entries)
+        if index in state.used_tokens or (here is not None and not verb_of_rows) or token.low in state.function_words:
+            continue
+        found = _dimension_of_verb(token.low, model)
+        if found is not None:
+            consume_with_mentions(state, [index])
+            return found
+    return None
+
+
+def _grain_of(state: State, start: int) -> bool:
+    """'year of order date': a time grain and 'of' right before the date."""
+    if start < 2 or state.tokens[start - 1].low != "of":
+        return False
+    grain = mention_at(state, start - 2)
+    return grain is not None and grain.has("grain")
+
+
+def year_of_verb(state: State, model: SemanticModel) -> str | None:
+    """'released in 1995', 'comedies released before 1990': the year column a verb names ('release_year' of
+    a table dated by a year alone), read off the question; the calendar's years are about that column
+    whichever rows are measured (a rating's own date is not its movie's release)."""
+    for index, token in enumerate(state.tokens):
+        if index in state.used_tokens or mention_at(state, index) is not None or token.low in state.function_words:
+            continue
+        found = _year_of_verb(token.low, model)
+        if found is not None:
+            state.consume(index)
+            return found
+    return None
+
+
+def _year_of_verb(word: str, model: SemanticModel) -> str | None:
+    """'released' names the release year of a table dated by a year alone ('release_year')."""
+    years = {spec.time["year"] for spec in model.table_by_name.values() if "year" in spec.time and not spec.agg_time}
+    if not years or not word.endswith("ed") or len(word) < 5:
+        return None
+    stems = {word[:-2], word[:-1], word[:-3] if word[-3] == word[-4] else word[:-2]}
+    for name in sorted(years):
+        dim = model.dimension_by_name.get(name)
+        texts = (dim.label, dim.name, *dim.synonyms) if dim is not None else (name,)
+        if any("".join(ch for ch in text.lower() if ch.isalnum()) in {stem + "year" for stem in stems} for text in texts):
+            return name
+    return None
+
+
+def _years_as_conditions(time: TimeFilter, year: str) -> list[Filter] | None:
+    """A time filter of whole years only, as conditions on a year column; None when it says more."""
+    said = time.model_dump(exclude_defaults=True, exclude={"year", "years", "from_year", "until_year"})
+    if said:
+        return None
+    if time.year is not None:
+        return [Filter(field=year, op="=", values=[time.year])]
+    if time.years:
+        return [Filter(field=year, op="in", values=list(time.years))]
+    bounds = [Filter(field=year, op=">=", values=[time.from_year])] if time.from_year is not None else []
+    return bounds + ([Filter(field=year, op="<=", values=[time.until_year])] if time.until_year is not None else [])
+
+
+def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:
+    """'shipped' -> the time dimension labelled 'ship date' (or shipdate, shipped_at), if one."""
+    if not word.endswith("ed") or len(word) < 5:
+        return None
+    stems = {word[:-2], word[:-1], word[:-3] if word[-3] == word[-4] else word[:-2], word}
+    names = {}
+    for dim in model.dimensions:
+        if not model.is_date(dim.name):
+            continue
+        for text in (dim.label, dim.name, *dim.synonyms):
+            squashed = "".join(ch for ch in text.lower() if ch.isalnum())
+            for prefix in ("", *_prefixes(dim.name)):
+                squashed_here = squashed.removeprefix(prefix)
+                if any(squashed_here in {stem + suffix for suffix in _DATE_SUFFIXES} | {stem} for stem in stems):
+                    names[dim.name] = dim.name
+    if len(names) > 1:  # 'aired': of a UK and a US air date, the one a table is dated by
+        names = {name: name for name in names if any(t.agg_time == name for t in model.tables)}
+    return next(iter(names)) if len(names) == 1 else None
+
+
+def _prefixes(name: str) -> list[str]:
+    head = name.split("_")[0]
+    return [head] if len(head) <= 3 and "_" in name else []
+
+
+def _contains(words: tuple[str, ...], part: tuple[str, ...]) -> bool:
+    return any(words[i:i + len(part)] == part for i in range(len(words) - len(part) + 1))
+
+
+def dating_pass(draft: Draft) -> Draft:
+    state, time = draft.state, draft.time
+    grains = any(m.has("grain") for m in state.mentions)
+    asides_said = [tuple(t.low for t in tokenize(inner)) for _, _, inner in asides(draft.question)]
+    draft.dated_by = read_dating(state, draft.model, dated=(time is not None and not time.is_empty()) or grains,
+                                 grouped_by_grain=grains, asides=asides_said)
+    dated = (time is not None and not time.is_empty()) or grains
+    year = draft.year_column = year_of_verb(state, draft.model) if draft.dated_by is None and dated else None
+    conditions = _years_as_conditions(time, year) if year is not None and time is not None else None
+    if conditions:
+        draft.filters += conditions
+        draft.time = None
+    return draft

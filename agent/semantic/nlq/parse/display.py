@@ -1,0 +1,94 @@
+"""Pass: the unit an answer is wanted in ('total air time in hours', 'the change, in minutes'): read
+here so 'hours' is not taken for the hour of the day. The answer is in the measure's own unit; where
+that is not the unit asked for, the reader says so rather than answer in another unit."""
+
+from __future__ import annotations
+
+from typing import Literal
+
+from agent.semantic.compile.definitions import Definition, with_definitions
+from agent.semantic.nlq.parse.comparisons import clean_number
+from agent.semantic.nlq.parse.draft import Draft
+from agent.semantic.nlq.parse.state import consume_with_mentions
+
+# 'on how many days …' counts the days that have rows (the groupings pass), not an amount of time
+_PERIOD_CUES = {"on", "in", "for", "during", "over", "across"}
+
+
+def display_unit_pass(draft: Draft) -> Draft:
+    tokens, units = draft.tokens, draft.model.unit_words
+    for i in range(len(tokens) - 1):
+        word = tokens[i + 1].low
+        if tokens[i].low == "in" and word in units and (i + 2 == len(tokens) or not tokens[i + 2].low.isalpha()
+                                                         or tokens[i + 2].low in ("for", "by", "per", "and", "of")):
+            draft.display_unit = word
+            consume_with_mentions(draft.state, [i, i + 1])  # 'in hours' is no hour of the day
+            return draft
+    # 'how many hours did planes fly': hours of something, not the hour of day; only where the data measures
+    # something in that unit (else 'how many days had orders' counts the days that have rows)
+    measured = {d.unit for d in draft.model.dimensions if d.unit}
+    for i in range(len(tokens) - 2):
+        if (tokens[i].low, tokens[i + 1].low) == ("how", "many") and tokens[i + 2].low in units \
+                and units[tokens[i + 2].low][0] in measured and not (i and tokens[i - 1].low in _PERIOD_CUES):
+            draft.display_unit, draft.amount_in_unit = tokens[i + 2].low, True
+            consume_with_mentions(draft.state, [i + 2])
+            return draft
+    return draft
+
+
+def unit_check(draft: Draft) -> str | None:
+    """Why the answer cannot be given in the unit asked for, or None. A total, average, least or most of a
+    measure kept in a smaller unit of the same kind ('air time' in minutes, asked in hours) is converted."""
+    if draft.display_unit is None or draft.intent is None:
+        return None
+    _convert(draft)
+    unit, factor = draft.model.unit_words[draft.display_unit]
+    for name in draft.intent.all_metrics():
+        metric = draft.model.metric_by_name.get(name)
+        measure = draft.model.dimension_by_name.get(metric.measure) if metric and metric.measure else None
+        if measure is None and draft.amount_in_unit:
+            return (f"“How many {draft.display_unit}” asks for an amount in {draft.display_unit}, and I read a count "
+                    f"({metric.label if metric else name}); say which measure you mean.")
+        if measure is None or (measure.unit == unit and factor == 1):
+            continue  # a count has no unit; the measure is kept in the unit asked for
+        kept = f"in {measure.unit}" if measure.unit else "in a unit the model does not name"
+        return (f"The data gives {measure.label} {kept}, and I can't show it in {draft.display_unit}; "
+                f"ask without “in {draft.display_unit}” for the figure as it is kept.")
+    return None
+
+
+_AGGREGATES: dict[str, Literal["sum", "average", "min", "max"]] = {
+    "sum": "sum", "avg": "average", "min": "min", "max": "max"}
+
+
+def _convert(draft: Draft) -> None:
+    """Each metric aggregating a measure kept in the unit the asked one is a multiple of, as a definition of
+    the same aggregate over the measure divided by that multiple ('total air time in hours')."""
+    intent, model = draft.intent, draft.model
+    assert intent is not None and draft.display_unit is not None
+    unit, factor = model.unit_words[draft.display_unit]
+    if factor == 1 or intent.contrast is not None or intent.compare is not None:
+        return
+    renamed: dict[str, str] = {}
+    definitions: list[Definition] = []
+    for name in intent.metrics:
+        metric = model.metric_by_name.get(name)
+        measure = model.dimension_by_name.get(metric.measure) if metric and metric.measure else None
+        source = next((s.expr for s in measure.sources if s.table == metric.table and s.join is None), None) \
+            if metric and measure else None
+        if metric is None or measure is None or source is None or measure.unit != unit \
+                or metric.agg not in _AGGREGATES:
+            continue
+        new = f"{name}__in_{draft.display_unit}"
+        definitions.append(Definition(name=new, label=f"{metric.label} in {draft.display_unit}", table=metric.table,
+                                      kind="measure", expr=f"({source}) / {clean_number(factor)}.0",
+                                      agg=_AGGREGATES[metric.agg]))
+        renamed[name] = new
+    if not renamed:
+        return
+    draft.intent = intent.model_copy(update={
+        "metrics": [renamed.get(m, m) for m in intent.metrics],
+        "order_by": [o.model_copy(update={"field": renamed.get(o.field, o.field)}) for o in intent.order_by],
+        "having": [h.model_copy(update={"metric": renamed.get(h.metric, h.metric)}) for h in intent.having],
+        "definitions": [*intent.definitions, *definitions]})
+    draft.model = with_definitions(model, definitions)

@@ -1,0 +1,81 @@
+"""Words of a question as tokens, and the phrase forms the lexicon matches against."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from agent.yamlload import safe_load
+
+_VOCABULARY = Path(__file__).parents[1] / "semantic" / "vocabulary.yaml"  # the reader's English words
+
+# A letter-bearing word first, so codes such as "B6" and "9E" stay whole; then numbers.
+_TOKEN = re.compile(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[<>]=?|%|(?<=\d)-(?=\d)")
+_THOUSANDS = re.compile(r"(\d+)k")
+_ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)")
+
+NUMBER_WORDS = {
+    "one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8,
+    "nine": 9, "ten": 10, "eleven": 11, "twelve": 12, "fifteen": 15, "twenty": 20, "thirty": 30,
+    "forty": 40, "fifty": 50, "hundred": 100, "twice": 2, "thrice": 3,  # 'at least twice'
+}
+
+MONTHS = ["january", "february", "march", "april", "may", "june", "july", "august", "september",
+          "october", "november", "december"]
+MONTH_ABBREVIATIONS = {"jan": 1, "feb": 2, "mar": 3, "apr": 4, "jun": 6, "jul": 7, "aug": 8, "sep": 9,
+                       "sept": 9, "oct": 10, "nov": 11, "dec": 12}
+WEEKDAYS = {name: [number] for number, name in enumerate(
+    ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"], start=1)}
+WEEKDAYS.update({"weekend": [6, 7], "weekday": [1, 2, 3, 4, 5], "workday": [1, 2, 3, 4, 5],
+                 "business day": [1, 2, 3, 4, 5]})
+# Every word that names a part of the calendar, in any of its forms.
+CALENDAR_WORDS = frozenset(
+    [*MONTHS, *MONTH_ABBREVIATIONS]
+    + [word for name in WEEKDAYS for form in (name, name + "s") for word in form.split()]
+    + "day days week weeks weekly month months monthly year years yearly hour hours hourly minute minutes "
+      "quarter quarters half today tomorrow yesterday morning afternoon evening night noon midnight".split()
+)
+
+# The generic function words (vocabulary.yaml `function_words:`); a model adds its own (`SemanticModel.function_words`).
+STOPWORDS = frozenset(safe_load(_VOCABULARY.read_text(encoding="utf-8"))["function_words"])
+
+
+@dataclass(frozen=True)
+class Token:
+    text: str  # as typed (codes are matched case-sensitively)
+    low: str
+    number: float | None = None
+    aside: bool = field(default=False, compare=False)  # said in parentheses: a restatement or a definition
+
+
+def tokenize(text: str) -> list[Token]:
+    text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
+    tokens = []
+    depth = [0] * (len(text) + 1)  # how many parentheses are open at each character
+    for i, char in enumerate(text):
+        depth[i + 1] = max(0, depth[i] + (char == "(") - (char == ")"))
+    for match in _TOKEN.finditer(text):
+        word = match.group(0)
+        aside = depth[match.start()] > 0
+        ordinal = _ORDINAL.fullmatch(word.lower())
+        thousands = _THOUSANDS.fullmatch(word.lower())
+        if word.lower().endswith("'s") and len(word) > 2:  # "JetBlue's flights": the name, then the possessive
+            tokens.append(Token(word[:-2], word[:-2].lower(), aside=aside))
+            tokens.append(Token("'s", "'s", aside=aside))
+        elif thousands:  # "20k flights"
+            tokens.append(Token(word, word.lower(), float(thousands.group(1)) * 1000, aside=aside))
+        elif ordinal:
+            tokens.append(Token(word, word.lower(), float(ordinal.group(1)), aside=aside))
+        elif re.fullmatch(r"\d+(?:\.\d+)?", word):
+            tokens.append(Token(word, word, float(word), aside=aside))
+        else:
+            low = word.lower()
+            tokens.append(Token(word, low, float(NUMBER_WORDS[low]) if low in NUMBER_WORDS else None, aside=aside))
+    return tokens
+
+
+def phrase(text: str) -> tuple[str, ...]:
+    """A lexicon phrase in token form, lower case."""
+    return tuple(t.low for t in tokenize(text))

@@ -1,0 +1,199 @@
+"""English word forms for the reader, from maintained libraries rather than suffix rules.
+
+- `split_name`: an identifier as the words people say ('pizzaTypeId' -> 'pizza type id',
+  'UkAirDate' -> 'uk air date', 'order_details' -> 'order details').
+- `inflections`: a phrase with its last word in every noun form (lemminflect: people/person,
+  children/child, series/series, showstoppers/showstopper for words it does not know).
+- `lemmas`: the dictionary forms of a word, by part of speech ('priciest' -> pricey, 'sold' -> sell).
+- `stem`: a word's stem (Snowball's English stemmer: 'doctorate' and 'doctor' -> doctor, 'performers'
+  and 'performance' -> perform), so a word derived from the model's own reaches it.
+- `is_common`: how often a word occurs in English (wordfreq), so an everyday word is never taken
+  for a value of the data just because some value spells it.
+
+The libraries load their data on first use; results are cached, since a model's words are few: in
+memory, and on disk under DATA_DIR once `use_disk_cache` names the folder (`word_cache`), so a new
+process reads its model's words without loading the libraries' tables.
+"""
+
+from __future__ import annotations
+
+import atexit
+import re
+from functools import lru_cache
+from pathlib import Path
+
+from agent.text.word_cache import MISSING, WordCache
+
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])")
+# Nouns a word may be in the reader's sense: lemminflect's tags for singular and plural.
+_NOUN_FORMS = ("NN", "NNS")
+# Above this Zipf frequency (occurrences per billion words, log10) a word is everyday English:
+# 'chicken' (4.6), 'delta' (4.1), 'menu' (4.3) are; 'nadiya' (2.0), 'ewr' (2.0) are not.
+COMMON_ZIPF = 3.5
+# At or above this, a word is in English at all (rare ones included): 'leaver' (2.3) is, 'arriver' (1.1) is not.
+KNOWN_ZIPF = 2.0
+
+
+def split_name(name: str) -> str:
+    """The words of an identifier, lower case: camelCase, PascalCase, snake_case, digits apart."""
+    spaced = _CAMEL.sub(" ", name.strip().strip('"`[]'))
+    return " ".join(w for w in re.split(r"[\s_\-.]+", spaced.lower()) if w)
+
+
+_disk = WordCache()
+
+
+def use_disk_cache(folder: Path) -> None:
+    """Keep the look-ups in `folder` (read now, written by `save_disk_cache` and at exit)."""
+    if _disk.path is None:
+        atexit.register(_disk.save)
+    _disk.use(folder)
+
+
+def save_disk_cache() -> None:
+    _disk.save()
+
+
+@lru_cache(maxsize=20000)
+def noun_forms(word: str) -> frozenset[str]:
+    """Every singular and plural form of `word` read as a noun, the word itself included."""
+    if not word.isalpha():
+        return frozenset({word})
+    stored = _disk.get("noun_forms", word)
+    if stored is MISSING:
+        stored = sorted(_noun_forms(word))
+        _disk.put("noun_forms", word, stored)
+    return frozenset(stored)
+
+
+def _noun_forms(word: str) -> set[str]:
+    from lemminflect import getAllInflections, getAllInflectionsOOV, getAllLemmas, getAllLemmasOOV
+
+    lemmas = getAllLemmas(word, upos="NOUN").get("NOUN") or getAllLemmasOOV(word, upos="NOUN").get("NOUN") or (word,)
+    forms = {word}
+    for lemma in lemmas:
+        forms.add(lemma)
+        inflected = getAllInflections(lemma, upos="NOUN") or getAllInflectionsOOV(lemma, upos="NOUN")
+        for tag in _NOUN_FORMS:
+            forms.update(inflected.get(tag, ()))
+    return {f.lower() for f in forms}
+
+
+@lru_cache(maxsize=2000)
+def plural_phrase(text: str) -> str:
+    """A label with its last word in the plural, for counted things: 'day' -> 'days', 'job role' ->
+    'job roles', 'series' -> 'series'."""
+    *head, last = text.split(" ") if text else ["row"]
+    singular = lemma(last, "NOUN") if last.isalpha() else ()
+    already = bool(singular) and singular[0] != last  # 'ratings' stays 'ratings'
+    forms = inflection(last, "NNS") if last.isalpha() and not already else ()
+    return " ".join([*head, forms[0] if forms else last])
+
+
+@lru_cache(maxsize=20000)
+def inflection(word: str, tag: str) -> tuple[str, ...]:
+    """lemminflect's forms of `word` for one Penn tag ('NNS' plural, 'JJS' superlative, 'VBG'), guessed
+    for a word it does not know."""
+    stored = _disk.get(f"inflection {tag}", word)
+    if stored is MISSING:
+        from lemminflect import getInflection
+
+        stored = list(getInflection(word, tag=tag))
+        _disk.put(f"inflection {tag}", word, stored)
+    return tuple(stored)
+
+
+@lru_cache(maxsize=20000)
+def all_inflections(word: str, upos: str) -> dict[str, tuple[str, ...]]:
+    """Every form of `word` as one part of speech ('VERB'), by Penn tag; {} for a word it does not know."""
+    stored = _disk.get(f"inflections {upos}", word)
+    if stored is MISSING:
+        from lemminflect import getAllInflections
+
+        stored = {tag: list(forms) for tag, forms in getAllInflections(word, upos=upos).items()}
+        _disk.put(f"inflections {upos}", word, stored)
+    return {tag: tuple(forms) for tag, forms in stored.items()}
+
+
+@lru_cache(maxsize=20000)
+def lemma(word: str, upos: str) -> tuple[str, ...]:
+    """The dictionary form of `word` as one part of speech ('movies' -> movie as a NOUN), guessed for a
+    word it does not know."""
+    stored = _disk.get(f"lemma {upos}", word)
+    if stored is MISSING:
+        from lemminflect import getLemma
+
+        stored = list(getLemma(word, upos=upos))
+        _disk.put(f"lemma {upos}", word, stored)
+    return tuple(stored)
+
+
+def inflections(words: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """The phrase with its last word in each of its noun forms, so 'carrier' also finds 'carriers'."""
+    if not words:
+        return set()
+    *head, last = words
+    return {(*head, form) for form in noun_forms(last)}
+
+
+@lru_cache(maxsize=20000)
+def lemmas(word: str) -> dict[str, tuple[str, ...]]:
+    """Dictionary forms by part of speech ('NOUN', 'VERB', 'ADJ', 'ADV'); {} for an unknown word."""
+    word = word.lower()
+    stored = _disk.get("lemmas", word)
+    if stored is MISSING:
+        from lemminflect import getAllLemmas
+
+        stored = {pos: list(found) for pos, found in getAllLemmas(word).items()}
+        _disk.put("lemmas", word, stored)
+    return {pos: tuple(found) for pos, found in stored.items()}
+
+
+def load() -> None:
+    """Load both libraries' data now (about a second), whatever the disk cache holds: a process that
+    forks workers does it once for all, so no worker loads it within a step's budget."""
+    from lemminflect import getAllInflections, getAllLemmas
+    from wordfreq import zipf_frequency
+
+    getAllLemmas("warmed")
+    getAllInflections("warm", upos="NOUN")
+    zipf_frequency("warm", "en")
+
+
+@lru_cache(maxsize=50000)
+def stem(word: str) -> str:
+    return _stemmer().stemWord(word.lower())  # type: ignore[no-any-return]
+
+
+@lru_cache(maxsize=1)
+def _stemmer():  # type: ignore[no-untyped-def]
+    import snowballstemmer
+
+    return snowballstemmer.stemmer("english")
+
+
+@lru_cache(maxsize=50000)
+def is_common(word: str) -> bool:
+    return _zipf(word.lower()) >= COMMON_ZIPF
+
+
+@lru_cache(maxsize=50000)
+def frequency(word: str) -> float:
+    """How often English uses the word (wordfreq's Zipf scale: 0 unknown, 7 'the')."""
+    return _zipf(word.lower())
+
+
+@lru_cache(maxsize=50000)
+def is_english(word: str) -> bool:
+    """A word English uses at all ('leaver' 2.3), not one made up by adding a suffix ('arriver')."""
+    return _zipf(word.lower()) >= KNOWN_ZIPF
+
+
+def _zipf(word: str) -> float:
+    stored = _disk.get("zipf", word)
+    if stored is MISSING:
+        from wordfreq import zipf_frequency
+
+        stored = zipf_frequency(word, "en")
+        _disk.put("zipf", word, stored)
+    return float(stored)
