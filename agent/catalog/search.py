@@ -10,6 +10,8 @@ patterns ("JetBlue", "N14228") point at the column that holds them.
 
 from __future__ import annotations
 
+import functools
+
 import math
 import re
 from dataclasses import dataclass, field
@@ -240,6 +242,12 @@ def _value_word_counts(values: list[str]) -> dict[str, int]:
 # -- glossary --------------------------------------------------------------------------
 
 
+@functools.lru_cache(maxsize=4096)
+def _said_as(term: str, synonyms: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    """A glossary term's phrases, made once (the glossary is read for every question)."""
+    return tuple(phrase(said) for said in (term, *synonyms))
+
+
 def matching_terms(glossary: list[GlossaryTerm], question: str) -> list[GlossaryTerm]:
     """Terms said in the question, in the order they appear; a term said inside a longer one
     ("delay" inside "departure delay") gives way to the longer, more specific term."""
@@ -247,8 +255,7 @@ def matching_terms(glossary: list[GlossaryTerm], question: str) -> list[Glossary
     spans: list[tuple[int, int, GlossaryTerm]] = []
     for term in glossary:
         best: tuple[int, int] | None = None
-        for said in [term.term, *term.synonyms]:
-            needle = phrase(said)
+        for needle in _said_as(term.term, tuple(term.synonyms)):
             start = _find(question_phrase, needle)
             if start is not None and (best is None or len(needle) > best[1] - best[0]):
                 best = (start, start + len(needle))

@@ -48,13 +48,29 @@ def refine(intent: StructuredIntent, state: "_State", model: SemanticModel,
     return intent, _unexplained(words, model)
 
 
+_SHAPE_PHRASES: dict[int, tuple[dict[str, list[str]], dict[str, list[tuple[str, ...]]]]] = {}
+_KEPT_SHAPES = 16
+
+
+def _shape_phrases(shapes: dict[str, list[str]]) -> dict[str, list[tuple[str, ...]]]:
+    """The model's shape words as phrases, longest first: made once per model, not for every question."""
+    known = _SHAPE_PHRASES.get(id(shapes))
+    if known is not None and known[0] is shapes:
+        return known[1]
+    made = {k: sorted((phrase(w) for w in v), key=len, reverse=True) for k, v in shapes.items()}
+    if len(_SHAPE_PHRASES) >= _KEPT_SHAPES:
+        _SHAPE_PHRASES.pop(next(iter(_SHAPE_PHRASES)))
+    _SHAPE_PHRASES[id(shapes)] = (shapes, made)
+    return made
+
+
 class _Words:
     """Phrase look-ups over the question's tokens, and marking tokens as understood."""
 
     def __init__(self, state: "_State", model: SemanticModel):
         self.state = state
         self.low = [t.low for t in state.tokens]
-        self.shapes = {k: sorted((phrase(w) for w in v), key=len, reverse=True) for k, v in model.shapes.items()}
+        self.shapes = _shape_phrases(model.shapes)
 
     def find(self, shape: str) -> list[tuple[int, int]]:
         spans: list[tuple[int, int]] = []
