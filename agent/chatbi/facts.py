@@ -133,6 +133,8 @@ def _by_category(
         return facts
     ranked = sorted(points, key=lambda p: -p[1])
     top, bottom = ranked[0], ranked[-1]
+    if top[1] != bottom[1] and all(a[1] <= b[1] for a, b in zip(points, points[1:])):
+        facts["from_bottom"] = True  # ranked from the lowest ('bottom 3', 'the fewest'): its first row answers
     facts.update(
         count=len(points),
         top=_item(top),

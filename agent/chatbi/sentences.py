@@ -134,10 +134,17 @@ def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
                 f"{percent(facts['top3_share_pct'])} of {_total_phrase(facts)}."
             )
         bottom, top = facts["bottom"], facts["top"]
-        insights.append(
-            f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])}, "
-            f"{measure.difference(facts['spread'])} below {top['label']}."
-        )
+        if facts.get("from_bottom"):  # the highest of those shown, never 'the most' of all
+            insights.append(
+                f"{top['label']} has {measure.most} of these: {measure.amount(top['value'])}, "
+                f"{measure.difference(facts['spread'])} above {bottom['label']}."
+            )
+        else:  # of a top N, the last shown is the least of these, not of all
+            these = " of these" if facts.get("total_scope") in ("all", "shown") else ""
+            insights.append(
+                f"{bottom['label']} has {measure.least}{these}: {measure.amount(bottom['value'])}, "
+                f"{measure.difference(facts['spread'])} below {top['label']}."
+            )
     if measure is not None and shape == "time_series" and "first" in facts and "cycle" not in facts:
         trough = facts["trough"]
         insights.append(f"The trend over the {facts['points']} periods is {_TREND_WORDS[facts['trend']]}.")
@@ -206,6 +213,9 @@ def _single_row(facts: dict[str, Any], meanings: Meanings) -> str:
 def _category(facts: dict[str, Any], measure: Measure) -> str:
     top = facts["top"]
     categories = plural(facts["category_name"])
+    if facts.get("from_bottom"):  # 'bottom 3 carriers': the lowest answers, and only the lowest is claimed
+        bottom = facts["bottom"]
+        return f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])} (of the {facts['count']} {categories} shown)."
     sentence = f"{top['label']} has {measure.most}: {measure.amount(top['value'])}"
     if "share_pct" in top:
         if facts.get("total_scope") == "shown":

@@ -225,3 +225,17 @@ async def test_a_result_s_column_roles_are_read_once_for_the_facts_the_chart_and
     analysis = await analyze_sql(warehouse, "Flights by carrier", BY_CARRIER + " LIMIT 5")
     assert analysis.chart.kind == "bar" and analysis.follow_ups
     assert reads == [["carrier", "flights"]]
+
+
+async def test_a_ranking_from_the_bottom_answers_with_its_lowest(warehouse):
+    sql = BY_CARRIER.split("ORDER BY")[0] + "ORDER BY 2 LIMIT 3"
+    analysis = await analyze("Bottom 3 carriers by flights", warehouse.run(sql), sql=sql, warehouse=warehouse)
+    assert analysis.answer.startswith("OO has the fewest flights: 32")
+    assert analysis.insights[-1].startswith("YV has the most flights of these: 601")
+
+
+async def test_the_last_of_a_top_n_is_the_least_of_those_shown(warehouse):
+    sql = BY_CARRIER.split("ORDER BY")[0] + "ORDER BY 2 DESC LIMIT 3"
+    analysis = await analyze("Top 3 carriers by flights", warehouse.run(sql), sql=sql, warehouse=warehouse)
+    assert analysis.answer.startswith("UA has the most flights: 58,665")
+    assert any(s.startswith("EV has the fewest flights of these") for s in analysis.insights), analysis.insights
