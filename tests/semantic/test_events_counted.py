@@ -41,3 +41,16 @@ def test_without_a_metric_counting_them_the_word_is_asked(tmp_path):
         read = extract_intent("how many delays were there in march?", work.semantic, work.values)
         assert read.intent is None and "delays" in read.ignored_words, read
         assert extract_intent("average delay in march", work.semantic, work.values).intent is not None
+
+
+def test_a_measure_adjective_said_of_its_measure_is_its_extreme(ask):
+    hottest = ask("what was the hottest temperature at lga?").intent
+    assert hottest is not None and hottest.metrics == ["max_temp"] and not hottest.dimensions
+    coldest = ask("coldest temperature in january").intent
+    assert coldest is not None and coldest.metrics == ["min_temp"]
+
+
+def test_the_verb_of_a_things_rows_counts_them(ask):
+    intent = ask("which airline flies the most to sfo").intent
+    assert intent is not None and intent.metrics == ["flight_count"] and intent.dimensions == ["carrier"]
+    assert intent.limit == 1 and [f.values for f in intent.filters] == [["SFO"]]

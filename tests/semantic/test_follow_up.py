@@ -292,3 +292,20 @@ def test_a_grouping_alone_names_no_measure_but_the_rows_noun_does(model):
     assert names_no_measure(by_month, "per month", model)
     assert not names_no_measure(by_month, "flights per month", model)
     assert not names_no_measure(by_month, "how many per month", model)
+
+
+@pytest.mark.parametrize("first, message, metric", [
+    ("what was the highest temperature at lga", "and the lowest", "min_temp"),
+    ("what was the hottest temperature at lga", "and the coldest", "min_temp"),
+    ("what was the coldest temperature at jfk", "and the hottest?", "max_temp"),
+])
+def test_the_other_extreme_of_one_value(follow, first, message, metric):
+    read = follow(first, message)
+    assert read.edited is not None and read.edited.intent.metrics == [metric], read
+    assert read.edited.intent.limit is None and read.edited.intent.filters == [f for f in read.edited.intent.filters if f.field == "origin"]
+
+
+def test_a_measures_own_adjective_alone_ranks_its_groups(follow):
+    read = follow("average temperature by month at jfk", "the coldest")
+    assert read.edited is not None and read.edited.intent.metrics == ["avg_temp"] and read.edited.intent.limit == 1
+    assert [(o.field, o.descending) for o in read.edited.intent.order_by] == [("avg_temp", False)]

@@ -346,6 +346,20 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
     return edited.then(intent.model_copy(update={"limit": limit, "order_by": order}), f"{word} {limit}")
 
 
+def other_extreme(edited: Edited, model: SemanticModel, descending: bool | None) -> Edited | None:
+    """'and the lowest' after 'the highest temperature' (one value, no groups, a maximum): the minimum of the
+    same measure, and the reverse; None where the reading is not one extreme asked the other way."""
+    intent = edited.intent
+    metric = model.metric_by_name.get(intent.metrics[0]) if len(intent.metrics) == 1 else None
+    if metric is None or intent.dimensions or descending is None or metric.agg not in ("max", "min") \
+            or (metric.agg == "max") == descending:
+        return None
+    wanted = "max" if descending else "min"
+    other = [m.name for m in model.metrics if m.measure == metric.measure and m.table == metric.table
+             and m.agg == wanted and not m.filter]
+    return set_metrics(edited, other[:1], model) if len(other) == 1 else None
+
+
 # -- what is measured ----------------------------------------------------------------------------
 
 

@@ -89,6 +89,20 @@ def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) ->
     return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
 
 
+def _measure_adjective_alone(cues: Cues, previous: StructuredIntent, model: SemanticModel) -> None:
+    """'and the coldest' after 'the hottest temperature': a measure's own adjective said alone ranks (or picks
+    the other extreme of) that measure, as 'the lowest' would."""
+    said = re.fullmatch(r"(?:the\s+)?([a-z][a-z ]*?)(?:\s+one)?", cues.text.lower())
+    metric = model.metric_by_name.get(previous.metrics[0]) if previous.metrics else None
+    if cues.limit is not None or said is None or metric is None or metric.measure is None:
+        return
+    word = said.group(1)
+    if model.ranking.implies_measure.get(word) != metric.measure:
+        return
+    cues.limit, cues.text = 1, ""
+    cues.descending = word in model.ranking.descending
+
+
 def _direction(cues: Cues, intent: StructuredIntent, model: SemanticModel) -> bool | None:
     """Highest first for 'top', lowest for 'bottom'; 'best' and 'worst' by whether more is better."""
     if cues.polarity is None:
@@ -328,6 +342,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(kept if kept is not None else message)
     cues.replace = cues.replace or kept is not None
+    _measure_adjective_alone(cues, previous, model)
     pointed_at = _one_thing_pointed_at(previous, cues, model)
     if pointed_at is not None:
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
@@ -424,7 +439,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if cues.all_rows:
         edited = edits.set_limit(edited, None)
     if cues.limit is not None:
-        edited = edits.set_limit(edited, cues.limit, descending=_direction(cues, edited.intent, model))
+        down = _direction(cues, edited.intent, model)
+        # 'and the lowest' of 'the highest temperature' (one value, a maximum): the minimum, not a ranking of one
+        edited = edits.other_extreme(edited, model, down) or edits.set_limit(edited, cues.limit, descending=down)
     if cues.chart is not None:
         edited = edits.set_chart(edited, cues.chart)
     if not edited.changes:

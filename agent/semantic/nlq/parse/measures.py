@@ -36,7 +36,8 @@ class MetricReading(NamedTuple):
     ambiguous: list[Ambiguity]  # a word several columns' labels are about: the person says which
 
 
-def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditioned: bool = False) -> MetricReading:
+def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditioned: bool = False,
+                 counting: bool = False) -> MetricReading:
     """The metric choices, the ranking mentions, measures the model lacks, and the tables whose
     things are the groups of a condition on a total ('customers with 30 or more orders')."""
     ambiguous: list[Ambiguity] = []
@@ -104,6 +105,12 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                 if len(ranked) == 1:
                     aggs = [ranked[0].of("agg")[0].name]
                     ranked[0].used = True
+            if not aggs and not has_grouping:  # 'the hottest temperature': its own adjective, the extreme
+                implied = [m for m in rank_mentions if not m.used and model.ranking.implies_measure.get(
+                    " ".join(words_of(state, m))) == measures[0]]
+                if len(implied) == 1:
+                    aggs = ["max" if any(e.name == "desc" for e in implied[0].of("rank")) else "min"]
+                    implied[0].used = True
             if not aggs and _counted_by_quantity_word(state, mention, model):
                 aggs = ["sum"]  # 'the most miles' adds the miles up; the word still ranks
             if not aggs and state.words_before(mention.start, 2) in _HOW_MANY and _counts_things(measures[0], model):
@@ -165,7 +172,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
     rank_mentions = [m for m in rank_mentions if not m.used]
     for mention in rank_mentions:
         mention.used = True
-    chosen = choices or weak[:1]
+    # a thing named only as the rows ('which carrier flies to the most destinations') is counted only when
+    # nothing else is (`counting`: distinct values are)
+    chosen = choices or ([] if counting else weak[:1])
     unique: list[list[str]] = []
     for option in chosen:
         if option not in unique:
@@ -409,7 +418,8 @@ def _defined_for(dimension: str, aggs: list[str], model: SemanticModel, defined:
 
 def measures_pass(draft: Draft) -> Draft:
     choices, draft.rank_mentions, draft.unmatched, draft.subjects, defined, ambiguous = read_metrics(
-        draft.state, draft.model, has_grouping=bool(draft.grouping), conditioned=bool(draft.having))
+        draft.state, draft.model, has_grouping=bool(draft.grouping), conditioned=bool(draft.having),
+        counting=bool(draft.counted_metrics))
     draft.ambiguous += ambiguous
     if defined:
         draft.definitions += defined
