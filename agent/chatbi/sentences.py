@@ -127,7 +127,7 @@ def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
     shape = facts["shape"]
     insights: list[str] = []
     measure = _measure(facts, meanings) if facts.get("measure") else None
-    if measure is not None and shape == "category" and "top" in facts:
+    if measure is not None and shape == "category" and "top" in facts and facts["spread"] != 0:
         if "top3_share_pct" in facts:
             insights.append(
                 f"The top 3 {plural(_category_name(facts, meanings))} account for "
@@ -213,6 +213,10 @@ def _single_row(facts: dict[str, Any], meanings: Meanings) -> str:
 def _category(facts: dict[str, Any], measure: Measure) -> str:
     top = facts["top"]
     categories = plural(facts["category_name"])
+    if facts["spread"] == 0 and facts["count"] > 1 and facts.get("total_scope") != "shown":
+        # 'list the bakers from London': one each, no 'most' (a cut result keeps its 'of these N' share)
+        same = f"number of {measure.things}" if measure.counted else measure.name
+        return f"The {facts['count']} {categories} have the same {same}: {measure.amount(top['value'])} each."
     if facts.get("from_bottom"):  # 'bottom 3 carriers': the lowest answers, and only the lowest is claimed
         bottom = facts["bottom"]
         return f"{bottom['label']} has {measure.least}: {measure.amount(bottom['value'])} (of the {facts['count']} {categories} shown)."

@@ -239,3 +239,10 @@ async def test_the_last_of_a_top_n_is_the_least_of_those_shown(warehouse):
     analysis = await analyze("Top 3 carriers by flights", warehouse.run(sql), sql=sql, warehouse=warehouse)
     assert analysis.answer.startswith("UA has the most flights: 58,665")
     assert any(s.startswith("EV has the fewest flights of these") for s in analysis.insights), analysis.insights
+
+
+async def test_groups_with_one_and_the_same_value_claim_no_most(warehouse):
+    result = warehouse.run("SELECT 'A' AS team, 1 AS players UNION ALL SELECT 'B', 1 UNION ALL SELECT 'C', 1")
+    analysis = await analyze("Players by team", result)
+    assert analysis.answer == "The 3 teams have the same number of players: 1 each.", analysis.answer
+    assert not any("most" in s or "fewest" in s for s in analysis.insights), analysis.insights
