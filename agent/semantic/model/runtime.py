@@ -343,7 +343,11 @@ class SemanticModel(_Strict):
         Then it can filter `base_table` as a semi-join, though never group it."""
         tables = {s.table for s in self.dimension_by_name[dimension].sources} if dimension in self.dimension_by_name \
             else set()
-        return any(j.from_table in tables and j.to_table == base_table for j in self.joins)
+        through, _, _ = dimension.rpartition("__")
+        via = self.table_of_entity(through) if through and self.time_grain(dimension) is None else None
+        # 'drama movies' rated: the genre of the thing the rows belong to, a tag pointing at that thing
+        targets = {base_table} if via is None or self.join_path(base_table, via) is None else {via}
+        return any(j.from_table in tables and j.to_table in targets for j in self.joins)
 
     def is_date(self, name: str) -> bool:
         """A dbt time dimension (a date or timestamp), not a calendar part such as a month number."""
