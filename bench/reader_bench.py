@@ -14,6 +14,8 @@ is judged like ../shared/eval/domains/score.py judges it (that script's own matc
     python bench/reader_bench.py --sets pizza --url duckdb:///tmp/copy.duckdb   # the product on another copy
     python bench/reader_bench.py --smoke               # three questions of the demo set
     python bench/reader_bench.py --verbose             # every question's outcome, with the SQL when wrong
+    python bench/reader_bench.py --extra /path/shop    # also a warehouse in the domains' format (meta.json
+                                                       # gives its URL); bench/data/domains/* are always in
 
 Far faster than score.py (no process per question), so it can run after every change; score.py
 through the command line stays the judge of record. The domains must be loaded (score.py loads
@@ -42,6 +44,7 @@ SHARED = next((p / "shared" for p in REPO.parents if (p / "shared/eval").is_dir(
 EVAL = SHARED / "eval"
 DOMAINS = ("pizza", "bakeoff", "movies", "hr")
 DEMO_SETS = {"dev": "dev_questions.json", "dev2": "dev_questions2.json"}
+EXTRA_DOMAINS = REPO / "bench/data/domains"  # warehouses of our own making: load.py, meta.json, questions.json
 PROBES = {"probe": REPO / "bench/data/demo_probe.json"}  # our own questions on the demo, written away from the sets
 TPCH_FILE = Path(tempfile.gettempdir()) / "reader_bench_tpch.duckdb"
 OUTCOMES = ("right", "wrong", "asked", "error")
@@ -74,10 +77,20 @@ class DuckGold:
         self._con.close()
 
 
-def _questions(name: str) -> list[dict[str, Any]]:
+def _extra_domains(score: ModuleType, folders: list[Path]) -> dict[str, Path]:
+    """More warehouses in the domains' format, each registered with score.py's gold side by its meta.json."""
+    found = {}
+    for folder in [*sorted(p.parent for p in EXTRA_DOMAINS.glob("*/meta.json")), *folders]:
+        score._common.DOMAINS[folder.name] = json.loads((folder / "meta.json").read_text(encoding="utf-8"))
+        found[folder.name] = folder
+    return found
+
+
+def _questions(name: str, extras: dict[str, Path]) -> list[dict[str, Any]]:
     """One format for every set: id, question, sql, alt_sql (list), ordered, category, expect."""
-    if name in DOMAINS:
-        return json.loads((EVAL / "domains" / name / "questions.json").read_text(encoding="utf-8"))
+    if name in DOMAINS or name in extras:
+        folder = extras.get(name) or EVAL / "domains" / name
+        return json.loads((folder / "questions.json").read_text(encoding="utf-8"))
     path = PROBES.get(name) or EVAL / (DEMO_SETS[name] if name in DEMO_SETS else "tpch/questions.json")
     items = []
     for raw in json.loads(path.read_text(encoding="utf-8")):
@@ -110,7 +123,7 @@ async def _run_set(name: str, url: str | None, score: ModuleType, items: list[di
     fields: dict[str, Any] = {"data_dir": data_dir, "openai_api_key": None, "redis_url": None,
                               "semantic_model_path": None, "catalog_path": None, "policy_path": None}
     gold: Any
-    if name in DOMAINS:
+    if name in score._common.DOMAINS:
         fields["warehouse_url"] = url or score._common.DOMAINS[name]["url"]
         source = score._common.DOMAINS[name]["url"]
         gold = _duck_copy(source.removeprefix("duckdb://"), data_dir, score) if source.startswith("duckdb://") \
@@ -185,8 +198,10 @@ def report(results: list[dict]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--sets", default="dev,dev2,probe,tpch," + ",".join(DOMAINS),
-                        help="comma-separated: dev, dev2, probe, tpch, " + ", ".join(DOMAINS))
+    parser.add_argument("--sets", help="comma-separated: dev, dev2, probe, tpch, " + ", ".join(DOMAINS)
+                        + ", the folders of bench/data/domains (default: all of them)")
+    parser.add_argument("--extra", action="append", default=[], type=Path,
+                        help="another domain folder (questions.json, meta.json); its name becomes a set")
     parser.add_argument("--ids", help="comma-separated question ids")
     parser.add_argument("--url", help="run the product on this WAREHOUSE_URL instead (one set only)")
     parser.add_argument("--smoke", action="store_true", help="three demo questions: the bench itself works")
@@ -195,11 +210,13 @@ def main() -> int:
     args = parser.parse_args()
     logging.basicConfig(level=logging.ERROR)
     score = _score_module()
-    sets = ["dev"] if args.smoke else [s for s in args.sets.split(",") if s]
+    extras = _extra_domains(score, args.extra)
+    every = ["dev", "dev2", "probe", "tpch", *DOMAINS, *extras]
+    sets = ["dev"] if args.smoke else [s for s in args.sets.split(",") if s] if args.sets else every
     wanted = set(args.ids.split(",")) if args.ids else None
     results: list[dict] = []
     for name in sets:
-        items = _questions(name)
+        items = _questions(name, extras)
         items = items[:3] if args.smoke else [i for i in items if wanted is None or i["id"] in wanted]
         if items:
             results += asyncio.run(_run_set(name, args.url, score, items, args.verbose))
