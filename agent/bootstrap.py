@@ -21,7 +21,7 @@ from agent import groundwork_cache
 from agent.budget.ahead import StepAhead
 from agent.budget.inputs import check_question
 from agent.errors import AssistantError, InputTooLargeError, QueryTimeoutError
-from agent.llm.routing import clean_message, split_sql
+from agent.llm.routing import person_message, split_sql
 from agent.semantic.spec.dbt_spec import Project
 from agent.semantic.nlq.extract import extract_intent
 from agent.semantic.model.layer import load_layer
@@ -69,7 +69,7 @@ class Groundwork:
         decides what this person may see, it holds SQL, or it is no confident data question."""
         if self.settings.has_llm or self.settings.policy_path is not None:
             return None
-        message = clean_message(question)
+        message = person_message(question)
         try:
             check_question(message, self.settings.max_question_chars)
         except InputTooLargeError:
@@ -282,8 +282,9 @@ class RunReader:
         ctx = self.context
         # The turn's one reading (in a CPU worker under its budget), which discovery and the SQL reuse.
         extraction = (await read_question(ctx, question))[0]
-        if extraction.unsupported or extraction.unknown_values or extraction.ambiguous:
-            return True  # the data's words, even where the reader must ask which one is meant
+        if extraction.unsupported or extraction.unknown_values or extraction.ambiguous or extraction.understood:
+            # the data's words, even where the reader must ask which one is meant or what a word adds
+            return True
         if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:
             return True
         latest = question.split(FOLLOW_UP_MARK)[-1]

@@ -277,7 +277,11 @@ class TableRules:
         amounts = [w for w in net["amounts"] if w == "price"]
         units = net["unit_words"]
         joined = "".join(said)
-        return bool(amounts) and (said == ("price",) or (any(u in joined for u in units) and "price" in joined))
+        if not amounts or "price" not in joined:
+            return False
+        # 'list price', 'sale price' are one unit's too; 'extended price', 'line total' are a line's
+        return said == ("price",) or any(u in joined for u in units) or (
+            "price" in said and not any(w in said for w in net.get("line_words", [])))
 
     # -- measures and their metrics ----------------------------------------------------------------------
 
@@ -406,8 +410,10 @@ class TableRules:
             if label.endswith(amount_word) and not label.endswith(" " + amount_word) and label != amount_word:
                 label = f"{label[:-len(amount_word)]} {amount_word}"  # 'extendedprice' reads 'extended price'
             gross = quote(amount.name, self.dialect)
-            if named(amount, net["unit_words"]) and quantity is not None:
+            named_as = f"Net {label}"
+            if quantity is not None and self.is_unit_price(amount):  # 'list price' after discount, times the units
                 gross = f"{gross} * {quote(quantity.name, self.dialect)}"
+                named_as = "Net sales"  # what the line brought in, whatever the price is called
             off = quote(deduction.name, self.dialect)
             fraction = (self.shape.key, deduction.name) in self.fractions
             expr = f"{gross} * (1 - {off})" if fraction else f"{gross} - {off}"
@@ -416,7 +422,7 @@ class TableRules:
             bare = amount.name.lower().removeprefix(self.prefix)
             out.add({"name": f"{self.shape.name}_net_{slug(bare)}", "agg": "sum", "expr": expr,
                      "description": f"{label} after {deduction_word} ({expr})"},
-                    label=f"Net {label}", synonyms=synonyms)
+                    label=named_as, synonyms=synonyms)
             added += 1
         return added
 

@@ -135,9 +135,13 @@ def router_reading(state: CommonAgentState, discovery_call_id: str | None, quest
 
 
 async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
-    """Tables the semantic model would read for this question; [] when it cannot tell."""
+    """Tables the semantic model would read for this question; [] when it cannot tell. A reading that asks
+    back over some words still names its table ('how many clients … in texas': customers), so the question
+    goes on to be asked about there rather than be taken for one about no data."""
     parse = await aoffline_parse(ctx, question)
-    if parse.intent is None or parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
+    if parse.intent is None:
+        return list((await read_question(ctx, question))[0].understood_tables)
+    if parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
         return []
     return list(compiled(ctx.semantic, parse.intent).tables)
 

@@ -20,6 +20,7 @@ class Filter(BaseModel):
     field: str  # a dimension name
     op: FilterOp = "="
     values: list[Value] = []
+    said: str | None = None  # the words typed for a value that is not spelt so ('Cubs' for Chicago Cubs)
 
     @model_validator(mode="after")
     def _values_fit_op(self) -> "Filter":

@@ -107,7 +107,8 @@ def filter_words(flt: Filter, model: SemanticModel) -> str:
     unit = f" {dim.unit}" if dim is not None and dim.unit and flt.op in (">", ">=", "<", "<=", "between") else ""
     values = " and ".join(_number(v) for v in flt.values) if flt.op == "between" else ", ".join(
         _number(v) for v in flt.values)
-    return f"{_dim(model, flt.field)} {_OPS[flt.op]} {values}{unit}".rstrip()
+    said = f", for ‘{flt.said}’" if flt.said else ""
+    return f"{_dim(model, flt.field)} {_OPS[flt.op]} {values}{unit}{said}".rstrip()
 
 
 def time_words(time: TimeFilter | None) -> list[str]:

@@ -290,6 +290,26 @@ def _verb_forms(verb: str, tag: str | None = None) -> list[str]:
     return sorted(f for f in forms if "NOUN" not in lemmas(f) or tag == "VBG")
 
 
+def metric_words(metrics: list[dict[str, Any]], tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]],
+                 thesaurus: dict[str, Any]) -> None:
+    """A metric named by a thesaurus word ('revenue' for a line's net amount) is named by the group's other
+    words too ('spend', 'turnover'), unless one is another element's own word or several metrics would share it."""
+    groups = [[" ".join(w.lower().split()) for w in group] for group in thesaurus.get("synonyms") or []]
+    own = _own_words(tables, dimensions) | {" ".join(w.lower().split()) for m in metrics
+                                            for w in [m["label"], *m.get("synonyms", [])]}
+    offered: dict[str, list[dict[str, Any]]] = {}
+    for metric in metrics:
+        said = {" ".join(w.lower().split()) for w in [metric["label"], *metric.get("synonyms", [])]}
+        for group in groups:
+            if said & set(group):
+                for word in group:
+                    if word not in own and metric not in offered.setdefault(word, []):
+                        offered[word].append(metric)
+    for word, takers in offered.items():
+        if len(takers) == 1:
+            takers[0]["synonyms"] = [*takers[0].get("synonyms", []), word]
+
+
 def _thesaurus_words(label: str, groups: list[list[str]]) -> Iterable[tuple[str, list[str]]]:
     """For a label that is a group's word, or ends with one: the group's other words, in the label's
     place ('monthly income' with [income, salary, …] gives 'salary' and 'monthly salary')."""

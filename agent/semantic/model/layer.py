@@ -20,7 +20,7 @@ from typing import Any
 
 
 from agent.semantic.spec.dbt_load import read_project
-from agent.semantic.model.grounding import ground
+from agent.semantic.model.grounding import ground, metric_words
 from agent.semantic.spec.dbt_spec import Dimension, Measure, MeasureInput
 from agent.semantic.spec.dbt_spec import Metric as DbtMetric
 from agent.semantic.spec.dbt_spec import Project
@@ -191,7 +191,8 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     for model in project.semantic_models:
         _add_identifier(dimensions, model)
     _qualify_shared_labels(dimensions, project)
-    metrics = [m for m in (_metric(metric, project) for metric in project.metrics) if m is not None]
+    more_wanted = {split_name(w) for w in (vocabulary.get("ranking") or {}).get("higher_is_better", [])}
+    metrics = [m for m in (_metric(metric, project, more_wanted) for metric in project.metrics) if m is not None]
     short = vocabulary.get("abbreviations") or {}
     for entry in dimensions.values():
         said = _after_short_form(entry["label"], short)
@@ -220,6 +221,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     _choose_defaults(metrics)
     thesaurus = dict(vocabulary.get("thesaurus") or {})
     ground(tables, dimensions, thesaurus)
+    metric_words(metrics, tables, dimensions, thesaurus)
     ranking = dict(vocabulary.get("ranking") or {})
     measure_ranks = thesaurus["_ranking"]
     for direction in ("descending", "ascending"):
@@ -413,14 +415,14 @@ def _entity_split(model: DbtModel, label: str, kind: str) -> list[str]:
     return [f"{owner} {rest}"] + ([rest] if kind == "categorical" else [])
 
 
-def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
+def _metric(metric: DbtMetric, project: Project, more_wanted: set[str]) -> dict[str, Any] | None:
     meta = metric.meta
     entry: dict[str, Any] = {"name": metric.name, "label": metric.label or _words(metric.name).capitalize(),
-                             "synonyms": meta.get("synonyms", []), "default": bool(meta.get("default")),
-                             "higher_is_better": meta.get("better") == "higher"}
+                             "synonyms": meta.get("synonyms", []), "default": bool(meta.get("default"))}
     leaf = _first_measure(metric, project)
     if leaf is None:
         return None
+    entry["higher_is_better"] = _higher_is_better(metric, project.measure(leaf), more_wanted)
     owner = project.measure_owner[leaf]
     entry["table"] = owner.name
     if metric.type != "simple" or metric.measure is None:
@@ -443,6 +445,17 @@ def _metric(metric: DbtMetric, project: Project) -> dict[str, Any] | None:
     entry["counts_rows"] = measure.agg == "count" and not filtered and (
         re.fullmatch(r"1|\*", measure.expr) is not None or measure.expr == key)
     return entry
+
+
+def _higher_is_better(metric: DbtMetric, measure: Measure, more_wanted: set[str]) -> bool:
+    """What 'best' ranks first: meta `better: higher|lower` when the YAML says; otherwise the highest when the
+    metric's words name what people want more of (sales, ratings, quantity sold: the vocabulary's
+    `higher_is_better`), else the lowest, as of a delay, a cost or a rank where 1 is first."""
+    said = metric.meta.get("better")
+    if said in ("higher", "lower"):
+        return bool(said == "higher")
+    words = set(" ".join(split_name(n) for n in (metric.name, metric.label or "", measure.name, measure.expr)).split())
+    return bool(words & more_wanted)
 
 
 def _first_measure(metric: DbtMetric, project: Project, seen: tuple[str, ...] = ()) -> str | None:

@@ -145,6 +145,8 @@ class Ranking(_Strict):
     # quantity words: before a plural noun they count its distinct values ("the most routes"),
     # where other ranking words describe it ("the busiest routes")
     counting: list[str] = []
+    # what people want more of ('sales', 'rating'): read when the model is built, for `Metric.higher_is_better`
+    higher_is_better: list[str] = []
 
 
 class SemanticModel(_Strict):
@@ -401,11 +403,13 @@ class SemanticModel(_Strict):
         thing = {form for text in self.table_by_name[table].entity_words for word in text.lower().split()
                  for form in noun_forms(word)} if table in self.table_by_name else set()
         for word in ("name", "title"):
-            found = [d.name for d in own if not d.identifier
+            found = [d for d in own if not d.identifier
                      and (d.label.lower().split()[-1:] == [word] or d.name.endswith(word))
                      and not _names_another_thing(d.label.lower().split()[:-1], thing)]
+            # the thing's own name ('customer name', 'full name') before a part of it ('first name')
+            found.sort(key=lambda d: not set(d.label.lower().split()[:-1]) <= thing | {"full"})
             if found:
-                return found[0]
+                return found[0].name
         return next((d.name for d in own if d.identifier), None)
 
     def table_of_entity(self, entity: str) -> str | None:

@@ -176,8 +176,9 @@ class ValueIndex:
                         add(variant, name, value, False)
             for short, value in _shared_short_names(index, name, suffixes):
                 add(short, name, value, False)  # 'portland': Portland Intl, and Portland Intl Jetport too
-            for value, words in _size_words(index.values[name], model.shapes.get("size_codes", [])).items():
-                add(phrase(words), name, value, False)  # 'large pizzas' where the size is 'L'
+            for codes in ("size_codes", "region_codes"):  # 'large pizzas' where the size is 'L'; 'texas' for TX
+                for value, words in _coded_words(index.values[name], model.shapes.get(codes, [])).items():
+                    add(phrase(words), name, value, False)
             for item in _list_items(index.values[name]):
                 index.items.setdefault(name, []).append(item)
                 for variant in {phrase(item), *((p,) for p in _plurals(item)), *_singulars(item)}:
@@ -262,9 +263,9 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
 _LIST_SEPARATOR = re.compile(r"\s*[,;|]\s*")
 
 
-def _size_words(values: list[str], codes: list[str]) -> dict[str, str]:
-    """Each value of a column of size letters ('S', 'M', 'L') and the words said for it; none unless every
-    value is such a letter."""
+def _coded_words(values: list[str], codes: list[str]) -> dict[str, str]:
+    """Each value of a column of codes ('S', 'M', 'L'; 'TX', 'NY') and the words said for it; none unless
+    every value is such a code."""
     said = {code: words for code, _, words in (c.partition(" ") for c in codes)}
     if len(values) < 2 or any(v.strip().upper() not in said for v in values):
         return {}

@@ -5,10 +5,16 @@ distinct count or a measure the model lacks."""
 
 from __future__ import annotations
 
+import re
+
+from agent.semantic.compile.filters import Filter
 from agent.semantic.nlq.parse.coverage import ask_about, unread_words
 from agent.semantic.nlq.parse.draft import Draft
-from agent.semantic.nlq.parse.state import UnknownValue, mention_text
+from agent.semantic.nlq.parse.state import UnknownValue, covered, mention_text
 from agent.semantic.model.values import ValueIndex
+from agent.text.words import is_common
+
+_WORDS = re.compile(r"[^0-9a-z]+")
 
 
 def blockers_pass(draft: Draft) -> Draft:
@@ -23,6 +29,7 @@ def blockers_pass(draft: Draft) -> Draft:
             return ask_about(draft, unread)
         return draft.stop(f"I could not tell what “{mention_text(state, idle[0])}” applies to: name a measure of "
                           "this model.")
+    draft.unknown = _named_by_their_end(draft)
     unknown = draft.unknown + partial_values(draft.ignored(), draft.values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)
@@ -36,6 +43,44 @@ def blockers_pass(draft: Draft) -> Draft:
     if draft.unmatched:
         return draft.stop("The semantic model has no metric for the " + ", ".join(draft.unmatched) + ".")
     return draft
+
+
+def _named_by_their_end(draft: Draft) -> list[UnknownValue]:
+    """'the Cubs', 'Red Sox', 'the Rowlett store': words no pass placed that end or begin exactly one value of the
+    data ('Chicago Cubs', 'Boston Red Sox', 'Rowlett Bikes') name it, as people shorten a name to its distinctive
+    part; read as that value and said so in the reading ('Chicago Cubs, for ‘Cubs’'). Words ending or beginning
+    several values ('Sox', 'Chicago') stay asked about, and everyday words typed in lower case are never taken
+    for a name.
+    Returns the unknown values left."""
+    state, tokens = draft.state, draft.tokens
+    placed = covered(state)
+    loose = [i for i, t in enumerate(tokens) if i not in placed and t.low not in state.function_words
+             and t.number is None and t.low.isalpha() and len(t.low) >= 3]
+    runs: list[list[int]] = []
+    for i in loose:
+        if runs and runs[-1][-1] == i - 1:
+            runs[-1].append(i)
+        else:
+            runs.append([i])
+    spans = sorted(([run[a:b] for run in runs for a in range(len(run)) for b in range(a + 1, len(run) + 1)]),
+                   key=lambda span: (-len(span), span[0]))  # 'Red Sox' before 'Sox'
+    named: set[str] = set()
+    taken: set[int] = set()
+    for span in spans:
+        words = [tokens[i].low for i in span]
+        if taken & set(span) or all(is_common(w) and not tokens[i].text[:1].isupper() for w, i in zip(words, span)):
+            continue
+        ends = {(dim, value) for dim, values in draft.values.values.items() for value in values
+                if len(parts := [p for p in _WORDS.split(str(value).lower()) if p]) > len(words)
+                and words in (parts[-len(words):], parts[:len(words)])}
+        if len(ends) != 1:
+            continue
+        dim, value = ends.pop()
+        draft.filters.append(Filter(field=dim, op="=", values=[value], said=" ".join(tokens[i].text for i in span)))
+        state.consume(*span)
+        taken.update(span)
+        named.update(tokens[i].text for i in span)
+    return [u for u in draft.unknown if u.text not in named]
 
 
 def partial_values(ignored: list[str], values: ValueIndex) -> list[UnknownValue]:

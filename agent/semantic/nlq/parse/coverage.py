@@ -117,7 +117,8 @@ def ask_about(draft: Draft, unread: list[int]) -> Draft:
     unknown = [i for i in unread if mention_at(draft.state, i) is None] or unread
     options = _nearest(tokens[unknown[0]].low, draft)
     ambiguous = [Ambiguity(text=tokens[unknown[0]].text, options=options)] if options else []
-    draft.outcome = Extraction(reason=reason.strip(), ambiguous=ambiguous, ignored_words=said)
+    draft.outcome = Extraction(reason=reason.strip(), ambiguous=ambiguous, ignored_words=said, understood=understood,
+                               understood_tables=[draft.table] if understood and draft.table else [])
     return draft
 
 

@@ -29,6 +29,8 @@ class Extraction(BaseModel):
     ambiguous: list[Ambiguity] = Field(default_factory=list)
     reason: str | None = None  # why no intent came out, when it did not
     ignored_words: list[str] = Field(default_factory=list)
+    understood: str = ""  # asked back over some words: what the rest reads as ('Customers count')
+    understood_tables: list[str] = Field(default_factory=list)  # and the table that reading measures
     confidence: float = 0.0
 
 
