@@ -27,7 +27,7 @@ from agent.context import ChatContext
 from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.bootstrap import Groundwork, build_groundwork, chart_ahead
 from agent.budget.ahead import StepAhead
-from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, split_sql
+from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, person_message, split_sql
 from agent.semantic.nlq.dialogue_cues import reply_words
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
@@ -176,7 +176,7 @@ class Assistant:
         if refused := self._refuse_oversized(session_id, text, context):
             yield refused
             return
-        message = clean_message(text)
+        message = person_message(text)
         if not message:
             yield AgentReply(
                 session_id=session_id,

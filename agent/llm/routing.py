@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agent.text.shorthand import spell_out
 from agent.semantic.nlq.dialogue_cues import drops_a_condition, refers_back
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.marks import FOLLOW_UP_MARK
@@ -41,7 +42,7 @@ _LOG_SUBJECT = re.compile(r"\b(service|pod|namespace|container|app|api|server|wo
 _YES_WORDS = (
     r"(yes|yeah|yep|y|sure|ok|okay|go|go ahead|go for it|run|run it|run that|run this|run the query|run the sql|"
     r"do it|do that|please do|execute|execute it|execute that|execute this|confirm|sounds good|looks good|"
-    r"looks right|looks correct|looks fine|lgtm|yup|perfect)"
+    r"looks right|looks correct|looks fine|lgtm|yup|perfect|cool|great|nice|alright|all right|fine|good)"
 )
 AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
 NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
@@ -115,6 +116,13 @@ class Route:
 def clean_message(text: str) -> str:
     """Surfaces hand over plain text (Slack's mentions and escapes are undone in bot/)."""
     return (text or "").strip()
+
+
+def person_message(text: str) -> str:
+    """What a person typed, as every reader takes it: trimmed, chat shorthand spelled out ('w/', 'u',
+    'gimme'), unless it holds SQL, which is kept exactly."""
+    message = clean_message(text)
+    return message if split_sql(message)[0] else spell_out(message)
 
 
 def split_sql(text: str) -> tuple[str | None, str, str]:

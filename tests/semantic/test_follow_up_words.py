@@ -115,3 +115,22 @@ def test_what_percent_is_that_shows_the_previous_count_as_its_rate(model, values
     cancelled = StructuredIntent(metrics=["cancelled_flights"], time={"months": [1]})
     follow = read_follow_up(cancelled, "what % is that", model, values)
     assert follow.edited is not None and follow.edited.intent.metrics == ["cancellation_rate"]
+
+
+def test_the_mean_said_alone_is_an_edit_not_an_empty_message(model, values):
+    from agent.semantic.nlq.dialogue_cues import says_nothing_else
+
+    assert not says_nothing_else("mean pls") and says_nothing_else("i meant it pls")
+    median = StructuredIntent(metrics=["median_dep_delay"], dimensions=["origin"])
+    follow = read_follow_up(median, "mean pls", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["avg_dep_delay"]
+
+
+def test_all_of_a_year_drops_the_months_and_keeps_the_rest(model, values):
+    half = StructuredIntent(metrics=["total_distance"], filters=[{"field": "carrier", "values": ["AA"]}],
+                            time={"months": [1, 2, 3, 4, 5, 6]})
+    for message in ("all of 2013", "the whole of 2013"):
+        follow = read_follow_up(half, message, model, values)
+        assert follow.edited is not None, message
+        intent = follow.edited.intent
+        assert (intent.time is None or not intent.time.months) and intent.filters == half.filters, message

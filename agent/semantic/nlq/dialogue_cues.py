@@ -102,6 +102,8 @@ def find_cues(message: str) -> Cues:
         cues.all_rows, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["whole_period"]):
         cues.whole_period, cues.text = True, _cut(cues.text, m)
+    if m := re.search(rf"(?<![\w']){phrase(words['whole_of_a_year'])}\s+(?=(?:19|20)\d\d(?![\w']))", cues.text, re.I):
+        cues.whole_period, cues.text = True, _cut(cues.text, m)  # 'all of 2013': the year is read on its own
     for kind, phrases in words["charts"].items():
         if m := re.search(rf"(?<![\w'])(?:as\s+)?(?:an?\s+)?{phrase(phrases)}(?:\s+{phrase(words['chart_words'])})?"
                           rf"(?![\w'])", cues.text, re.I):

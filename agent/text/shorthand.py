@@ -1,0 +1,28 @@
+"""Chat shorthand spelled out ('w/' -> with, 'u' -> you, 'gimme' -> give me, 'k' -> ok), so every reader
+downstream (the question's passes, a follow-up's edit words, an answer to a question of the bot's, 'run it')
+sees plain words. The list is general chat English, in vocabulary.yaml `chat_shorthand`; a message holding
+SQL is never changed (an alias may be a single letter)."""
+
+from __future__ import annotations
+
+import re
+from functools import cache
+from pathlib import Path
+
+from agent.yamlload import safe_load
+
+_VOCABULARY = Path(__file__).parents[1] / "semantic" / "vocabulary.yaml"
+
+
+@cache
+def _shorthand() -> tuple[dict[str, str], re.Pattern[str]]:
+    table = {str(k).lower(): str(v) for k, v in
+             (safe_load(_VOCABULARY.read_text(encoding="utf-8")).get("chat_shorthand") or {}).items()}
+    # a whole word, never part of a code ('w/o' before 'w', 'B6', 'user_u'), a path or a number ('100k')
+    said = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
+    return table, re.compile(rf"(?<![\w/.'@#-])(?:{said})(?![\w/'@-])", re.IGNORECASE)
+
+
+def spell_out(message: str) -> str:
+    table, pattern = _shorthand()
+    return pattern.sub(lambda m: table[m.group(0).lower()], message) if table else message
