@@ -49,7 +49,8 @@ NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b
 _ONLY_YES = re.compile(rf"^({_YES_WORDS}[.!, ]*(and\s+|then\s+)?)+(please)?[.! ]*$", re.I)  # "go ahead and run it"
 _FOLLOW_UP = re.compile(
     # Only words that build on the last question; "just give me the number of X" is a question of its own.
-    r"^(now|and|what about|how about|same|also|instead|only|break (it|this|that) down|split (it|this)?\s*by|per|by)\b",
+    r"^(now|and|what about|how about|same|also|instead|only|break (it|this|that) down|split (it|this)?\s*by|per|by)\b|"
+    r"\b(then|instead|now|too|as well)\s*[?.!]*$",  # 'avg seats per type then': said after the last answer
     re.I,
 )
 _WHERE_DATA = re.compile(
@@ -60,7 +61,8 @@ _WHERE_DATA = re.compile(
 _SQL_ONLY = re.compile(
     r"\b(write|give me|generate|show me|create|draft|build|need|want)\b.*\b(sql|query|queries|select statement)\b|"
     r"\b(sql|query) (for|to get|that|which)\b|"
-    r"\b(just|only) (the )?(sql|query)\b|\b(sql|query) only\b",  # "just the sql pls"
+    r"\b(just|only) (the )?(sql|query)\b|\b(sql|query) only\b|"  # "just the sql pls"
+    r"\b(don'?t|do not|no need to|without) (run(ning)?|execut(e|ing))\b",  # "…, don't run it"
     re.I,
 )
 _HOW_TO = re.compile(
@@ -76,7 +78,7 @@ _DEFINITION = re.compile(
 )
 # "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
 _WHY = re.compile(
-    r"^(why|how come|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|"
+    r"^(?:why\s*[?!.]+\s*)?(why|how come|how do you know|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|"
     r"(?:work|figure) (?:this|that|it|these|those|them) out|figure out)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
     r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from)\b[^.!?]{0,40}[.!?]*$",
     re.I,
@@ -207,7 +209,7 @@ async def route_message(
     if _HOW_TO.search(message) or (_DEFINITION.search(message) and await recognise.knows_term(message)):
         return Route(ToolName.FAQ, {"user_question": message, "final_intent": ToolName.FAQ})
 
-    if previous_question and (_FOLLOW_UP.match(message) or refers_back(message) or _is_short(message)):
+    if previous_question and (_FOLLOW_UP.search(message) or refers_back(message) or _is_short(message)):
         # An edit of the last reading ("make it top 3", "for EWR", "drop the JFK filter"): generate_sql
         # reads it against that reading, or as a question of its own when it is one.
         final = ToolName.GENERATE_SQL if _SQL_ONLY.search(message) else EXECUTE

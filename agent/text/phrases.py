@@ -49,8 +49,14 @@ class Token:
     aside: bool = field(default=False, compare=False)  # said in parentheses: a restatement or a definition
 
 
+# 'jan-jun', 'March - May': a span of months, read as 'jan to jun'
+_MONTH_NAME = "|".join(sorted([*MONTHS, *MONTH_ABBREVIATIONS], key=len, reverse=True))
+_MONTH_SPAN = re.compile(rf"\b({_MONTH_NAME})\s*[-\u2013]\s*({_MONTH_NAME})\b", re.I)
+
+
 def tokenize(text: str) -> list[Token]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
+    text = _MONTH_SPAN.sub(r"\1 to \2", text)
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
     tokens = []
     depth = [0] * (len(text) + 1)  # how many parentheses are open at each character

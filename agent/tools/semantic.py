@@ -8,7 +8,6 @@ against the warehouse before anything is compiled, so neither can invent a colum
 from __future__ import annotations
 
 import asyncio
-import re
 from collections import OrderedDict
 
 from pydantic import BaseModel, Field
@@ -16,7 +15,7 @@ from pydantic import BaseModel, Field
 from agent.tools import steps
 from agent.context import AgentContext
 from agent.learning.asking import ask_back
-from agent.marks import FOLLOW_UP_MARK
+from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.edit_request import IntentEdit
 from agent.semantic.nlq.extract import Extraction
@@ -51,14 +50,6 @@ class SemanticParse(BaseModel):
     unused_words: list[str] = Field(default_factory=list, description="Words of the question the intent does not use")
 
 
-# How people ask for SQL rather than numbers: part of the request, not of the data question.
-_ASKING_FOR_SQL = re.compile(
-    r"\b(?:(?:write|give|generate|draft|build|create|show|need|want)\s+(?:me\s+)?(?:the\s+|a\s+|an\s+)?)?"
-    r"(?:sql|query|queries|select statement)(?:\s+(?:for|to get|to find|that|which|to))?\b",
-    re.I,
-)
-
-
 async def aoffline_parse(ctx: AgentContext, question: str) -> SemanticParse:
     """The deterministic extractor's parse of `question`, as `read_question` made it."""
     return _as_parse(ctx, await read_question(ctx, question))
@@ -68,7 +59,7 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
     """The reader's reading of the whole question and, for a follow-up, of its latest message: made
     once per turn (the router's check, discovery and the SQL share it), in a CPU worker under its
     budget; the model and values go by a shared file (written once per view)."""
-    question = _ASKING_FOR_SQL.sub(" ", question)
+    question = ASKING_FOR_SQL.sub(" ", question)
     whole = question.replace(FOLLOW_UP_MARK, " ")
     latest = question.split(FOLLOW_UP_MARK)[-1]
     questions = [whole] if latest == question else [whole, latest]

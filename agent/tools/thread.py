@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.compile.intent import StructuredIntent
-from agent.marks import FOLLOW_UP_MARK
+from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
 from agent.state import CommonAgentState, calls_of
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
@@ -36,14 +36,6 @@ from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
     from agent.semantic.nlq.follow_up import FollowUp
-
-# "give me the SQL", "just the query": a request for the SQL, not words of the data question.
-ASKING_FOR_SQL = re.compile(
-    r"\b(?:(?:write|give|generate|draft|build|create|show|need|want)\s+(?:me\s+)?(?:the\s+|a\s+|an\s+)?)?"
-    r"(?:sql|query|queries|select statement)(?:\s+(?:for|to get|to find|that|which|to))?\b",
-    re.I,
-)
-
 
 @dataclass
 class InThread:
@@ -251,8 +243,10 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
 
     # read once per turn (discovery and the SQL both ask); each caller gets its own copy to change
     follow = copy.deepcopy(await ctx.readings.once((steps.read_edit.__name__, previous.model_dump_json(), message), read))
-    if follow.fresh:
-        return InThread(latest)  # a question of its own: no stale filters
+    if follow.fresh:  # a question of its own: no stale filters, read as the thread's words made it
+        # ('per type' after planes by aircraft type reads 'per aircraft type')
+        return InThread(latest, intent=follow.extraction.intent) if follow.extraction is not None \
+            and follow.extraction.intent is not None else InThread(latest)
     if follow.problem:
         return InThread(latest, refusal=follow.problem)
     if follow.edited is not None:

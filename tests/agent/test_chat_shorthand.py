@@ -35,3 +35,21 @@ def test_a_message_with_sql_is_kept_exactly():
 @pytest.mark.parametrize("said", ["cool, run it", "great, run it", "alright go ahead"])
 def test_everyday_agreement_runs(said):
     assert AFFIRMATIVE.match(said)
+
+
+@pytest.mark.parametrize("said", ["just give me the sql for avg delay by origin, don't run it",
+                                  "sql for flights per carrier, do not execute it"])
+def test_asking_not_to_run_it_asks_for_the_sql(said):
+    from agent.llm.routing import _SQL_ONLY
+    from agent.marks import ASKING_FOR_SQL
+
+    assert _SQL_ONLY.search(said)
+    assert "run" not in ASKING_FOR_SQL.sub(" ", said) and "execute" not in ASKING_FOR_SQL.sub(" ", said)
+
+
+def test_why_followed_by_its_question_explains():
+    from agent.llm.routing import _FOLLOW_UP, _WHY
+
+    assert _WHY.match("why? how do you know they were cancelled") and _WHY.match("how do you know")
+    assert not _WHY.match("why is jfk so delayed in the summer compared to the winter months overall")
+    assert _FOLLOW_UP.search("avg # seats per type then") and not _FOLLOW_UP.search("flights then and now by year")

@@ -3,6 +3,8 @@ the previous answer, a month said alone, the old grouping named after 'not', a r
 
 from __future__ import annotations
 
+import pytest
+
 from agent.semantic.nlq.follow_up import read_follow_up
 from agent.semantic.compile.intent import StructuredIntent
 
@@ -134,3 +136,56 @@ def test_all_of_a_year_drops_the_months_and_keeps_the_rest(model, values):
         assert follow.edited is not None, message
         intent = follow.edited.intent
         assert (intent.time is None or not intent.time.months) and intent.filters == half.filters, message
+
+
+def test_their_keeps_the_previous_answers_rows(model, values):
+    top3 = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"], limit=3,
+                            order_by=[{"field": "flight_count", "descending": True}])
+    follow = read_follow_up(top3, "and their avg dep delay?", model, values)
+    assert follow.edited is not None and follow.over_rows
+    assert follow.edited.intent.metrics == ["avg_dep_delay"]
+
+
+def test_a_value_said_with_its_roles_word_filters_without_regrouping(model, values):
+    worst = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["dest"], limit=5,
+                             order_by=[{"field": "avg_arr_delay", "descending": True}])
+    follow = read_follow_up(worst, "jfk departures only", model, values)
+    assert follow.edited is not None and follow.edited.intent.dimensions == ["dest"]
+    assert [(f.field, f.values) for f in follow.edited.intent.filters] == [("origin", ["JFK"])]
+
+
+def test_the_other_side_of_a_role_regroups_and_nothing_is_dropped_in_silence(model, values):
+    by_origin = StructuredIntent(metrics=["flight_count"], dimensions=["origin"], time={"months": [9]})
+    follow = read_follow_up(by_origin, "ok and the arrival side, top 3", model, values)
+    assert follow.edited is not None and follow.edited.intent.dimensions == ["dest"]
+    assert follow.edited.intent.limit == 3 and follow.unread == []
+    unknown = read_follow_up(by_origin, "top 3 and the glorp", model, values)
+    assert unknown.unread == ["glorp"]
+
+
+@pytest.mark.parametrize("message", ["swap jetblue for southwest", "replace B6 with WN", "change jetblue to southwest"])
+def test_swap_one_value_for_another(model, values, message):
+    jetblue = StructuredIntent(metrics=["median_dep_delay"], dimensions=["origin"],
+                               filters=[{"field": "carrier", "values": ["B6"]}])
+    follow = read_follow_up(jetblue, message, model, values)
+    assert follow.edited is not None, message
+    assert [(f.field, f.values) for f in follow.edited.intent.filters] == [("carrier", ["WN"])], message
+
+
+def test_a_span_of_months_with_a_dash(model, values):
+    by_month = StructuredIntent(metrics=["avg_humid"], dimensions=["month"])
+    follow = read_follow_up(by_month, "only jan-jun", model, values)
+    assert follow.edited is not None and follow.edited.intent.time.months == [1, 2, 3, 4, 5, 6]
+
+
+def test_a_groupings_last_word_alone_is_that_grouping(model, values):
+    by_type = StructuredIntent(metrics=["plane_count"], dimensions=["plane_type"])
+    follow = read_follow_up(by_type, "avg # seats per type then", model, values)
+    assert follow.fresh and follow.extraction is not None and follow.extraction.intent is not None
+    assert follow.extraction.intent.dimensions == ["plane_type"]
+
+
+def test_a_condition_added_says_its_comparison(model, values):
+    by_type = StructuredIntent(metrics=["plane_count"], dimensions=["plane_type"])
+    follow = read_follow_up(by_type, "only the ones built before 2000", model, values)
+    assert follow.edited is not None and any("< 2000" in change for change in follow.edited.changes)

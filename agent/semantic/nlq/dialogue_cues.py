@@ -139,6 +139,10 @@ def find_cues(message: str) -> Cues:
         cues.text = re.sub(rf"(?<![\w']){phrase(words['pointers'])}\s+", " ", cues.text, flags=re.I).strip()
     cues.text = re.sub(rf"(?<![\w']){phrase(words['fillers'])}(?![\w'])", " ", cues.text, flags=re.I)
     cues.text = " ".join(cues.text.split())
+    swap = re.fullmatch(rf"(?:.*?\s)?{phrase(words['swap_words'])}\s+(?:the\s+)?(.+?)\s+{phrase(words['swap_joins'])}"
+                        rf"\s+(.+)", cues.text, re.I)
+    if swap:  # 'swap jetblue for southwest': the new one, put in place of what the reading has
+        cues.replace, cues.text = True, swap.group(swap.lastindex or 0)
     if m := has(cues.text, words["compare_words"]):
         cues.compare, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["replace_words"]):

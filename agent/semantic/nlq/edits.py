@@ -84,7 +84,7 @@ def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
             else f"{_label(model, new.field)} {_compared(new)} instead of {_compared(old)}" if old.field == new.field \
             else f"{_label(model, new.field)} {_compared(new)} instead of {_label(model, old.field)} {_compared(old)}"
     else:
-        change = f"also {_label(model, new.field)} {_values(new)}"
+        change = f"also {_label(model, new.field)} {_compared(new)}"  # 'year built < 2000', never '2000'
     return edited.then(updated, change)
 
 

@@ -338,6 +338,23 @@ def _rows_noun_put_in(text: str, previous: StructuredIntent, model: SemanticMode
                   lambda m: f"{m.group(1)} {plural_phrase(nouns[0])} ", text, flags=re.I)
 
 
+def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'avg seats per type then' after planes by aircraft type: the last word of a grouping's name, said
+    alone, is that grouping ('aircraft type'), which the thread has settled among the model's other types."""
+    for name in previous.dimensions:
+        dim = model.dimension_by_name.get(name)
+        words = dim.label.lower().split() if dim is not None else []
+        if len(words) < 2:
+            continue
+        head = words[-1]
+        others = [d for d in previous.dimensions if d != name and (o := model.dimension_by_name.get(d)) is not None
+                  and o.label.lower().split()[-1:] == [head]]
+        if not others:
+            text = re.sub(rf"(?<![\w'-])(?<!{re.escape(words[-2])} ){head}s?(?![\w'-])", dim.label.lower(), text,
+                          flags=re.I) if dim is not None else text
+    return text
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(kept if kept is not None else message)
@@ -354,6 +371,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
     rest = _bare_number(rest, previous, model)
     rest = _rows_noun_put_in(rest, previous, model)
+    rest = _heads_of_the_grouping(rest, previous, model)
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):
@@ -422,8 +440,14 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     found = extraction.intent if extraction is not None else None
     if found is not None:
         edited = _lay_over(edited, found, cues, said_measure, model)
-        if not said_measure and not found.dimensions and (role := _other_role(rest, edited.intent, model)):
+        valued = {f.field for f in found.filters}  # 'JFK departures': the word says which of JFK's roles, no regrouping
+        if not said_measure and not found.dimensions and (role := _other_role(rest, edited.intent, model, valued)):
             edited = edits.set_grouping(edited, role, model, add=False)
+    elif extraction is not None and (role := _other_role(rest, edited.intent, model, set())):
+        # 'and the arrival side, top 3': a role word the reader alone cannot place, the grouping's other role
+        edited = edits.set_grouping(edited, role, model, add=False)
+        extraction = extraction.model_copy(update={"ignored_words": [
+            w for w in extraction.ignored_words if w.lower().rstrip("s") not in _role_words(role, model)]})
     if agg is not None:
         switched = edits.switch_aggregation(edited, agg, model)
         if switched is None:
@@ -452,7 +476,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     problems = validate_intent(edited.intent, model)
     if problems:
         return FollowUp(problem=" ".join(problems), extraction=extraction)
-    unread = extraction.ignored_words if extraction is not None and found is not None else []
+    # words of the message no reading placed are said with the answer, never dropped in silence
+    unread = extraction.ignored_words if extraction is not None else []
     return FollowUp(edited=edited, extraction=extraction, unread=unread,
                     over_rows=cues.things or pointed_at is not None)
 
@@ -505,10 +530,11 @@ def _only_compared(intent: StructuredIntent, model: SemanticModel) -> bool:
     return True
 
 
-def _other_role(text: str, intent: StructuredIntent, model: SemanticModel) -> list[str] | None:
+def _other_role(text: str, intent: StructuredIntent, model: SemanticModel, named: set[str]) -> list[str] | None:
     """'same for arrivals' after flights by origin airport: a word naming only another dimension whose values
     are the same things (destination and origin are both airports) swaps it into the grouping; the grouping
-    with it swapped in, else None."""
+    with it swapped in, else None. Not a dimension the message gives a value of (`named`): 'JFK departures'
+    filters the origin."""
     dims = model.dimension_by_name
     words = {w.rstrip("s") for w in _content(text)} | set(_content(text))
     for i, name in enumerate(intent.dimensions):
@@ -517,12 +543,16 @@ def _other_role(text: str, intent: StructuredIntent, model: SemanticModel) -> li
             continue
         for other in model.dimensions:
             labels = other.value_labels
-            if other.name == name or labels is None or (labels.table, labels.key) != (
+            if other.name == name or other.name in named or labels is None or (labels.table, labels.key) != (
                     old.value_labels.table, old.value_labels.key) or other.name in intent.dimensions:
                 continue
             if words & (_dimension_words(model, other.name) - _dimension_words(model, name)):
                 return [*intent.dimensions[:i], other.name, *intent.dimensions[i + 1:]]
     return None
+
+
+def _role_words(dimensions: list[str], model: SemanticModel) -> set[str]:
+    return {w for d in dimensions for words in _dimension_words(model, d) for w in words.split()} | {"side"}
 
 
 def _year_of_the_filtered(previous: StructuredIntent, rest: str, extraction: Extraction, model: SemanticModel,

@@ -183,7 +183,8 @@ class Lexicon:
         'per' + 'day of week' rather than 'per day' + 'of week'; ties go to the leftmost.
         Every entry of the winning length is kept. A misspelt word of a phrase ('avg dep dealy', 'nubmer of
         flights') is read as the word it is one slip from, so the phrase is whole."""
-        tokens = [self._respelled(t) for t in tokens]
+        tokens = [self._respelled(t, tokens[i - 1] if i else None, tokens[i + 1] if i + 1 < len(tokens) else None)
+                  for i, t in enumerate(tokens)]
         candidates = [m for i in range(len(tokens)) for m in self._matches_at(tokens, i)]
         taken: set[int] = set()
         mentions: list[Mention] = []
@@ -196,10 +197,11 @@ class Lexicon:
                      for m in [self._by_stem(token, i) or self._by_spelling(token, i)] if m is not None]
         return sorted(mentions, key=lambda m: m.start)
 
-    def _respelled(self, token: Token) -> Token:
+    def _respelled(self, token: Token, before: Token | None = None, after: Token | None = None) -> Token:
         """The token as the one word of the lexicon's phrases it is a slip from (a letter, or two swapped, for
         words up to six letters; two for longer ones), when it is no English word and exactly one is that
-        close; else the token as typed."""
+        close, or one of the closest makes a phrase with a word beside it ('arrival delya': delay, not
+        delta); else the token as typed."""
         word = token.low
         if word in self.entries or not word.isalpha() or len(word) < _SPELLING_MIN or is_english(word):
             return token
@@ -213,7 +215,16 @@ class Lexicon:
             return token
         best = min(d for d, _ in near)
         keys = [key for d, key in near if d == best]
+        if len(keys) > 1:
+            keys = [key for key in keys if self._in_a_phrase(before, key, after)] or _dropped_a_letter(word, keys)
         return replace(token, low=keys[0]) if len(keys) == 1 else token
+
+    def _in_a_phrase(self, before: Token | None, key: str, after: Token | None) -> bool:
+        """Does `key` make a phrase of the lexicon with the word before it or the one after it?"""
+        return (before is not None and any(e.words[:2] == (before.low, key) for e in self.entries.get(before.low, [])
+                                           if len(e.words) > 1)) or (
+            after is not None and any(e.words[:2] == (key, after.low) for e in self.entries.get(key, [])
+                                      if len(e.words) > 1))
 
     def _by_spelling(self, token: Token, i: int) -> Mention | None:
         """A word that is no English ('avrage', 'cancelation') read as the one word of the lexicon a letter or
@@ -233,6 +244,8 @@ class Lexicon:
             return None
         best = min(d for d, _ in near)
         keys = [key for d, key in near if d == best]
+        if len(keys) > 1:
+            keys = _dropped_a_letter(word, keys)
         if len(keys) != 1:
             return None
         entries = [e for e in self.entries[keys[0]] if len(e.words) == 1 and not e.case_sensitive]
@@ -317,3 +330,12 @@ def lexicon_for(model: SemanticModel, values: ValueIndex) -> Lexicon:
         cached = (model, values, Lexicon(model, values))
         _LEXICONS[key] = cached
     return cached[2]
+
+
+def _dropped_a_letter(word: str, keys: list[str]) -> list[str]:
+    """Of words equally close to a slip, those it is with one letter left out ('acounts': accounts, not amounts):
+    the commonest slip in typing."""
+    def within(key: str) -> bool:
+        rest = iter(key)
+        return len(key) == len(word) + 1 and all(letter in rest for letter in word)
+    return [key for key in keys if within(key)]
