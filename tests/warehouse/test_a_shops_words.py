@@ -70,3 +70,9 @@ def test_a_name_said_by_its_end_is_that_value_and_the_reading_says_so(shop):
     assert "Rowlett Bikes, for ‘Rowlett’" in describe(read.intent, shop.semantic)
     assert_reads_as(shop, "how many orders did the Rowlett store get",
                     "SELECT count(*) FROM orders WHERE store_id = 3")
+
+
+def test_an_everyday_word_in_lower_case_is_no_name_by_its_end(shop):
+    # 'bikes' ends every store's name; 'cruz' begins none and ends none: neither is taken for a store
+    for question in ("how many orders did the bikes store get", "how many orders did the cruz store get"):
+        assert extract_intent(question, shop.semantic, shop.values).intent is None, question

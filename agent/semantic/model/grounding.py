@@ -53,6 +53,14 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                 offer("table", table["name"], alias, f"the table's description: “{_short(table['description'])}”")
             for word, group in _thesaurus_words(own, groups):
                 offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
+            if len(own.split()) > 1:  # 'tickets' for support tickets, 'items' for order items
+                for form in noun_forms(own.split()[-1]):
+                    offer("table", table["name"], form, f"the last word of its name, “{own}”")
+        for said in _rows_described(table.get("description") or ""):  # 'One row per customer company'
+            for phrase in {said, said.split()[0], said.split()[-1]}:
+                for form in noun_forms(phrase.split()[-1]):
+                    word = " ".join([*phrase.split()[:-1], form])
+                    offer("table", table["name"], word, f"the table's description: “{_short(table['description'])}”")
     for word, table_name in _people_words(tables, dimensions, thesaurus):
         offer("table", table_name, word, ONLY_PEOPLE)
     for dim in dimensions.values():
@@ -75,6 +83,8 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             offer("dimension", dim["name"], " ".join(label.split()[:-1] + [alias]), "its description, with its label")
         for word, group in _thesaurus_words(label, groups):
             offer("dimension", dim["name"], word, f"thesaurus: {', '.join(group)}")
+        for word, rows in _money_in(dim, label, tables, thesaurus):
+            offer("dimension", dim["name"], word, f"thesaurus: the amount of {rows} is money in")
     own_words = _own_words(tables, dimensions)
     heads = {form for d in dimensions.values() if not d.get("identifier")
              for form in noun_forms(effective_head(d["label"].lower().split()))}
@@ -308,6 +318,37 @@ def metric_words(metrics: list[dict[str, Any]], tables: list[dict[str, Any]], di
     for word, takers in offered.items():
         if len(takers) == 1:
             takers[0]["synonyms"] = [*takers[0].get("synonyms", []), word]
+
+
+def _money_in(dim: dict[str, Any], label: str, tables: list[dict[str, Any]],
+              thesaurus: dict[str, Any]) -> Iterable[tuple[str, str]]:
+    """'revenue', 'billings' for the amount of an invoices (orders, payments) table: a number column whose label
+    is an amount word, on the one table of such rows it belongs to."""
+    if label not in (thesaurus.get("money_in_amounts") or []) or not dim.get("sources"):
+        return
+    rows_words = {form for w in thesaurus.get("money_in_rows") or [] for form in noun_forms(w)}
+    owner = next((t for t in tables if t["name"] == dim["sources"][0].get("table")), None)
+    said = [w.split()[-1] for w in owner["entity_words"]] if owner else []
+    if any(w in rows_words for w in said):
+        for word in thesaurus.get("money_in_words") or []:
+            yield word, said[0]
+
+
+_ROW_IS = re.compile(r"\bone (?:row|record|line|entry) (?:per|for each|for every|for one) (?:single )?"
+                     r"([a-z][a-z -]{1,40}?)(?=$|[.,;:()]| and | with | of | in | that | who | which )", re.I)
+
+
+def _rows_described(description: str) -> list[str]:
+    """What a description says one row is ('One row per customer company': 'customer company')."""
+    found = []
+    for match in _ROW_IS.finditer(description):
+        if description[match.end():].lower().startswith(" and "):
+            continue  # 'one row per user and movie': the row is a pair, neither thing alone
+        words = match.group(1).lower().split()
+        cut = next((i for i, w in enumerate(words) if w.endswith("ing")), len(words))  # '… belonging to …'
+        if 0 < cut <= 3:
+            found.append(" ".join(words[:cut]))
+    return found[:1]
 
 
 def _thesaurus_words(label: str, groups: list[list[str]]) -> Iterable[tuple[str, list[str]]]:

@@ -12,7 +12,7 @@ from agent.semantic.nlq.parse.coverage import ask_about, unread_words
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.state import UnknownValue, covered, mention_text
 from agent.semantic.model.values import ValueIndex
-from agent.text.words import is_common
+from agent.text.words import is_common, lemmas
 
 _WORDS = re.compile(r"[^0-9a-z]+")
 
@@ -68,10 +68,12 @@ def _named_by_their_end(draft: Draft) -> list[UnknownValue]:
     taken: set[int] = set()
     for span in spans:
         words = [tokens[i].low for i in span]
-        if taken & set(span) or all(is_common(w) and not tokens[i].text[:1].isupper() for w, i in zip(words, span)):
+        if taken & set(span) or all(_everyday(w) and not tokens[i].text[:1].isupper() for w, i in zip(words, span)):
             continue
-        ends = {(dim, value) for dim, values in draft.values.values.items() for value in values
-                if len(parts := [p for p in _WORDS.split(str(value).lower()) if p]) > len(words)
+        said = [(dim, value, value) for dim, values in draft.values.values.items() for value in values]
+        said += [(dim, value, label) for dim, labels in draft.values.labels.items() for value, label in labels.items()]
+        ends = {(dim, value) for dim, value, name in said
+                if len(parts := [p for p in _WORDS.split(str(name).lower()) if p]) > len(words)
                 and words in (parts[-len(words):], parts[:len(words)])}
         if len(ends) != 1:
             continue
@@ -81,6 +83,12 @@ def _named_by_their_end(draft: Draft) -> list[UnknownValue]:
         taken.update(span)
         named.update(tokens[i].text for i in span)
     return [u for u in draft.unknown if u.text not in named]
+
+
+def _everyday(word: str) -> bool:
+    """A common word of the dictionary ('home', 'giants'), not a name that is merely frequent ('charlotte',
+    'denver': the dictionary of word forms has no entry for a proper name)."""
+    return is_common(word) and bool(lemmas(word))
 
 
 def partial_values(ignored: list[str], values: ValueIndex) -> list[UnknownValue]:

@@ -264,7 +264,8 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
     value_cues = [phrase(c) for d in model.dimensions if d.values for c in d.value_cues]
     unknown = []
     for index, token in enumerate(state.tokens):
-        if index in understood or re.fullmatch(r"[QH][1-4]", token.text) or names_the_data(state, index, model.coverage):
+        if index in understood or re.fullmatch(r"[QH][1-4]", token.text) or names_the_data(state, index, model.coverage) \
+                or token.low in {n.lower() for n in model.data_names}:  # 'in our CRM': the data's own name (its schema)
             continue
         # a code ('ZZ') anywhere, or a name ('Dallas') right after 'from' / 'to'
         named = index > 0 and token.text[:1].isupper() and token.low not in state.function_words \
