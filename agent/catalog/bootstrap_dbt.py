@@ -130,7 +130,10 @@ def _is_bridge(schema: Schema, key: str, shape: Shape) -> bool:
             CATEGORICAL.search(next(c.type for c in schema.tables[key] if c.name == t)) for t in tags):
         return False
     most: int = bootstrap_words()["bridge_other_columns_max"]
-    return len(others) <= most
+    # a number beside the two references ('Quantity' of a store's stock of a product) is a measure of the pair:
+    # its rows are facts to add up, not links
+    measured = any(NUMERIC.search(c.type) for c in others)
+    return len(others) <= most and not measured
 
 
 def _entities(shape: Shape, info: TableInfo, dialect: str) -> list[dict[str, Any]]:

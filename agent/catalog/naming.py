@@ -8,7 +8,7 @@ import re
 from pathlib import Path
 from typing import Any
 
-from agent.text.words import lemma, split_name
+from agent.text.words import lemma, shared_prefix, split_name
 from agent.yamlload import safe_load
 
 WORDS_PATH = Path(__file__).with_name("bootstrap_words.yaml")
@@ -33,11 +33,8 @@ def slug(name: str) -> str:
 
 
 def column_prefix(names: list[str]) -> str:
-    """'l_' when every column starts with the same short prefix (l_orderkey, l_shipdate, ...)."""
-    match = re.match(r"[a-z]{1,3}_", names[0].lower()) if names else None
-    if match and len(names) > 1 and all(n.lower().startswith(match.group(0)) for n in names):
-        return match.group(0)
-    return ""
+    """'l_' when the columns start with the same short prefix (l_orderkey, l_shipdate, ...; keys aside)."""
+    return shared_prefix(names)
 
 
 def words_of(name: str, prefix: str = "") -> tuple[str, ...]:

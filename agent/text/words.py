@@ -34,6 +34,21 @@ COMMON_ZIPF = 3.5
 KNOWN_ZIPF = 2.0
 
 
+_NO_PREFIX = {"is_", "has_", "was_", "had_", "did_", "does_", "num_", "no_"}  # words that say what a column is
+_KEY_NAME = re.compile(r"(?:^|_)(?:id|key|pk|fk)$|[a-z](?:Id|ID|Key)$")
+
+
+def shared_prefix(names: list[str]) -> str:
+    """'l_' when the columns start with one short prefix (TPC-H's l_orderkey, l_shipdate; 'appt_status',
+    'appt_date'), keys that point elsewhere ('doctor_id') aside: people say 'ship mode', never 'l shipmode'."""
+    named = [n for n in names if not _KEY_NAME.search(n)] or names
+    match = re.match(r"[a-z]{1,4}_", named[0].lower()) if named else None
+    if match and match.group(0) not in _NO_PREFIX and len(named) > 1 \
+            and all(n.lower().startswith(match.group(0)) and len(n) > len(match.group(0)) for n in named):
+        return match.group(0)
+    return ""
+
+
 def split_name(name: str) -> str:
     """The words of an identifier, lower case: camelCase, PascalCase, snake_case, digits apart."""
     spaced = _CAMEL.sub(" ", name.strip().strip('"`[]'))

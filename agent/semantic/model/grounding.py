@@ -57,7 +57,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                 for form in noun_forms(own.split()[-1]):
                     offer("table", table["name"], form, f"the last word of its name, “{own}”")
         for said in _rows_described(table.get("description") or ""):  # 'One row per customer company'
-            for phrase in {said, said.split()[0], said.split()[-1]}:
+            for phrase in {said, *(w for w in (said.split()[0], said.split()[-1]) if "NOUN" in lemmas(w))}:
                 for form in noun_forms(phrase.split()[-1]):
                     word = " ".join([*phrase.split()[:-1], form])
                     offer("table", table["name"], word, f"the table's description: “{_short(table['description'])}”")
@@ -345,7 +345,10 @@ def _rows_described(description: str) -> list[str]:
         if description[match.end():].lower().startswith(" and "):
             continue  # 'one row per user and movie': the row is a pair, neither thing alone
         words = match.group(1).lower().split()
-        cut = next((i for i, w in enumerate(words) if w.endswith("ing")), len(words))  # '… belonging to …'
+        # the noun phrase only: 'appointment booked with a doctor' is an appointment, 'user login belonging …'
+        cut = next((i for i, w in enumerate(words) if "NOUN" not in lemmas(w) and "ADJ" not in lemmas(w)), len(words))
+        while cut and "NOUN" not in lemmas(words[cut - 1]):
+            cut -= 1
         if 0 < cut <= 3:
             found.append(" ".join(words[:cut]))
     return found[:1]

@@ -26,7 +26,7 @@ from agent.semantic.spec.dbt_spec import Metric as DbtMetric
 from agent.semantic.spec.dbt_spec import Project
 from agent.semantic.spec.dbt_spec import SemanticModel as DbtModel
 from agent.semantic.model.runtime import SemanticModel, SemanticModelError
-from agent.text.words import inflection, noun_forms, split_name
+from agent.text.words import inflection, noun_forms, shared_prefix, split_name
 from agent.yamlload import safe_load
 
 DEMO_MODEL_PATH = Path(__file__).parents[1] / "demo_model"
@@ -165,12 +165,9 @@ def _words(name: str, prefix: str = "") -> str:
 def _column_prefix(model: DbtModel) -> str:
     """'l_' when every column-named element of the model starts with it (TPC-H's l_shipmode):
     people say 'ship mode', not 'l shipmode'."""
-    names = [d.name for d in model.dimensions if not d.meta.get("defined")] + [m.expr for m in model.measures
-                                                  if re.fullmatch(r"[A-Za-z_]\w*", m.expr)]
-    match = re.match(r"[a-z]{1,3}_", names[0]) if names else None
-    if match and len(names) > 1 and all(n.startswith(match.group(0)) for n in names):
-        return match.group(0)
-    return ""
+    columns = [d.expr or d.name for d in model.dimensions if not d.meta.get("defined")] + [m.expr for m in model.measures]
+    # columns only: a name made of two ('CONCAT(doc_first_name, …)') or a key ('doctor_id') says nothing of it
+    return shared_prefix([c for c in columns if re.fullmatch(r"[A-Za-z_]\w*", c)])
 
 
 def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:

@@ -188,7 +188,12 @@ class ValueIndex:
                     # 'Low', 'High' label the codes of several columns: they are this column's value only
                     # beside its name ('low job satisfaction'); so is a word the model uses for itself
                     said = phrase(alias)
-                    add(said, name, value, False, needs_cue=shared_aliases[said] > 1 or " ".join(said) in model_words)
+                    cue = shared_aliases[said] > 1 or " ".join(said) in model_words
+                    add(said, name, value, False, needs_cue=cue)
+                    if said and len(said[-1]) >= 3 and said[-1].isalpha():  # 'no-shows', 'how many cancellations'
+                        for plural in inflection(said[-1], "NNS"):
+                            if plural != said[-1]:
+                                add((*said[:-1], plural), name, value, False, needs_cue=cue)
         return index
 
     def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:
