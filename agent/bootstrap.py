@@ -282,7 +282,8 @@ class RunReader:
         ctx = self.context
         # The turn's one reading (in a CPU worker under its budget), which discovery and the SQL reuse.
         extraction = (await read_question(ctx, question))[0]
-        if extraction.unsupported or extraction.unknown_values or extraction.ambiguous or extraction.understood:
+        if extraction.unsupported or extraction.unknown_values or extraction.ambiguous or extraction.understood \
+                or extraction.understood_tables:
             # the data's words, even where the reader must ask which one is meant or what a word adds
             return True
         if extraction.intent is not None and extraction.confidence >= DATA_INTENT_CONFIDENCE:

@@ -189,3 +189,13 @@ def test_a_condition_added_says_its_comparison(model, values):
     by_type = StructuredIntent(metrics=["plane_count"], dimensions=["plane_type"])
     follow = read_follow_up(by_type, "only the ones built before 2000", model, values)
     assert follow.edited is not None and any("< 2000" in change for change in follow.edited.changes)
+
+
+@pytest.mark.parametrize("message", ["without the cancelled ones", "exclude cancelled flights"])
+def test_without_a_yes_no_condition_keeps_the_other_rows(model, values, message):
+    top3 = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"], filters=[{"field": "origin", "values": ["JFK"]}])
+    follow = read_follow_up(top3, message, model, values)
+    assert follow.edited is not None, message
+    assert [(f.field, f.op, f.values) for f in follow.edited.intent.filters] == [
+        ("origin", "=", ["JFK"]), ("took_off", "=", [True])], message
+    assert follow.edited.changes == ["also took off"], message

@@ -22,7 +22,7 @@ CREATE TABLE crm.invoices (invoice_id INTEGER PRIMARY KEY, account_id INTEGER NO
 INSERT INTO crm.accounts VALUES (1, 'Acme Ltd', 'Retail', 'France'), (2, 'Birch AG', 'Media', 'Germany'),
                                 (3, 'Cobalt SA', 'Retail', 'France');
 INSERT INTO crm.support_tickets VALUES (1, 1, 'urgent', 5), (2, 1, 'low', 3), (3, 2, 'urgent', NULL), (4, 3, 'low', 4);
-INSERT INTO crm.invoices VALUES (1, 1, 100, DATE '2023-01-05'), (2, 2, 250, DATE '2023-02-01'),
+INSERT INTO crm.invoices VALUES (1, 1, 100, DATE '2023-01-05'), (2, 2, 250, DATE '2022-02-01'),
                                 (3, 3, 80, DATE '2023-03-09'), (4, 1, 100, DATE '2023-02-05');
 """
 
@@ -43,4 +43,20 @@ def crm(tmp_path_factory):
                             "GROUP BY 1"),
 ])
 def test_a_crms_words(crm, question, sql):
+    assert_reads_as(crm, question, sql)
+
+
+@pytest.mark.parametrize(("question", "sql"), [
+    ("revenue in 2022 and 2023", "SELECT year(issued_date), sum(amount) FROM crm.invoices WHERE year(issued_date) "
+                                 "IN (2022, 2023) GROUP BY 1"),
+    ("revenue 2023 vs 2022", "SELECT year(issued_date), sum(amount) FROM crm.invoices WHERE year(issued_date) "
+                             "IN (2022, 2023) GROUP BY 1"),
+    ("how much did revenue grow from 2022 to 2023",
+     "SELECT sum(amount) FILTER (WHERE year(issued_date) = 2023) - sum(amount) FILTER (WHERE year(issued_date) = 2022) "
+     "FROM crm.invoices"),
+    ("how much did revenue grow in 2023 vs 2022, in percent?",
+     "SELECT 100.0 * (sum(amount) FILTER (WHERE year(issued_date) = 2023) - sum(amount) FILTER "
+     "(WHERE year(issued_date) = 2022)) / sum(amount) FILTER (WHERE year(issued_date) = 2022) FROM crm.invoices"),
+])
+def test_two_years_side_by_side_and_the_change_between_them(crm, question, sql):
     assert_reads_as(crm, question, sql)

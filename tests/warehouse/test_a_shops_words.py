@@ -22,6 +22,9 @@ CREATE TABLE order_items (order_id INTEGER NOT NULL REFERENCES orders (order_id)
                           product_id INTEGER NOT NULL REFERENCES products (product_id), quantity INTEGER NOT NULL,
                           list_price DECIMAL(8, 2) NOT NULL, discount DECIMAL(4, 2) NOT NULL,
                           PRIMARY KEY (order_id, item_id));
+CREATE TABLE stocks (store_id INTEGER NOT NULL REFERENCES stores (store_id),
+                     product_id INTEGER NOT NULL REFERENCES products (product_id), quantity INTEGER NOT NULL,
+                     PRIMARY KEY (store_id, product_id));
 INSERT INTO stores VALUES (1, 'Santa Cruz Bikes', 'CA'), (2, 'Baldwin Bikes', 'NY'), (3, 'Rowlett Bikes', 'TX');
 INSERT INTO customers VALUES (1, 'Ann', 'Lee', 'TX'), (2, 'Ann', 'Ray', 'NY'), (3, 'Bob', 'Lee', 'TX'),
                              (4, 'Cat', 'Oak', 'CA');
@@ -30,6 +33,8 @@ INSERT INTO orders VALUES (1, 1, 3, DATE '2017-01-05'), (2, 2, 2, DATE '2017-02-
                           (4, 3, 3, DATE '2017-03-10'), (5, 4, 1, DATE '2017-04-02');
 INSERT INTO order_items VALUES (1, 1, 1, 2, 100, 0.1), (1, 2, 3, 1, 20, 0), (2, 1, 2, 1, 50, 0.2),
                                (3, 1, 1, 1, 100, 0), (4, 1, 3, 5, 20, 0.5), (5, 1, 2, 3, 50, 0);
+INSERT INTO stocks VALUES (1, 1, 0), (1, 2, 4), (1, 3, 0), (2, 1, 3), (2, 2, 0), (2, 3, 9), (3, 1, 0), (3, 2, 0),
+                          (3, 3, 2);
 """
 
 NET = "oi.quantity * oi.list_price * (1 - oi.discount)"
@@ -76,3 +81,13 @@ def test_an_everyday_word_in_lower_case_is_no_name_by_its_end(shop):
     # 'bikes' ends every store's name; 'cruz' begins none and ends none: neither is taken for a store
     for question in ("how many orders did the bikes store get", "how many orders did the cruz store get"):
         assert extract_intent(question, shop.semantic, shop.values).intent is None, question
+
+
+@pytest.mark.parametrize(("question", "sql"), [
+    ("how many products are out of stock at the Rowlett store",
+     "SELECT count(*) FROM stocks WHERE quantity = 0 AND store_id = 3"),
+    ("how many products are in stock in Baldwin", "SELECT count(*) FROM stocks WHERE quantity > 0 AND store_id = 2"),
+])
+def test_out_of_stock_is_a_quantity_of_0_where_stock_is_kept(shop, question, sql):
+    # a store's stock of a product with its quantity is a table of facts, not a link between the two
+    assert_reads_as(shop, question, sql, leading=True)

@@ -84,7 +84,11 @@ def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
             else f"{_label(model, new.field)} {_compared(new)} instead of {_compared(old)}" if old.field == new.field \
             else f"{_label(model, new.field)} {_compared(new)} instead of {_label(model, old.field)} {_compared(old)}"
     else:
-        change = f"also {_label(model, new.field)} {_compared(new)}"  # 'year built < 2000', never '2000'
+        flag = model.dimension_by_name.get(new.field)
+        if flag is not None and flag.kind == "flag" and new.op == "=":  # 'also took off', 'also not cancelled'
+            change = f"also {'' if new.values[0] else 'not '}{_label(model, new.field)}"
+        else:
+            change = f"also {_label(model, new.field)} {_compared(new)}"  # 'year built < 2000', never '2000'
     return edited.then(updated, change)
 
 

@@ -218,6 +218,17 @@ def _values_cued(said: str, model: SemanticModel, values: ValueIndex) -> str:
     return " ".join(words)
 
 
+def _rows_kept_without(said: str, model: SemanticModel, values: ValueIndex,
+                       previous: StructuredIntent) -> list[Filter]:
+    """'without the cancelled ones', 'exclude cancelled flights': the yes/no conditions the rows kept meet,
+    read as 'not <what was said>' ('took off'); [] when the words name no such condition."""
+    text = " ".join(w for w in said.split() if w.lower() not in {"the", "ones", "one", "those", "these"})
+    negated, _ = _read("not " + text, model, values, previous)
+    flags = negated.intent.filters if negated.intent is not None and not negated.ignored_words else []
+    dims = model.dimension_by_name
+    return list(flags) if flags and all(f.field in dims and dims[f.field].kind == "flag" for f in flags) else []
+
+
 def _values_left_out(said: str, model: SemanticModel, values: ValueIndex,
                      previous: StructuredIntent) -> list[Filter] | Extraction:
     """'exclude UA', 'without LGA': the values named after a drop word that no condition holds, each to be
@@ -423,6 +434,10 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         fields, dates = _fields_named(said, edited.intent, model)
         if not fields and not dates and (months := _months_named(said)):  # 'without december'
             edited = edits.exclude_months(edited, months)
+            continue
+        if not fields and not dates and (still := _rows_kept_without(said, model, values, previous)):
+            for flt in still:
+                edited = edits.put_filter(edited, flt, model)
             continue
         if not fields and not dates:
             left_out = _values_left_out(said, model, values, previous)

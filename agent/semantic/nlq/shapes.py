@@ -371,6 +371,14 @@ def _time_sides(intent: StructuredIntent, words: _Words) -> _Sides | None:
     for period in periods:
         if period not in distinct:
             distinct.append(period)
+    if not distinct and intent.time is not None and len(intent.time.years) == 2:  # '2023 vs 2022', 'from 2022 to 2023'
+        at = [i for i, t in enumerate(words.state.tokens) if t.number in intent.time.years]
+        order = [int(words.state.tokens[i].number or 0) for i in at] if len(at) == 2 else intent.time.years
+        base = intent.time.model_copy(update={"years": [], "year": None})
+        words.consume([(i, i + 1) for i in at])
+        years = [Side(time=base.model_copy(update={"year": y})) for y in order]
+        dims = [d for d in intent.dimensions if d != "metric_time__year"]  # the two sides are the years
+        return (years[0], years[1]), {"time": base if not base.is_empty() else None, "dimensions": dims}
     if len(distinct) != 2 or intent.time is None:
         return None
     base = intent.time.model_copy(update={"months": []})

@@ -10,7 +10,7 @@ import re
 from agent.semantic.compile.filters import Filter
 from agent.semantic.nlq.parse.coverage import ask_about, unread_words
 from agent.semantic.nlq.parse.draft import Draft
-from agent.semantic.nlq.parse.state import UnknownValue, covered, mention_text
+from agent.semantic.nlq.parse.state import Ambiguity, UnknownValue, covered, mention_text
 from agent.semantic.model.values import ValueIndex
 from agent.text.words import is_common, lemmas
 
@@ -29,6 +29,7 @@ def blockers_pass(draft: Draft) -> Draft:
             return ask_about(draft, unread)
         return draft.stop(f"I could not tell what “{mention_text(state, idle[0])}” applies to: name a measure of "
                           "this model.")
+    draft.ambiguous = _told_by_the_measure(draft)
     draft.unknown = _named_by_their_end(draft)
     unknown = draft.unknown + partial_values(draft.ignored(), draft.values)
     if unknown:
@@ -43,6 +44,23 @@ def blockers_pass(draft: Draft) -> Draft:
     if draft.unmatched:
         return draft.stop("The semantic model has no metric for the " + ", ".join(draft.unmatched) + ".")
     return draft
+
+
+def _told_by_the_measure(draft: Draft) -> list[Ambiguity]:
+    """'avg temp at lga by month': a value of two dimensions (origin, destination) of which the measure's table
+    reaches one only (the weather is kept by origin) is that one's. Returns the ambiguities left."""
+    tables = {draft.model.metric_by_name[m].table for options in draft.metric_choices for m in options
+              if isinstance(m, str) and m in draft.model.metric_by_name}
+    left = []
+    for ambiguity in draft.ambiguous:
+        reached = [d for d in ambiguity.options if tables and all(draft.model.resolve(d, t) is not None for t in tables)]
+        value = next((v for v in draft.values.values.get(reached[0], []) if str(v).lower() == ambiguity.text.lower()),
+                     None) if ambiguity.of_value and len(reached) == 1 else None
+        if value is None:
+            left.append(ambiguity)
+            continue
+        draft.filters.append(Filter(field=reached[0], op="=", values=[value]))
+    return left
 
 
 def _named_by_their_end(draft: Draft) -> list[UnknownValue]:

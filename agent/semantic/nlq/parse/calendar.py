@@ -126,6 +126,11 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
         number = tokens[idx].number
         if number is not None and 1900 <= number <= 2100 and float(number).is_integer() and idx not in state.used_tokens:
             after_month = idx > 0 and any(m.end == idx and m.has("month") for m in state.mentions)
+            pair = _year_pair(tokens, idx)
+            if pair is not None and not years and year is None and (idx == 0 or words[idx - 1] not in {"between"}):
+                years, span = pair  # '2023 vs 2022', 'in 2022 and 2023': both years, side by side
+                state.consume(*span)
+                continue
             through = _year_range(tokens, idx)
             if through is not None and (idx == 0 or words[idx - 1] in {"in", "during", "for", "of", "from", "between",
                                                                         "years"} or after_month
@@ -190,6 +195,25 @@ def _decade(word: str) -> int | None:
     return 1900 + digits if digits >= 30 else 2000 + digits
 
 
+_PAIR_WORDS = {"vs", "versus", "v", "against", "and", "or"}
+
+
+def _year_pair(tokens: list[Token], idx: int) -> tuple[list[int], list[int]] | None:
+    """'2023 vs 2022', '2022 and 2023', '2023 compared to 2022': two years set side by side, and the tokens said."""
+    first = tokens[idx].number
+    link = [idx + 1]
+    if idx + 2 < len(tokens) and tokens[idx + 1].low in ("compared", "comparing") and tokens[idx + 2].low in ("to", "with"):
+        link = [idx + 1, idx + 2]
+    elif idx + 1 >= len(tokens) or tokens[idx + 1].low not in _PAIR_WORDS:
+        return None
+    at = link[-1] + 1
+    second = tokens[at].number if at < len(tokens) else None
+    if first is None or second is None or not float(second).is_integer() or not 1900 <= second <= 2100 \
+            or second == first:
+        return None
+    return sorted({int(first), int(second)}), [idx, *link, at]
+
+
 def _year_range(tokens: list[Token], idx: int) -> tuple[list[int], list[int]] | None:
     """'1993 through 1997', '1993-1997', '1993 and 1997' after 'between': the years, and the tokens said."""
     link = idx + 1
@@ -237,6 +261,9 @@ def calendar_pass(draft: Draft) -> Draft:
             mention.used = True
             state.consume(*range(mention.start, mention.end))
     draft.time = read_time(state, model)
+    if draft.time is not None and len(draft.time.years) == 2 and draft.time.years[1] - draft.time.years[0] >= 1 \
+            and "metric_time__year" in model.dimension_by_name and not _is_run(draft.time.years, state):
+        draft.grouping.setdefault("metric_time__year", None)  # two years side by side: a row each
     hours = read_clock_hours(state)
     if hours:  # 'flights that left before 6am': the hours of the day, as 'at 5pm' or 'in hour 17' are
         draft.time = (draft.time or TimeFilter()).model_copy(update={"hours": hours})
@@ -244,6 +271,12 @@ def calendar_pass(draft: Draft) -> Draft:
     has_dates = time is not None and bool(time.days or time.from_day or time.start)
     holiday = moving_holiday(state, model, has_dates)
     return draft.stop(holiday) if holiday else draft
+
+
+def _is_run(years: list[int], state: State) -> bool:
+    """Were the two years said as a run ('2022 to 2023', 'from 2022 through 2023'), not set side by side?"""
+    said = [i for i, t in enumerate(state.tokens) if t.number in years]
+    return len(said) == 2 and said[1] == said[0] + 2 and state.tokens[said[0] + 1].low in RANGE_WORDS | {"-"}
 
 
 # '6am', '9:30pm', '6 am': a time of day said on the clock (a bare number is never one)

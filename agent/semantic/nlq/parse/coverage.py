@@ -199,7 +199,11 @@ def _names_a_period(state: State, i: int, read: set[int]) -> bool:
     if i == 0 or i - 1 not in read:
         return False
     before = mention_at(state, i - 1)
-    return state.tokens[i - 1].number is not None or (before is not None and (before.has("month") or before.has("day")))
+    number = state.tokens[i - 1].number
+    if number is not None:  # a date's day or a year ('feb 8-9 blizzard', '2013 blizzard'), never 'top 3 meds'
+        dated = any(m.has("month") for j in range(max(0, i - 4), i - 1) if (m := mention_at(state, j)) is not None)
+        return dated or (float(number).is_integer() and 1900 <= number <= 2100)
+    return before is not None and (before.has("month") or before.has("day"))
 
 
 def _defined_by_aside(state: State, i: int) -> bool:

@@ -17,8 +17,13 @@ _PERIOD_CUES = {"on", "in", "for", "during", "over", "across"}
 
 def display_unit_pass(draft: Draft) -> Draft:
     tokens, units = draft.tokens, draft.model.unit_words
+    # 'how much did billings grow …, in percent?': a change asked in percent is a % change, no unit of the data
+    changing = {w for text in draft.model.shapes.get("difference", []) for w in [text.lower()] if " " not in w}
+    in_percent_is_a_change = any(t.low in changing for t in tokens)
     for i in range(len(tokens) - 1):
         word = tokens[i + 1].low
+        if word in ("percent", "percentage", "%") and in_percent_is_a_change:
+            continue
         if tokens[i].low == "in" and word in units and (i + 2 == len(tokens) or not tokens[i + 2].low.isalpha()
                                                          or tokens[i + 2].low in ("for", "by", "per", "and", "of")):
             draft.display_unit = word

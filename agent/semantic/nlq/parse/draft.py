@@ -93,5 +93,7 @@ class Draft:
 
     def stop(self, reason: str | None = None, **fields: Any) -> Draft:
         """End the reading: the question is asked back or declined with `reason`."""
+        # the table a measure was found on: the question is about the data, even where it is asked back
+        fields.setdefault("understood_tables", [self.table] if self.table else [])
         self.outcome = Extraction(reason=reason, ignored_words=self.ignored(), **fields)
         return self

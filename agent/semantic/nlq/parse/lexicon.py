@@ -203,7 +203,13 @@ class Lexicon:
         close, or one of the closest makes a phrase with a word beside it ('arrival delya': delay, not
         delta); else the token as typed."""
         word = token.low
-        if word in self.entries or not word.isalpha() or len(word) < _SPELLING_MIN or is_english(word):
+        if word in self.entries or not word.isalpha() or is_english(word):
+            return token
+        if len(word) == _SPELLING_MIN - 1:  # 'tpye': in a short word only two letters swapped are a slip
+            swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
+            found = [w for w in swaps if w in self.entries]
+            return replace(token, low=found[0]) if len(found) == 1 else token
+        if len(word) < _SPELLING_MIN:
             return token
         from rapidfuzz.distance import OSA
 

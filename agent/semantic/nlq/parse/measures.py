@@ -350,8 +350,17 @@ def choose_metrics(choices: list[list[str]], fields: list[GroupKey], model: Sema
     the question says when (`dated`), has a date ('episodes aired in 2015': the episodes counted where
     their air dates are, when the episodes table has none)."""
     flat: list[str] = []
-    for options in choices:
-        expanded = [m for option in options for m in ([option] if isinstance(option, str) else option)]
+    lists = [[m for option in options for m in ([option] if isinstance(option, str) else option)] for options in choices]
+    for n, expanded in enumerate(lists):
+        # 'what cities are our shops in': the cities of some table's rows, and the shops: one table, the shops'
+        shared = [m for m in expanded if any(m in other for k, other in enumerate(lists) if k != n)]
+        if shared and len(expanded) > 1:
+            expanded = shared
+        # a second measure on the table the first is on, where it has one ('products out of stock': the
+        # stock rows' products), so the question stays one table's
+        same_table = [m for m in expanded if flat and model.metric_by_name[m].table == model.metric_by_name[flat[0]].table]
+        if same_table and len(expanded) > 1:
+            expanded = same_table
         chosen = expanded[0]
         fits = [name for name in expanded if all(reachable(f, model.metric_by_name[name].table, model) for f in fields)]
         with_dates = [name for name in fits if _has_dates(model.metric_by_name[name].table, model)]

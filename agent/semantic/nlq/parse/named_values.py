@@ -15,6 +15,7 @@ from agent.semantic.nlq.parse.state import (
     Ambiguity,
     State,
     UnknownValue,
+    consume_with_mentions,
     covered,
     is_negated,
     mention_at,
@@ -22,7 +23,7 @@ from agent.semantic.nlq.parse.state import (
     names_the_data,
 )
 from agent.text.phrases import phrase
-from agent.text.words import lemmas
+from agent.text.words import lemmas, noun_forms
 from agent.semantic.model.values import ValueIndex, base_name
 from agent.semantic.nlq.parse.draft import Draft
 
@@ -291,6 +292,11 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
 def flags_pass(draft: Draft) -> Draft:
     draft.filters += read_flags(draft.state, draft.model.coverage.get("inclusive", []))
     state, model = draft.state, draft.model
+    for flt, table in _stock_state(state, model):  # the rows counted are where the quantity is kept
+        draft.filters.append(flt)
+        pairs = {(a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
+        if (count := model.table_by_name[table].count_metric) and COUNT_ASKS & pairs:
+            draft.metric_choices.insert(0, [count])
     draft.filters += _flags_said_by_their_verb(state, model)
     for mention in state.mentions:  # 'how many leavers': the flagged rows counted, where the flag is
         if mention.has("flag") and state.words_before(mention.start, 2) in {("how", "many"), ("number", "of")}:
@@ -300,6 +306,31 @@ def flags_pass(draft: Draft) -> Draft:
                 draft.metric_choices.append(counts)
                 state.consume(mention.start - 2, mention.start - 1)
     return draft
+
+
+def _stock_state(state: State, model: SemanticModel) -> list[tuple[Filter, str]]:
+    """'how many bikes are out of stock': the quantity kept on the one table the words name ('stock': the
+    stocks table's quantity) is 0; 'in stock': above 0; with the table. Where no such column is, or several,
+    the words stay unread and are asked about."""
+    found: list[tuple[Filter, str]] = []
+    for shape, op in (("none_left", "="), ("some_left", ">")):
+        said = [phrase(text) for text in model.shapes.get(shape, [])]
+        for i in range(len(state.tokens)):
+            words = next((w for w in sorted(said, key=len, reverse=True)
+                          if tuple(t.low for t in state.tokens[i:i + len(w)]) == w), None)
+            if words is None:
+                continue
+            kept = [(d.name, s.table) for d in model.dimensions if d.kind == "numeric"
+                    and d.label.lower().split()[-1:] in (["quantity"], ["qty"]) for s in d.sources if s.join is None]
+            named = [(name, table) for name, table in kept if any(
+                w in {form for e in model.table_by_name[table].entity_words for form in noun_forms(e.split()[-1])}
+                for w in words)]
+            kept = named or kept
+            if len(kept) == 1:
+                found.append((Filter(field=kept[0][0], op=op, values=[0]), kept[0][1]))
+                consume_with_mentions(state, list(range(i, i + len(words))))
+            break
+    return found
 
 
 # the object a flag's verb may leave unsaid is a determined thing ('left the company'); a bare word after the
