@@ -41,7 +41,7 @@ _KEY_NAME = re.compile(r"(?:^|_)(?:id|key|pk|fk)$|[a-z](?:Id|ID|Key)$")
 def shared_prefix(names: list[str]) -> str:
     """'l_' when the columns start with one short prefix (TPC-H's l_orderkey, l_shipdate; 'appt_status',
     'appt_date'), keys that point elsewhere ('doctor_id') aside: people say 'ship mode', never 'l shipmode'."""
-    named = [n for n in names if not _KEY_NAME.search(n)] or names
+    named = sorted({n for n in names if not _KEY_NAME.search(n)} or set(names))  # two columns at least, not one twice
     match = re.match(r"[a-z]{1,4}_", named[0].lower()) if named else None
     if match and match.group(0) not in _NO_PREFIX and len(named) > 1 \
             and all(n.lower().startswith(match.group(0)) and len(n) > len(match.group(0)) for n in named):
