@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
 from agent.text.shorthand import spell_out
-from agent.semantic.nlq.dialogue_cues import drops_a_condition, refers_back
+from agent.semantic.nlq.dialogue_cues import drops_a_condition, refers_back, restarted
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.marks import FOLLOW_UP_MARK
 from agent.tools.spec import EXECUTE, ToolName
@@ -161,6 +161,8 @@ async def route_message(
     message = clean_message(text)
     if not message:
         return Route(None, text="Ask me a data question, or paste SQL to fix or explain.")
+    if previous_question and (fresh := restarted(message)):  # 'actually forget that. flights to MIA …'
+        message, previous_question = fresh, None
     if _WHY.match(message):
         if last_answer is None:
             return Route(None, text="There is no answer in this thread to explain yet. Ask a data question first.")

@@ -199,3 +199,28 @@ def test_without_a_yes_no_condition_keeps_the_other_rows(model, values, message)
     assert [(f.field, f.op, f.values) for f in follow.edited.intent.filters] == [
         ("origin", "=", ["JFK"]), ("took_off", "=", [True])], message
     assert follow.edited.changes == ["also took off"], message
+
+
+def test_the_other_word_of_the_measure_swaps_the_measure(model, values):
+    departures = StructuredIntent(metrics=["avg_dep_delay"], dimensions=["carrier"],
+                                  filters=[{"field": "origin", "values": ["EWR"]}])
+    follow = read_follow_up(departures, "no, i meant arrivals", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["avg_arr_delay"]
+
+
+def test_which_of_those_with_their_number_is_those(model, values):
+    from agent.semantic.nlq.dialogue_cues import find_cues
+
+    cues = find_cues("which of those 3 was worst")
+    assert cues.things and "3" not in cues.text
+
+
+@pytest.mark.parametrize(("message", "fresh"), [
+    ("actually forget that. flights to mia per airline", "flights to mia per airline"),
+    ("nvm, how many flights to bos", "how many flights to bos"),
+    ("never mind the month, by carrier", None),  # an edit: the month goes
+])
+def test_forget_that_starts_a_question_of_its_own(message, fresh):
+    from agent.semantic.nlq.dialogue_cues import restarted
+
+    assert restarted(message) == fresh

@@ -126,7 +126,8 @@ def find_cues(message: str) -> Cues:
         cues.text = _cut(cues.text, every)
     if m := has(cues.text, words["things"]):
         cues.things = True
-        cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
+        rest = re.sub(r"^\s*\d+(?![\w'])", "", cues.text[m.end():])  # 'which of those 3': the 3 are those
+        cues.text = (cues.text[: m.start()] + " {things} " + rest).strip()
     # 'there' at the end or before a time, not 'were there': a place pointed at
     if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), cues.text, re.I):
         cues.pointer, cues.place, cues.text = True, True, _cut(cues.text, m)
@@ -150,6 +151,15 @@ def find_cues(message: str) -> Cues:
     while m := has(cues.text, words["add_words"]):  # 'add American as well': every one of them
         cues.add, cues.text = True, _cut(cues.text, m)
     return cues
+
+
+def restarted(message: str) -> str | None:
+    """The question after a word that drops the thread's subject ('actually forget that. flights to MIA per
+    airline' -> 'flights to MIA per airline'); None when the message says no such thing."""
+    words = dialogue_words()
+    found = re.match(rf"^\W*(?:(?:actually|ok|okay|no|sorry|hmm|wait|oh)\W+)*{phrase(words['restart_words'])}"
+                     rf"(?![\w'])\s*[.,;:!-]+\s*(.*)$", message.strip(), re.I | re.S)  # 'nvm, …' not 'never mind the month'
+    return found.group(found.lastindex or 0).strip() if found and found.group(found.lastindex or 0).strip() else None
 
 
 def refers_back(message: str) -> bool:

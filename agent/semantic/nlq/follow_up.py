@@ -21,7 +21,7 @@ from agent.semantic.compile.intent import Filter, StructuredIntent, base_table, 
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft, Extraction
 from agent.text.phrases import MONTH_ABBREVIATIONS, MONTHS
-from agent.text.words import plural_phrase
+from agent.text.words import noun_forms, plural_phrase
 from agent.semantic.model.values import ValueIndex
 
 @dataclass
@@ -483,6 +483,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         edited = edits.other_extreme(edited, model, down) or edits.set_limit(edited, cues.limit, descending=down)
     if cues.chart is not None:
         edited = edits.set_chart(edited, cues.chart)
+    if not edited.changes and (other := _measure_with_word_swapped(previous, rest, model)) is not None:
+        edited = edits.set_metrics(edited, [other], model, [])  # 'no, i meant arrivals' after departure delay
     if not edited.changes:
         if found is not None and found.filters and all(f in previous.filters for f in found.filters) \
                 and not (found.dimensions or found.time or said_measure or cues.any and not cues.back and not cues.lead_in):
@@ -564,6 +566,20 @@ def _other_role(text: str, intent: StructuredIntent, model: SemanticModel, named
             if words & (_dimension_words(model, other.name) - _dimension_words(model, name)):
                 return [*intent.dimensions[:i], other.name, *intent.dimensions[i + 1:]]
     return None
+
+
+def _measure_with_word_swapped(previous: StructuredIntent, text: str, model: SemanticModel) -> str | None:
+    """'arrivals' after average departure delay: the one word said, put in place of a word of the measure's
+    name, names another measure of the model ('average arrival delay'); that measure, else None."""
+    said = _content(text)
+    if len(said) != 1 or len(previous.metrics) != 1 or previous.metrics[0] not in model.metric_by_name:
+        return None
+    forms = {said[0], *noun_forms(said[0])}
+    words = model.metric_by_name[previous.metrics[0]].label.lower().split()
+    labels = {m.label.lower(): m.name for m in model.metrics}
+    found = {labels[swapped] for i in range(len(words)) for form in forms
+             if form != words[i] and (swapped := " ".join([*words[:i], form, *words[i + 1:]])) in labels}
+    return found.pop() if len(found) == 1 else None
 
 
 def _role_words(dimensions: list[str], model: SemanticModel) -> set[str]:
