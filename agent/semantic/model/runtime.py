@@ -147,6 +147,7 @@ class Ranking(_Strict):
     counting: list[str] = []
     # what people want more of ('sales', 'rating'): read when the model is built, for `Metric.higher_is_better`
     higher_is_better: list[str] = []
+    busy: list[str] = []  # 'the busiest doctor': ranked by the rows of the dated table pointing at it
 
 
 class SemanticModel(_Strict):

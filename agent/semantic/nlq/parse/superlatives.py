@@ -5,6 +5,7 @@ that names no measure ('our best employees') is left for the ranking pass to ask
 
 from __future__ import annotations
 
+from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.groupings import name_of
 from agent.semantic.nlq.parse.state import mention_at, plural, words_of
@@ -14,9 +15,20 @@ from agent.text.phrases import phrase
 def superlatives_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
     implied = {phrase(w): m for w, m in model.ranking.implies_measure.items()}
+    busy = {phrase(w) for w in model.ranking.busy}
     for rank in state.mentions:
         measure = implied.get(words_of(state, rank)) if rank.has("rank") and not rank.used else None
         thing = mention_at(state, rank.end)
+        if rank.has("rank") and words_of(state, rank) in busy and thing is not None and thing.has("entity") \
+                and not thing.used and (count := _events_of(thing.of("entity")[0].name, model)) is not None:
+            name = name_of(thing.of("entity")[0].name, model)
+            if name is not None:  # 'the busiest doctor': doctors ranked by their appointments
+                draft.grouping = {name: thing, **draft.grouping}
+                draft.kept.add(name)
+                draft.metric_choices.append([count])
+                thing.used = True
+                draft.which_singular = not plural(state, thing)
+                break
         if measure is None or thing is None or not thing.has("entity") or thing.has("dimension"):
             continue
         grouped_already = any(said is thing for said in draft.grouping.values())  # 'the 2 newest movies'
@@ -39,3 +51,13 @@ def superlatives_pass(draft: Draft) -> Draft:
         draft.which_singular = not plural(state, thing)
         break
     return draft
+
+
+def _events_of(table: str, model: SemanticModel) -> str | None:
+    """The row count of the one dated table whose rows point at `table`'s things (a doctor's appointments),
+    or of the one table that does when none is dated; None when there is no such table or several."""
+    pointing = [j.from_table for j in model.joins if j.to_table == table and j.from_table != table]
+    counted = [(t, c) for t in dict.fromkeys(pointing) if (c := model.table_by_name[t].count_metric)]
+    dated = [(t, c) for t, c in counted if model.table_by_name[t].agg_time or model.table_by_name[t].time]
+    chosen = dated if dated else counted
+    return chosen[0][1] if len(chosen) == 1 else None
