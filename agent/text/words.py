@@ -24,7 +24,9 @@ from pathlib import Path
 
 from agent.text.word_cache import MISSING, WordCache
 
-_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])")
+# Word boundaries inside an identifier: camelCase, acronyms, letters then digits, and digits then a
+# lower-case word ('viewers7day': '7 day'; a letter or two after digits stays a code: '2b', 'utf8mb4').
+_CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[a-z]{3})")
 # Nouns a word may be in the reader's sense: lemminflect's tags for singular and plural.
 _NOUN_FORMS = ("NN", "NNS")
 # Above this Zipf frequency (occurrences per billion words, log10) a word is everyday English:
@@ -50,9 +52,60 @@ def shared_prefix(names: list[str]) -> str:
 
 
 def split_name(name: str) -> str:
-    """The words of an identifier, lower case: camelCase, PascalCase, snake_case, digits apart."""
+    """The words of an identifier, lower case: camelCase, PascalCase, snake_case, digits apart, and words
+    run together in lower case ('orderdetailid' -> order detail id) split where English words meet."""
     spaced = _CAMEL.sub(" ", name.strip().strip('"`[]'))
-    return " ".join(w for w in re.split(r"[\s_\-.]+", spaced.lower()) if w)
+    return " ".join(part for w in re.split(r"[\s_\-.]+", spaced.lower()) if w for part in compound_parts(w))
+
+
+# A run-together name is split only into parts English uses this often (Zipf), so a code or an
+# abbreviation ('lgid', 'visib', 'acctbal') stays whole; a two-letter part must be a function word
+# ('at', 'in', 'up', 'uk') or the key word 'id'.
+_PART_ZIPF, _SHORT_PART_ZIPF, _LONG_PART_ZIPF, _LONG_PART = 3.0, 5.0, 2.0, 7
+_PART_COST = 1.5
+_KEY_PART = "id"  # 'yearid', 'bakerid': the one short part names always end with
+
+
+@lru_cache(maxsize=20000)
+def compound_parts(word: str) -> tuple[str, ...]:
+    """The English words a lower-case run of them is made of ('yearid' -> year id, 'worklifebalance' ->
+    work life balance), by the likeliest split under wordfreq's frequencies; a word English knows as a
+    whole ('invoice', 'hometown') or one that no split of known words covers stays as it is."""
+    if len(word) < 6 or not word.isalpha() or not word.islower():
+        return (word,)
+    stored = _disk.get("compound", word)
+    if stored is MISSING:
+        stored = list(_likeliest_split(word))
+        _disk.put("compound", word, stored)
+    return tuple(stored)
+
+
+def _likeliest_split(word: str) -> tuple[str, ...]:
+    from wordfreq import zipf_frequency
+
+    def usable(part: str, zipf: float) -> bool:
+        if len(part) >= _LONG_PART:
+            return zipf >= _LONG_PART_ZIPF
+        return len(part) >= 2 and (zipf >= (_SHORT_PART_ZIPF if len(part) == 2 else _PART_ZIPF) or part == _KEY_PART)
+
+    # best[i]: (log10 probability, parts) of the likeliest split of word[:i] into usable words
+    best: list[tuple[float, tuple[str, ...]] | None] = [(0.0, ())] + [None] * len(word)
+    for end in range(1, len(word) + 1):
+        for start in range(end):
+            before = best[start]
+            part = word[start:end]
+            zipf = zipf_frequency(part, "en") if before is not None else 0.0
+            if before is None or not usable(part, zipf):
+                continue
+            # Zipf is log10 of occurrences per billion words; each part costs a little more, so a longer word
+            # beats a function word and the rest ('invoice line', not 'in voice line')
+            score = before[0] + zipf - 9 - _PART_COST
+            if best[end] is None or score > best[end][0]:  # type: ignore[index]
+                best[end] = (score, (*before[1], part))
+    found = best[-1]
+    if found is None or len(found[1]) < 2 or zipf_frequency(word, "en") >= KNOWN_ZIPF:
+        return (word,)  # 'invoice' is a word of its own, never 'in voice'
+    return found[1]
 
 
 _disk = WordCache()

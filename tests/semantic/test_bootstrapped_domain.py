@@ -156,12 +156,12 @@ def domain(tmp_path_factory):
 
 def test_the_bootstrap_finds_what_the_schema_implies(domain):
     model, *_ = domain
-    lines = model.table_by_name["invoiceline"]
-    assert lines.agg_time == "invoice__in_invoicedate"  # lines happen when their invoice does
-    assert {j.to_table for j in model.joins if j.from_table == "invoiceline"} == {"invoice", "product", "store"}
-    net = model.metric_by_name["invoiceline_net_unitprice"]
+    lines = model.table_by_name["invoice_line"]  # 'invoiceline': its words apart, as people say them
+    assert lines.agg_time == "invoice__in_invoice_date"  # lines happen when their invoice does
+    assert {j.to_table for j in model.joins if j.from_table == "invoice_line"} == {"invoice", "product", "store"}
+    net = model.metric_by_name["invoice_line_net_unit_price"]
     assert "net sales" in net.synonyms
-    assert model.project.measure("invoiceline_net_unitprice").expr == "il_unitprice * il_quantity * (1 - il_discount)"
+    assert model.project.measure("invoice_line_net_unit_price").expr == "il_unitprice * il_quantity * (1 - il_discount)"
 
 
 @pytest.mark.parametrize("question", sorted(QUESTIONS))
@@ -200,7 +200,7 @@ def test_a_definition_from_an_llm_is_held_to_the_same_rule(domain, expr):
     from agent.semantic.compile.intent import StructuredIntent, validate_intent
 
     model, *_ = domain
-    intent = StructuredIntent(definitions=[Definition(name="odd", label="odd", table="invoiceline", kind="measure",
+    intent = StructuredIntent(definitions=[Definition(name="odd", label="odd", table="invoice_line", kind="measure",
                                                       expr=expr)], metrics=["odd"])
     assert validate_intent(intent, model)
 
@@ -212,7 +212,7 @@ def test_latest_dates_are_read_for_dates_only(domain, caplog):
     with caplog.at_level("WARNING"):
         values.read_all_latest(model)
     assert "could not read the latest date" not in caplog.text
-    assert str(values.latest_date("invoiceline")) == "2024-06-20"
+    assert str(values.latest_date("invoice_line")) == "2024-06-20"
 
 
 def test_a_store_named_by_its_number_is_the_store_with_that_key(domain):

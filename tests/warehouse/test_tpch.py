@@ -96,7 +96,7 @@ def test_catalog_init_and_ask_on_tpch(bootstrapped, monkeypatch, capsys):
     env, out, printed = bootstrapped
     assert "Read 8 tables" in printed and "8 semantic models" in printed
     models = (out / "semantic" / "models" / "semantic_models.yml").read_text(encoding="utf-8")
-    assert "type: foreign" in models and "agg_time_dimension: o_orderdate" in models
+    assert "type: foreign" in models and "agg_time_dimension: o_order_date" in models
     for name, value in env.items():
         monkeypatch.setenv(name, value)
     assert main(["catalog", "check", str(out)]) == 0, capsys.readouterr().out

@@ -105,7 +105,9 @@ def build(text: str, model: SemanticModel, words: dict[str, list[tuple[str, str,
         return None  # 'delay > 60' is a comparison the comparisons pass reads, with its units
     kinds = [kind for _, _, kind in places]
     for column, (path, expr, _) in zip(columns, places):
-        column.replace(exp.column(expr.strip('"'), table=path or None))
+        # quoted as the join's alias is ('order' is a keyword) and as the column is ('"orderDate"')
+        column.replace(exp.column(exp.to_identifier(expr.strip('"'), quoted=expr.startswith('"')),
+                                  table=exp.to_identifier(path, quoted=True) if path else None))
     dates_apart = isinstance(tree, exp.Sub) and kinds == ["time", "time"]
     if dates_apart:  # whole days between two dates, in every dialect's own spelling
         tree = exp.DateDiff(this=tree.this, expression=tree.expression, unit=exp.Var(this="DAY"))
