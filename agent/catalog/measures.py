@@ -160,6 +160,8 @@ class TableRules:
                 entry = _named(name, expr, type="categorical")
                 if column.name == display:
                     entry["config"] = {"meta": {"synonyms": self.display_words(column)}}
+                elif len(labels := code_labels(column.comment)) >= 2:  # 'T = in transit': a text code's meaning
+                    entry["config"] = {"meta": {"value_aliases": labels}}
                 add(entry, column)
             elif kind == "code":
                 labels = code_labels(column.comment)
@@ -172,6 +174,10 @@ class TableRules:
                 add(self.role_dimension(column), column)
             elif kind == "amount" and self.is_unit_price(column):  # read by lines pointing here
                 add({**_named(name, expr, type="categorical"), "config": {"meta": {"kind": "numeric"}}}, column)
+        for column in self.columns:
+            flag = self.null_flag(column)
+            if flag is not None:
+                add(flag)
         full = self.full_name()
         if full is not None:
             add(full)
@@ -221,6 +227,23 @@ class TableRules:
         said = " ".join(words_of(column.name, self.prefix))
         # not the bare thing ('client'): 'by client tier' is the tier's
         return list(dict.fromkeys([said, f"{thing_words} {said.split()[-1]}"]))
+
+    def null_flag(self, column: Column) -> dict[str, Any] | None:
+        """A state the comment says an empty value means ('paid date; NULL = unpaid (open)'): a flag true
+        where the column is NULL, named by the state's words ('unpaid', also 'open'), time adverbs aside
+        ('still in service': 'in service')."""
+        match = re.search(self.words["null_meaning"], column.comment or "", re.I)
+        if match is None or column.name in self.info.primary_key:
+            return None
+        fillers = set(self.words["null_fillers"])
+        said = [w for w in match.group("label").lower().split() if w not in fillers]
+        aside = (match.group("aside") or "").lower().split()
+        names = [" ".join(said)] + ([" ".join(aside)] if 0 < len(aside) <= 3 and aside[0] not in fillers | {"or", "and"} else [])
+        if not said or len(said) > 4 or said[0] in self.words["negations"]:
+            return None  # 'NULL = not delivered yet': the date column's own verb says it, a flag would mislead
+        return {"name": slug(" ".join(said)), "type": "categorical", "description": column.comment,
+                "expr": f"{quote(column.name, self.dialect)} IS NULL",
+                "config": {"meta": {"kind": "flag", "synonyms": names}}}
 
     def full_name(self) -> dict[str, Any] | None:
         """A person's name from a first and a last name column, when no column holds it whole."""
@@ -454,9 +477,11 @@ class _Out:
 
 
 def code_labels(comment: str) -> dict[str, str]:
-    """'1 = Low, 2 = Medium' -> {'Low': '1', 'Medium': '2'}: what each code of a column means."""
+    """'1 = Low, 2 = Medium' -> {'Low': '1', 'Medium': '2'}: what each code of a column means. A remark in
+    parentheses is no part of the name ('X = express (guaranteed, one day faster)' -> express)."""
     pattern = re.compile(bootstrap_words()["code_pair"])
-    return {m.group("label").strip(): m.group("code") for m in pattern.finditer(comment or "")}
+    bare = re.sub(r"\s*\([^()]*\)", "", comment or "")
+    return {m.group("label").strip(): m.group("code") for m in pattern.finditer(bare)}
 
 
 def _named(name: str, expr: str, **fields: Any) -> dict[str, Any]:

@@ -39,10 +39,15 @@ CASES = [
      "SELECT count(*) FILTER (WHERE month = 8) - count(*) FILTER (WHERE month = 7) FROM flights WHERE dest = 'DEN'"),
     ("month over month growth in the number of flights",
      "SELECT month, n - lag(n) OVER (ORDER BY month) FROM (SELECT month, count(*) n FROM flights GROUP BY month)"),
+    # a flight with no tail number is no plane's: averaged over planes, only the flights that have one count
     ("average number of flights per plane",
-     "SELECT 1.0 * count(*) / count(DISTINCT tailnum) FROM flights"),
+     "SELECT 1.0 * count(tailnum) / count(DISTINCT tailnum) FROM flights"),
     ("how many flights per plane does each carrier fly, on average?",
-     "SELECT carrier, 1.0 * count(*) / count(DISTINCT tailnum) FROM flights GROUP BY carrier"),
+     "SELECT carrier, 1.0 * count(tailnum) / count(DISTINCT tailnum) FROM flights GROUP BY carrier"),
+    ("avg arrival delay on flights to atl, per carrier",  # the average is the delay's: 'per carrier' groups
+     "SELECT carrier, avg(arr_delay) FROM flights WHERE dest = 'ATL' GROUP BY carrier"),
+    ("avg dep delay by day of month",  # 'day of month' is the day of the month, said without 'the'
+     "SELECT day, avg(dep_delay) FROM flights GROUP BY day"),
     ("average temperature at JFK on new year's eve",
      "SELECT avg(temp) FROM weather WHERE origin = 'JFK' AND month = 12 AND day = 31"),
 ]
@@ -77,3 +82,12 @@ def test_every_intent_has_a_reading(ask, model):
 def test_a_grouping_nothing_names_is_not_dropped(ask):
     extraction = ask("number of flights at each gate level")
     assert extraction.intent is None and "each gate level" in extraction.reason
+
+
+def test_two_months_set_against_each_other_are_a_row_each(ask):
+    for question in ("avg temp at ewr jan vs jul", "flights in march compared to june"):
+        extraction = ask(question)
+        assert extraction.intent is not None, (question, extraction.reason)
+        assert len(extraction.intent.time.months) == 2 and "metric_time__month" in extraction.intent.dimensions
+    together = ask("flights in march and june").intent  # 'and' alone: both months, one total
+    assert together is not None and "metric_time__month" not in together.dimensions

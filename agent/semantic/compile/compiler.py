@@ -108,14 +108,17 @@ def _keys_of_names(intent: StructuredIntent, model: SemanticModel) -> list[Group
 
 def _group_by(name: str, intent: StructuredIntent, model: SemanticModel) -> GroupBy:
     """A time grain reads as people count it: years as numbers (1996), and months or quarters as
-    numbers too when the question fixes the year ('monthly orders for 1996': 1..12)."""
+    numbers too when the question fixes the year ('monthly orders for 1996': 1..12) or the answer has
+    a column for the year."""
     grain = model.time_grain(name)
     if grain is None:
         return GroupBy(name)
     base, unit = grain
     base = intent.time_dimension or base  # 'per year (by order date)'
     one_year = intent.time is not None and intent.time.year is not None
-    if unit == "year" or (one_year and unit in ("month", "quarter")):
+    # 'revenue by quarter, 2024 vs 2023': the year is a column of its own, so the quarter is a number too
+    by_year = any((g := model.time_grain(d)) is not None and g[1] == "year" for d in intent.dimensions if d != name)
+    if unit == "year" or ((one_year or by_year) and unit in ("month", "quarter")):
         return GroupBy(base, f"extract_{unit}")
     return GroupBy(base, unit)
 

@@ -49,7 +49,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             verb = next((events[form] for form in noun_forms(own.split()[-1]) if form in events), None)
             for form in _verb_forms(verb) if verb else []:
                 offer("table", table["name"], form, f"thesaurus: to {verb} is what a {own} records")
-            for alias in _asides_after(table.get("description") or "", own):
+            for alias in _asides_after(table.get("description") or "", own, thesaurus):
                 offer("table", table["name"], alias, f"the table's description: “{_short(table['description'])}”")
             for word, group in _thesaurus_words(own, groups):
                 offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
@@ -75,7 +75,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                     offer("flag", dim["name"], " ".join(inflected), f"its name: the rows that are {' '.join(words[1:])}")
             for word in _flag_phrases(dim.get("description") or ""):
                 offer("flag", dim["name"], word, f"its description: “{_short(dim['description'])}”")
-        for alias in _asides_after(dim.get("description") or "", label):
+        for alias in _asides_after(dim.get("description") or "", label, thesaurus):
             offer("dimension", dim["name"], alias, f"its description: “{_short(dim['description'])}”")
             head = label.split()[-1]
             if head in alias.split() or len(label.split()) < 2:
@@ -88,7 +88,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
     own_words = _own_words(tables, dimensions)
     heads = {form for d in dimensions.values() if not d.get("identifier")
              for form in noun_forms(effective_head(d["label"].lower().split()))}
-    for word, why, name in _distinctive_words(dimensions, own_words):
+    for word, why, name in _distinctive_words(dimensions, own_words, set(thesaurus.get("kind_suffixes") or [])):
         offer("dimension", name, word, why)
     shared = dict(_shared_heads(dimensions, own_words))
     for word, names in shared.items():
@@ -139,10 +139,12 @@ def _people_words(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, 
             yield " ".join(word.lower().split()), found[0]
 
 
-def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str]) -> Iterable[tuple[str, str, str]]:
+def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str],
+                       kinds: set[str]) -> Iterable[tuple[str, str, str]]:
     """'series' for a column labelled 'series number', 'showstoppers' for 'showstopper bake': the word a
     label is about (its main word past qualifiers), or a rare word of it, when no other column's label is
-    about that word and no table is called so. Function words and bare qualifiers are left out."""
+    about that word and no table is called so. Function words and bare qualifiers are left out, and so is
+    the word before a kind ('visit type': 'visits' are the rows, counted, never the types)."""
     heads: dict[str, set[str]] = {}
     words: dict[str, set[str]] = {}
     for dim in dimensions.values():
@@ -160,6 +162,8 @@ def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str
         label = dimensions[name]["label"].lower().split()
         if len(label) < 2 or word not in label or any(w in _PREPOSITIONS for w in label[:label.index(word)]):
             continue  # 'years at company': a word after a preposition says where, not what
+        if label[-1] in kinds and label.index(word) == len(label) - 2:
+            continue
         yield word, f"{_LABEL_WORD} ({dimensions[name]['label']}) no other name has", name
 
 
@@ -373,11 +377,15 @@ def _thesaurus_words(label: str, groups: list[list[str]]) -> Iterable[tuple[str,
             break
 
 
-def _asides_after(description: str, label: str) -> list[str]:
-    """Words put in parentheses right after a word of `label` in a description."""
-    label_words = set(label.lower().split())
+def _asides_after(description: str, label: str, thesaurus: dict[str, Any]) -> list[str]:
+    """Words put in parentheses right after a word of `label` in a description, or named after one with a
+    cue ('Depots, also called hubs: …', 'Shipments, a.k.a. loads'; thesaurus.yaml `alias_cues:`)."""
+    label_words = {form for word in label.lower().split() for form in noun_forms(word)}
+    cues = "|".join(re.escape(c) for c in sorted(thesaurus.get("alias_cues") or [], key=len, reverse=True))
+    cued = re.compile(rf"(?P<before>[A-Za-z][\w\-]*)\s*,?\s*(?:{cues})\s+(?P<alias>[A-Za-z][A-Za-z\- ]{{0,40}}?)"
+                      r"\s*(?=[,:;.()]|$)", re.I) if cues else None
     found = []
-    for match in _ASIDE.finditer(description):
+    for match in [*_ASIDE.finditer(description), *(cued.finditer(description) if cued else [])]:
         before = match.group("before").lower().split()
         alias = match.group("alias").strip().lower()
         if before and before[-1] in label_words and alias not in label_words and len(alias.split()) <= 4:

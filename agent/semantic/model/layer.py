@@ -26,7 +26,7 @@ from agent.semantic.spec.dbt_spec import Metric as DbtMetric
 from agent.semantic.spec.dbt_spec import Project
 from agent.semantic.spec.dbt_spec import SemanticModel as DbtModel
 from agent.semantic.model.runtime import SemanticModel, SemanticModelError
-from agent.text.words import inflection, noun_forms, shared_prefix, split_name
+from agent.text.words import inflection, is_english, noun_forms, shared_prefix, split_name
 from agent.yamlload import safe_load
 
 DEMO_MODEL_PATH = Path(__file__).parents[1] / "demo_model"
@@ -269,7 +269,7 @@ def _expand_word(word: str, short: dict[str, str]) -> str:
 def _after_short_form(label: str, short: dict[str, str]) -> list[str]:
     """'mktsegment': people say 'segment' and 'market segment'. Only for a one-word label that starts
     with a known short form of three letters or more, followed by five letters or more."""
-    if " " in label:
+    if " " in label or is_english(label):  # 'employed' is a word, never 'emp' + 'loyed'
         return []
     low = label.lower()
     for cut in range(3, len(low) - 4):
@@ -435,7 +435,9 @@ def _metric(metric: DbtMetric, project: Project, more_wanted: set[str]) -> dict[
     column = next((d for d in owner.dimensions if d.expr == measure.expr and d.type == "categorical"), None)
     generated = column is not None and column.name in metric.name and metric.name != column.name
     if column is not None and generated and agg and (metric.label is None or metric.label.lower() == _words(metric.name).lower()):  # 'lineitem_l_discount_average' reads 'Average discount'
-        entry["label"] = f"{dict(avg='average', sum='total').get(agg, agg).capitalize()} {_words(column.name, _column_prefix(owner))}"
+        said, words = dict(avg="average", sum="total").get(agg, agg), _words(column.name, _column_prefix(owner))
+        # 'totalAmount' summed reads 'Total amount', never 'Total total amount'
+        entry["label"] = (words if words.split()[0] == said else f"{said} {words}").capitalize()
     if agg and column is not None and not filtered:
         entry["measure"], entry["agg"] = column.name, agg
     key = owner.primary.expr if owner.primary else None

@@ -20,8 +20,9 @@ from typing import Any
 from agent.errors import AssistantError
 from agent.semantic.model.runtime import SemanticModel
 from agent.text.phrases import CALENDAR_WORDS, STOPWORDS, phrase
-from agent.text.words import inflection
+from agent.text.words import inflection, lemmas
 from agent.warehouse import Warehouse
+from agent.warehouse.base import quote
 
 log = logging.getLogger(__name__)
 _CODE = re.compile(r"[A-Z0-9]{2,4}")
@@ -190,7 +191,9 @@ class ValueIndex:
                     said = phrase(alias)
                     cue = shared_aliases[said] > 1 or " ".join(said) in model_words
                     add(said, name, value, False, needs_cue=cue)
-                    if said and len(said[-1]) >= 3 and said[-1].isalpha():  # 'no-shows', 'how many cancellations'
+                    forms = lemmas(said[-1]) if said else {}
+                    # 'no-shows', 'how many reefers'; never a verb's form ('booked': no 'bookeds')
+                    if said and len(said[-1]) >= 3 and said[-1].isalpha() and (not forms or "NOUN" in forms):
                         for plural in inflection(said[-1], "NNS"):
                             if plural != said[-1]:
                                 add((*said[:-1], plural), name, value, False, needs_cue=cue)
@@ -259,7 +262,9 @@ def _read_labels(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[
     labels = model.dimension_by_name[name].value_labels
     if labels is None:
         return {}
-    sql = f'SELECT "{labels.key}", "{labels.label}" FROM "{labels.table}"'
+    dialect = warehouse.dialect  # quoted as the engine reads names: MySQL takes "x" for a string
+    table = warehouse.schema().reference(labels.table, dialect)
+    sql = f"SELECT {quote(labels.key, dialect)}, {quote(labels.label, dialect)} FROM {table}"
     result = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s())
     return {str(key): str(label) for key, label in result.rows if key is not None and label is not None}
 

@@ -17,7 +17,7 @@ from agent.semantic.nlq.parse.state import (
     consume_with_mentions,
     cue_indexes,
 )
-from agent.text.phrases import Token, phrase
+from agent.text.phrases import MONTH_ABBREVIATIONS, MONTHS, Token, phrase
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.draft import Extraction
 from agent.semantic.nlq.parse.dates import moving_holiday
@@ -214,6 +214,21 @@ def _year_pair(tokens: list[Token], idx: int) -> tuple[list[int], list[int]] | N
     return sorted({int(first), int(second)}), [idx, *link, at]
 
 
+_SET_APART = {"vs", "versus", "v", "against"}
+
+
+def _months_set_apart(state: State) -> list[int]:
+    """The tokens setting two months against each other ('jan vs jul', 'march compared to june'), else []."""
+    months = [i for i, t in enumerate(state.tokens) if t.low in MONTHS or t.low in MONTH_ABBREVIATIONS]
+    if len(months) != 2:
+        return []
+    between = list(range(months[0] + 1, months[1]))
+    words = [state.tokens[i].low for i in between]
+    if words and (words[0] in _SET_APART and len(words) == 1 or words in (["compared", "to"], ["compared", "with"])):
+        return between
+    return []
+
+
 def _year_range(tokens: list[Token], idx: int) -> tuple[list[int], list[int]] | None:
     """'1993 through 1997', '1993-1997', '1993 and 1997' after 'between': the years, and the tokens said."""
     link = idx + 1
@@ -264,6 +279,11 @@ def calendar_pass(draft: Draft) -> Draft:
     if draft.time is not None and len(draft.time.years) == 2 and draft.time.years[1] - draft.time.years[0] >= 1 \
             and "metric_time__year" in model.dimension_by_name and not _is_run(draft.time.years, state):
         draft.grouping.setdefault("metric_time__year", None)  # two years side by side: a row each
+    if draft.time is not None and len(draft.time.months) == 2 and "metric_time__month" in model.dimension_by_name:
+        link = _months_set_apart(state)
+        if link:  # 'avg temp at ewr jan vs jul': both months, a row each
+            state.consume(*link)
+            draft.grouping.setdefault("metric_time__month", None)
     hours = read_clock_hours(state)
     if hours:  # 'flights that left before 6am': the hours of the day, as 'at 5pm' or 'in hour 17' are
         draft.time = (draft.time or TimeFilter()).model_copy(update={"hours": hours})

@@ -29,6 +29,10 @@ def default_metric_pass(draft: Draft) -> Draft:
         owners = {s.table for f in draft.filters for s in model.dimension_by_name[f.field].sources
                   if f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"}
         counts = [count for t in owners if (count := model.table_by_name[t].count_metric)]
+        if _says(draft, model.shapes.get("amount_share", [])):
+            # 'how much of what we invoiced': the table's one amount added up, never its rows counted
+            counts = [m.name for t in owners for m in model.metrics
+                      if m.table == t and m.agg == "sum" and m.measure and m.filter is None]
         if len(counts) == 1:
             draft.metric_choices = [[counts[0]]]
     if not draft.metric_choices and (rate := _rate_ranked(draft, model)) is not None:
@@ -43,7 +47,8 @@ def default_metric_pass(draft: Draft) -> Draft:
     if draft.metric_choices:
         return draft
     said_something = draft.grouping or draft.rank_mentions or draft.filters or draft.time
-    unread = [w for w in draft.ignored() if not w[:1].isdigit()]
+    fillers = set(model.coverage.get("fillers", []))  # 'still', 'currently': never a measure
+    unread = [w for w in draft.ignored() if not w[:1].isdigit() and w not in fillers]
     if unread and said_something and model.default_metric:
         # no measure named, and words left unread: they may be the measure ('net revenue')
         return draft.stop("I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
@@ -207,8 +212,12 @@ def _rate_ranked(draft: Draft, model: SemanticModel) -> str | None:
 
 
 def _asks_share(draft: Draft, model: SemanticModel) -> bool:
+    return _says(draft, model.shapes.get("share", []))
+
+
+def _says(draft: Draft, texts: list[str]) -> bool:
     words = [t.low for t in draft.tokens]
-    for text in model.shapes.get("share", []):
+    for text in texts:
         wanted = list(phrase(text))
         if any(words[i:i + len(wanted)] == wanted for i in range(len(words))):
             return True

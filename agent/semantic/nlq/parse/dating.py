@@ -41,7 +41,14 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
         here = mention_at(state, index)
         # a verb the thesaurus gives a table's rows ('reviewed': what a review records) may name its date too
         verb_of_rows = here is not None and all(e.kind == "entity" and e.related for e in here.entries)
-        if index in state.used_tokens or (here is not None and not verb_of_rows) or token.low in state.function_words:
+        # 'loads delivered each month': the verb of a date column ('delivered date') is that date, no grouping
+        verb_of_date = here is not None and here.end == index + 1 and all(
+            e.kind == "dimension" and model.is_date(e.name) for e in here.entries)
+        # 'loads delivered each month' where 'delivered' is also a status: with calendar words, the verb says
+        # which date they are about, and a date in the period holds only for what was delivered
+        verb_of_status = here is not None and here.end == index + 1 and all(e.kind == "value" for e in here.entries)
+        if index in state.used_tokens or (here is not None and not (verb_of_rows or verb_of_date or verb_of_status)) \
+                or token.low in state.function_words:
             continue
         found = _dimension_of_verb(token.low, model)
         if found is not None:

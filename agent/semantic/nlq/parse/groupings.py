@@ -122,8 +122,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
             continue  # a measure ("average delay") or a counted thing ("how many planes")
         if numeric and cue == ("by",) and any(m.has("rank") for m in state.mentions):
             continue  # 'largest order by total price': what ranks, not a grouping by every price
-        if dims[0] == "day" and not single_month:
-            dims = ["date" if d == "day" else d for d in dims]
+        if dims[0] == "day" and not single_month and not any("month" in e.words for e in mention.entries):
+            dims = ["date" if d == "day" else d for d in dims]  # 'by day' over months is by date; 'day of month' is not
         if len(set(dims)) > 1 and cue:
             dims = _cued(state, mention.start, cue, dims, model)
         if len(set(dims)) > 1:

@@ -91,6 +91,7 @@ class Mention:
 
 
 _JOINABLE = {"dimension", "metric", "entity", "flag"}
+_ARTICLES = frozenset({"the", "a", "an"})  # left out inside a name as often as said
 
 
 class Lexicon:
@@ -163,7 +164,9 @@ class Lexicon:
         for bucket in self.entries.values():
             for entry in bucket:
                 word = entry.words[0]
-                if len(entry.words) == 1 and entry.kind in _STEMMED and word.isalpha() and len(word) >= _STEM_MIN:
+                # a name, not a verb's form: 'books' is no 'booked' (a status), 'doctorate' is a Doctor
+                if len(entry.words) == 1 and entry.kind in _STEMMED and word.isalpha() and len(word) >= _STEM_MIN \
+                        and (not (kinds := lemmas(word)) or "NOUN" in kinds or "ADJ" in kinds):
                     derived = Entry(entry.words, entry.kind, entry.payload, needs_cue=entry.needs_cue, related=True)
                     found = self.stems.setdefault(stem(word), [])
                     if derived not in found:
@@ -177,6 +180,9 @@ class Lexicon:
         bucket = self.entries.setdefault(words[0].lower(), [])
         if entry not in bucket:
             bucket.append(entry)
+        inner = tuple(w for i, w in enumerate(words) if not (0 < i < len(words) - 1 and w in _ARTICLES))
+        if kind in _JOINABLE | {"grain"} and len(inner) > 1 and inner != words:
+            self._add(inner, kind, payload, case_sensitive, needs_cue, related)  # 'day of month': 'day of the month'
 
     def match(self, tokens: list[Token]) -> list[Mention]:
         """Longest phrase first across the whole question, so 'per day of week' reads as
@@ -193,8 +199,10 @@ class Lexicon:
             if not span & taken:
                 taken |= span
                 mentions.append(mention)
+        named = {m.start for m in mentions if any(e.kind == "entity" and not e.related for e in m.entries)}
         mentions += [m for i, token in enumerate(tokens) if i not in taken
-                     for m in [self._by_stem(token, i) or self._by_spelling(token, i)] if m is not None]
+                     for m in [self._by_stem(token, i) or self._by_spelling(token, i)] if m is not None
+                     and not (m.entries[0].related and i + 1 in named)]  # 'insurance claims': the claims' kind
         return sorted(mentions, key=lambda m: m.start)
 
     def _respelled(self, token: Token, before: Token | None = None, after: Token | None = None) -> Token:

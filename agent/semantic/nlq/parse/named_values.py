@@ -87,6 +87,10 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     asked: list[Ambiguity] = []
     for mention in state.mentions:
         candidates = [e.dimension_value for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
+        shared_by = list(dict.fromkeys(e.dimension_value[0] for e in mention.of("value")))
+        if not candidates and len(shared_by) > 1 and (mine := _of_the_things_said(state, shared_by, model)):
+            # a code's meaning shared by columns ('delivered'), one of them the named things' own ('loads')
+            candidates = [e.dimension_value for e in mention.of("value") if e.dimension_value[0] == mine]
         if not candidates or mention.used:
             continue
         # 'chicken pizzas': a column's whole value before an item of another column's lists
@@ -246,7 +250,16 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
         if cues and state.cue_before(mention.start, cues):
             return dim
     in_thread = next((dim for dim in dims if dim in thread_fields), None)
-    return in_thread or _the_things_own_name(dims, model)
+    return in_thread or _of_the_things_said(state, dims, model) or _the_things_own_name(dims, model)
+
+
+def _of_the_things_said(state: State, dims: list[str], model: SemanticModel) -> str | None:
+    """'how many loads were delivered': of a shipment's status and a tracking scan's code that both say
+    'delivered', the column of the things the question names (the loads') is meant."""
+    tables = {e.name for m in state.mentions for e in m.of("entity")}
+    own = [d for d in dict.fromkeys(dims)
+           if any(s.table in tables and s.join is None for s in model.dimension_by_name[d].sources)]
+    return own[0] if len(own) == 1 else None
 
 
 def _the_things_own_name(dims: list[str], model: SemanticModel) -> str | None:

@@ -5,7 +5,10 @@ is left to the groupings pass; 'average income per head' over people's own rows 
 
 from __future__ import annotations
 
+import re
+
 from agent.semantic.compile.definitions import Definition, with_definitions
+from agent.semantic.compile.filters import Filter
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.lexicon import Mention
@@ -23,7 +26,8 @@ def per_thing_pass(draft: Draft) -> Draft:
     for index, token in enumerate(state.tokens):
         if token.low != "per" or index in state.used_tokens or index + 1 >= len(state.tokens):
             continue
-        averaged = [i for i, t in enumerate(state.tokens) if t.low in _AVERAGING and i not in state.used_tokens]
+        averaged = [i for i, t in enumerate(state.tokens)
+                    if t.low in _AVERAGING and i not in state.used_tokens and not _averages_a_measure(state, i, model)]
         per_person = state.tokens[index + 1].low in people
         if not averaged and not per_person:
             continue  # 'flights per carrier': a grouping
@@ -43,6 +47,15 @@ def per_thing_pass(draft: Draft) -> Draft:
         state.consume(index, index + 1, *averaged, *_count_words(state, mention.start))
         return draft
     return _thing_before_measure(draft)
+
+
+def _averages_a_measure(state: State, index: int, model: SemanticModel) -> bool:
+    """'avg arrival delay on flights to atl, per carrier': the averaging word is the number column's after it
+    (or a metric's own word), so 'per carrier' is a grouping, not flights divided by carriers; 'average
+    number of flights per plane' averages a count, per plane."""
+    after = mention_at(state, index + 1)
+    return any(m.has("metric") and m.start <= index < m.end for m in state.mentions) or after is not None and \
+        any(e.kind == "dimension" and model.dimension_by_name[e.name].kind == "numeric" for e in after.entries)
 
 
 def _a_things_own_count(draft: Draft) -> bool:
@@ -116,6 +129,10 @@ def _divide(draft: Draft, counted: tuple[Mention, str, str], per_mention: Mentio
     label = f"{' '.join(said)} per {' '.join([*head, one])}"
     definition = Definition(name=name, label=label, table=table, kind="ratio", expr="",
                             numerator=numerator, denominator=denominator)
+    key = _counted_key(model, denominator, table)
+    if key is not None and not any(f.field == key for f in draft.filters):
+        # loads per driver: the loads no driver ran (handed to another firm) are nobody's, so not counted
+        draft.filters.append(Filter(field=key, op="not_null"))
     draft.definitions.append(definition)
     draft.model = with_definitions(model, [definition])
     draft.metric_choices.append([name])
@@ -125,6 +142,22 @@ def _divide(draft: Draft, counted: tuple[Mention, str, str], per_mention: Mentio
     for m in state.mentions:
         if m.has("agg") and not m.used and m.of("agg")[0].name == "avg":
             m.used = True
+
+
+def _counted_key(model: SemanticModel, denominator: str, table: str) -> str | None:
+    """The dimension whose different values the denominator counts on the counted rows' own table
+    (count(DISTINCT driverId): the driver), when the model has one."""
+    metric = model.metric_by_name.get(denominator)
+    match = re.fullmatch(r"\s*count\s*\(\s*distinct\s+(.+?)\s*\)\s*", metric.expr if metric else "", re.I)
+    if metric is None or match is None or metric.table != table:
+        return None
+    own = next((d.name for d in model.dimensions if d.kind == "categorical"
+                and any(s.table == table and s.join is None and s.expr == match.group(1) for s in d.sources)), None)
+    things = next((t for t in model.tables if t.counted_from.get(table) == denominator), None)
+    if own is None and things is not None:  # the key points at a table of the things: their own key, joined
+        own = next((d.name for d in model.dimensions if d.identifier
+                    and any(s.table == things.name and s.join is None for s in d.sources)), None)
+    return own
 
 
 def _counted_before(state: State, index: int, model: SemanticModel) -> tuple[Mention, str, str] | None:
