@@ -479,7 +479,7 @@ def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict[str, Any] | 
     """The chart kind the person asked for ("as a bar chart"), where the result has an axis to draw on."""
     if chart is None:
         return None
-    if kind and (kind == "none" or chart.x):
+    if kind and kind != "any" and (kind == "none" or chart.x):
         chart = chart.model_copy(update={"kind": kind})
     return chart.model_dump()
 

@@ -105,8 +105,19 @@ def test_dropping_a_value_the_question_before_said_is_no_write():
     from agent.semantic.nlq.dialogue_cues import drops_a_condition
 
     assert drops_a_condition("drop jfk", "avg temp at jfk by month")
-    assert not drops_a_condition("drop jfk", "avg temp by month")  # nothing said it: left to the write check
     assert not drops_a_condition("drop table flights", "number of flights by month")
+
+
+def test_dropping_what_a_thread_filtered_on_by_its_name_is_no_write():
+    """'drop the carrier' after 'avg dep delay united to ord': the question said 'united', not 'carrier'; in a
+    thread, what is dropped is a condition unless it names what data is kept in (a table, a column)."""
+    from agent.semantic.nlq.dialogue_cues import drops_a_condition
+
+    assert drops_a_condition("drop the carrier", "avg dep delay united to ord in feb")
+    assert drops_a_condition("remove the airline", "flights by month for delta")
+    for write in ("drop the flights table", "drop the weather data", "remove the rows", "drop the database"):
+        assert not drops_a_condition(write, "avg dep delay united to ord in feb"), write
+    assert not drops_a_condition("drop the carrier")  # no thread: nothing to take a condition from
 
 
 def test_a_word_both_options_share_is_passed_over_when_another_decides():

@@ -224,3 +224,29 @@ def test_forget_that_starts_a_question_of_its_own(message, fresh):
     from agent.semantic.nlq.dialogue_cues import restarted
 
     assert restarted(message) == fresh
+
+
+def test_every_one_of_what_a_ranking_is_by_is_the_whole_ranking(model, values):
+    worst = StructuredIntent(metrics=["avg_dep_delay"], dimensions=["hour"], limit=1,
+                             order_by=[{"field": "avg_dep_delay", "descending": True}],
+                             filters=[{"field": "origin", "op": "=", "values": ["LGA"]}])
+    follow = read_follow_up(worst, "show every hour", model, values)
+    assert follow.edited is not None and follow.edited.intent.limit is None
+    assert follow.edited.intent.dimensions == ["hour"] and follow.edited.intent.filters == worst.filters
+
+
+def test_the_period_before_is_the_month_before_the_one_read(model, values):
+    october = StructuredIntent(metrics=["flight_count"], filters=[{"field": "origin", "op": "=", "values": ["JFK"]}],
+                               time={"months": [10]})
+    for message in ("vs the month before?", "compare with the previous month"):
+        follow = read_follow_up(october, message, model, values)
+        assert follow.edited is not None and sorted(follow.edited.intent.time.months) == [9, 10], message
+        assert follow.edited.intent.dimensions, message  # a row each
+
+
+def test_a_chart_of_no_kind_keeps_the_reading(model, values):
+    by_month = StructuredIntent(metrics=["flight_count"], dimensions=["month"],
+                                filters=[{"field": "dest", "op": "=", "values": ["DFW"]}])
+    follow = read_follow_up(by_month, "can u make that a chart", model, values)
+    assert follow.edited is not None and follow.edited.chart == "any"
+    assert follow.edited.intent == by_month

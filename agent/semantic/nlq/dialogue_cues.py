@@ -44,6 +44,7 @@ class Cues:
     polarity: str | None = None  # 'best' or 'worst': the direction depends on the measure
     chart: str | None = None
     dropped: list[str] = field(default_factory=list)  # the words after 'drop', 'without', 'all'
+    every: list[str] = field(default_factory=list)  # of those, the ones after 'every', 'all' ('every hour')
     drop_all: bool = False  # 'drop the filters'
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
@@ -123,7 +124,12 @@ def find_cues(message: str) -> Cues:
                       re.I)
     if every:
         cues.dropped.append(every.group(1))
+        cues.every.append(every.group(1))
         cues.text = _cut(cues.text, every)
+    # 'show every hour' after the worst hour: each of what the answer is by (the follow-up tells, by the model)
+    each = re.fullmatch(rf"(?:(?:show|list|give)(?:\s+me)?\s+)?(?:every|each)\s+(\w+)", cues.text, re.I)
+    if each:
+        cues.every.append(each.group(1))
     if m := has(cues.text, words["things"]):
         cues.things = True
         rest = re.sub(r"^\s*\d+(?![\w'])", "", cues.text[m.end():])  # 'which of those 3': the 3 are those
@@ -177,6 +183,8 @@ def drops_a_condition(message: str, previous_question: str = "") -> bool:
     asked = set(re.findall(r"[\w'-]+", previous_question.lower()))
     if said and asked and set(re.findall(r"[\w'-]+", said.group(1).lower())) <= asked:
         return True  # what it takes away was said in the question before: a condition of it
+    if said and asked and not re.search(rf"\b{phrase(words['storage_nouns'])}\b", said.group(1), re.I):
+        return True  # in a thread, 'drop the carrier' takes a condition away; a write names what it drops
     # a time window named alone after the drop word ('drop the month', 'remove the dates') is no table
     return bool(re.search(rf"(?<![\w']){phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?"
                           rf"{phrase(words['time_nouns'])}\W*$", message.strip(), re.I))

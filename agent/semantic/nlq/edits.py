@@ -17,7 +17,7 @@ from agent.semantic.compile.definitions import Definition
 from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model.runtime import Metric, SemanticModel
 
-ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them
+ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them; 'any': the one the shape calls for
 
 
 @dataclass
@@ -432,5 +432,5 @@ def _adds_up(metric: Metric) -> bool:
 
 
 def set_chart(edited: Edited, kind: ChartKind) -> Edited:
-    word = {"none": "as a table"}.get(kind, f"as a {kind} chart")
+    word = {"none": "as a table", "any": "as a chart"}.get(kind, f"as a {kind} chart")
     return Edited(edited.intent, [*edited.changes, word], kind)

@@ -89,6 +89,29 @@ def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) ->
     return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
 
 
+def _period_before(text: str, previous: StructuredIntent) -> str:
+    """'vs the month before?' after October: September, by name, so the message reads as 'vs september'."""
+    time = previous.time
+    words = dialogue_words()["period_before"]
+    if time is not None and len(time.months) == 1 and (m := has(text, words["month"])):
+        return text[:m.start()] + MONTHS[(time.months[0] - 2) % 12] + text[m.end():]
+    if time is not None and time.year is not None and (m := has(text, words["year"])):
+        return text[:m.start()] + str(time.year - 1) + text[m.end():]
+    return text
+
+
+def _each_of_the_ranked(cues: Cues, previous: StructuredIntent, model: SemanticModel) -> None:
+    """'show every hour' after the worst hour: each of what the answer is by, the whole ranking (no
+    condition on the hour to drop, and no new grouping)."""
+    for said in cues.every:
+        low = said.lower()
+        grouped = [d for d in previous.dimensions if d in model.dimension_by_name
+                   and (low in (named := _dimension_words(model, d)) or low.rstrip("s") in named)]
+        if previous.limit is not None and grouped and not any(f.field in grouped for f in previous.filters):
+            cues.all_rows, cues.text = True, ""
+            cues.dropped = [d for d in cues.dropped if d != said]
+
+
 def _measure_adjective_alone(cues: Cues, previous: StructuredIntent, model: SemanticModel) -> None:
     """'and the coldest' after 'the hottest temperature': a measure's own adjective said alone ranks (or picks
     the other extreme of) that measure, as 'the lowest' would."""
@@ -368,8 +391,9 @@ def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: Semanti
 
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     kept = _not_the_old_grouping(message, previous, model)
-    cues = find_cues(kept if kept is not None else message)
+    cues = find_cues(_period_before(kept if kept is not None else message, previous))
     cues.replace = cues.replace or kept is not None
+    _each_of_the_ranked(cues, previous, model)
     _measure_adjective_alone(cues, previous, model)
     pointed_at = _one_thing_pointed_at(previous, cues, model)
     if pointed_at is not None:
