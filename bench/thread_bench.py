@@ -36,14 +36,26 @@ DATA = [Path(__file__).with_name("data") / name for name in ("threads_dev.json",
 INTERNAL_NAMES = ("__q0", '"m0"', " m0", "CAST(", "__")
 
 
-def _value(v):
+def _value(v, scale: float = 1):
     if isinstance(v, (int, float)) and not isinstance(v, bool):
-        return round(float(v), 2)
+        return round(float(v) * scale, 2)
     return str(v)
 
 
-def _columns(columns: list[str], rows: list[list]) -> list[list]:
-    return [sorted((_value(r[i]) for r in rows), key=lambda x: (isinstance(x, str), x)) for i in range(len(columns))]
+def _columns(columns: list[str], rows: list[list], scale: float = 1) -> list[list]:
+    return [sorted((_value(r[i], scale) for r in rows), key=lambda x: (isinstance(x, str), x))
+            for i in range(len(columns))]
+
+
+def _answer_columns(columns: list[str], rows: list[list]) -> list[list]:
+    """The answer's columns as the gold may spell them: as they are, a share in percent (0.03 is 3%), and a
+    key of two parts apart ('JFK-HNL' holds the origin JFK and the destination HNL)."""
+    found = _columns(columns, rows) + _columns(columns, rows, 100)
+    for i in range(len(columns)):
+        parts = [str(r[i]).split("-") for r in rows]
+        if rows and all(isinstance(r[i], str) and len(p) == 2 for r, p in zip(rows, parts)):
+            found += _columns(["first", "second"], [p for p in parts])
+    return found
 
 
 def _close(a: list, b: list) -> bool:
@@ -59,10 +71,11 @@ def _close(a: list, b: list) -> bool:
 
 
 def holds_gold(columns: list[str], rows: list[list], gold_columns: list[str], gold_rows: list[list]) -> bool:
-    """Every gold column's values appear as one of the answer's columns, with as many rows."""
+    """Every gold column's values appear as one of the answer's columns (as `_answer_columns` spells them),
+    with as many rows."""
     if len(rows) != len(gold_rows):
         return False
-    answer = _columns(columns, rows)
+    answer = _answer_columns(columns, rows)
     return all(any(_close(g, a) for a in answer) for g in _columns(gold_columns, gold_rows))
 
 

@@ -78,9 +78,12 @@ _DEFINITION = re.compile(
 )
 # "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
 _WHY = re.compile(
-    r"^(?:why\s*[?!.]+\s*)?(why|how come|how do you know|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|"
+    r"^(?:(?:wait|hmm|ok|okay|so|and|but|sorry|um)\W+)*(?:why\s*[?!.]+\s*)?(why|how come|how do you know|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|"
     r"(?:work|figure) (?:this|that|it|these|those|them) out|figure out)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
-    r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from)\b[^.!?]{0,40}[.!?]*$",
+    r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from|"
+    r"how (are|were) you (counting|calculating|computing|measuring|getting|working out)|"
+    # the answer's unit: 'is that miles or km', 'what units is that in'
+    r"(is|are) (that|this|it|those|these)( in)? \w+ or \w+|(in )?(what|which) units?)\b[^.!?]{0,40}[.!?]*$",
     re.I,
 )
 _NOT_FOR_US = re.compile(

@@ -53,3 +53,12 @@ def test_why_followed_by_its_question_explains():
     assert _WHY.match("why? how do you know they were cancelled") and _WHY.match("how do you know")
     assert not _WHY.match("why is jfk so delayed in the summer compared to the winter months overall")
     assert _FOLLOW_UP.search("avg # seats per type then") and not _FOLLOW_UP.search("flights then and now by year")
+
+
+def test_asking_how_an_answer_was_counted_or_its_unit_is_a_why():
+    from agent.llm.routing import _WHY
+
+    for said in ("is that miles or km", "what units is that in", "wait how are you counting hours there",
+                 "hmm, why?", "ok how did you compute that"):
+        assert _WHY.match(said), said
+    assert not _WHY.match("is that route busier or the other one in july of 2013 at jfk for united")

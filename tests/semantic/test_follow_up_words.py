@@ -219,6 +219,7 @@ def test_which_of_those_with_their_number_is_those(model, values):
     ("actually forget that. flights to mia per airline", "flights to mia per airline"),
     ("nvm, how many flights to bos", "how many flights to bos"),
     ("never mind the month, by carrier", None),  # an edit: the month goes
+    ("diff question - how many planes were built before 1980", "how many planes were built before 1980"),
 ])
 def test_forget_that_starts_a_question_of_its_own(message, fresh):
     from agent.semantic.nlq.dialogue_cues import restarted
@@ -250,3 +251,18 @@ def test_a_chart_of_no_kind_keeps_the_reading(model, values):
     follow = read_follow_up(by_month, "can u make that a chart", model, values)
     assert follow.edited is not None and follow.edited.chart == "any"
     assert follow.edited.intent == by_month
+
+
+def test_the_aggregation_said_as_replaced_goes(model, values):
+    gusts = StructuredIntent(metrics=["avg_wind_gust"], dimensions=["month"],
+                             filters=[{"field": "origin", "op": "=", "values": ["JFK"]}])
+    for message in ("max not avg", "the maximum rather than the average", "max, not the mean"):
+        follow = read_follow_up(gusts, message, model, values)
+        assert follow.edited is not None and follow.edited.intent.metrics == ["max_wind_gust"], message
+
+
+def test_listing_them_after_a_count_lists_the_things_counted(model, values):
+    old = StructuredIntent(metrics=["plane_count"], filters=[{"field": "plane_year", "op": "<", "values": [1980]}])
+    follow = read_follow_up(old, "list them with the manufacturer", model, values)
+    assert follow.edited is not None and follow.edited.intent.filters == old.filters
+    assert {"plane", "manufacturer"} <= set(follow.edited.intent.dimensions)

@@ -127,7 +127,7 @@ def find_cues(message: str) -> Cues:
         cues.every.append(every.group(1))
         cues.text = _cut(cues.text, every)
     # 'show every hour' after the worst hour: each of what the answer is by (the follow-up tells, by the model)
-    each = re.fullmatch(rf"(?:(?:show|list|give)(?:\s+me)?\s+)?(?:every|each)\s+(\w+)", cues.text, re.I)
+    each = re.fullmatch(r"(?:(?:show|list|give)(?:\s+me)?\s+)?(?:every|each)\s+(\w+)", cues.text, re.I)
     if each:
         cues.every.append(each.group(1))
     if m := has(cues.text, words["things"]):

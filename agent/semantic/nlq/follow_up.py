@@ -83,6 +83,14 @@ def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
     return None
 
 
+def _without_the_replaced_aggregation(text: str) -> str:
+    """'max not avg', 'the median rather than the mean': the aggregation said as replaced goes, so the one
+    wanted is read alone."""
+    phrases = [p for group in dialogue_words()["aggregations_alone"].values() for p in group]
+    return re.sub(rf"(?<![\w'])(?:not|instead of|rather than)\s+(?:the\s+)?{phrase(phrases)}(?![\w'])", " ", text,
+                  flags=re.I).strip()
+
+
 def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) -> bool:
     """'flights to DEN': the rows' own noun, read as their count, with no word asking for a count."""
     counts = {t.count_metric for t in model.tables if t.count_metric}
@@ -167,9 +175,13 @@ def _swapped_into_measure(previous: StructuredIntent, rest: str, model: Semantic
 
 
 def _things(previous: StructuredIntent, model: SemanticModel) -> str:
-    """'them' after an answer by carrier is the carriers: the previous grouping's name."""
+    """'them' after an answer by carrier is the carriers: the previous grouping's name; after a count ('how
+    many planes were built before 1980', then 'list them'), the things counted."""
     dims = [d for d in previous.dimensions if d in model.dimension_by_name]
-    return model.dimension_by_name[dims[0]].label if dims else ""
+    if dims:
+        return model.dimension_by_name[dims[0]].label
+    table = model.table_by_name.get(base_table(previous, model) or "")
+    return plural_phrase(table.entity_words[0]) if table is not None and table.entity_words else ""
 
 
 def _ranks_alone(cues: Cues) -> bool:
@@ -417,6 +429,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
         and not only_rows_named(extraction.intent, rest, model)
     agg = None
+    if not said_measure:
+        rest = _without_the_replaced_aggregation(rest)
     if not said_measure and (named := _aggregation(rest)):
         agg, match = named
         rest = (rest[: match.start()] + " " + rest[match.end():]).strip()
