@@ -57,6 +57,7 @@ _MONTH_SPAN = re.compile(rf"\b({_MONTH_NAME})\s*[-\u2013]\s*({_MONTH_NAME})\b", 
 def tokenize(text: str) -> list[Token]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = _MONTH_SPAN.sub(r"\1 to \2", text)
+    text = re.sub(r"(?<=[A-Za-z])\s*(?:->|\u2192)\s*(?=[A-Za-z])", " to ", text)  # 'jfk->lax': from one to the other
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
     tokens = []
     depth = [0] * (len(text) + 1)  # how many parentheses are open at each character

@@ -48,6 +48,12 @@ CASES = [
      "SELECT carrier, avg(arr_delay) FROM flights WHERE dest = 'ATL' GROUP BY carrier"),
     ("avg dep delay by day of month",  # 'day of month' is the day of the month, said without 'the'
      "SELECT day, avg(dep_delay) FROM flights GROUP BY day"),
+    ("worst 5 airlines for avg dep delay in june",  # a ranking word and a number: how many, in its order
+     "SELECT carrier, avg(dep_delay) FROM flights WHERE month = 6 GROUP BY 1 ORDER BY 2 DESC LIMIT 5"),
+    ("how many jfk->lax flights were in the air more than 400 min",
+     "SELECT count(*) FROM flights WHERE origin = 'JFK' AND dest = 'LAX' AND air_time > 400"),
+    ("what share of jetblue flights leave from each nyc airport",  # of jetblue's flights: each airport's part
+     "SELECT origin, count(*), 100.0 * count(*) / sum(count(*)) OVER () FROM flights WHERE carrier = 'B6' GROUP BY 1"),
     ("average temperature at JFK on new year's eve",
      "SELECT avg(temp) FROM weather WHERE origin = 'JFK' AND month = 12 AND day = 31"),
 ]
@@ -91,3 +97,15 @@ def test_two_months_set_against_each_other_are_a_row_each(ask):
         assert len(extraction.intent.time.months) == 2 and "metric_time__month" in extraction.intent.dimensions
     together = ask("flights in march and june").intent  # 'and' alone: both months, one total
     assert together is not None and "metric_time__month" not in together.dimensions
+
+
+def test_a_cue_of_another_role_is_no_value_of_this_one(ask):
+    # PHL is only ever a destination: 'leaving phl' is said back, never read as flights to PHL
+    extraction = ask("avg arrival delay of flights leaving phl")
+    assert extraction.intent is None and [u.text.lower() for u in extraction.unknown_values] == ["phl"]
+    assert ask("ratio of JFK departures to Newark departures in december?").intent is not None  # 'to' says many things
+
+
+def test_best_of_a_count_asks_by_what(ask):
+    extraction = ask("which manufacturer has the best planes?")
+    assert extraction.intent is None and "best" in extraction.reason

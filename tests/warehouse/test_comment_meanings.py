@@ -117,3 +117,49 @@ def test_a_measure_word_summed_is_not_said_twice(freight):
 def test_a_verbs_form_is_never_a_values_plural(freight):
     said = {item.words for item in freight.values.phrases}
     assert ("booked",) in said and ("bookeds",) not in said  # 'books' must not read as a status
+
+
+LODGING = """
+CREATE TABLE hotels (hotelid INTEGER PRIMARY KEY, hotelname VARCHAR NOT NULL, city VARCHAR NOT NULL);
+COMMENT ON TABLE hotels IS 'Our properties (hotels) in the chain';
+CREATE TABLE reservations (reservationid INTEGER PRIMARY KEY, hotelid INTEGER NOT NULL REFERENCES hotels (hotelid),
+                           bookedat DATE NOT NULL, arrivalstatus VARCHAR NOT NULL);
+COMMENT ON TABLE reservations IS 'Bookings: one row per reservation made, cancelled ones included';
+COMMENT ON COLUMN reservations.arrivalstatus IS 'A = arrived, N = no-show, U = upcoming';
+CREATE TABLE stays (stayid INTEGER PRIMARY KEY, reservationid INTEGER NOT NULL REFERENCES reservations (reservationid),
+                    checkindate DATE NOT NULL, nights INTEGER NOT NULL);
+CREATE TABLE staff (staffid INTEGER PRIMARY KEY, staffname VARCHAR NOT NULL, hotelid INTEGER REFERENCES hotels (hotelid),
+                    standing VARCHAR NOT NULL);
+COMMENT ON COLUMN staff.standing IS 'G = good standing, P = academic probation, S = suspended';
+CREATE TABLE tuition_payments (paymentid INTEGER PRIMARY KEY, staffid INTEGER REFERENCES staff (staffid),
+                               paid_on DATE NOT NULL, amt_paid DECIMAL(10, 2) NOT NULL);
+INSERT INTO hotels VALUES (1, 'Larkspur Plaza', 'Santa Fe'), (2, 'Larkspur Dock', 'Erie');
+INSERT INTO reservations VALUES (1, 1, '2024-01-03', 'A'), (2, 1, '2024-01-09', 'N'), (3, 2, '2024-02-01', 'A'),
+  (4, 2, '2024-02-11', 'N'), (5, 2, '2024-03-05', 'N'), (6, 1, '2023-12-30', 'A'), (7, 1, '2024-03-30', 'U');
+INSERT INTO stays VALUES (1, 1, '2024-01-05', 2), (2, 3, '2024-02-03', 1), (3, 6, '2024-01-02', 4);
+INSERT INTO staff VALUES (1, 'Ann Lee', 1, 'G'), (2, 'Bo Ray', 1, 'P'), (3, 'Cy Oak', 2, 'G'), (4, 'Di Fir', 2, 'S');
+INSERT INTO tuition_payments VALUES (1, 1, '2024-01-10', 1000), (2, 2, '2024-01-20', 250.50), (3, 3, '2024-02-02', 400);
+"""
+
+
+@pytest.fixture(scope="module")
+def lodging(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("lodging"), "lodging_comments", LODGING) as work:
+        yield work
+
+
+@pytest.mark.parametrize("question, sql", [
+    ("how many properties do we have?", "SELECT count(*) FROM hotels"),  # 'Our properties (hotels)'
+    ("how many bookings are there", "SELECT count(*) FROM reservations"),  # 'Bookings: one row per reservation'
+    # a value said as a plural noun counts the rows it is of, not the model's default count
+    ("no-shows by hotel name", "SELECT h.hotelname, count(*) FROM reservations r JOIN hotels h USING (hotelid) "
+                               "WHERE r.arrivalstatus = 'N' GROUP BY 1"),
+    # a date's event counted by its noun: the rows of that date's table, by its months
+    ("how many check-ins did we have each month in 2024?",
+     "SELECT month(checkindate), count(*) FROM stays WHERE year(checkindate) = 2024 GROUP BY 1"),
+    ("how many staff are on probation", "SELECT count(*) FROM staff WHERE standing = 'P'"),  # 'academic probation'
+    # the amount of tuition payments is the tuition, and an amount paid adds up
+    ("total tuition by month in 2024", "SELECT month(paid_on), sum(amt_paid) FROM tuition_payments GROUP BY 1"),
+])
+def test_what_descriptions_and_codes_name(lodging, question, sql):
+    assert_reads_as(lodging, question, sql)

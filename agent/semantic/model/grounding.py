@@ -49,7 +49,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             verb = next((events[form] for form in noun_forms(own.split()[-1]) if form in events), None)
             for form in _verb_forms(verb) if verb else []:
                 offer("table", table["name"], form, f"thesaurus: to {verb} is what a {own} records")
-            for alias in _asides_after(table.get("description") or "", own, thesaurus):
+            for alias in _asides_after(table.get("description") or "", own, thesaurus, of_rows=True):
                 offer("table", table["name"], alias, f"the table's description: “{_short(table['description'])}”")
             for word, group in _thesaurus_words(own, groups):
                 offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
@@ -327,7 +327,8 @@ def metric_words(metrics: list[dict[str, Any]], tables: list[dict[str, Any]], di
 def _money_in(dim: dict[str, Any], label: str, tables: list[dict[str, Any]],
               thesaurus: dict[str, Any]) -> Iterable[tuple[str, str]]:
     """'revenue', 'billings' for the amount of an invoices (orders, payments) table: a number column whose label
-    is an amount word, on the one table of such rows it belongs to."""
+    is an amount word, on the one table of such rows it belongs to; and what the rows are payments of ('tuition'
+    for the amount of tuition payments)."""
     if label not in (thesaurus.get("money_in_amounts") or []) or not dim.get("sources"):
         return
     rows_words = {form for w in thesaurus.get("money_in_rows") or [] for form in noun_forms(w)}
@@ -336,6 +337,9 @@ def _money_in(dim: dict[str, Any], label: str, tables: list[dict[str, Any]],
     if any(w in rows_words for w in said):
         for word in thesaurus.get("money_in_words") or []:
             yield word, said[0]
+        for words in (w.split() for w in owner["entity_words"] if owner) if owner else []:
+            if len(words) > 1 and words[-1] in rows_words:  # 'total tuition' of tuition payments
+                yield " ".join(words[:-1]), said[0]
 
 
 _ROW_IS = re.compile(r"\bone (?:row|record|line|entry) (?:per|for each|for every|for one) (?:single )?"
@@ -377,9 +381,11 @@ def _thesaurus_words(label: str, groups: list[list[str]]) -> Iterable[tuple[str,
             break
 
 
-def _asides_after(description: str, label: str, thesaurus: dict[str, Any]) -> list[str]:
+def _asides_after(description: str, label: str, thesaurus: dict[str, Any], of_rows: bool = False) -> list[str]:
     """Words put in parentheses right after a word of `label` in a description, or named after one with a
-    cue ('Depots, also called hubs: …', 'Shipments, a.k.a. loads'; thesaurus.yaml `alias_cues:`)."""
+    cue ('Depots, also called hubs: …', 'Shipments, a.k.a. loads'; thesaurus.yaml `alias_cues:`). Of a
+    table's rows (`of_rows`), also a name its own word explains ('Our properties (hotels)') or that leads
+    its description ('Bookings: one row per reservation')."""
     label_words = {form for word in label.lower().split() for form in noun_forms(word)}
     cues = "|".join(re.escape(c) for c in sorted(thesaurus.get("alias_cues") or [], key=len, reverse=True))
     cued = re.compile(rf"(?P<before>[A-Za-z][\w\-]*)\s*,?\s*(?:{cues})\s+(?P<alias>[A-Za-z][A-Za-z\- ]{{0,40}}?)"
@@ -390,6 +396,13 @@ def _asides_after(description: str, label: str, thesaurus: dict[str, Any]) -> li
         alias = match.group("alias").strip().lower()
         if before and before[-1] in label_words and alias not in label_words and len(alias.split()) <= 4:
             found.append(alias)
+        elif of_rows and before and alias in label_words and before[-1] not in label_words \
+                and "NOUN" in lemmas(before[-1]):
+            found.append(before[-1])  # 'Our properties (hotels)': the table's own word explains another name
+    lead = re.match(r"\s*([A-Za-z]+):", description)  # 'Bookings: one row per reservation made'
+    if of_rows and lead and lead.group(1).lower() not in label_words and "NOUN" in lemmas(lead.group(1).lower()) \
+            and any(w in description.lower() for w in label_words):
+        found.append(lead.group(1).lower())
     return found
 
 

@@ -197,6 +197,9 @@ class ValueIndex:
                         for plural in inflection(said[-1], "NNS"):
                             if plural != said[-1]:
                                 add((*said[:-1], plural), name, value, False, needs_cue=cue)
+                    head = _head_of_a_label(said, dim.value_aliases, model_words)
+                    if head is not None:  # 'on probation' for 'academic probation'
+                        add((head,), name, value, False, needs_cue=cue)
         return index
 
     def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:
@@ -301,6 +304,19 @@ def _singulars(value: str) -> list[tuple[str, ...]]:
     from agent.text.words import lemma
 
     return [(*words[:-1], one) for one in lemma(words[-1], "NOUN") if one != words[-1]]
+
+
+def _head_of_a_label(said: tuple[str, ...], labels: dict[str, str], model_words: frozenset[str] | set[str]
+                     ) -> str | None:
+    """The noun of a code's two-word meaning after its adjective ('academic probation': probation), when no
+    other meaning of the column and no name of the model has that word."""
+    if len(said) != 2 or not said[1].isalpha() or len(said[1]) < 4 or said[1] in model_words:
+        return None
+    first, head = lemmas(said[0]), lemmas(said[1])
+    if "ADJ" not in first or "NOUN" not in head:
+        return None
+    others = [phrase(label) for label in labels if phrase(label) != said]
+    return None if any(head_word == said[1] for other in others for head_word in other) else said[1]
 
 
 def _plurals(value: str) -> list[str]:

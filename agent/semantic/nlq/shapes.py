@@ -417,7 +417,14 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
     verb = next((i for i in range(anchor, len(words.low)) if words.low[i] in _LINKING or _a_verb_only(words, i)), None)
     if verb is not None and any(anchor <= _position(f, words) < verb for f in intent.filters):
         anchor = verb
-    part = [f for f in intent.filters if _position(f, words) >= anchor] or intent.filters[-1:]
+    part = [f for f in intent.filters if _position(f, words) >= anchor]
+    share_said = spans[0][0]
+    if not part and intent.dimensions and all(share_said < _position(f, words) < anchor for f in intent.filters):
+        # 'what share of jetblue flights leave from each nyc airport': every condition says the whole, and
+        # the part is each group's
+        words.consume(spans)
+        return intent.model_copy(update={"share_of_total": True})
+    part = part or intent.filters[-1:]
     whole = [f for f in intent.filters if f not in part]
     # 'what percent of …', 'what % of …': the share in percent, as asked (a 'share' or 'proportion' stays a fraction)
     percent = any(set(words.low[start:end]) & _PERCENT_WORDS for start, end in spans)

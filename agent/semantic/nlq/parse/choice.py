@@ -24,7 +24,7 @@ def default_metric_pass(draft: Draft) -> Draft:
     model = draft.model
     if not draft.metric_choices and draft.having:
         draft.metric_choices = [[h.metric] for h in draft.having]
-    if not draft.metric_choices and _asks_share(draft, model):
+    if not draft.metric_choices and asks_share(draft, model):
         # 'late delivery rate by ship mode': the share of the rows the condition is on
         owners = {s.table for f in draft.filters for s in model.dimension_by_name[f.field].sources
                   if f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"}
@@ -53,7 +53,8 @@ def default_metric_pass(draft: Draft) -> Draft:
         # no measure named, and words left unread: they may be the measure ('net revenue')
         return draft.stop("I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
                           + " is not a metric of this model.")
-    if said_something and (counted := _named_rows_counted(draft) or _flagged_rows_counted(draft)) is not None:
+    if said_something and (counted := _named_rows_counted(draft) or _flagged_rows_counted(draft)
+                           or _values_counted(draft)) is not None:
         draft.metric_choices = [[counted]]
         return draft
     if said_something and model.default_metric:
@@ -124,6 +125,19 @@ def _flagged_rows_counted(draft: Draft) -> str | None:
              and model.dimension_by_name[f.field].kind == "flag"]
     owners = {s.table for f in flags for s in model.dimension_by_name[f].sources if s.join is None}
     if not flags or len(owners) != 1:
+        return None
+    return model.table_by_name[owners.pop()].count_metric
+
+
+def _values_counted(draft: Draft) -> str | None:
+    """'no-shows by property': a value said as a plural noun names rows of its own, so those rows are counted
+    (not the model's default, which may count other things), when one table holds every such value."""
+    model, state = draft.model, draft.state
+    plural_values = {e.dimension_value[0] for m in state.mentions for e in m.of("value")
+                     if m.used and state.tokens[m.end - 1].low.endswith("s") and not state.tokens[m.end - 1].low.endswith("ss")}
+    said = [f.field for f in draft.filters if f.field in plural_values and f.field in model.dimension_by_name]
+    owners = {s.table for f in said for s in model.dimension_by_name[f].sources if s.join is None}
+    if not said or len(owners) != 1:
         return None
     return model.table_by_name[owners.pop()].count_metric
 
@@ -211,7 +225,7 @@ def _rate_ranked(draft: Draft, model: SemanticModel) -> str | None:
     return None
 
 
-def _asks_share(draft: Draft, model: SemanticModel) -> bool:
+def asks_share(draft: Draft, model: SemanticModel) -> bool:
     return _says(draft, model.shapes.get("share", []))
 
 

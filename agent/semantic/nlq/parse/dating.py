@@ -57,6 +57,23 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
     return None
 
 
+def _events_counted(state: State, model: SemanticModel) -> tuple[str, str] | None:
+    """'how many check-ins', 'number of deliveries': a date column's event counted by its noun is the
+    rows of the date's table that have one, dated by it: (the date, the table's count)."""
+    for mention in state.mentions:
+        dates = [e.name for e in mention.entries if e.kind == "dimension" and model.is_date(e.name)]
+        if mention.used or not dates or len(dates) != len(mention.entries) or len(set(dates)) != 1 \
+                or state.words_before(mention.start, 2) not in {("how", "many"), ("number", "of")} \
+                or not state.tokens[mention.end - 1].low.endswith("s"):
+            continue
+        own = [s.table for s in model.dimension_by_name[dates[0]].sources if s.join is None]
+        count = model.table_by_name[own[0]].count_metric if own and own[0] in model.table_by_name else None
+        if count is not None:
+            consume_with_mentions(state, list(range(mention.start, mention.end)))
+            return dates[0], count
+    return None
+
+
 def _grain_of(state: State, start: int) -> bool:
     """'year of order date': a time grain and 'of' right before the date."""
     if start < 2 or state.tokens[start - 1].low != "of":
@@ -139,8 +156,13 @@ def dating_pass(draft: Draft) -> Draft:
     state, time = draft.state, draft.time
     grains = any(m.has("grain") for m in state.mentions)
     asides_said = [tuple(t.low for t in tokenize(inner)) for _, _, inner in asides(draft.question)]
-    draft.dated_by = read_dating(state, draft.model, dated=(time is not None and not time.is_empty()) or grains,
-                                 grouped_by_grain=grains, asides=asides_said)
+    counted = _events_counted(state, draft.model)
+    if counted is not None:  # 'how many check-ins each month': the rows of the check-in date, dated by it
+        draft.dated_by, count = counted
+        draft.metric_choices.append([count])
+    else:
+        draft.dated_by = read_dating(state, draft.model, dated=(time is not None and not time.is_empty()) or grains,
+                                     grouped_by_grain=grains, asides=asides_said)
     dated = (time is not None and not time.is_empty()) or grains
     year = draft.year_column = year_of_verb(state, draft.model) if draft.dated_by is None and dated else None
     conditions = _years_as_conditions(time, year) if year is not None and time is not None else None

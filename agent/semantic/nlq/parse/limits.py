@@ -25,6 +25,11 @@ def read_limit(state: State) -> tuple[int | None, bool]:
                 return int(nxt.number), token.low == "top"
             if token.low == "top":
                 return None, True
+        here = mention_at(state, index)
+        if here is not None and here.has("rank") and here.end < len(tokens) and here.end not in state.used_tokens \
+                and (count := tokens[here.end].number) is not None and float(count).is_integer() and count >= 1:
+            state.consume(here.end)  # 'worst 5 airlines', 'highest 3': the ranking word says the order
+            return int(count), False
         mention = mention_at(state, index + 1)
         if token.number is not None and index not in state.used_tokens and mention is not None \
                 and (mention.has("dimension") or mention.has("entity")) and index > 0 and tokens[index - 1].low in WHICH:

@@ -22,7 +22,7 @@ from agent.semantic.nlq.parse.state import (
     mention_text,
     names_the_data,
 )
-from agent.text.phrases import phrase
+from agent.text.phrases import STOPWORDS, phrase
 from agent.text.words import lemmas, noun_forms
 from agent.semantic.model.values import ValueIndex, base_name
 from agent.semantic.nlq.parse.draft import Draft
@@ -85,6 +85,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
 
     undecided: list[tuple[Mention, list[tuple[str, str]], list[str]]] = []
     asked: list[Ambiguity] = []
+    misplaced: list[UnknownValue] = []
     for mention in state.mentions:
         candidates = [e.dimension_value for e in mention.of("value") if not e.needs_cue or _value_cue_before(state, mention, e, model)]
         shared_by = list(dict.fromkeys(e.dimension_value[0] for e in mention.of("value")))
@@ -96,6 +97,11 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
         # 'chicken pizzas': a column's whole value before an item of another column's lists
         candidates = [c for c in candidates if not _an_item(values, *c)] or candidates
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
+        elsewhere = _cued_elsewhere(state, mention, dims, model)
+        if elsewhere is not None:  # 'flights leaving phl' where PHL is only ever a destination: said, not moved
+            misplaced.append(UnknownValue(text=mention_text(state, mention), dimension=elsewhere))
+            mention.used = True
+            continue
         decided = _value_dimension(state, mention, dims, model, thread_fields)
         things = _different_things(values, model, decided, [v for d, v in candidates if d == decided]) if decided else []
         if len(things) > 1:  # 'portland': Portland Intl or Portland Intl Jetport, one button each
@@ -121,7 +127,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     chosen = {d: kept for d, v in chosen.items() if (kept := [x for x in v if not _an_item(values, d, x)])}
     filters += [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
-    unknown = _unknown_values(state, model, values)
+    unknown = misplaced + _unknown_values(state, model, values)
     return filters, unknown, _compared_dimensions(state, placed), ambiguous
 
 
@@ -251,6 +257,20 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
             return dim
     in_thread = next((dim for dim in dims if dim in thread_fields), None)
     return in_thread or _of_the_things_said(state, dims, model) or _the_things_own_name(dims, model)
+
+
+def _cued_elsewhere(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str | None:
+    """The dimension a cue word right before a value names ('leaving' for the origin), when no dimension
+    holding the value has that cue: the value is not one of that dimension's, whatever else it is."""
+    for dim in model.dimensions:
+        cues = [phrase(c) for c in dim.value_cues]
+        said = state.cue_before(mention.start, cues) if dim.name not in dims and cues else None
+        if said is None or (len(said) == 1 and said[0] in STOPWORDS):
+            continue  # only a cue of its own says it ('leaving'): 'to', 'on' say many things ('the ratio of A to B')
+        if not any(state.cue_before(mention.start, [phrase(c) for c in model.dimension_by_name[d].value_cues])
+                   for d in dims):
+            return dim.name
+    return None
 
 
 def _of_the_things_said(state: State, dims: list[str], model: SemanticModel) -> str | None:

@@ -4,6 +4,7 @@ delay', 'the busiest route', 'best first'), and the group a ranking restarts in 
 from __future__ import annotations
 
 from agent.semantic.compile.intent import OrderBy
+from agent.semantic.nlq.parse.choice import asks_share
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.limits import read_limit_per
 from agent.semantic.nlq.parse.measures import rankable, ranked_metric, singular_superlative
@@ -23,10 +24,15 @@ def ranking_pass(draft: Draft) -> Draft:
     if grouping and (rank_mentions or draft.top):
         ranked = ranked_metric(draft.by_metric, metrics, state, model) or rankable(metrics, draft.having, model)
         polar = rank_mentions and words_of(state, rank_mentions[0]) in {phrase(w) for w in model.shapes.get("polarity", [])}
-        if polar and draft.defaulted:  # 'which airline is the best?': best by what is not said
+        counted = not draft.by_metric and not asks_share(draft, model) and (
+            model.metric_by_name[ranked].agg in ("count", "count_distinct") or ranked in {t.count_metric for t in model.tables})
+        # 'which airline is the best?', 'which dept has the best profs': best by what is not said (how many
+        # there are is no quality)
+        if polar and (draft.defaulted or counted):
             said = " ".join(t.text for t in state.tokens[rank_mentions[0].start:rank_mentions[0].end])
+            example = next((m.label.lower() for m in model.metrics if m.name != ranked), "a measure")
             return draft.stop(f"I could not tell what “{said}” means here: say by which measure "
-                              "(for example the lowest average delay or the most flights).")
+                              f"(for example “{said} by {example}”).")
         if polar and model.metric_by_name[ranked].higher_is_better:
             descending = not descending  # 'best first' of an on-time share is the highest
         order_by = [OrderBy(field=ranked, descending=descending if rank_mentions else True)]
