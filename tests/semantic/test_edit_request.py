@@ -37,8 +37,11 @@ def test_the_same_words_as_the_offline_reader_on_the_reading_line(model):
 
 
 def test_an_edit_the_model_cannot_make_is_a_sentence(model):
-    said = apply_edit(JFK_JUNE, IntentEdit(aggregation="count"), model)
-    assert isinstance(said, str) and "no count of average departure delay" in said
+    distance = JFK_JUNE.model_copy(update={"metrics": ["avg_distance"]})
+    said = apply_edit(distance, IntentEdit(aggregation="median"), model)
+    assert isinstance(said, str) and "no median of average distance" in said
+    counted = apply_edit(JFK_JUNE, IntentEdit(aggregation="count"), model)  # 'the count instead': the rows
+    assert isinstance(counted, Edited) and counted.intent.metrics == ["flight_count"]
     said = apply_edit(JFK_JUNE, IntentEdit(group_by=["no_such_dimension"]), model)
     assert isinstance(said, str) and said
 

@@ -220,6 +220,7 @@ def test_which_of_those_with_their_number_is_those(model, values):
     ("nvm, how many flights to bos", "how many flights to bos"),
     ("never mind the month, by carrier", None),  # an edit: the month goes
     ("diff question - how many planes were built before 1980", "how many planes were built before 1980"),
+    ("unrelated but what was the windiest day at lga", "what was the windiest day at lga"),
 ])
 def test_forget_that_starts_a_question_of_its_own(message, fresh):
     from agent.semantic.nlq.dialogue_cues import restarted
@@ -266,3 +267,11 @@ def test_listing_them_after_a_count_lists_the_things_counted(model, values):
     follow = read_follow_up(old, "list them with the manufacturer", model, values)
     assert follow.edited is not None and follow.edited.intent.filters == old.filters
     assert {"plane", "manufacturer"} <= set(follow.edited.intent.dimensions)
+
+
+def test_a_count_instead_of_an_average(model, values):
+    delays = StructuredIntent(metrics=["avg_dep_delay"], dimensions=["hour"],
+                              filters=[{"field": "origin", "op": "=", "values": ["JFK"]}])
+    follow = read_follow_up(delays, "count instead of avg", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["flight_count"]
+    assert follow.edited.intent.dimensions == ["hour"] and follow.edited.intent.filters == delays.filters

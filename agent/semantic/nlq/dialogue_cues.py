@@ -164,7 +164,8 @@ def restarted(message: str) -> str | None:
     airline' -> 'flights to MIA per airline'); None when the message says no such thing."""
     words = dialogue_words()
     found = re.match(rf"^\W*(?:(?:actually|ok|okay|no|sorry|hmm|wait|oh)\W+)*{phrase(words['restart_words'])}"
-                     rf"(?![\w'])\s*[.,;:!-]+\s*(.*)$", message.strip(), re.I | re.S)  # 'nvm, …' not 'never mind the month'
+                     rf"(?![\w'])(?:\s*[.,;:!-]+|\s+but)\s*(.*)$", message.strip(), re.I | re.S)
+    # ('nvm, …' and 'unrelated but …' start afresh; 'never mind the month' is an edit)
     return found.group(found.lastindex or 0).strip() if found and found.group(found.lastindex or 0).strip() else None
 
 

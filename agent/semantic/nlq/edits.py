@@ -393,6 +393,13 @@ def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited
     swapped = []
     for name in edited.intent.metrics:
         metric = model.metric_by_name.get(name)
+        if agg == "count":  # 'count instead of avg': how many of the measure's rows there are
+            counted = model.table_by_name[metric.table].count_metric if metric and metric.table in model.table_by_name \
+                else None
+            if counted is None:
+                return None
+            swapped.append(counted)
+            continue
         sibling = next((m for m in model.metrics if metric is not None and metric.measure is not None
                         and m.measure == metric.measure and m.agg == agg and not m.filter), None)
         if sibling is None:

@@ -403,7 +403,7 @@ def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: Semanti
 
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     kept = _not_the_old_grouping(message, previous, model)
-    cues = find_cues(_period_before(kept if kept is not None else message, previous))
+    cues = find_cues(_without_the_replaced_aggregation(_period_before(kept if kept is not None else message, previous)))
     cues.replace = cues.replace or kept is not None
     _each_of_the_ranked(cues, previous, model)
     _measure_adjective_alone(cues, previous, model)
