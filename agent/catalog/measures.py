@@ -124,9 +124,21 @@ class TableRules:
         date, what 'in 1999' or 'in the 80s' is about."""
         for column in self.columns:
             said = words_of(column.name, self.prefix)
-            if self.kinds[column.name] == "position" and said and said[-1] in self.words["year_words"]:
+            kind = self.kinds[column.name]
+            if kind == "position" and said and said[-1] in self.words["year_words"]:
+                return slug(column.name)
+            # 'yearid' in a key (a season's team, a player's season): a year all the same, by its values
+            bare = said[:-1] if len(said) > 1 and said[-1] in self.words["key_words"] else ()
+            if kind == "identifier" and bare and bare[-1] in self.words["year_words"] and self._holds_years(column):
                 return slug(column.name)
         return None
+
+    def _holds_years(self, column: Column) -> bool:
+        profile = self.profiles.get((self.shape.key, column.name))
+        try:
+            return profile is not None and 1800 <= int(profile.low) <= int(profile.high) <= 2200
+        except (TypeError, ValueError):
+            return False
 
     # -- dimensions -------------------------------------------------------------------------------------
 

@@ -13,6 +13,7 @@ _VOCABULARY = Path(__file__).parents[1] / "semantic" / "vocabulary.yaml"  # the 
 # A letter-bearing word first, so codes such as "B6" and "9E" stay whole; then numbers.
 _TOKEN = re.compile(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[<>]=?|%|(?<=\d)-(?=\d)")
 _THOUSANDS = re.compile(r"(\d+)k")
+_MILLIONS = re.compile(r"(\d+)(m|mm|mn|bn)")  # '100m' payroll, '2bn' revenue
 _ORDINAL = re.compile(r"(\d+)(st|nd|rd|th)")
 
 NUMBER_WORDS = {
@@ -73,6 +74,9 @@ def tokenize(text: str) -> list[Token]:
             tokens.append(Token("'s", "'s", aside=aside))
         elif thousands:  # "20k flights"
             tokens.append(Token(word, word.lower(), float(thousands.group(1)) * 1000, aside=aside))
+        elif millions := _MILLIONS.fullmatch(word.lower()):
+            scale = 1e9 if millions.group(2) == "bn" else 1e6
+            tokens.append(Token(word, word.lower(), float(millions.group(1)) * scale, aside=aside))
         elif ordinal:
             tokens.append(Token(word, word.lower(), float(ordinal.group(1)), aside=aside))
         elif re.fullmatch(r"\d+(?:\.\d+)?", word):

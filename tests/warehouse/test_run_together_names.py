@@ -61,3 +61,28 @@ def shop(tmp_path_factory):
 ])
 def test_a_lower_cased_warehouse_reads_as_its_camel_case_original(shop, question, sql):
     assert_reads_as(shop, question, sql)
+
+
+SEASONS = """
+CREATE TABLE teams (yearid INTEGER NOT NULL, teamid VARCHAR NOT NULL, name VARCHAR NOT NULL, w INTEGER NOT NULL,
+                    attendance INTEGER NOT NULL, PRIMARY KEY (yearid, teamid));
+INSERT INTO teams VALUES (2015, 'CHN', 'Chicago Cubs', 97, 2959812), (2015, 'NYA', 'New York Yankees', 87, 3193795),
+                         (2016, 'CHN', 'Chicago Cubs', 103, 3232420), (2016, 'NYA', 'New York Yankees', 84, 3063405);
+"""
+
+
+@pytest.fixture(scope="module")
+def seasons(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("seasons"), "season_keys", SEASONS) as work:
+        yield work
+
+
+def test_a_year_in_a_key_is_what_a_year_filters(seasons):
+    # 'yearid' is part of the key; its values are years, so 'in 2016' is about it (the table has no date)
+    assert_reads_as(seasons, "total attendance in 2016", "SELECT sum(attendance) FROM teams WHERE yearid = 2016")
+
+
+def test_millions_and_billions_said_short():
+    from agent.text.phrases import tokenize
+
+    assert [t.number for t in tokenize("over 100m or 2bn")] == [None, 1e8, None, 2e9]
