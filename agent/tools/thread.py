@@ -137,14 +137,22 @@ def previous_keys(state: CommonAgentState) -> tuple[str, list[Any]] | None:
     return (keys["field"], keys["values"]) if keys else None
 
 
-def _over_previous_rows(ctx: AgentContext, state: CommonAgentState, edited: Edited) -> Edited:
-    """'which of them …': the edit, kept to the previous answer's things; when they were not kept
-    (too many, or another answer came between), the reading says it looks at all of them."""
+def _over_previous_rows(ctx: AgentContext, state: CommonAgentState, edited: Edited, row: int | None = None) -> Edited:
+    """'which of them …': the edit, kept to the previous answer's things ('the 2nd one': to the one at that
+    place); when they were not kept (too many, or another answer came between), the reading says it looks
+    at all of them, or that the row pointed at is not known."""
     found = previous_keys(state)
     if found is None:
-        return Edited(edited.intent, [*edited.changes, "over all of them, not only the previous answer's rows"],
-                      edited.chart)
-    return edits.keep_rows(edited, found[0], found[1], ctx.semantic)
+        said = "over all of them, not only the previous answer's rows" if row is None else \
+            "over all of them: I no longer have the previous answer's rows to pick one from"
+        return Edited(edited.intent, [*edited.changes, said], edited.chart)
+    values = found[1]
+    if row is not None:
+        if not values or abs(row) > len(values) or row == 0:
+            return Edited(edited.intent, [*edited.changes, "over all of them: the previous answer has no such row"],
+                          edited.chart)
+        values = [values[row - 1 if row > 0 else row]]
+    return edits.keep_rows(edited, found[0], values, ctx.semantic)
 
 
 def reading_json(previous: StructuredIntent) -> str:
@@ -252,7 +260,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     if follow.edited is not None:
         edited = follow.edited
         if follow.over_rows:
-            edited = _over_previous_rows(ctx, state, edited)
+            edited = _over_previous_rows(ctx, state, edited, follow.row)
         return _in_thread(edited, question=latest, unread=follow.unread, back=back is not None)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's

@@ -110,3 +110,17 @@ async def test_ambiguous_question_asks_and_the_answer_settles_it(offline_assista
     assert confirm.ask_human.kind == "confirm_sql" and "origin" in confirm.sql
     answer = await offline_assistant.reply(offline_assistant.resume(session, "run"))
     assert answer.row_count == 3
+
+
+async def test_a_row_of_the_previous_answer_by_its_place(offline_assistant, session):
+    await ask(offline_assistant, session, "top 5 destinations from jfk by avg air time")
+    last = await ask(offline_assistant, session, "how many flights went to the last one on that list")
+    assert last.rows == [["SMF", 284]] and "SMF" in last.text
+    airlines = await ask(offline_assistant, session, "which airlines fly it")
+    assert [row[0] for row in airlines.rows] == ["JetBlue Airways"]
+
+
+async def test_the_second_one_of_a_ranking(offline_assistant, session):
+    await ask(offline_assistant, session, "bottom 5 carriers by number of flights out of ewr")
+    second = await ask(offline_assistant, session, "whats the full name of the 2nd one")
+    assert [row[0] for row in second.rows] == ["Alaska Airlines Inc."]

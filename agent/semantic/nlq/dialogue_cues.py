@@ -45,6 +45,7 @@ class Cues:
     chart: str | None = None
     dropped: list[str] = field(default_factory=list)  # the words after 'drop', 'without', 'all'
     every: list[str] = field(default_factory=list)  # of those, the ones after 'every', 'all' ('every hour')
+    row: int | None = None  # 'the 2nd one': the previous answer's row at that place (1 first, -1 last)
     drop_all: bool = False  # 'drop the filters'
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
@@ -56,6 +57,7 @@ class Cues:
     @property
     def any(self) -> bool:
         return any([self.lead_in, self.replace, self.add, self.compare, self.whole_period, self.all_rows,
+                    self.row is not None,
                     self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer,
                     self.back, self.percent])
 
@@ -77,6 +79,11 @@ def find_cues(message: str) -> Cues:
     lead = re.compile(rf"^{phrase(words['lead_ins'])}(?![\w'])\s*", re.I)
     while (m := lead.match(cues.text)) and m.end() > 0:
         cues.lead_in, cues.text = True, cues.text[m.end():].strip()
+    places = {str(k).lower(): int(v) for k, v in words["row_places"].items()}
+    if m := re.search(rf"(?<![\w'])(?:the\s+)?({phrase(list(places))})\s+one(?:\s+(?:on|in|of)\s+(?:that|the|this)\s+"
+                      rf"list)?(?![\w'])", cues.text, re.I):  # 'the 2nd one': a row of the previous answer
+        cues.row, cues.things = places[m.group(1).lower()], True
+        cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
     number_words = {str(k).lower(): int(v) for k, v in words["number_words"].items()}
     number = r"(\d+|" + "|".join(map(re.escape, number_words)) + r")"
     for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
@@ -130,7 +137,7 @@ def find_cues(message: str) -> Cues:
     each = re.fullmatch(r"(?:(?:show|list|give)(?:\s+me)?\s+)?(?:every|each)\s+(\w+)", cues.text, re.I)
     if each:
         cues.every.append(each.group(1))
-    if m := has(cues.text, words["things"]):
+    if cues.row is None and (m := has(cues.text, words["things"])):
         cues.things = True
         rest = re.sub(r"^\s*\d+(?![\w'])", "", cues.text[m.end():])  # 'which of those 3': the 3 are those
         cues.text = (cues.text[: m.start()] + " {things} " + rest).strip()

@@ -38,6 +38,7 @@ class FollowUp:
     extraction: Extraction | None = None
     unread: list[str] = field(default_factory=list)
     over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
+    row: int | None = None  # 'the 2nd one': of those rows, the one at this place (1 first, -1 last)
 
 
 def _read(text: str, model: SemanticModel, values: ValueIndex, previous: StructuredIntent | None) -> tuple[Extraction, Draft]:
@@ -408,6 +409,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     _each_of_the_ranked(cues, previous, model)
     _measure_adjective_alone(cues, previous, model)
     pointed_at = _one_thing_pointed_at(previous, cues, model)
+    if cues.row is not None:  # 'the 2nd one': one row of the ranking, which has done its work
+        previous = previous.model_copy(update={"limit": None, "order_by": []})
     if pointed_at is not None:
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
         # word naming the thing ('airport') is no new grouping or question
@@ -534,7 +537,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     # words of the message no reading placed are said with the answer, never dropped in silence
     unread = extraction.ignored_words if extraction is not None else []
     return FollowUp(edited=edited, extraction=extraction, unread=unread,
-                    over_rows=cues.things or pointed_at is not None)
+                    over_rows=cues.things or pointed_at is not None, row=cues.row)
 
 
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
