@@ -28,13 +28,14 @@ from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.bootstrap import Groundwork, build_groundwork, chart_ahead
 from agent.budget.ahead import StepAhead
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, person_message, split_sql
-from agent.semantic.nlq.dialogue_cues import reply_words
+from agent.semantic.nlq.dialogue_cues import reply_words, says_every_option, without_every_option
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent import session as sessions
 from agent.session import Session
 from agent.sql.dialect import DEFAULT_DIALECT
 from agent.learning.offer import LearnOffer
+from agent.learning.phrases import NAMES_THE_DATA
 from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
 
 if TYPE_CHECKING:
@@ -791,6 +792,12 @@ def interpret_reply(
     named = [o for o in pending.options if _names_option(text, o)]
     if not named and option_words:
         named = _paraphrased(text, pending.options, option_words, option_cues or {})
+    named = named or _named_by_their_own_words(text, pending.options)
+    if says_every_option(text) and len(named) != 1:
+        # 'reagan + dulles, both', 'both pls': every option named, or every option offered
+        chosen = named or [o for o in pending.options if o.value != NAMES_THE_DATA]
+        if len(chosen) > 1:  # what else the answer says goes with it ('both, split by airport')
+            return {"choice": " ".join([" and ".join(o.value for o in chosen), *_said_besides(text, chosen)])}
     if len(named) == 1:
         return {"choice": named[0].value}
     short = len(text.split()) <= SHORT_REPLY_WORDS
@@ -799,6 +806,24 @@ def interpret_reply(
     # Only a bare yes ("run", "ok") or a reply naming several options is asked again; anything else is
     # a new message, which supersedes the question.
     return REASK if named or (short and AFFIRMATIVE.match(text)) else None
+
+
+def _said_besides(text: str, options: list[HumanOption]) -> list[str]:
+    """The words of a typed answer past the options it names and the words meaning every one ('split by
+    airport' of 'both pls, split by airport'), when they are more than reply words."""
+    rest = without_every_option(re.sub(r"[+,;:]", " ", text))
+    option_words = {w for o in options for w in _WORD.findall(o.label.lower())}
+    words = [w for w in _WORD.findall(rest.lower()) if w not in option_words]
+    return words if [w for w in words if w not in reply_words()] else []
+
+
+def _named_by_their_own_words(text: str, options: list[HumanOption]) -> list[HumanOption]:
+    """Options named by a word only their label has ('reagan' for Ronald Reagan Washington Natl, 'dulles' for
+    Washington Dulles Intl); a word several labels share names none."""
+    said = set(_WORD.findall(text.lower())) - reply_words()
+    words = {o.value: set(_WORD.findall(o.label.lower())) for o in options}
+    return [o for o in options if any(w in said and sum(w in other for other in words.values()) == 1
+                                      for w in words[o.value] if len(w) > 2)]
 
 
 def _paraphrased(text: str, options: list[HumanOption], option_words: dict[str, list[str]],

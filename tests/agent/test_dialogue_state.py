@@ -124,3 +124,19 @@ def test_a_word_both_options_share_is_passed_over_when_another_decides():
     cues = {"origin airport": ["from", "at", "departing from"], "destination": ["to", "landing at", "arriving at"]}
     assert interpret_reply("the ones they land at", _which_airport(), WORDS, cues) == {"choice": "destination"}
     assert interpret_reply("the ones at", _which_airport(), WORDS, cues) is None  # only a shared word: nothing decided
+
+
+def _which_washington() -> AskHuman:
+    names = ["Ronald Reagan Washington Natl", "Washington Dulles Intl", "Baltimore Washington Intl"]
+    return AskHuman(kind="clarify", question="What do you mean by “washington”?",
+                    options=[HumanOption(label=n, value=n) for n in names])
+
+
+def test_options_named_by_their_own_words_and_all_of_them():
+    ask = _which_washington()
+    assert interpret_reply("dulles", ask) == {"choice": "Washington Dulles Intl"}
+    assert interpret_reply("reagan + dulles, both", ask) == {
+        "choice": "Ronald Reagan Washington Natl and Washington Dulles Intl"}
+    assert interpret_reply("all three", ask) == {
+        "choice": "Ronald Reagan Washington Natl and Washington Dulles Intl and Baltimore Washington Intl"}
+    assert interpret_reply("washington", ask) is None  # a word every option has names none of them

@@ -124,3 +124,18 @@ async def test_the_second_one_of_a_ranking(offline_assistant, session):
     await ask(offline_assistant, session, "bottom 5 carriers by number of flights out of ewr")
     second = await ask(offline_assistant, session, "whats the full name of the 2nd one")
     assert [row[0] for row in second.rows] == ["Alaska Airlines Inc."]
+
+
+async def test_a_city_with_several_airports_is_asked_and_both_can_be_taken(offline_assistant, session):
+    asked = await ask(offline_assistant, session, "how many flights to houston")
+    assert asked.ask_human is not None and len(asked.ask_human.options) == 2  # IAH and HOU, never one in silence
+    both = await ask(offline_assistant, session, "both pls")
+    assert both.rows == [[9313]]
+    split = await ask(offline_assistant, session, "split by airport")  # the destinations the thread is about
+    assert sorted(split.rows) == [["HOU", 2115], ["IAH", 7198]]
+
+
+async def test_an_answer_taking_every_option_with_more_to_say(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights to houston")
+    split = await ask(offline_assistant, session, "both pls, split by airport")
+    assert sorted(split.rows) == [["HOU", 2115], ["IAH", 7198]]

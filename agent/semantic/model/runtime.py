@@ -101,7 +101,7 @@ class Dimension(_Strict):
     unit: str | None = None
     values: bool = False  # values are read from the warehouse to match what people type
     value_labels: ValueLabels | None = None
-    value_aliases: dict[str, str] = {}
+    value_aliases: dict[str, str | list[str]] = {}  # a word for a value; for several, they are asked between
     value_cues: list[str] = []  # words before a value that point here ("from JFK" -> origin)
     comparatives: list[str] = []  # words that compare this measure alone ("longer than 5 hours" -> air_time)
     description: str = ""

@@ -184,7 +184,8 @@ class ValueIndex:
                 index.items.setdefault(name, []).append(item)
                 for variant in {phrase(item), *((p,) for p in _plurals(item)), *_singulars(item)}:
                     add(variant, name, item, False)
-            for alias, value in dim.value_aliases.items():
+            for alias, value in ((a, v) for a, said in dim.value_aliases.items()
+                                 for v in ([said] if isinstance(said, str) else said)):
                 if value in known:
                     # 'Low', 'High' label the codes of several columns: they are this column's value only
                     # beside its name ('low job satisfaction'); so is a word the model uses for itself
@@ -306,7 +307,7 @@ def _singulars(value: str) -> list[tuple[str, ...]]:
     return [(*words[:-1], one) for one in lemma(words[-1], "NOUN") if one != words[-1]]
 
 
-def _head_of_a_label(said: tuple[str, ...], labels: dict[str, str], model_words: frozenset[str] | set[str]
+def _head_of_a_label(said: tuple[str, ...], labels: dict[str, str | list[str]], model_words: frozenset[str] | set[str]
                      ) -> str | None:
     """The noun of a code's two-word meaning after its adjective ('academic probation': probation), when no
     other meaning of the column and no name of the model has that word."""

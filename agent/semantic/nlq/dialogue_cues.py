@@ -46,6 +46,7 @@ class Cues:
     dropped: list[str] = field(default_factory=list)  # the words after 'drop', 'without', 'all'
     every: list[str] = field(default_factory=list)  # of those, the ones after 'every', 'all' ('every hour')
     row: int | None = None  # 'the 2nd one': the previous answer's row at that place (1 first, -1 last)
+    row_ranks: bool = False  # said 'top' or 'bottom': of an answer in no order, the first of a ranking
     drop_all: bool = False  # 'drop the filters'
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
@@ -83,6 +84,7 @@ def find_cues(message: str) -> Cues:
     if m := re.search(rf"(?<![\w'])(?:the\s+)?({phrase(list(places))})\s+one(?:\s+(?:on|in|of)\s+(?:that|the|this)\s+"
                       rf"list)?(?![\w'])", cues.text, re.I):  # 'the 2nd one': a row of the previous answer
         cues.row, cues.things = places[m.group(1).lower()], True
+        cues.row_ranks = m.group(1).lower() in words["top_words"] + words["bottom_words"]
         cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()
     number_words = {str(k).lower(): int(v) for k, v in words["number_words"].items()}
     number = r"(\d+|" + "|".join(map(re.escape, number_words)) + r")"
@@ -208,6 +210,18 @@ def going_back(message: str) -> str | None:
 
 def empty_words() -> frozenset[str]:
     return frozenset(str(w).lower() for w in dialogue_words()["empty_words"])
+
+
+def says_every_option(text: str) -> bool:
+    """'both', 'all three': a typed answer meaning every option the bot offered."""
+    return has(text, dialogue_words()["all_options"]) is not None
+
+
+def without_every_option(text: str) -> str:
+    """The typed answer without its words meaning every option ('both pls, split by airport' -> 'pls, split
+    by airport')."""
+    m = has(text, dialogue_words()["all_options"])
+    return text if m is None else _cut(text, m)
 
 
 def reply_words() -> frozenset[str]:

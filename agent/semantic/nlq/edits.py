@@ -312,11 +312,13 @@ def month_dimension(intent: StructuredIntent, model: SemanticModel, part: str = 
 
 def set_grouping(edited: Edited, dimensions: list[str], model: SemanticModel, *, add: bool) -> Edited:
     """Group by the new dimensions, instead of the old ones or beside them. A dimension now grouped
-    by loses its filter ('by airline now' after 'for United')."""
+    by loses its filter of one value ('by airline now' after 'for United'); of several, it splits them."""
     intent = edited.intent
     old = intent.dimensions
     dims = list(dict.fromkeys([*old, *dimensions])) if add else list(dimensions)
-    filters = [f for f in intent.filters if not any(same_subject(model, f.field, d) for d in dimensions)]
+    # ('by airport' after 'to DCA or IAD' splits those two: a filter of several values stays)
+    filters = [f for f in intent.filters if not any(same_subject(model, f.field, d) for d in dimensions)
+               or (f.op == "in" and len(f.values) > 1)]
     dropped = [f for f in intent.filters if f not in filters]
     order = [o for o in intent.order_by if o.field in set(intent.all_metrics()) | set(dims)]
     limit_per = intent.limit_per if intent.limit_per in dims else None

@@ -409,6 +409,10 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     _each_of_the_ranked(cues, previous, model)
     _measure_adjective_alone(cues, previous, model)
     pointed_at = _one_thing_pointed_at(previous, cues, model)
+    if cues.row is not None and cues.row_ranks and previous.limit is None and not previous.order_by:
+        # 'the bottom one' of an answer in no order: the first of a ranking from the bottom
+        cues.limit, cues.descending = 1, cues.row > 0
+        cues.row, cues.things, cues.text = None, False, cues.text.replace("{things}", "").strip()
     if cues.row is not None:  # 'the 2nd one': one row of the ranking, which has done its work
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     if pointed_at is not None:

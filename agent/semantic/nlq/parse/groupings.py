@@ -66,7 +66,7 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
     return metrics, missing
 
 
-def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
+def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, thread_fields: list[str] | None = None
                    ) -> tuple[dict[GroupKey, Mention | None], bool, list[Mention], list[Ambiguity]]:
     grouping: dict[GroupKey, Mention | None] = {}
     by_metric: list[Mention] = []
@@ -126,6 +126,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None
             dims = ["date" if d == "day" else d for d in dims]  # 'by day' over months is by date; 'day of month' is not
         if len(set(dims)) > 1 and cue:
             dims = _cued(state, mention.start, cue, dims, model)
+        if len(set(dims)) > 1 and len(mine := [d for d in dict.fromkeys(dims) if d in (thread_fields or [])]) == 1:
+            dims = mine  # 'split by airport' of flights to two airports (or a thread about them): the destinations
         if len(set(dims)) > 1:
             mention.used = True
             grouping.setdefault(tuple(dims), mention)  # resolved once the metric's table is known
@@ -358,7 +360,8 @@ def counted_pass(draft: Draft) -> Draft:
 
 def groupings_pass(draft: Draft) -> Draft:
     _the_measures_own_period(draft.state, draft.model)
-    grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(draft.state, draft.model, draft.time)
+    grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(
+        draft.state, draft.model, draft.time, [*draft.thread_fields, *(f.field for f in draft.filters if f.op == "in")])
     if draft.year_column is not None:  # 'movies released each year': by the release year, not a row's own date
         grouping = {(draft.year_column if key in ("year", "metric_time__year") else key): said
                     for key, said in grouping.items()}
