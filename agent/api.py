@@ -5,8 +5,10 @@ one `AgentReply`. This is all `bot/` needs (import-linter checks it); graph inte
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import logging
 import re
+import threading
 import time
 import uuid
 import weakref
@@ -68,6 +70,7 @@ __all__ = [
     "Progress",
     "Settings",
     "SettingsError",
+    "StartingAssistant",
     "SuggestedPrompt",
     "StepAhead",
     "build_groundwork",
@@ -148,6 +151,14 @@ class Assistant:
             # forked while the interpreter exits prints a traceback of its own.
             context.cpu.close()
             raise
+
+    @classmethod
+    def starting(cls, settings: Settings) -> StartingAssistant:
+        """An assistant for a server that must say it is ready soon: the warehouse, the semantic model and
+        its values are read now (what readiness checks); the graph, the chat model and the CPU workers
+        (LangChain, LangGraph: most of a start's CPU) are built on a thread from `warm()` or the first
+        call, which waits for them. See `StartingAssistant`."""
+        return StartingAssistant(settings, build_groundwork(settings))
 
     def warm(self) -> None:
         """Start the CPU workers now, in the background (a step arriving meanwhile waits for them)."""
@@ -424,25 +435,8 @@ class Assistant:
     async def health(self, timeout_s: float = 2.0) -> dict[str, Any]:
         """For readiness: does the warehouse answer, are its slots wedged by work that would not stop, and
         do the CPU workers still finish steps (`cpu_problem`: None, or why not)?"""
-        warehouse = self.context.warehouse
-        slots = warehouse.slots.snapshot()
-        problem: str | None = None
-        try:
-            # The engine's own check (a server's connection, with its backoff), then a trivial query.
-            problem = await warehouse.slots.call(warehouse.health, budget_s=timeout_s)
-            if problem is None:
-                await warehouse.aping(timeout_s)
-            state = "up" if problem is None else "down"
-        except AssistantError as exc:
-            state, problem = exc.code, exc.user_message
-        return {
-            "warehouse": state,
-            "warehouse_problem": problem,
-            "wedged": slots["wedged"],
-            "warehouse_slots": slots,
-            "cpu_overruns": self.context.cpu.overruns,
-            "cpu_problem": self.context.cpu.problem(),
-        }
+        report = await _warehouse_health(self.context.warehouse, timeout_s)
+        return {**report, "cpu_overruns": self.context.cpu.overruns, "cpu_problem": self.context.cpu.problem()}
 
     async def reply(self, events: AsyncIterator[Event]) -> AgentReply:
         """The final reply of a stream, for callers that do not show progress."""
@@ -647,6 +641,138 @@ class Assistant:
             log.warning("chart not drawn (request %s): %s", reply.request_id, exc.detail or exc.user_message)
             return None
         return reply.chart.model_copy(update={"png": png})
+
+
+class StartingAssistant:
+    """An `Assistant` whose graph is still being built: what a server holds from the moment it can answer.
+
+    Readiness needs the warehouse to answer, which the groundwork already does; everything else is an
+    Assistant built on its own thread (with the collector paused, as for any start-up) once `warm()` is
+    called, after the server says it is ready, so that build does not compete with the server's own start
+    for the CPU. A call arriving before it is done waits for it, then runs as on the Assistant: a first
+    question is answered, a little later. A build that fails is reported by `health()` (`agent_problem`)
+    and raised to every call.
+    """
+
+    def __init__(self, settings: Settings, groundwork: Groundwork) -> None:
+        self.settings = settings
+        self._groundwork = groundwork
+        self._built: concurrent.futures.Future[Assistant] = concurrent.futures.Future()
+        self._started = False
+        self._start_lock = threading.Lock()
+        self._query_listeners: list[Callable[[dict[str, Any]], None]] = []
+
+    def warm(self) -> None:
+        """Build the Assistant now, on a thread, then start its CPU workers; returns at once."""
+        with self._start_lock:
+            if self._started:
+                return
+            self._started = True
+        threading.Thread(target=self._build, name="assistant-build", daemon=True).start()
+
+    def _build(self) -> None:
+        try:
+            with paused_for_startup():
+                assistant = Assistant.from_settings(self.settings, groundwork=self._groundwork, warm=False)
+            for listener in self._query_listeners:
+                assistant.on_query(listener)
+            assistant.warm()
+        except BaseException as exc:  # noqa: BLE001 - handed to every caller and to health()
+            log.error("the agent could not be built: %s", getattr(exc, "user_message", None) or exc)
+            self._built.set_exception(exc)
+            return
+        self._built.set_result(assistant)
+
+    async def built(self) -> Assistant:
+        """The Assistant, once built (started now if `warm()` was not called yet)."""
+        self.warm()
+        return await asyncio.wrap_future(self._built)
+
+    def built_now(self) -> Assistant:
+        """The Assistant, waiting on this thread for it: for the few calls that are not async."""
+        self.warm()
+        return self._built.result()
+
+    def on_query(self, listener: Callable[[dict[str, Any]], None]) -> None:
+        with self._start_lock:
+            if not self._built.done():
+                self._query_listeners.append(listener)
+                return
+        self.built_now().on_query(listener)
+
+    async def health(self, timeout_s: float = 2.0) -> dict[str, Any]:
+        if self._built.done():
+            if self._built.exception() is None:
+                return await self._built.result().health(timeout_s)
+            exc = self._built.exception()
+            return {"warehouse": "up", "wedged": False, "cpu_overruns": 0,
+                    "agent_problem": f"the agent could not be built: {type(exc).__name__}: {exc}"}
+        warehouse = self._groundwork.warehouse
+        report = await _warehouse_health(warehouse, timeout_s)
+        return {**report, "cpu_overruns": 0, "cpu_problem": None}
+
+    async def ask(self, session_id: str, text: str, context: ChatContext | None = None) -> AsyncIterator[Event]:
+        async for event in (await self.built()).ask(session_id, text, context):
+            yield event
+
+    async def resume(
+        self, session_id: str, choice: str, context: ChatContext | None = None, *, edited_sql: str | None = None
+    ) -> AsyncIterator[Event]:
+        async for event in (await self.built()).resume(session_id, choice, context, edited_sql=edited_sql):
+            yield event
+
+    async def run_tool(
+        self, session_id: str, agent_name: str, args: dict[str, Any], context: ChatContext | None = None
+    ) -> AsyncIterator[Event]:
+        async for event in (await self.built()).run_tool(session_id, agent_name, args, context):
+            yield event
+
+    async def draw_chart(self, reply: AgentReply) -> Chart | None:
+        return await (await self.built()).draw_chart(reply)
+
+    async def pending(self, session_id: str) -> AskHuman | None:
+        return await (await self.built()).pending(session_id)
+
+    async def may_answer(self, session_id: str, context: ChatContext) -> bool:
+        return await (await self.built()).may_answer(session_id, context)
+
+    async def save_verified(self, session_id: str, context: ChatContext) -> AgentReply:
+        return await (await self.built()).save_verified(session_id, context)
+
+    async def learn_word(self, session_id: str, offer: LearnOffer, context: ChatContext) -> AgentReply:
+        return await (await self.built()).learn_word(session_id, offer, context)
+
+    def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]:
+        return self.built_now().suggested_prompts(n, context)
+
+    async def reply(self, events: AsyncIterator[Event]) -> AgentReply:
+        return await (await self.built()).reply(events)
+
+    async def aclose(self) -> None:
+        if self._started:
+            try:
+                assistant = await asyncio.wrap_future(self._built)
+            except BaseException:  # noqa: BLE001 - reported when it happened; the warehouse is still closed
+                self._groundwork.warehouse.close()
+                return
+            await assistant.aclose()
+        else:
+            self._groundwork.warehouse.close()
+
+
+async def _warehouse_health(warehouse: Any, timeout_s: float) -> dict[str, Any]:
+    """Does the warehouse answer, and are its slots wedged by work that would not stop?"""
+    slots = warehouse.slots.snapshot()
+    problem: str | None = None
+    try:
+        # The engine's own check (a server's connection, with its backoff), then a trivial query.
+        problem = await warehouse.slots.call(warehouse.health, budget_s=timeout_s)
+        if problem is None:
+            await warehouse.aping(timeout_s)
+        state = "up" if problem is None else "down"
+    except AssistantError as exc:
+        state, problem = exc.code, exc.user_message
+    return {"warehouse": state, "warehouse_problem": problem, "wedged": slots["wedged"], "warehouse_slots": slots}
 
 
 def catalog_command(settings: Settings, step: str, folder: Path | str | None) -> tuple[int, list[str]]:

@@ -25,6 +25,8 @@ log = logging.getLogger("bot")
 
 # On SIGTERM: the grace period for running answers, then this long for the rest of the stop.
 EXIT_MARGIN_S = 5
+# HTTP mode: the agent's graph is built after the first /readyz 200, or this long after serving without one.
+WARM_AFTER_S = 1.0
 
 
 def choose_mode(settings: BotSettings) -> str:
@@ -61,8 +63,9 @@ async def _serve(settings: BotSettings, mode: str) -> None:
             # Before anything slow: a bad token is one clear line, not a traceback on the first event.
             slack_auth = SlackAuth(client)
             log.info("Slack: signed in as %s", await slack_auth.verify())
-            # On a thread, so the server answers (/livez, /readyz 503) while the agent is built.
-            assistant = await asyncio.to_thread(Assistant.from_settings, settings, warm=False)
+            # On a thread, so the server answers (/livez, /readyz 503) while the warehouse and the semantic
+            # model are read: what readiness checks. The graph is built from `warm()` below (agent/api.py).
+            assistant = await asyncio.to_thread(Assistant.starting, settings)
             runtime = build_runtime(settings, assistant, client=client, slack_auth=slack_auth)
             await runtime.start()
         except BaseException:
@@ -80,9 +83,16 @@ async def _serve(settings: BotSettings, mode: str) -> None:
         for sig in (signal.SIGTERM, signal.SIGINT):
             loop.add_signal_handler(sig, on_signal)
         stop_serving = await _serving(settings, runtime, listening)
-    # Only now, so their start (imports in another process) does not compete with ours for the CPU:
-    # readiness does not wait for them, and a step arriving first waits for them itself.
-    assistant.warm()
+    # Only now, so building the graph (LangChain, LangGraph) and starting the CPU workers do not compete
+    # with our start for the CPU: readiness does not wait for them, and an event arriving first waits for
+    # them itself, then is answered. HTTP mode: once the first /readyz has said 200 (a build on another
+    # thread holding the GIL delayed that answer by a third of a second), or WARM_AFTER_S after serving
+    # when no probe comes; Socket Mode has no probe: now.
+    if listening is not None and runtime.readiness is not None:
+        runtime.readiness.on_first_ready = assistant.warm
+        loop.call_later(WARM_AFTER_S, assistant.warm)
+    else:
+        assistant.warm()
     await stop.wait()
     await stop_serving()
 

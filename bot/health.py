@@ -20,6 +20,8 @@ from typing import Any
 
 log = logging.getLogger(__name__)
 
+FIRST_READY_DELAY_S = 0.05  # `on_first_ready` runs this long after the first ready report is handed back
+
 
 class LoopLag:
     """How late the event loop wakes a sleeper, measured continuously by a tiny task."""
@@ -105,6 +107,8 @@ class Readiness:
         self._checked_at = -float("inf")
         self._report: dict[str, Any] = {"ready": False, "checked": False}
         self._checking: asyncio.Task[dict[str, Any]] | None = None
+        # Called once, by the first report that says ready (start-up defers work until then: bot/__main__.py).
+        self.on_first_ready: Callable[[], None] | None = None
 
     @property
     def state(self) -> dict[str, Any]:
@@ -162,6 +166,9 @@ class Readiness:
                 problems.append("warehouse")
             if report["wedged"]:
                 problems.append("wedged")
+            if agent.get("agent_problem"):  # the graph could not be built: nothing would be answered
+                report["agent"] = agent["agent_problem"]
+                problems.append("agent")
             report["cpu"] = agent.get("cpu_problem") or "up"
             if agent.get("cpu_problem"):
                 problems.append("cpu")
@@ -186,4 +193,8 @@ class Readiness:
         if problems != self._report.get("not_ready", []) and self._report.get("checked"):
             log.warning("readiness changed: %s", "ready" if not problems else "not ready (" + ", ".join(problems) + ")")
         self._report, self._checked_at = report, time.monotonic()
+        if report["ready"] and self.on_first_ready is not None:
+            # A moment later, once this answer is out: what it starts would compete with sending it.
+            first, self.on_first_ready = self.on_first_ready, None
+            asyncio.get_running_loop().call_later(FIRST_READY_DELAY_S, first)
         return report

@@ -144,11 +144,17 @@ async def test_http_mode_starts_its_cpu_workers_once_it_listens_and_is_ready_wit
                 await asyncio.sleep(0.1)
             else:
                 pytest.fail("/readyz never answered 200")
+        # Ready first; the graph and then the workers are started after that (bot/__main__.py).
+        seen = b""
+        while b"workers starting" not in seen:
+            line = await asyncio.wait_for(process.stderr.readline(), PROCESS_TIMEOUT_S)
+            assert line, "the bot stopped before it started its workers"
+            seen += line
     finally:
         process.terminate()
         _, stderr = await process.communicate()
     assert process.returncode == 0, stderr.decode()[-2000:]
-    starts = [line for line in stderr.decode().splitlines() if line.startswith("workers starting")]
+    starts = [line for line in (seen + stderr).decode().splitlines() if line.startswith("workers starting")]
     assert starts == ["workers starting; listening=True"]
 
 
@@ -176,14 +182,14 @@ HELD_BEFORE_THE_AGENT = """
 import sys
 from agent.api import Assistant
 
-real_from_settings = Assistant.from_settings
+real_starting = Assistant.starting
 
 def held(cls, *args, **kwargs):
     print("building the agent", file=sys.stderr, flush=True)
     sys.stdin.readline()
-    return real_from_settings(*args, **kwargs)
+    return real_starting(*args, **kwargs)
 
-Assistant.from_settings = classmethod(held)
+Assistant.starting = classmethod(held)
 from bot.__main__ import main
 sys.exit(main())
 """
