@@ -281,9 +281,10 @@ def calendar_pass(draft: Draft) -> Draft:
         draft.grouping.setdefault("metric_time__year", None)  # two years side by side: a row each
     if draft.time is not None and len(draft.time.months) == 2 and "metric_time__month" in model.dimension_by_name:
         link = _months_set_apart(state)
-        if link:  # 'avg temp at ewr jan vs jul': both months, a row each
+        if link:  # 'avg temp at ewr jan vs jul': both months, a row each (the model's own month column if any)
             state.consume(*link)
-            draft.grouping.setdefault("metric_time__month", None)
+            own = next((d.name for d in model.dimensions if d.label.lower() == "month" and "__" not in d.name), None)
+            draft.grouping.setdefault(own or "metric_time__month", None)
     hours = read_clock_hours(state)
     if hours:  # 'flights that left before 6am': the hours of the day, as 'at 5pm' or 'in hour 17' are
         draft.time = (draft.time or TimeFilter()).model_copy(update={"hours": hours})
