@@ -205,12 +205,35 @@ async def _counts_by_default(ctx: AgentContext, message: str, earlier: str) -> b
     return found is not None and names_no_measure(found, rest, ctx.semantic) and not asks_a_count(earlier)
 
 
+async def _understood_before(ctx: AgentContext, earlier: str, latest: str) -> tuple[StructuredIntent, list[str]] | None:
+    """'ok then just the number of flights' after 'how many passengers did jetblue fly out of jfk', declined for
+    'passengers': the earlier question without the topic the data lacks (jetblue's flights out of jfk), for a
+    message that names the measure anew; None otherwise (nothing of a declined question may leak into a
+    message that does not replace what was missing)."""
+    rest = find_cues(latest).text
+    said = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
+    if said is None or names_no_measure(said, rest, ctx.semantic):
+        return None
+    first = (await read_question(ctx, earlier))[0]
+    if first.intent is not None or not first.unsupported or first.unknown_values:
+        return None  # only a topic the data lacks: words the reader could not place were asked about, not refused
+    unread = {w for texts in ctx.semantic.unsupported_topics.values() for text in texts for w in text.lower().split()}
+    dropped = [w for w in earlier.split() if w.lower().strip("?,.!") in unread]
+    kept = " ".join(w for w in earlier.split() if w.lower().strip("?,.!") not in unread)
+    again = (await read_question(ctx, kept))[0]
+    return (again.intent, dropped) if again.intent is not None and not again.ignored_words else None
+
+
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
     """The turn's question against the thread's last reading; `question` unchanged when it is no follow-up."""
     if clarification:
         return InThread(question)
     previous = previous_reading(state)
     latest = question.split(FOLLOW_UP_MARK)[-1]
+    understood = await _understood_before(ctx, question.split(FOLLOW_UP_MARK)[-2], latest) \
+        if previous is None and FOLLOW_UP_MARK in question else None
+    if understood is not None:
+        previous = understood[0]
     if previous is None:
         # the earlier question was never read (declined, or its question superseded): nothing of it
         # may leak into this one, its unread words least of all
@@ -264,6 +287,9 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         return _in_thread(edited, question=latest, unread=follow.unread, back=back is not None)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
+    if understood is not None:  # 'ok then just the number of flights': the earlier question, as it could be read
+        without = ", ".join(f"“{w.strip('?,.!')}”" for w in understood[1])
+        return InThread(latest, intent=understood[0], changes=[f"the question before without {without}"])
     if only_edits(message):  # 'drop the airline filter' when no airline is filtered: said, not read anew
         return InThread(latest, refusal="That changes nothing in the last reading, so I did not run it again. "
                                         f"It was: {describe(previous, ctx.semantic)}")

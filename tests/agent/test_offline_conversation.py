@@ -139,3 +139,16 @@ async def test_an_answer_taking_every_option_with_more_to_say(offline_assistant,
     await ask(offline_assistant, session, "how many flights to houston")
     split = await ask(offline_assistant, session, "both pls, split by airport")
     assert sorted(split.rows) == [["HOU", 2115], ["IAH", 7198]]
+
+
+async def test_after_a_topic_the_data_lacks_the_measure_named_anew_keeps_the_rest(offline_assistant, session):
+    declined = await ask(offline_assistant, session, "how many passengers did jetblue fly out of jfk")
+    assert not declined.rows and "passengers" in declined.text
+    flights = await ask(offline_assistant, session, "ok then just the number of flights")
+    assert flights.rows == [[42076]] and "passengers" in flights.text  # B6 out of JFK; what was left out is said
+
+
+async def test_after_a_question_asked_back_nothing_of_it_leaks(offline_assistant, session):
+    await ask(offline_assistant, session, "avg mph of each airline")  # 'mph': asked about, not refused
+    again = await ask(offline_assistant, session, "and avg temp")
+    assert not again.rows
