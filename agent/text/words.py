@@ -23,10 +23,15 @@ from functools import lru_cache
 from pathlib import Path
 
 from agent.text.word_cache import MISSING, WordCache
+from agent.yamlload import safe_load
 
 # Word boundaries inside an identifier: camelCase, acronyms, letters then digits, and digits then a
 # lower-case word ('viewers7day': '7 day'; a letter or two after digits stays a code: '2b', 'utf8mb4').
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[a-z]{3})")
+# A legacy type tag before a name's first capital ('strFirstName', 'tblGift'): vocabulary.yaml `name_type_tags`.
+_TYPE_TAG = re.compile(r"^(?:%s)(?=[A-Z])" % "|".join(
+    sorted(safe_load((Path(__file__).parents[1] / "semantic" / "vocabulary.yaml").read_text(encoding="utf-8"))
+           ["name_type_tags"], key=len, reverse=True)))
 # Nouns a word may be in the reader's sense: lemminflect's tags for singular and plural.
 _NOUN_FORMS = ("NN", "NNS")
 # Above this Zipf frequency (occurrences per billion words, log10) a word is everyday English:
@@ -54,7 +59,9 @@ def shared_prefix(names: list[str]) -> str:
 def split_name(name: str) -> str:
     """The words of an identifier, lower case: camelCase, PascalCase, snake_case, digits apart, and words
     run together in lower case ('orderdetailid' -> order detail id) split where English words meet."""
-    spaced = _CAMEL.sub(" ", name.strip().strip('"`[]'))
+    bare = name.strip().strip('"`[]')
+    bare = _TYPE_TAG.sub("", bare) if _TYPE_TAG.sub("", bare) else bare
+    spaced = _CAMEL.sub(" ", bare)
     return " ".join(part for w in re.split(r"[\s_\-.]+", spaced.lower()) if w for part in compound_parts(w))
 
 
