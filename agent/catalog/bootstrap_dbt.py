@@ -75,8 +75,9 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
             meta["time_parts"] = {"year": years}  # 'films that came out in 1999': the release year, no date
         if meta:
             model["config"] = {"meta": meta}
-        if time_dims:
-            model["defaults"] = {"agg_time_dimension": time_dims[0]}
+        row_dates = [d for d in time_dims if not _describes_a_thing(d)]
+        if row_dates:
+            model["defaults"] = {"agg_time_dimension": row_dates[0]}
         if entities:
             model["entities"] = entities
         if dimensions:
@@ -85,6 +86,12 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
         models.append(model)
         metrics += table_metrics
     return {"semantic_models": models, "metrics": metrics}
+
+
+def _describes_a_thing(column: str) -> bool:
+    """A date that describes the row's thing ('birth_dt'), not when the row happened."""
+    words = set(re.split(r"[_\W]+", column.lower()))
+    return bool(words & set(bootstrap_words()["attribute_dates"]))
 
 
 def shape_tables(schema: Schema, references: References) -> dict[str, Shape]:
