@@ -96,6 +96,8 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
 
     words = [t.low for t in tokens]
     from_year, until_year = _year_bounds(state, model)
+    # a year right after a quarter or a half names its year: 'q1 2025', 'h2 2023'
+    period_ends: set[int] = set()  # (a season and a year may be a term's code: 'fall 2024' is asked about)
     for idx, word in enumerate(words):
         quarter = None
         span: list[int] = []
@@ -108,6 +110,7 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
         if quarter is not None:
             months += list(range(3 * quarter - 2, 3 * quarter + 1))
             consume_with_mentions(state, span + _of_the_year(words, span[-1]))
+            period_ends.add(span[-1] + 1)
             continue
         half = None
         if re.fullmatch(r"h[12]", word):
@@ -117,6 +120,7 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
         if half is not None:
             months += list(range(6 * half - 5, 6 * half + 1))
             consume_with_mentions(state, span + _of_the_year(words, span[-1]))
+            period_ends.add(span[-1] + 1)
             continue
         decade = _decade(word)
         if decade is not None and idx not in state.used_tokens and idx > 0 and words[idx - 1] == "the":
@@ -125,7 +129,8 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
             continue
         number = tokens[idx].number
         if number is not None and 1900 <= number <= 2100 and float(number).is_integer() and idx not in state.used_tokens:
-            after_month = idx > 0 and any(m.end == idx and m.has("month") for m in state.mentions)
+            after_month = idx > 0 and (any(m.end == idx and m.has("month") for m in state.mentions)
+                                       or idx in period_ends)
             pair = _year_pair(tokens, idx)
             if pair is not None and not years and year is None and (idx == 0 or words[idx - 1] not in {"between"}):
                 years, span = pair  # '2023 vs 2022', 'in 2022 and 2023': both years, side by side

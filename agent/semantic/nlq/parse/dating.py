@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from agent.semantic.compile.intent import Filter, TimeFilter
 from agent.semantic.model.runtime import SemanticModel
-from agent.semantic.nlq.parse.state import State, consume_with_mentions, mention_at
+from agent.semantic.nlq.parse.state import GROUP_CUES, State, consume_with_mentions, mention_at
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.defining import asides
 from agent.text.phrases import tokenize
@@ -38,6 +38,9 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
             consume_with_mentions(state, [*range(mention.start - len(cue), mention.end)])
             return times[0]
     for index, token in enumerate(state.tokens):
+        phrasal = _date_of_phrasal_verb(state, model, index)
+        if phrasal is not None:
+            return phrasal
         here = mention_at(state, index)
         # a verb the thesaurus gives a table's rows ('reviewed': what a review records) may name its date too
         verb_of_rows = here is not None and all(e.kind == "entity" and e.related for e in here.entries)
@@ -55,6 +58,21 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
             consume_with_mentions(state, [index])
             return found
     return None
+
+
+def _date_of_phrasal_verb(state: State, model: SemanticModel, index: int) -> str | None:
+    """'loads we picked up in Q1', 'guests who checked in last May': a verb and its particle that are a date
+    column's name run together ('pickup date', 'checkin date') say which date the calendar words are about, when
+    no cue makes that date a grouping ('by pickup date')."""
+    here = mention_at(state, index)
+    if here is None or here.used or here.start != index or here.end - here.start != 2 \
+            or state.cue_before(here.start, GROUP_CUES + _CUES):
+        return None
+    dates = {e.name for e in here.entries if e.kind == "dimension" and model.is_date(e.name)}
+    if len(dates) != 1 or len(dates) != len({e.payload for e in here.entries}):
+        return None
+    consume_with_mentions(state, [*range(here.start, here.end)])
+    return dates.pop()
 
 
 def _events_counted(state: State, model: SemanticModel) -> tuple[str, str] | None:
