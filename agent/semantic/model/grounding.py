@@ -55,7 +55,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                 offer("table", table["name"], word, f"thesaurus: {', '.join(group)}")
             if len(own.split()) > 1:  # 'tickets' for support tickets, 'items' for order items
                 for form in noun_forms(own.split()[-1]):
-                    offer("table", table["name"], form, f"the last word of its name, “{own}”")
+                    offer("table", table["name"], form, f"{_LAST_NAME_WORD}, “{own}”")
         for said in _rows_described(table.get("description") or ""):  # 'One row per customer company'
             for phrase in {said, *(w for w in (said.split()[0], said.split()[-1]) if "NOUN" in lemmas(w))}:
                 for form in noun_forms(phrase.split()[-1]):
@@ -86,9 +86,11 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         for word, rows in _money_in(dim, label, tables, thesaurus):
             offer("dimension", dim["name"], word, f"thesaurus: the amount of {rows} is money in")
     own_words = _own_words(tables, dimensions)
-    heads = {form for d in dimensions.values() if not d.get("identifier")
+    kinds = set(thesaurus.get("kind_suffixes") or [])
+    # the word a label is about, except the word before a kind ('visit type': visits are the rows, not the column)
+    heads = {form for d in dimensions.values() if not d.get("identifier") and not _names_kinds(d["label"], kinds)
              for form in noun_forms(effective_head(d["label"].lower().split()))}
-    for word, why, name in _distinctive_words(dimensions, own_words, set(thesaurus.get("kind_suffixes") or [])):
+    for word, why, name in _distinctive_words(dimensions, own_words, kinds):
         offer("dimension", name, word, why)
     shared = dict(_shared_heads(dimensions, own_words))
     for word, names in shared.items():
@@ -99,8 +101,13 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         if len(elements) > 1:  # the word a label is about outweighs a thesaurus's or a description's guess
             from_labels = [offer for offer in offers if offer[2].startswith(_LABEL_WORD)]
             described = [offer for offer in offers if offer[2].startswith(_DESCRIPTION)]
+            # a table whose own name ends in the word ('customer account': accounts) outweighs a thesaurus's guess
+            last_words = [offer for offer in offers if offer[2].startswith(_LAST_NAME_WORD)]
             if len({(kind, name) for kind, name, _ in from_labels}) == 1 and not described:
                 offers, elements = from_labels, {from_labels[0][:2]}
+            elif not from_labels and len({name for _, name, _ in last_words}) == 1 \
+                    and all(why.startswith(("thesaurus", _LAST_NAME_WORD)) for *_, why in offers):
+                offers, elements = last_words, {last_words[0][:2]}
             elif described and len(described) < len(offers) and word not in own_words:
                 # the warehouse's own description names it, so does another's label: both are meant
                 # possibly, and the question's other words (what can be reached) tell which
@@ -195,6 +202,7 @@ def effective_head(label: list[str]) -> str:
 
 
 _LABEL_WORD = "a word of its label"
+_LAST_NAME_WORD = "the last word of its name"
 _SHARED_HEAD = "the word its label is about, which other columns' labels are about too"
 ONLY_PEOPLE = "thesaurus: its rows are the only people in the data"
 _DESCRIPTION = "its description"
@@ -312,6 +320,7 @@ def metric_words(metrics: list[dict[str, Any]], tables: list[dict[str, Any]], di
     own = _own_words(tables, dimensions) | {" ".join(w.lower().split()) for m in metrics
                                             for w in [m["label"], *m.get("synonyms", [])]}
     offered: dict[str, list[dict[str, Any]]] = {}
+    by_word: dict[str, list[set[str]]] = {}  # word -> what each taker says of its group
     for metric in metrics:
         said = {" ".join(w.lower().split()) for w in [metric["label"], *metric.get("synonyms", [])]}
         for group in groups:
@@ -319,9 +328,13 @@ def metric_words(metrics: list[dict[str, Any]], tables: list[dict[str, Any]], di
                 for word in group:
                     if word not in own and metric not in offered.setdefault(word, []):
                         offered[word].append(metric)
+                        by_word.setdefault(word, []).append(said & set(group))
     for word, takers in offered.items():
-        if len(takers) == 1:
-            takers[0]["synonyms"] = [*takers[0].get("synonyms", []), word]
+        # several metrics take a word only as they already share its group's word: the total and the average
+        # of one column both called 'duration' are both called 'length', and 'avg' or 'total' tells them apart
+        if len(takers) == 1 or set.intersection(*by_word[word]):
+            for taker in takers:
+                taker["synonyms"] = [*taker.get("synonyms", []), word]
 
 
 def _money_in(dim: dict[str, Any], label: str, tables: list[dict[str, Any]],
@@ -404,6 +417,12 @@ def _asides_after(description: str, label: str, thesaurus: dict[str, Any], of_ro
             and any(w in description.lower() for w in label_words):
         found.append(lead.group(1).lower())
     return found
+
+
+def _names_kinds(label: str, kinds: set[str]) -> bool:
+    """'visit type', 'order status': a label of two words whose last sorts rows into kinds."""
+    words = label.lower().split()
+    return len(words) == 2 and words[-1] in kinds
 
 
 def _own_words(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]]) -> set[str]:

@@ -191,6 +191,9 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     more_wanted = {split_name(w) for w in (vocabulary.get("ranking") or {}).get("higher_is_better", [])}
     metrics = [m for m in (_metric(metric, project, more_wanted) for metric in project.metrics) if m is not None]
     short = vocabulary.get("abbreviations") or {}
+    for table in tables:  # 'cust acct' rows are customer accounts: 'how many accounts' counts them
+        table["entity_words"] = list(dict.fromkeys(
+            [*table["entity_words"], *(expand_abbreviations(w, short) for w in table["entity_words"])]))
     for entry in dimensions.values():
         said = _after_short_form(entry["label"], short)
         if said:  # read out in answers too: 'by market segment'

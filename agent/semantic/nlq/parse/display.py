@@ -29,6 +29,12 @@ def display_unit_pass(draft: Draft) -> Draft:
             draft.display_unit = word
             consume_with_mentions(draft.state, [i, i + 1])  # 'in hours' is no hour of the day
             return draft
+    for i, token in enumerate(tokens):  # 'avg visit length per specialty (mins)': a unit alone in parentheses
+        alone = not (i and tokens[i - 1].aside) and not (i + 1 < len(tokens) and tokens[i + 1].aside)
+        if token.aside and alone and token.low in units and token.low not in ("percent", "percentage", "%"):
+            draft.display_unit = token.low
+            consume_with_mentions(draft.state, [i])
+            return draft
     # 'how many hours did planes fly': hours of something, not the hour of day; only where the data measures
     # something in that unit (else 'how many days had orders' counts the days that have rows)
     measured = {d.unit for d in draft.model.dimensions if d.unit}
