@@ -39,6 +39,9 @@ def coverage_pass(draft: Draft) -> Draft:
     other_unit = unit_check(draft)
     if other_unit:
         return draft.stop(other_unit)
+    counted = _amount_read_as_a_count(draft)
+    if counted:
+        return draft.stop(counted)
     unread = unread_words(draft)
     if unread:
         return ask_about(draft, unread)
@@ -54,6 +57,25 @@ def coverage_pass(draft: Draft) -> Draft:
     coverage = 1.0 - len(ignored) / max(1, len(content))
     draft.outcome = Extraction(intent=draft.intent, ignored_words=ignored, confidence=round(0.5 + 0.5 * coverage, 2))
     return draft
+
+
+def _amount_read_as_a_count(draft: Draft) -> str | None:
+    """'how much did commercial customers pay us': an amount asked, and only rows counted in the reading. A
+    count answers 'how many', never 'how much' (a share, 'how much of', and a change are read elsewhere)."""
+    assert draft.intent is not None
+    words = [t.low for t in draft.tokens]
+    asked = any(a == "how" and b == "much" for a, b in zip(words, words[1:]))
+    if not asked or draft.intent.share_of_total or draft.intent.compare is not None or draft.intent.definitions \
+            or draft.intent.contrast is not None:
+        return None
+    metrics = [draft.model.metric_by_name.get(n) for n in draft.intent.all_metrics()]
+    counts = {t.count_metric for t in draft.model.tables}
+    if not metrics or any(m is None or (m.agg not in ("count", "count_distinct") and m.name not in counts)
+                          for m in metrics):
+        return None
+    label = metrics[0].label if metrics[0] is not None else ""
+    return (f"“How much” asks for an amount, and the only thing I could read is a count ({label}); "
+            "say which amount you mean.")
 
 
 def unread_words(draft: Draft) -> list[int]:

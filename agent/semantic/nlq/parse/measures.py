@@ -69,6 +69,16 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
             continue
         if mention.has("metric"):
             names = [e.name for e in mention.of("metric")]
+            if len({model.metric_by_name[n].agg for n in names}) > 1:
+                # 'avg visit length' of a word naming the total and the average of one column: the aggregation said
+                unread = [m for m in state.mentions if not m.used]
+                aggs = _aggregations_before(state, mention, rank_as_agg=True)
+                narrowed = [n for n in names if model.metric_by_name[n].agg in aggs]
+                if narrowed:
+                    names = narrowed
+                else:  # an aggregation none of them is ('max length') stays unread, and is asked about
+                    for unused in unread:
+                        unused.used = False
             choices += _sibling_aggregations(state, mention, model.metric_by_name[names[0]].measure, model)
             choices.append(with_other_tables(names, model))
             mention.used = True
@@ -145,6 +155,11 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                     reachable(e.name, table.name, model) for e in named.of("dimension")):
                 mention.used = True  # 'list all pizza categories': whose categories, not pizzas counted
                 continue
+            compound = mention_at(state, mention.end)
+            if compound is not None and compound.start == mention.end and compound.has("entity") \
+                    and not plural(state, mention):
+                mention.used = True  # 'patient visits': the last noun is what is counted, the first says whose
+                continue
             if table.count_metric:
                 weak.append(with_other_tables([table.count_metric], model))
                 mention.used = True
@@ -154,6 +169,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
         for mention in rank_mentions:
             word = " ".join(t.low for t in state.tokens[mention.start:mention.end])
             measure = model.ranking.implies_measure.get(word)
+            if measure and not _measure_of_things_named(state, mention, measure, model):
+                unmatched.append(word)  # 'the biggest gift' where 'big' measures another table's rows (a party's size)
+                break
             if measure:
                 agg = [] if has_grouping else [e.name for e in mention.of("agg")]
                 # 'the oldest movie': a column kept for grouping (a year) ranks by its own least or most
@@ -180,6 +198,20 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
         if option not in unique:
             unique.append(option)
     return MetricReading(unique, rank_mentions, unmatched, subjects, defined, ambiguous)
+
+
+def _measure_of_things_named(state: State, rank: Mention, measure: str, model: SemanticModel) -> bool:
+    """Does the measure an adjective implies belong to the things it is said of, or to rows about them ('the
+    biggest party': a party's size; not 'the biggest gift')? True when no table's rows follow the adjective
+    within two words."""
+    for start in range(rank.end, min(rank.end + 3, len(state.tokens))):
+        after = mention_at(state, start)
+        if after is not None and after.start == start and after.has("entity"):
+            own = {s.table for s in model.dimension_by_name[measure].sources if s.join is None}
+            # the measure's rows are the things, or point at them ('the best-selling pizza': its order lines)
+            return any(e.name in own or any(model.resolve(model.table_by_name[e.name].entity or e.name, t) is not None
+                                            for t in own) for e in after.of("entity"))
+    return True
 
 
 def _counted_by_quantity_word(state: State, mention: Mention, model: SemanticModel) -> bool:
