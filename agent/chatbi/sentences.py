@@ -9,6 +9,7 @@ from typing import Any
 from agent.chatbi.facts import is_additive
 from agent.chatbi.formatting import is_number, label, number, percent, plural, points, quantity, unit_of
 from agent.chatbi.meaning import ColumnMeaning, is_fraction
+from agent.text.words import plural_phrase
 
 _TREND_WORDS = {"up": "upward", "down": "downward", "flat": "flat", "mixed": "mixed, rising and falling with no steady direction"}
 # A measure whose name starts with one of these reads "the average delay is …", not "… delays".
@@ -37,7 +38,8 @@ class Measure:
         for prefix in ("number of ", "count of "):
             if name.lower().startswith(prefix):
                 return name[len(prefix):]
-        return name[: -len(" count")] if name.lower().endswith(" count") else name
+        # a table's own count is labelled by its name, often singular ('Shipment count'): 624 shipments
+        return plural_phrase(name[: -len(" count")]) if name.lower().endswith(" count") else name
 
     @property
     def counted(self) -> bool:
