@@ -12,7 +12,7 @@ import logging
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Container
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -20,7 +20,7 @@ from typing import Any
 from agent.errors import AssistantError
 from agent.semantic.model.runtime import SemanticModel
 from agent.text.phrases import CALENDAR_WORDS, STOPWORDS, phrase
-from agent.text.words import inflection, lemmas
+from agent.text.words import frequency, inflection, lemmas
 from agent.warehouse import Warehouse
 from agent.warehouse.base import quote
 
@@ -177,6 +177,8 @@ class ValueIndex:
                         add(variant, name, value, False)
             for short, value in _shared_short_names(index, name, suffixes):
                 add(short, name, value, False)  # 'portland': Portland Intl, and Portland Intl Jetport too
+            for word, value in _own_rare_words(labels.get(name, {}), known, model_words):
+                add((word,), name, value, False)  # 'midway' for Chicago Midway Intl, 'dulles', 'ohare'
             for codes in ("size_codes", "region_codes"):  # 'large pizzas' where the size is 'L'; 'texas' for TX
                 for value, words in _coded_words(index.values[name], model.shapes.get(codes, [])).items():
                     add(phrase(words), name, value, False)
@@ -340,6 +342,24 @@ def _shared_short_names(index: ValueIndex, dimension: str, suffixes: frozenset[s
               for short in _name_variants(" ".join(full), suffixes) if short != full}
     return [(short, value) for short in shorts for value, full in names.items()
             if len(full) > len(short) and full[:len(short)] == short]
+
+
+# A word of a place's name said alone is that place only when English says it less often than this (Zipf):
+# 'midway' (3.7), 'dulles', 'reagan' (3.95) are; 'kennedy' (4.3), 'liberty', 'field', 'lake' are not.
+_NAME_WORD_ZIPF = 4.0
+
+
+def _own_rare_words(labels: dict[str, str], known: set[str], model_words: Container[str]) -> list[tuple[str, str]]:
+    """A word of one coded value's name only, rare in English and none of the model's own words ('midway' of
+    Chicago Midway Intl, 'dulles' of Washington Dulles Intl): said alone, people mean that value."""
+    owners: dict[str, set[str]] = {}
+    for value, label in labels.items():
+        if value in known:
+            for word in set(phrase(label)):
+                owners.setdefault(word, set()).add(value)
+    return [(word, next(iter(values))) for word, values in owners.items()
+            if len(values) == 1 and len(word) >= 4 and word.isalpha() and word not in model_words
+            and frequency(word) < _NAME_WORD_ZIPF]
 
 
 def base_name(name: str, suffixes: frozenset[str]) -> tuple[str, ...]:

@@ -160,6 +160,7 @@ class Lexicon:
         # 'performers' for a performance rating): read only where nothing else reads the word.
         self._one_words: list[str] | None = None  # one-word phrases, for misspellings (on first use)
         self._phrase_words: list[str] | None = None  # first words of every phrase, for misspelt ones
+        self._inner_words: set[str] | None = None  # every word of every phrase: none is a slip for another
         self.stems: dict[str, list[Entry]] = {}
         for bucket in self.entries.values():
             for entry in bucket:
@@ -211,7 +212,9 @@ class Lexicon:
         close, or one of the closest makes a phrase with a word beside it ('arrival delya': delay, not
         delta); else the token as typed."""
         word = token.low
-        if word in self.entries or not word.isalpha() or is_english(word):
+        if self._inner_words is None:  # 'ohare' of 'chicago ohare intl' is no slip for 'share'
+            self._inner_words = {w.lower() for bucket in self.entries.values() for e in bucket for w in e.words}
+        if word in self.entries or word in self._inner_words or not word.isalpha() or is_english(word):
             return token
         if len(word) == _SPELLING_MIN - 1:  # 'tpye': in a short word only two letters swapped are a slip
             swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
