@@ -33,6 +33,7 @@ from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, person_messa
 from agent.semantic.nlq.dialogue_cues import reply_words, says_every_option, without_every_option
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
+from agent.text.phrases import phrase
 from agent import session as sessions
 from agent.session import Session
 from agent.sql.dialect import DEFAULT_DIALECT
@@ -292,11 +293,18 @@ class Assistant:
         if pending.kind != "clarify" or not pending.term:
             return None
         try:
-            model = self.governance.context_for(self.context, context).semantic
+            scoped = self.governance.context_for(self.context, context)
         except AssistantError:
             return None  # read as a new message, which meets the same warehouse problem and says so
-        label = self.learning.typed_answer(model, text)
-        return {"choice": label} if label is not None else None
+        label = self.learning.typed_answer(scoped.semantic, text)
+        if label is not None:
+            return {"choice": label}
+        # 'dulles' for "What do you mean by “dc”?": a reply that is one of the data's values, whole, is what
+        # the word meant; it takes the word's place in the question, with everything else the question said
+        said = phrase(text)
+        if 0 < len(said) <= SHORT_REPLY_WORDS and any(p.words == said for p in scoped.values.phrases):
+            return {"choice": text.strip()}
+        return None
 
     def _learn_offer(self, pending: AskHuman | None, choice: Any, context: ChatContext) -> LearnOffer | None:
         """After "What do you mean by “X”?" is answered with one of its options: the offer to remember X."""
@@ -811,7 +819,7 @@ def is_save_request(text: str) -> bool:
     """"save this", "keep this" (agent/learning/phrases.yaml `save_requests:`): keep the last answer."""
     from agent.learning.phrases import SAVE_REQUESTS
 
-    return " ".join(_WORD.findall(text.lower())) in SAVE_REQUESTS
+    return " ".join(_word_list(text)) in SAVE_REQUESTS
 
 
 def learning_command(settings: Settings, kind: str, step: str, target: str | None, workspace: str,
@@ -874,11 +882,16 @@ def _duration(seconds: float) -> str:
     return f"{int(seconds)} seconds"
 
 
-_WORD = re.compile(r"[\w-]+")
+_WORD = re.compile(r"[\w'’-]+")
+
+
+def _word_list(text: str) -> list[str]:
+    """The words of a reply or a label in lower case, an apostrophe inside a name dropped ("o'hare" is Ohare)."""
+    return [re.sub(r"['’]", "", w) for w in _WORD.findall(text.lower())]
 
 
 def _words(text: str) -> str:
-    return " " + " ".join(_WORD.findall(text.lower())) + " "
+    return " " + " ".join(_word_list(text)) + " "
 
 
 def _names_option(text: str, option: HumanOption) -> bool:
@@ -938,16 +951,16 @@ def _said_besides(text: str, options: list[HumanOption]) -> list[str]:
     """The words of a typed answer past the options it names and the words meaning every one ('split by
     airport' of 'both pls, split by airport'), when they are more than reply words."""
     rest = without_every_option(re.sub(r"[+,;:]", " ", text))
-    option_words = {w for o in options for w in _WORD.findall(o.label.lower())}
-    words = [w for w in _WORD.findall(rest.lower()) if w not in option_words]
+    option_words = {w for o in options for w in _word_list(o.label)}
+    words = [w for w in _word_list(rest) if w not in option_words]
     return words if [w for w in words if w not in reply_words()] else []
 
 
 def _named_by_their_own_words(text: str, options: list[HumanOption]) -> list[HumanOption]:
     """Options named by a word only their label has ('reagan' for Ronald Reagan Washington Natl, 'dulles' for
     Washington Dulles Intl); a word several labels share names none."""
-    said = set(_WORD.findall(text.lower())) - reply_words()
-    words = {o.value: set(_WORD.findall(o.label.lower())) for o in options}
+    said = set(_word_list(text)) - reply_words()
+    words = {o.value: set(_word_list(o.label)) for o in options}
     return [o for o in options if any(w in said and sum(w in other for other in words.values()) == 1
                                       for w in words[o.value] if len(w) > 2)]
 
@@ -976,9 +989,9 @@ def _named_by_a_word(text: str, options: list[HumanOption], option_words: dict[s
 
     owners: dict[str, set[str]] = {}
     for value, names in option_words.items():
-        for word in {stem(w) for n in names for w in _WORD.findall(n.lower())}:
+        for word in {stem(w) for n in names for w in _word_list(n)}:
             owners.setdefault(word, set()).add(value)
-    said = [stem(w) for w in _WORD.findall(text.lower()) if w not in reply_words()]
+    said = [stem(w) for w in _word_list(text) if w not in reply_words()]
     if any(w not in owners for w in said):  # a word of no option: the reply is something else
         return []
     chosen = {next(iter(owners[w])) for w in said if len(owners[w]) == 1}

@@ -176,6 +176,8 @@ async def generate_sql(
                     path="semantic",
                     chart=thread.chart,
                     text=f"Here is the SQL. Read as: {reason}",
+                    # the words read, the answer to a clarifying question in place: what a follow-up edits
+                    **({"clarified_question": question} if clarification else {}),
                 )
         else:
             log.info("semantic intent rejected: %s", problems)

@@ -32,6 +32,7 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.reading import describe
 from agent.tools.results import latest_output
 from agent.tools.semantic import read_question
+from agent.text.phrases import phrase
 from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
@@ -83,6 +84,8 @@ def reading_question(state: CommonAgentState) -> str:
     found = latest_output(state, ("generate_sql",), with_key="intent")
     if found is None:
         return ""
+    if found[1].get("clarified_question"):  # 'flights to chicago' answered 'o'hare': the words with the answer
+        return str(found[1]["clarified_question"])
     info: dict[str, Any] = dict(state.get("session_tool_call_info") or {})
     asked = info.get("tool_call_input_mapping", {}).get(found[0]) or {}
     return str(asked.get("user_question") or "")
@@ -224,6 +227,25 @@ async def _understood_before(ctx: AgentContext, earlier: str, latest: str) -> tu
     return (again.intent, dropped) if again.intent is not None and not again.ignored_words else None
 
 
+async def _unplaced_word_named(ctx: AgentContext, earlier: str, latest: str) -> tuple[StructuredIntent, str] | None:
+    """'dulles' after 'how many newark to dc flights per month', not answered for 'dc': the earlier question with
+    its one word the reader could not place replaced by the message, when the message is one of the data's
+    values, whole, and the question then reads with every word; None otherwise."""
+    said = phrase(latest)
+    if not 0 < len(said) <= _SHORT_VALUE_WORDS or not any(p.words == said for p in ctx.values.phrases):
+        return None
+    first = (await read_question(ctx, earlier))[0]
+    if first.intent is not None or len(first.ignored_words) != 1 or first.unknown_values or first.unsupported:
+        return None
+    word = first.ignored_words[0]
+    replaced = re.sub(rf"(?<!\w){re.escape(word)}(?!\w)", latest.strip(), earlier, count=1, flags=re.I)
+    again = (await read_question(ctx, replaced))[0]
+    return (again.intent, word) if again.intent is not None and not again.ignored_words else None
+
+
+_SHORT_VALUE_WORDS = 3
+
+
 async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
     """The turn's question against the thread's last reading; `question` unchanged when it is no follow-up."""
     if clarification:
@@ -234,6 +256,10 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         if previous is None and FOLLOW_UP_MARK in question else None
     if understood is not None:
         previous = understood[0]
+    if previous is None and FOLLOW_UP_MARK in question and not ctx.has_llm:
+        named = await _unplaced_word_named(ctx, question.split(FOLLOW_UP_MARK)[-2], latest)
+        if named is not None:  # the word the question before could not place, named now
+            return InThread(latest, intent=named[0], changes=[f"“{latest.strip()}” for “{named[1]}”"])
     if previous is None:
         # the earlier question was never read (declined, or its question superseded): nothing of it
         # may leak into this one, its unread words least of all
