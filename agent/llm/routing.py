@@ -78,7 +78,7 @@ _DEFINITION = re.compile(
 )
 # "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
 _WHY = re.compile(
-    r"^(?:(?:wait|hmm|ok|okay|so|and|but|sorry|um)\W+)*(?:why\s*[?!.]+\s*)?(why|how come|how do you know|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|"
+    r"^(?:(?:wait|hmm|ok|okay|so|and|but|sorry|um)\W+)*(?:why\s*[?!.]+\s*)?(why|how come|how do you know|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|decide|determine|define|choose|pick|"
     r"(?:work|figure) (?:this|that|it|these|those|them) out|figure out)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
     r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from|"
     r"how (are|were) you (counting|calculating|computing|measuring|getting|working out)|"

@@ -152,3 +152,42 @@ async def test_after_a_question_asked_back_nothing_of_it_leaks(offline_assistant
     await ask(offline_assistant, session, "avg mph of each airline")  # 'mph': asked about, not refused
     again = await ask(offline_assistant, session, "and avg temp")
     assert not again.rows
+
+
+async def test_a_typed_name_with_an_apostrophe_answers_and_the_thread_edits_the_answered_question(
+        offline_assistant, session):
+    asked = await ask(offline_assistant, session, "flights laguardia to chicago?")
+    assert asked.ask_human is not None and asked.ask_human.kind == "clarify"
+    ohare = await ask(offline_assistant, session, "o'hare")  # 'ohare' of 'chicago ohare intl' is no slip for 'share'
+    assert "'LGA'" in ohare.sql and "'ORD'" in ohare.sql
+    by_carrier = await ask(offline_assistant, session, "per operator")  # the question as answered, not re-asked
+    assert by_carrier.ask_human is None and "'ORD'" in by_carrier.sql and "carrier" in by_carrier.sql
+    midway = await ask(offline_assistant, session, "now midway")  # a word of one airport's name only
+    assert "'MDW'" in midway.sql and "'ORD'" not in midway.sql and "'LGA'" in midway.sql
+
+
+async def test_a_value_named_after_a_word_that_could_not_be_placed_takes_its_place(offline_assistant, session):
+    first = await ask(offline_assistant, session, "how many newark to dc flights per month")
+    assert first.sql is None and "dc" in first.text
+    dulles = await ask(offline_assistant, session, "dulles")
+    assert "'EWR'" in dulles.sql and "'IAD'" in dulles.sql and dulles.row_count == 12
+    assert "“dulles” for “dc”" in dulles.text
+
+
+async def test_add_a_measure_beside_the_first(offline_assistant, session):
+    await ask(offline_assistant, session, "avg wind speed at jfk, january vs july")
+    both = await ask(offline_assistant, session, "add humidity")
+    assert len(both.columns) == 3 and "also average humidity" in both.text
+
+
+async def test_how_a_condition_was_decided_is_explained_with_its_threshold(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights left jfk over an hour late, per airline")
+    why = await ask(offline_assistant, session, "how did you decide what counts as late?")
+    assert "60" in why.text and "__q0" not in why.text
+
+
+async def test_a_value_typed_for_the_word_asked_about_takes_its_place(offline_assistant, session):
+    asked = await ask(offline_assistant, session, "average arrival delay of flights to gotham")
+    assert asked.ask_human is not None and asked.ask_human.term == "gotham"
+    vegas = await ask(offline_assistant, session, "las vegas")
+    assert "'LAS'" in vegas.sql and "arr_delay" in vegas.sql

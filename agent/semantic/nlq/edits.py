@@ -389,6 +389,20 @@ def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
     return edited.then(updated, f"{new} instead of {old}")
 
 
+def add_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
+                defined: Sequence[Definition] = ()) -> Edited:
+    """Measure something more beside what the reading measures ('add humidity'); the order stays the first's."""
+    intent = edited.intent
+    more = [m for m in metrics if m not in intent.metrics]
+    if not more:
+        return edited
+    known = {d.name for d in intent.definitions}
+    definitions = [*intent.definitions, *(d for d in defined if d.name in more and d.name not in known)]
+    updated = intent.model_copy(update={"metrics": [*intent.metrics, *more], "definitions": definitions})
+    label = {**{m.name: m.label for m in model.metrics}, **{d.name: d.label for d in definitions}}
+    return edited.then(updated, "also " + ", ".join(label[m].lower() if m in label else m for m in more))
+
+
 def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited | None:
     """The same measure aggregated another way ('the median instead'); None when the model has no
     such metric for it (then the person is told, not given another number)."""
