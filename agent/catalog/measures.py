@@ -409,6 +409,9 @@ class TableRules:
             for ref, entity in self.shape.entity_refs.items():
                 target = self.shapes[self.shape.reference(ref).target]
                 rules = TableRules(self.schema, target, self.shapes, self.dialect, self.fractions, self.profiles, set())
+                if any(rules.kinds[c.name] == "amount" and any(w in "".join(words_of(c.name, rules.prefix))
+                                                              for w in net["quantities"]) for c in rules.columns):
+                    continue  # the line it points at has its own quantity: these rows (returns) are no sale
                 prices += [(f"{entity}.{slug(c.name)}", c) for c in rules.columns
                            if rules.kinds[c.name] == "amount" and rules.is_unit_price(c)]
         if len(prices) != 1:
