@@ -6,6 +6,8 @@ what does not fit the model before anything is compiled.
 
 from __future__ import annotations
 
+import re
+
 from datetime import date
 from typing import Literal
 
@@ -29,6 +31,12 @@ class RelativePeriod(BaseModel):
     words: str
     grain: Literal["day", "week", "month", "quarter", "year"]
     count: int = Field(default=1, ge=1)
+
+    @property
+    def whole(self) -> bool:
+        """'last year', 'the previous quarter': the latest whole month, quarter or year, never one still running."""
+        return self.count == 1 and self.grain in ("month", "quarter", "year") and bool(
+            re.match(r"^(?:the\s+)?(?:last|previous|past|prior)\b", self.words.strip(), re.I))
 
 
 class TimeFilter(BaseModel):

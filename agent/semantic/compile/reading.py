@@ -136,7 +136,9 @@ def time_words(time: TimeFilter | None) -> list[str]:
         dates = _dates(time.start, time.end)
         if time.relative is not None:
             period = time.relative
-            latest = f"the latest {period.grain}" if period.count == 1 else f"the latest {period.count} {period.grain}s"
+            whole = " whole" if period.whole else ""
+            latest = f"the latest{whole} {period.grain}" if period.count == 1 else \
+                f"the latest {period.count} {period.grain}s"
             bits.append(f"{period.words} ({dates}, {latest} in the data)")
         else:
             bits.append(f"dates {dates}")

@@ -157,11 +157,23 @@ def _relative(state: State, model: SemanticModel, found: Dates) -> None:
         return
 
 
+_WHOLE_PERIODS = {"month": 1, "quarter": 3, "year": 12}  # months in each
+
+
+def _period_end(day: date, months: int) -> date:
+    last_month = (day.month - 1) // months * months + months
+    return date(day.year, last_month, calendar.monthrange(day.year, last_month)[1])
+
+
 def resolve_relative(time: TimeFilter, latest: date) -> TimeFilter:
     """The relative period as dates ending with the period that holds `latest` (the data's latest date)."""
     period = time.relative
     assert period is not None
     n = period.count
+    if period.whole and latest != _period_end(latest, _WHOLE_PERIODS[period.grain]):
+        # 'last year' when the data ends on 30 June 2025: 2024, the latest whole year, not half of 2025
+        first = date(latest.year, (latest.month - 1) // _WHOLE_PERIODS[period.grain] * _WHOLE_PERIODS[period.grain] + 1, 1)
+        latest = first - timedelta(days=1)
     if period.grain == "day":
         start, end = latest - timedelta(days=n - 1), latest
     elif period.grain == "week":
