@@ -309,7 +309,8 @@ def _verb_forms(verb: str, tag: str | None = None) -> list[str]:
         return [f"{form} {rest}" for form in _verb_forms(head, tag)]
     inflected = all_inflections(verb, "VERB")
     forms = set(inflected.get(tag, ())) if tag else {verb, *[f for fs in inflected.values() for f in fs]}
-    return sorted(f for f in forms if "NOUN" not in lemmas(f) or tag == "VBG")
+    participles = set(inflected.get("VBN", ())) - {verb}  # 'given': a participle, whatever noun it also is
+    return sorted(f for f in forms if "NOUN" not in lemmas(f) or tag == "VBG" or f in participles)
 
 
 def metric_words(metrics: list[dict[str, Any]], tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]],

@@ -45,7 +45,16 @@ def refine(intent: StructuredIntent, state: "_State", model: SemanticModel,
     intent = _unknown_groups(intent, model)
     if intent.order_by:  # 'biggest first', 'worst first': the direction, already read
         words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in ("first", "last") and i > 0])
+    if intent.metrics and all(_counts_distinct(m, model) for m in intent.metrics):
+        # 'how many unique donors gave': a distinct count says 'unique' already
+        distinct = set(model.distinct_words)
+        words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in distinct])
     return intent, _unexplained(words, model)
+
+
+def _counts_distinct(name: str, model: SemanticModel) -> bool:
+    metric = model.metric_by_name.get(name)
+    return metric is not None and (metric.agg == "count_distinct" or "distinct" in metric.expr.lower())
 
 
 _SHAPE_PHRASES: dict[int, tuple[dict[str, list[str]], dict[str, list[tuple[str, ...]]]]] = {}

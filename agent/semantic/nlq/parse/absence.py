@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from agent.semantic.nlq.parse.state import State, consume_with_mentions, mention_at
 from agent.semantic.nlq.parse.draft import Draft
+from agent.text.words import lemmas
 
 _ABSENCE = [("never",), ("no",), ("without",), ("not", "any"), ("zero",)]
 _FILLER = {"a", "an", "any", "placed", "made", "had", "have", "has", "received", "got", "been", "ever", "single",
@@ -21,7 +22,8 @@ def read_absence(state: State) -> list[tuple[str, str]]:
         if cue is None or index in state.used_tokens:
             continue
         j = index + len(cue)
-        while j < len(words) and words[j] in _FILLER and mention_at(state, j) is None:
+        # 'never took an order', 'never actually left a review': the verb and adverbs between say how rows come to be
+        while j < len(words) and mention_at(state, j) is None and (words[j] in _FILLER or _verb_or_adverb(words[j])):
             j += 1
         mention = mention_at(state, j)
         if mention is None or mention.start != j or mention.used or not mention.has("entity"):
@@ -30,6 +32,13 @@ def read_absence(state: State) -> list[tuple[str, str]]:
         consume_with_mentions(state, list(range(index, mention.end)))
         found.append((table, " ".join(t.text for t in state.tokens[index:mention.end])))
     return found
+
+
+def _verb_or_adverb(word: str) -> bool:
+    """A verb's or an adverb's form that is no noun as said ('took', 'left', 'given', 'actually'; not 'order')."""
+    forms = lemmas(word) if word.isalpha() else {}
+    inflected_verb = word not in forms.get("VERB", (word,))  # 'left' is leave's, whatever else it is
+    return ("VERB" in forms or "ADV" in forms) and ("NOUN" not in forms or inflected_verb)
 
 
 def absence_pass(draft: Draft) -> Draft:

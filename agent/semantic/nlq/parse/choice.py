@@ -17,6 +17,7 @@ from agent.semantic.nlq.parse.lexicon import Mention
 from agent.semantic.nlq.parse.state import Ambiguity, GroupKey, State, mention_text, plural
 from agent.semantic.compile.sqlgen import ways_to_reach
 from agent.text.phrases import phrase
+from agent.text.words import lemmas
 from agent.text.words import noun_forms
 
 
@@ -150,6 +151,7 @@ def metrics_pass(draft: Draft) -> Draft:
     dated = draft.time is not None and not draft.time.is_empty() and draft.dated_by is None
     draft.metrics = choose_metrics(draft.metric_choices, fields, model, dated)
     draft.metrics = _rows_said_of_the_things(draft, model) or draft.metrics
+    draft.metrics = _things_said_doing(draft, model) or draft.metrics
     table = draft.table = model.metric_by_name[draft.metrics[0]].table
     time = draft.time
     if time is not None and time.relative is not None:
@@ -184,6 +186,32 @@ def metrics_pass(draft: Draft) -> Draft:
     draft.dimensions = [key for key in grouping if isinstance(key, str)]  # every key, now the options are gone
     draft.grouping = {key: mentions.get(key) for key in draft.dimensions}
     return draft
+
+
+def _things_said_doing(draft: Draft, model: SemanticModel) -> list[str] | None:
+    """'how many donors gave in 2022': things a verb of other rows is said of (to give is what a gift records)
+    are counted among those rows, the donors with a gift, dated by the gifts; not every donor on file."""
+    metric = draft.metrics[0]
+    table = model.metric_by_name[metric].table
+    if len(draft.metrics) != 1 or metric != model.table_by_name[table].count_metric:
+        return None
+    verbs = [m for m in draft.state.mentions if m.entries and all(
+        e.kind == "entity" and e.related and _a_verb(e.words[-1]) for e in m.entries)]
+    rows = {e.name for m in verbs for e in m.entries} - {table}
+    if len(rows) != 1:
+        return None
+    found = [c for option in draft.metric_choices for c in option if model.metric_by_name[c].table in rows]
+    if len(set(found)) != 1:
+        return None
+    for mention in verbs:
+        mention.used = True
+    return found[:1]
+
+
+def _a_verb(word: str) -> bool:
+    """'gave', 'ordered': a verb's form, and no noun as said ('contribution' is none; 'order' is a noun too)."""
+    forms = lemmas(word)
+    return "VERB" in forms and ("NOUN" not in forms or word not in forms["VERB"])
 
 
 def _rows_said_of_the_things(draft: Draft, model: SemanticModel) -> list[str] | None:

@@ -32,10 +32,12 @@ def listing_pass(draft: Draft) -> Draft:
             or _measures(state, model) \
             or _shaped(state, model):
         return draft
-    start = _list_cue(state, model)
-    if start is None:
-        return draft
-    listed = _listed(state, model, start)
+    listed = _things_with_a_clause(state, model)
+    if listed is None:
+        start = _list_cue(state, model)
+        if start is None:
+            return draft
+        listed = _listed(state, model, start)
     if listed is None:
         return draft
     mention, table, dimension = listed
@@ -82,6 +84,24 @@ def _shaped(state: State, model: SemanticModel) -> bool:
             if any(words[i:i + len(wanted)] == wanted for i in range(len(words))):
                 return True
     return False
+
+
+_LEADS = {"our", "the", "all", "any", "every"}
+_RELATIVES = {"who", "that", "which", "whose", "who've", "who'd", "who's", "that've"}
+
+
+def _things_with_a_clause(state: State, model: SemanticModel) -> tuple[Mention, str, str | None] | None:
+    """'staff who never took an order', 'customers that have never raised a ticket': a message that is only the
+    things and a clause about them asks for the things themselves."""
+    words = [t.low for t in state.tokens]
+    k = 0
+    while k < len(words) and words[k] in _LEADS:
+        k += 1
+    mention = next((m for m in state.mentions if m.start == k and m.has("entity")), None)
+    if mention is None or mention.end >= len(words) or words[mention.end] not in _RELATIVES:
+        return None
+    table = mention.of("entity")[0].name
+    return mention, table, name_of_own(table, model)
 
 
 def _list_cue(state: State, model: SemanticModel) -> int | None:
