@@ -10,6 +10,7 @@ import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any
 
+from agent.text.phrases import UNIT_WORDS
 from agent.text.shorthand import spell_out
 from agent.semantic.nlq.dialogue_cues import drops_a_condition, refers_back, restarted
 from agent.sql.dialect import DEFAULT_DIALECT
@@ -76,6 +77,7 @@ _DEFINITION = re.compile(
     r"what do (you|we) (count|consider) as)|\bstand for\b",
     re.I,
 )
+_UNITS = "|".join(re.escape(w) for w in sorted(UNIT_WORDS, key=len, reverse=True) if w.isalpha() and len(w) > 1)
 # "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
 _WHY = re.compile(
     r"^(?:(?:wait|hmm|ok|okay|so|and|but|sorry|um)\W+)*(?:why\s*[?!.]+\s*)?(why|how come|how do you know|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|decide|determine|define|choose|pick|"
@@ -83,7 +85,10 @@ _WHY = re.compile(
     r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from|"
     r"how (are|were) you (counting|calculating|computing|measuring|getting|working out)|"
     # the answer's unit: 'is that miles or km', 'what units is that in'
-    r"(is|are) (that|this|it|those|these)( in)? \w+ or \w+|(in )?(what|which) units?)\b[^.!?]{0,40}[.!?]*$",
+    r"(is|are) (that|this|it|those|these)( in)? \w+ or \w+|(in )?(what|which) units?|"
+    # 'is that in minutes?', 'hours or minutes?': a unit asked about, alone
+    rf"(?:(?:is|are) (?:that|this|it|those|these) (?:in )?(?:{_UNITS})|(?:{_UNITS}) or (?:{_UNITS}))(?=\W*$))\b"
+    r"[^.!?]{0,40}[.!?]*$",
     re.I,
 )
 _NOT_FOR_US = re.compile(

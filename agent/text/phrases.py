@@ -40,6 +40,8 @@ CALENDAR_WORDS = frozenset(
 
 # The generic function words (vocabulary.yaml `function_words:`); a model adds its own (`SemanticModel.function_words`).
 STOPWORDS = frozenset(safe_load(_VOCABULARY.read_text(encoding="utf-8"))["function_words"])
+# Words of units an answer is given in ('minutes', 'mi', '%'): vocabulary.yaml `units`.
+UNIT_WORDS = frozenset(str(w) for w in safe_load(_VOCABULARY.read_text(encoding="utf-8"))["units"])
 
 
 @dataclass(frozen=True)

@@ -24,8 +24,8 @@ from agent.state import CommonAgentState, calls_of
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
-from agent.semantic.nlq.dialogue_cues import (find_cues, going_back, only_edits, pointing_word, refers_back,
-                                         says_nothing_else)
+from agent.semantic.nlq.dialogue_cues import (dialogue_words, find_cues, going_back, only_edits, pointing_word,
+                                         refers_back, says_nothing_else)
 from agent.semantic.nlq.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
 from agent.semantic.model.values import ValueIndex
 from agent.semantic.model.runtime import SemanticModel
@@ -197,11 +197,18 @@ async def _stands_alone(ctx: AgentContext, message: str) -> bool:
 _ONLY_A_GROUPING = re.compile(r"^\s*(?:by|per|for each|for every|each)\b", re.I)
 
 
+def _a_fragment(message: str) -> bool:
+    """'july only', 'at jfk', 'delta': a few words that do not begin a question of their own."""
+    words = re.findall(r"[\w'%-]+", message.lower())
+    said = dialogue_words()
+    return 0 < len(words) <= int(said["fragment_words"]) and words[0] not in said["question_starts"]
+
+
 async def _counts_by_default(ctx: AgentContext, message: str, earlier: str) -> bool:
     """'by genre' after 'avg rating for drama movies', which was not answered: read alone, it counts rows because
     it names no measure, where the earlier question asked for another; after one that counted ('how many flights
     did ZZ fly'), counting is what was asked, and the message is read on its own."""
-    if not (refers_back(message) or _ONLY_A_GROUPING.match(message)):
+    if not (refers_back(message) or _ONLY_A_GROUPING.match(message) or _a_fragment(message)):
         return False  # 'origins', a reading the bot offered: a question of its own
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None

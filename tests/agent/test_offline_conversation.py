@@ -191,3 +191,28 @@ async def test_a_value_typed_for_the_word_asked_about_takes_its_place(offline_as
     assert asked.ask_human is not None and asked.ask_human.term == "gotham"
     vegas = await ask(offline_assistant, session, "las vegas")
     assert "'LAS'" in vegas.sql and "arr_delay" in vegas.sql
+
+
+async def test_rows_said_late_are_those_with_a_delay_above_zero(offline_assistant, session):
+    share = await ask(offline_assistant, session, "what % of flights to denver arrived late?")
+    assert "arr_delay" in share.sql and "> 0" in share.sql and "'DEN'" in share.sql and share.row_count == 1
+    amount = await ask(offline_assistant, session, "how late are departures from jfk on average")
+    assert "AVG" in amount.sql.upper() and "> 0" not in amount.sql  # 'how late' asks the amount
+
+
+async def test_the_biggest_single_delay_is_the_largest_one(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "biggest single delay per carrier")
+    assert "MAX(" in reply.sql.upper() and "AVG(" not in reply.sql.upper()
+
+
+async def test_a_fragment_after_a_question_not_answered_is_not_answered_alone(offline_assistant, session):
+    first = await ask(offline_assistant, session, "how tardy are departures from the nyc airports on average?")
+    assert first.sql is None
+    fragment = await ask(offline_assistant, session, "july only")
+    assert fragment.sql is None and "no earlier answer" in fragment.text
+
+
+async def test_a_question_about_the_unit_is_answered_from_the_reading(offline_assistant, session):
+    await ask(offline_assistant, session, "average arrival delay to denver by carrier")
+    unit = await ask(offline_assistant, session, "is that in minutes?")
+    assert "(in minutes)" in unit.text and "__q0" not in unit.text

@@ -393,8 +393,32 @@ def is_numeric(mention: Mention, model: SemanticModel) -> bool:
     return any(model.dimension_by_name[e.name].kind == "numeric" for e in mention.of("dimension"))
 
 
+def _signed_predicates(state: State, model: SemanticModel) -> list[Filter]:
+    """'what % of flights arrived late', 'how many left early': a signed measure named by a word of its side
+    (vocabulary.yaml `signed_predicates`), said with no number, is the rows on that side of zero. Not after
+    'how' ('how late': the amount) nor next to a number or an aggregation word (those are read as such)."""
+    sides = dict(w.rsplit(" ", 1) for w in model.shapes.get("signed_predicates", []))
+    found = []
+    for mention in state.mentions:
+        said = words_of(state, mention)
+        numeric = [e.name for e in mention.of("dimension") if model.dimension_by_name[e.name].kind == "numeric"]
+        if mention.used or len(numeric) != 1 or not said or said[-1] not in sides:
+            continue
+        before = state.tokens[mention.start - 1].low if mention.start else ""
+        after = state.tokens[mention.end] if mention.end < len(state.tokens) else None
+        near = [t for t in state.tokens[max(0, mention.start - 3):mention.end + 2] if t.number is not None]
+        if before in {"how", "avg", "average", "mean", "total", "max", "min", "median"} or near \
+                or (after is not None and after.low in {"by", "of"}):
+            continue
+        state.positions[(numeric[0], sides[said[-1]], (0,))] = mention.start  # where it was said: the part of a share
+        consume_with_mentions(state, list(range(mention.start, mention.end)))
+        found.append(Filter(field=numeric[0], op=sides[said[-1]], values=[0]))
+    return found
+
+
 def comparisons_pass(draft: Draft) -> Draft:
     filters, ambiguous, unresolved, having = read_comparisons(draft.state, draft.model)
+    filters += _signed_predicates(draft.state, draft.model)
     draft.filters += filters
     draft.ambiguous += ambiguous
     draft.unresolved += unresolved

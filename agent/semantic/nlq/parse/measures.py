@@ -339,11 +339,18 @@ def with_other_tables(metrics: list[str], model: SemanticModel) -> list[str]:
     return result
 
 
+_ONE_ROW_WORDS = frozenset({"single", "individual"})
+
+
 def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grouped: bool = False,
                          names: list[str] | None = None) -> list[str]:
     """Aggregation words right before a measure: 'average', 'average and maximum', 'the total'."""
     aggs: list[str] = []
     j = mention.start
+    single = j > 0 and state.tokens[j - 1].low in _ONE_ROW_WORDS
+    if single:  # 'the biggest single delay per carrier': the largest one delay, not the largest average
+        j -= 1
+        rank_as_agg, grouped = True, False
     while j > 0:
         before = mention_at(state, j - 1)
         if before is not None and before.has("agg") and not before.used:
