@@ -54,7 +54,7 @@ def refine(intent: StructuredIntent, state: "_State", model: SemanticModel,
 
 def _counts_distinct(name: str, model: SemanticModel) -> bool:
     metric = model.metric_by_name.get(name)
-    return metric is not None and (metric.agg == "count_distinct" or "distinct" in metric.expr.lower())
+    return metric is not None and "distinct" in metric.expr.lower()
 
 
 _SHAPE_PHRASES: dict[int, tuple[dict[str, list[str]], dict[str, list[tuple[str, ...]]]]] = {}

@@ -329,7 +329,7 @@ def build():
     products, prod = [], {}
     names_used = set()
     pid = 0
-    for bid, bname, _, cid, pop, _, _ in BRANDS:
+    for bid, bname, _, cid, _pop, _, _ in BRANDS:
         n = r.randint(9, 16)
         nouns = r.sample(NOUNS[cid], k=min(n, len(NOUNS[cid])))
         while len(nouns) < n:
@@ -495,7 +495,7 @@ def build():
         if first_order and r.random() < 0.30:
             coupon = "WELCOME10"
         else:
-            for code, pct, start, end, use in windows:
+            for code, _pct, start, end, use in windows:
                 if start <= d <= end and r.random() < use:
                     coupon = code
                     break
