@@ -12,8 +12,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
 
-from agent.errors import AssistantError
+from agent.context import NO_RUN_CONTEXT, AgentContext
+from agent.errors import AssistantError, NoRunContextError
 from agent.llm import describe_llm_failure
 from agent.state import CommonAgentState, ToolCallInfo, calls_of, empty_tool_call_info
 from agent.tools.registry import ToolName
@@ -24,6 +26,16 @@ def progress(step: str, status: str, label: str) -> None:
         get_stream_writer()({"step": step, "status": status, "label": label})
     except RuntimeError:  # not inside a streamed run (e.g. a plain ainvoke in a test)
         pass
+
+
+def run_context(runtime: Runtime[AgentContext]) -> AgentContext:
+    """The run's own context, scoped to the person asking (`Governance.context_for` made it), or
+    NoRunContextError: a node never goes on with the agent's unscoped context (every table, no access
+    check, no audit) or with none. Fails closed; `Assistant` always hands a run its person's context."""
+    context = runtime.context
+    if context is None or not context.per_run:
+        raise NoRunContextError(NO_RUN_CONTEXT)
+    return context
 
 
 def past_deadline(state: CommonAgentState) -> bool:
