@@ -374,6 +374,8 @@ async def explain_sql(
     answered = _answered_reading(runtime, sql)
     if answered is not None:  # "why?" after an answer: through the model's names, not the SQL's aliases
         return tool_result(final_intent, text=explain_reading(answered, ctx.semantic), sql=clean_sql_text(sql))
+    if reading is not None:  # an earlier answer's SQL: what ran, in the warehouse's own dialect
+        sql_dialect = ctx.warehouse.dialect
     try:
         _check_pasted(ctx, sql, sql_dialect)
         check_sql(ctx, sql)
