@@ -40,6 +40,7 @@ from agent.sql.dialect import DEFAULT_DIALECT
 from agent.learning.offer import LearnOffer
 from agent.learning.phrases import NAMES_THE_DATA
 from agent.supervisor.reply import AgentReply, AskHuman, Chart, HumanOption, Progress, SuggestedPrompt
+from agent.tools.spec import COMMON_AGENT, AgentName
 
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
@@ -55,6 +56,7 @@ if TYPE_CHECKING:
 __all__ = [
     "DEFAULT_DIALECT",
     "SESSION_IDLE_TTL_S",
+    "AgentName",
     "AgentReply",
     "AskHuman",
     "Assistant",
@@ -528,7 +530,7 @@ class Assistant:
         return {
             "messages": [*_close_dangling_calls(session.messages), HumanMessage(content=text)],
             "question": text,
-            "agent_name": fields.pop("agent_name", "Common Agent"),
+            "agent_name": str(fields.pop("agent_name", COMMON_AGENT)),
             "session_id": session_id,
             "chat_context": {
                 "user": context.user,

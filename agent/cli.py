@@ -89,6 +89,8 @@ async def _shown(events: AsyncIterator[Event]) -> AgentReply:
 
 
 async def _one_shot(assistant: Assistant, args: argparse.Namespace) -> AgentReply:
+    from agent.api import AgentName
+
     session = getattr(args, "session", None) or "cli-" + uuid.uuid4().hex[:8]
     if args.command == "ask":
         reply = await _shown(assistant.ask(session, args.question))
@@ -101,7 +103,7 @@ async def _one_shot(assistant: Assistant, args: argparse.Namespace) -> AgentRepl
             calls += reply.llm_calls
         reply.tools, reply.llm_calls = tools, calls
         return reply
-    agent_name = {"fixsql": "Fix SQL Agent", "explainsql": "Explain SQL Agent", "runsql": "Chat BI Agent"}[args.command]
+    agent_name = {"fixsql": AgentName.FIX_SQL, "explainsql": AgentName.EXPLAIN_SQL, "runsql": AgentName.CHAT_BI}[args.command]
     payload = {"sql": args.sql, "error": getattr(args, "error", None), "dialect": args.dialect}
     return await _shown(assistant.run_tool(session, agent_name, payload))
 

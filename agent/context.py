@@ -32,6 +32,9 @@ if TYPE_CHECKING:  # annotations only: the public API imports ChatContext and mu
 
 T = TypeVar("T")
 
+# What a person is told when their request reached the data with no run's context to scope it by.
+NO_RUN_CONTEXT = "I lost track of who is asking, so I stopped. Please ask again."
+
 
 class Router(Protocol):
     """What the offline router asks of the data, answered on the view of the person asking."""
@@ -66,7 +69,7 @@ class OutsideARun:
     (fails closed) rather than answered from the unscoped warehouse, catalog or values."""
 
     def _refuse(self) -> NoRunContextError:
-        return NoRunContextError("I lost track of who is asking, so I stopped. Please ask again.")
+        return NoRunContextError(NO_RUN_CONTEXT)
 
     async def is_data_question(self, question: str) -> bool:
         raise self._refuse()

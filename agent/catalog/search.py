@@ -21,7 +21,6 @@ from agent.catalog.models import CatalogData, GlossaryTerm, HowToDoc
 from agent.text.stems import (
     SCAFFOLDING,
     TABLE_SEARCH_STOP_WORDS,
-    contains_phrase,
     phrase,
     stem,
     terms,
@@ -101,6 +100,8 @@ class TableIndex:
         self.glossary = list(data.glossary.values())
         self.entries = {name: self._entry(name, data) for name in self.order}
         self.idf = self._idf()
+        # The longest multi-word column alias: the question's runs of words are taken up to this many.
+        self.phrase_width = max((len(p) for e in self.entries.values() for p, _, _ in e.column_phrases), default=0)
 
     @staticmethod
     def _entry(name: str, data: CatalogData) -> TableEntry:
@@ -150,7 +151,7 @@ class TableIndex:
 
     def rank(self, question: str) -> list[Scored]:
         question_words = list(dict.fromkeys(_table_terms(question)))
-        question_phrase = phrase(question)
+        said = spans(phrase(question), self.phrase_width)  # each alias is looked up, not searched for
         raw_words = re.findall(r"[A-Za-z0-9]+", question)
         matched_terms = matching_terms(self.glossary, question)
         results = []
@@ -177,7 +178,7 @@ class TableIndex:
                 for column, weight in entry.column_words.get(variant, {}).items():
                     columns[column] = columns.get(column, 0.0) + weight
             for alias_phrase, column, alias in entry.column_phrases:
-                if contains_phrase(question_phrase, alias_phrase):
+                if alias_phrase in said:
                     score += PHRASE_BONUS
                     columns[column] = columns.get(column, 0.0) + PHRASE_BONUS
                     reasons.append(f"column '{column}' is called '{alias}'")
@@ -202,6 +203,12 @@ class TableIndex:
             return []
         floor = max(MIN_TABLE_SCORE, results[0].score * RELATIVE_CUTOFF)
         return [s for s in results if s.score >= floor]
+
+
+def spans(words: tuple[str, ...], width: int) -> frozenset[tuple[str, ...]]:
+    """Every run of one to `width` consecutive words of `words`: a phrase of at most `width` words is
+    said in them exactly when it is one of these (what `contains_phrase` answers, for one phrase)."""
+    return frozenset(words[i:i + n] for n in range(1, min(width, len(words)) + 1) for i in range(len(words) - n + 1))
 
 
 def _explain(entry: TableEntry, hit: tuple[str, Evidence, str], columns: dict[str, float]) -> str:

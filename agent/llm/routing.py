@@ -177,7 +177,8 @@ async def route_message(
         answered_sql, reading = last_answer
         return Route(
             ToolName.EXPLAIN_SQL,
-            {"sql": answered_sql, "sql_dialect": "duckdb", "reading": reading, "final_intent": ToolName.EXPLAIN_SQL},
+            # no dialect: an answer's SQL is the warehouse's own, which explain_sql reads it in
+            {"sql": answered_sql, "reading": reading, "final_intent": ToolName.EXPLAIN_SQL},
         )
 
     sql, words, error = split_sql(message)

@@ -12,8 +12,10 @@ from typing import Any
 
 from langchain_core.messages import AIMessage
 from langgraph.config import get_stream_writer
+from langgraph.runtime import Runtime
 
-from agent.errors import AssistantError
+from agent.context import NO_RUN_CONTEXT, AgentContext
+from agent.errors import AssistantError, NoRunContextError
 from agent.llm import describe_llm_failure
 from agent.state import CommonAgentState, ToolCallInfo, calls_of, empty_tool_call_info
 from agent.tools.registry import ToolName
@@ -24,6 +26,16 @@ def progress(step: str, status: str, label: str) -> None:
         get_stream_writer()({"step": step, "status": status, "label": label})
     except RuntimeError:  # not inside a streamed run (e.g. a plain ainvoke in a test)
         pass
+
+
+def run_context(runtime: Runtime[AgentContext]) -> AgentContext:
+    """The run's own context, scoped to the person asking (`Governance.context_for` made it), or
+    NoRunContextError: a node never goes on with the agent's unscoped context (every table, no access
+    check, no audit) or with none. Fails closed; `Assistant` always hands a run its person's context."""
+    context = runtime.context
+    if context is None or not context.per_run:
+        raise NoRunContextError(NO_RUN_CONTEXT)
+    return context
 
 
 def past_deadline(state: CommonAgentState) -> bool:
@@ -47,17 +59,28 @@ def internal_error(state: CommonAgentState, reason: str, exc: Exception | None =
 
 
 def _tool_call_infos(state: CommonAgentState) -> tuple[ToolCallInfo, ToolCallInfo]:
-    # Copies: state values may be shared with a stored checkpoint, never edit them in place.
-    session = copy.deepcopy(state.get("session_tool_call_info") or empty_tool_call_info())
-    chat = copy.deepcopy(state.get("chat_tool_call_info") or empty_tool_call_info())
-    return session, chat
+    """The ledgers to file this step's call in: new maps over the same entries. State values may be
+    shared with a stored checkpoint, so the maps are never edited in place; the entries in them are
+    never edited at all once filed, so they are shared, not copied (a deep copy of both ledgers at
+    every step copied every earlier result, rows and all, ~1,200 copy calls on one question)."""
+    return _extended(state.get("session_tool_call_info")), _extended(state.get("chat_tool_call_info"))
+
+
+def _extended(info: ToolCallInfo | None) -> ToolCallInfo:
+    info = info or empty_tool_call_info()
+    return {
+        "tool_call_name_mapping": dict(info["tool_call_name_mapping"]),
+        "tool_call_input_mapping": dict(info["tool_call_input_mapping"]),
+        "tool_call_output_mapping": dict(info["tool_call_output_mapping"]),
+    }
 
 
 def record_call(state: CommonAgentState, call: dict[str, Any]) -> dict[str, Any]:
     session, chat = _tool_call_infos(state)
+    args = copy.deepcopy(call["args"])  # filed apart from the message's own (which the history keeps)
     for info in (session, chat):
         info["tool_call_name_mapping"][call["id"]] = call["name"]
-        info["tool_call_input_mapping"][call["id"]] = call["args"]
+        info["tool_call_input_mapping"][call["id"]] = args
     return {"session_tool_call_info": session, "chat_tool_call_info": chat}
 
 

@@ -23,6 +23,7 @@ from agent.supervisor.calls import (
     record_call,
     record_output,
     rewritten_question,
+    run_context,
 )
 from agent.supervisor.human import confirmation_question
 from agent.state import CommonAgentState
@@ -226,7 +227,7 @@ RULES: tuple[Callable[[Turn], Goto | None], ...] = (
 
 async def action_dispatch_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Goto:
     messages = state.get("messages") or []
-    turn = Turn(state=state, context=runtime.context, last=messages[-1] if messages else None)
+    turn = Turn(state=state, context=run_context(runtime), last=messages[-1] if messages else None)
     for rule in RULES:
         decision = rule(turn)
         if decision is not None:

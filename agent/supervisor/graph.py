@@ -28,7 +28,7 @@ from agent.errors import AssistantError
 from agent.llm import describe_llm_failure
 from agent.context import AgentContext
 from agent.sql.dialect import DEFAULT_DIALECT
-from agent.supervisor.calls import internal_error, past_deadline, progress
+from agent.supervisor.calls import internal_error, past_deadline, progress, run_context
 from agent.supervisor.dispatch import action_dispatch_node
 from agent.supervisor.history import messages_for_router
 from agent.supervisor.human import human_node
@@ -57,7 +57,7 @@ async def invoke_common_agent(state: CommonAgentState, runtime: Runtime[AgentCon
     if past_deadline(state):
         return internal_error(state, "deadline")
     progress("route", "started", "Understanding your request…")
-    ctx = runtime.context
+    ctx = run_context(runtime)
     chat = state.get("chat_context") or {}
     system = router_system_prompt(
         session_id=state.get("session_id", ""),

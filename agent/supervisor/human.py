@@ -15,7 +15,7 @@ from langgraph.types import Command, interrupt
 from agent.errors import AssistantError
 from agent.context import AgentContext
 from agent.sql.parse import clean_sql_text
-from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_question
+from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_question, run_context
 from agent.state import CommonAgentState, calls_of
 from agent.tools.registry import EXECUTE, ToolName
 from agent.tools.spec import tool_call
@@ -52,6 +52,7 @@ def confirmation_question(state: CommonAgentState, call: dict[str, Any]) -> dict
 
 
 async def human_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Command[Next]:
+    context = run_context(runtime)  # before the pause too: no question is asked outside a person's run
     question = state.get("ask_human") or {}
     answer = interrupt({k: v for k, v in question.items() if k != "tool_call_id"})
     choice = answer.get("choice") if isinstance(answer, dict) else str(answer)
@@ -70,7 +71,7 @@ async def human_node(state: CommonAgentState, runtime: Runtime[AgentContext]) ->
         )
 
     if kind == "confirm_sql":
-        return await _confirmed(state, runtime.context, answer, choice, call_id, cleared)
+        return await _confirmed(state, context, answer, choice, call_id, cleared)
 
     if kind == "choose_table":
         call = tool_call(

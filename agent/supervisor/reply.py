@@ -13,6 +13,7 @@ from pydantic import BaseModel, Field
 
 from agent.charts.spec import ChartSpec
 from agent.learning.offer import LearnOffer
+from agent.tools.spec import COMMON_AGENT
 
 if TYPE_CHECKING:
     from agent.state import CommonAgentState
@@ -56,7 +57,7 @@ class Chart(BaseModel):
 
 class AgentReply(BaseModel):
     session_id: str
-    response_agent: str = "Common Agent"
+    response_agent: str = COMMON_AGENT
     text: str = ""
     sql: str | None = None
     columns: list[str] = Field(default_factory=list)
@@ -100,7 +101,7 @@ def build_reply(state: CommonAgentState) -> dict[str, Any]:
 
     chat = calls_of(state, "chat")
     names = chat.get("tool_call_name_mapping", {})
-    reply: dict[str, Any] = {"tools": list(names.values()), "response_agent": "Common Agent"}
+    reply: dict[str, Any] = {"tools": list(names.values()), "response_agent": COMMON_AGENT}
     if state.get("has_internal_error"):
         reply["error"] = state.get("internal_error_message") or "Something went wrong on my side."
         reply["error_code"] = state.get("internal_error_code") or "internal"
@@ -109,7 +110,7 @@ def build_reply(state: CommonAgentState) -> dict[str, Any]:
     last = state["messages"][-1] if state.get("messages") else None
     if isinstance(last, ToolMessage):
         output = chat.get("tool_call_output_mapping", {}).get(last.tool_call_id) or parse_result(last.content)
-        reply["response_agent"] = AGENT_NAME_BY_TOOL.get(last.name or "", "Common Agent")
+        reply["response_agent"] = AGENT_NAME_BY_TOOL.get(last.name or "", COMMON_AGENT)
         reply["text"] = output.get("text", "")
         reply.update({k: output[k] for k in CARRIED_FIELDS if output.get(k) is not None})
         if output.get("error"):

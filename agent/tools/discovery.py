@@ -13,7 +13,7 @@ from agent.context import AgentContext
 from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import SemanticParse, compile_checked, compiled, semantic_tables
 from agent.tools.thread import InThread, read_in_thread
-from agent.tools.spec import FinalIntent, ToolName, ToolSpec
+from agent.tools.spec import AgentName, FinalIntent, ToolName, ToolSpec
 
 # Two tables this close in score are a real choice only when nothing else settles it.
 AMBIGUITY_RATIO = 0.9
@@ -107,7 +107,7 @@ def _describe(matches: list[TableMatch]) -> str:
 
 SPEC = ToolSpec(
     name=ToolName.DATA_DISCOVERY,
-    agent_name="Data Discovery",
+    agent_name=AgentName.DATA_DISCOVERY,
     label="Finding tables…",
     prompt_line="find tables and columns for a question.",
     direct_args=lambda r: {"user_question": r.question, "final_intent": ToolName.DATA_DISCOVERY},

@@ -13,7 +13,7 @@ from agent.catalog import Catalog
 from agent.catalog.models import HowToDoc
 from agent.catalog.search import DocIndex
 from agent.tools.results import tool_result
-from agent.tools.spec import FinalIntent, ToolName, ToolSpec
+from agent.tools.spec import AgentName, FinalIntent, ToolName, ToolSpec
 
 
 @tool
@@ -74,11 +74,11 @@ def _named_columns(catalog: Catalog, question: str) -> list[tuple[str, str]]:
 
 SPEC = ToolSpec(
     name=ToolName.FAQ,
-    agent_name="Datasuite FAQ Agent",
+    agent_name=AgentName.FAQ,
     label="Looking it up in the docs…",
     prompt_line="how-to questions about this assistant and definitions of data terms.",
     terminal=True,
     direct_args=lambda r: {"user_question": r.question, "final_intent": ToolName.FAQ},
     # The seeds' expert agent answers from the same docs as the FAQ tool here.
-    direct_names=("Data Suite Expert",),
+    direct_names=(AgentName.DATA_SUITE_EXPERT,),
 )

@@ -9,7 +9,7 @@ from pydantic import BaseModel, Field
 from agent.logql import LogQLError, check_logql, write_logql
 from agent.text2sql.steps import structured
 from agent.tools.results import tool_result
-from agent.tools.spec import FinalIntent, ToolName, ToolSpec
+from agent.tools.spec import AgentName, FinalIntent, ToolName, ToolSpec
 
 
 class LogQueryDraft(BaseModel):
@@ -44,7 +44,7 @@ async def search_log(
 
 SPEC = ToolSpec(
     name=ToolName.SEARCH_LOG,
-    agent_name="Logify Agent",
+    agent_name=AgentName.LOGIFY,
     label="Writing the log query…",
     prompt_line="write a LogQL query for Grafana Loki.",
     terminal=True,

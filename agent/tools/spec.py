@@ -43,7 +43,25 @@ FinalIntent = Literal[
 # ToolName.EXECUTE as a goal: what a tool that writes or fixes SQL works towards unless told otherwise.
 EXECUTE_GOAL: FinalIntent = "execute_sql_and_analyze_result"
 
-COMMON_AGENT = "Common Agent"
+
+
+class AgentName(StrEnum):
+    """Who answers, as the reply and the surfaces name them. The direct ones (a ToolSpec's `called_by`)
+    are what a surface calls by name, skipping the router: `agent.api` exports these names, so a
+    surface never spells one (the bot and the command line once copied them as strings)."""
+
+    COMMON = "Common Agent"
+    DATA_DISCOVERY = "Data Discovery"
+    TEXT2SQL = "Text2SQL Agent"
+    FIX_SQL = "Fix SQL Agent"
+    EXPLAIN_SQL = "Explain SQL Agent"
+    CHAT_BI = "Chat BI Agent"
+    FAQ = "Datasuite FAQ Agent"
+    DATA_SUITE_EXPERT = "Data Suite Expert"  # the seeds' expert agent: answered by the FAQ tool
+    LOGIFY = "Logify Agent"
+
+
+COMMON_AGENT = str(AgentName.COMMON)
 
 
 def new_tool_call_id() -> str:
@@ -81,6 +99,12 @@ class ToolSpec:
     direct_is_confirmed: bool = False
     # The agent names that reach it directly, when not its own.
     direct_names: tuple[str, ...] | None = None
+
+    def __post_init__(self) -> None:
+        # Plain strings: names cross the checkpointer, the reply and the bot's jobs.
+        object.__setattr__(self, "agent_name", str(self.agent_name))
+        if self.direct_names is not None:
+            object.__setattr__(self, "direct_names", tuple(str(n) for n in self.direct_names))
 
     @property
     def called_by(self) -> tuple[str, ...]:

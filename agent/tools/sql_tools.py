@@ -28,7 +28,7 @@ from agent.sql.parse import clean_sql_text, pretty
 from agent.text2sql import draft_sql
 from agent.text2sql.placeholders import fill_placeholders
 from agent.text2sql.steps import structured
-from agent.tools.spec import EXECUTE, EXECUTE_GOAL, DirectRequest, FinalIntent, ToolName, ToolSpec
+from agent.tools.spec import EXECUTE, EXECUTE_GOAL, AgentName, DirectRequest, FinalIntent, ToolName, ToolSpec
 from agent.tools.checking import checked_sql
 from agent.tools.results import latest_output, linked_output, tool_error, tool_result
 from agent.learning.phrases import NAMES_THE_DATA
@@ -376,6 +376,8 @@ async def explain_sql(
     answered = _answered_reading(runtime, sql)
     if answered is not None:  # "why?" after an answer: through the model's names, not the SQL's aliases
         return tool_result(final_intent, text=explain_reading(answered, ctx.semantic), sql=clean_sql_text(sql))
+    if reading is not None:  # an earlier answer's SQL: what ran, in the warehouse's own dialect
+        sql_dialect = ctx.warehouse.dialect
     try:
         _check_pasted(ctx, sql, sql_dialect)
         check_sql(ctx, sql)
@@ -514,20 +516,20 @@ def _sql_args(request: DirectRequest) -> dict[str, Any]:
 
 GENERATE_SQL = ToolSpec(
     name=ToolName.GENERATE_SQL,
-    agent_name="Text2SQL Agent",
+    agent_name=AgentName.TEXT2SQL,
     label="Writing SQL…",
     prompt_line="write SQL for a question, using the discovery result it names by related_table_source_tool_call_id.",
 )
 FIX_SQL = ToolSpec(
     name=ToolName.FIX_SQL,
-    agent_name="Fix SQL Agent",
+    agent_name=AgentName.FIX_SQL,
     label="Fixing the SQL…",
     prompt_line="repair broken SQL.",
     direct_args=lambda r: {**_sql_args(r), "error_info": r.error, "final_intent": ToolName.FIX_SQL},
 )
 EXPLAIN_SQL = ToolSpec(
     name=ToolName.EXPLAIN_SQL,
-    agent_name="Explain SQL Agent",
+    agent_name=AgentName.EXPLAIN_SQL,
     label="Explaining the SQL…",
     prompt_line="explain what a query does.",
     terminal=True,
@@ -535,7 +537,7 @@ EXPLAIN_SQL = ToolSpec(
 )
 EXECUTE_SQL = ToolSpec(
     name=ToolName.EXECUTE,
-    agent_name="Chat BI Agent",
+    agent_name=AgentName.CHAT_BI,
     label="Running the query…",
     prompt_line="run SQL and answer with numbers, a chart and follow-ups.",
     # Someone who calls the Chat BI agent by name with their own SQL has already decided to run it.

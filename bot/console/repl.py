@@ -9,7 +9,7 @@ from pathlib import Path
 from collections.abc import AsyncIterator, Awaitable, Callable
 from typing import TextIO
 
-from agent.api import AgentReply, AskHuman, Assistant, ChatContext, Event, Progress, format_reply_text, save_chart
+from agent.api import AgentName, AgentReply, AskHuman, Assistant, ChatContext, Event, Progress, format_reply_text, save_chart
 
 BANNER = (
     "Data assistant (console). Ask a data question, or start with /fixsql or /explainsql.\n"
@@ -48,7 +48,7 @@ async def run_repl(assistant: Assistant, *, input_stream: TextIO = sys.stdin, ou
         elif line.startswith("/fixsql") or line.startswith("/explainsql"):
             command, _, rest = line.partition(" ")
             sql, _, error = rest.partition(" -- ")
-            agent = "Fix SQL Agent" if command == "/fixsql" else "Explain SQL Agent"
+            agent = AgentName.FIX_SQL if command == "/fixsql" else AgentName.EXPLAIN_SQL
             events = assistant.run_tool(session_id, agent, {"sql": sql, "error": error or None}, context)
         else:
             events = assistant.ask(session_id, line, context)

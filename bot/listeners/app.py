@@ -22,7 +22,7 @@ from slack_bolt.context.async_context import AsyncBoltContext
 from slack_bolt.context.save_thread_context.async_save_thread_context import AsyncSaveThreadContext
 from slack_sdk.web.async_client import AsyncWebClient
 
-from agent.api import DEFAULT_DIALECT, ChatContext, LearnOffer
+from agent.api import DEFAULT_DIALECT, AgentName, ChatContext, LearnOffer
 from bot.settings import BotSettings
 from bot.render import actions
 from bot.agent_port import AgentPort
@@ -72,8 +72,8 @@ ASSISTANT_PANE_EVENTS = ("assistant_thread_started", "assistant_thread_context_c
 # Prompts are offered again when the person's view changes, at most this often per person.
 PROMPTS_REFRESH_S = 60
 COMMANDS = {
-    "/fixsql": ("Fix SQL Agent", FIXSQL_USAGE, True, "Fixing the SQL <@{user}> sent…"),
-    "/explainsql": ("Explain SQL Agent", EXPLAINSQL_USAGE, False, "Explaining the SQL <@{user}> sent…"),
+    "/fixsql": (AgentName.FIX_SQL, FIXSQL_USAGE, True, "Fixing the SQL <@{user}> sent…"),
+    "/explainsql": (AgentName.EXPLAIN_SQL, EXPLAINSQL_USAGE, False, "Explaining the SQL <@{user}> sent…"),
 }
 
 

@@ -9,60 +9,14 @@ worker), so the parses they make are counted too.
 
 from __future__ import annotations
 
-import collections
 import dataclasses
-import pickle
 from typing import Any
 
 import pytest
-import sqlglot
 
 from agent.api import Assistant
 from agent.tools import steps
-from agent.budget.cpu import CpuPool
-from agent.sql.parse import clean_sql_text
-
-
-class InProcessPool(CpuPool):
-    """The CPU steps in the test's process, so a spy sees them; what crosses is pickled as it would be."""
-
-    def __init__(self) -> None:
-        super().__init__(workers=1, budget_s=60.0, preload=steps.PRELOAD)
-        self.steps: list[str] = []
-
-    async def run(self, what: str, fn: Any, *args: Any, **kwargs: Any) -> Any:
-        self.steps.append(fn.__name__)
-        args, kwargs = pickle.loads(pickle.dumps((args, kwargs)))
-        return pickle.loads(pickle.dumps(fn(*args, **kwargs)))
-
-
-class ParseSpy:
-    """Every text sqlglot is asked to parse, counted by text (spacing ignored)."""
-
-    def __init__(self, monkeypatch: pytest.MonkeyPatch) -> None:
-        self.texts: collections.Counter[str] = collections.Counter()
-        parse, parse_one = sqlglot.parse, sqlglot.parse_one
-
-        def counted(function):
-            def spy(sql, *args, **kwargs):
-                self.texts[_key(sql)] += 1
-                return function(sql, *args, **kwargs)
-
-            return spy
-
-        monkeypatch.setattr(sqlglot, "parse", counted(parse))
-        monkeypatch.setattr(sqlglot, "parse_one", counted(parse_one))
-
-    def of(self, sql: str) -> int:
-        return self.texts[_key(clean_sql_text(sql))]
-
-    def queries(self) -> dict[str, int]:
-        """The texts parsed that are whole queries (sqlglot also parses snippets of its own)."""
-        return {text: n for text, n in self.texts.items() if text.upper().startswith(("SELECT", "WITH"))}
-
-
-def _key(sql: object) -> str:
-    return " ".join(str(sql).split())
+from tests.support.counting import InProcessPool, ParseSpy
 
 
 @pytest.fixture

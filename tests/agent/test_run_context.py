@@ -54,3 +54,35 @@ def test_the_run_an_assistant_makes_reads_the_persons_view(offline_assistant) ->
 
 async def test_inside_a_run_the_same_checks_answer(route) -> None:
     assert (await route("average arrival delay by carrier")).tool is not None
+
+
+@pytest.mark.parametrize("given", ["the unscoped context", "no context"])
+async def test_a_graph_run_without_its_persons_context_fails_closed(offline_assistant, given) -> None:
+    """The graph's nodes take only a run's own context (scoped to the person asking, audited): handed
+    the agent's unscoped one, or none, the run stops with an error instead of reading every table."""
+    from agent import session as sessions
+    from agent.context import ChatContext
+
+    assistant = offline_assistant
+    session = f"no-run-context-{given.split()[0]}"
+    turn = assistant._new_turn(await sessions.read(assistant.graph, session), "average arrival delay by carrier",
+                               ChatContext(user="U1"))
+    context = assistant.context if given == "the unscoped context" else None
+    assert context is None or not context.per_run
+    with pytest.raises(NoRunContextError) as refused:
+        await assistant.graph.ainvoke(turn, sessions.config(session), context=context)
+    assert "who is asking" in refused.value.user_message
+
+
+async def test_a_resumed_run_without_its_persons_context_fails_closed(offline_assistant) -> None:
+    from langgraph.types import Command
+
+    from agent import session as sessions
+
+    assistant = offline_assistant
+    asked = await assistant.reply(assistant.ask("no-run-context-resume", "average arrival delay by carrier"))
+    assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql"
+    with pytest.raises(NoRunContextError):
+        await assistant.graph.ainvoke(Command(resume={"choice": "run"}), sessions.config("no-run-context-resume"),
+                                      context=assistant.context)
+    assert (await assistant.pending("no-run-context-resume")) is not None  # still waiting for its asker

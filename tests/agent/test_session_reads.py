@@ -8,28 +8,10 @@ from __future__ import annotations
 from typing import Any
 
 from agent.api import Assistant
-from agent.bounded_memory import BoundedInMemorySaver
+from tests.support.counting import CountingSaver
 
 # One read by the API when the turn starts, one by LangGraph when its run starts.
 READS_PER_TURN = 2
-
-
-class CountingSaver(BoundedInMemorySaver):
-    """The in-process saver, counting the checkpoints read (LangGraph's async read calls `get_tuple`)
-    and written."""
-
-    def __init__(self) -> None:
-        super().__init__(max_sessions=10, idle_ttl_s=3600)
-        self.reads = 0
-        self.puts = 0
-
-    def get_tuple(self, config: Any) -> Any:
-        self.reads += 1
-        return super().get_tuple(config)
-
-    def put(self, *args: Any, **kwargs: Any) -> Any:
-        self.puts += 1
-        return super().put(*args, **kwargs)
 
 
 async def _turn(assistant: Assistant, saver: CountingSaver, events: Any) -> tuple[Any, int]:

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from agent.catalog import CatalogError
 
@@ -205,3 +207,17 @@ def test_search_examples(catalog):
     only_flights = catalog.search_examples("average delay by airline name", tables=["flights"])
     assert all(e.tables == ["flights"] for e in only_flights)
     assert catalog.search_examples("banana") == []
+
+
+@given(
+    words=st.lists(st.sampled_from(["dep", "delay", "arr", "time", "air"]), max_size=8).map(tuple),
+    needle=st.lists(st.sampled_from(["dep", "delay", "arr", "time", "air"]), max_size=4).map(tuple),
+    extra=st.integers(min_value=0, max_value=3),
+)
+def test_a_phrase_is_among_the_questions_spans_exactly_when_it_is_said_in_it(words, needle, extra):
+    """Table search looks each multi-word column alias up among the question's runs of words (one set,
+    made once per question) instead of searching the question once per alias: the same answer."""
+    from agent.catalog.search import spans
+    from agent.text.stems import contains_phrase
+
+    assert (needle in spans(words, len(needle) + extra)) == contains_phrase(words, needle)

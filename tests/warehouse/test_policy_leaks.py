@@ -12,7 +12,7 @@ import json
 
 import pytest
 
-from agent.api import Assistant, ChatContext
+from agent.api import AgentName, Assistant, ChatContext
 from agent.bootstrap import build_context
 from tests.warehouse.conftest import server_settings
 
@@ -332,3 +332,16 @@ async def test_a_masked_value_reads_like_a_made_up_one(served, engine):
         assert reply.error is None or "try again" not in reply.error, reply.error
         replies.append(tuple(str(x).replace(value, "<v>") for x in (reply.text, reply.error, reply.sql, reply.rows)))
     assert replies[0] == replies[1]
+
+
+async def test_why_after_an_answer_explains_its_sql_in_the_warehouses_dialect(engine, served, session):
+    """'why?' explains the last answer's SQL, which is written in the warehouse's dialect (MySQL's
+    backticks), not in DuckDB's, the demo's."""
+    assistant, _, _ = served
+    sql = {"postgres": 'SELECT "Weird Name", "Größe" FROM "Mixed Case" ORDER BY 1',
+           "mysql": "SELECT `Weird Name`, `Größe` FROM `Mixed Case` ORDER BY 1"}[engine]
+    ran = await assistant.reply(assistant.run_tool(session, AgentName.CHAT_BI, {"sql": sql, "dialect": engine}, PERSON))
+    assert ran.error is None and ran.rows, ran.error
+    why = await assistant.reply(assistant.ask(session, "why?", PERSON))
+    assert why.error is None, why.error
+    assert why.tools == ["explain_sql"] and "Mixed Case" in why.text, why.text
