@@ -10,6 +10,7 @@ new intent, which goes through the same checks as any other.
 from __future__ import annotations
 
 import asyncio
+from collections.abc import Collection
 import copy
 import json
 import re
@@ -197,6 +198,13 @@ async def _stands_alone(ctx: AgentContext, message: str) -> bool:
 _ONLY_A_GROUPING = re.compile(r"^\s*(?:by|per|for each|for every|each)\b", re.I)
 
 
+def _readings_offered(state: CommonAgentState) -> set[str]:
+    """The nearest readings the last question asked back offered as buttons ('origins'): each a question of its own."""
+    found = latest_output(state, ("data_discovery", "generate_sql"), with_key="ask_human")
+    asked = found[1]["ask_human"] if found else {}
+    return {str(r).strip() for r in (asked.get("readings") or [])} if isinstance(asked, dict) else set()
+
+
 def _a_fragment(message: str) -> bool:
     """'july only', 'at jfk', 'delta': a few words that do not begin a question of their own."""
     words = re.findall(r"[\w'%-]+", message.lower())
@@ -204,11 +212,12 @@ def _a_fragment(message: str) -> bool:
     return 0 < len(words) <= int(said["fragment_words"]) and words[0] not in said["question_starts"]
 
 
-async def _counts_by_default(ctx: AgentContext, message: str, earlier: str) -> bool:
+async def _counts_by_default(ctx: AgentContext, message: str, earlier: str, offered: Collection[str] = ()) -> bool:
     """'by genre' after 'avg rating for drama movies', which was not answered: read alone, it counts rows because
     it names no measure, where the earlier question asked for another; after one that counted ('how many flights
     did ZZ fly'), counting is what was asked, and the message is read on its own."""
-    if not (refers_back(message) or _ONLY_A_GROUPING.match(message) or _a_fragment(message)):
+    if not (refers_back(message) or _ONLY_A_GROUPING.match(message) or _a_fragment(message)) \
+            or message.strip() in offered:
         return False  # 'origins', a reading the bot offered: a question of its own
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
@@ -278,7 +287,8 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
             return InThread(latest, refusal="I have no earlier answer in this thread to change, so I did not guess. "
                                             "Ask the whole question.")
         if FOLLOW_UP_MARK in question and (refers_back(latest) and not await _stands_alone(ctx, latest)
-                                           or await _counts_by_default(ctx, latest, question.rsplit(FOLLOW_UP_MARK, 1)[0])):
+                                           or await _counts_by_default(ctx, latest, question.rsplit(FOLLOW_UP_MARK, 1)[0],
+                                                                       _readings_offered(state))):
             # 'and avg temp' after a question that was not answered: what it adds to was never read
             return InThread(latest, refusal="I have no earlier answer in this thread for this to build on (the "
                                             "question before was not answered), so I did not guess. Ask the whole "

@@ -64,7 +64,7 @@ async def test_last_month_filled_by_the_llm_counts_back_from_the_data(make_assis
     answer = await assistant.reply(assistant.resume("v2-3", "run"))
     expected = offline_context.warehouse.run("SELECT count(*) FROM flights WHERE origin = 'JFK' AND month = 12")
     assert answer.rows == [[expected.rows[0][0]]]
-    assert "last month (December 2013, the latest month in the data)" in answer.text
+    assert "last month (December 2013, the latest whole month in the data)" in answer.text
 
 
 async def test_top_n_per_group_filled_by_the_llm_runs(make_assistant, offline_context):

@@ -73,7 +73,10 @@ def test_last_month_on_a_bare_model_counts_back_from_its_latest_date(shop_model,
     from dataclasses import replace
     from datetime import date
 
+    # the data runs to 20 February: 'last month' is January, the latest whole month; 'this month' is February
     dated = replace(shop_values, latest={t.name: date(2024, 2, 20) for t in shop_model.tables}, read_latest=None)
     intent = extract_intent("revenue last month", shop_model, dated).intent
-    assert intent is not None and (intent.time.start, intent.time.end) == (date(2024, 2, 1), date(2024, 2, 29))
-    assert "last month (February 2024, the latest month in the data)" in compile_intent(intent, shop_model).reason
+    assert intent is not None and (intent.time.start, intent.time.end) == (date(2024, 1, 1), date(2024, 1, 31))
+    assert "last month (January 2024, the latest whole month in the data)" in compile_intent(intent, shop_model).reason
+    running = extract_intent("revenue this month", shop_model, dated).intent
+    assert running is not None and (running.time.start, running.time.end) == (date(2024, 2, 1), date(2024, 2, 29))

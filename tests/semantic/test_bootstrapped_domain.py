@@ -122,7 +122,11 @@ QUESTIONS = {
     "which area has the most clients": (
         "SELECT a.a_name, count(*) FROM client c JOIN area a ON c.cl_areakey = a.a_areakey GROUP BY 1 "
         "ORDER BY 2 DESC, 1 LIMIT 1", True),
-    "net sales last month": (  # the latest month of the invoices the lines belong to: June 2024
+    # the invoices run to 20 June 2024: 'last month' is May, the latest whole month; 'this month' is June
+    "net sales last month": (
+        f"SELECT sum({NET}) FROM {LINES} WHERE i.in_invoicedate >= DATE '2024-05-01' "
+        "AND i.in_invoicedate < DATE '2024-06-01'", False),
+    "net sales this month": (
         f"SELECT sum({NET}) FROM {LINES} WHERE i.in_invoicedate >= DATE '2024-06-01' "
         "AND i.in_invoicedate < DATE '2024-07-01'", False),
     "how many products did we sell in 2024?": (  # a quantity's verb: the units sold, not the product rows

@@ -193,8 +193,9 @@ def _things_said_doing(draft: Draft, model: SemanticModel) -> list[str] | None:
     are counted among those rows, the donors with a gift, dated by the gifts; not every donor on file."""
     metric = draft.metrics[0]
     table = model.metric_by_name[metric].table
-    if len(draft.metrics) != 1 or metric != model.table_by_name[table].count_metric:
-        return None
+    if len(draft.metrics) != 1 or metric != model.table_by_name[table].count_metric \
+            or draft.having or draft.absent or draft.definitions:
+        return None  # 'members who never borrowed poetry': the verb's rows are a condition on each thing, read already
     verbs = [m for m in draft.state.mentions if m.entries and all(
         e.kind == "entity" and e.related and _a_verb(e.words[-1]) for e in m.entries)]
     rows = {e.name for m in verbs for e in m.entries} - {table}

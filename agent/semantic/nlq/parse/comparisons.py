@@ -418,7 +418,9 @@ def _signed_predicates(state: State, model: SemanticModel) -> list[Filter]:
 
 def comparisons_pass(draft: Draft) -> Draft:
     filters, ambiguous, unresolved, having = read_comparisons(draft.state, draft.model)
-    filters += _signed_predicates(draft.state, draft.model)
+    words = [t.low for t in draft.state.tokens]
+    if not draft.amount_in_unit and ("in", "total") not in zip(words, words[1:]):
+        filters += _signed_predicates(draft.state, draft.model)  # 'how many minutes were flights delayed': an amount
     draft.filters += filters
     draft.ambiguous += ambiguous
     draft.unresolved += unresolved
