@@ -122,3 +122,43 @@ def test_a_tables_own_count_is_said_in_the_plural():
     sentence = answer_sentence(facts, ["shipment_count"], {"shipment_count": ColumnMeaning(label="shipment count",
                                                                                            aggregate="count")})
     assert sentence == "There are 624 shipments."
+
+
+CODED = """
+CREATE TABLE clinics (clinic_id INTEGER PRIMARY KEY, clinic_name VARCHAR NOT NULL);
+CREATE TABLE visits (visit_id INTEGER PRIMARY KEY, clinic_id INTEGER NOT NULL REFERENCES clinics (clinic_id),
+                     visit_status VARCHAR NOT NULL, booking_channel VARCHAR NOT NULL);
+COMMENT ON COLUMN visits.visit_status IS 'C = completed, N = no-show, X = cancelled';
+COMMENT ON COLUMN visits.booking_channel IS 'WB = our website, OT = online travel agency, PH = phone';
+CREATE TABLE claims (claim_id INTEGER PRIMARY KEY, payer VARCHAR NOT NULL, claim_status VARCHAR NOT NULL);
+COMMENT ON TABLE claims IS 'Insurance claims, one per completed visit';
+COMMENT ON COLUMN claims.claim_status IS 'P = paid, D = denied';
+INSERT INTO clinics VALUES (1, 'North'), (2, 'South');
+INSERT INTO visits VALUES (1, 1, 'C', 'WB'), (2, 1, 'N', 'OT'), (3, 1, 'C', 'OT'), (4, 2, 'N', 'PH'), (5, 2, 'N', 'WB'),
+  (6, 2, 'X', 'OT'), (7, 2, 'C', 'WB');
+INSERT INTO claims VALUES (1, 'Pacific Union Insurance', 'P'), (2, 'Pacific Union Insurance', 'D'), (3, 'Medicare', 'P'),
+  (4, 'Medicare', 'P');
+"""
+
+
+@pytest.fixture(scope="module")
+def coded(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("coded"), "coded_rates", CODED) as work:
+        yield work
+
+
+def test_a_value_rate_is_the_share_of_rows_with_that_value(coded):
+    assert_reads_as(coded, "no-show rate by clinic?",
+                    "SELECT c.clinic_name, avg(CASE WHEN v.visit_status = 'N' THEN 1.0 ELSE 0 END) "
+                    "FROM visits v JOIN clinics c USING (clinic_id) GROUP BY 1")
+
+
+def test_the_initials_of_a_coded_name_name_it(coded):
+    assert_reads_as(coded, "what % of visits come through OTAs?",
+                    "SELECT 100.0 * avg(CASE WHEN booking_channel = 'OT' THEN 1 ELSE 0 END) FROM visits")
+
+
+def test_a_word_the_tables_description_puts_before_its_rows_is_no_value(coded):
+    # 'insurance' is also a word of a payer's name; the claims table calls its rows 'insurance claims'
+    assert_reads_as(coded, "what percent of our insurance claims get denied?",
+                    "SELECT 100.0 * avg(CASE WHEN claim_status = 'D' THEN 1 ELSE 0 END) FROM claims")

@@ -203,6 +203,8 @@ class ValueIndex:
                     head = _head_of_a_label(said, dim.value_aliases, model_words)
                     if head is not None:  # 'on probation' for 'academic probation'
                         add((head,), name, value, False, needs_cue=cue)
+                    for initials in _acronyms(said, grammar):  # 'OTAs' for 'online travel agency'
+                        add((initials,), name, value, False, needs_cue=cue)
         return index
 
     def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:
@@ -360,6 +362,16 @@ def _own_rare_words(labels: dict[str, str], known: set[str], model_words: Contai
     return [(word, next(iter(values))) for word, values in owners.items()
             if len(values) == 1 and len(word) >= 4 and word.isalpha() and word not in model_words
             and frequency(word) < _NAME_WORD_ZIPF]
+
+
+def _acronyms(words: tuple[str, ...], grammar: Container[str]) -> list[str]:
+    """The initials of a name of three words or more ('online travel agency': ota, otas), when they are no word of
+    the dictionary: people say 'OTAs' for it."""
+    content = [w for w in words if w not in grammar and w[:1].isalpha()]
+    initials = "".join(w[0] for w in content)
+    if len(content) < 3 or len(initials) != len(content) or lemmas(initials):
+        return []
+    return [initials, initials + "s"]
 
 
 def base_name(name: str, suffixes: frozenset[str]) -> tuple[str, ...]:

@@ -10,7 +10,7 @@ import re
 from agent.semantic.compile.filters import Filter
 from agent.semantic.nlq.parse.coverage import ask_about, unread_words
 from agent.semantic.nlq.parse.draft import Draft
-from agent.semantic.nlq.parse.state import Ambiguity, UnknownValue, covered, mention_text
+from agent.semantic.nlq.parse.state import Ambiguity, UnknownValue, covered, mention_at, mention_text
 from agent.semantic.model.values import ValueIndex
 from agent.text.words import is_common, lemmas
 
@@ -31,7 +31,8 @@ def blockers_pass(draft: Draft) -> Draft:
                           "this model.")
     draft.ambiguous = _told_by_the_measure(draft)
     draft.unknown = _named_by_their_end(draft)
-    unknown = draft.unknown + partial_values(draft.ignored(), draft.values)
+    unknown = draft.unknown + partial_values([w for w in draft.ignored() if not _describes_the_rows(draft, w)],
+                                             draft.values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)
         return draft.stop(f"{names} is not a value found in the warehouse.", unknown_values=unknown)
@@ -101,6 +102,22 @@ def _named_by_their_end(draft: Draft) -> list[UnknownValue]:
         taken.update(span)
         named.update(tokens[i].text for i in span)
     return [u for u in draft.unknown if u.text not in named]
+
+
+def _describes_the_rows(draft: Draft, word: str) -> bool:
+    """'insurance claims' where the claims table is described as 'Insurance claims, one per …': a word the table's
+    own description puts before its rows' name qualifies the rows, and is no part of a value."""
+    tokens = draft.state.tokens
+    for i, token in enumerate(tokens[:-1]):
+        after = mention_at(draft.state, i + 1)
+        if token.low != word.lower() or after is None or after.start != i + 1 or not after.has("entity"):
+            continue
+        rows = " ".join(t.low for t in tokens[after.start:after.end])
+        described = " ".join(" ".join(draft.model.table_by_name[e.name].description.lower().split())
+                             for e in after.of("entity") if e.name in draft.model.table_by_name)
+        if f"{token.low} {rows}" in described:
+            return True
+    return False
 
 
 def _everyday(word: str) -> bool:

@@ -29,6 +29,10 @@ def default_metric_pass(draft: Draft) -> Draft:
         # 'late delivery rate by ship mode': the share of the rows the condition is on
         owners = {s.table for f in draft.filters for s in model.dimension_by_name[f.field].sources
                   if f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "flag"}
+        if not owners:  # 'no-show rate by clinic': the share of rows with the value said (a status, a channel)
+            owners = {s.table for f in draft.filters if f.op in ("=", "in") and f.field in model.dimension_by_name
+                      and model.dimension_by_name[f.field].kind == "categorical"
+                      for s in model.dimension_by_name[f.field].sources if s.join is None}
         counts = [count for t in owners if (count := model.table_by_name[t].count_metric)]
         if _says(draft, model.shapes.get("amount_share", [])):
             # 'how much of what we invoiced': the table's one amount added up, never its rows counted
