@@ -103,6 +103,9 @@ class TableRules:
         units: dict[str, str] = self.words["amount_units"]
         if len(words) >= 2 and words[-1] in units:
             return " ".join(words[:-1]), units[words[-1]]
+        generic = {*self.words["net_measures"].get("quantities", []), "qty", "quantity", "amt", "amount"}
+        if len(words) == 2 and words[0] in units and words[1] in generic:
+            return words[0], units[words[0]]  # 'kwh_qty': an amount of kWh, said 'kwh'
         return said, None
 
     def _flag_values(self, column: Column) -> tuple[Any, Any] | None:

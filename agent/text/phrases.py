@@ -40,6 +40,9 @@ CALENDAR_WORDS = frozenset(
 
 # The generic function words (vocabulary.yaml `function_words:`); a model adds its own (`SemanticModel.function_words`).
 STOPWORDS = frozenset(safe_load(_VOCABULARY.read_text(encoding="utf-8"))["function_words"])
+# Short forms of names ('dept', 'qty', 'techs'): vocabulary.yaml `abbreviations`, for names and questions alike.
+ABBREVIATIONS: dict[str, str] = {str(k): str(v) for k, v in
+                                 safe_load(_VOCABULARY.read_text(encoding="utf-8"))["abbreviations"].items()}
 # Words of units an answer is given in ('minutes', 'mi', '%'): vocabulary.yaml `units`.
 UNIT_WORDS = frozenset(str(w) for w in safe_load(_VOCABULARY.read_text(encoding="utf-8"))["units"])
 

@@ -162,3 +162,27 @@ def test_a_word_the_tables_description_puts_before_its_rows_is_no_value(coded):
     # 'insurance' is also a word of a payer's name; the claims table calls its rows 'insurance claims'
     assert_reads_as(coded, "what percent of our insurance claims get denied?",
                     "SELECT 100.0 * avg(CASE WHEN claim_status = 'D' THEN 1 ELSE 0 END) FROM claims")
+
+
+UPPER = """
+CREATE SCHEMA ops;
+CREATE TABLE ops.TECHNICIAN (TECH_ID INTEGER PRIMARY KEY, TECH_NM VARCHAR NOT NULL, HIRE_DT DATE NOT NULL);
+CREATE TABLE ops.METER_READING (READ_ID INTEGER PRIMARY KEY, READ_DT DATE NOT NULL, KWH_QTY DECIMAL(10, 2));
+INSERT INTO ops.TECHNICIAN VALUES (1, 'Ann', '2020-01-01'), (2, 'Bo', '2021-05-01'), (3, 'Cy', '2023-02-01');
+INSERT INTO ops.METER_READING VALUES (1, '2024-03-01', 120.5), (2, '2024-03-20', 80), (3, '2024-04-02', 50);
+"""
+
+
+@pytest.fixture(scope="module")
+def upper(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("upper"), "upper_names", UPPER) as work:
+        yield work
+
+
+def test_a_short_form_in_a_question_is_the_models_word(upper):
+    assert_reads_as(upper, "how many techs do we have", "SELECT count(*) FROM ops.TECHNICIAN")
+
+
+def test_a_unit_said_before_a_quantity_word_names_the_amount(upper):
+    assert_reads_as(upper, "total kwh we delivered in march 2024",
+                    "SELECT sum(KWH_QTY) FROM ops.METER_READING WHERE READ_DT BETWEEN '2024-03-01' AND '2024-03-31'")

@@ -8,6 +8,7 @@ from typing import Literal
 
 from agent.semantic.model.runtime import SemanticModel
 from agent.text.phrases import (
+    ABBREVIATIONS,
     MONTH_ABBREVIATIONS,
     MONTHS,
     WEEKDAYS,
@@ -15,7 +16,7 @@ from agent.text.phrases import (
     phrase,
 )
 from agent.semantic.model.values import ValueIndex
-from agent.text.words import inflections, is_english, lemmas, stem
+from agent.text.words import inflections, is_english, lemmas, plural_phrase, stem
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
                "value", "context", "flag", "day"]
@@ -212,6 +213,10 @@ class Lexicon:
         close, or one of the closest makes a phrase with a word beside it ('arrival delya': delay, not
         delta); else the token as typed."""
         word = token.low
+        full = ABBREVIATIONS.get(word) or (plural_phrase(ABBREVIATIONS[word[:-1]]) if word[-1:] == "s"
+                                           and word[:-1] in ABBREVIATIONS else "")
+        if word not in self.entries and " " not in full and full in self.entries:
+            return replace(token, low=full)  # 'how many techs': the technicians, a short form of the model's word
         if self._inner_words is None:  # 'ohare' of 'chicago ohare intl' is no slip for 'share'
             self._inner_words = {w.lower() for bucket in self.entries.values() for e in bucket for w in e.words}
         if word in self.entries or word in self._inner_words or not word.isalpha() or is_english(word):
