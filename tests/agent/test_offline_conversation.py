@@ -216,3 +216,16 @@ async def test_a_question_about_the_unit_is_answered_from_the_reading(offline_as
     await ask(offline_assistant, session, "average arrival delay to denver by carrier")
     unit = await ask(offline_assistant, session, "is that in minutes?")
     assert "(in minutes)" in unit.text and "__q0" not in unit.text
+
+
+async def test_it_after_the_one_busiest_thing_is_that_thing(offline_assistant, session):
+    await ask(offline_assistant, session, "which plane model racked up the most flights?")
+    carriers = await ask(offline_assistant, session, "which carriers fly it")
+    assert "A320-232" in carriers.sql and carriers.row_count > 1
+
+
+async def test_the_last_row_of_a_ranking_is_that_row(offline_assistant, session):
+    await ask(offline_assistant, session, "jetblue avg air time out of jfk by destination, longest first")
+    await ask(offline_assistant, session, "just the top 5")
+    last = await ask(offline_assistant, session, "the last row - how many flights did they run there")
+    assert "'BUR'" in last.sql and last.row_count == 1

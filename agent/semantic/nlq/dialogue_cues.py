@@ -81,8 +81,8 @@ def find_cues(message: str) -> Cues:
     while (m := lead.match(cues.text)) and m.end() > 0:
         cues.lead_in, cues.text = True, cues.text[m.end():].strip()
     places = {str(k).lower(): int(v) for k, v in words["row_places"].items()}
-    if m := re.search(rf"(?<![\w'])(?:the\s+)?({phrase(list(places))})\s+one(?:\s+(?:on|in|of)\s+(?:that|the|this)\s+"
-                      rf"list)?(?![\w'])", cues.text, re.I):  # 'the 2nd one': a row of the previous answer
+    if m := re.search(rf"(?<![\w'])(?:the\s+)?({phrase(list(places))})\s+{phrase(words['row_nouns'])}(?:\s+(?:on|in|of)\s+"
+                      rf"(?:that|the|this)\s+list)?(?![\w'])", cues.text, re.I):  # 'the 2nd one', 'the last row'
         cues.row, cues.things = places[m.group(1).lower()], True
         cues.row_ranks = m.group(1).lower() in words["top_words"] + words["bottom_words"]
         cues.text = (cues.text[: m.start()] + " {things} " + cues.text[m.end():]).strip()

@@ -312,6 +312,8 @@ def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: Semanti
     named = _dimension_words(model, grouped[0])
     if cues.place or any(w in named or w.rstrip("s") in named for w in cues.pointed):
         return grouped[0]
+    if cues.pointer and not cues.pointed and not cues.things:
+        return grouped[0]  # 'which carriers fly it' after 'the busiest plane model': that one model
     return None
 
 
