@@ -12,7 +12,8 @@ FOLLOW_UP_MARK = " | follow-up: "
 ASKING_FOR_SQL = re.compile(
     r"\b(?:(?:write|give|generate|draft|build|create|show|need|want)\s+(?:me\s+)?(?:just\s+|only\s+)?"
     r"(?:the\s+|a\s+|an\s+)?)?"
-    r"(?:sql|query|queries|select statement)(?:\s+(?:for|to get|to find|that|which|to))?\b"
-    r"|\b(?:don'?t|do not|no need to|without)\s+(?:run(?:ning)?|execut(?:e|ing))(?:\s+(?:it|that|this))?\b",
+    r"(?:sql|query|queries|select statement)(?:\s+(?:first|only|for|to get|to find|that|which|to))?\b"
+    r"|\b(?:don'?t|do not|no need to|without)\s+(?:run(?:ning)?|execut(?:e|ing))(?:\s+(?:it|that|this))?(?:\s+yet)?\b"
+    r"|\bno\s+(?:results?|numbers|data|rows)\s+yet\b",
     re.I,
 )

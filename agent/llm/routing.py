@@ -43,7 +43,8 @@ _LOG_SUBJECT = re.compile(r"\b(service|pod|namespace|container|app|api|server|wo
 _YES_WORDS = (
     r"(yes|yeah|yep|y|sure|ok|okay|go|go ahead|go for it|run|run it|run that|run this|run the query|run the sql|"
     r"do it|do that|please do|execute|execute it|execute that|execute this|confirm|sounds good|looks good|"
-    r"looks right|looks correct|looks fine|lgtm|yup|perfect|cool|great|nice|alright|all right|fine|good)"
+    r"looks right|looks correct|looks fine|lgtm|yup|perfect|cool|great|nice|alright|all right|fine|good|"
+    r"fire it off|fire away|fire|ship it|send it|let'?s go|let'?s see it|hit it|shoot)"
 )
 AFFIRMATIVE = re.compile(rf"^{_YES_WORDS}\b", re.I)
 NEGATIVE = re.compile(r"^(no|nope|n|cancel|stop|don'?t|never ?mind|abort|skip)\b", re.I)
@@ -62,7 +63,8 @@ _WHERE_DATA = re.compile(
 _SQL_ONLY = re.compile(
     r"\b(write|give me|generate|show me|create|draft|build|need|want)\b.*\b(sql|query|queries|select statement)\b|"
     r"\b(sql|query) (for|to get|that|which)\b|"
-    r"\b(just|only) (the )?(sql|query)\b|\b(sql|query) only\b|"  # "just the sql pls"
+    r"\b(just|only) (the )?(sql|query)\b|\b(sql|query) (only|first)\b|"  # "just the sql pls", "sql first"
+    r"\bno (results?|numbers|data|rows) yet\b|"  # "no results yet"
     r"\b(don'?t|do not|no need to|without) (run(ning)?|execut(e|ing))\b",  # "…, don't run it"
     re.I,
 )

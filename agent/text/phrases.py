@@ -60,11 +60,17 @@ _MONTH_NAME = "|".join(sorted([*MONTHS, *MONTH_ABBREVIATIONS], key=len, reverse=
 _MONTH_SPAN = re.compile(rf"\b({_MONTH_NAME})\s*[-\u2013]\s*({_MONTH_NAME})\b", re.I)
 
 
+def or_more(text: str) -> str:
+    """'30+ min late', '300+ seats': a number then '+' is that number or more, never an addition ('2 + 2')."""
+    return re.sub(r"(?<=\d)\+(?=\s*[A-Za-z]|\s*$)", " or more", text)
+
+
 def tokenize(text: str) -> list[Token]:
     text = text.replace("\u2019", "'").replace("\u2018", "'")
     text = _MONTH_SPAN.sub(r"\1 to \2", text)
     text = re.sub(r"(?<=[A-Za-z])\s*(?:->|\u2192)\s*(?=[A-Za-z])", " to ", text)  # 'jfk->lax': from one to the other
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
+    text = or_more(text)
     tokens = []
     depth = [0] * (len(text) + 1)  # how many parentheses are open at each character
     for i, char in enumerate(text):

@@ -229,3 +229,15 @@ async def test_the_last_row_of_a_ranking_is_that_row(offline_assistant, session)
     await ask(offline_assistant, session, "just the top 5")
     last = await ask(offline_assistant, session, "the last row - how many flights did they run there")
     assert "'BUR'" in last.sql and last.row_count == 1
+
+
+async def test_sql_first_then_fire_it_off_then_the_lowest_of_a_share(offline_assistant, session):
+    sql = await ask(offline_assistant, session, "sql first pls, no results yet: "
+                                                "% of feb jfk departures leaving 30+ min late, per scheduled hour",
+                    confirm=False)
+    assert sql.text.startswith("Here is the SQL") and ">= 30" in sql.sql and not sql.rows
+    ran = await ask(offline_assistant, session, "ok fire it off")
+    assert ran.rows is not None and ran.row_count > 3
+    lowest = await ask(offline_assistant, session, "lowest 3 hours")
+    shares = [row[1] for row in lowest.rows]
+    assert len(shares) == 3 and shares == sorted(shares) and shares[0] <= min(r[1] for r in ran.rows)

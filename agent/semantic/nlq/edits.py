@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
+from agent.semantic.compile.compiler import contrast_suffix
 from agent.semantic.compile.definitions import Definition
 from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model.runtime import Metric, SemanticModel
@@ -344,6 +345,8 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
             return edited
         return edited.then(intent.model_copy(update={"limit": None, "limit_per": None}), "every row, not only the top")
     metric = intent.metrics[0] if intent.metrics else None
+    if metric is None and intent.contrast is not None:  # a share or a change: ranked by what it computes
+        metric = f"{intent.contrast.metric}__{contrast_suffix(intent.contrast)}"
     order = intent.order_by
     if descending is not None or not order:
         down = True if descending is None else descending

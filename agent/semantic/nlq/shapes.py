@@ -435,6 +435,9 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
         return intent.model_copy(update={"share_of_total": True})
     part = part or intent.filters[-1:]
     whole = [f for f in intent.filters if f not in part]
+    # '% of departures leaving 30+ min late': of the rows that have a delay at all (a cancelled flight has none)
+    whole += [Filter(field=f.field, op="not_null") for f in part if f.op in (">", ">=", "<", "<=", "between")
+              and not any(w.field == f.field and w.op == "not_null" for w in whole)]
     # 'what percent of …', 'what % of …': the share in percent, as asked (a 'share' or 'proportion' stays a fraction)
     percent = any(set(words.low[start:end]) & _PERCENT_WORDS for start, end in spans)
     words.consume(spans)

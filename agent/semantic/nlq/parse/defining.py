@@ -16,7 +16,7 @@ import sqlglot
 
 from agent.semantic.compile.definitions import Definition, build, column_words, with_definitions
 from agent.semantic.model.runtime import SemanticModel
-from agent.text.phrases import tokenize
+from agent.text.phrases import or_more, tokenize
 from agent.semantic.nlq.parse.draft import Draft
 
 # what `column_words` gives: a column's squashed words -> (model, column expression, kind)
@@ -42,6 +42,7 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
     extended with them ([] and the same model when there are none)."""
     words = column_words(model)
     definitions: list[Definition] = []
+    question = or_more(question)  # '300+ seats' is no formula
     text = question
     for match in reversed(list(_FORMULA.finditer(question))):
         found = _formula(question, match, model, words, len(definitions))
