@@ -241,3 +241,9 @@ async def test_sql_first_then_fire_it_off_then_the_lowest_of_a_share(offline_ass
     lowest = await ask(offline_assistant, session, "lowest 3 hours")
     shares = [row[1] for row in lowest.rows]
     assert len(shares) == 3 and shares == sorted(shares) and shares[0] <= min(r[1] for r in ran.rows)
+
+
+async def test_a_clock_time_or_later_and_the_rows_a_measure_is_of(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "avg dep delay per carrier code for departures scheduled 6pm or later")
+    assert "hour" in reply.sql and "18" in reply.sql and "COUNT(" not in reply.sql.upper()
+    assert len(reply.columns) == 2

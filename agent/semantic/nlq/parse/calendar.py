@@ -331,6 +331,21 @@ def read_clock_hours(state: State) -> list[int]:
     """The hours of the day said with clock times: 'before 6am' (0-5), 'after 9pm' (21-23), 'between 6am and
     9am' (6-8), 'at 5pm' (17). Only whole hours: a time with minutes is left unread (asked about)."""
     tokens = state.tokens
+    for i in range(len(tokens)):  # '6pm or later', '9am and earlier', '8pm onwards': the clock, then the side
+        clock = _clock_at(tokens, i) if i not in state.used_tokens else None
+        if clock is None or clock[1]:
+            continue
+        end = i + clock[2]
+        side = tuple(t.low for t in tokens[end:end + 2])
+        if side in {("or", "later"), ("and", "later"), ("or", "after")} or side[:1] == ("onwards",):
+            hours = list(range(clock[0], 24))
+        elif side in {("or", "earlier"), ("and", "earlier"), ("or", "before")}:
+            hours = list(range(0, clock[0] + 1))
+        else:
+            continue
+        state.consume(*range(i - (1 if i and tokens[i - 1].low == "at" else 0),
+                             end + (1 if side[:1] == ("onwards",) else 2)))
+        return hours
     for i, token in enumerate(tokens):
         if i in state.used_tokens or token.low not in _BEFORE | _AFTER | {"between", "at"}:
             continue

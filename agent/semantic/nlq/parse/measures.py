@@ -47,6 +47,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
     unmatched: list[str] = []
     weak: list[list[str]] = []
     rank_mentions = [m for m in state.mentions if m.has("rank") and not m.used]
+    row_counts: list[list[str]] = []  # counts said after 'for', 'of', 'among': perhaps only the rows named
     on_average = any(t.low == "average" for t in state.tokens) and ("on", "average") in {
         (a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
     in_total = ("in", "total") in {(a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
@@ -69,6 +70,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
             continue
         if mention.has("metric"):
             names = [e.name for e in mention.of("metric")]
+            if mention.start and state.tokens[mention.start - 1].low in _ROWS_CUES \
+                    and set(names) <= {t.count_metric for t in model.tables}:
+                row_counts.append(names)  # 'avg delay … for departures': the rows the measure is of, maybe
             if len({model.metric_by_name[n].agg for n in names}) > 1:
                 # 'avg visit length' of a word naming the total and the average of one column: the aggregation said
                 unread = [m for m in state.mentions if not m.used]
@@ -192,12 +196,24 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
         mention.used = True
     # a thing named only as the rows ('which carrier flies to the most destinations') is counted only when
     # nothing else is (`counting`: distinct values are)
+    choices = _without_rows_named(choices, row_counts, model)
     chosen = choices or ([] if counting else weak[:1])
     unique: list[list[str]] = []
     for option in chosen:
         if option not in unique:
             unique.append(option)
     return MetricReading(unique, rank_mentions, unmatched, subjects, defined, ambiguous)
+
+
+_ROWS_CUES = frozenset({"for", "of", "among", "across", "on", "over"})
+
+
+def _without_rows_named(choices: list[list[str]], row_counts: list[list[str]], model: SemanticModel) -> list[list[str]]:
+    """'avg dep delay per carrier for departures …': a table's count said after 'for' beside a measure of the same
+    table names the rows the measure is taken over, not a second measure."""
+    others = [c for c in choices if c not in row_counts]
+    tables = {model.metric_by_name[n].table for c in others for n in c if n in model.metric_by_name}
+    return [c for c in choices if c not in row_counts or not tables & {model.metric_by_name[n].table for n in c}]
 
 
 def _measure_of_things_named(state: State, rank: Mention, measure: str, model: SemanticModel) -> bool:
