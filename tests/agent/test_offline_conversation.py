@@ -247,3 +247,12 @@ async def test_a_clock_time_or_later_and_the_rows_a_measure_is_of(offline_assist
     reply = await ask(offline_assistant, session, "avg dep delay per carrier code for departures scheduled 6pm or later")
     assert "hour" in reply.sql and "18" in reply.sql and "COUNT(" not in reply.sql.upper()
     assert len(reply.columns) == 2
+
+
+async def test_a_rephrased_column_phrase_and_the_rows_named_as_a_place(offline_assistant, session):
+    tardy = await ask(offline_assistant, session, "how tardy are departures from the nyc airports on average?")
+    assert tardy.columns is not None and len(tardy.columns) == 1 and "AVG(" in tardy.sql.upper()  # no grouping
+    july = await ask(offline_assistant, session, "july only")
+    assert "month" in july.sql and july.row_count == 1
+    landed = await ask(offline_assistant, session, "what % of flights to denver touch down late?")
+    assert "arr_delay" in landed.sql and "'DEN'" in landed.sql and landed.row_count == 1

@@ -43,6 +43,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             candidates.setdefault(word, []).append((kind, name, why))
 
     groups = [[" ".join(w.lower().split()) for w in group] for group in thesaurus.get("synonyms") or []]
+    phrasings = [[" ".join(w.lower().split()) for w in group] for group in thesaurus.get("phrasings") or []]
     events = {noun: verb for noun, verb in (thesaurus.get("event_nouns") or {}).items()}
     for table in tables:
         for own in table["entity_words"]:
@@ -83,6 +84,9 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             offer("dimension", dim["name"], " ".join(label.split()[:-1] + [alias]), "its description, with its label")
         for word, group in _thesaurus_words(label, groups):
             offer("dimension", dim["name"], word, f"thesaurus: {', '.join(group)}")
+        for said in dim.get("synonyms") or []:  # 'arrived late' said also 'landed late', 'arrived tardy'
+            for word, group in _words_swapped(" ".join(said.lower().split()), phrasings):
+                offer("dimension", dim["name"], word, f"thesaurus: {', '.join(group)}, in “{said}”")
         for word, rows in _money_in(dim, label, tables, thesaurus):
             offer("dimension", dim["name"], word, f"thesaurus: the amount of {rows} is money in")
     own_words = _own_words(tables, dimensions)
@@ -374,6 +378,18 @@ def _rows_described(description: str) -> list[str]:
         if 0 < cut <= 3:
             found.append(" ".join(words[:cut]))
     return found[:1]
+
+
+def _words_swapped(said: str, groups: list[list[str]]) -> Iterable[tuple[str, list[str]]]:
+    """A phrase with one of a group's words (whole) put in place of another ('arrived late' -> 'landed late')."""
+    padded = f" {said} "
+    for group in groups:
+        for member in group:
+            if f" {member} " not in padded:
+                continue
+            for other in group:
+                if other != member:
+                    yield padded.replace(f" {member} ", f" {other} ", 1).strip(), group
 
 
 def _thesaurus_words(label: str, groups: list[list[str]]) -> Iterable[tuple[str, list[str]]]:

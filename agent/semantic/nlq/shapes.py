@@ -424,6 +424,9 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
     # 'what share of flights out of JFK are operated by JetBlue': what qualifies the counted thing before
     # the verb is still the whole; the part is said after it
     verb = next((i for i in range(anchor, len(words.low)) if words.low[i] in _LINKING or _a_verb_only(words, i)), None)
+    if verb is None:  # 'flights to denver touch down late': a threshold said last is the part, what precedes the whole
+        compared = [_position(f, words) for f in intent.filters if f.op in (">", ">=", "<", "<=")]
+        verb = min((p for p in compared if p >= anchor), default=None)
     if verb is not None and any(anchor <= _position(f, words) < verb for f in intent.filters):
         anchor = verb
     part = [f for f in intent.filters if _position(f, words) >= anchor]

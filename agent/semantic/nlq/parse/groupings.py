@@ -120,6 +120,10 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
             continue  # 'in hours when the wind was over 25 mph': a clause, not a grouping
         if (numeric or mention.has("entity")) and not (cue or which or after_top):
             continue  # a measure ("average delay") or a counted thing ("how many planes")
+        if not (cue or which or after_top) and plural(state, mention) \
+                and state.cue_before(mention.start, _PLACE_CUES, skip=("the", "our", "all", "both", "three")):
+            mention.used = True  # 'departures from the nyc airports': every one of them, no grouping
+            continue
         if numeric and cue == ("by",) and any(m.has("rank") for m in state.mentions):
             continue  # 'largest order by total price': what ranks, not a grouping by every price
         if dims[0] == "day" and not single_month and not any("month" in e.words for e in mention.entries):
@@ -137,6 +141,9 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
         if which and not plural(state, mention):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+_PLACE_CUES = [("from",), ("at",), ("into",), ("out", "of"), ("to",)]
 
 
 def _the_measures_own_period(state: State, model: SemanticModel) -> None:

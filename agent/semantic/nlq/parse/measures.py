@@ -70,8 +70,8 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
             continue
         if mention.has("metric"):
             names = [e.name for e in mention.of("metric")]
-            if mention.start and state.tokens[mention.start - 1].low in _ROWS_CUES \
-                    and set(names) <= {t.count_metric for t in model.tables}:
+            if (mention.start and state.tokens[mention.start - 1].low in _ROWS_CUES or not counts_things
+                    and not _said_as_a_count(state, mention)) and set(names) <= {t.count_metric for t in model.tables}:
                 row_counts.append(names)  # 'avg delay … for departures': the rows the measure is of, maybe
             if len({model.metric_by_name[n].agg for n in names}) > 1:
                 # 'avg visit length' of a word naming the total and the average of one column: the aggregation said
@@ -206,6 +206,16 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
 
 
 _ROWS_CUES = frozenset({"for", "of", "among", "across", "on", "over"})
+
+
+def _said_as_a_count(state: State, mention: Mention) -> bool:
+    """'number of flights', 'flight count', 'the flights (count)': the rows' count asked in so many words."""
+    before = [t.low for t in state.tokens[max(0, mention.start - 2):mention.start]]
+    after = [t.low for t in state.tokens[mention.end:mention.end + 1]]
+    # ('flights and avg delay per carrier': listed beside another measure, it is one too)
+    return bool({"number", "count", "many", "total", "volume", "and", ",", "&", "plus"} & {*before[-1:], *after}
+                or {"number", "count", "many", "total", "volume"} & set(before)) \
+        or any(w in ("count", "number") for w in words_of(state, mention))
 
 
 def _without_rows_named(choices: list[list[str]], row_counts: list[list[str]], model: SemanticModel) -> list[list[str]]:
