@@ -2,7 +2,7 @@
 
 Two parts, both by default (`--part sim` or `--part real` for one):
 
-- sim: the bot's run slots (bot/jobs/fair.py, round-robin by person) against a plain semaphore
+- sim: the bot's run slots (bot/jobs/fair.py, round-robin by channel, then person; one channel here) against a plain semaphore
   (arrival order), on simulated runs (each holds a slot `--run-ms`; `--slots` at once).
 - real: the real bot in HTTP mode in this process over the real agent (offline model, demo
   warehouse, no Redis), Slack's Web API the stand-in from tests/support. Every question is a signed
