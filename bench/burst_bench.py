@@ -14,7 +14,8 @@ Two parts, both by default (`--part sim` or `--part real` for one):
 
 Per scheme: when each person got a first answer, answers/s, p50/p95 time to answer, Jain's fairness
 index over people's mean waits (1 = everyone waited alike), and replies that are not answers
-(refusals, "busy", errors). Prints figures; the real part exits non-zero unless every question was answered.
+(refusals, "busy", errors). The real part also polls `/readyz` through the burst and prints the worst
+event-loop lag it reported beside the worst a sleeper of the bench's own saw on the same loop. Prints figures; the real part exits non-zero unless every question was answered.
 
     python bench/burst_bench.py [--people 20] [--questions 5] [--slots 4] [--run-ms 50] [--part real]
     python bench/burst_bench.py --smoke     # sim 5 x 3, 10 ms runs; real 3 people x 2 questions
@@ -176,10 +177,13 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
             bare_acks = await asyncio.gather(*(send(bare_sender, q, "9") for q in burst.values()))
             conn.send(urls[0])
             cpu = CpuClock(leave_out=standin.pid)
+            health = HealthWatch(session, urls[0].removesuffix(EVENTS_PATH) + "/readyz")
             started = time.perf_counter()
+            health.start()
             acks = await asyncio.gather(*(send(bot_sender, q, "") for q in burst.values()))
             seen = await loop.run_in_executor(None, conn.recv)  # every answer in, or the time is up
             finished = time.perf_counter()
+            await health.stop()
             await runtime.jobs.drain()  # charts and CSVs after the answers
             drained = time.perf_counter()
             spent = cpu.spent()
@@ -196,10 +200,57 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
         print(f"notice seen ({seen['notices'].count(text)}x): {text}")
     ok = report(burst, started, finished, drained, list(acks), list(bare_acks), seen["click_acks"], people,
                 questions, think_s)
+    health.report(settings.loop_lag_limit_s)
     answers = max(1, sum(1 for q in burst.values() if q.answered_at))
     print("CPU per answer (what a loaded machine does not change much): " + ", ".join(
         f"{name} {seconds / answers * 1e3:.0f} ms" for name, seconds in spent.items()))
     return ok
+
+
+class HealthWatch:
+    """What /readyz says through the burst (polled every `every_s`), beside the event loop's lag as a
+    sleeper of the bench's own sees it on the same loop: /readyz reports the lag honestly when its
+    worst figure is the loop's worst, and it says 503 whenever the loop lagged past the limit."""
+
+    def __init__(self, session: Any, url: str, every_s: float = 0.25) -> None:
+        self.session, self.url, self.every_s = session, url, every_s
+        self.answers: list[tuple[int, float, list[str]]] = []  # status, reported lag, why not ready
+        self.lags: list[float] = []  # the bench's own sleeper: how late it woke, each time
+        self._tasks: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self._tasks = [asyncio.create_task(self._poll()), asyncio.create_task(self._sleeper())]
+
+    async def stop(self) -> None:
+        for task in self._tasks:
+            task.cancel()
+        await asyncio.gather(*self._tasks, return_exceptions=True)
+
+    async def _poll(self) -> None:
+        while True:
+            async with self.session.get(self.url) as response:
+                body = await response.json()
+            self.answers.append((response.status, body.get("loop_lag_s", 0.0), body.get("not_ready", [])))
+            await asyncio.sleep(self.every_s)
+
+    async def _sleeper(self) -> None:
+        interval = 0.05
+        while True:
+            due = time.perf_counter() + interval
+            await asyncio.sleep(interval)
+            self.lags.append(max(0.0, time.perf_counter() - due))
+
+    def report(self, limit_s: float) -> None:
+        if not self.answers:
+            print("/readyz during the burst: no answer")
+            return
+        ok = sum(1 for status, _, _ in self.answers if status == 200)
+        reasons = sorted({why for _, _, whys in self.answers for why in whys})
+        worst_reported = max(lag for _, lag, _ in self.answers)
+        worst_seen = max(self.lags, default=0.0)
+        print(f"/readyz during the burst: {len(self.answers)} polls, {ok} said 200, {len(self.answers) - ok} 503"
+              f"{' (' + ', '.join(reasons) + ')' if reasons else ''}; loop lag it reported max {worst_reported:.2f} s, "
+              f"the loop's own max {worst_seen:.2f} s (limit {limit_s:g} s)")
 
 
 class CpuClock:
