@@ -49,6 +49,7 @@ from bot.jobs.fair import FairSlots  # noqa: E402
 
 QUESTIONS_FILE = Path("/work/shared/eval/dev_questions.json")  # where the team keeps the demo questions
 SOAK_TARGET_PCT = 10.0  # issue 22: resident memory flat within ±10% over 2,000 answers without Redis
+SOAK_WAVE_S = 60.0  # a wave of the soak not answered by then is stuck (or its people were told to slow down)
 FALLBACK_QUESTIONS = ["number of flights by origin", "average departure delay by month",
                       "average arrival delay by origin airport", "number of flights by carrier"]
 
@@ -245,19 +246,25 @@ def rss_mib(pid: int | str = "self") -> float:
 async def soak_part(answers: int, people: int, think_s: float, timeout_s: float) -> bool:
     """The bot's own memory over many answers (no Redis): waves of one question from each of `people`,
     each new question in a thread of its own, each wave answered (charts and CSVs attached) before the
-    next; the process's resident memory after a tenth of the answers and at every tenth after."""
+    next; the process's resident memory after a tenth of the answers and at every tenth after. A
+    question answered otherwise (told to slow down, an error) ends the soak: its figures would not hold."""
     import aiohttp
     from tests.support.slack_requests import SlackSender, mention
 
     texts = demo_questions()
     waves = max(1, -(-answers // people))
-    soak = [Question(f"US{n % people}", texts[n % len(texts)], f"{2000 + n // people}.{n % people:06d}")
+    # Ten times as many people as ask in a wave, each asking every tenth wave: one person asking in every
+    # wave would meet USER_RATE_LIMIT_PER_MINUTE and be told to slow down instead of answered.
+    soak = [Question(f"US{n % (people * 10)}", texts[n % len(texts)], f"{2000 + n // people}.{n % people:06d}")
             for n in range(waves * people)]
     async with bot_over_http([(q.person, q.ts) for q in soak], think_s, timeout_s) as bot:
         registry = bot.runtime.metrics.registry
 
         def delivered() -> float:
             return registry.get_sample_value("sda_answers_total", {"kind": "answer"}) or 0.0
+
+        def errors() -> float:
+            return registry.get_sample_value("sda_answers_total", {"kind": "error"}) or 0.0
 
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
             sender = SlackSender(bot.urls[0], SECRET, session)
@@ -274,8 +281,12 @@ async def soak_part(answers: int, people: int, think_s: float, timeout_s: float)
                 statuses = await asyncio.gather(*(sender.event(
                     mention(q.text, ts=q.ts, channel=CHANNEL, user=q.person)) for q in asked))
                 assert all(status == 200 for status, _ in statuses), statuses
+                wave_deadline = min(deadline, time.monotonic() + SOAK_WAVE_S)
                 while delivered() < expected:
-                    if time.monotonic() > deadline:
+                    if errors():
+                        print(f"soak: wave {wave + 1}: {errors():.0f} error replies")
+                        return False
+                    if time.monotonic() > wave_deadline:  # told to slow down, or stuck
                         print(f"soak: wave {wave + 1} not all answered in time ({delivered():.0f} answers)")
                         return False
                     await asyncio.sleep(0.05)
