@@ -14,6 +14,7 @@ from pydantic import Field, SecretStr, ValidationError, field_validator
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
 from agent.budget.inputs import MAX_SQL_CHARS, MAX_SQL_DEPTH
+from agent.budget.machine import usable_cpus
 from agent.errors import SettingsError
 
 
@@ -67,7 +68,9 @@ class Settings(BaseSettings):
     max_question_chars: int = Field(default=2000, ge=1)
     max_sql_chars: int = Field(default=MAX_SQL_CHARS, ge=1)
     max_sql_depth: int = Field(default=MAX_SQL_DEPTH, ge=1)  # brackets and CASE; sqlglot recurses once per level
-    cpu_workers: int = Field(default=2, ge=1)  # worker processes for parse, guard, fix, explain
+    # Worker processes for parse, guard, fix, explain, the question's reading and the chart: one per CPU
+    # this process may use (its affinity, at most its container's CPU quota), so a burst uses every core.
+    cpu_workers: int = Field(default_factory=usable_cpus, ge=1)
     cpu_step_budget_s: float = Field(default=10.0, gt=0)
 
     # Agent behaviour

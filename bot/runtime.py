@@ -85,7 +85,7 @@ def build_runtime(
                               slack_auth)
     if store is None:
         log.info("state: in-process store (one process only)")
-        store = InMemoryStateStore()
+        store = InMemoryStateStore(session_ttl_s=settings.session_idle_ttl_s, max_threads=settings.memory_sessions_max)
     turns = TurnRunner(
         agent, client, store, progress_interval_s=interval,
         user_concurrency=settings.user_concurrency, user_hold_ttl_s=_hold_ttl_s(settings),

@@ -65,8 +65,8 @@ class TurnRunner:
         self._clock = clock
         self._progress_interval_s = progress_interval_s
         self.stream_answers = stream_answers
-        # Only agent runs queue for a slot, taken round-robin by person; the first feedback is never
-        # held back by other people's questions.
+        # Only agent runs queue for a slot, taken round-robin by channel and by person within each; the
+        # first feedback is never held back by other people's questions.
         self._run_slots = FairSlots(max_concurrent_runs)
         self._on_reply = on_reply  # metrics: every reply delivered
         self._ack_first = ack_first or AckFirst()
@@ -210,7 +210,7 @@ class TurnRunner:
                 request_id=job.request_id,
             )
         try:
-            async with self._run_slots.slot(job.where.user or job.where.channel):
+            async with self._run_slots.slot(job.where.user or job.where.channel, job.where.channel):
                 self._running[job.job_id] = self._clock()
                 try:
                     return await self._agent_reply(job, session_id, delivery)

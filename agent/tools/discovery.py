@@ -11,7 +11,7 @@ from agent.catalog.models import TableMatch
 from agent.tools.results import tool_result
 from agent.context import AgentContext
 from agent.tools.nearest import nearest_readings
-from agent.tools.semantic import SemanticParse, compile_checked, compiled, semantic_tables
+from agent.tools.semantic import SemanticParse, compile_checked, compiled, semantic_tables, sql_dialect
 from agent.tools.thread import InThread, read_in_thread
 from agent.tools.spec import AgentName, FinalIntent, ToolName, ToolSpec
 
@@ -49,7 +49,7 @@ async def data_discovery(
     # date'), where the catalog search only matches words: what it needs is the data
     thread = await read_in_thread(ctx, runtime.state, user_question, None)
     if thread.intent is not None:  # an edit of the thread's last reading reads the tables it reads
-        needed = list(compiled(ctx.semantic, thread.intent).tables)
+        needed = list(compiled(ctx.semantic, thread.intent, sql_dialect(ctx)).tables)
     else:  # the SQL will compile the router's reading when it gave one that compiles: its tables
         needed = _read_tables(ctx, thread, reading) or await semantic_tables(ctx, thread.question)
     if not matches and needed:

@@ -67,16 +67,22 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
     async def read() -> list[Extraction]:
         await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
         shared = ctx.cpu.share(ctx.semantic, ctx.values)
-        return await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, questions)
+        dialect = sql_dialect(ctx)
+        extractions, ready = await ctx.cpu.run(
+            steps.READING_QUESTION, steps.read_and_compile, shared, questions, dialect
+        )
+        for intent_json, query in ready:  # compiled in the worker: discovery and the SQL find them kept
+            _keep(ctx.semantic, intent_json, dialect, query)
+        return extractions
 
-    return await ctx.readings.once((steps.read_questions.__name__, tuple(questions)), read)
+    return await ctx.readings.once((steps.read_and_compile.__name__, tuple(questions)), read)
 
 
 def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse:
     extraction = extractions[0]  # the turn's shared reading: read here, never changed
     intent = extraction.intent
     if len(extractions) > 1 and intent is not None:
-        intent = _latest_wins(intent, extractions[1].intent)
+        intent = steps.latest_wins(intent, extractions[1].intent)
     unknown = [
         f"'{u.text}'" + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
         for u in extraction.unknown_values
@@ -105,17 +111,6 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     )
 
 
-def _latest_wins(merged: StructuredIntent, latest: StructuredIntent | None) -> StructuredIntent:
-    """In a follow-up ("what about JFK?"), what the latest message filters on replaces the earlier filter
-    on the same field, instead of adding to it."""
-    if latest is None:
-        return merged
-    latest_filters = {f.field: f for f in latest.filters}
-    filters = [latest_filters.pop(f.field, f) for f in merged.filters] if latest_filters else merged.filters
-    time = latest.time if latest.time is not None and not latest.time.is_empty() else merged.time
-    return merged.model_copy(update={"filters": filters, "time": time})
-
-
 def router_reading(state: CommonAgentState, discovery_call_id: str | None, question: str) -> SemanticParse | None:
     """The reading an LLM router gave with its data_discovery call (it reads the question in the same call
     that picks the tool, so nothing reads it a second time), when that call was about this very question."""
@@ -134,7 +129,7 @@ async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
         return list((await read_question(ctx, question))[0].understood_tables)
     if parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
         return []
-    return list(compiled(ctx.semantic, parse.intent).tables)
+    return list(compiled(ctx.semantic, parse.intent, sql_dialect(ctx)).tables)
 
 
 # Compiled queries kept: discovery compiles a question's reading for its tables and generate_sql
@@ -145,17 +140,28 @@ _COMPILED: OrderedDict[tuple[int, str, str], tuple[SemanticModel, CompiledQuery]
 
 def compiled(model: SemanticModel, intent: StructuredIntent, dialect: str = "duckdb") -> CompiledQuery:
     """`compile_intent`, answered from the last MAX_COMPILED compiles of the same model, reading and
-    dialect (a compiled query is never changed by its users: plain strings and a list they copy)."""
-    key = (id(model), intent.model_dump_json(), dialect)
-    known = _COMPILED.get(key)
+    dialect (a compiled query is never changed by its users: plain strings and a list they copy),
+    those the question's reading compiled in its worker included (`read_question`)."""
+    intent_json = intent.model_dump_json()
+    known = _COMPILED.get((id(model), intent_json, dialect))
     if known is not None and known[0] is model:  # the model is kept with it, so its id is its own
-        _COMPILED.move_to_end(key)
+        _COMPILED.move_to_end((id(model), intent_json, dialect))
         return known[1]
     query = compile_intent(intent, model, dialect)
-    _COMPILED[key] = (model, query)
+    _keep(model, intent_json, dialect, query)
+    return query
+
+
+def _keep(model: SemanticModel, intent_json: str, dialect: str, query: CompiledQuery) -> None:
+    _COMPILED[(id(model), intent_json, dialect)] = (model, query)
+    _COMPILED.move_to_end((id(model), intent_json, dialect))
     if len(_COMPILED) > MAX_COMPILED:
         _COMPILED.popitem(last=False)
-    return query
+
+
+def sql_dialect(ctx: AgentContext) -> str:
+    """The warehouse's dialect: what the SQL is compiled in (the model's expressions are written in it)."""
+    return getattr(ctx.warehouse, "dialect", "duckdb")
 
 
 def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[CompiledQuery | None, list[str]]:
@@ -165,10 +171,8 @@ def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[Compil
     problems = validate_intent(intent, ctx.semantic)
     if problems:
         return None, problems
-    # straight in the warehouse's dialect (the model's expressions are written in it too)
-    dialect = getattr(ctx.warehouse, "dialect", "duckdb")
     try:
-        return compiled(ctx.semantic, intent, dialect), []
+        return compiled(ctx.semantic, intent, sql_dialect(ctx)), []
     except IntentError as exc:
         return None, [str(exc)]
 

@@ -20,9 +20,13 @@ from agent.budget.sharing import shared
 from agent.charts.spec import ChartSpec
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
+from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.extract import Extraction, extract_intent
 from agent.semantic.nlq.follow_up import FollowUp, read_follow_up
-from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.compile.intent import StructuredIntent, validate_intent
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.dates import with_latest_dates
+from agent.semantic.model.values import ValueIndex
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
 from agent.sql.checked import CheckedQuery, SqlInput, sql_text
@@ -122,6 +126,49 @@ def read_questions(semantic: Path, questions: Sequence[str]) -> list[Extraction]
     """The offline semantic parse of each question, with the model and values shared at `semantic`."""
     model, values = shared(semantic)
     return [extract_intent(question, model, values) for question in questions]
+
+
+def read_and_compile(
+    semantic: Path, questions: Sequence[str], dialect: str
+) -> tuple[list[Extraction], list[tuple[str, CompiledQuery]]]:
+    """`read_questions`, and the SQL of the reading they make (the whole question's, a follow-up's
+    latest message winning) compiled here too, for `dialect`: each compile checks every definition
+    of the model (several ms a new question), work that would otherwise hold the event loop. The
+    compiled queries come back by the intent they compile (as JSON), for the caller's cache."""
+    model, values = shared(semantic)
+    extractions = [extract_intent(question, model, values) for question in questions]
+    intent = extractions[0].intent
+    if intent is not None and len(extractions) > 1:
+        intent = latest_wins(intent, extractions[1].intent)
+    return extractions, ([] if intent is None else _compiled(intent, model, values, dialect))
+
+
+def _compiled(
+    intent: StructuredIntent, model: SemanticModel, values: ValueIndex, dialect: str
+) -> list[tuple[str, CompiledQuery]]:
+    """The intent compiled as it is, and as the SQL step compiles it (a relative period given its dates)."""
+    dated, undated = with_latest_dates(intent, model, values)
+    candidates = [intent] if undated is not None or dated == intent else [intent, dated]
+    done = []
+    for candidate in candidates:
+        if validate_intent(candidate, model):
+            continue
+        try:
+            done.append((candidate.model_dump_json(), compile_intent(candidate, model, dialect)))
+        except IntentError:
+            continue
+    return done
+
+
+def latest_wins(merged: StructuredIntent, latest: StructuredIntent | None) -> StructuredIntent:
+    """In a follow-up ("what about JFK?"), what the latest message filters on replaces the earlier filter
+    on the same field, instead of adding to it."""
+    if latest is None:
+        return merged
+    latest_filters = {f.field: f for f in latest.filters}
+    filters = [latest_filters.pop(f.field, f) for f in merged.filters] if latest_filters else merged.filters
+    time = latest.time if latest.time is not None and not latest.time.is_empty() else merged.time
+    return merged.model_copy(update={"filters": filters, "time": time})
 
 
 def read_edit(semantic: Path, previous: StructuredIntent, message: str) -> FollowUp:

@@ -7,11 +7,19 @@ methods, so nothing else in bot/ knows where state lives.
 from __future__ import annotations
 
 import time
+from collections import OrderedDict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Literal, Protocol
 
 from pydantic import BaseModel
+
+from agent.api import SESSION_IDLE_TTL_S
+
+# Without Redis: threads whose session this process remembers (MEMORY_SESSIONS_MAX in the runtime),
+# as the agent keeps at most that many sessions; retry copies of failed jobs are swept past this many.
+MAX_THREADS = 300
+SWEEP_JOBS_FROM = 1_000
 
 
 class Feedback(BaseModel):
@@ -53,11 +61,15 @@ class StateStore(Protocol):
 
 @dataclass
 class InMemoryStateStore:
-    """The zero-configuration store: correct for a single process, lost on restart."""
+    """The zero-configuration store: correct for a single process, lost on restart. Bounded like its
+    Redis twin: a thread's session is forgotten once idle `session_ttl_s` (each use renews it), and past
+    `max_threads` the least recently used thread goes; a failed job's retry copy lapses after its TTL."""
 
     clock: Callable[[], float] = time.monotonic
+    session_ttl_s: float = SESSION_IDLE_TTL_S
+    max_threads: int = MAX_THREADS
     _claims: dict[str, float] = field(default_factory=dict)
-    _sessions: dict[str, str] = field(default_factory=dict)
+    _sessions: OrderedDict[str, tuple[str, float]] = field(default_factory=OrderedDict)  # thread -> (session, last use)
     _jobs: dict[str, tuple[str, float]] = field(default_factory=dict)
     _hits: dict[tuple[str, int], int] = field(default_factory=dict)
     _holds: dict[str, dict[str, float]] = field(default_factory=dict)
@@ -74,10 +86,30 @@ class InMemoryStateStore:
         return True
 
     async def session_for(self, thread_key: str) -> str | None:
-        return self._sessions.get(thread_key)
+        known = self._sessions.get(thread_key)
+        now = self.clock()
+        if known is None or now - known[1] > self.session_ttl_s:
+            self._sessions.pop(thread_key, None)
+            return None
+        self._sessions[thread_key] = (known[0], now)  # used: its idle time starts again, as Redis' GETEX
+        self._sessions.move_to_end(thread_key)
+        return known[0]
 
     async def bind_session(self, thread_key: str, session_id: str) -> None:
-        self._sessions[thread_key] = session_id
+        now = self.clock()
+        self._sessions[thread_key] = (session_id, now)
+        self._sessions.move_to_end(thread_key)
+        # The least recently used come first: drop them while too many, or idle too long.
+        while self._sessions:
+            _, (_, used) = next(iter(self._sessions.items()))
+            if len(self._sessions) <= self.max_threads and now - used <= self.session_ttl_s:
+                break
+            self._sessions.popitem(last=False)
+
+    @property
+    def threads(self) -> int:
+        """Threads whose session is remembered (some may have expired since)."""
+        return len(self._sessions)
 
     async def record_feedback(self, feedback: Feedback) -> None:
         self.feedback[(feedback.channel, feedback.message_ts, feedback.user)] = feedback
@@ -89,7 +121,10 @@ class InMemoryStateStore:
         return self._hits[(key, window)]
 
     async def save_job(self, job_id: str, payload: str, ttl_s: int) -> None:
-        self._jobs[job_id] = (payload, self.clock() + ttl_s)
+        now = self.clock()
+        if len(self._jobs) >= SWEEP_JOBS_FROM:
+            self._jobs = {k: v for k, v in self._jobs.items() if v[1] > now}
+        self._jobs[job_id] = (payload, now + ttl_s)
 
     async def load_job(self, job_id: str) -> str | None:
         saved = self._jobs.get(job_id)

@@ -151,7 +151,7 @@ async def test_a_question_the_parser_never_finishes_costs_its_budget_and_others_
     offline_context, monkeypatch
 ):
     pool = CpuPool(workers=1, budget_s=2.0, preload=steps.PRELOAD)
-    monkeypatch.setattr(steps, "read_questions", endless_read)
+    monkeypatch.setattr(steps, "read_and_compile", endless_read)
     assistant = Assistant(dataclasses.replace(offline_context, cpu=pool))
     try:
         stuck = await asyncio.wait_for(

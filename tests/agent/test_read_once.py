@@ -36,13 +36,13 @@ async def test_a_data_question_parses_its_sql_once_and_reads_the_question_once(a
     spy = ParseSpy(monkeypatch)
     asked = await agent.reply(agent.ask("read-once-data", "Average arrival delay by carrier"))
     assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql", asked.text
-    assert pool.steps.count(steps.read_questions.__name__) == 1, pool.steps
+    assert pool.steps.count(steps.read_and_compile.__name__) == 1, pool.steps
     answered = await agent.reply(agent.resume("read-once-data", "run"))
     assert answered.error is None and answered.rows, answered.text
     # once, or not at all where this process checked the same text for an earlier request (the warehouse
     # keeps what it checked, and the compile is kept per model): never twice
     assert spy.of(answered.sql) <= 1, spy.queries()
-    assert steps.read_questions.__name__ not in pool.steps[1:], pool.steps  # running it reads nothing again
+    assert steps.read_and_compile.__name__ not in pool.steps[1:], pool.steps  # running it reads nothing again
     assert all(n == 1 for n in spy.queries().values()), spy.queries()
 
 
@@ -54,7 +54,7 @@ async def test_a_follow_up_reads_its_edit_once(assistant, monkeypatch):
     edited = await agent.reply(agent.ask("read-once-edit", "now by month"))
     assert edited.sql and "month" in edited.sql.lower(), edited.text
     assert pool.steps.count(steps.read_edit.__name__) == 1, pool.steps
-    assert steps.read_questions.__name__ not in pool.steps, pool.steps
+    assert steps.read_and_compile.__name__ not in pool.steps, pool.steps
 
 
 @pytest.mark.parametrize(
@@ -96,3 +96,45 @@ async def test_the_guard_judges_a_data_question_s_sql_once(assistant, monkeypatc
     answered = await agent.reply(agent.resume("guard-once", "run"))
     assert answered.error is None and answered.rows, answered.text
     assert len(judged) == 1, judged
+
+
+async def test_a_new_questions_sql_is_compiled_in_the_worker_that_reads_it(assistant, monkeypatch):
+    """Compiling checks every definition of the model (several ms a new question): done beside the
+    reading in its CPU worker, discovery and the SQL find it kept, and this process compiles nothing."""
+    from agent.tools import semantic
+
+    agent, pool = assistant
+    monkeypatch.setattr(semantic, "_COMPILED", type(semantic._COMPILED)())  # nothing kept from other tests
+    here: list[str] = []
+    compile_intent = semantic.compile_intent
+
+    def counted(intent, model, dialect="duckdb"):
+        here.append(intent.model_dump_json())
+        return compile_intent(intent, model, dialect)
+
+    monkeypatch.setattr(semantic, "compile_intent", counted)
+    asked = await agent.reply(agent.ask("compiled-there", "Average departure delay by origin in March 2013"))
+    assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql", asked.text
+    assert pool.steps.count(steps.read_and_compile.__name__) == 1, pool.steps
+    answered = await agent.reply(agent.resume("compiled-there", "run"))
+    assert answered.error is None and sorted(r[0] for r in answered.rows) == ["EWR", "JFK", "LGA"], answered.text
+    assert here == []
+
+
+def test_the_worker_compiles_the_reading_as_the_sql_step_will(offline_context):
+    """A relative period is compiled with the dates the data's latest date gives it; a follow-up's
+    latest message wins; a question with no reading compiles nothing."""
+    from agent.tools.semantic import compile_checked
+
+    offline_context.values.read_all_latest(offline_context.semantic)
+    path = offline_context.cpu.share(offline_context.semantic, offline_context.values)
+    extractions, ready = steps.read_and_compile(path, ["number of flights by origin last month"], "duckdb")
+    intent = extractions[0].intent
+    assert intent is not None and [key for key, _ in ready] == [intent.model_dump_json()]
+    assert ready[0][1] == compile_checked(offline_context, intent)[0] and "2013-12" in ready[0][1].sql
+
+    follow_up = ["average departure delay at JFK by month  and at EWR", "and at EWR"]
+    extractions, ready = steps.read_and_compile(path, follow_up, "duckdb")
+    assert len(ready) == 1 and "EWR" in ready[0][1].sql and "JFK" not in ready[0][1].sql
+
+    assert steps.read_and_compile(path, ["write me a poem about autumn"], "duckdb")[1] == []

@@ -47,6 +47,57 @@ async def test_saved_jobs_expire():
     assert await store.load_job("j") is None
 
 
+async def test_a_threads_session_is_forgotten_once_idle_and_each_use_renews_it():
+    """As the Redis store's thread key, whose TTL slides with use (SESSION_IDLE_TTL_S)."""
+    clock = Clock()
+    store = InMemoryStateStore(clock=clock, session_ttl_s=60)
+    await store.bind_session("C:1", "s1")
+    await store.bind_session("C:2", "s2")
+    clock.now += 50
+    assert await store.session_for("C:1") == "s1"  # used: idle from now
+    clock.now += 50
+    assert await store.session_for("C:1") == "s1"
+    assert await store.session_for("C:2") is None  # idle 100 s
+    clock.now += 61
+    assert await store.session_for("C:1") is None
+    assert store.threads == 0
+
+
+async def test_past_the_cap_the_least_recently_used_thread_is_forgotten():
+    clock = Clock()
+    store = InMemoryStateStore(clock=clock, max_threads=2)
+    await store.bind_session("C:a", "sa")
+    await store.bind_session("C:b", "sb")
+    assert await store.session_for("C:a") == "sa"  # a used again: b is the least recent
+    await store.bind_session("C:c", "sc")
+    assert store.threads == 2
+    assert await store.session_for("C:b") is None
+    assert await store.session_for("C:a") == "sa" and await store.session_for("C:c") == "sc"
+
+
+async def test_the_store_stays_bounded_over_many_threads_and_failed_jobs():
+    clock = Clock()
+    store = InMemoryStateStore(clock=clock, max_threads=50)
+    for n in range(5_000):
+        await store.bind_session(f"C:{n}", f"s{n}")
+        await store.save_job(f"job-{n}", "{}", 5)  # a failed answer's retry copy
+        clock.now += 1
+    assert store.threads == 50
+    assert len(store._jobs) <= 1_000
+
+
+async def test_the_runtime_bounds_its_store_by_the_sessions_settings(bot_settings, fake_agent):
+    from bot.runtime import build_runtime
+
+    settings = bot_settings.model_copy(update={"session_idle_ttl_s": 120, "memory_sessions_max": 7, "redis_url": None})
+    runtime = build_runtime(settings, fake_agent)
+    try:
+        assert isinstance(runtime.store, InMemoryStateStore)
+        assert runtime.store.session_ttl_s == 120 and runtime.store.max_threads == 7
+    finally:
+        await runtime.close()
+
+
 async def test_drain_waits_for_jobs_submitted_while_draining_and_survives_a_crash():
     done = []
     runner: InProcessJobRunner

@@ -194,6 +194,54 @@ async def test_readyz_flips_while_wedged_and_while_the_loop_lags(bot, fake_agent
         await runner.cleanup()
 
 
+async def test_readyz_right_after_a_stall_says_so_even_from_its_cache(bot, fake_agent):
+    """The request that waited behind a stall is answered before the lag probe wakes again, and a
+    report checked a moment before said ready: it must still say the loop lagged, and by how much."""
+    readiness = Readiness(agent_health=fake_agent.health, lag=LoopLag(interval_s=0.05, window_s=0.4), lag_limit_s=0.3, cache_s=60)
+    readiness.start()
+    try:
+        await asyncio.sleep(0.2)
+        assert (await readiness.check())["ready"] is True
+        time.sleep(1.0)  # noqa: ASYNC251 - CPU work holding the event loop, as a burst's would
+        report = await readiness.check()  # cached, and the probe has not run since the stall
+        assert report["ready"] is False and report["not_ready"] == ["loop_lag"]
+        assert report["loop_lag_s"] >= 0.9 and readiness.state["loop_lag_seconds"] >= 0.9
+        assert readiness.state["ready"] is False
+        await asyncio.sleep(0.05 * 10)  # the probe's window slides past the stall
+        report = await readiness.check()
+        assert report["ready"] is True and report["loop_lag_s"] < 0.3 and "not_ready" not in report
+    finally:
+        await readiness.close()
+
+
+async def test_the_lag_probe_measures_late_wake_ups_and_owes_nothing_once_closed():
+    lag = LoopLag(interval_s=0.02, window_s=0.06)
+    lag.start()
+    await asyncio.sleep(0.1)
+    assert lag.lag_s < 0.1
+    time.sleep(0.3)  # noqa: ASYNC251
+    assert lag.lag_s >= 0.25  # owed, before the probe has woken
+    await asyncio.sleep(0.01)
+    assert lag.lag_s >= 0.25  # measured, once it has
+    await lag.close()
+    await asyncio.sleep(0.05)
+    assert lag.lag_s >= 0.25  # what it last measured; nothing owed grows after close
+    assert lag._due is None
+
+
+async def test_the_default_probe_sees_a_stall_that_begins_while_it_sleeps():
+    """What a request arriving during the stall waits: within one probe interval of the stall's length."""
+    lag = LoopLag()
+    lag.start()
+    try:
+        await asyncio.sleep(0.12)  # the probe is somewhere in its sleep
+        time.sleep(0.3)  # noqa: ASYNC251 - a stall on the loop
+        await asyncio.sleep(0.01)
+        assert lag.lag_s >= 0.24  # a 250 ms sleeper, woken 0.13 s into the stall, said 0.17
+    finally:
+        await lag.close()
+
+
 async def test_readyz_reports_job_slots_stuck_past_their_deadline(bot_settings, fake_agent):
     now = [0.0]
     turns = TurnRunner(fake_agent, build_web_client(bot_settings), InMemoryStateStore(), clock=lambda: now[0])

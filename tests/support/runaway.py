@@ -51,11 +51,11 @@ def _is_method(function: Callable) -> bool:
     return bool(parameters) and parameters[0] == "self"
 
 
-def endless_read(semantic, questions: list[str]):
-    """Stands in for `steps.read_questions` in a CPU worker: a question that mentions `runaway` is read
+def endless_read(semantic, questions: list[str], dialect: str):
+    """Stands in for `steps.read_and_compile` in a CPU worker: a question that mentions `runaway` is read
     forever (a pathological parse); any other is read by the real step."""
     from agent.tools import steps  # the worker's own module: the test's patch lives in the bot's process
 
     if any(RUNAWAY_MARK in question for question in questions):
         spin()
-    return steps.read_questions(semantic, questions)
+    return steps.read_and_compile(semantic, questions, dialect)
