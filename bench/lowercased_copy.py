@@ -11,10 +11,11 @@ comments are untouched. The questions are the source's, their gold SQL's identif
 
 from __future__ import annotations
 
+import argparse
 import json
 import re
 import subprocess
-import sys
+import tempfile
 from pathlib import Path
 
 import sqlglot
@@ -71,8 +72,27 @@ def bakeoff(out: Path) -> None:
                "", "SELECT count(*) FROM challenges")
 
 
+def smoke() -> None:
+    """The questions' rewriting alone, into a temporary folder: no database is dropped or made (CI runs this)."""
+    with tempfile.TemporaryDirectory() as folder:
+        for source, dialect in (("pizza", "postgres"), ("bakeoff", "mysql")):
+            _questions(source, Path(folder) / f"{source}_lc", dialect, "", "", "")
+            items = json.loads((Path(folder) / f"{source}_lc" / "questions.json").read_text(encoding="utf-8"))
+            quoted = [i["id"] for i in items if i.get("sql") and re.search(r'"[A-Z]|`[A-Z]', i["sql"])]
+            if quoted:
+                raise SystemExit(f"{source}: identifiers left in capitals in {', '.join(quoted)}")
+    print("lowercased_copy smoke: the gold questions of pizza and bakeoff rewrite in lower case")
+
+
 if __name__ == "__main__":
-    folder = Path(sys.argv[1] if len(sys.argv) > 1 else "/tmp/lowercased")
-    pizza(folder)
-    bakeoff(folder)
-    print(f"--extra {folder}/pizza_lc --extra {folder}/bakeoff_lc")
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("out", nargs="?", default="/tmp/lowercased", help="where the copies' question sets go")
+    parser.add_argument("--smoke", action="store_true", help="rewrite the questions only; touch no database")
+    args = parser.parse_args()
+    if args.smoke:
+        smoke()
+    else:
+        folder = Path(args.out)
+        pizza(folder)
+        bakeoff(folder)
+        print(f"--extra {folder}/pizza_lc --extra {folder}/bakeoff_lc")
