@@ -245,3 +245,14 @@ def test_how_many_days_counts_the_days_that_have_rows(read):
 def test_how_many_days_of_a_measure_in_days_is_not_a_count_of_days(read):
     said = read("how many days were books out on loan in total?").intent
     assert said is None or not said.count_groups
+
+
+def test_the_models_fixed_word_lists_are_phrased_once_not_per_question(ask):
+    from agent.semantic.nlq.parse.state import _phrased
+
+    ask("what share of flights to denver were cancelled on christmas eve, by carrier?")  # every list phrased once
+    before = _phrased.cache_info().misses
+    for question in ("which carrier had the most flights to denver?", "flights that never left jfk in march",
+                     "average arrival delay by month for united"):
+        ask(question)
+    assert _phrased.cache_info().misses == before  # the passes read them again, never phrase them again

@@ -24,6 +24,7 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.sqlgen import dimension_filter
 from agent.text.words import lemmas
 from agent.text.phrases import phrase
+from agent.semantic.nlq.parse.state import phrased
 from agent.semantic.spec.where import ParsedFilter
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
@@ -533,7 +534,7 @@ def _unknown_groups(intent: StructuredIntent, model: SemanticModel) -> Structure
 
 def _unexplained(words: _Words, model: SemanticModel) -> str | None:
     covered = words.covered()
-    meaning = {phrase(w) for w in model.meaning_words}
+    meaning = set(phrased(model.meaning_words))
     left: list[str] = []
     for i, token in enumerate(words.state.tokens):
         if i in covered:

@@ -17,8 +17,8 @@ from datetime import date, timedelta
 
 from agent.semantic.compile.intent import MonthDay, RelativePeriod, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model.runtime import SemanticModel
-from agent.semantic.nlq.parse.state import RANGE_WORDS, State, consume_with_mentions
-from agent.text.phrases import Token, phrase
+from agent.semantic.nlq.parse.state import RANGE_WORDS, State, consume_with_mentions, phrased
+from agent.text.phrases import Token
 from agent.semantic.model.values import ValueIndex
 
 
@@ -130,7 +130,7 @@ def _is_year(tokens: list[Token], i: int) -> bool:
 def _relative(state: State, model: SemanticModel, found: Dates) -> None:
     tokens = state.tokens
     low = [t.low for t in tokens]
-    cues = sorted((phrase(c) for c in model.relative_cues), key=len, reverse=True)
+    cues = sorted(phrased(model.relative_cues), key=len, reverse=True)
     grains = {word: grain for grain, words in model.relative_grains.items() for word in words}
     for i in range(len(tokens)):
         cue = next((c for c in cues if tuple(low[i:i + len(c)]) == c), None)
@@ -211,7 +211,7 @@ def moving_holiday(state: State, model: SemanticModel, has_dates: bool) -> str |
     """A holiday whose date moves: with dates said beside it, those dates are what it means (its
     words, and 'week' or 'weekend' after it, are understood); alone, a sentence asking for dates."""
     low = [t.low for t in state.tokens]
-    for name in sorted((phrase(h) for h in model.moving_holidays), key=len, reverse=True):
+    for name in sorted(phrased(model.moving_holidays), key=len, reverse=True):
         for i in range(len(low) - len(name) + 1):
             if tuple(low[i:i + len(name)]) != name:
                 continue

@@ -21,8 +21,9 @@ from agent.semantic.nlq.parse.state import (
     mention_at,
     mention_text,
     names_the_data,
+    phrased,
 )
-from agent.text.phrases import STOPWORDS, phrase
+from agent.text.phrases import STOPWORDS
 from agent.text.words import lemmas, noun_forms
 from agent.semantic.model.values import ValueIndex, base_name
 from agent.semantic.nlq.parse.draft import Draft
@@ -197,7 +198,7 @@ def _compared_dimensions(state: State, placed: list[tuple[Mention, str]]) -> lis
 def _value_cue_before(state: State, mention: Mention, entry: Entry, model: SemanticModel) -> bool:
     """A cue word of the dimension ('to den'), or its own name right before ('return flag R', 'status = F')."""
     dimension = model.dimension_by_name[entry.dimension_value[0]]
-    if state.cue_before(mention.start, [phrase(c) for c in dimension.value_cues]) is not None:
+    if state.cue_before(mention.start, list(phrased(dimension.value_cues))) is not None:
         return True
     j = mention.start
     while j > 0 and state.tokens[j - 1].low in {"is", "=", "of", "was"}:
@@ -252,7 +253,7 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
     if after is not None:
         return next(e.name for e in after.of("dimension") if e.name in dims)
     for dim in dims:
-        cues = [phrase(c) for c in model.dimension_by_name[dim].value_cues]
+        cues = list(phrased(model.dimension_by_name[dim].value_cues))
         if cues and state.cue_before(mention.start, cues):
             return dim
     in_thread = next((dim for dim in dims if dim in thread_fields), None)
@@ -263,11 +264,11 @@ def _cued_elsewhere(state: State, mention: Mention, dims: list[str], model: Sema
     """The dimension a cue word right before a value names ('leaving' for the origin), when no dimension
     holding the value has that cue: the value is not one of that dimension's, whatever else it is."""
     for dim in model.dimensions:
-        cues = [phrase(c) for c in dim.value_cues]
+        cues = list(phrased(dim.value_cues))
         said = state.cue_before(mention.start, cues) if dim.name not in dims and cues else None
         if said is None or (len(said) == 1 and said[0] in STOPWORDS):
             continue  # only a cue of its own says it ('leaving'): 'to', 'on' say many things ('the ratio of A to B')
-        if not any(state.cue_before(mention.start, [phrase(c) for c in model.dimension_by_name[d].value_cues])
+        if not any(state.cue_before(mention.start, list(phrased(model.dimension_by_name[d].value_cues)))
                    for d in dims):
             return dim.name
     return None
@@ -295,7 +296,7 @@ def _the_things_own_name(dims: list[str], model: SemanticModel) -> str | None:
 def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> list[UnknownValue]:
     """Code-like words ('ZZ', 'XYZ') that match nothing are reported, never silently dropped."""
     understood = covered(state) | {i for m in state.mentions for i in range(m.start, m.end)}
-    value_cues = [phrase(c) for d in model.dimensions if d.values for c in d.value_cues]
+    value_cues = list(phrased(c for d in model.dimensions if d.values for c in d.value_cues))
     unknown = []
     for index, token in enumerate(state.tokens):
         if index in understood or re.fullmatch(r"[QH][1-4]", token.text) or names_the_data(state, index, model.coverage) \
@@ -314,7 +315,7 @@ def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> l
                 before.used = True
         if dim is None:
             for candidate in (d for d in model.dimensions if d.values and d.value_cues):
-                if state.cue_before(index, [phrase(c) for c in candidate.value_cues]):
+                if state.cue_before(index, list(phrased(candidate.value_cues))):
                     dim = candidate.name
                     break
         suggestions = values.suggest(dim, token.text) if dim else []
@@ -347,7 +348,7 @@ def _stock_state(state: State, model: SemanticModel) -> list[tuple[Filter, str]]
     the words stay unread and are asked about."""
     found: list[tuple[Filter, str]] = []
     for shape, op in (("none_left", "="), ("some_left", ">")):
-        said = [phrase(text) for text in model.shapes.get(shape, [])]
+        said = list(phrased(model.shapes.get(shape, [])))
         for i in range(len(state.tokens)):
             words = next((w for w in sorted(said, key=len, reverse=True)
                           if tuple(t.low for t in state.tokens[i:i + len(w)]) == w), None)

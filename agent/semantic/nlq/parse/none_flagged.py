@@ -10,15 +10,14 @@ from agent.semantic.compile.intent import Filter, MetricFilter
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.lexicon import Mention
-from agent.semantic.nlq.parse.state import State, mention_at
-from agent.text.phrases import phrase
+from agent.semantic.nlq.parse.state import State, mention_at, phrased
 from agent.text.words import lemmas, noun_forms
 
 
 def none_flagged_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
-    cues = sorted((phrase(c) for c in model.shapes.get("none_of", [])), key=len, reverse=True)
-    people = {phrase(c) for c in model.shapes.get("no_person", [])}
+    cues = sorted(phrased(model.shapes.get("none_of", [])), key=len, reverse=True)
+    people = set(phrased(model.shapes.get("no_person", [])))
     fillers = set(model.shapes.get("none_of_fillers", []))
     words = [t.low for t in state.tokens]
     for index in range(len(words)):

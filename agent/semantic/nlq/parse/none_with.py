@@ -11,15 +11,14 @@ from agent.semantic.compile.intent import Filter, MetricFilter
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.lexicon import Mention
-from agent.semantic.nlq.parse.state import State, consume_with_mentions, covered, mention_at
+from agent.semantic.nlq.parse.state import State, consume_with_mentions, covered, mention_at, phrased
 from agent.semantic.compile.reading import filter_words
-from agent.text.phrases import phrase
 from agent.text.words import plural_phrase
 
 
 def none_with_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
-    cues = sorted((phrase(c) for c in model.shapes.get("none_with", [])), key=len, reverse=True)
+    cues = sorted(phrased(model.shapes.get("none_with", [])), key=len, reverse=True)
     words = [t.low for t in state.tokens]
     for index in range(len(words)):
         cue = next((c for c in cues if tuple(words[index:index + len(c)]) == c), None)

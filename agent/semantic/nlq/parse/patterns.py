@@ -6,14 +6,13 @@ from __future__ import annotations
 
 from agent.semantic.compile.intent import Filter
 from agent.semantic.model.runtime import SemanticModel
-from agent.semantic.nlq.parse.state import State, consume_with_mentions, mention_at
-from agent.text.phrases import phrase
+from agent.semantic.nlq.parse.state import State, consume_with_mentions, mention_at, phrased
 from agent.semantic.nlq.parse.draft import Draft
 
 
 def read_patterns(state: State, model: SemanticModel) -> tuple[list[Filter], list[str]]:
     """Filters, and the pattern phrases whose dimension could not be told (never dropped)."""
-    cues = sorted(((phrase(text), op) for op, texts in model.text_patterns.items() for text in texts),
+    cues = sorted(((said, op) for op, texts in model.text_patterns.items() for said in phrased(texts)),
                   key=lambda item: -len(item[0]))
     words = [t.low for t in state.tokens]
     filters: list[Filter] = []

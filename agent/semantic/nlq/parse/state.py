@@ -5,12 +5,23 @@ from __future__ import annotations
 
 import re
 from collections.abc import Container, Iterable, Sequence
+from functools import lru_cache
 from dataclasses import dataclass, field
 
 from pydantic import BaseModel, Field
 
 from agent.semantic.nlq.parse.lexicon import Mention
 from agent.text.phrases import STOPWORDS, Token, phrase
+
+@lru_cache(maxsize=1024)
+def _phrased(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
+    return tuple(phrase(text) for text in texts)
+
+
+def phrased(texts: Iterable[str]) -> tuple[tuple[str, ...], ...]:
+    """The model's fixed word lists as phrases, made once per list (a question's passes ask for them again and again)."""
+    return _phrased(tuple(texts))
+
 
 GROUP_CUES = [("by",), ("per",), ("each",), ("every",), ("across",), ("for", "each"), ("for", "every"),
                ("in", "each"), ("broken", "down", "by"), ("split", "by"), ("grouped", "by"), ("vs",),
