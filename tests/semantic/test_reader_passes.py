@@ -256,3 +256,10 @@ def test_the_models_fixed_word_lists_are_phrased_once_not_per_question(ask):
                      "average arrival delay by month for united"):
         ask(question)
     assert _phrased.cache_info().misses == before  # the passes read them again, never phrase them again
+
+
+def test_a_form_of_a_dictionary_word_is_no_slip_for_a_column_name(ask):
+    # 'windiest' is windy's superlative, not a misspelt 'windgust': never all days' average gust, unranked
+    read = ask("what was the windiest day at lga")
+    assert read.intent is None or read.intent.limit == 1
+    assert ask("avg dep dealy by carrier").intent.metrics == ["avg_dep_delay"]  # a real slip still reads

@@ -95,6 +95,11 @@ _JOINABLE = {"dimension", "metric", "entity", "flag"}
 _ARTICLES = frozenset({"the", "a", "an"})  # left out inside a name as often as said
 
 
+def _known_word(word: str) -> bool:
+    """English as it is, or a form of a word the dictionary has ('windiest' of windy): never a slip for another."""
+    return is_english(word) or any(word not in forms for forms in lemmas(word).values())
+
+
 class Lexicon:
     def __init__(self, model: SemanticModel, values: ValueIndex):
         self.entries: dict[str, list[Entry]] = {}
@@ -219,7 +224,7 @@ class Lexicon:
             return replace(token, low=full)  # 'how many techs': the technicians, a short form of the model's word
         if self._inner_words is None:  # 'ohare' of 'chicago ohare intl' is no slip for 'share'
             self._inner_words = {w.lower() for bucket in self.entries.values() for e in bucket for w in e.words}
-        if word in self.entries or word in self._inner_words or not word.isalpha() or is_english(word):
+        if word in self.entries or word in self._inner_words or not word.isalpha() or _known_word(word):
             return token
         if len(word) == _SPELLING_MIN - 1:  # 'tpye': in a short word only two letters swapped are a slip
             swaps = {word[:i] + word[i + 1] + word[i] + word[i + 2:] for i in range(len(word) - 1)}
@@ -252,7 +257,7 @@ class Lexicon:
         """A word that is no English ('avrage', 'cancelation') read as the one word of the lexicon a letter or
         two away from it (a letter for words up to six letters), when exactly one is that close."""
         word = token.low
-        if not word.isalpha() or len(word) < _SPELLING_MIN or is_english(word):
+        if not word.isalpha() or len(word) < _SPELLING_MIN or _known_word(word):
             return None
         from rapidfuzz.distance import Levenshtein
 
