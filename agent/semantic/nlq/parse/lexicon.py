@@ -96,8 +96,9 @@ _ARTICLES = frozenset({"the", "a", "an"})  # left out inside a name as often as 
 
 
 def _known_word(word: str) -> bool:
-    """English as it is, or a form of a word the dictionary has ('windiest' of windy): never a slip for another."""
-    return is_english(word) or any(word not in forms for forms in lemmas(word).values())
+    """English as it is, or an adjective's or a verb's form the dictionary has ('windiest' of windy): never a slip
+    for another. (A plural is no such sign: 'cancelations' is still a slip for 'cancellations'.)"""
+    return is_english(word) or any(word not in forms for pos, forms in lemmas(word).items() if pos in ("ADJ", "VERB"))
 
 
 class Lexicon:
