@@ -130,7 +130,7 @@ def _insights(facts: dict[str, Any], meanings: Meanings) -> list[str]:
     insights: list[str] = []
     measure = _measure(facts, meanings) if facts.get("measure") else None
     if measure is not None and shape == "category" and "top" in facts and facts["spread"] != 0:
-        if "top3_share_pct" in facts:
+        if "top3_share_pct" in facts and not facts.get("from_bottom"):  # of a bottom N, the top 3 are not shown
             insights.append(
                 f"The top 3 {plural(_category_name(facts, meanings))} account for "
                 f"{percent(facts['top3_share_pct'])} of {_total_phrase(facts)}."

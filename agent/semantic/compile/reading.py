@@ -61,7 +61,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
         parts.append(f"{'highest' if order.descending else 'lowest'} {_field(order.field, model, label)} first")
     if intent.limit is not None:
         per = f" per {_dim(model, intent.limit_per)}" if intent.limit_per else ""
-        parts.append(f"top {intent.limit}{per}")
+        lowest = bool(intent.order_by) and not intent.order_by[0].descending
+        parts.append(f"{'bottom' if lowest else 'top'} {intent.limit}{per}")
     for definition in intent.definitions:  # what the question's own words were taken to mean
         if definition.kind == "filtered":
             continue  # its label says it: 'ratings where rating is 5'

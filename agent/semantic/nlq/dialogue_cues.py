@@ -54,13 +54,14 @@ class Cues:
     place: bool = False  # 'there': the previous answer's place
     back: bool = False  # 'go back to the previous one': the reading before the last one is edited
     percent: bool = False  # 'as a %'
+    reverse: bool = False  # 'flip it': the ranking the other way round
 
     @property
     def any(self) -> bool:
         return any([self.lead_in, self.replace, self.add, self.compare, self.whole_period, self.all_rows,
                     self.row is not None,
                     self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer,
-                    self.back, self.percent])
+                    self.back, self.percent, self.reverse])
 
 
 _PLACE_POINTER = r"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){}(?![\w'])"
@@ -106,6 +107,8 @@ def find_cues(message: str) -> Cues:
                 cues.limit, cues.descending, cues.text = 1, down, ""
                 cues.polarity = key.removesuffix("_words") if down is None else None
                 break
+    if m := has(cues.text, words["reverse_words"]):
+        cues.reverse, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["percent_words"]):
         cues.percent, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["all_rows_words"]):

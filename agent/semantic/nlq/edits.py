@@ -355,6 +355,21 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
     return edited.then(intent.model_copy(update={"limit": limit, "order_by": order}), f"{word} {limit}")
 
 
+def reverse_order(edited: Edited) -> Edited:
+    """'flip it': the same ranking the other way round (the same number kept); an answer in no order is put in
+    order, lowest first."""
+    intent = edited.intent
+    metric = intent.metrics[0] if intent.metrics else None
+    if metric is None and intent.contrast is not None:
+        metric = f"{intent.contrast.metric}__{contrast_suffix(intent.contrast)}"
+    order = intent.order_by or ([OrderBy(field=metric, descending=True)] if metric else [])
+    if not order:
+        return edited
+    flipped = [o.model_copy(update={"descending": not o.descending}) for o in order[:1]] + list(order[1:])
+    word = "highest" if flipped[0].descending else "lowest"
+    return edited.then(intent.model_copy(update={"order_by": flipped}), f"{word} first")
+
+
 def other_extreme(edited: Edited, model: SemanticModel, descending: bool | None) -> Edited | None:
     """'and the lowest' after 'the highest temperature' (one value, no groups, a maximum): the minimum of the
     same measure, and the reverse; None where the reading is not one extreme asked the other way."""

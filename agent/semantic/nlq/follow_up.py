@@ -18,6 +18,7 @@ from agent.semantic.nlq.dialogue_cues import Cues, dialogue_words, find_cues, ha
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.extract import PASSES
 from agent.semantic.compile.intent import Filter, StructuredIntent, base_table, validate_intent
+from agent.semantic.compile.reading import describe
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft, Extraction
 from agent.text.phrases import MONTH_ABBREVIATIONS, MONTHS
@@ -524,6 +525,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         edited = shown
     if cues.all_rows:
         edited = edits.set_limit(edited, None)
+    if cues.reverse and cues.limit is None:
+        edited = edits.reverse_order(edited)
     if cues.limit is not None:
         down = _direction(cues, edited.intent, model)
         # 'and the lowest' of 'the highest temperature' (one value, a maximum): the minimum, not a ranking of one
@@ -540,10 +543,22 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     problems = validate_intent(edited.intent, model)
     if problems:
         return FollowUp(problem=" ".join(problems), extraction=extraction)
+    if extraction is not None and extraction.intent is None and extraction.ignored_words:
+        # the edit words were read ('those top two') but the rest stopped on words no reading places ('what %
+        # left early'): the edit alone would answer another question, so the words are named and nothing runs
+        return FollowUp(problem=_unplaced(extraction.ignored_words, edited, model), extraction=extraction)
     # words of the message no reading placed are said with the answer, never dropped in silence
     unread = extraction.ignored_words if extraction is not None else []
     return FollowUp(edited=edited, extraction=extraction, unread=unread,
                     over_rows=cues.things or pointed_at is not None, row=cues.row)
+
+
+def _unplaced(words: list[str], edited: Edited, model: SemanticModel) -> str:
+    names = ", ".join(f"“{w}”" for w in dict.fromkeys(words))
+    changes = "; ".join(edited.changes)
+    return (f"I could not place {names} in this message, so I would be answering a different question. Without "
+            f"{'it' if len(set(words)) == 1 else 'them'} I read: same as before, {changes}. "
+            f"{describe(edited.intent, model)} Say it with other words, or ask the whole question.")
 
 
 def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure: bool, model: SemanticModel) -> Edited:
