@@ -121,11 +121,12 @@ def _by_category(
     columns: list[str], rows: Sequence[Row], category: int, measure: int,
     meanings: dict[str, ColumnMeaning], scope: Scope,
 ) -> dict[str, Any]:
-    key = label(columns[category])
     category_meaning = meanings.get(columns[category])
+    key = category_meaning.label if category_meaning is not None and category_meaning.label else label(columns[category])
+    names = category_meaning.names if category_meaning is not None else {}
     points = _points(
-        rows, category, measure,
-        lambda v: f"{key} {value_label(v)}" if is_number(v) else _named(category_meaning, v),
+        rows, category, measure,  # a month's number by its name ('March'), another number by the column's
+        lambda v: names.get(value_label(v)) or f"{key} {value_label(v)}" if is_number(v) else _named(category_meaning, v),
     )
     facts: dict[str, Any] = {"shape": "category", "category": columns[category], "measure": columns[measure]}
     measure_meaning = meanings.get(columns[measure])

@@ -8,6 +8,7 @@ import re
 
 from agent.charts.roles import Cell, parse_time, time_part
 from agent.chatbi.meaning import ColumnMeaning, is_fraction
+from agent.text.words import plural_phrase
 
 # Abbreviations in column names, spelt out ("avg_dep_delay" -> "average departure delay").
 _WORDS = {
@@ -46,13 +47,9 @@ def label(column: str) -> str:
 
 
 def plural(noun: str) -> str:
-    if noun.endswith("s"):
-        return noun
-    if noun.endswith(("x", "ch", "sh")):
-        return noun + "es"
-    if len(noun) > 1 and noun.endswith("y") and noun[-2] not in "aeiou":
-        return noun[:-1] + "ies"
-    return noun + "s"
+    """'carrier' -> 'carriers', 'day of the week' -> 'days of the week' (lemminflect's forms)."""
+    head, of, rest = noun.partition(" of ")
+    return plural_phrase(head) + (of + rest if of else "")
 
 
 def unit_of(column: str, meaning: ColumnMeaning | None = None) -> str | None:

@@ -8,6 +8,8 @@ model's metric or dimension of that name, or from the catalog's column the aggre
 
 from __future__ import annotations
 
+import calendar
+
 import re
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING
@@ -272,6 +274,8 @@ def _is_indicator(inner: exp.Expr) -> bool:
 def _from_model(
     semantic: SemanticModel | None, labels: dict[str, dict[str, str]], column: str, source: exp.Column | None
 ) -> tuple[str | None, str | None, dict[str, str]]:
+    if column.startswith(_CALENDAR_COLUMN):
+        return _calendar_part(column.removeprefix(_CALENDAR_COLUMN))
     if semantic is None:
         return None, None, {}
     metric = semantic.metric_by_name.get(column) if hasattr(semantic, "metric_by_name") else None
@@ -287,6 +291,22 @@ def _from_model(
     if dimension is not None:
         return dimension.label, dimension.unit, dict(labels.get(dimension.name, {}))
     return None, None, {}
+
+
+_CALENDAR_COLUMN = "metric_time__"
+_PART_WORDS = {"dow": "day of the week", "doy": "day of the year"}
+
+
+def _calendar_part(grain: str) -> tuple[str, None, dict[str, str]]:
+    """The semantic layer's calendar columns ('metric_time__extract_month') in words: the part's name, and the
+    names of months and weekdays for their numbers (ISO weekdays: 1 is Monday)."""
+    part = grain.removeprefix("extract_")
+    names: dict[str, str] = {}
+    if grain == "extract_month":
+        names = {str(i): calendar.month_name[i] for i in range(1, 13)}
+    elif grain == "extract_dow":
+        names = {str(i): calendar.day_name[i - 1] for i in range(1, 8)}
+    return _PART_WORDS.get(part, part), None, names
 
 
 def _catalog_unit(catalog: Catalog | None, tables: dict[str, str], source: exp.Column) -> str | None:

@@ -253,7 +253,8 @@ def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimensi
     if source is None:
         return None
     try:
-        owner = model.table_by_name[source.table].table
+        # quoted as the engine reads names: a mixed-case table ('fit."checkIns"') is no lower-case one
+        owner = warehouse.schema().reference(model.table_by_name[source.table].table, warehouse.dialect)
         result = warehouse.run(f'SELECT {"min" if first else "max"}(CAST({source.expr} AS DATE)) FROM {owner}', row_cap=1)
     except AssistantError as exc:  # a question on 'last month' then says the latest date is unknown
         log.warning("could not read the latest date of %s: %s", table, exc)

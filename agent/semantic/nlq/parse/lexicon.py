@@ -129,8 +129,9 @@ class Lexicon:
             for grain, texts in model.time_grains.items():
                 for text in texts:
                     words = phrase(text)
-                    # 'by month' is the model's own 'month' where it has one
-                    taken = any(e.words == tail and e.kind in ("dimension", "grain")
+                    # 'by month' is the model's own 'month' where it has one; a word of a longer name
+                    # ('minimum term months') is no such month
+                    taken = any(e.words == tail and e.kind in ("dimension", "grain") and not e.related
                                 for tail in (words, words[1:]) if tail for e in self.entries.get(tail[0], []))
                     if not taken:
                         self._add(words, "grain", f"metric_time__{grain}")
