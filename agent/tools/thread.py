@@ -19,13 +19,13 @@ from typing import TYPE_CHECKING, Any
 
 from agent.tools import steps
 from agent.context import AgentContext
-from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.compile.intent import StructuredIntent, base_table
 from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
 from agent.state import CommonAgentState, calls_of
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
-from agent.semantic.nlq.dialogue_cues import (dialogue_words, find_cues, going_back, only_edits, pointing_word,
+from agent.semantic.nlq.dialogue_cues import (dialogue_words, find_cues, going_back, has, only_edits, pointing_word,
                                          refers_back, says_nothing_else)
 from agent.semantic.nlq.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
 from agent.semantic.model.values import ValueIndex
@@ -34,6 +34,7 @@ from agent.semantic.compile.reading import describe
 from agent.tools.results import latest_output
 from agent.tools.semantic import read_question
 from agent.text.phrases import phrase
+from agent.text.words import plural_phrase
 from agent.tools.spec import EXECUTE
 
 if TYPE_CHECKING:
@@ -221,7 +222,19 @@ async def _counts_by_default(ctx: AgentContext, message: str, earlier: str, offe
         return False  # 'origins', a reading the bot offered: a question of its own
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
-    return found is not None and names_no_measure(found, rest, ctx.semantic) and not asks_a_count(earlier)
+    return found is not None and names_no_measure(found, rest, ctx.semantic) \
+        and not _counted_the_same(found, earlier, ctx.semantic)
+
+
+def _counted_the_same(found: StructuredIntent, earlier: str, model: SemanticModel) -> bool:
+    """Did the earlier question ask for a plain count of the rows the message's count counts ('how many flights
+    did ZZ fly' before 'jfk by month')? Not 'how many hours had low visibility' (other things counted), nor 'avg
+    number of flights per day' (an average of counts)."""
+    table = model.table_by_name.get(base_table(found, model) or "")
+    nouns = [*(table.entity_words if table else []), *(plural_phrase(w) for w in (table.entity_words if table else []))]
+    other_aggregations = [w for agg, words in model.aggregations.items() if agg != "count" for w in words]
+    return asks_a_count(earlier) and bool(nouns) and has(earlier, nouns) is not None \
+        and has(earlier, other_aggregations) is None
 
 
 async def _understood_before(ctx: AgentContext, earlier: str, latest: str) -> tuple[StructuredIntent, list[str]] | None:

@@ -256,3 +256,11 @@ async def test_a_rephrased_column_phrase_and_the_rows_named_as_a_place(offline_a
     assert "month" in july.sql and july.row_count == 1
     landed = await ask(offline_assistant, session, "what % of flights to denver touch down late?")
     assert "arr_delay" in landed.sql and "'DEN'" in landed.sql and landed.row_count == 1
+
+
+async def test_a_fragment_after_a_refused_count_of_other_things_is_not_read_alone(offline_assistant, session):
+    # 'how many hours …' counted hours, not flights: 'jfk by month' is no count of flights by default
+    first = await ask(offline_assistant, session, "how many hours had visibility under a mile at each airport")
+    assert not first.rows
+    second = await ask(offline_assistant, session, "jfk by month")
+    assert not second.rows and "no earlier answer" in (second.text or "")

@@ -61,6 +61,9 @@ def test_dimension_words(ask, question, dimension):
     ("flights from JFK or EWR", ("origin", "in", ("JFK", "EWR"))),
     ("flights excluding United", ("carrier", "!=", ("UA",))),
     ("Boeing planes", ("manufacturer", "=", ("BOEING",))),
+    # 'A to B': the word between is B's own cue, so A is the other end, whatever else A could be
+    ("how many delta flights lga to atl in may", ("origin", "=", ("LGA",))),
+    ("flights lga to atl", ("dest", "=", ("ATL",))),
 ])
 def test_values_from_the_warehouse(ask, question, expected):
     assert expected in filters_of(intent_of(ask, question))

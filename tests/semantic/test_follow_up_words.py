@@ -276,3 +276,44 @@ def test_a_count_instead_of_an_average(model, values):
     follow = read_follow_up(delays, "count instead of avg", model, values)
     assert follow.edited is not None and follow.edited.intent.metrics == ["flight_count"]
     assert follow.edited.intent.dimensions == ["hour"] and follow.edited.intent.filters == delays.filters
+
+
+def test_flip_turns_the_ranking_round_and_keeps_how_many(model, values):
+    top5 = StructuredIntent(metrics=["flight_count"], dimensions=["dest"], limit=5,
+                            order_by=[{"field": "flight_count", "descending": True}])
+    for message in ("flip it", "reverse the order", "the other way round"):
+        follow = read_follow_up(top5, message, model, values)
+        assert follow.edited is not None, message
+        assert follow.edited.intent.limit == 5 and not follow.edited.intent.order_by[0].descending, message
+    both = read_follow_up(top5, "flip it, bottom 3", model, values)
+    assert both.edited is not None and both.edited.intent.limit == 3 and not both.edited.intent.order_by[0].descending
+
+
+@pytest.mark.parametrize("message, metrics, origin", [
+    ("sorry, arrivals not departures", ["avg_arr_delay"], "EWR"),
+    ("no wait, jfk not ewr", ["avg_dep_delay"], "JFK"),
+])
+def test_not_names_what_the_rest_replaces(model, values, message, metrics, origin):
+    ewr = StructuredIntent(metrics=["avg_dep_delay"], dimensions=["carrier"],
+                           filters=[{"field": "origin", "values": ["EWR"]}])
+    follow = read_follow_up(ewr, message, model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == metrics
+    assert [(f.field, f.op, f.values) for f in follow.edited.intent.filters] == [("origin", "=", [origin])]
+
+
+def test_last_quarter_set_beside_a_quarter_is_the_one_before_it(model, values):
+    q3 = StructuredIntent(metrics=["flight_count"], filters=[{"field": "origin", "values": ["LGA"]}],
+                          time={"months": [7, 8, 9]})
+    follow = read_follow_up(q3, "compared to last quarter", model, values)
+    assert follow.edited is not None and follow.edited.intent.time.months == [4, 5, 6, 7, 8, 9]
+
+
+def test_the_same_period_keeps_the_period(model, values):
+    summer = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"],
+                              filters=[{"field": "origin", "values": ["LGA"]}], time={"months": [6, 7, 8]})
+    for message in ("same period for ewr", "ewr in that stretch"):
+        follow = read_follow_up(summer, message, model, values)
+        assert follow.edited is not None, message
+        intent = follow.edited.intent
+        assert intent.time.months == [6, 7, 8] and intent.dimensions == ["carrier"], message
+        assert [(f.field, f.values) for f in intent.filters] == [("origin", ["EWR"])], message

@@ -76,6 +76,8 @@ def find_cues(message: str) -> Cues:
     text = " ".join(message.replace("\u2019", "'").split())
     text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", text).strip()
     cues = Cues(text)
+    while m := has(cues.text, words["kept_words"]):  # 'same period for EWR': the period stays, nothing to read
+        cues.lead_in, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["back_words"]):
         cues.back, cues.text = True, _cut(cues.text, m)
     lead = re.compile(rf"^{phrase(words['lead_ins'])}(?![\w'])\s*", re.I)

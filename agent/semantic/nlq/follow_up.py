@@ -102,9 +102,16 @@ def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) ->
 def _period_before(text: str, previous: StructuredIntent) -> str:
     """'vs the month before?' after October: September, by name, so the message reads as 'vs september'."""
     time = previous.time
-    words = dialogue_words()["period_before"]
-    if time is not None and len(time.months) == 1 and (m := has(text, words["month"])):
-        return text[:m.start()] + MONTHS[(time.months[0] - 2) % 12] + text[m.end():]
+    said = dialogue_words()
+    words = said["period_before"]
+    if has(text, said["compare_words"]):
+        words = {grain: [*before, *said["period_last"][grain]] for grain, before in words.items()}
+    months = time.months if time is not None else []
+    if time is not None and len(months) == 1 and (m := has(text, words["month"])):
+        return text[:m.start()] + MONTHS[(months[0] - 2) % 12] + text[m.end():]
+    quarter = (months[0] - 1) // 3 + 1 if months else 0
+    if months == list(range(3 * quarter - 2, 3 * quarter + 1)) and quarter > 1 and (m := has(text, words["quarter"])):
+        return text[:m.start()] + f"q{quarter - 1}" + text[m.end():]
     if time is not None and time.year is not None and (m := has(text, words["year"])):
         return text[:m.start()] + str(time.year - 1) + text[m.end():]
     return text
@@ -319,9 +326,9 @@ def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: Semanti
 
 
 def _not_the_old_grouping(message: str, previous: StructuredIntent, model: SemanticModel) -> str | None:
-    """'by origin not carrier': 'not' with the name of what the previous answer is grouped by, ending the
-    message, replaces that grouping; the message without those words, else None. 'not' before anything else
-    ('not cancelled') is left to the reader."""
+    """'by origin not carrier': 'not' with the name of what the previous answer is grouped by, a value it filters
+    on or words of its measure, ending the message, says what the rest replaces; the message without those words,
+    else None. 'not' before anything else ('not cancelled') is left to the reader."""
     text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", " ".join(message.split())).strip()
     m = re.search(rf"(?<![\w']){phrase(dialogue_words()['not_this_words'])}\s+(?:the\s+)?([\w' -]+?)$", text, re.I)
     if m is None:
@@ -329,6 +336,14 @@ def _not_the_old_grouping(message: str, previous: StructuredIntent, model: Seman
     said = m.group(1).lower().strip()
     if any(said in _dimension_words(model, d) or said.rstrip("s") in _dimension_words(model, d)
            for d in previous.dimensions if d in model.dimension_by_name):
+        return text[: m.start()].strip()
+    # 'jfk to atl not lga', 'arrivals not departures': a value the reading filters on, or a word of its
+    # measure's name, said as the one replaced
+    values = {str(v).lower() for f in previous.filters for v in f.values}
+    measured = {form for name in previous.metrics if name in model.metric_by_name
+                for word in model.metric_by_name[name].label.lower().split() for form in noun_forms(word)}
+    words = said.split()
+    if said in values or (words and all(w in measured or w.rstrip("s") in measured for w in words)):
         return text[: m.start()].strip()
     return None
 

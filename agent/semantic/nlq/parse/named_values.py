@@ -116,7 +116,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
             place(mention, candidates, decided)
     ambiguous: list[Ambiguity] = asked
     for mention, candidates, dims in undecided:
-        listed = _listed_with(state, mention, placed, dims, set(model.coverage.get("value_links", [])))
+        listed = _listed_with(state, mention, placed, dims, set(model.coverage.get("value_links", [])), model)
         if listed is not None:
             place(mention, candidates, listed)
         else:
@@ -148,7 +148,7 @@ def _an_item(values: ValueIndex, dimension: str, value: str) -> bool:
 
 
 def _listed_with(state: State, mention: Mention, placed: list[tuple[Mention, str]], dims: list[str],
-                 links: set[str]) -> str | None:
+                 links: set[str], model: SemanticModel) -> str | None:
     """'JFK and LGA', 'LGA vs JFK', 'LGA departures to JFK departures': a value listed with, or set
     against, a value whose dimension is known is a value of that dimension too (words that follow
     both values alike are no link)."""
@@ -158,6 +158,11 @@ def _listed_with(state: State, mention: Mention, placed: list[tuple[Mention, str
         after = [t.low for t in state.tokens[second.end:second.end + len(between)]]
         while between and after and between[0] == after[0]:
             between, after = between[1:], after[1:]
+        if first is mention and len(between) == 1 and (between[0],) in phrased(model.dimension_by_name[dim].value_cues):
+            # 'lga to atl': the word between is the second value's own cue ('to' for the destination), so the
+            # first is the other end (the one other dimension that holds it), not a second destination
+            others = [d for d in dims if d != dim]
+            return others[0] if len(others) == 1 else None
         if dim in dims and between and set(between) <= links:
             return dim
     return None
