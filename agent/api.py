@@ -303,10 +303,11 @@ class Assistant:
             return {"choice": label}
         # 'dulles' for "What do you mean by “dc”?": a reply that is one of the data's values, whole, is what
         # the word meant; it takes the word's place in the question, with everything else the question said
-        said = phrase(text)
-        if 0 < len(said) <= SHORT_REPLY_WORDS and any(p.words == said for p in scoped.values.phrases):
-            return {"choice": text.strip()}
-        return None
+        # 'washington state. seattle': of a reply in parts, the one part that is such a value
+        parts = [part.strip() for part in re.split(r"[.,;:!?]+|\s+-+\s+", text) if part.strip()]
+        named = [part for part in parts if 0 < len(said := phrase(part)) <= SHORT_REPLY_WORDS
+                 and any(p.words == said for p in scoped.values.phrases)]
+        return {"choice": named[0]} if len(named) == 1 else None
 
     def _learn_offer(self, pending: AskHuman | None, choice: Any, context: ChatContext) -> LearnOffer | None:
         """After "What do you mean by “X”?" is answered with one of its options: the offer to remember X."""

@@ -78,15 +78,24 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
     return await ctx.readings.once((steps.read_and_compile.__name__, tuple(questions)), read)
 
 
+def _as_what(ctx: AgentContext, dimension: str | None) -> str:
+    """' as an origin airport (the data has EWR, JFK, LGA)': the role the question gave the value, and the few
+    values that role holds."""
+    dim = ctx.semantic.dimension_by_name.get(dimension or "")
+    if dim is None:
+        return ""
+    held = ctx.values.values.get(dim.name, [])
+    return f" as {dim.label}" + (f" (the data has {', '.join(map(str, held))})" if 0 < len(held) <= 10 else "")
+
+
 def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse:
     extraction = extractions[0]  # the turn's shared reading: read here, never changed
     intent = extraction.intent
     if len(extractions) > 1 and intent is not None:
         intent = steps.latest_wins(intent, extractions[1].intent)
-    unknown = [
-        f"'{u.text}'" + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
-        for u in extraction.unknown_values
-    ]
+    unknown = [f"'{u.text}'" + _as_what(ctx, u.dimension)
+               + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
+               for u in extraction.unknown_values]
     ambiguity = extraction.ambiguous[0] if extraction.ambiguous else None
     asked_back = None
     if ambiguity is None and extraction.intent is None and not (extraction.unsupported or unknown):

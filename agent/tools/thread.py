@@ -222,8 +222,9 @@ async def _counts_by_default(ctx: AgentContext, message: str, earlier: str, offe
         return False  # 'origins', a reading the bot offered: a question of its own
     rest = find_cues(message).text
     found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
+    # 'what about DL' after 'how many flights did ZZ fly' puts the value that failed; 'by carrier' puts none
     return found is not None and names_no_measure(found, rest, ctx.semantic) \
-        and not _counted_the_same(found, earlier, ctx.semantic)
+        and not (found.filters and _counted_the_same(found, earlier, ctx.semantic))
 
 
 def _counted_the_same(found: StructuredIntent, earlier: str, model: SemanticModel) -> bool:

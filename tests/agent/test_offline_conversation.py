@@ -264,3 +264,24 @@ async def test_a_fragment_after_a_refused_count_of_other_things_is_not_read_alon
     assert not first.rows
     second = await ask(offline_assistant, session, "jfk by month")
     assert not second.rows and "no earlier answer" in (second.text or "")
+
+
+async def test_a_reply_in_parts_naming_another_value_answers_the_question(offline_assistant, session):
+    asked = await ask(offline_assistant, session, "how many flights went to washington")
+    assert asked.ask_human is not None and asked.ask_human.kind == "clarify"
+    seattle = await ask(offline_assistant, session, "washington state. seattle")  # none of the buttons: its value
+    assert "'SEA'" in seattle.sql and seattle.row_count == 1
+    by_airline = await ask(offline_assistant, session, "by airline pls")
+    assert "'SEA'" in by_airline.sql and "carrier" in by_airline.sql
+
+
+async def test_a_fragment_after_an_unanswered_question_with_no_value_is_not_read_alone(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights went to portland")
+    await ask(offline_assistant, session, "the maine one")  # no airport says Maine: the question is dropped
+    by_carrier = await ask(offline_assistant, session, "by carrier")
+    assert not by_carrier.rows and "no earlier answer" in (by_carrier.text or "")
+
+
+async def test_a_place_said_in_a_role_that_never_holds_it_is_said_not_moved(offline_assistant, session):
+    reply = await ask(offline_assistant, session, "flights from boston")  # BOS is only ever a destination
+    assert reply.sql is None and "origin airport" in reply.text and "EWR, JFK, LGA" in reply.text

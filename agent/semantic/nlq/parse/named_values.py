@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 
 from agent.semantic.compile.intent import Filter
-from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.model.runtime import Dimension, SemanticModel
 from agent.semantic.nlq.parse.groupings import through
 from agent.semantic.nlq.parse.lexicon import Entry, Mention
 from agent.semantic.nlq.parse.groupings import COUNT_ASKS
@@ -271,12 +271,24 @@ def _cued_elsewhere(state: State, mention: Mention, dims: list[str], model: Sema
     for dim in model.dimensions:
         cues = list(phrased(dim.value_cues))
         said = state.cue_before(mention.start, cues) if dim.name not in dims and cues else None
-        if said is None or (len(said) == 1 and said[0] in STOPWORDS):
-            continue  # only a cue of its own says it ('leaving'): 'to', 'on' say many things ('the ratio of A to B')
+        links = set(model.coverage.get("value_links", []))  # 'JFK departures to Newark departures': listed, no cue
+        if said is None or (len(said) == 1 and said[0] in STOPWORDS
+                            and (said[0] in links or not _same_things(dim, dims, model))):
+            # only a cue of its own says it ('leaving'): 'to', 'on' say many things ('the ratio of A to B'), but
+            # 'from BOS' where BOS is only ever a destination, of the same airports, asks the other role
+            continue
         if not any(state.cue_before(mention.start, list(phrased(model.dimension_by_name[d].value_cues)))
                    for d in dims):
             return dim.name
     return None
+
+
+def _same_things(dim: Dimension, dims: list[str], model: SemanticModel) -> bool:
+    """Are the dimension's values the same things as those of one of `dims` (origin and destination: airports)?"""
+    labels = dim.value_labels
+    return labels is not None and any(
+        (other := model.dimension_by_name[d].value_labels) is not None and (other.table, other.key) == (labels.table, labels.key)
+        for d in dims)
 
 
 def _of_the_things_said(state: State, dims: list[str], model: SemanticModel) -> str | None:
