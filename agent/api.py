@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
+import contextlib
 import logging
 import re
 import threading
@@ -50,6 +51,7 @@ if TYPE_CHECKING:
 
     from agent.policy.scope import Governance
     from agent.context import AgentContext
+    from agent.session.reads import ReadOnce
     from agent.learning.words import WordLearning
     from agent.supervisor.state import CommonAgentState
 
@@ -108,12 +110,15 @@ class Assistant:
         from agent.learning.words import WordLearning
         from agent.policy.scope import Governance
         from agent.bootstrap import memory_checkpointer
+        from agent.session.reads import ReadOnce
         from agent.supervisor.graph import build_graph
         from agent.tracing import build_tracers
 
         self.context = context
         self.settings: Settings = context.settings
-        self.graph = build_graph(checkpointer or memory_checkpointer(self.settings))
+        # A turn's reading of its session is the one its run starts from (`agent.session.reads`).
+        self.graph = build_graph(ReadOnce(checkpointer or memory_checkpointer(self.settings)))
+        self._reads = cast("ReadOnce", self.graph.checkpointer)
         # How often a run writes its checkpoint: the saver says what is worth it (LangGraph's default, after
         # every step, unless the saver names another).
         self._durability: Durability | None = getattr(self.graph.checkpointer, "durability", None)
@@ -204,10 +209,10 @@ class Assistant:
             yield self._teaching_reply(session_id, *taught, context)
             return
         if is_save_request(message):
-            async with self._lock(session_id):
+            async with self._turn(session_id):
                 yield await self.save_verified(session_id, context)
             return
-        async with self._lock(session_id):
+        async with self._turn(session_id):
             # The session is read once here; what follows is handed it (or what a run left), not a re-read.
             session = await sessions.read(self.graph, session_id)
             pending = session.pending
@@ -243,7 +248,7 @@ class Assistant:
         if edited_sql and (refused := self._refuse_oversized(session_id, edited_sql, context, sql_only=True)):
             yield refused
             return
-        async with self._lock(session_id):
+        async with self._turn(session_id):
             session = await sessions.read(self.graph, session_id)
             if session.pending is None:
                 yield AgentReply(
@@ -406,7 +411,7 @@ class Assistant:
             yield AgentReply(session_id=session_id, error="There is nothing to work on: the request was empty.",
                              error_code="empty", request_id=context.request_id)
             return
-        async with self._lock(session_id):
+        async with self._turn(session_id):
             turn = self._new_turn(
                 await sessions.read(self.graph, session_id),
                 question,
@@ -513,6 +518,14 @@ class Assistant:
                 session_id=session_id, error=exc.user_message, error_code=exc.code, request_id=context.request_id
             )
         return None
+
+    @contextlib.asynccontextmanager
+    async def _turn(self, session_id: str) -> AsyncIterator[None]:
+        """The session held for one turn: its lock, and its latest checkpoint read once (the API's
+        reading is the one the run starts from, `agent.session.reads`)."""
+        async with self._lock(session_id):
+            with self._reads.turn(session_id):
+                yield
 
     def _lock(self, session_id: str) -> asyncio.Lock:
         lock = self._locks.get(session_id)

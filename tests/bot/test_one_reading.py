@@ -1,6 +1,6 @@
 """One @mention, as the review of issue 23 walked it, through the bot's real endpoint and the real agent
 (offline model, demo DuckDB): the question is read once and its SQL parsed once, from the mention to the
-answer after Run, and each turn reads its session's checkpoint a fixed number of times.
+answer after Run, and each turn reads its session's checkpoint once.
 
 The CPU steps run in the test's process (tests/support/counting.py), so the reader's and the guard's
 work is seen wherever it runs; the spies watch `extract_intent` wherever it was imported and sqlglot's
@@ -69,8 +69,8 @@ async def test_an_at_mention_and_its_run_read_the_question_once_and_parse_its_sq
     # counts back from (read once per process)
     assert all(n == 1 for n in queries.values()), queries
     assert all(text.startswith(("SELECT max(", "SELECT min(")) for text in queries if text not in asked), queries
-    # the mention: the API's one read as its turn starts and LangGraph's as its run starts
-    assert asked_reads == 2, asked_reads
-    # Run: the same two, after the bot's two questions on the click (may this person answer, and is this
+    # the mention: one read, as its turn starts; LangGraph's run starts from that reading
+    assert asked_reads == 1, asked_reads
+    # Run: the same one, after the bot's two questions on the click (may this person answer, and is this
     # the question pending), each a read of its own
-    assert saver.reads - asked_reads == 4, saver.reads - asked_reads
+    assert saver.reads - asked_reads == 3, saver.reads - asked_reads
