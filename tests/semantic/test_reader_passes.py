@@ -263,3 +263,10 @@ def test_a_form_of_a_dictionary_word_is_no_slip_for_a_column_name(ask):
     read = ask("what was the windiest day at lga")
     assert read.intent is None or read.intent.limit == 1
     assert ask("avg dep dealy by carrier").intent.metrics == ["avg_dep_delay"]  # a real slip still reads
+
+
+def test_which_thing_with_nothing_to_name_it_by_is_said_not_totalled(ask):
+    # flights have no name or key of their own: the longest delay alone would answer 'how long', not 'which'
+    said = ask("which flight out of lga had the longest departure delay")
+    assert said.intent is None and "single flights" in said.reason
+    assert ask("which carrier had the most flights").intent is not None  # carriers are named

@@ -20,10 +20,11 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.display import unit_check
 from agent.semantic.nlq.parse.draft import Draft, Extraction
 from agent.semantic.nlq.parse.lexicon import lexicon_for
-from agent.semantic.nlq.parse.state import Ambiguity, State, covered, mention_at, names_the_data, plural
+from agent.semantic.nlq.parse.state import (WHICH, Ambiguity, State, covered, mention_at, names_the_data, plural,
+                                             words_of)
 from agent.semantic.compile.reading import describe
 from agent.text.phrases import CALENDAR_WORDS
-from agent.text.words import lemmas, noun_forms
+from agent.text.words import lemmas, noun_forms, plural_phrase
 
 _CLAUSES = {"when", "where", "while", "whenever"}
 _PLACE = {"on", "in", "at", "across", "from", "of", "within", "throughout", "for", "about"}
@@ -42,6 +43,9 @@ def coverage_pass(draft: Draft) -> Draft:
     counted = _amount_read_as_a_count(draft)
     if counted:
         return draft.stop(counted)
+    unnamed = _which_thing_unnamed(draft)
+    if unnamed:
+        return draft.stop(unnamed)
     unread = unread_words(draft)
     if unread:
         return ask_about(draft, unread)
@@ -76,6 +80,25 @@ def _amount_read_as_a_count(draft: Draft) -> str | None:
     label = metrics[0].label if metrics[0] is not None else ""
     return (f"“How much” asks for an amount, and the only thing I could read is a count ({label}); "
             "say which amount you mean.")
+
+
+def _which_thing_unnamed(draft: Draft) -> str | None:
+    """'which flight had the longest delay': a thing asked for by 'which', where the reading names none (no
+    grouping, nothing listed) because the things have no name or key of their own to show. A total would answer
+    another question; it is said instead."""
+    assert draft.intent is not None
+    state, model = draft.state, draft.model
+    if draft.intent.dimensions:
+        return None
+    for mention in state.mentions:
+        tables = [e.name for e in mention.of("entity")]
+        if len(tables) != 1 or mention.has("dimension") or model.name_dimension(tables[0]) is not None \
+                or not state.cue_before(mention.start, [(w,) for w in WHICH], skip=("the", "a", "an", "one")):
+            continue
+        things = plural_phrase(" ".join(words_of(state, mention)))
+        return (f"I can't point at single {things}: they have no name or number of their own to list, so I would "
+                f"only give a total. Without “which”, I read: {describe(draft.intent, model)}")
+    return None
 
 
 def unread_words(draft: Draft) -> list[int]:
