@@ -485,3 +485,9 @@ def test_a_measure_said_late_without_a_number_is_its_rows_above_zero(ask):
 def test_an_aggregations_own_name_before_a_measure_aggregates_when_another_word_ranks(ask, question):
     intent = intent_of(ask, question)
     assert intent.metrics == ["max_arr_delay"] and intent.dimensions == ["dest"] and intent.limit == 10
+
+
+@pytest.mark.parametrize("question", ["what's envoy's carrier code", "what is the carrier code of envoy"])
+def test_what_is_a_things_attribute_asks_for_it(ask, question):
+    intent = intent_of(ask, question)
+    assert intent.dimensions == ["carrier"] and ("carrier", "=", ("MQ",)) in filters_of(intent)

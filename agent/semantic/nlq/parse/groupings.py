@@ -66,6 +66,15 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
     return metrics, missing
 
 
+_BE = ("is", "are", "was", "were", "'s")
+
+
+def asks_what_it_is(state: State) -> bool:
+    """The question opens 'what is …', 'what's …': it asks for a thing's value, not for a count of rows."""
+    words = [t.low for t in state.tokens[:2]]
+    return words[:1] in (["what's"], ["whats"]) or (words[:1] == ["what"] and words[1:] in ([b] for b in _BE))
+
+
 def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, thread_fields: list[str] | None = None
                    ) -> tuple[dict[GroupKey, Mention | None], bool, list[Mention], list[Ambiguity]]:
     grouping: dict[GroupKey, Mention | None] = {}
@@ -98,7 +107,10 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
         start = _past_ranking_words(state, owner.start if owner is not None else mention.start)
         dims = [e.name for e in mention.of("dimension")]
         cue = state.cue_before(start, GROUP_CUES) or _listed_after_a_grouping(state, start, grouping)
-        named = cue or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        # 'what is the carrier code of envoy': the thing asked for, even where it also says whose value is named
+        named = cue or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top")) \
+            or state.cue_before(start, [(w, be) for w in WHICH for be in _BE], skip=("the", "a", "an")) \
+            or (asks_what_it_is(state) and _says_whose_value(state, mention, dims))  # "what's envoy's carrier code"
         after_top = state.cue_before(start, [("top",), ("bottom",)]) or (
             start > 0 and state.tokens[start - 1].number is not None
             and start - 1 in state.used_tokens)

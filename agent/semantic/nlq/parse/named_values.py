@@ -7,7 +7,7 @@ import re
 
 from agent.semantic.compile.intent import Filter
 from agent.semantic.model.runtime import Dimension, SemanticModel
-from agent.semantic.nlq.parse.groupings import through
+from agent.semantic.nlq.parse.groupings import asks_what_it_is, through
 from agent.semantic.nlq.parse.lexicon import Entry, Mention
 from agent.semantic.nlq.parse.groupings import COUNT_ASKS
 from agent.semantic.nlq.parse.state import (
@@ -61,8 +61,9 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     def place(mention: Mention, candidates: list[tuple[str, str]], base: str) -> None:
         dim = base
         named = _named_right_after(state, mention, [base])
-        if named is not None:
+        if named is not None and not (asks_what_it_is(state) and state.tokens[mention.end].low == "'s"):
             named.used = True  # 'low job satisfaction': the name says whose value, it groups nothing
+            # ('what's envoy's carrier code' asks for it: left for the groupings)
         owner = mention_at(state, mention.end)
         if owner is not None and owner.start == mention.end and owner.has("entity") and not owner.used \
                 and not owner.has("dimension"):
