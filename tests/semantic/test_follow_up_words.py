@@ -317,3 +317,11 @@ def test_the_same_period_keeps_the_period(model, values):
         intent = follow.edited.intent
         assert intent.time.months == [6, 7, 8] and intent.dimensions == ["carrier"], message
         assert [(f.field, f.values) for f in intent.filters] == [("origin", ["EWR"])], message
+
+
+def test_a_ranking_word_and_a_number_rank_the_same_measure(model, values):
+    longest = StructuredIntent(metrics=["avg_air_time"], dimensions=["dest"], limit=5,
+                               order_by=[{"field": "avg_air_time", "descending": True}])
+    follow = read_follow_up(longest, "shortest 5 now", model, values)
+    assert follow.edited is not None and follow.edited.intent.metrics == ["avg_air_time"]
+    assert follow.edited.intent.limit == 5 and not follow.edited.intent.order_by[0].descending

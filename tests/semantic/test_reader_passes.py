@@ -270,3 +270,8 @@ def test_which_thing_with_nothing_to_name_it_by_is_said_not_totalled(ask):
     said = ask("which flight out of lga had the longest departure delay")
     assert said.intent is None and "single flights" in said.reason
     assert ask("which carrier had the most flights").intent is not None  # carriers are named
+
+
+def test_a_number_to_keep_with_nothing_to_rank_is_said_not_dropped(ask):
+    said = ask("slowest 3?")  # three of what: no grouping to keep three of
+    assert said.intent is None and "keep 3" in said.reason

@@ -129,6 +129,18 @@ def _each_of_the_ranked(cues: Cues, previous: StructuredIntent, model: SemanticM
             cues.dropped = [d for d in cues.dropped if d != said]
 
 
+def _ranking_adjective_with_a_number(cues: Cues, previous: StructuredIntent, model: SemanticModel) -> None:
+    """'shortest 5 now' after destinations by average air time, longest first: a ranking word and how many,
+    said alone of a ranked answer, rank the same measure that way (not the measure the word may name alone,
+    distance)."""
+    said = re.fullmatch(r"(?:the\s+)?([a-z]+)\s+(\d+)", cues.text.lower())
+    if cues.limit is not None or said is None or not previous.order_by or not previous.metrics:
+        return
+    word, count = said.groups()
+    if word in model.ranking.descending or word in model.ranking.ascending:
+        cues.limit, cues.descending, cues.text = int(count), word in model.ranking.descending, ""
+
+
 def _measure_adjective_alone(cues: Cues, previous: StructuredIntent, model: SemanticModel) -> None:
     """'and the coldest' after 'the hottest temperature': a measure's own adjective said alone ranks (or picks
     the other extreme of) that measure, as 'the lowest' would."""
@@ -426,6 +438,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     cues.replace = cues.replace or kept is not None
     _each_of_the_ranked(cues, previous, model)
     _measure_adjective_alone(cues, previous, model)
+    _ranking_adjective_with_a_number(cues, previous, model)
     pointed_at = _one_thing_pointed_at(previous, cues, model)
     if cues.row is not None and cues.row_ranks and previous.limit is None and not previous.order_by:
         # 'the bottom one' of an answer in no order: the first of a ranking from the bottom

@@ -113,7 +113,7 @@ def unread_words(draft: Draft) -> list[int]:
     unread = []
     for i, token in enumerate(state.tokens):
         low = token.low
-        if i in read or token.number is not None or token.aside or not any(c.isalpha() for c in low):
+        if i in read or token.aside or (token.number is None and not any(c.isalpha() for c in low)):
             continue
         if _value_said_as_a_particle(draft, i):
             unread.append(i)

@@ -19,6 +19,9 @@ def ranking_pass(draft: Draft) -> Draft:
         said = " ".join(t.text for m in rank_mentions for t in state.tokens[m.start:m.end])
         return draft.stop(f"I could not tell what “{said}” ranks: say what to rank and by which measure "
                           "(for example 'the top 5 … by …').")
+    if limit is not None and not grouping:  # 'slowest 3': three of what, the reading does not say
+        return draft.stop(f"I could not tell what to keep {limit} of: say which things to rank "
+                          f"(for example 'the {limit} … with the highest …').")
     order_by: list[OrderBy] = []
     descending = next((m.of("rank")[0].name == "desc" for m in rank_mentions), True)
     if grouping and (rank_mentions or draft.top):
