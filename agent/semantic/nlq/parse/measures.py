@@ -91,6 +91,15 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
         before = mention_at(state, mention.start - 1) if mention.start else None
         if measures and mention.has("entity") and plural(state, mention) and not (before and before.has("agg")):
             measures = []  # 'the change in ratings': the ratings themselves, counted; 'average rating' is the measure
+        if measures and before is not None and before.has("entity") and not before.has("dimension") \
+                and all(e.related for e in mention.of("dimension")):
+            # 'average gift size': a word only related to a column ('party size' of event attendees) is no measure
+            # of the things named as its owner (gifts) when their rows neither hold it nor lead to the gifts;
+            # left unread, it is asked about
+            owners = {e.name for e in before.of("entity")}
+            measures = [m for m in measures if any(s.table in owners or any(model.join_path(s.table, o) is not None
+                                                                             for o in owners)
+                                                   for s in model.dimension_by_name[m].sources)]
         if len(measures) > 1:  # 'viewers' of 'viewers 7 day' and 'viewers 28 day': which one is asked
             ambiguous.append(Ambiguity(text=mention_text(state, mention), options=measures))
             _aggregations_before(state, mention, rank_as_agg=True)  # read: the question keeps it for the answer
