@@ -25,7 +25,7 @@ from agent.chatbi.facts import Scope
 from agent.chatbi.follow_ups import FollowUpSource
 from agent.chatbi.meaning import ColumnMeaning
 from agent.chatbi.narrative import invented_numbers, narrate
-from agent.chatbi.write_up import Shape, WriteUp, read_shape, write_up
+from agent.chatbi.write_up import Shape, WriteUp, analysed, write_up
 from agent.sql.checked import SqlInput
 from agent.errors import AssistantError, LLMError
 from agent.semantic.compile.intent import StructuredIntent
@@ -45,12 +45,13 @@ class Analysis(BaseModel):
 
 
 class AnalysisSteps(Protocol):
-    """Where `analyze` runs its two CPU steps."""
+    """Where `analyze` runs its CPU steps: `first` (`analysed`: the shape, or the whole write-up when there
+    is no whole total to wait for), and `write` after the whole total's query."""
 
-    async def shape(
-        self, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
-        meanings: dict[str, ColumnMeaning],
-    ) -> Shape: ...
+    async def first(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+        meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+    ) -> Shape | WriteUp: ...
 
     async def write(
         self, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
@@ -65,11 +66,11 @@ class InPlace:
 
     source: FollowUpSource | None = None
 
-    async def shape(
-        self, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
-        meanings: dict[str, ColumnMeaning],
-    ) -> Shape:
-        return read_shape(columns, types, rows, sql, meanings)
+    async def first(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+        meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+    ) -> Shape | WriteUp:
+        return analysed(question, columns, types, rows, sql, meanings, intent, self.source, reading)
 
     async def write(
         self, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
@@ -101,9 +102,12 @@ async def analyze(
     if isinstance(intent, dict):
         intent = StructuredIntent.model_validate(intent)
     columns, types, rows = list(result.columns), list(result.types), result.rows
-    shape = await steps.shape(columns, types, rows, sql, meanings)
-    scope = await _scope(shape, warehouse)
-    written = await steps.write(question, columns, types, rows, meanings, scope, shape.roles, intent, reading)
+    first = await steps.first(question, columns, types, rows, sql, meanings, intent, reading)
+    if isinstance(first, WriteUp):
+        written = first
+    else:  # a result cut by its LIMIT: the whole total is queried, then the write-up is done
+        scope = await _scope(first, warehouse)
+        written = await steps.write(question, columns, types, rows, meanings, scope, first.roles, intent, reading)
     facts, answer, insights = written.facts, written.answer, written.insights
     llm_calls, narrated = 0, False
     if model is not None and facts["shape"] != "empty":

@@ -1,6 +1,7 @@
 """The CPU work of analysing a result, as two pure steps that a CPU worker can run (no LLM, no
 warehouse, nothing that is not pickled in and out): `read_shape` before the measure's whole total is
-queried, `write_up` after. agent/chatbi/analyze.py runs them and does the waiting in between."""
+queried, `write_up` after; `analysed` is both in one step when there is no whole total to wait for (most
+results). agent/chatbi/analyze.py runs them and does the waiting in between."""
 
 from __future__ import annotations
 
@@ -64,3 +65,16 @@ def write_up(
         chart=choose_chart(columns, types, rows, meanings=meanings, reading=reading, roles=roles),
         follow_ups=follow_ups(question, columns, types, rows, facts, intent=intent, source=source, roles=roles),
     )
+
+
+def analysed(
+    question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+    meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, source: FollowUpSource | None, reading: str,
+) -> Shape | WriteUp:
+    """`read_shape`, and `write_up` in the same step when no whole total is to be queried (the rows are the
+    whole answer, or their measure has no total): one step for most results, two for a cut one."""
+    shape = read_shape(columns, types, rows, sql, meanings)
+    if shape.whole_query is not None:
+        return shape
+    scope = Scope(limit=shape.limit)
+    return write_up(question, columns, types, rows, meanings, scope, shape.roles, intent, source, reading)

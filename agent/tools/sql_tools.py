@@ -7,6 +7,7 @@ import asyncio
 import logging
 import re
 from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from langchain_core.language_models import LanguageModelInput
@@ -486,25 +487,31 @@ async def execute_sql_and_analyze_result(
 
 class AnalysisInWorkers:
     """The analysis's CPU steps on the agent's CPU workers, like every other CPU step: the facts, the
-    sentences, the chart and the follow-ups (each compiled to be checked) of a result, off the event loop."""
+    sentences, the chart and the follow-ups (each compiled to be checked) of a result, off the event loop;
+    one trip to a worker for most results, two when the whole total of a cut result is queried between."""
 
     def __init__(self, ctx: AgentContext, semantic: SemanticModel) -> None:
         self.ctx, self.semantic = ctx, semantic
 
-    async def shape(
-        self, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
-        meanings: dict[str, ColumnMeaning],
-    ) -> Shape:
-        return await self.ctx.cpu.run(steps.ANALYSING_RESULT, steps.analysis_shape, columns, types, rows, sql, meanings)
+    def _shared(self) -> Path:
+        return self.ctx.cpu.share(self.semantic, self.ctx.values)  # written once per model (read_question's)
+
+    async def first(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+        meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+    ) -> Shape | WriteUp:
+        return await self.ctx.cpu.run(
+            steps.ANALYSING_RESULT, steps.analysis_first, self._shared(), question, columns, types, rows, sql, meanings,
+            intent, reading,
+        )
 
     async def write(
         self, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
         meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None,
         reading: str,
     ) -> WriteUp:
-        shared = self.ctx.cpu.share(self.semantic, self.ctx.values)  # written once per model (read_question's)
         return await self.ctx.cpu.run(
-            steps.ANALYSING_RESULT, steps.analysis_write_up, shared, question, columns, types, rows, meanings, scope,
+            steps.ANALYSING_RESULT, steps.analysis_write_up, self._shared(), question, columns, types, rows, meanings, scope,
             roles, intent, reading,
         )
 

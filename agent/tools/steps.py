@@ -21,7 +21,7 @@ from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope
 from agent.chatbi.meaning import ColumnMeaning
-from agent.chatbi.write_up import Shape, WriteUp, read_shape, write_up
+from agent.chatbi.write_up import Shape, WriteUp, analysed, write_up
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
@@ -218,11 +218,14 @@ def fix_on_file(
     return result, warehouse.probes
 
 
-def analysis_shape(
-    columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None, meanings: dict[str, ColumnMeaning]
-) -> Shape:
-    """The result's columns read (roles, the outer LIMIT, the query of its whole total): `read_shape`."""
-    return read_shape(columns, types, rows, sql, meanings)
+def analysis_first(
+    semantic: Path, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+    meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+) -> Shape | WriteUp:
+    """The result's shape, with its write-up when no whole total is to be queried (`analysed`), the
+    follow-ups worded and checked against the model and values shared at `semantic`."""
+    model, values = shared(semantic)
+    return analysed(question, columns, types, rows, sql, meanings, intent, (model, values), reading)
 
 
 def analysis_write_up(
