@@ -2,25 +2,31 @@
 
 Facts are computed from the numbers; the offline sentences are built from them. With a
 model, a short narrative replaces those sentences only if every number it states is a fact.
+
+The CPU work (the columns' roles, the facts, the sentences, the chart, the follow-ups and the compiles
+that check them) is two pure steps (agent/chatbi/write_up.py); `analyze` runs them where its `steps`
+say (the agent's CPU workers, `agent.tools.steps`), and on the event loop only what waits on others:
+the whole-total query and the narrative's LLM call.
 """
 
 from __future__ import annotations
 
 import logging
-from typing import Any
+from collections.abc import Sequence
+from dataclasses import dataclass
+from typing import Any, Protocol
 
 from langchain_core.language_models import BaseChatModel
 from pydantic import BaseModel, Field
 
-from agent.chatbi.choose_chart import choose_chart
-from agent.charts.roles import Role, column_roles
+from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
-from agent.chatbi.facts import Scope, compute_facts, is_additive
-from agent.chatbi.follow_ups import FollowUpSource, follow_ups
-from agent.chatbi.meaning import ColumnMeaning, limit_of, whole_total_sql
-from agent.sql.checked import SqlInput
+from agent.chatbi.facts import Scope
+from agent.chatbi.follow_ups import FollowUpSource
+from agent.chatbi.meaning import ColumnMeaning
 from agent.chatbi.narrative import invented_numbers, narrate
-from agent.chatbi.sentences import answer_sentence, insight_sentences
+from agent.chatbi.write_up import Shape, WriteUp, analysed, write_up
+from agent.sql.checked import SqlInput
 from agent.errors import AssistantError, LLMError
 from agent.semantic.compile.intent import StructuredIntent
 from agent.warehouse import QueryResult, Warehouse
@@ -38,6 +44,42 @@ class Analysis(BaseModel):
     narrated: bool = False  # True when the words are the model's (they passed the number check)
 
 
+class AnalysisSteps(Protocol):
+    """Where `analyze` runs its CPU steps: `first` (`analysed`: the shape, or the whole write-up when there
+    is no whole total to wait for), and `write` after the whole total's query."""
+
+    async def first(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+        meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+    ) -> Shape | WriteUp: ...
+
+    async def write(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
+        meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None,
+        reading: str,
+    ) -> WriteUp: ...
+
+
+@dataclass(frozen=True)
+class InPlace:
+    """The steps run in the caller's thread, the follow-ups read from `source` (tests, one-off callers)."""
+
+    source: FollowUpSource | None = None
+
+    async def first(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+        meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+    ) -> Shape | WriteUp:
+        return analysed(question, columns, types, rows, sql, meanings, intent, self.source, reading)
+
+    async def write(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
+        meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None,
+        reading: str,
+    ) -> WriteUp:
+        return write_up(question, columns, types, rows, meanings, scope, roles, intent, self.source, reading)
+
+
 async def analyze(
     question: str,
     result: QueryResult,
@@ -49,16 +91,24 @@ async def analyze(
     meanings: dict[str, ColumnMeaning] | None = None,
     warehouse: Warehouse | None = None,
     reading: str = "",
+    steps: AnalysisSteps | None = None,
 ) -> Analysis:
     """`sql` made the result; `meanings` say what its columns are (units, additivity, names);
     with `warehouse`, a result cut by its LIMIT has its shares taken of the whole total; `reading`
-    (the filters the question was read with) completes the chart's title."""
+    (the filters the question was read with) completes the chart's title. `steps`: where the CPU work
+    runs (its follow-ups read their own model and values); by default here, with `follow_up_source`."""
     meanings = meanings or {}
-    roles = column_roles(result.columns, result.types, result.rows)  # read once: the facts, chart and follow-ups agree
-    scope = await _scope(result, sql, meanings, warehouse, roles)
-    facts = compute_facts(result.columns, result.types, result.rows, meanings=meanings, scope=scope, roles=roles)
-    answer = answer_sentence(facts, result.columns, meanings)
-    insights = insight_sentences(facts, meanings)
+    steps = steps or InPlace(follow_up_source)
+    if isinstance(intent, dict):
+        intent = StructuredIntent.model_validate(intent)
+    columns, types, rows = list(result.columns), list(result.types), result.rows
+    first = await steps.first(question, columns, types, rows, sql, meanings, intent, reading)
+    if isinstance(first, WriteUp):
+        written = first
+    else:  # a result cut by its LIMIT: the whole total is queried, then the write-up is done
+        scope = await _scope(first, warehouse)
+        written = await steps.write(question, columns, types, rows, meanings, scope, first.roles, intent, reading)
+    facts, answer, insights = written.facts, written.answer, written.insights
     llm_calls, narrated = 0, False
     if model is not None and facts["shape"] != "empty":
         llm_calls = 1
@@ -73,42 +123,27 @@ async def analyze(
                 log.warning("narrative states numbers that are not facts %s; using the computed sentences", invented)
             else:
                 answer, insights, narrated = narrative.answer, narrative.insights, True
-    if isinstance(intent, dict):
-        intent = StructuredIntent.model_validate(intent)
     return Analysis(
         answer=answer,
         insights=insights,
-        chart=choose_chart(result.columns, result.types, result.rows, meanings=meanings, reading=reading, roles=roles),
-        follow_ups=follow_ups(
-            question, result.columns, result.types, result.rows, facts, intent=intent, source=follow_up_source,
-            roles=roles,
-        ),
+        chart=written.chart,
+        follow_ups=written.follow_ups,
         facts=facts,
         llm_calls=llm_calls,
         narrated=narrated,
     )
 
 
-async def _scope(
-    result: QueryResult, sql: SqlInput | None, meanings: dict[str, ColumnMeaning], warehouse: Warehouse | None,
-    roles: list[Role],
-) -> Scope:
-    limit = limit_of(sql)
-    if sql is None or limit is None or len(result.rows) < limit:
-        return Scope(limit=limit)
-    measure = next((c for c, r in zip(result.columns, roles) if r is Role.NUMBER), None)
-    if measure is None or not is_additive(measure, meanings.get(measure)) or warehouse is None:
-        return Scope(limit=limit)
-    query = whole_total_sql(sql, measure)
-    if query is None:
-        return Scope(limit=limit)
+async def _scope(shape: Shape, warehouse: Warehouse | None) -> Scope:
+    if shape.whole_query is None or warehouse is None:
+        return Scope(limit=shape.limit)
     try:
-        whole = await warehouse.arun(query)
+        whole = await warehouse.arun(shape.whole_query)
     except AssistantError as exc:
         log.info("the whole total could not be queried (%s); shares are of the rows shown", exc)
-        return Scope(limit=limit)
+        return Scope(limit=shape.limit)
     total, count = whole.rows[0] if whole.rows else (None, None)
-    return Scope(limit=limit, whole_total=float(total) if total else None, whole_count=count)
+    return Scope(limit=shape.limit, whole_total=float(total) if total else None, whole_count=count)
 
 
 def _numbered(insights: list[str]) -> dict[str, str]:

@@ -7,15 +7,21 @@
 Both strategies run in the same step (fan-out edges). The judge orders their queries,
 validation walks that order with minimal repair (seed 004's multi-candidate fallback), and
 `[PLACEHOLDER]` values of the final query become questions for the person.
+
+The graph is compiled once per process (`build_free_path`); what a question's run works with (the
+model, the warehouse, the catalog, the dialect) is its run context, as the supervisor's graph is run.
 """
 
 from __future__ import annotations
 
 import asyncio
+import functools
+from dataclasses import dataclass, field
 
 from langchain_core.language_models import BaseChatModel
 from langgraph.graph import END, START, StateGraph
 from langgraph.graph.state import CompiledStateGraph
+from langgraph.runtime import Runtime
 from sqlglot import exp
 
 from agent.errors import AssistantError
@@ -30,17 +36,27 @@ from agent.text2sql.validation import SqlValidator, Validated
 from agent.warehouse import Warehouse
 
 
-def build_free_path(
-    *,
-    model: BaseChatModel,
-    warehouse: Warehouse,
-    catalog: CatalogLike | None,
-    dialect: str = "duckdb",
-) -> CompiledStateGraph[FreePathState, None, FreePathState, FreePathState]:
-    """The compiled subgraph; input {question, requested_tables}, output state with `draft`."""
-    validator = SqlValidator(warehouse, dialect)
+@dataclass(frozen=True)
+class FreePath:
+    """What one run of the free path works with: its run context."""
 
-    async def preprocess(state: FreePathState) -> FreePathState:
+    model: BaseChatModel
+    warehouse: Warehouse
+    catalog: CatalogLike | None
+    dialect: str = "duckdb"
+    validator: SqlValidator = field(init=False)
+
+    def __post_init__(self) -> None:
+        object.__setattr__(self, "validator", SqlValidator(self.warehouse, self.dialect))
+
+
+@functools.cache
+def build_free_path() -> CompiledStateGraph[FreePathState, FreePath, FreePathState, FreePathState]:
+    """The compiled subgraph, built once: input {question, requested_tables}, output state with `draft`;
+    run with a `FreePath` as its context."""
+
+    async def preprocess(state: FreePathState, runtime: Runtime[FreePath]) -> FreePathState:
+        warehouse, catalog = runtime.context.warehouse, runtime.context.catalog
         # Sample rows are read on a warehouse slot under a query's budget, like every warehouse call.
         context = await warehouse.slots.call(
             build_context,
@@ -61,15 +77,18 @@ def build_free_path(
     def fan_out(state: FreePathState) -> list[str] | str:
         return list(STRATEGIES) if state.get("tables") else "finish"
 
-    async def plan_node(state: FreePathState) -> FreePathState:
-        candidate = await plan_and_reflect(state["question"], state["context"], model=model, dialect=dialect)
+    async def plan_node(state: FreePathState, runtime: Runtime[FreePath]) -> FreePathState:
+        run = runtime.context
+        candidate = await plan_and_reflect(state["question"], state["context"], model=run.model, dialect=run.dialect)
         return {"candidates": [candidate], "llm_calls": candidate.llm_calls}
 
-    async def divide_node(state: FreePathState) -> FreePathState:
-        candidate = await divide_and_conquer(state["question"], state["context"], model=model, dialect=dialect)
+    async def divide_node(state: FreePathState, runtime: Runtime[FreePath]) -> FreePathState:
+        run = runtime.context
+        candidate = await divide_and_conquer(state["question"], state["context"], model=run.model, dialect=run.dialect)
         return {"candidates": [candidate], "llm_calls": candidate.llm_calls}
 
-    async def judge(state: FreePathState) -> FreePathState:
+    async def judge(state: FreePathState, runtime: Runtime[FreePath]) -> FreePathState:
+        run = runtime.context
         written = sorted(
             (c for c in state["candidates"] if c.sql),
             key=lambda c: STRATEGIES.index(c.strategy),
@@ -77,14 +96,14 @@ def build_free_path(
         if not written:
             failures = "; ".join(sorted({c.error for c in state["candidates"] if c.error}))
             return {"ranked": [], "error": f"I could not write SQL for this question: {failures}"}
-        checks = await asyncio.gather(*(validator.acheck(c.sql) for c in written if c.sql))
+        checks = await asyncio.gather(*(run.validator.acheck(c.sql) for c in written if c.sql))
         ranking = await rank_candidates(
             state["question"],
             state["context"],
             written,
             dict(zip((c.strategy for c in written), checks)),
-            model=model,
-            dialect=dialect,
+            model=run.model,
+            dialect=run.dialect,
         )
         return {
             "ranked": ranking.ranked,
@@ -93,8 +112,9 @@ def build_free_path(
             "llm_calls": ranking.llm_calls,
         }
 
-    async def validate(state: FreePathState) -> FreePathState:
+    async def validate(state: FreePathState, runtime: Runtime[FreePath]) -> FreePathState:
         """Walk the ranking: the first candidate that runs, as written or after repair, wins."""
+        run = runtime.context
         calls = 0
         first_failure: FreePathState | None = None
         for candidate in state.get("ranked") or []:
@@ -102,8 +122,8 @@ def build_free_path(
                 continue
             outcome = Validated(sql=candidate.sql, check=state["checks"][candidate.strategy])
             if not outcome.check.ok:
-                outcome = await validator.repair(
-                    candidate.sql, outcome.check, question=state["question"], context=state["context"], model=model
+                outcome = await run.validator.repair(
+                    candidate.sql, outcome.check, question=state["question"], context=state["context"], model=run.model
                 )
                 calls += outcome.llm_calls
             result: FreePathState = {
@@ -122,15 +142,17 @@ def build_free_path(
         # Nothing runs: report the best-ranked query and why it fails.
         return {**(first_failure or {"valid": False, "sql": None}), "llm_calls": calls}
 
-    async def placeholders(state: FreePathState) -> FreePathState:
+    async def placeholders(state: FreePathState, runtime: Runtime[FreePath]) -> FreePathState:
         if not state.get("valid"):
             return {"placeholders": []}
+        warehouse = runtime.context.warehouse
         found = await warehouse.slots.call(
-            describe_placeholders, state["sql"], warehouse=warehouse, dialect=dialect, budget_s=warehouse.budget_s()
+            describe_placeholders, state["sql"], warehouse=warehouse, dialect=runtime.context.dialect,
+            budget_s=warehouse.budget_s(),
         )
         return {"placeholders": found}
 
-    def finish(state: FreePathState) -> FreePathState:
+    def finish(state: FreePathState, runtime: Runtime[FreePath]) -> FreePathState:
         sql = state.get("sql")
         reason = state.get("reason", "")
         if state.get("choice_reason") and sql:
@@ -139,7 +161,7 @@ def build_free_path(
             "draft": SqlDraft(
                 sql=sql,
                 reason=reason,
-                tables=_tables_read(sql, dialect) if sql else state.get("tables", []),
+                tables=_tables_read(sql, runtime.context.dialect) if sql else state.get("tables", []),
                 placeholders=state.get("placeholders", []),
                 strategy=state.get("strategy"),
                 valid=bool(state.get("valid")),
@@ -149,7 +171,7 @@ def build_free_path(
             )
         }
 
-    graph = StateGraph(FreePathState)
+    graph = StateGraph(FreePathState, context_schema=FreePath)
     graph.add_node("preprocess", preprocess)
     graph.add_node("plan_and_reflect", plan_node)
     graph.add_node("divide_and_conquer", divide_node)
@@ -188,7 +210,9 @@ async def draft_sql(
     dialect: str = "duckdb",
 ) -> SqlDraft:
     """Write SQL for a question by the free path; never raises for a question it cannot answer."""
-    graph = build_free_path(model=model, warehouse=warehouse, catalog=catalog, dialect=dialect)
-    final = await graph.ainvoke({"question": question, "requested_tables": tables, "llm_calls": 0})
+    run = FreePath(model=model, warehouse=warehouse, catalog=catalog, dialect=dialect)
+    final = await build_free_path().ainvoke(
+        {"question": question, "requested_tables": tables, "llm_calls": 0}, context=run
+    )
     draft: SqlDraft = final["draft"]  # `finish` always writes it
     return draft

@@ -6,6 +6,8 @@ from __future__ import annotations
 import asyncio
 import logging
 import re
+from collections.abc import Sequence
+from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from langchain_core.language_models import LanguageModelInput
@@ -15,8 +17,12 @@ from agent.tools.run import ToolRun
 from pydantic import BaseModel, Field
 
 from agent.chatbi.analyze import analyze
+from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
-from agent.chatbi.meaning import column_format, describe_columns
+from agent.chatbi.facts import Scope
+from agent.chatbi.meaning import ColumnMeaning, column_format, describe_columns
+from agent.chatbi.write_up import Shape, WriteUp
+from agent.sql.checked import SqlInput
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.context import AgentContext
 from agent.policy import check_readable
@@ -456,8 +462,8 @@ async def execute_sql_and_analyze_result(
     )
     analysis = await analyze(
         user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
-        follow_up_source=(semantic, ctx.values), sql=checked, meanings=meanings, warehouse=ctx.warehouse,
-        reading=_reading(semantic, intent),
+        sql=checked, meanings=meanings, warehouse=ctx.warehouse, reading=_reading(semantic, intent),
+        steps=AnalysisInWorkers(ctx, semantic),
     )
     text = analysis.answer
     reading = source[1].get("reason") if source and source[1].get("path") == "semantic" else None
@@ -477,6 +483,37 @@ async def execute_sql_and_analyze_result(
         follow_ups=analysis.follow_ups,
         text=text,
     )
+
+
+class AnalysisInWorkers:
+    """The analysis's CPU steps on the agent's CPU workers, like every other CPU step: the facts, the
+    sentences, the chart and the follow-ups (each compiled to be checked) of a result, off the event loop;
+    one trip to a worker for most results, two when the whole total of a cut result is queried between."""
+
+    def __init__(self, ctx: AgentContext, semantic: SemanticModel) -> None:
+        self.ctx, self.semantic = ctx, semantic
+
+    def _shared(self) -> Path:
+        return self.ctx.cpu.share(self.semantic, self.ctx.values)  # written once per model (read_question's)
+
+    async def first(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+        meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+    ) -> Shape | WriteUp:
+        return await self.ctx.cpu.run(
+            steps.ANALYSING_RESULT, steps.analysis_first, self._shared(), question, columns, types, rows, sql, meanings,
+            intent, reading,
+        )
+
+    async def write(
+        self, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
+        meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None,
+        reading: str,
+    ) -> WriteUp:
+        return await self.ctx.cpu.run(
+            steps.ANALYSING_RESULT, steps.analysis_write_up, self._shared(), question, columns, types, rows, meanings, scope,
+            roles, intent, reading,
+        )
 
 
 def _asked_chart(chart: ChartSpec | None, kind: str | None) -> dict[str, Any] | None:

@@ -17,7 +17,11 @@ from typing import TYPE_CHECKING, Any
 
 from agent.audit import AuditRecord
 from agent.budget.sharing import shared
+from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
+from agent.chatbi.facts import Scope
+from agent.chatbi.meaning import ColumnMeaning
+from agent.chatbi.write_up import Shape, WriteUp, analysed, write_up
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
@@ -41,6 +45,7 @@ _connections: dict[tuple[str, str], DuckDBPyConnection] = {}  # one per worker p
 # How the person is told a question took too long to read.
 READING_QUESTION = "Reading the question"
 DRAWING_CHART = "Drawing the chart"
+ANALYSING_RESULT = "Analysing the result"
 # What a worker imports before its first step (CpuPool's forkserver): this module, the reader's word
 # data and matplotlib (`worker_preload`), which would otherwise be paid inside a new worker's first
 # step's budget.
@@ -211,6 +216,26 @@ def fix_on_file(
     """`fix` with the dry runs and probes on `warehouse`, and the probes it ran (for the audit trail)."""
     result = fix(sql, error, dialect, schema, target, warehouse.dry_run, warehouse.probe)
     return result, warehouse.probes
+
+
+def analysis_first(
+    semantic: Path, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+    meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
+) -> Shape | WriteUp:
+    """The result's shape, with its write-up when no whole total is to be queried (`analysed`), the
+    follow-ups worded and checked against the model and values shared at `semantic`."""
+    model, values = shared(semantic)
+    return analysed(question, columns, types, rows, sql, meanings, intent, (model, values), reading)
+
+
+def analysis_write_up(
+    semantic: Path, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
+    meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None, reading: str,
+) -> WriteUp:
+    """The facts, sentences, chart and follow-ups of a result (`write_up`), the follow-ups worded and
+    checked against the model and values shared at `semantic`."""
+    model, values = shared(semantic)
+    return write_up(question, columns, types, rows, meanings, scope, roles, intent, (model, values), reading)
 
 
 # Steps that open their own read-only connection to the warehouse file: DuckDB refuses a second

@@ -470,6 +470,21 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
         request_verification_enabled=signing_secret is not None,
     )
     app.use(Observe(metrics or BotMetrics()))
+    # Bolt tries its listeners in the order they were added, each one's matchers, until one matches: the
+    # events that come most (mentions, messages) first, so a burst of mentions is not checked against
+    # every rarer listener before its own on the way to its ack.
+    @app.event("app_mention")
+    async def mention(event: dict[str, Any], context: AsyncBoltContext) -> None:
+        if is_person_message(event, context.bot_user_id):
+            await surfaces.accept_message(event, context.bot_user_id, assistant_thread=False)
+
+    @app.event("message")
+    async def message(event: dict[str, Any], context: AsyncBoltContext) -> None:
+        if not is_person_message(event, context.bot_user_id):
+            return
+        if event.get("channel_type") == "im" or await surfaces.wants_channel_message(event, context.bot_user_id):
+            await surfaces.accept_message(event, context.bot_user_id, assistant_thread=False)
+
     assistant = AssistantEventsOnly()
 
     @assistant.thread_started
@@ -506,18 +521,6 @@ def build_app(surfaces: Surfaces, *, signing_secret: str | None, metrics: BotMet
             await surfaces.accept_message(payload, context.bot_user_id, assistant_thread=True)
 
     app.assistant(assistant)
-
-    @app.event("app_mention")
-    async def mention(event: dict[str, Any], context: AsyncBoltContext) -> None:
-        if is_person_message(event, context.bot_user_id):
-            await surfaces.accept_message(event, context.bot_user_id, assistant_thread=False)
-
-    @app.event("message")
-    async def message(event: dict[str, Any], context: AsyncBoltContext) -> None:
-        if not is_person_message(event, context.bot_user_id):
-            return
-        if event.get("channel_type") == "im" or await surfaces.wants_channel_message(event, context.bot_user_id):
-            await surfaces.accept_message(event, context.bot_user_id, assistant_thread=False)
 
     for name in COMMANDS:
 

@@ -239,3 +239,27 @@ async def test_http_mode_listens_while_it_starts_and_says_ready_only_once_it_can
         _, stderr = await process.communicate()
     assert process.returncode == 0, stderr.decode()[-2000:]
     assert b"Traceback" not in stderr
+
+
+async def test_a_mention_is_matched_by_the_first_listener_bolt_tries(bot_settings, fake_agent):
+    """Bolt tries its listeners in order until one matches; a burst of mentions is not checked against the
+    rarer listeners (the Home tab, the context change, commands, clicks) on the way to each ack."""
+    import json
+
+    from slack_bolt.request.async_request import AsyncBoltRequest
+    from slack_bolt.response import BoltResponse
+
+    from bot.runtime import build_runtime
+    from tests.support.slack_requests import mention
+
+    runtime = build_runtime(bot_settings, fake_agent)
+    try:
+        for event, first in ((mention("hi", ts="1.1", channel="C1"), 0), ({**mention("hi", ts="1.2", channel="C1"),
+                                                                            "type": "message"}, 1)):
+            body = {"type": "event_callback", "team_id": "T1", "api_app_id": "A1", "event": event}
+            request = AsyncBoltRequest(body=json.dumps(body), headers={"content-type": "application/json"})
+            matched = [n for n, listener in enumerate(runtime.app._async_listeners)
+                       if await listener.async_matches(req=request, resp=BoltResponse(status=200))]
+            assert matched[:1] == [first], matched
+    finally:
+        await runtime.close()

@@ -220,7 +220,7 @@ async def test_a_result_s_column_roles_are_read_once_for_the_facts_the_chart_and
         reads.append(list(columns))
         return read(columns, types, rows)
 
-    for module in ("analyze", "facts", "choose_chart", "follow_ups"):
+    for module in ("write_up", "facts", "choose_chart", "follow_ups"):
         monkeypatch.setattr(f"agent.chatbi.{module}.column_roles", counted)
     analysis = await analyze_sql(warehouse, "Flights by carrier", BY_CARRIER + " LIMIT 5")
     assert analysis.chart.kind == "bar" and analysis.follow_ups

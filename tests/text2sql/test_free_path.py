@@ -247,3 +247,20 @@ async def test_writes_sql_in_another_dialect_and_validates_it_on_the_warehouse(w
     assert draft.valid and draft.sql == presto
     writing = [call for call in steps.model.calls if step_of(call) in ("write", "assemble")]
     assert all("in the presto dialect" in call[0].content for call in writing) and len(writing) == 2
+
+
+async def test_the_graph_is_compiled_once_not_per_question(warehouse, catalog, monkeypatch):
+    """Each question runs the same compiled graph with its own model, warehouse and catalog as its context."""
+    from langgraph.graph import StateGraph
+
+    from agent.text2sql import build_free_path
+
+    assert build_free_path() is build_free_path()
+    compiled: list[object] = []
+    compile_graph = StateGraph.compile
+    monkeypatch.setattr(StateGraph, "compile", lambda self, *a, **k: compiled.append(self) or compile_graph(self, *a, **k))
+    for _ in range(2):
+        steps = script(BY_CARRIER, BY_CARRIER, judge=[])
+        draft = await draft_sql(QUESTION, model=steps.model, warehouse=warehouse, catalog=catalog, tables=None)
+        assert draft.sql == BY_CARRIER and steps.model.calls, draft
+    assert compiled == []
