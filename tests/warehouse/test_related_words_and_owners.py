@@ -26,3 +26,20 @@ def test_a_word_of_another_things_column_is_asked_not_measured(tmp_path):
         # the same word of the owner's own column is its measure
         own = extract_intent("average party size of event attendees", work.semantic, work.values)
         assert own.intent is not None and own.intent.metrics and "party_size" in own.intent.metrics[0]
+
+
+CARDS = """
+CREATE TABLE members (member_id INTEGER PRIMARY KEY, card_number VARCHAR NOT NULL, member_type_code VARCHAR NOT NULL,
+                      priority VARCHAR NOT NULL);
+INSERT INTO members VALUES (1, 'C-001', 'A', 'high'), (2, 'C-002', 'J', 'low'), (3, 'C-003', 'A', 'low');
+"""
+
+
+def test_a_label_word_after_a_word_of_another_columns_name_is_no_restatement(tmp_path):
+    with bootstrapped(tmp_path, "cards", CARDS) as work:
+        # 'card' is only the first word of 'card number': 'card type' is no card number, and is asked about
+        said = extract_intent("breakdown of our patrons by card type pls", work.semantic, work.values)
+        assert said.intent is None and "type" in said.ignored_words, said
+        # 'priority level': the column's own name, then a word that restates it
+        level = extract_intent("how many members at each priority level", work.semantic, work.values)
+        assert level.intent is not None and level.intent.dimensions == ["priority"], level

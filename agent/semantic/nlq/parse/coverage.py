@@ -19,7 +19,7 @@ from agent.semantic.compile.intent import validate_intent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.display import unit_check
 from agent.semantic.nlq.parse.draft import Draft, Extraction
-from agent.semantic.nlq.parse.lexicon import lexicon_for
+from agent.semantic.nlq.parse.lexicon import Mention, lexicon_for
 from agent.semantic.nlq.parse.state import (WHICH, Ambiguity, State, covered, mention_at, names_the_data, plural,
                                              words_of)
 from agent.semantic.compile.reading import describe
@@ -126,13 +126,26 @@ def unread_words(draft: Draft) -> list[int]:
             continue  # 'in hours when the wind was over 25 mph': the clause says which hours
         if _lemma_in(low, verbs, ("VERB",)) and _used_as_verb(state, i):
             continue  # 'placed', 'scheduled', 'racked up', 'did we book': how rows come to be
-        if low in suffixes and i > 0 and i - 1 in read and mention_at(state, i - 1) is not None:
-            continue  # 'priority level'
+        if low in suffixes and i > 0 and i - 1 in read and (before := mention_at(state, i - 1)) is not None \
+                and _names_the_head(before, state.tokens[i - 1].low, model):
+            continue  # 'priority level'; not 'card type' where 'card' is only a word of 'card number'
         if _names_the_data_set(state, i, model) or names_the_data(state, i, words) or low in used or _names_a_period(state, i, read) \
                 or _defined_by_aside(state, i) or _described_by_flag(state, i, read):
             continue
         unread.append(i)
     return unread
+
+
+def _names_the_head(mention: Mention, word: str, model: SemanticModel) -> bool:
+    """Is `word` what the mention's column is named after: its own name, or the last word of its label
+    ('priority' of 'order priority'), not a word before another head ('card' of 'card number')?"""
+    for entry in mention.entries:
+        if not entry.related:
+            return True
+        dim = model.dimension_by_name.get(str(entry.payload)) if entry.kind == "dimension" else None
+        if dim is not None and word in noun_forms(dim.label.lower().split()[-1]) | {dim.label.lower().split()[-1]}:
+            return True
+    return False
 
 
 def _value_said_as_a_particle(draft: Draft, i: int) -> bool:
