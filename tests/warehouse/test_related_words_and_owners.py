@@ -43,3 +43,15 @@ def test_a_label_word_after_a_word_of_another_columns_name_is_no_restatement(tmp
         # 'priority level': the column's own name, then a word that restates it
         level = extract_intent("how many members at each priority level", work.semantic, work.values)
         assert level.intent is not None and level.intent.dimensions == ["priority"], level
+
+
+FINES = """
+CREATE TABLE fines (fine_id INTEGER PRIMARY KEY, amount DECIMAL(8, 2) NOT NULL, assessed_on DATE NOT NULL);
+INSERT INTO fines VALUES (1, 2.50, '2024-01-05'), (2, 10.00, '2024-03-01'), (3, 4.00, '2023-12-30');
+"""
+
+
+def test_how_much_of_things_with_one_amount_is_that_amount_added_up(tmp_path):
+    with bootstrapped(tmp_path, "fines", FINES) as work:
+        said = extract_intent("how much $ did we get in fines in 2024", work.semantic, work.values)
+        assert said.intent is not None and said.intent.metrics == ["fines_amount_total"], said

@@ -77,6 +77,12 @@ def _amount_read_as_a_count(draft: Draft) -> str | None:
     if not metrics or any(m is None or (m.agg not in ("count", "count_distinct") and m.name not in counts)
                           for m in metrics):
         return None
+    # 'how much $ did we collect in fines': the rows counted have one amount that adds up, and that is it
+    tables = {m.table for m in metrics if m is not None}
+    sums = [m.name for m in draft.model.metrics if m.table in tables and m.agg == "sum" and not m.filter]
+    if len(tables) == 1 and len(sums) == 1 and len(metrics) == 1:
+        draft.intent = draft.intent.model_copy(update={"metrics": sums})
+        return None
     label = metrics[0].label if metrics[0] is not None else ""
     return (f"“How much” asks for an amount, and the only thing I could read is a count ({label}); "
             "say which amount you mean.")
