@@ -9,6 +9,8 @@ parser itself, so every way into either counts.
 
 from __future__ import annotations
 
+import re
+
 import dataclasses
 
 import pytest
@@ -68,7 +70,10 @@ async def test_an_at_mention_and_its_run_read_the_question_once_and_parse_its_sq
     # and whatever else ran is parsed once too: here the data's first and latest dates, which 'last month'
     # counts back from (read once per process)
     assert all(n == 1 for n in queries.values()), queries
-    assert all(text.startswith(("SELECT max(", "SELECT min(")) for text in queries if text not in asked), queries
+    # (a table's name is tried once per process as 'SELECT t FROM t' to learn whether it must be quoted: no query)
+    probes = {text for text in queries if re.fullmatch(r"SELECT (\w+) FROM \1", text)}
+    assert all(text.startswith(("SELECT max(", "SELECT min(")) for text in queries if text not in {*asked, *probes}), \
+        queries
     # the mention: one read, as its turn starts; LangGraph's run starts from that reading
     assert asked_reads == 1, asked_reads
     # Run: the same one, after the bot's two questions on the click (may this person answer, and is this

@@ -79,7 +79,10 @@ def _amount_read_as_a_count(draft: Draft) -> str | None:
         return None
     # 'how much $ did we collect in fines': the rows counted have one amount that adds up, and that is it
     tables = {m.table for m in metrics if m is not None}
-    sums = [m.name for m in draft.model.metrics if m.table in tables and m.agg == "sum" and not m.filter]
+    money = set(draft.model.coverage.get("money_heads", []))
+    sums = [m.name for m in draft.model.metrics if m.table in tables and m.agg == "sum" and not m.filter
+            and m.measure in draft.model.dimension_by_name
+            and draft.model.dimension_by_name[m.measure].label.lower().split()[-1:][0] in money]
     if len(tables) == 1 and len(sums) == 1 and len(metrics) == 1:
         draft.intent = draft.intent.model_copy(update={"metrics": sums})
         return None
