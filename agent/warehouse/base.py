@@ -506,6 +506,8 @@ class Warehouse:
         if isinstance(sql, CheckedQuery) and sql.dialect == self.dialect and sql.policy is self.guard_policy():
             return sql
         query = sql if isinstance(sql, CheckedQuery) else self._checked.get(clean_sql_text(sql), self.dialect)
+        if query is not None and query.dialect == self.dialect and query.policy is self.guard_policy():
+            return query  # a text judged under the current tables before (the confirmed SQL, come back as text)
         try:
             return self._checked.keep(self._judge(sql if query is None else query))
         except UnknownTableError:
