@@ -20,7 +20,7 @@ from agent.bootstrap import build_context
 from agent.tools import steps
 from bot.render import actions
 from tests.support.bot_server import serving_bot
-from tests.support.counting import CountingSaver, InProcessPool, ParseSpy, ReaderSpy
+from tests.support.counting import CountingSaver, InProcessPool, ParseSpy, ReaderSpy, forget_checked_queries
 from tests.support.slack_requests import click, find_button, mention
 
 QUESTION = "average arrival delay by carrier last month"
@@ -33,6 +33,7 @@ async def counted_agent(settings, warehouse, monkeypatch):
     # only connections configured like the warehouse's, so a step gets one of the warehouse's own.
     key = (str(warehouse.path), settings.query_memory_limit)
     monkeypatch.setitem(steps._connections, key, warehouse._con.cursor())
+    forget_checked_queries(monkeypatch, warehouse)
     saver = CountingSaver()
     context = build_context(settings, warehouse=warehouse, in_process=True, warm=False)
     assistant = Assistant(dataclasses.replace(context, cpu=pool), saver)

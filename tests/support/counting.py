@@ -18,6 +18,7 @@ import sqlglot.parser
 from agent.bounded_memory import BoundedInMemorySaver
 from agent.budget.cpu import CpuPool
 from agent.semantic.nlq import extract
+from agent.sql.checked import CheckedQueries
 from agent.sql.parse import clean_sql_text
 from agent.tools import steps
 
@@ -33,6 +34,13 @@ class InProcessPool(CpuPool):
         self.steps.append(fn.__name__)
         args, kwargs = pickle.loads(pickle.dumps((args, kwargs)))
         return pickle.loads(pickle.dumps(fn(*args, **kwargs)))
+
+
+def forget_checked_queries(monkeypatch: pytest.MonkeyPatch, warehouse: Any) -> None:
+    """Start the warehouse's memo of checked SQL empty for this test. The warehouse is the session's, so
+    without this a query another test asked earlier in the process is found judged, never parsed here,
+    and a count of parses depends on the order the tests ran in."""
+    monkeypatch.setattr(warehouse, "_checked", CheckedQueries())
 
 
 def _key(sql: object) -> str:
