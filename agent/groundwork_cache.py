@@ -34,7 +34,7 @@ from agent.warehouse import Warehouse
 
 log = logging.getLogger(__name__)
 
-FORMAT = 1  # bump when what the file holds changes shape
+FORMAT = 2  # bump when what the file holds changes shape (2: values of shared column names by table)
 AGENT_ROOT = Path(__file__).resolve().parent
 CODE_SUFFIXES = (".py", ".yaml", ".yml")
 CHUNK = 1 << 20

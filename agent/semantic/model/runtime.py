@@ -506,8 +506,11 @@ class _Dimensions(dict[str, "Dimension"]):
         if not through or "__" in through or dim is None or through == "metric_time" \
                 or self._model.table_of_entity(through) is None:
             raise KeyError(name)
+        # a column several tables hold ('name' of artists and of playlists) is, qualified, the entity's own
+        via = self._model.table_of_entity(through)
+        own = [s for s in dim.sources if s.table == via and s.join is None] or dim.sources
         qualified = dim.model_copy(update={"name": name, "label": f"{through.replace('_', ' ')} {dim.label}",
-                                           "synonyms": [], "value_labels": None})
+                                           "synonyms": [], "value_labels": None, "sources": own})
         self[name] = qualified
         return qualified
 

@@ -18,7 +18,7 @@ from datetime import date, datetime
 from typing import Any
 
 from agent.errors import AssistantError
-from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.model.runtime import DimensionSource, SemanticModel
 from agent.text.phrases import CALENDAR_WORDS, STOPWORDS, phrase
 from agent.text.words import frequency, inflection, lemmas
 from agent.warehouse import Warehouse
@@ -110,11 +110,9 @@ class ValueIndex:
             cached = _CACHE.get(key)
             if cached is not None and cached[0] is warehouse and cached[1] is model:
                 return cached[2]
-        index = cls.build(
-            {name: _read_values(warehouse, model, name) for name in _value_dimensions(model)},
-            {name: _read_labels(warehouse, model, name) for name in _value_dimensions(model)},
-            model,
-        )
+        read = {key: found for name in _value_dimensions(model)
+                for key, found in _read_values_by_holder(warehouse, model, name).items()}
+        index = cls.build(read, {name: _read_labels(warehouse, model, name) for name in read}, model)
         index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
         index.read_earliest = lambda table: _read_latest(warehouse, model, table, None, first=True)
         with _CACHE_LOCK:
@@ -225,11 +223,31 @@ def _value_dimensions(model: SemanticModel) -> list[str]:
     return [d.name for d in model.dimensions if d.values]
 
 
-def _read_values(warehouse: Warehouse, model: SemanticModel, name: str) -> list[str]:
-    """The dimension's values; none for an expression, or for free text with more distinct values than
-    people name (names, comments, addresses) unless the model gives it aliases or labels."""
+def _read_values_by_holder(warehouse: Warehouse, model: SemanticModel, name: str) -> dict[str, list[str]]:
+    """The dimension's values under its name. A column name several tables hold ('name' of artists and
+    of playlists, 'status' of members and of invoices) is read on each: a value every one of them holds
+    stays under the name; a value only some hold is kept under the name as each holder's entity
+    qualifies it ('artist__name'), so a filter on it reads the table that has it, not the nearest one
+    with a column of that name."""
     dim = model.dimension_by_name[name]
-    source = dim.sources[0]
+    own = [s for s in dim.sources if s.join is None]
+    entities = [model.table_by_name[s.table].entity for s in own]
+    if len(own) < 2 or not all(entities):
+        return {name: _read_values(warehouse, model, name, own[0] if own else dim.sources[0])}
+    held = [set(_read_values(warehouse, model, name, source)) for source in own]
+    everywhere = set.intersection(*held)
+    found = {name: sorted(everywhere)} if everywhere else {}
+    for entity, values in zip(entities, held):
+        if values - everywhere:
+            found[f"{entity}__{name}"] = sorted(values - everywhere)
+    return found
+
+
+def _read_values(warehouse: Warehouse, model: SemanticModel, name: str, source: DimensionSource) -> list[str]:
+    """The values of the dimension's column `source`; none for an expression, or for free text with more
+    distinct values than people name (names, comments, addresses) unless the model gives it aliases or
+    labels."""
+    dim = model.dimension_by_name[name]
     column = source.expr.strip('"`')
     if not re.fullmatch(r"\w+", column):
         return []

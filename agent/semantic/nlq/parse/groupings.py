@@ -272,14 +272,25 @@ def through(owner: Mention, dimension: str, model: SemanticModel) -> str:
     """'customer__r_name' for the region of the customer; the customer's own name stays 'c_name'."""
     table = owner.of("entity")[0].name
     entity = model.table_by_name[table].entity
-    if entity is None or "__" in dimension or any(s.table == table for s in model.dimension_by_name[dimension].sources):
+    if entity is None or "__" in dimension:
         return dimension
+    if any(s.table == table for s in model.dimension_by_name[dimension].sources):
+        return own_column(table, dimension, model)
     return f"{entity}__{dimension}"
+
+
+def own_column(table: str, dimension: str, model: SemanticModel) -> str:
+    """A table's own column: 'artist__name' where playlists have a 'name' too (else the compiler reads
+    the nearest table holding the name); the bare name where no other table holds it."""
+    entity = model.table_by_name[table].entity
+    holders = {s.table for s in model.dimension_by_name[dimension].sources if s.join is None}
+    return f"{entity}__{dimension}" if entity and "__" not in dimension and holders - {table} else dimension
 
 
 def name_of(table: str, model: SemanticModel) -> str | None:
     """The dimension that names a table's things ('which movie' -> its title)."""
-    return model.name_dimension(table)
+    name = model.name_dimension(table)
+    return own_column(table, name, model) if name is not None else None
 
 
 def drop_per_entity(grouping: dict[GroupKey, Mention | None], state: State, model: SemanticModel,

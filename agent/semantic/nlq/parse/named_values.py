@@ -12,6 +12,7 @@ from agent.semantic.nlq.parse.lexicon import Entry, Mention
 from agent.semantic.nlq.parse.groupings import COUNT_ASKS
 from agent.semantic.nlq.parse.state import (
     CODE_LIKE,
+    GROUP_CUES,
     Ambiguity,
     State,
     UnknownValue,
@@ -96,6 +97,8 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
             candidates = [e.dimension_value for e in mention.of("value") if e.dimension_value[0] == mine]
         if not candidates or mention.used:
             continue
+        if mention.has("dimension") and state.cue_before(mention.start, GROUP_CUES):
+            continue  # 'listeners by country': the column named after 'by' groups, whatever genre is called Country
         # 'chicken pizzas': a column's whole value before an item of another column's lists
         candidates = [c for c in candidates if not _an_item(values, *c)] or candidates
         dims = list(dict.fromkeys(dim for dim, _ in candidates))
