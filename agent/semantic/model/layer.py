@@ -21,6 +21,7 @@ from typing import Any
 
 from agent.semantic.spec.dbt_load import read_project
 from agent.semantic.model.grounding import ground, metric_words
+from agent.semantic.model.short_forms import short_forms_in_comments
 from agent.semantic.spec.dbt_spec import Dimension, Measure, MeasureInput
 from agent.semantic.spec.dbt_spec import Metric as DbtMetric
 from agent.semantic.spec.dbt_spec import Project
@@ -190,7 +191,10 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     _qualify_shared_labels(dimensions, project)
     more_wanted = {split_name(w) for w in (vocabulary.get("ranking") or {}).get("higher_is_better", [])}
     metrics = [m for m in (_metric(metric, project, more_wanted) for metric in project.metrics) if m is not None]
-    short = vocabulary.get("abbreviations") or {}
+    known = vocabulary.get("abbreviations") or {}
+    described = [(item.name, item.description or "") for model in project.semantic_models
+                 for item in (model, *model.dimensions)]
+    short = {**short_forms_in_comments(described, known), **known}  # the warehouse's own, then the vocabulary's
     for table in tables:  # 'cust acct' rows are customer accounts: 'how many accounts' counts them
         table["entity_words"] = list(dict.fromkeys(
             [*table["entity_words"], *(expand_abbreviations(w, short) for w in table["entity_words"])]))

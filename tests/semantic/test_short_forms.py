@@ -1,0 +1,49 @@
+"""Short forms a warehouse explains in its own comments ('rntl': Rental agreements), read as the words
+they stand for; a warehouse using them is asked about in those words."""
+
+from __future__ import annotations
+
+import pytest
+
+from agent.semantic.model.short_forms import short_forms_in_comments
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
+
+
+@pytest.mark.parametrize(("name", "comment", "expected"), [
+    ("rntl", "Rental agreements: one row per vehicle handed to a customer", {"rntl": "rental"}),
+    ("dmg_clm", "Damage claims raised on a rental", {"dmg": "damage", "clm": "claim"}),
+    ("pu_dt", "pickup date/time", {"pu": "pickup", "dt": "date"}),  # two letters: the word in the same place
+    ("ldw_ind", "Y = customer bought the loss damage waiver (LDW)", {"ldw": "loss damage waiver"}),
+    ("br_rgn", "Branch regions", {"br": "branch", "rgn": "region"}),
+])
+def test_a_short_form_is_read_from_its_comment(name, comment, expected):
+    assert short_forms_in_comments([(name, comment)], {}) == expected
+
+
+@pytest.mark.parametrize(("name", "comment"), [
+    ("status", "O = open, C = closed"),  # a word, no short form
+    ("dt_x", "the day the row was made"),  # 'dt' is no abbreviation of the word in its place
+    ("xq", "extra queue"),  # two initials fit too many pairs of words
+    ("cd", "card"),  # known already: the vocabulary's reading stands
+])
+def test_no_short_form_is_made_up(name, comment):
+    assert short_forms_in_comments([(name, comment)], {"cd": "code"}) == {}
+
+
+SCHEMA = """
+CREATE TABLE branch (br_cd VARCHAR PRIMARY KEY, br_nm VARCHAR NOT NULL);
+COMMENT ON TABLE branch IS 'Rental branches (locations)';
+CREATE TABLE rntl (rntl_id INTEGER PRIMARY KEY, pu_br_cd VARCHAR NOT NULL REFERENCES branch (br_cd),
+                   pu_dt TIMESTAMP NOT NULL);
+COMMENT ON TABLE rntl IS 'Rental agreements: one row per vehicle handed to a customer';
+COMMENT ON COLUMN rntl.pu_dt IS 'pickup date/time';
+INSERT INTO branch VALUES ('BOS', 'Boston Logan'), ('MIA', 'Miami Intl');
+INSERT INTO rntl VALUES (1, 'BOS', '2023-05-01 10:00'), (2, 'BOS', '2024-01-02 09:00'),
+                        (3, 'MIA', '2024-02-03 08:00'), (4, 'MIA', '2024-03-04 12:00');
+"""
+
+
+def test_a_table_named_by_a_short_form_is_asked_about_in_its_word(tmp_path):
+    with bootstrapped(tmp_path, "rentals", SCHEMA) as work:
+        assert_reads_as(work, "how many rentals did we do in 2024",
+                        "SELECT count(*) FROM rntl WHERE year(pu_dt) = 2024")
