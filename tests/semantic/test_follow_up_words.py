@@ -325,3 +325,16 @@ def test_a_ranking_word_and_a_number_rank_the_same_measure(model, values):
     follow = read_follow_up(longest, "shortest 5 now", model, values)
     assert follow.edited is not None and follow.edited.intent.metrics == ["avg_air_time"]
     assert follow.edited.intent.limit == 5 and not follow.edited.intent.order_by[0].descending
+
+
+def test_dropping_a_grouping_nothing_filters_on_gives_one_total(model, values):
+    by_month = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["month"],
+                                filters=[{"field": "dest", "op": "=", "values": ["ATL"]}])
+    follow = read_follow_up(by_month, "drop the month", model, values)
+    assert follow.edited is not None, follow
+    assert follow.edited.intent.dimensions == [] and follow.edited.intent.filters == by_month.filters
+    # a month that filters is a window, not a grouping: dropping it keeps the grouping
+    in_march = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"], time={"months": [3]})
+    follow = read_follow_up(in_march, "drop the month", model, values)
+    assert follow.edited is not None and follow.edited.intent.dimensions == ["carrier"]
+    assert follow.edited.intent.time is None or not follow.edited.intent.time.months

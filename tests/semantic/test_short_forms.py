@@ -31,19 +31,30 @@ def test_no_short_form_is_made_up(name, comment):
 
 
 SCHEMA = """
-CREATE TABLE branch (br_cd VARCHAR PRIMARY KEY, br_nm VARCHAR NOT NULL);
+CREATE TABLE branch (br_cd VARCHAR PRIMARY KEY, br_nm VARCHAR NOT NULL, br_typ_cd VARCHAR NOT NULL);
 COMMENT ON TABLE branch IS 'Rental branches (locations)';
+COMMENT ON COLUMN branch.br_typ_cd IS 'AP = airport location, DT = downtown location';
 CREATE TABLE rntl (rntl_id INTEGER PRIMARY KEY, pu_br_cd VARCHAR NOT NULL REFERENCES branch (br_cd),
                    pu_dt TIMESTAMP NOT NULL);
 COMMENT ON TABLE rntl IS 'Rental agreements: one row per vehicle handed to a customer';
 COMMENT ON COLUMN rntl.pu_dt IS 'pickup date/time';
-INSERT INTO branch VALUES ('BOS', 'Boston Logan'), ('MIA', 'Miami Intl');
+INSERT INTO branch VALUES ('BOS', 'Boston Logan', 'AP'), ('MIA', 'Miami Intl', 'AP'), ('CAM', 'Cambridge', 'DT');
 INSERT INTO rntl VALUES (1, 'BOS', '2023-05-01 10:00'), (2, 'BOS', '2024-01-02 09:00'),
                         (3, 'MIA', '2024-02-03 08:00'), (4, 'MIA', '2024-03-04 12:00');
 """
 
 
-def test_a_table_named_by_a_short_form_is_asked_about_in_its_word(tmp_path):
-    with bootstrapped(tmp_path, "rentals", SCHEMA) as work:
-        assert_reads_as(work, "how many rentals did we do in 2024",
-                        "SELECT count(*) FROM rntl WHERE year(pu_dt) = 2024")
+@pytest.fixture(scope="module")
+def rentals(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("short_forms"), "rentals", SCHEMA) as work:
+        yield work
+
+
+def test_a_table_named_by_a_short_form_is_asked_about_in_its_word(rentals):
+    assert_reads_as(rentals, "how many rentals did we do in 2024", "SELECT count(*) FROM rntl WHERE year(pu_dt) = 2024")
+
+
+def test_things_named_by_a_value_ending_in_their_word_are_listed(rentals):
+    """'airport locations': a branch type's label ending in a word for branches; 'nm' is a name."""
+    assert_reads_as(rentals, "list our airport locations pls", "SELECT br_nm FROM branch WHERE br_typ_cd = 'AP'",
+                    leading=True)

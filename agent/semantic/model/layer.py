@@ -192,8 +192,8 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     more_wanted = {split_name(w) for w in (vocabulary.get("ranking") or {}).get("higher_is_better", [])}
     metrics = [m for m in (_metric(metric, project, more_wanted) for metric in project.metrics) if m is not None]
     known = vocabulary.get("abbreviations") or {}
-    described = [(item.name, item.description or "") for model in project.semantic_models
-                 for item in (model, *model.dimensions)]
+    described = [(model.name, model.description or "") for model in project.semantic_models] + [
+        (dim.name, dim.description or "") for model in project.semantic_models for dim in model.dimensions]
     short = {**short_forms_in_comments(described, known), **known}  # the warehouse's own, then the vocabulary's
     for table in tables:  # 'cust acct' rows are customer accounts: 'how many accounts' counts them
         table["entity_words"] = list(dict.fromkeys(

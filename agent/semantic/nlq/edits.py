@@ -334,6 +334,17 @@ def set_grouping(edited: Edited, dimensions: list[str], model: SemanticModel, *,
     return edited.then(updated, change)
 
 
+def drop_grouping(edited: Edited, dimensions: list[str], model: SemanticModel) -> Edited:
+    """'drop the month' where the answer is by month and nothing filters on it: one total instead."""
+    intent = edited.intent
+    dims = [d for d in intent.dimensions if d not in dimensions]
+    order = [o for o in intent.order_by if o.field in set(intent.all_metrics()) | set(dims)]
+    limit_per = intent.limit_per if intent.limit_per in dims else None
+    updated = intent.model_copy(update={"dimensions": dims, "order_by": order, "limit_per": limit_per,
+                                        "limit": intent.limit if dims else None})
+    return edited.then(updated, "no longer by " + " and ".join(_label(model, d) for d in dimensions))
+
+
 # -- ranking -------------------------------------------------------------------------------------
 
 

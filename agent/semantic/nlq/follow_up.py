@@ -77,6 +77,14 @@ def _fields_named(said: str, intent: StructuredIntent, model: SemanticModel) -> 
     return list(dict.fromkeys(fields)), dates
 
 
+def _groupings_named(said: str, intent: StructuredIntent, model: SemanticModel) -> list[str]:
+    """The dimensions the answer is grouped by that `said` names ('the month', 'carriers')."""
+    low = said.lower()
+    tokens = set(re.findall(r"[\w'-]+", low))
+    return [d for d in intent.dimensions if d in model.dimension_by_name
+            and (low in (named := _dimension_words(model, d)) or any(w in named or w.rstrip("s") in named for w in tokens))]
+
+
 def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
     """An aggregation named on its own ('the median instead')."""
     for agg, phrases in dialogue_words()["aggregations_alone"].items():
@@ -521,6 +529,10 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
                 return FollowUp(extraction=left_out)
             for flt in left_out:
                 edited = edits.exclude_value(edited, flt, model)
+            continue
+        period = edited.intent.time is not None and not edited.intent.time.is_empty()
+        if not fields and not period and (grouped := _groupings_named(said, edited.intent, model)):
+            edited = edits.drop_grouping(edited, grouped, model)  # 'drop the month' of an answer by month
             continue
         edited = edits.drop_filters(edited, fields, model)
         if dates:

@@ -14,7 +14,7 @@ from agent.semantic.nlq.parse.lexicon import Kind, Mention
 from agent.semantic.nlq.parse.limits import PER_GROUP_CUES
 from agent.semantic.nlq.parse.state import WHICH, Ambiguity, State, mention_text, plural
 from agent.text.phrases import phrase
-from agent.text.words import lemmas
+from agent.text.words import lemmas, noun_forms
 
 # what else a list question may not hold: an aggregation, a ranking, a time grain (or a measure, below)
 _MEASURING: tuple[Kind, ...] = ("agg", "rank", "grain")
@@ -133,11 +133,29 @@ def _listed(state: State, model: SemanticModel, start: int) -> tuple[Mention, st
         if flags and (plural(state, mention) or start > 0):  # 'list every series winner': the rows flagged
             table = model.dimension_by_name[flags[0]].sources[0].table
             return mention, table, name_of_own(table, model)
+        things = _things_a_value_names(state, mention, model)
+        if things is not None:  # 'list our airport locations': the locations whose type is airport
+            return mention, things, name_of_own(things, model)
         dims = [e.name for e in mention.of("dimension")
                 if model.dimension_by_name[e.name].kind == "categorical"]
         if dims and not mention.used and (plural(state, mention) or start > 0):
             source = model.dimension_by_name[dims[0]].sources[0].table
             return mention, source, dims[0]
+    return None
+
+
+def _things_a_value_names(state: State, mention: Mention, model: SemanticModel) -> str | None:
+    """The table whose things a value's words end in ('airport locations', a branch type's label ending in
+    a word for branches), said in the plural: those things are listed, the value filters them."""
+    if not mention.has("value") or not plural(state, mention):
+        return None
+    last = state.tokens[mention.end - 1].low
+    held = {s.table for e in mention.of("value") for s in model.dimension_by_name[e.dimension_value[0]].sources}
+    for table in sorted(held):
+        spec = model.table_by_name[table]
+        words = {w for text in [*spec.entity_words, *spec.related] for w in noun_forms(text.lower().split()[-1])}
+        if last in words:
+            return table
     return None
 
 
