@@ -105,6 +105,8 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     clarify = f"What do you mean by “{ambiguity.text}”?" if ambiguity else None
     if ambiguity is not None and ambiguity.of_value:  # one button per column the value is found in
         clarify = f"Which “{ambiguity.text}” do you mean: {' or '.join(options)}?"
+    if ambiguity is not None and ambiguity.namesakes:  # one button per thing of that name
+        clarify = f"More than one is called “{ambiguity.text}”. Which do you mean: {' or '.join(options)}?"
     if asked_back is not None and extraction.reason:  # what was read without the word stays said
         clarify = f"{extraction.reason} {clarify}"
     return SemanticParse(

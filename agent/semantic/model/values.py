@@ -53,6 +53,9 @@ class ValueIndex:
     # dimension -> the items of a column whose values are lists ('Mushrooms, Red Onions, Garlic'): a question
     # naming one means the rows whose list contains it
     items: dict[str, list[str]] = field(default_factory=dict)
+    # table -> a name several of its things share -> their keys ('Aurora': artists 105 and 120): naming
+    # one of them by that name is asked about, never answered for all of them together
+    namesakes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
@@ -113,6 +116,7 @@ class ValueIndex:
         read = {key: found for name in _value_dimensions(model)
                 for key, found in _read_values_by_holder(warehouse, model, name).items()}
         index = cls.build(read, {name: _read_labels(warehouse, model, name) for name in read}, model)
+        index.namesakes = _read_namesakes(warehouse, model, read)
         index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
         index.read_earliest = lambda table: _read_latest(warehouse, model, table, None, first=True)
         with _CACHE_LOCK:
@@ -240,6 +244,35 @@ def _read_values_by_holder(warehouse: Warehouse, model: SemanticModel, name: str
     for entity, values in zip(entities, held):
         if values - everywhere:
             found[f"{entity}__{name}"] = sorted(values - everywhere)
+    return found
+
+
+def _read_namesakes(warehouse: Warehouse, model: SemanticModel, read: dict[str, list[str]]
+                    ) -> dict[str, dict[str, list[str]]]:
+    """For each table whose things have a name column with its values read, the names several things share,
+    with their keys. A table read without a single-column key, or whose read fails, has none (logged)."""
+    found: dict[str, dict[str, list[str]]] = {}
+    dialect = warehouse.dialect
+    for spec in model.tables:
+        name = model.name_dimension(spec.name)
+        dim = model.dimension_by_name.get(name) if name else None
+        if dim is None or dim.identifier or len(spec.primary_key) != 1 or not spec.entity \
+                or not ({name, f"{spec.entity}__{name}"} & set(read)):
+            continue
+        column = next((s.expr for s in dim.sources if s.table == spec.name and s.join is None), None)
+        if column is None or not re.fullmatch(r"\w+", column.strip('"`')):
+            continue
+        table = warehouse.schema().reference(spec.table, dialect)
+        named, key = quote(column.strip('"`'), dialect), quote(spec.primary_key[0].strip('"`'), dialect)
+        sql = (f"SELECT {named}, {key} FROM {table} WHERE {named} IN "
+               f"(SELECT {named} FROM {table} GROUP BY {named} HAVING COUNT(*) > 1) ORDER BY 1, 2")
+        try:
+            result = warehouse.slots.call_blocking(warehouse.run, sql, budget_s=warehouse.budget_s())
+        except AssistantError as exc:
+            log.warning("could not read which %s share a name: %s", spec.name, exc)
+            continue
+        for value, thing in result.rows[:_MANY_VALUES]:
+            found.setdefault(spec.name, {}).setdefault(str(value), []).append(str(thing))
     return found
 
 

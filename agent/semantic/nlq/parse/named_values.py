@@ -113,6 +113,11 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
             asked.append(Ambiguity(text=mention_text(state, mention), options=things))
             mention.used = True
             continue
+        namesakes = _namesakes(values, model, decided, [v for d, v in candidates if d == decided]) if decided else []
+        if len(namesakes) > 1:  # 'aurora' where two artists are called Aurora: one button per artist
+            asked.append(Ambiguity(text=mention_text(state, mention), options=namesakes, namesakes=True))
+            mention.used = True
+            continue
         if decided is None:
             undecided.append((mention, candidates, dims))
             mention.used = True  # read: a value, of which dimension is told by its neighbours or asked
@@ -145,6 +150,22 @@ def _different_things(values: ValueIndex, model: SemanticModel, dimension: str, 
     suffixes = frozenset(model.name_suffixes)
     names = [values.labels.get(dimension, {}).get(v) or v for v in said]
     return names if len({base_name(n, suffixes) for n in names}) > 1 else []
+
+
+def _namesakes(values: ValueIndex, model: SemanticModel, dimension: str, said: list[str]) -> list[str]:
+    """The things that share the one name said, each by its number ('artist 105', 'artist 120'), which
+    the reader takes as that thing alone when the person picks it; [] when one thing has the name."""
+    if len(said) != 1:
+        return []
+    holders = {s.table for s in model.dimension_by_name[dimension].sources if s.join is None}
+    options: list[str] = []
+    for table in sorted(holders):
+        spec = model.table_by_name[table]
+        if model.name_dimension(table) != dimension.rpartition("__")[2]:
+            continue
+        word = spec.entity_words[0] if spec.entity_words else table
+        options += [f"{word} {key}" for key in values.namesakes.get(table, {}).get(said[0], [])]
+    return options
 
 
 def _an_item(values: ValueIndex, dimension: str, value: str) -> bool:
