@@ -58,6 +58,9 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
                 for form in noun_forms(own.split()[-1]):
                     offer("table", table["name"], form, f"{_LAST_NAME_WORD}, “{own}”")
         for said in _rows_described(table.get("description") or ""):  # 'One row per customer company'
+            verb = next((events[form] for form in noun_forms(said.split()[-1]) if form in events), None)
+            for form in _verb_forms(verb) if verb else []:  # 'one row per stream': what was streamed
+                offer("table", table["name"], form, f"thesaurus: to {verb} is what a {said} records")
             for phrase in {said, *(w for w in (said.split()[0], said.split()[-1]) if "NOUN" in lemmas(w))}:
                 for form in noun_forms(phrase.split()[-1]):
                     word = " ".join([*phrase.split()[:-1], form])
@@ -112,6 +115,12 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             elif not from_labels and len({name for _, name, _ in last_words}) == 1 \
                     and all(why.startswith(("thesaurus", _LAST_NAME_WORD)) for *_, why in offers):
                 offers, elements = last_words, {last_words[0][:2]}
+            elif not last_words and len(exact := _named_by_the_group(offers, tables)) == 1 and all(
+                    why.startswith(("thesaurus", _LAST_NAME_WORD)) for _, name, why in offers if name != exact[0][1]):
+                # 'song' for tracks, not for playlist tracks: the table called by the group's word alone (a
+                # word that ends another table's name, 'account' of customer accounts, is not decided so)
+                offers = [offer for offer in offers if offer[1] == exact[0][1]]
+                elements = {exact[0][:2]}
             elif described and len(described) < len(offers) and word not in own_words:
                 # the warehouse's own description names it, so does another's label: both are meant
                 # possibly, and the question's other words (what can be reached) tell which
@@ -132,6 +141,14 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
         target.setdefault("related", {}).setdefault(word, why)
     _measure_words(dimensions, thesaurus, own_words)
+
+
+def _named_by_the_group(offers: list[tuple[str, str, str]], tables: list[dict[str, Any]]) -> list[tuple[str, str, str]]:
+    """The thesaurus offers made to a table whose own word is one of the group's words, alone ('track' of
+    [song, track, tune]), not a longer name ending in one ('playlist track')."""
+    own = {t["name"]: {w for w in t["entity_words"] if " " not in w} for t in tables}
+    return [(kind, name, why) for kind, name, why in offers if kind == "table" and why.startswith("thesaurus: ")
+            and own.get(name, set()) & set(why.removeprefix("thesaurus: ").split(", "))]
 
 
 def _people_words(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]],

@@ -1,0 +1,41 @@
+"""Words for a table's rows from the thesaurus and its own description: a group's word goes to the table
+called by one of the group's words alone ('song' for tracks, not for playlist tracks), and a description
+saying one row is an event ('One row per stream') gives the event's verb ('streamed')."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
+
+SCHEMA = """
+CREATE TABLE tracks (track_id INTEGER PRIMARY KEY, title VARCHAR NOT NULL);
+CREATE TABLE playlists (playlist_id INTEGER PRIMARY KEY, name VARCHAR NOT NULL);
+CREATE TABLE playlist_tracks (playlist_id INTEGER NOT NULL REFERENCES playlists (playlist_id),
+                              track_id INTEGER NOT NULL REFERENCES tracks (track_id), PRIMARY KEY (playlist_id, track_id));
+CREATE TABLE plays (play_id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL REFERENCES tracks (track_id),
+                    played_at TIMESTAMP NOT NULL);
+COMMENT ON TABLE plays IS 'One row per stream of a track';
+CREATE TABLE vehicles (vehicle_id INTEGER PRIMARY KEY, plate VARCHAR NOT NULL);
+INSERT INTO tracks VALUES (1, 'Runaway'), (2, 'Night Drive'), (3, 'Sol');
+INSERT INTO playlists VALUES (1, 'Chill'), (2, 'Road');
+INSERT INTO playlist_tracks VALUES (1, 1), (1, 2), (2, 1), (2, 3);
+INSERT INTO plays VALUES (1, 1, '2024-01-02 10:00'), (2, 1, '2024-01-03 11:00'), (3, 2, '2024-02-01 09:00');
+INSERT INTO vehicles VALUES (1, 'AB-1'), (2, 'CD-2');
+"""
+
+
+@pytest.fixture(scope="module")
+def music(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("words_for_rows"), "music", SCHEMA) as work:
+        yield work
+
+
+@pytest.mark.parametrize(("question", "sql"), [
+    ("how many songs do we have", "SELECT count(*) FROM tracks"),
+    ("which song was streamed the most", "SELECT t.title, count(*) n FROM plays p JOIN tracks t USING (track_id) "
+                                         "GROUP BY t.track_id, t.title ORDER BY n DESC LIMIT 1"),
+    ("how many cars are there", "SELECT count(*) FROM vehicles"),
+])
+def test_words_people_use_for_the_rows(music, question, sql):
+    assert_reads_as(music, question, sql)
