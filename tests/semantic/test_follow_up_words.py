@@ -338,3 +338,30 @@ def test_dropping_a_grouping_nothing_filters_on_gives_one_total(model, values):
     follow = read_follow_up(in_march, "drop the month", model, values)
     assert follow.edited is not None and follow.edited.intent.dimensions == ["carrier"]
     assert follow.edited.intent.time is None or not follow.edited.intent.time.months
+
+
+def test_all_of_a_kept_things_word_drops_its_condition_and_keeps_the_ranking(model, values):
+    """'all airports' after the top destinations from one origin airport: every origin, still the top 5."""
+    top = StructuredIntent(metrics=["flight_count"], dimensions=["dest"], limit=5,
+                           order_by=[{"field": "flight_count", "descending": True}],
+                           filters=[{"field": "origin", "op": "=", "values": ["LGA"]},
+                                    {"field": "carrier", "op": "=", "values": ["UA"]}])
+    follow = read_follow_up(top, "all airports", model, values)
+    assert follow.edited is not None, follow
+    assert [f.field for f in follow.edited.intent.filters] == ["carrier"] and follow.edited.intent.limit == 5
+    # with no condition on what 'all' names, it is every row of the ranking
+    unfiltered = top.model_copy(update={"filters": []})
+    follow = read_follow_up(unfiltered, "all destinations", model, values)
+    assert follow.edited is not None and follow.edited.intent.limit is None
+
+
+@pytest.mark.parametrize(("first", "message"), [
+    (StructuredIntent(metrics=["flight_count"], filters=[{"field": "dest", "op": "=", "values": ["MCO"]}],
+                      time={"months": [6, 7, 8]}), "compare with last summer"),
+    (StructuredIntent(metrics=["flight_count"], dimensions=["dest"], limit=4), "and the year before?"),
+])
+def test_the_period_before_a_reading_of_the_datas_one_year_is_declined_with_the_span(model, values, first, message):
+    """No year said: the reading is about the data's one year (2013), so the one before is 2012, which it lacks."""
+    follow = read_follow_up(first, message, model, values)
+    assert follow.edited is None and follow.problem is not None, follow
+    assert "2012" in follow.problem and "2013-01-01 to 2013-12-31" in follow.problem

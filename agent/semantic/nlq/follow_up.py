@@ -93,6 +93,15 @@ def _aggregation(text: str) -> tuple[str, re.Match[str]] | None:
     return None
 
 
+def _the_datas_one_year(previous: StructuredIntent, model: SemanticModel, values: ValueIndex) -> int | None:
+    """The year the data of the reading's measure falls in, when it all falls in one."""
+    metric = model.metric_by_name.get(previous.metrics[0]) if previous.metrics else None
+    if metric is None:
+        return None
+    first, last = values.earliest_date(metric.table), values.latest_date(metric.table)
+    return first.year if first is not None and last is not None and first.year == last.year else None
+
+
 def _without_the_replaced_aggregation(text: str) -> str:
     """'max not avg', 'the median rather than the mean': the aggregation said as replaced goes, so the one
     wanted is read alone."""
@@ -107,21 +116,27 @@ def only_rows_named(found: StructuredIntent, text: str, model: SemanticModel) ->
     return bool(found.metrics) and set(found.metrics) <= counts and not has(text, dialogue_words()["counting_words"])
 
 
-def _period_before(text: str, previous: StructuredIntent) -> str:
-    """'vs the month before?' after October: September, by name, so the message reads as 'vs september'."""
+def _period_before(text: str, previous: StructuredIntent, model: SemanticModel, values: ValueIndex) -> str:
+    """'vs the month before?' after October: September, by name, so the message reads as 'vs september'.
+    A reading that names no year is about the data's one year, where it holds one: 'the year before' and,
+    beside a compare word, 'last summer' are then the year before it ('summer of 2012'), which the data may lack."""
     time = previous.time
     said = dialogue_words()
     words = said["period_before"]
+    year = time.year if time is not None and time.year is not None else _the_datas_one_year(previous, model, values)
     if has(text, said["compare_words"]):
         words = {grain: [*before, *said["period_last"][grain]] for grain, before in words.items()}
+        seasons = [f"last {season}" for season in model.seasons]
+        if year is not None and (m := has(text, seasons)):
+            return text[:m.start()] + f"{m.group(0).split()[-1]} of {year - 1}" + text[m.end():]
     months = time.months if time is not None else []
     if time is not None and len(months) == 1 and (m := has(text, words["month"])):
         return text[:m.start()] + MONTHS[(months[0] - 2) % 12] + text[m.end():]
     quarter = (months[0] - 1) // 3 + 1 if months else 0
     if months == list(range(3 * quarter - 2, 3 * quarter + 1)) and quarter > 1 and (m := has(text, words["quarter"])):
         return text[:m.start()] + f"q{quarter - 1}" + text[m.end():]
-    if time is not None and time.year is not None and (m := has(text, words["year"])):
-        return text[:m.start()] + str(time.year - 1) + text[m.end():]
+    if year is not None and (m := has(text, words["year"])):
+        return text[:m.start()] + str(year - 1) + text[m.end():]
     return text
 
 
@@ -132,7 +147,10 @@ def _each_of_the_ranked(cues: Cues, previous: StructuredIntent, model: SemanticM
         low = said.lower()
         grouped = [d for d in previous.dimensions if d in model.dimension_by_name
                    and (low in (named := _dimension_words(model, d)) or low.rstrip("s") in named)]
-        if previous.limit is not None and grouped and not any(f.field in grouped for f in previous.filters):
+        # 'all airports' where the answer is by destination but one origin airport is kept: that condition goes
+        filtered = [f.field for f in previous.filters if f.field in model.dimension_by_name
+                    and (low in (words := _dimension_words(model, f.field)) or low.rstrip("s") in words)]
+        if previous.limit is not None and grouped and not filtered:
             cues.all_rows, cues.text = True, ""
             cues.dropped = [d for d in cues.dropped if d != said]
 
@@ -442,7 +460,8 @@ def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: Semanti
 
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     kept = _not_the_old_grouping(message, previous, model)
-    cues = find_cues(_without_the_replaced_aggregation(_period_before(kept if kept is not None else message, previous)))
+    cues = find_cues(_without_the_replaced_aggregation(_period_before(kept if kept is not None else message, previous,
+                                                                     model, values)))
     cues.replace = cues.replace or kept is not None
     _each_of_the_ranked(cues, previous, model)
     _measure_adjective_alone(cues, previous, model)
