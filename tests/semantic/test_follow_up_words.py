@@ -365,3 +365,32 @@ def test_the_period_before_a_reading_of_the_datas_one_year_is_declined_with_the_
     follow = read_follow_up(first, message, model, values)
     assert follow.edited is None and follow.problem is not None, follow
     assert "2012" in follow.problem and "2013-01-01 to 2013-12-31" in follow.problem
+
+
+def test_as_a_percent_of_all_after_a_filtered_count_is_their_share_of_all(model, values):
+    old = StructuredIntent(metrics=["plane_count"], filters=[{"field": "plane_year", "op": "<", "values": [1990]}])
+    follow = read_follow_up(old, "as a % of all planes", model, values)
+    assert follow.edited is not None, follow
+    contrast = follow.edited.intent.contrast
+    assert contrast is not None and contrast.kind == "share" and contrast.percent
+    assert [f.field for f in contrast.first.filters] == ["plane_year"] and follow.edited.intent.filters == []
+
+
+def test_a_reason_after_a_comma_asks_nothing(model, values):
+    by_carrier = StructuredIntent(metrics=["avg_distance"], dimensions=["carrier"],
+                                  filters=[{"field": "origin", "op": "=", "values": ["JFK"]}])
+    follow = read_follow_up(by_carrier, "exclude hawaiian, it skews everything", model, values)
+    assert follow.edited is not None, follow
+    assert {(f.field, f.op, tuple(f.values)) for f in follow.edited.intent.filters} == {
+        ("origin", "=", ("JFK",)), ("carrier", "!=", ("HA",))}
+
+
+def test_the_month_before_january_of_the_datas_one_year_is_declined(model, values):
+    january = StructuredIntent(metrics=["flight_count"], time={"months": [1]},
+                               filters=[{"field": "origin", "op": "=", "values": ["EWR"]}])
+    follow = read_follow_up(january, "vs last month", model, values)
+    assert follow.edited is None and follow.problem is not None and "2012" in follow.problem, follow
+    december = StructuredIntent(metrics=["flight_count"], time={"months": [12]},
+                                filters=[{"field": "origin", "op": "=", "values": ["EWR"]}])
+    follow = read_follow_up(december, "vs last month?", model, values)
+    assert follow.edited is not None and follow.edited.intent.time.months == [11, 12], follow

@@ -74,6 +74,8 @@ def _cut(text: str, match: re.Match[str]) -> str:
 def find_cues(message: str) -> Cues:
     words = dialogue_words()
     text = " ".join(message.replace("\u2019", "'").split())
+    # 'exclude hawaiian, it skews everything': the reason given after a comma asks nothing
+    text = re.sub(rf"(?<=\w)\s*[,;(-]+\s*{phrase(words['reason_clauses'])}(?![\w']).*$", "", text, flags=re.I)
     text = re.sub(r"[?!.,;:]+(\s|$)", r" \1", text).strip()
     cues = Cues(text)
     while m := has(cues.text, words["kept_words"]):  # 'same period for EWR': the period stays, nothing to read
@@ -113,6 +115,8 @@ def find_cues(message: str) -> Cues:
         cues.reverse, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["percent_words"]):
         cues.percent, cues.text = True, _cut(cues.text, m)
+        # 'as a % of all planes': what it is a percentage of (everything the answer is a part of), no condition dropped
+        cues.text = re.sub(r"^\s*of\s+(?:all|every|the\s+total|total)\b.*$", "", cues.text, flags=re.I).strip()
     if m := has(cues.text, words["all_rows_words"]):
         cues.all_rows, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["whole_period"]):

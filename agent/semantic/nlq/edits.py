@@ -15,7 +15,7 @@ from typing import Any
 
 from agent.semantic.compile.compiler import contrast_suffix
 from agent.semantic.compile.definitions import Definition
-from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table
+from agent.semantic.compile.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model.runtime import Metric, SemanticModel
 
 ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them; 'any': the one the shape calls for
@@ -470,6 +470,13 @@ def as_percent(edited: Edited, model: SemanticModel) -> Edited | str:
         label = " and ".join(_label(model, d) for d in intent.dimensions)
         return edited.then(intent.model_copy(update={"share_of_total": True}),
                            f"each {label}'s share of the total, in percent")
+    kept = [f for f in intent.filters if f.op != "not_null"]
+    if not intent.dimensions and _adds_up(metric) and (kept or (intent.time is not None and not intent.time.is_empty())):
+        # 'as a % of all planes' after the planes built before 1990: those among all of them
+        share = Contrast(kind="share", metric=metric.name, first=Side(filters=kept, time=intent.time), percent=True)
+        updated = intent.model_copy(update={"metrics": [], "filters": [f for f in intent.filters if f not in kept],
+                                            "time": None, "contrast": share})
+        return edited.then(updated, "as a percentage of the total")
     return (f"I can't tell what {metric.label.lower()} should be a percentage of. Say it, for example "
             f"as a share of the total by some grouping.")
 

@@ -131,7 +131,9 @@ def _period_before(text: str, previous: StructuredIntent, model: SemanticModel, 
             return text[:m.start()] + f"{m.group(0).split()[-1]} of {year - 1}" + text[m.end():]
     months = time.months if time is not None else []
     if time is not None and len(months) == 1 and (m := has(text, words["month"])):
-        return text[:m.start()] + MONTHS[(months[0] - 2) % 12] + text[m.end():]
+        # the month before January is December of the year before, which the data may lack
+        before = MONTHS[(months[0] - 2) % 12] + (f" of {year - 1}" if months[0] == 1 and year is not None else "")
+        return text[:m.start()] + before + text[m.end():]
     quarter = (months[0] - 1) // 3 + 1 if months else 0
     if months == list(range(3 * quarter - 2, 3 * quarter + 1)) and quarter > 1 and (m := has(text, words["quarter"])):
         return text[:m.start()] + f"q{quarter - 1}" + text[m.end():]
