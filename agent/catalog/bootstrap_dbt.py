@@ -21,7 +21,7 @@ import yaml
 
 from agent.catalog.evidence import Evidence
 from agent.catalog.measures import TableRules
-from agent.catalog.naming import bootstrap_words, singular, slug, thing
+from agent.catalog.naming import bootstrap_words, singular, slug, table_words, thing
 from agent.text.words import split_name
 from agent.catalog.references import References, Shape, find_references
 from agent.warehouse import Schema, TableInfo
@@ -102,8 +102,8 @@ def shape_tables(schema: Schema, references: References) -> dict[str, Shape]:
     for key, info in schema.info.items():
         if schema.tables.get(key):
             # the name as spelt ('orderDetails' -> order_details: 'order details' to the reader)
-            names[key] = _unique(slug(info.name if "." not in key else f"{info.schema}_{info.name}"),
-                                 set(names.values()))
+            named = " ".join(table_words(info.name))  # 'fact_sales': the sales
+            names[key] = _unique(slug(named if "." not in key else f"{info.schema}_{named}"), set(names.values()))
     entities: dict[str, str] = {}
     for key in names:
         info = schema.info[key]
@@ -154,13 +154,18 @@ def _entities(shape: Shape, info: TableInfo, dialect: str) -> list[dict[str, Any
 
 def _dated_by(shape: Shape, info: TableInfo, shapes: dict[str, Shape], schema: Schema) -> str | None:
     """'order__o_orderdate' for rows that happen when the row they belong to does: lines of an order
-    (the key includes the reference), or rows with no date of their own pointing at a dated row."""
+    (the key includes the reference), or rows with no date of their own pointing at a dated row, or at
+    the calendar table of a star schema ('date__full_date')."""
     own_dates = [c for c in schema.tables[shape.key] if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]
     in_key = [r for r in shape.references if r.column in info.primary_key and r.column in shape.entity_refs]
     # rows with no date named as parts of the row they point at ('orderDetails', 'order_lines')
     parts = [r for r in shape.references if r.column in shape.entity_refs
              and _named_as_part_of(info.name, schema.info[r.target].name)]
-    for group in (in_key if len(info.primary_key) > 1 else [], [] if own_dates else parts):
+    # a star schema's facts carry a key of the calendar table ('date_key' of 'dim_date') instead of a date
+    calendars = [r for r in shape.references if r.column in shape.entity_refs
+                 and thing(schema.info[r.target].name)[-1:] in [(w,) for w in bootstrap_words()["calendar_tables"]]]
+    for group in (in_key if len(info.primary_key) > 1 else [], [] if own_dates else parts,
+                  [] if own_dates else calendars):
         for ref in group:
             target = shapes[ref.target]
             dates = [c.name for c in schema.tables.get(ref.target, [])

@@ -402,13 +402,18 @@ class TableRules:
             return next((w for w in kinds if w in label), None)
 
         quantity = next((c for c in amounts if named(c, net["quantities"])), None)
+        if self.thing[-1:] and self.thing[-1] in self.words["reversal_rows"]:
+            return  # returns, refunds: a quantity times a price of rows that undo a sale is no sales
         deductions = [c for c in amounts if named(c, net["deductions"])]
         deduction = deductions[0] if len(deductions) == 1 else None
         found = self._net(amounts, deduction, quantity, named, out) if deduction is not None else 0
         if quantity is None:
             return
         prices = [(quote(c.name, self.dialect), c) for c in amounts if self.is_unit_price(c)]
-        if not prices:
+        # a line with an amount of its own ('net_amount') says what it brought in: no other table's list price
+        own_amount = any(named(c, net["amounts"]) and not named(c, net["deductions"]) and c is not quantity
+                         for c in amounts if not self.is_unit_price(c))
+        if not prices and not own_amount:
             for ref, entity in self.shape.entity_refs.items():
                 target = self.shapes[self.shape.reference(ref).target]
                 rules = TableRules(self.schema, target, self.shapes, self.dialect, self.fractions, self.profiles, set())
@@ -445,8 +450,9 @@ class TableRules:
         deduction_word = named(deduction, net["deductions"]) or "discount"
         for amount in amounts:
             amount_word = named(amount, net["amounts"])
-            if amount_word is None or amount is deduction or named(amount, net["deductions"]):
-                continue
+            if amount_word is None or amount is deduction or named(amount, net["deductions"]) \
+                    or "net" in words_of(amount.name, self.prefix):
+                continue  # 'net_amount' beside 'discount_amount' is after the discount already
             label = " ".join(words_of(amount.name, self.prefix))
             if label.endswith(amount_word) and not label.endswith(" " + amount_word) and label != amount_word:
                 label = f"{label[:-len(amount_word)]} {amount_word}"  # 'extendedprice' reads 'extended price'

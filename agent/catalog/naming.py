@@ -54,10 +54,23 @@ def singular(word: str) -> str:
     return found[0] if found and found[0] else word
 
 
+def table_words(table: str) -> list[str]:
+    """A table's name in words without the warehouse layer it is marked with ('fact_sales' -> sales,
+    'dim_customer' -> customer, 'orders_stg' -> orders; bootstrap_words.yaml `layer_markers`): people
+    call the rows by the rest."""
+    words = split_name(table).split()
+    markers = set(bootstrap_words()["layer_markers"])
+    if len(words) > 1 and words[0] in markers:
+        words = words[1:]
+    elif len(words) > 1 and words[-1] in markers:
+        words = words[:-1]
+    return words
+
+
 def thing(table: str) -> tuple[str, ...]:
     """What one row of `table` is, in words: its name's words with the last one singular
-    ('orderDetails' -> order detail, 'job_roles' -> job role)."""
-    words = split_name(table).split()
+    ('orderDetails' -> order detail, 'job_roles' -> job role, 'dim_customer' -> customer)."""
+    words = table_words(table)
     return (*words[:-1], singular(words[-1])) if words else ()
 
 

@@ -1,6 +1,7 @@
 """Words for a table's rows from the thesaurus and its own description: a group's word goes to the table
 called by one of the group's words alone ('song' for tracks, not for playlist tracks), and a description
-saying one row is an event ('One row per stream') gives the event's verb ('streamed')."""
+saying one row is an event ('One row per stream') gives the event's verb ('streamed'); a date named by a
+verb and its particle run together ('signup date') is said with the verb ('signed up')."""
 
 from __future__ import annotations
 
@@ -17,6 +18,8 @@ CREATE TABLE plays (play_id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL REFER
                     played_at TIMESTAMP NOT NULL);
 COMMENT ON TABLE plays IS 'One row per stream of a track';
 CREATE TABLE vehicles (vehicle_id INTEGER PRIMARY KEY, plate VARCHAR NOT NULL);
+CREATE TABLE listeners (listener_id INTEGER PRIMARY KEY, username VARCHAR NOT NULL, signup_date DATE NOT NULL);
+INSERT INTO listeners VALUES (1, 'omar', '2023-05-01'), (2, 'lena', '2024-02-03'), (3, 'ana', '2024-07-09');
 INSERT INTO tracks VALUES (1, 'Runaway'), (2, 'Night Drive'), (3, 'Sol');
 INSERT INTO playlists VALUES (1, 'Chill'), (2, 'Road');
 INSERT INTO playlist_tracks VALUES (1, 1), (1, 2), (2, 1), (2, 3);
@@ -36,6 +39,9 @@ def music(tmp_path_factory):
     ("which song was streamed the most", "SELECT t.title, count(*) n FROM plays p JOIN tracks t USING (track_id) "
                                          "GROUP BY t.track_id, t.title ORDER BY n DESC LIMIT 1"),
     ("how many cars are there", "SELECT count(*) FROM vehicles"),
+    # 'signup date': to sign up is how each listener came, no condition; with a year, the date it is about
+    ("how many listeners have signed up", "SELECT count(*) FROM listeners"),
+    ("how many listeners signed up in 2024", "SELECT count(*) FROM listeners WHERE year(signup_date) = 2024"),
 ])
 def test_words_people_use_for_the_rows(music, question, sql):
     assert_reads_as(music, question, sql)

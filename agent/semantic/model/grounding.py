@@ -87,6 +87,9 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             offer("dimension", dim["name"], " ".join(label.split()[:-1] + [alias]), "its description, with its label")
         for word, group in _thesaurus_words(label, groups):
             offer("dimension", dim["name"], word, f"thesaurus: {', '.join(group)}")
+        if dim.get("kind") == "time" and (phrasal := _phrasal_verb(words[0])):  # 'signup date': signed up
+            for form in _verb_forms(phrasal):
+                offer("dimension", dim["name"], form, f"its name: “{words[0]}” is to {phrasal}")
         for said in dim.get("synonyms") or []:  # 'arrived late' said also 'landed late', 'arrived tardy'
             for word, group in _words_swapped(" ".join(said.lower().split()), phrasings):
                 offer("dimension", dim["name"], word, f"thesaurus: {', '.join(group)}, in “{said}”")
@@ -115,7 +118,13 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
             elif not from_labels and len({name for _, name, _ in last_words}) == 1 \
                     and all(why.startswith(("thesaurus", _LAST_NAME_WORD)) for *_, why in offers):
                 offers, elements = last_words, {last_words[0][:2]}
-            elif not last_words and len(exact := _named_by_the_group(offers, tables)) == 1 and all(
+            elif len(money := [o for o in offers if o[2].endswith("is money in")]) == 1 and all(
+                    offer[0] == "table" and any(s.get("table") == offer[1] for s in dimensions[money[0][1]]["sources"])
+                    for offer in offers if offer is not money[0]):
+                # 'revenue': the money the sales bring in, not the sales (a thesaurus word of the table's name)
+                offers, elements = money, {money[0][:2]}
+            elif not last_words and all(kind == "table" for kind, _, _ in offers) \
+                    and len(exact := _named_by_the_group(offers, tables)) == 1 and all(
                     why.startswith(("thesaurus", _LAST_NAME_WORD)) for _, name, why in offers if name != exact[0][1]):
                 # 'song' for tracks, not for playlist tracks: the table called by the group's word alone (a
                 # word that ends another table's name, 'account' of customer accounts, is not decided so)
@@ -141,6 +150,21 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
         target = next(t for t in tables if t["name"] == name) if kind == "table" else dimensions[name]
         target.setdefault("related", {}).setdefault(word, why)
     _measure_words(dimensions, thesaurus, own_words)
+
+
+_PARTICLES = ("up", "in", "out", "off", "on", "over", "down", "back")
+
+
+def _phrasal_verb(word: str) -> str | None:
+    """'signup' -> 'sign up', 'checkin' -> 'check in', 'dropoff' -> 'drop off': a verb and its particle run
+    together into a noun; None for any other word ('region', 'begin')."""
+    if "VERB" in lemmas(word):  # 'begin' is no 'beg in'
+        return None
+    for particle in _PARTICLES:
+        verb = word.removesuffix(particle)
+        if verb != word and len(verb) >= 3 and "VERB" in lemmas(verb):
+            return f"{verb} {particle}"
+    return None
 
 
 def _named_by_the_group(offers: list[tuple[str, str, str]], tables: list[dict[str, Any]]) -> list[tuple[str, str, str]]:

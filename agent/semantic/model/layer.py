@@ -226,6 +226,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     thesaurus = dict(vocabulary.get("thesaurus") or {})
     ground(tables, dimensions, thesaurus)
     metric_words(metrics, tables, dimensions, thesaurus)
+    _money_named_by_its_rows(metrics, tables, dimensions, thesaurus)
     ranking = dict(vocabulary.get("ranking") or {})
     measure_ranks = thesaurus["_ranking"]
     for direction in ("descending", "ascending"):
@@ -253,6 +254,21 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "coverage": vocabulary.get("coverage") or {},
         "text_patterns": vocabulary.get("text_patterns") or {},
     }
+
+
+def _money_named_by_its_rows(metrics: list[dict[str, Any]], tables: list[dict[str, Any]],
+                             dimensions: dict[str, dict[str, Any]], thesaurus: dict[str, Any]) -> None:
+    """'sales by category' on a table of sales: rows called by a word for money coming in ('sales',
+    'takings'), with one amount that adds up, are measured by that amount's total when their word is the
+    measure ('how many sales' still counts them: a count asked for is read first)."""
+    money_words = {str(w).lower() for w in thesaurus.get("money_in_words") or []}
+    amounts = {str(w).lower() for w in thesaurus.get("money_in_amounts") or []}
+    for table in tables:
+        said = {form for words in table["entity_words"] for form in noun_forms(words.split()[-1])} & money_words
+        sums = [m for m in metrics if m.get("table") == table["name"] and m.get("agg") == "sum" and not m.get("filter")
+                and dimensions.get(m.get("measure") or "", {}).get("label", "").lower() in amounts]
+        if said and len(sums) == 1:
+            sums[0]["synonyms"] = list(dict.fromkeys([*sums[0]["synonyms"], *sorted(said)]))
 
 
 def expand_abbreviations(label: str, short: dict[str, str]) -> str:

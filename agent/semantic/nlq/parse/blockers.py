@@ -31,8 +31,9 @@ def blockers_pass(draft: Draft) -> Draft:
                           "this model.")
     draft.ambiguous = _told_by_the_measure(draft)
     draft.unknown = _named_by_their_end(draft)
-    unknown = draft.unknown + partial_values([w for w in draft.ignored() if not _describes_the_rows(draft, w)],
-                                             draft.values)
+    fillers = {w.lower() for w in draft.model.coverage.get("fillers", [])}  # 'rn' is 'now': no 'R&B Now'
+    unknown = draft.unknown + partial_values([w for w in draft.ignored() if not _describes_the_rows(draft, w)
+                                              and w.lower() not in fillers], draft.values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)
         return draft.stop(f"{names} is not a value found in the warehouse.", unknown_values=unknown)

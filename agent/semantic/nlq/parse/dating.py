@@ -10,6 +10,7 @@ from agent.semantic.nlq.parse.state import GROUP_CUES, State, consume_with_menti
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.defining import asides
 from agent.text.phrases import tokenize
+from agent.text.words import lemmas
 
 _CUES = [("by",), ("using",), ("based", "on"), ("according", "to"), ("on",)]
 # what follows a verb's stem in a date column's name: ship -> ship date, create -> created at
@@ -90,6 +91,21 @@ def _events_counted(state: State, model: SemanticModel) -> tuple[str, str] | Non
             consume_with_mentions(state, list(range(mention.start, mention.end)))
             return dates[0], count
     return None
+
+
+def _how_the_rows_came(state: State, model: SemanticModel) -> None:
+    """'how many users have signed up', 'members who joined': with no calendar words, the verb of the date a
+    named table's rows are dated by (each row's own beginning) says how every one of them came, and sets no
+    condition. It is read, so it is not asked about; a verb of any other date stays unread."""
+    tables = {e.name for m in state.mentions for e in m.of("entity")}
+    own_dates = {model.table_by_name[t].agg_time for t in tables if t in model.table_by_name} - {None}
+    for mention in state.mentions:
+        dates = {e.name for e in mention.entries if e.kind == "dimension" and model.is_date(e.name)}
+        verb = state.tokens[mention.start].low
+        if mention.used or len(dates) != 1 or len(dates) != len(mention.entries) or not dates <= own_dates \
+                or "VERB" not in lemmas(verb) or "NOUN" in lemmas(verb):
+            continue
+        consume_with_mentions(state, list(range(mention.start, mention.end)))
 
 
 def _grain_of(state: State, start: int) -> bool:
@@ -182,6 +198,8 @@ def dating_pass(draft: Draft) -> Draft:
         draft.dated_by = read_dating(state, draft.model, dated=(time is not None and not time.is_empty()) or grains,
                                      grouped_by_grain=grains, asides=asides_said)
     dated = (time is not None and not time.is_empty()) or grains
+    if not dated and counted is None:
+        _how_the_rows_came(state, draft.model)
     year = draft.year_column = year_of_verb(state, draft.model) if draft.dated_by is None and dated else None
     conditions = _years_as_conditions(time, year) if year is not None and time is not None else None
     if conditions:

@@ -13,7 +13,7 @@ from agent.semantic.nlq.parse.state import WHICH, Ambiguity, GroupKey, State, me
 from agent.text.phrases import phrase
 from agent.semantic.spec.where import FilterSyntaxError, parse_filter
 from agent.semantic.nlq.parse.draft import Draft
-from agent.semantic.nlq.parse.groupings import name_of
+from agent.semantic.nlq.parse.groupings import COUNT_ASKS, name_of
 from agent.text.words import lemmas
 
 
@@ -500,6 +500,9 @@ def _defined_for(dimension: str, aggs: list[str], model: SemanticModel, defined:
 
 
 def measures_pass(draft: Draft) -> Draft:
+    for mention in draft.state.mentions:  # 'how many sales': the sales counted, not their money
+        if mention.has("entity") and mention.has("metric") and draft.state.words_before(mention.start, 2) in COUNT_ASKS:
+            mention.entries = [e for e in mention.entries if e.kind != "metric"]
     choices, draft.rank_mentions, draft.unmatched, draft.subjects, defined, ambiguous = read_metrics(
         draft.state, draft.model, has_grouping=bool(draft.grouping), conditioned=bool(draft.having),
         counting=bool(draft.counted_metrics))
