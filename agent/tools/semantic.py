@@ -106,7 +106,7 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     if ambiguity is not None and ambiguity.of_value:  # one button per column the value is found in
         clarify = f"Which “{ambiguity.text}” do you mean: {' or '.join(options)}?"
     if ambiguity is not None and ambiguity.namesakes:  # one button per thing of that name
-        clarify = f"More than one is called “{ambiguity.text}”. Which do you mean: {' or '.join(options)}?"
+        clarify = f"“{ambiguity.text}” could be more than one. Which do you mean: {', '.join(options[:-1])} or {options[-1]}?"
     if asked_back is not None and extraction.reason:  # what was read without the word stays said
         clarify = f"{extraction.reason} {clarify}"
     return SemanticParse(

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 
 from agent.semantic.model.short_forms import short_forms_in_comments
+from agent.semantic.nlq.extract import extract_intent
 from tests.support.small_warehouse import assert_reads_as, bootstrapped
 
 
@@ -31,14 +32,16 @@ def test_no_short_form_is_made_up(name, comment):
 
 
 SCHEMA = """
-CREATE TABLE branch (br_cd VARCHAR PRIMARY KEY, br_nm VARCHAR NOT NULL, br_typ_cd VARCHAR NOT NULL);
+CREATE TABLE branch (br_cd VARCHAR PRIMARY KEY, br_nm VARCHAR NOT NULL, br_typ_cd VARCHAR NOT NULL,
+                     city_nm VARCHAR NOT NULL);
 COMMENT ON TABLE branch IS 'Rental branches (locations)';
 COMMENT ON COLUMN branch.br_typ_cd IS 'AP = airport location, DT = downtown location';
 CREATE TABLE rntl (rntl_id INTEGER PRIMARY KEY, pu_br_cd VARCHAR NOT NULL REFERENCES branch (br_cd),
                    pu_dt TIMESTAMP NOT NULL);
 COMMENT ON TABLE rntl IS 'Rental agreements: one row per vehicle handed to a customer';
 COMMENT ON COLUMN rntl.pu_dt IS 'pickup date/time';
-INSERT INTO branch VALUES ('BOS', 'Boston Logan', 'AP'), ('MIA', 'Miami Intl', 'AP'), ('CAM', 'Cambridge', 'DT');
+INSERT INTO branch VALUES ('BOS', 'Boston Logan', 'AP', 'Boston'), ('MIA', 'Miami Intl', 'AP', 'Miami'),
+                          ('CAM', 'Cambridge', 'DT', 'Boston');
 INSERT INTO rntl VALUES (1, 'BOS', '2023-05-01 10:00'), (2, 'BOS', '2024-01-02 09:00'),
                         (3, 'MIA', '2024-02-03 08:00'), (4, 'MIA', '2024-03-04 12:00');
 """
@@ -58,3 +61,13 @@ def test_things_named_by_a_value_ending_in_their_word_are_listed(rentals):
     """'airport locations': a branch type's label ending in a word for branches; 'nm' is a name."""
     assert_reads_as(rentals, "list our airport locations pls", "SELECT br_nm FROM branch WHERE br_typ_cd = 'AP'",
                     leading=True)
+
+
+def test_the_one_thing_named_by_a_value_several_hold_is_asked_about(rentals):
+    """'the boston branch' where two branches are in Boston: which one; 'rentals in boston' is both."""
+    read = extract_intent("how many rentals did the boston branch do", rentals.semantic, rentals.values)
+    assert read.intent is None and read.ambiguous and read.ambiguous[0].options == ["Boston Logan", "Cambridge"], read
+    assert_reads_as(rentals, "how many rentals did the Cambridge branch do",
+                    "SELECT count(*) FROM rntl WHERE pu_br_cd = 'CAM'")
+    assert_reads_as(rentals, "how many rentals in boston",
+                    "SELECT count(*) FROM rntl JOIN branch ON br_cd = pu_br_cd WHERE city_nm = 'Boston'")

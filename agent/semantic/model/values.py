@@ -56,6 +56,9 @@ class ValueIndex:
     # table -> a name several of its things share -> their keys ('Aurora': artists 105 and 120): naming
     # one of them by that name is asked about, never answered for all of them together
     namesakes: dict[str, dict[str, list[str]]] = field(default_factory=dict)
+    # dimension -> a value -> the names of the things that hold it, for the columns of small tables whose
+    # things have a name ('Chicago' -> its three branches): 'the chicago branch' is asked about
+    holders: dict[str, dict[str, list[str]]] = field(default_factory=dict)
 
     def __getstate__(self) -> dict[str, Any]:
         """Pickled for a CPU worker without the warehouse reader (it stays in the bot's process): the
@@ -117,6 +120,7 @@ class ValueIndex:
                 for key, found in _read_values_by_holder(warehouse, model, name).items()}
         index = cls.build(read, {name: _read_labels(warehouse, model, name) for name in read}, model)
         index.namesakes = _read_namesakes(warehouse, model, read)
+        index.holders = _read_holders(warehouse, model, read)
         index.read_latest = lambda table, dimension: _read_latest(warehouse, model, table, dimension)
         index.read_earliest = lambda table: _read_latest(warehouse, model, table, None, first=True)
         with _CACHE_LOCK:
@@ -273,6 +277,44 @@ def _read_namesakes(warehouse: Warehouse, model: SemanticModel, read: dict[str, 
             continue
         for value, thing in result.rows[:_MANY_VALUES]:
             found.setdefault(spec.name, {}).setdefault(str(value), []).append(str(thing))
+    return found
+
+
+def _read_holders(warehouse: Warehouse, model: SemanticModel, read: dict[str, list[str]]
+                  ) -> dict[str, dict[str, list[str]]]:
+    """For each table of few rows whose things have a name, the things holding each value of its other
+    columns with values read (one read of the table)."""
+    found: dict[str, dict[str, list[str]]] = {}
+    dialect = warehouse.dialect
+    for spec in model.tables:
+        name = model.name_dimension(spec.name)
+        dim = model.dimension_by_name.get(name) if name else None
+        named = next((s.expr for s in dim.sources if s.table == spec.name and s.join is None), None) if dim else None
+        if dim is None or dim.identifier or named is None or not re.fullmatch(r"\w+", named.strip('"`')):
+            continue
+        columns: list[tuple[str, str]] = []  # (the value index's dimension, its column here)
+        for other in model.dimensions:
+            key = next((k for k in (f"{spec.entity}__{other.name}", other.name) if k in read), None)
+            source = next((s for s in other.sources if s.table == spec.name and s.join is None), None)
+            if key and source and other.name != name and other.kind == "categorical" \
+                    and re.fullmatch(r"\w+", source.expr.strip('"`')):
+                columns.append((key, source.expr.strip('"`')))
+        if not columns:
+            continue
+        table = warehouse.schema().reference(spec.table, dialect)
+        listed = ", ".join(quote(c, dialect) for c in [named.strip('"`'), *(c for _, c in columns)])
+        try:
+            result = warehouse.slots.call_blocking(warehouse.run, f"SELECT {listed} FROM {table} LIMIT {_MANY_VALUES + 1}",
+                                                   budget_s=warehouse.budget_s())
+        except AssistantError as exc:
+            log.warning("could not read what the %s hold: %s", spec.name, exc)
+            continue
+        if len(result.rows) > _MANY_VALUES:
+            continue
+        for row in result.rows:
+            for (key, _), value in zip(columns, row[1:]):
+                if value is not None and row[0] is not None:
+                    found.setdefault(key, {}).setdefault(str(value), []).append(str(row[0]))
     return found
 
 

@@ -22,6 +22,7 @@ from agent.semantic.nlq.parse.state import (
     mention_at,
     mention_text,
     names_the_data,
+    plural,
     phrased,
 )
 from agent.text.phrases import STOPWORDS
@@ -118,6 +119,11 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
             asked.append(Ambiguity(text=mention_text(state, mention), options=namesakes, namesakes=True))
             mention.used = True
             continue
+        held_by = _the_one_said(state, mention, values, model, decided, candidates) if decided else []
+        if len(held_by) > 1:  # 'the chicago branch' where three branches are in Chicago: one button each
+            asked.append(Ambiguity(text=mention_text(state, mention), options=held_by, namesakes=True))
+            mention.used = True
+            continue
         if decided is None:
             undecided.append((mention, candidates, dims))
             mention.used = True  # read: a value, of which dimension is told by its neighbours or asked
@@ -166,6 +172,21 @@ def _namesakes(values: ValueIndex, model: SemanticModel, dimension: str, said: l
         word = spec.entity_words[0] if spec.entity_words else table
         options += [f"{word} {key}" for key in values.namesakes.get(table, {}).get(said[0], [])]
     return options
+
+
+def _the_one_said(state: State, mention: Mention, values: ValueIndex, model: SemanticModel, dimension: str,
+                  candidates: list[tuple[str, str]]) -> list[str]:
+    """'the chicago branch': one thing ('the', then its table's word in the singular) named by a value of
+    another of its columns; the names of the things holding that value when several do, else []."""
+    said = [v for d, v in candidates if d == dimension]
+    thing = mention_at(state, mention.end)
+    if len(said) != 1 or thing is None or thing.start != mention.end or not thing.has("entity") \
+            or plural(state, thing) or not mention.start or state.tokens[mention.start - 1].low not in ("the", "our"):
+        return []
+    tables = {e.name for e in thing.of("entity")}
+    if not any(s.table in tables and s.join is None for s in model.dimension_by_name[dimension].sources):
+        return []
+    return sorted(set(values.holders.get(dimension, {}).get(said[0], [])))
 
 
 def _an_item(values: ValueIndex, dimension: str, value: str) -> bool:

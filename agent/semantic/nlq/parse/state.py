@@ -149,7 +149,7 @@ class Ambiguity(BaseModel):
     text: str
     options: list[str]  # dimension names the word could mean
     of_value: bool = False  # the words are a value of each option: the answer names its column, the value stays
-    namesakes: bool = False  # the words are the name of several things: each option is one of them, by its number
+    namesakes: bool = False  # the words name several things (a shared name, a city of three branches): one option each
 
 
 def names_the_data(state: State, index: int, coverage: dict[str, list[str]]) -> bool:
