@@ -491,3 +491,12 @@ def test_an_aggregations_own_name_before_a_measure_aggregates_when_another_word_
 def test_what_is_a_things_attribute_asks_for_it(ask, question):
     intent = intent_of(ask, question)
     assert intent.dimensions == ["carrier"] and ("carrier", "=", ("MQ",)) in filters_of(intent)
+
+
+def test_the_max_of_a_measure_each_group_aggregates_within_each(ask):
+    """'the max dep delay each month': one row per month, the largest delay in it; 'which carrier has the
+    highest delay' still picks a carrier."""
+    each = intent_of(ask, "the max dep delay each month")
+    assert each.metrics == ["max_dep_delay"] and each.dimensions == ["month"] and each.limit is None, each
+    which = intent_of(ask, "which carrier has the highest dep delay")
+    assert which.limit == 1 and which.dimensions == ["carrier"], which

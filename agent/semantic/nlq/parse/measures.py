@@ -106,8 +106,10 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
             mention.used = True
             continue
         if measures:
+            # 'the max delay each month': one row per month, so 'the max' aggregates within each, picks none
+            each = any(t.low in ("each", "every", "per") for t in state.tokens)
             aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping or not asks_which,
-                                        grouped=has_grouping, names=model.shapes.get("aggregation_names", []))
+                                        grouped=has_grouping and not each, names=model.shapes.get("aggregation_names", []))
             if not aggs and on_average:
                 aggs = ["avg"]
                 for said in state.mentions:  # 'on average' said the aggregation: read
