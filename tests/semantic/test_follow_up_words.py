@@ -394,3 +394,14 @@ def test_the_month_before_january_of_the_datas_one_year_is_declined(model, value
                                 filters=[{"field": "origin", "op": "=", "values": ["EWR"]}])
     follow = read_follow_up(december, "vs last month?", model, values)
     assert follow.edited is not None and follow.edited.intent.time.months == [11, 12], follow
+
+
+def test_as_a_percent_of_all_after_one_groups_count_is_its_share_of_all(model, values):
+    """After 'how many flights did they have' for the one carrier picked: F9's share of all flights, not 100%."""
+    one = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"], limit=1,
+                           filters=[{"field": "carrier", "op": "=", "values": ["F9"]}],
+                           order_by=[{"field": "flight_count", "descending": True}])
+    follow = read_follow_up(one, "and as a % of all flights", model, values)
+    assert follow.edited is not None, follow
+    intent = follow.edited.intent
+    assert intent.contrast is not None and intent.contrast.first.filters[0].values == ["F9"] and intent.dimensions == []

@@ -466,6 +466,16 @@ def as_percent(edited: Edited, model: SemanticModel) -> Edited | str:
     rate = model.rate_of(metric.name)
     if rate is not None:
         return set_metrics(edited, [rate], model)
+    # 'as a % of all flights' after the one carrier's count: its share of them all, not 100% of itself
+    fixed = [f for f in intent.filters if f.field in intent.dimensions and f.op == "=" and len(f.values) == 1]
+    if fixed and _adds_up(metric) and not metric.filter:
+        share = Contrast(kind="share", metric=metric.name, first=Side(filters=fixed), percent=True)
+        dims = [d for d in intent.dimensions if all(f.field != d for f in fixed)]
+        updated = intent.model_copy(update={
+            "metrics": [], "filters": [f for f in intent.filters if f not in fixed], "contrast": share,
+            "dimensions": dims, "order_by": [], "limit": None,
+            "drop_unknown_groups": intent.drop_unknown_groups and bool(dims)})
+        return edited.then(updated, "as a percentage of the total")
     if intent.dimensions and _adds_up(metric) and not metric.filter:
         label = " and ".join(_label(model, d) for d in intent.dimensions)
         return edited.then(intent.model_copy(update={"share_of_total": True}),
