@@ -500,3 +500,10 @@ def test_the_max_of_a_measure_each_group_aggregates_within_each(ask):
     assert each.metrics == ["max_dep_delay"] and each.dimensions == ["month"] and each.limit is None, each
     which = intent_of(ask, "which carrier has the highest dep delay")
     assert which.limit == 1 and which.dimensions == ["carrier"], which
+
+
+def test_a_thing_pointed_at_with_nothing_before_is_asked_about_not_grouped(ask):
+    """'how many flights on that route' with no earlier answer: which route is not said, so it is asked;
+    never the flights of every route."""
+    read = ask("how many flights on that route")
+    assert read.intent is None and "route" in (read.ignored_words or [read.reason or ""])[0], read

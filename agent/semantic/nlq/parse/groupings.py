@@ -132,6 +132,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
             continue  # 'in hours when the wind was over 25 mph': a clause, not a grouping
         if (numeric or mention.has("entity")) and not (cue or which or after_top):
             continue  # a measure ("average delay") or a counted thing ("how many planes")
+        if not (cue or which or after_top) and state.cue_before(mention.start, _POINTERS, skip=()):
+            continue  # 'on that route': one route pointed at, never every route; unread, it is asked about
         if not (cue or which or after_top) and plural(state, mention) \
                 and state.cue_before(mention.start, _PLACE_CUES, skip=("the", "our", "all", "both", "three")):
             mention.used = True  # 'departures from the nyc airports': every one of them, no grouping
@@ -156,6 +158,7 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
 
 
 _PLACE_CUES = [("from",), ("at",), ("into",), ("out", "of"), ("to",)]
+_POINTERS = [("that",), ("this",), ("those",), ("these",)]
 
 
 def _the_measures_own_period(state: State, model: SemanticModel) -> None:
