@@ -11,7 +11,15 @@ from agent.catalog.models import TableMatch
 from agent.tools.results import tool_result
 from agent.context import AgentContext
 from agent.tools.nearest import nearest_readings
-from agent.tools.semantic import SemanticParse, compile_checked, compiled, semantic_tables, sql_dialect
+from agent.tools.semantic import (
+    SemanticParse,
+    aoffline_parse,
+    compile_checked,
+    compiled,
+    lacking_data,
+    semantic_tables,
+    sql_dialect,
+)
 from agent.tools.thread import InThread, read_in_thread
 from agent.tools.spec import AgentName, FinalIntent, ToolName, ToolSpec
 
@@ -71,6 +79,11 @@ async def data_discovery(
         and len(matches) > 1
         and matches[1].score >= AMBIGUITY_RATIO * matches[0].score
     ):
+        # 'avg ticket price jfk to lax': the flights and the airports both match words, but the reader
+        # knows the warehouse holds no prices at all: said so, no table to choose
+        parse = reading if reading is not None else await aoffline_parse(ctx, thread.question)
+        if parse.not_in_warehouse:
+            return tool_result(final_intent, done=True, text=lacking_data(ctx, parse.not_in_warehouse))
         question = "Which data should I use for this?"
         options = [{"label": m.table, "value": m.table, "description": m.description} for m in matches]
         # beside the tables, the nearest whole questions the reader can answer ('origins' for 'busy origins')

@@ -131,6 +131,11 @@ def router_reading(state: CommonAgentState, discovery_call_id: str | None, quest
     return SemanticParse.model_validate(args["reading"])
 
 
+def lacking_data(ctx: AgentContext, reason: str) -> str:
+    """What is said when the warehouse has no data of the kind asked for (ticket prices), and what it has."""
+    return f"I don't have that data ({reason.rstrip('.')}). What I have: {ctx.catalog.summary}"
+
+
 async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
     """Tables the semantic model would read for this question; [] when it cannot tell. A reading that asks
     back over some words still names its table ('how many clients … in texas': customers), so the question

@@ -46,7 +46,7 @@ from agent.semantic.nlq.why import explain_reading
 from agent.semantic.model.runtime import SemanticModel
 from agent.marks import FOLLOW_UP_MARK
 from agent.tools.nearest import nearest_readings
-from agent.tools.semantic import SemanticParse, compile_checked, router_reading, semantic_prompt
+from agent.tools.semantic import SemanticParse, compile_checked, lacking_data, router_reading, semantic_prompt
 from agent.tools.thread import answer_keys, read_in_thread
 
 log = logging.getLogger(__name__)
@@ -136,8 +136,7 @@ async def generate_sql(
         if thread.refusal:
             return tool_result(final_intent, done=True, text=thread.refusal)
     if parse.not_in_warehouse:
-        text = f"I don't have that data ({parse.not_in_warehouse.rstrip('.')}). What I have: {ctx.catalog.summary}"
-        return tool_result(final_intent, done=True, text=text)
+        return tool_result(final_intent, done=True, text=lacking_data(ctx, parse.not_in_warehouse))
     if parse.unknown_values:
         names = ", ".join(parse.unknown_values)
         readings = await nearest_readings(ctx, question)

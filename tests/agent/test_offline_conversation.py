@@ -57,6 +57,12 @@ async def test_missing_data_says_what_exists(offline_assistant, session):
     assert "don't have" in reply.text and "flights" in reply.text and reply.sql is None
 
 
+async def test_missing_data_beside_words_of_several_tables_is_said_not_a_table_choice(offline_assistant, session):
+    """'jfk to lax' matches the flights and the airports; the prices are in neither: said, nothing to choose."""
+    reply = await ask(offline_assistant, session, "avg ticket price jfk to lax?")
+    assert reply.ask_human is None and "ticket prices" in reply.text and reply.sql is None, reply.text
+
+
 async def test_pasted_broken_sql_is_fixed_not_answered(offline_assistant, session):
     reply = await ask(offline_assistant, session, "SELECT carrier, avg(dep_delay FROM flights GROUP BY carrier")
     assert reply.tools == ["fix_sql"] and reply.error is None and "avg(dep_delay)" in reply.sql.lower().replace(" ", "")
