@@ -23,6 +23,18 @@ def _shorthand() -> tuple[dict[str, str], re.Pattern[str]]:
     return table, re.compile(rf"(?<![\w/.'@#-])(?:{said})(?![\w/'@-])", re.IGNORECASE)
 
 
+@cache
+def _joiners() -> tuple[dict[str, str], re.Pattern[str] | None]:
+    """Letters typed for a word only in lower case between two words ('delta n american'); in capitals they
+    are codes ('status N'), so they are left alone."""
+    table = {str(k): str(v) for k, v in
+             (safe_load(_VOCABULARY.read_text(encoding="utf-8")).get("chat_joiners") or {}).items()}
+    said = "|".join(re.escape(k) for k in table)
+    return table, re.compile(rf"(?<=[A-Za-z] )(?:{said})(?= [A-Za-z])") if table else None
+
+
 def spell_out(message: str) -> str:
     table, pattern = _shorthand()
-    return pattern.sub(lambda m: table[m.group(0).lower()], message) if table else message
+    spelled = pattern.sub(lambda m: table[m.group(0).lower()], message) if table else message
+    joiners, between = _joiners()
+    return between.sub(lambda m: joiners[m.group(0)], spelled) if between is not None else spelled

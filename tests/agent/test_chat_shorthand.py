@@ -16,12 +16,14 @@ from agent.text.shorthand import spell_out
     ("gimme just the sql for that", "give me just the sql for that"),
     ("how did u get those numbers", "how did you get those numbers"),
     ("B6 & AA", "B6 and AA"),
+    ("just delta n american", "just delta and american"),
 ])
 def test_shorthand_is_spelled_out(typed, read):
     assert spell_out(typed) == read
 
 
-@pytest.mark.parametrize("typed", ["top 100k", "user u1", "AT&T customers", "flights to W99", "price+tax"])
+@pytest.mark.parametrize("typed", ["top 100k", "user u1", "AT&T customers", "flights to W99", "price+tax",
+                                   "bookings with status N last week", "n flights"])
 def test_words_codes_and_numbers_stay_as_typed(typed):
     assert spell_out(typed) == typed
 
