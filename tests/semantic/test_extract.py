@@ -507,3 +507,9 @@ def test_a_thing_pointed_at_with_nothing_before_is_asked_about_not_grouped(ask):
     never the flights of every route."""
     read = ask("how many flights on that route")
     assert read.intent is None and "route" in (read.ignored_words or [read.reason or ""])[0], read
+
+
+@pytest.mark.parametrize("question", ["how many planes were built since 2010", "how many planes were built 2010 or later"])
+def test_a_year_and_every_later_one_on_a_year_column(ask, question):
+    intent = intent_of(ask, question)
+    assert [(f.field, f.op, f.values) for f in intent.filters] == [("plane_year", ">=", [2010])], intent

@@ -289,8 +289,9 @@ def _exact_count_at(state: State, i: int, model: SemanticModel) -> list[int]:
 _BEFORE_A_JOINED_NUMBER = {"a", "an", "many", "any"}
 
 
-_OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "less": "<=", "fewer": "<=",
-              "shorter": "<=", "under": "<="}
+_OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "later": ">=", "after": ">=",
+              "newer": ">=", "less": "<=", "fewer": "<=", "shorter": "<=", "under": "<=", "earlier": "<=",
+              "before": "<=", "older": "<="}
 
 
 def _comparison_at(tokens: list[Token], i: int, units: dict[str, tuple[str, float]]) -> tuple[str | None, list[float], list[int], int]:

@@ -35,7 +35,7 @@ COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
     [(phrase(text), op) for op, texts in {
         ">": ["more than", "greater than", "over", "above", "exceeding", "longer than", "later than", "after",
               "higher than", "bigger than", "larger than", "in excess of", "worse than", ">"],
-        ">=": ["at least", ">=", "no less than"],
+        ">=": ["at least", ">=", "no less than", "since"],
         "<": ["less than", "fewer than", "under", "below", "shorter than", "lower than", "smaller than", "before",
               "earlier than", "<"],
         "<=": ["at most", "no more than", "up to", "<="],
