@@ -513,3 +513,10 @@ def test_a_thing_pointed_at_with_nothing_before_is_asked_about_not_grouped(ask):
 def test_a_year_and_every_later_one_on_a_year_column(ask, question):
     intent = intent_of(ask, question)
     assert [(f.field, f.op, f.values) for f in intent.filters] == [("plane_year", ">=", [2010])], intent
+
+
+def test_who_with_nothing_named_is_asked_not_answered_with_a_total(ask):
+    """'who flies JFK to HNL': a count of the flights answers another question."""
+    read = ask("who flies JFK to HNL")
+    assert read.intent is None and "Who" in (read.reason or ""), read
+    assert intent_of(ask, "which airlines fly JFK to HNL").dimensions, "a grouping named still answers"

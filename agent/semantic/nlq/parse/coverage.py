@@ -43,7 +43,7 @@ def coverage_pass(draft: Draft) -> Draft:
     counted = _amount_read_as_a_count(draft)
     if counted:
         return draft.stop(counted)
-    unnamed = _which_thing_unnamed(draft)
+    unnamed = _which_thing_unnamed(draft) or _who_unnamed(draft)
     if unnamed:
         return draft.stop(unnamed)
     unread = unread_words(draft)
@@ -108,6 +108,17 @@ def _which_thing_unnamed(draft: Draft) -> str | None:
         return (f"I can't point at single {things}: they have no name or number of their own to list, so I would "
                 f"only give a total. Without “which”, I read: {describe(draft.intent, model)}")
     return None
+
+
+def _who_unnamed(draft: Draft) -> str | None:
+    """'who flies JFK to HNL': 'who' asks for people or companies, and a reading by nothing (one total) names
+    none of them; it is said instead of a number answering another question."""
+    assert draft.intent is not None
+    words = [t.low for t in draft.tokens]
+    if not words or words[0] not in ("who", "who's", "whom") or draft.intent.dimensions or draft.intent.contrast:
+        return None
+    return ("“Who” asks for people or companies, and I could not tell which ones: name them, with “which” and "
+            f"what they are. Without “who”, I read: {describe(draft.intent, draft.model)}")
 
 
 def unread_words(draft: Draft) -> list[int]:
