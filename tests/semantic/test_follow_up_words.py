@@ -219,6 +219,7 @@ def test_which_of_those_with_their_number_is_those(model, values):
 @pytest.mark.parametrize(("message", "fresh"), [
     ("actually forget that. flights to mia per airline", "flights to mia per airline"),
     ("nvm, how many flights to bos", "how many flights to bos"),
+    ("scrap that. how many aircraft did southwest fly", "how many aircraft did southwest fly"),
     ("never mind the month, by carrier", None),  # an edit: the month goes
     ("diff question - how many planes were built before 1980", "how many planes were built before 1980"),
     ("unrelated but what was the windiest day at lga", "what was the windiest day at lga"),
@@ -405,3 +406,18 @@ def test_as_a_percent_of_all_after_one_groups_count_is_its_share_of_all(model, v
     assert follow.edited is not None, follow
     intent = follow.edited.intent
     assert intent.contrast is not None and intent.contrast.first.filters[0].values == ["F9"] and intent.dimensions == []
+
+
+@pytest.mark.parametrize("message, kept, months", [
+    ("q4 by month, all airlines not just united", ["origin"], [10, 11, 12]),
+    ("whole year, not just march", ["carrier", "origin"], None),
+])
+def test_not_just_a_value_says_which_condition_goes(model, values, message, kept, months):
+    """'not just united' names the condition that goes; it never leaves united out."""
+    previous = StructuredIntent(metrics=["flight_count"], time={"months": [3]}, filters=[
+        {"field": "carrier", "op": "=", "values": ["UA"]}, {"field": "origin", "op": "=", "values": ["EWR"]}])
+    follow = read_follow_up(previous, message, model, values)
+    assert follow.edited is not None, follow
+    intent = follow.edited.intent
+    assert [f.field for f in intent.filters] == kept and all(f.op != "!=" for f in intent.filters), intent.filters
+    assert (intent.time.months if intent.time else None) == months, intent.time
