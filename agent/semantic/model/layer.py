@@ -245,7 +245,8 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "distinct_words": vocabulary.get("distinct_words") or [],
         "moving_holidays": vocabulary.get("moving_holidays") or [],
         "relative_cues": (vocabulary.get("relative_dates") or {}).get("cues") or [],
-        "relative_grains": (vocabulary.get("relative_dates") or {}).get("grains") or {}, "unsupported_topics": vocabulary.get("unsupported_topics") or {},
+        "relative_grains": (vocabulary.get("relative_dates") or {}).get("grains") or {},
+        "relative_so_far": (vocabulary.get("relative_dates") or {}).get("so_far") or [], "unsupported_topics": vocabulary.get("unsupported_topics") or {},
         "default_metric": default, "context_words": vocabulary.get("context_words") or [],
         "units": vocabulary.get("units") or {}, "name_suffixes": vocabulary.get("name_suffixes") or [],
         "everyday_words": vocabulary.get("everyday_words") or [],
@@ -253,6 +254,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         "function_words": frozenset(w.lower() for w in vocabulary.get("function_words") or []),
         "coverage": vocabulary.get("coverage") or {},
         "text_patterns": vocabulary.get("text_patterns") or {},
+        "short_forms": short,
     }
 
 

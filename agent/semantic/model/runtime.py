@@ -163,6 +163,8 @@ class SemanticModel(_Strict):
     moving_holidays: list[str] = []  # holidays whose date moves ('thanksgiving'): asked back, never guessed
     relative_cues: list[str] = []  # 'last', 'past', 'this': a period counted back from the latest date
     relative_grains: dict[Literal["day", "week", "month", "quarter", "year"], list[str]] = {}
+    relative_so_far: list[str] = []  # 'so far', 'to date': beside a relative period, nothing more
+    short_forms: dict[str, str] = {}  # 'amt' -> 'amount', 'dmg' -> 'damage': the vocabulary's and the comments'
     unsupported_topics: dict[str, list[str]] = {}
     default_metric: str | None = None  # measured when a question ranks or groups but names no measure
     context_words: list[str] = []  # describe the whole data set, so they need no filter

@@ -27,6 +27,9 @@ from agent.warehouse.base import quote
 log = logging.getLogger(__name__)
 _CODE = re.compile(r"[A-Z0-9]{2,4}")
 _MANY_VALUES = 300
+# the things' own names ('Bluewater Analytics', a customer company) are what people type most: read up to the
+# warehouse's sample of distinct values, while other free text stops at _MANY_VALUES
+_MANY_NAMES = 1500
 
 
 @dataclass(frozen=True)
@@ -211,6 +214,8 @@ class ValueIndex:
                         add((head,), name, value, False, needs_cue=cue)
                     for initials in _acronyms(said, grammar):  # 'OTAs' for 'online travel agency'
                         add((initials,), name, value, False, needs_cue=cue)
+        for spelt in _other_spellings(index, model.short_forms):  # 'water damage' is 'water dmg' too
+            add(spelt.words, spelt.dimension, spelt.value, spelt.case_sensitive, spelt.needs_cue)
         return index
 
     def suggest(self, dimension: str, text: str, n: int = 3) -> list[str]:
@@ -225,6 +230,26 @@ class ValueIndex:
 
 _CACHE: dict[tuple[int, int], tuple[Warehouse, SemanticModel, ValueIndex]] = {}
 _CACHE_LOCK = threading.Lock()
+
+
+def spelling_key(value: str, short: dict[str, str]) -> str:
+    """A value as it reads whatever its case, spaces, punctuation and short forms: 'Blue Water Analytics' and
+    'Bluewater Analytics', 'Water Damage' and 'water dmg' read the same."""
+    words = re.findall(r"[a-z0-9]+", value.lower())
+    return "".join(short.get(w, w) for w in words)
+
+
+def _other_spellings(index: ValueIndex, short: dict[str, str]) -> list[ValuePhrase]:
+    """Values of one column that read the same (one thing typed two ways in the source system): the phrases
+    of each name the others too, so a question naming one means every spelling of it."""
+    spelled: dict[tuple[str, str], list[str]] = {}
+    for name, values in index.values.items():
+        for value in values:
+            spelled.setdefault((name, spelling_key(value, short)), []).append(value)
+    others = {(name, v): [o for o in group if o != v] for (name, _), group in spelled.items() if len(group) > 1
+              for v in group}
+    return [ValuePhrase(p.words, p.dimension, other, p.case_sensitive, p.needs_cue)
+            for p in index.phrases for other in others.get((p.dimension, p.value), [])]
 
 
 def _value_dimensions(model: SemanticModel) -> list[str]:
@@ -327,7 +352,8 @@ def _read_values(warehouse: Warehouse, model: SemanticModel, name: str, source: 
     if not re.fullmatch(r"\w+", column):
         return []
     values = [str(v) for v in warehouse.distinct_values(model.table_by_name[source.table].table, column)]
-    if len(values) > _MANY_VALUES and not (dim.value_aliases or dim.value_labels):
+    many = _MANY_NAMES if model.name_dimension(source.table) == name.rpartition("__")[2] else _MANY_VALUES
+    if len(values) > many and not (dim.value_aliases or dim.value_labels):
         return []
     return values
 

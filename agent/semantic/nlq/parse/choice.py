@@ -9,7 +9,7 @@ grouping; a word with several dimensions behind it keeps the one the table can r
 from __future__ import annotations
 
 from agent.semantic.model.runtime import SemanticModel
-from agent.semantic.nlq.parse.dates import resolve_relative
+from agent.semantic.nlq.parse.dates import resolve_relative, the_present
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.groupings import drop_per_entity, read_restated_grain
 from agent.semantic.nlq.parse.measures import choose_metrics, metrics_for, reachable, with_other_tables
@@ -159,7 +159,7 @@ def metrics_pass(draft: Draft) -> Draft:
     table = draft.table = model.metric_by_name[draft.metrics[0]].table
     time = draft.time
     if time is not None and time.relative is not None:
-        latest = draft.values.latest_date(table, draft.dated_by)
+        latest = the_present(draft.values, table, draft.dated_by)
         if latest is None:
             return draft.stop(f"I could not read the latest date in the {table} data, so “{time.relative.words}” "
                               "has no dates to count back from.")

@@ -153,6 +153,9 @@ def _relative(state: State, model: SemanticModel, found: Dates) -> None:
         span = list(range(i, j + 1))
         if i > 0 and low[i - 1] in {"the", "in", "during", "for", "over"}:
             span.append(i - 1)
+        so_far = phrased(model.relative_so_far)
+        span += next((list(range(j + 1, j + 1 + len(p))) for p in so_far if tuple(low[j + 1:j + 1 + len(p)]) == p), [])
+        span += next((list(range(i - len(p), i)) for p in so_far if i >= len(p) and tuple(low[i - len(p):i]) == p), [])
         consume_with_mentions(state, span)
         return
 
@@ -190,6 +193,15 @@ def resolve_relative(time: TimeFilter, latest: date) -> TimeFilter:
     return time.model_copy(update={"start": start, "end": end})
 
 
+def the_present(values: ValueIndex, table: str, dated_by: str | None) -> date | None:
+    """The day a relative period counts back from: the latest date of the date it is about, unless that runs
+    past the rows' own latest date (a policy's end date a year ahead is planned, not past: 'this year' is
+    the data's year)."""
+    latest = values.latest_date(table, dated_by)
+    own = values.latest_date(table) if dated_by else None
+    return own if latest is not None and own is not None and own < latest else latest
+
+
 def with_latest_dates(intent: StructuredIntent, model: SemanticModel,
                       values: ValueIndex) -> tuple[StructuredIntent, str | None]:
     """An intent whose relative period ('last month', from an LLM or a follow-up) has no dates yet,
@@ -198,7 +210,7 @@ def with_latest_dates(intent: StructuredIntent, model: SemanticModel,
     if time is None or time.relative is None or time.start is not None:
         return intent, None
     table = base_table(intent, model)
-    latest = values.latest_date(table, intent.time_dimension) if table else None
+    latest = the_present(values, table, intent.time_dimension) if table else None
     if latest is None:
         return intent, (f"I could not read the latest date in the data, so “{time.relative.words}” has no "
                         "dates to count back from.")

@@ -58,6 +58,11 @@ def read_dating(state: State, model: SemanticModel, dated: bool, grouped_by_grai
         if found is not None:
             consume_with_mentions(state, [index])
             return found
+        ended = _end_date_of_verb(token.low, model)
+        if ended is not None:  # 'lapsed' dates the rows and, as a status, is still a condition of its own
+            if here is None:
+                consume_with_mentions(state, [index])
+            return ended
     return None
 
 
@@ -175,6 +180,15 @@ def _dimension_of_verb(word: str, model: SemanticModel) -> str | None:
     if len(names) > 1:  # 'aired': of a UK and a US air date, the one a table is dated by
         names = {name: name for name in names if any(t.agg_time == name for t in model.tables)}
     return next(iter(names)) if len(names) == 1 else None
+
+
+def _end_date_of_verb(word: str, model: SemanticModel) -> str | None:
+    """'lapsed', 'cancelled': a verb of coming to an end, with no date of its own name, is about the date the
+    rows end ('end date', 'ended at'), when there is one."""
+    endings = set(model.coverage.get("ending_verbs") or [])
+    if word not in endings and not (set(lemmas(word).get("VERB", ())) & endings):
+        return None
+    return _dimension_of_verb("ended", model)
 
 
 def _prefixes(name: str) -> list[str]:

@@ -27,7 +27,7 @@ from agent.semantic.nlq.parse.state import (
 )
 from agent.text.phrases import STOPWORDS
 from agent.text.words import lemmas, noun_forms
-from agent.semantic.model.values import ValueIndex, base_name
+from agent.semantic.model.values import ValueIndex, base_name, spelling_key
 from agent.semantic.nlq.parse.draft import Draft
 
 
@@ -155,6 +155,8 @@ def _different_things(values: ValueIndex, model: SemanticModel, dimension: str, 
         return []
     suffixes = frozenset(model.name_suffixes)
     names = [values.labels.get(dimension, {}).get(v) or v for v in said]
+    if len({spelling_key(v, model.short_forms) for v in said}) == 1:
+        return []  # 'Bluewater Analytics' and 'Blue Water Analytics': one thing typed two ways
     return names if len({base_name(n, suffixes) for n in names}) > 1 else []
 
 
