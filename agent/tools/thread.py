@@ -25,8 +25,8 @@ from agent.state import CommonAgentState, calls_of
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
-from agent.semantic.nlq.dialogue_cues import (dialogue_words, find_cues, going_back, has, only_edits, pointing_word,
-                                         refers_back, says_nothing_else)
+from agent.semantic.nlq.dialogue_cues import (dialogue_words, find_cues, going_back, going_back_to, has, only_edits,
+                                              pointing_word, refers_back, says_nothing_else)
 from agent.semantic.nlq.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
 from agent.semantic.model.values import ValueIndex
 from agent.semantic.model.runtime import SemanticModel
@@ -52,11 +52,12 @@ class InThread:
     refusal: str | None = None  # the edit cannot be made: said to the person, nothing else is guessed
     llm_message: str | None = None  # for an LLM: the question with the last reading as JSON
     previous: StructuredIntent | None = None  # for an LLM: the last reading its edit applies to
-    back: bool = False  # 'go back to the previous one': the edit is of the reading before the last one
+    # 'go back to the previous one' ('the reading before the last one'), 'the jfk one': the reading edited
+    back: str | None = None
 
     def changed_line(self) -> str:
         if self.back:
-            return "Back to the reading before the last one" + "".join(f"; {c}" for c in self.changes) + ". "
+            return f"Back to {self.back}" + "".join(f"; {c}" for c in self.changes) + ". "
         return f"Same as before, {'; '.join(self.changes)}. " if self.changes else ""
 
     def edited_by_llm(self, edit: IntentEdit, model: SemanticModel, values: ValueIndex | None = None
@@ -76,7 +77,7 @@ class InThread:
         return applied.intent
 
 
-def _in_thread(edited: Edited, *, question: str, unread: list[str], back: bool) -> InThread:
+def _in_thread(edited: Edited, *, question: str, unread: list[str], back: str | None) -> InThread:
     return InThread(question, intent=edited.intent, changes=edited.changes, chart=edited.chart, unread=unread,
                     back=back)
 
@@ -98,15 +99,33 @@ def previous_reading(state: CommonAgentState) -> StructuredIntent | None:
     return StructuredIntent.model_validate(found[1]["intent"]) if found else None
 
 
-def earlier_reading(state: CommonAgentState) -> StructuredIntent | None:
-    """The thread's reading before its last one (the newest that differs from it): 'go back'."""
+def _readings(state: CommonAgentState) -> list[dict[str, Any]]:
+    """The thread's readings, newest first."""
     info = calls_of(state)
     names = info.get("tool_call_name_mapping", {})
     outputs = info.get("tool_call_output_mapping", {})
-    readings = [o["intent"] for call_id, o in reversed(list(outputs.items()))
-                if names.get(call_id) == "generate_sql" and not o.get("error") and o.get("intent")]
+    return [o["intent"] for call_id, o in reversed(list(outputs.items()))
+            if names.get(call_id) == "generate_sql" and not o.get("error") and o.get("intent")]
+
+
+def earlier_reading(state: CommonAgentState) -> StructuredIntent | None:
+    """The thread's reading before its last one (the newest that differs from it): 'go back'."""
+    readings = _readings(state)
     older = next((r for r in readings[1:] if r != readings[0]), None)
     return StructuredIntent.model_validate(older) if older is not None else None
+
+
+def named_reading(state: CommonAgentState, named: list[str], model: SemanticModel) -> StructuredIntent | None:
+    """'the jfk one', 'the december one': the newest reading before the last whose words (as the reading line
+    says them) hold every word named; None when none does, or when the last one does too (nothing to go
+    back to)."""
+    readings = _readings(state)
+    for raw in readings:
+        intent = StructuredIntent.model_validate(raw)
+        said = set(re.findall(r"[\w']+", describe(intent, model).lower()))
+        if all(w in said for w in named):
+            return intent if raw is not readings[0] else None
+    return None
 
 
 MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
@@ -308,14 +327,24 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
                                             "question before was not answered), so I did not guess. Ask the whole "
                                             "question.")
         return InThread(question if ctx.has_llm else latest)
-    back = going_back(latest) if FOLLOW_UP_MARK in question else None
+    went_back: str | None = None
+    to_named = going_back_to(latest) if FOLLOW_UP_MARK in question else None
+    if to_named is not None:
+        older = named_reading(state, to_named[0], ctx.semantic)
+        if older is None:
+            return InThread(latest, refusal=f"I could not tell which earlier answer in this thread “{' '.join(to_named[0])}"
+                                            "” is, so I did not guess. Ask the whole question.")
+        previous, latest, went_back = older, to_named[1], f"the {' '.join(to_named[0])} one"
+        if says_nothing_else(latest) and not refers_back(latest):
+            return InThread(latest, intent=older, back=went_back)
+    back = going_back(latest) if FOLLOW_UP_MARK in question and to_named is None else None
     if back is not None:
         older = earlier_reading(state)
         if older is None:
             return InThread(latest, refusal="There is no earlier reading in this thread to go back to.")
-        previous, latest = older, back
+        previous, latest, went_back = older, back, "the reading before the last one"
         if says_nothing_else(back) and not refers_back(back):
-            return InThread(latest, intent=older, back=True)
+            return InThread(latest, intent=older, back=went_back)
     if ctx.has_llm:  # the LLM router rewrites follow-ups in its own words: the model sees every message
         return InThread(question, llm_message=previous_for_llm(previous, latest), previous=previous)
     if FOLLOW_UP_MARK not in question:
@@ -341,7 +370,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         edited = follow.edited
         if follow.over_rows:
             edited = _over_previous_rows(ctx, state, edited, follow.row)
-        return _in_thread(edited, question=latest, unread=follow.unread, back=back is not None)
+        return _in_thread(edited, question=latest, unread=follow.unread, back=went_back)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
     if understood is not None:  # 'ok then just the number of flights': the earlier question, as it could be read

@@ -291,3 +291,15 @@ async def test_a_fragment_after_an_unanswered_question_with_no_value_is_not_read
 async def test_a_place_said_in_a_role_that_never_holds_it_is_said_not_moved(offline_assistant, session):
     reply = await ask(offline_assistant, session, "flights from boston")  # BOS is only ever a destination
     assert reply.sql is None and "origin airport" in reply.text and "EWR, JFK, LGA" in reply.text
+
+
+async def test_going_back_to_an_earlier_reading_named_by_its_value(offline_assistant, session):
+    """'go back to the jfk one' two turns later edits the JFK reading, not the LGA one before it."""
+    await ask(offline_assistant, session, "how many flights left jfk in q3")
+    await ask(offline_assistant, session, "and lga")
+    back = await ask(offline_assistant, session, "go back to the jfk one n split it by airline")
+    assert back.error is None and "'JFK'" in back.sql and "'LGA'" not in back.sql and back.row_count == 10, back.text
+    assert back.text.startswith("Read as: Back to the jfk one; by carrier."), back.text
+    nothing = await ask(offline_assistant, session, "go back to the boston one")
+    assert nothing.rows is None or not nothing.rows, nothing.text
+    assert "could not tell which earlier answer" in nothing.text, nothing.text

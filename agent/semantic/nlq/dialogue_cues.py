@@ -217,6 +217,19 @@ def going_back(message: str) -> str | None:
     return None if m is None else _cut(text, m)
 
 
+def going_back_to(message: str) -> tuple[list[str], str] | None:
+    """'go back to the jfk one n split it by airline': the words naming an earlier reading (['jfk']) and the
+    rest of the message; None when no earlier reading is named so."""
+    words = dialogue_words()
+    text = " ".join(message.replace("\u2019", "'").split())
+    m = re.search(rf"(?<![\w']){phrase(words['back_to_named'])}\s+([\w' -]+?)\s+{phrase(words['back_to_named_end'])}"
+                  r"(?![\w'])", text, re.I)
+    if m is None or re.fullmatch(phrase(words["back_words"]), m.group(0), re.I):
+        return None  # 'go back to the previous one': the reading before the last, whatever it holds
+    named = re.findall(r"[\w']+", m.group(1).lower())
+    return (named, _cut(text, m)) if named else None
+
+
 def empty_words() -> frozenset[str]:
     return frozenset(str(w).lower() for w in dialogue_words()["empty_words"])
 
