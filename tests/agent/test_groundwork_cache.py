@@ -9,6 +9,7 @@ import duckdb
 import pytest
 
 from agent import bootstrap as groundwork_module
+from agent.semantic.model import layer
 from agent import groundwork_cache
 from agent.bootstrap import build_groundwork
 from agent.warehouse import open_warehouse
@@ -37,7 +38,7 @@ def reads_nothing(monkeypatch):
     def fail(*args, **kwargs):
         raise AssertionError("read again although nothing changed")
 
-    monkeypatch.setattr(groundwork_module, "load_layer", fail)
+    monkeypatch.setattr(layer, "load_layer", fail)
     monkeypatch.setattr(groundwork_module.ValueIndex, "from_warehouse", fail)
 
 

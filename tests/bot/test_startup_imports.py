@@ -1,0 +1,41 @@
+"""What `python -m bot` imports before /readyz can say 200, on a warm data folder: what serving and the
+readiness check need, not what only answering needs (the graph imports that once it is built, after
+the first 200: bot/__main__.py). Module presence is checked, never a time."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.timeouts import PROCESS_TIMEOUT_S
+
+REPO = Path(__file__).resolve().parents[2]
+# Imported by answering only: the offline reader and its compiler.
+NOT_BEFORE_READY = ("agent.semantic.nlq.extract", "agent.semantic.compile.intent")
+
+# The bot's imports up to serving, then the start of its agent (`_serve` in bot/__main__.py).
+STARTING = """
+import json, sys
+import bot.__main__, bot.runtime, bot.http_server, bot.slack_auth, bot.slack_client
+from agent.api import Assistant
+from bot.settings import load_bot_settings
+
+Assistant.starting(load_bot_settings())
+print(json.dumps(sorted(m for m in sys.modules if m.startswith(tuple(sys.argv[1:])))))
+"""
+
+
+@pytest.mark.subprocess
+def test_the_reader_is_not_imported_before_the_bot_is_ready(settings, warehouse):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SLACK_", "REDIS_URL", "POLICY_"))}
+    env.update(DATA_DIR=str(settings.data_dir), LOG_LEVEL="WARNING")
+    for _ in range(2):  # the first start warms the data folder (the model and values it keeps)
+        proc = subprocess.run([sys.executable, "-c", STARTING, *NOT_BEFORE_READY], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
+        assert proc.returncode == 0, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == []
