@@ -1,6 +1,7 @@
 """What `python -m bot` imports before /readyz can say 200, on a warm data folder: what serving and the
 readiness check need, not what only answering needs (the graph imports that once it is built, after
-the first 200: bot/__main__.py). Module presence is checked, never a time."""
+the first 200: bot/__main__.py); and that it imports them with the collector paused. Module presence
+and the collector's state are checked, never a time."""
 
 from __future__ import annotations
 
@@ -39,3 +40,34 @@ def test_the_reader_is_not_imported_before_the_bot_is_ready(settings, warehouse)
                               capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
         assert proc.returncode == 0, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == []
+
+
+# `python -m bot` in HTTP mode without its Slack settings (it stops at once, having imported the bot to
+# serve), saying whether the collector was enabled when each watched module began to import.
+WATCHED_START = """
+import gc, importlib.abc, json, runpy, sys
+
+seen = {}
+
+class Watch(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name in sys.argv[1:]:
+            seen.setdefault(name, gc.isenabled())
+
+sys.meta_path.insert(0, Watch())
+try:
+    runpy.run_module("bot", run_name="__main__")
+finally:
+    print(json.dumps(seen))
+"""
+
+
+@pytest.mark.subprocess
+def test_the_bot_and_the_agent_are_imported_with_the_collector_paused(settings):
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SLACK_", "REDIS_URL", "POLICY_"))}
+    env.update(DATA_DIR=str(settings.data_dir), LOG_LEVEL="ERROR", BOT_MODE="http")
+    watched = ["agent.api", "bot.runtime", "slack_bolt"]
+    proc = subprocess.run([sys.executable, "-c", WATCHED_START, *watched], cwd=REPO, env=env,
+                          capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
+    assert "http mode needs SLACK_BOT_TOKEN" in proc.stderr, proc.stderr
+    assert json.loads(proc.stdout.strip().splitlines()[-1]) == dict.fromkeys(watched, False)
