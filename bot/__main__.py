@@ -19,6 +19,7 @@ if TYPE_CHECKING:
 
     from bot.http_server import Serving
     from bot.runtime import BotRuntime
+    from agent.api import StartingAssistant
     from bot.settings import BotSettings
 
 log = logging.getLogger("bot")
@@ -60,21 +61,26 @@ async def _serve(settings: BotSettings, mode: str) -> None:
         from bot.slack_client import build_web_client
 
         _require(settings, mode)
-        # HTTP: listening now, so /livez answers and /readyz says 503 while the rest is built.
-        listening = await _listen(settings) if mode == "http" else None
+        # The warehouse, the semantic model and its values (what readiness checks) are read on a thread from
+        # now on, so what they wait for (DuckDB opening its file, a server's connection) and what this thread
+        # waits for (Slack's answer to the sign-in) overlap; the server answers meanwhile (/livez, /readyz
+        # 503). The graph is built from `warm()` below (agent/api.py).
+        starting = asyncio.ensure_future(asyncio.to_thread(Assistant.starting, settings))
+        listening = None
         try:
+            # HTTP: listening now, so /livez answers and /readyz says 503 while the rest is built.
+            listening = await _listen(settings) if mode == "http" else None
             client = build_web_client(settings)
-            # Before anything slow: a bad token is one clear line, not a traceback on the first event.
+            # Before the first event: a bad token is one clear line, not a traceback then.
             slack_auth = SlackAuth(client)
             log.info("Slack: signed in as %s", await slack_auth.verify())
-            # On a thread, so the server answers (/livez, /readyz 503) while the warehouse and the semantic
-            # model are read: what readiness checks. The graph is built from `warm()` below (agent/api.py).
-            assistant = await asyncio.to_thread(Assistant.starting, settings)
+            assistant = await starting
             runtime = build_runtime(settings, assistant, client=client, slack_auth=slack_auth)
             await runtime.start()
         except BaseException:
             if listening is not None:
                 await listening[1].cleanup()
+            await _close_started(starting)
             raise
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
@@ -103,6 +109,16 @@ async def _serve(settings: BotSettings, mode: str) -> None:
     # No new requests reach us now; running answers finish within the grace period or go back to the queue.
     log.info("shutting down: finishing running answers (up to %ds)", settings.shutdown_grace_s)
     await runtime.shutdown(settings.shutdown_grace_s)
+    await assistant.aclose()
+
+
+async def _close_started(starting: asyncio.Future[StartingAssistant]) -> None:
+    """Start-up failed: the agent's start is closed (its warehouse) once it ends; when it is what failed,
+    its error is the one raised already."""
+    try:
+        assistant = await starting
+    except BaseException:  # noqa: BLE001 - raised by the caller, or start-up's own error is
+        return
     await assistant.aclose()
 
 
