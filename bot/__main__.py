@@ -56,18 +56,18 @@ async def _serve(settings: BotSettings, mode: str) -> None:
     from agent.api import Assistant
 
     with paused_for_startup():  # what start-up builds lives as long as the process (agent/collector.py)
-        from bot.runtime import build_runtime
-        from bot.slack_auth import SlackAuth
-        from bot.slack_client import build_web_client
-
         _require(settings, mode)
         # The warehouse, the semantic model and its values (what readiness checks) are read on a thread from
-        # now on, so what they wait for (DuckDB opening its file, a server's connection) and what this thread
-        # waits for (Slack's answer to the sign-in) overlap; the server answers meanwhile (/livez, /readyz
-        # 503). The graph is built from `warm()` below (agent/api.py).
-        starting = asyncio.ensure_future(asyncio.to_thread(Assistant.starting, settings))
+        # now on, so what they wait for (DuckDB opening its file, a server's connection) overlaps what this
+        # thread does (importing Bolt and aiohttp, waiting for Slack's answer to the sign-in); the server
+        # answers meanwhile (/livez, /readyz 503). The graph is built from `warm()` below (agent/api.py).
+        starting = asyncio.get_running_loop().run_in_executor(None, Assistant.starting, settings)  # on its way now
         listening = None
         try:
+            from bot.runtime import build_runtime
+            from bot.slack_auth import SlackAuth
+            from bot.slack_client import build_web_client
+
             # HTTP: listening now, so /livez answers and /readyz says 503 while the rest is built.
             listening = await _listen(settings) if mode == "http" else None
             client = build_web_client(settings)

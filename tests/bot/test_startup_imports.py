@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import os
+import socket
 import subprocess
 import sys
 from pathlib import Path
@@ -42,8 +43,8 @@ def test_what_only_answering_needs_is_not_imported_before_the_bot_is_ready(setti
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == []
 
 
-# `python -m bot` in HTTP mode without its Slack settings (it stops at once, having imported the bot to
-# serve), saying whether the collector was enabled when each watched module began to import.
+# `python -m bot` in HTTP mode on a port already taken (it stops once it has imported the bot to serve and
+# tried to listen), saying whether the collector was enabled when each watched module began to import.
 WATCHED_START = """
 import gc, importlib.abc, json, runpy, sys
 
@@ -63,11 +64,16 @@ finally:
 
 
 @pytest.mark.subprocess
-def test_the_bot_and_the_agent_are_imported_with_the_collector_paused(settings):
-    env = {k: v for k, v in os.environ.items() if not k.startswith(("OPENAI_", "SLACK_", "REDIS_URL", "POLICY_"))}
-    env.update(DATA_DIR=str(settings.data_dir), LOG_LEVEL="ERROR", BOT_MODE="http")
+def test_the_bot_and_the_agent_are_imported_with_the_collector_paused(settings, warehouse):
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("OPENAI_", "SLACK_", "REDIS_URL", "POLICY_", "HOST", "PORT"))}
     watched = ["agent.api", "bot.runtime", "slack_bolt"]
-    proc = subprocess.run([sys.executable, "-c", WATCHED_START, *watched], cwd=REPO, env=env,
-                          capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
-    assert "http mode needs SLACK_BOT_TOKEN" in proc.stderr, proc.stderr
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        env.update(DATA_DIR=str(settings.data_dir), LOG_LEVEL="ERROR", BOT_MODE="http", HOST="127.0.0.1",
+                   PORT=str(taken.getsockname()[1]), SLACK_BOT_TOKEN="xoxb-test", SLACK_SIGNING_SECRET="secret")
+        proc = subprocess.run([sys.executable, "-c", WATCHED_START, *watched], cwd=REPO, env=env,
+                              capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
+    assert "address already in use" in proc.stderr, proc.stderr
     assert json.loads(proc.stdout.strip().splitlines()[-1]) == dict.fromkeys(watched, False)
