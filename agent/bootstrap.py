@@ -22,11 +22,7 @@ from agent.budget.ahead import StepAhead
 from agent.budget.inputs import check_question
 from agent.errors import AssistantError, InputTooLargeError, QueryTimeoutError
 from agent.llm.routing import person_message, split_sql
-from agent.semantic.spec.dbt_spec import Project
-from agent.semantic.nlq.extract import extract_intent
-from agent.semantic.model.layer import load_layer
 from agent.semantic.model.runtime import SemanticModel, SemanticModelError
-from agent.semantic.compile.reading import describe
 from agent.text import words
 from agent.semantic.model.values import ValueIndex
 from agent.settings import Settings
@@ -76,6 +72,11 @@ class Groundwork:
             return None
         if not message or split_sql(message)[0]:
             return None
+        # The reader and its compiler: imported by the first reading, not by a server's start (its graph
+        # imports them once it is built, after /readyz has said 200).
+        from agent.semantic.compile.reading import describe
+        from agent.semantic.nlq.extract import extract_intent
+
         extraction = extract_intent(message, self.semantic, self.values)
         if (extraction.intent is None or extraction.unsupported or extraction.unknown_values
                 or extraction.confidence < DATA_INTENT_CONFIDENCE):
@@ -117,6 +118,9 @@ def _values(warehouse: Warehouse, semantic: SemanticModel) -> ValueIndex | None:
 def _semantic_model(settings: Settings, warehouse: Warehouse) -> SemanticModel:
     """SEMANTIC_MODEL_PATH's dbt project, else the demo's; for another warehouse with no model, a dbt
     model is bootstrapped from its schema and written under DATA_DIR for a person to edit."""
+    from agent.semantic.model.layer import load_layer  # the YAML's reader: not when the data folder kept the model
+    from agent.semantic.spec.dbt_spec import Project
+
     path = settings.semantic_model_path
     if path is None and not warehouse.is_demo:
         from agent.catalog.bootstrap_dbt import write_project  # the catalog: not on the demo's first step

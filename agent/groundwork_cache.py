@@ -5,8 +5,10 @@ Reading the model's YAML and the warehouse's values is most of what a start does
 result is pickled under a name that is the SHA-256 of all of them: the warehouse file's bytes, the
 files of SEMANTIC_MODEL_PATH, the agent package's code and YAML (the code that reads them), the
 settings, and the versions of Python, of the libraries whose objects are pickled and of the word
-tables. Any change gives another name, so what is read back is never stale. Another warehouse's
-values are live data with no content to hash: it is read at every start, as before.
+tables. Any change gives another name, so what is read back is never stale. The files' own digests
+are kept too, while the files are unchanged (agent/file_digests.py), so a start does not read them
+all again to find the name. Another warehouse's values are live data with no content to hash: it is
+read at every start, as before.
 
 A file that cannot be read back (cut short, from another pickle protocol) is ignored and replaced;
 writes replace the file whole, so a reader never sees half of one.
@@ -26,6 +28,7 @@ import pydantic
 import pydantic_core
 import sqlglot
 
+from agent.file_digests import FileDigests
 from agent.text import word_cache
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.model.values import ValueIndex
@@ -37,7 +40,7 @@ log = logging.getLogger(__name__)
 FORMAT = 2  # bump when what the file holds changes shape (2: values of shared column names by table)
 AGENT_ROOT = Path(__file__).resolve().parent
 CODE_SUFFIXES = (".py", ".yaml", ".yml")
-CHUNK = 1 << 20
+DIGESTS = "file-digests.json"  # in DATA_DIR/cache, beside the kept groundwork
 KEPT_FILES = 4  # a few configurations sharing a data folder (the bot's, the command line's) each keep theirs
 # Settings that cannot change the model or the values read (the LLM, sessions, logs, the audit trail): left
 # out of the name so a command line and the bot on one data folder share a file. Any other setting is in it.
@@ -56,6 +59,7 @@ def cache_path(settings: Settings, warehouse: Warehouse) -> Path | None:
     data_file = getattr(warehouse, "path", None)
     if not warehouse.is_demo or not isinstance(data_file, Path):
         return None
+    digests = FileDigests(Path(settings.data_dir) / "cache" / DIGESTS)
     digest = hashlib.sha256()
     for part in (str(FORMAT), sys.version, pydantic.VERSION, pydantic_core.__version__,
                  getattr(sqlglot, "__version__", ""),
@@ -63,10 +67,11 @@ def cache_path(settings: Settings, warehouse: Warehouse) -> Path | None:
                  settings.model_dump_json(include=set(Settings.model_fields) - UNRELATED_SETTINGS)):
         digest.update(part.encode())
         digest.update(b"\0")
-    _hash_file(digest, data_file)
-    _hash_tree(digest, AGENT_ROOT, CODE_SUFFIXES)
+    _hash_file(digest, data_file, digests)
+    _hash_tree(digest, AGENT_ROOT, CODE_SUFFIXES, digests)
     if settings.semantic_model_path is not None:
-        _hash_tree(digest, Path(settings.semantic_model_path), None)
+        _hash_tree(digest, Path(settings.semantic_model_path), None, digests)
+    digests.save()
     return Path(settings.data_dir) / "cache" / f"groundwork-{digest.hexdigest()[:32]}.pickle"
 
 
@@ -97,23 +102,21 @@ def save(path: Path, semantic: SemanticModel, values: ValueIndex) -> None:
         log.info("could not keep the model and values in %s: %s", path.parent, exc)
 
 
-def _hash_file(digest: hashlib._Hash, path: Path) -> None:
+def _hash_file(digest: hashlib._Hash, path: Path, digests: FileDigests) -> None:
     digest.update(str(path.name).encode() + b"\0")
-    with path.open("rb") as handle:
-        while chunk := handle.read(CHUNK):
-            digest.update(chunk)
+    digest.update(digests.digest(path))
     digest.update(b"\0")
 
 
-def _hash_tree(digest: hashlib._Hash, root: Path, suffixes: tuple[str, ...] | None) -> None:
+def _hash_tree(digest: hashlib._Hash, root: Path, suffixes: tuple[str, ...] | None, digests: FileDigests) -> None:
     """Every file under `root` (with one of `suffixes`, when given), by path and content, in a fixed order."""
     if root.is_file():
-        _hash_file(digest, root)
+        _hash_file(digest, root, digests)
         return
     for path in sorted(_files_under(root)):
         if suffixes is None or path.suffix in suffixes:
             digest.update(str(path.relative_to(root)).encode() + b"\0")
-            _hash_file(digest, path)
+            _hash_file(digest, path, digests)
 
 
 def _files_under(root: Path) -> list[Path]:

@@ -9,8 +9,10 @@ import duckdb
 import pytest
 
 from agent import bootstrap as groundwork_module
+from agent.semantic.model import layer
 from agent import groundwork_cache
 from agent.bootstrap import build_groundwork
+from agent.file_digests import FileDigests
 from agent.warehouse import open_warehouse
 from agent.warehouse.demo import demo_path
 
@@ -37,7 +39,7 @@ def reads_nothing(monkeypatch):
     def fail(*args, **kwargs):
         raise AssertionError("read again although nothing changed")
 
-    monkeypatch.setattr(groundwork_module, "load_layer", fail)
+    monkeypatch.setattr(layer, "load_layer", fail)
     monkeypatch.setattr(groundwork_module.ValueIndex, "from_warehouse", fail)
 
 
@@ -121,16 +123,18 @@ def test_a_tree_is_named_by_its_files_outside_pycache_folders_as_rglob_found_the
     (tmp_path / "elsewhere" / "f.py").write_text("5")
     (root / "linked").symlink_to(tmp_path / "elsewhere", target_is_directory=True)
 
+    digests = FileDigests(tmp_path / "digests.json")
+
     def by_rglob(suffixes):
         digest = hashlib.sha256()
         for path in sorted(p for p in root.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
             if suffixes is None or path.suffix in suffixes:
                 digest.update(str(path.relative_to(root)).encode() + b"\0")
-                groundwork_cache._hash_file(digest, path)
+                groundwork_cache._hash_file(digest, path, digests)
         return digest.hexdigest()
 
     for suffixes in (groundwork_cache.CODE_SUFFIXES, None):
         digest = hashlib.sha256()
-        groundwork_cache._hash_tree(digest, root, suffixes)
+        groundwork_cache._hash_tree(digest, root, suffixes, digests)
         assert digest.hexdigest() == by_rglob(suffixes)
     assert sorted(p.name for p in groundwork_cache._files_under(root)) == ["a.py", "c.yaml", "e.py", "notes.txt"]

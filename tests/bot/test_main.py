@@ -215,9 +215,18 @@ async def test_http_mode_listens_while_it_starts_and_says_ready_only_once_it_can
         while (line := await asyncio.wait_for(process.stderr.readline(), PROCESS_TIMEOUT_S)) != b"building the agent\n":
             assert line, "the bot stopped before it built its agent"
         async with aiohttp.ClientSession() as session:
-            # Held before the agent is built, yet listening: alive, not ready, no event served.
-            async with session.get(url + "/livez") as live, session.get(url + "/readyz") as ready:
-                assert live.status == 200
+            # Held before the agent is built (its start begins as the server's does), yet listening: alive,
+            # not ready, no event served.
+            for _ in range(PROCESS_TIMEOUT_S * 10):
+                try:
+                    async with session.get(url + "/livez") as live:
+                        assert live.status == 200
+                        break
+                except aiohttp.ClientConnectorError:
+                    await asyncio.sleep(0.1)
+            else:
+                pytest.fail("never listened while the agent was held")
+            async with session.get(url + "/readyz") as ready:
                 assert ready.status == 503 and (await ready.json())["not_ready"] == ["starting"]
             status, _ = await SlackSender(url + "/slack/events", SECRET, session).event(
                 mention("how many flights", ts="700.1"))

@@ -5,24 +5,32 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from functools import cache
 from typing import Any
 
 import sqlglot
 from sqlglot import exp
-from sqlglot.dialects.mysql import MySQL
-from sqlglot.generators.mysql import MySQLGenerator
+from sqlglot.dialects.dialect import Dialect
 
 from agent.warehouse.engines.base import DriverConnection, DriverCursor, PlanSize, ServerEngine, SessionLimits, finite
 
 
-class MariaDBDialect(MySQL):
-    """MySQL's grammar with MariaDB's regexp operator: MariaDB has `x REGEXP p`, not REGEXP_LIKE."""
+@cache
+def mariadb_dialect() -> type[Dialect]:
+    """MySQL's grammar with MariaDB's regexp operator: MariaDB has `x REGEXP p`, not REGEXP_LIKE. Made when
+    a MariaDB query first needs it: every start imports this module (the engines' registry), and sqlglot's
+    MySQL dialect costs a hundredth of a CPU-second that a start on another warehouse has no use for."""
+    from sqlglot.dialects.mysql import MySQL
+    from sqlglot.generators.mysql import MySQLGenerator
 
-    class Generator(MySQLGenerator):  # MySQL.Generator, by the name mypy can read as a class
-        TRANSFORMS = {
-            **MySQLGenerator.TRANSFORMS,
-            exp.RegexpLike: lambda self, e: f"{self.sql(e, 'this')} REGEXP {self.sql(e, 'expression')}",
-        }
+    class MariaDBDialect(MySQL):
+        class Generator(MySQLGenerator):  # MySQL.Generator, by the name mypy can read as a class
+            TRANSFORMS = {
+                **MySQLGenerator.TRANSFORMS,
+                exp.RegexpLike: lambda self, e: f"{self.sql(e, 'this')} REGEXP {self.sql(e, 'expression')}",
+            }
+
+    return MariaDBDialect
 
 
 class MySQLOrMariaDB(ServerEngine):
@@ -98,7 +106,7 @@ class MySQLOrMariaDB(ServerEngine):
     def executable(self, sql: str, session: dict[str, Any]) -> str:
         if session.get("mariadb") and "regexp_like" in sql.lower():
             try:
-                sql = ";\n".join(t.sql(dialect=MariaDBDialect) for t in sqlglot.parse(sql, read="mysql") if t)
+                sql = ";\n".join(t.sql(dialect=mariadb_dialect()) for t in sqlglot.parse(sql, read="mysql") if t)
             except sqlglot.errors.SqlglotError:
                 pass  # the server's own error says what is wrong
         return super().executable(sql, session)
