@@ -480,6 +480,23 @@ def test_a_measure_said_late_without_a_number_is_its_rows_above_zero(ask):
         ("arr_delay", ">", [0])], read
 
 
+@pytest.mark.parametrize(("question", "field"), [("how many flights left early in 2013", "dep_delay"),
+                                               ("how many flights departed early", "dep_delay"),
+                                               ("how many flights arrived early in june", "arr_delay")])
+def test_a_verb_said_with_the_other_side_word_is_its_rows_below_zero(ask, question, field):
+    # the model says 'departed late'; 'left early' is the same measure's other side (vocabulary.yaml
+    # signed_predicates), and a year read as the period is no amount beside it
+    read = ask(question)
+    assert read.intent is not None and [(f.field, f.op, f.values) for f in read.intent.filters
+                                        if f.field.endswith("delay")] == [(field, "<", [0])], read
+
+
+def test_how_a_flag_happened_is_a_condition_of_its_own_never_dropped(ask):
+    # 'actually left' reads as the flights that took off; 'early' says how, and must be read or asked about
+    read = ask("how many flights actually left early in 2013")
+    assert read.intent is None and "early" in read.ignored_words, read
+
+
 @pytest.mark.parametrize("question", ["max arrival delay per destination from lga, top 10",
                                       "top 10 destinations from lga by max arrival delay"])
 def test_an_aggregations_own_name_before_a_measure_aggregates_when_another_word_ranks(ask, question):

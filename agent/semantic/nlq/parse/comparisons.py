@@ -15,6 +15,7 @@ from agent.semantic.nlq.parse.state import (
     COMPARATORS,
     Ambiguity,
     State,
+    covered,
     consume_with_mentions,
     mention_text,
     mention_at,
@@ -407,7 +408,9 @@ def _signed_predicates(state: State, model: SemanticModel) -> list[Filter]:
             continue
         before = state.tokens[mention.start - 1].low if mention.start else ""
         after = state.tokens[mention.end] if mention.end < len(state.tokens) else None
-        near = [t for t in state.tokens[max(0, mention.start - 3):mention.end + 2] if t.number is not None]
+        read = covered(state)  # a year read as a period ('left early in 2013') is no amount of the measure
+        near = [i for i in range(max(0, mention.start - 3), min(len(state.tokens), mention.end + 2))
+                if state.tokens[i].number is not None and i not in read]
         if before in {"how", "avg", "average", "mean", "total", "max", "min", "median"} or near \
                 or (after is not None and after.low in {"by", "of"}):
             continue

@@ -302,10 +302,11 @@ def _defined_by_aside(state: State, i: int) -> bool:
 
 def _described_by_flag(state: State, i: int, read: set[int]) -> bool:
     """'late delivery rate': the thing a condition word describes ('late') is the rows it is about;
-    'arrived late': the verb a condition word completes."""
+    'arrived late': the verb a condition word completes. A word that only says how ('left early' after
+    'actually left') is a condition of its own, never the rows described."""
     before = mention_at(state, i - 1) if i else None
     if before is not None and i - 1 in read and before.has("flag"):
-        return True
+        return bool(lemmas(state.tokens[i].low).keys() - {"ADJ", "ADV"}) or not lemmas(state.tokens[i].low)
     after = mention_at(state, i + 1)
     return after is not None and i + 1 in read and after.has("flag") and "VERB" in lemmas(state.tokens[i].low) \
         and "NOUN" not in lemmas(state.tokens[i].low)

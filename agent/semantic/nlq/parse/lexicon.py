@@ -104,6 +104,7 @@ def _known_word(word: str) -> bool:
 class Lexicon:
     def __init__(self, model: SemanticModel, values: ValueIndex):
         self.entries: dict[str, list[Entry]] = {}
+        sides = [w.rsplit(" ", 1)[0] for w in model.shapes.get("signed_predicates", [])]
         for metric in model.metrics:
             for text in [metric.label, *metric.synonyms]:
                 for words in _with_qualifier_first(phrase(text)):
@@ -117,7 +118,11 @@ class Lexicon:
             if len(label) == 2 and not dim.identifier and dim.kind in ("time", "numeric") and all(w.isalpha() for w in label):
                 own.append(f"{label[1]} of {label[0]}")  # 'release year' is also 'year of release', 'date of birth'
 
-            for texts, related in ((own, False), (dim.related, True)):
+            related_words = list(dim.related)
+            if dim.kind == "numeric":
+                own += _other_sides(own, sides)
+                related_words += _other_sides(related_words, sides)
+            for texts, related in ((own, False), (related_words, True)):
                 for text in texts:
                     said = _with_qualifier_first(phrase(text))
                     forms = set(said) if kind == "flag" else {f for words in said for f in inflections(words)}
@@ -136,7 +141,7 @@ class Lexicon:
                     if not taken:
                         self._add(words, "grain", f"metric_time__{grain}")
         for table in model.tables:
-            for texts, related in ((table.entity_words, False), (table.related, True)):
+            for texts, related in ((table.entity_words, False), (list(table.related), True)):
                 for text in texts:
                     for form in inflections(phrase(text)):
                         self._add(form, "entity", table.name, related=related)
@@ -322,6 +327,18 @@ _STEMMED = ("value", "dimension", "entity", "flag")
 _STEM_MIN = 5
 # the shortest misspelt word read as a lexicon word ('avrage' for average; never a short code)
 _SPELLING_MIN = 5
+
+
+def _other_sides(texts: list[str], sides: list[str]) -> list[str]:
+    """'arrived late' said the other way: 'arrived early'. A verb said with one side of a signed measure
+    (vocabulary.yaml `signed_predicates`) names the same measure with any other side word, the reader
+    taking the side from the word said. Only after a verb or noun: 'early' alone is no measure ('early 2013')."""
+    found = []
+    for text in texts:
+        words = text.lower().split()
+        if len(words) > 1 and words[-1] in sides:
+            found += [" ".join([*words[:-1], side]) for side in sides if side != words[-1]]
+    return [t for t in dict.fromkeys(found) if t not in texts]
 
 
 def _with_qualifier_first(words: tuple[str, ...]) -> list[tuple[str, ...]]:
