@@ -303,3 +303,13 @@ async def test_going_back_to_an_earlier_reading_named_by_its_value(offline_assis
     nothing = await ask(offline_assistant, session, "go back to the boston one")
     assert nothing.rows is None or not nothing.rows, nothing.text
     assert "could not tell which earlier answer" in nothing.text, nothing.text
+
+
+async def test_same_for_another_value_after_a_share_changes_the_shares_own_condition(offline_assistant, session):
+    """'same for united' after Delta's share of the late flights: United's share, never Delta's and United's at
+    once (which no flight is, 0%)."""
+    await ask(offline_assistant, session, "how many late flights did delta have in july")
+    await ask(offline_assistant, session, "as a % of all of them")
+    united = await ask(offline_assistant, session, "same for united")
+    assert united.error is None and "'UA'" in united.sql and "'DL'" not in united.sql, united.text
+    assert "UA instead of DL" in united.text and united.rows[0][0] > 0, united.text

@@ -76,6 +76,15 @@ def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     if new in intent.filters and new.field not in intent.dimensions:  # 'go back to SFO' when it is SFO: no change
         return edited
     replaced = [f for f in intent.filters if same_subject(model, f.field, new.field)]
+    share = intent.contrast if intent.contrast is not None and intent.contrast.kind == "share" else None
+    in_share = [f for f in share.first.filters if same_subject(model, f.field, new.field)] if share else []
+    if share is not None and in_share and not replaced:
+        # 'same for united' after Delta's share: the share's own condition changes, never both at once (0%)
+        side = share.first.model_copy(update={"filters": [f for f in share.first.filters if f not in in_share] + [new]})
+        old = in_share[0]
+        change = f"{_values(new)} instead of {_values(old)}" if old.field == new.field and old.op == new.op == "=" \
+            else f"{_label(model, new.field)} {_compared(new)} instead of {_compared(old)}"
+        return edited.then(intent.model_copy(update={"contrast": share.model_copy(update={"first": side})}), change)
     kept = [f for f in intent.filters if f not in replaced]
     dims = [d for d in intent.dimensions if not (same_subject(model, d, new.field) and new.op == "=")]
     updated = intent.model_copy(update={"filters": [*kept, new], "dimensions": dims})
