@@ -32,6 +32,7 @@ from agent.semantic.nlq.parse import (
     named_values,
     none_flagged,
     none_with,
+    not_real,
     numbered,
     patterns,
     per_thing,
@@ -73,6 +74,7 @@ PASSES: list[Pass] = [
     ranking.ranking_pass,  # order, how many, and within what
     assemble.assemble_pass,  # the StructuredIntent
     shapes.shapes_pass,  # names not codes, previous period, contrasts, counting groups
+    not_real.not_real_pass,  # rows marked as tests or sandboxes are left out
     coverage.coverage_pass,  # the reading must account for the question; its confidence
 ]
 

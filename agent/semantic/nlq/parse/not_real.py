@@ -1,0 +1,28 @@
+"""Pass: rows the warehouse itself marks as no real business (a yes/no column such as 'is test': test and
+sandbox accounts, training logins) are left out, as an analyst leaves them out, and the reading says so.
+A column is such a mark when a word of its label is one of vocabulary.yaml `shapes.not_real_rows`; the mark
+may sit on the counted rows or on a thing they belong to ('listings of a test agent'). A question that
+names those rows itself ('how many test accounts') is read as asked."""
+
+from __future__ import annotations
+
+from agent.semantic.compile.filters import Filter
+from agent.semantic.compile.intent import validate_intent
+from agent.semantic.nlq.parse.draft import Draft
+from agent.text.words import noun_forms
+
+
+def not_real_pass(draft: Draft) -> Draft:
+    assert draft.intent is not None
+    marks = set(draft.model.shapes.get("not_real_rows", []))
+    said = {form for t in draft.tokens for form in {t.low, *noun_forms(t.low)}}
+    if not marks or marks & said:
+        return draft
+    conditioned = {f.field for f in draft.intent.filters}
+    for dim in draft.model.dimensions:
+        if dim.kind != "flag" or dim.name in conditioned or not marks & set(dim.label.lower().split()):
+            continue
+        kept = draft.intent.model_copy(update={"filters": [*draft.intent.filters, Filter(field=dim.name, values=[False])]})
+        if not validate_intent(kept, draft.model):  # only a mark the counted rows reach
+            draft.intent = kept
+    return draft

@@ -1,0 +1,36 @@
+"""Rows a warehouse marks as no real business (a yes/no 'is test' column) are left out of every answer, on
+the counted rows or on the thing they belong to; a question about those rows is read as asked."""
+
+from __future__ import annotations
+
+import pytest
+
+from tests.support.small_warehouse import assert_reads_as, bootstrapped
+
+SCHEMA = """
+CREATE TABLE account (account_id INTEGER PRIMARY KEY, account_name VARCHAR NOT NULL, is_test BOOLEAN NOT NULL);
+CREATE TABLE purchase (purchase_id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, amount DECIMAL(10, 2) NOT NULL,
+                       bought_on DATE NOT NULL);
+INSERT INTO account VALUES (1, 'Acme', false), (2, 'Globex', false), (3, 'QA sandbox', true), (4, 'Initech', false);
+INSERT INTO purchase VALUES (1, 1, 100, '2024-01-05'), (2, 2, 250, '2024-02-01'), (3, 3, 9999, '2024-02-03'),
+                            (4, 3, 5000, '2024-03-01'), (5, 4, 75, '2024-03-09');
+"""
+
+
+@pytest.fixture(scope="module")
+def shop(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("not_real"), "accounts", SCHEMA) as work:
+        yield work
+
+
+def test_test_accounts_are_not_counted(shop):
+    assert_reads_as(shop, "how many accounts do we have", "SELECT count(*) FROM account WHERE NOT is_test")
+
+
+def test_rows_of_a_test_account_are_left_out_through_the_join(shop):
+    assert_reads_as(shop, "how many purchases were made in 2024",
+                    "SELECT count(*) FROM purchase p JOIN account a USING (account_id) WHERE NOT a.is_test")
+
+
+def test_a_question_about_the_test_rows_is_read_as_asked(shop):
+    assert_reads_as(shop, "how many test accounts are there", "SELECT count(*) FROM account WHERE is_test")
