@@ -9,11 +9,12 @@ from tests.support.small_warehouse import assert_reads_as, bootstrapped
 
 SCHEMA = """
 CREATE TABLE account (account_id INTEGER PRIMARY KEY, account_name VARCHAR NOT NULL, is_test BOOLEAN NOT NULL);
-CREATE TABLE purchase (purchase_id INTEGER PRIMARY KEY, account_id INTEGER NOT NULL, amount DECIMAL(10, 2) NOT NULL,
+CREATE TABLE purchase (purchase_id INTEGER PRIMARY KEY, account_id INTEGER, amount DECIMAL(10, 2) NOT NULL,
                        bought_on DATE NOT NULL);
 INSERT INTO account VALUES (1, 'Acme', false), (2, 'Globex', false), (3, 'QA sandbox', true), (4, 'Initech', false);
 INSERT INTO purchase VALUES (1, 1, 100, '2024-01-05'), (2, 2, 250, '2024-02-01'), (3, 3, 9999, '2024-02-03'),
-                            (4, 3, 5000, '2024-03-01'), (5, 4, 75, '2024-03-09');
+                            (4, 3, 5000, '2024-03-01'), (5, 4, 75, '2024-03-09'),
+                            (6, NULL, 40, '2024-04-02');
 """
 
 
@@ -27,9 +28,9 @@ def test_test_accounts_are_not_counted(shop):
     assert_reads_as(shop, "how many accounts do we have", "SELECT count(*) FROM account WHERE NOT is_test")
 
 
-def test_rows_of_a_test_account_are_left_out_through_the_join(shop):
+def test_rows_of_a_test_account_are_left_out_through_the_join_and_rows_of_none_stay(shop):
     assert_reads_as(shop, "how many purchases were made in 2024",
-                    "SELECT count(*) FROM purchase p JOIN account a USING (account_id) WHERE NOT a.is_test")
+                    "SELECT count(*) FROM purchase p LEFT JOIN account a USING (account_id) WHERE a.is_test IS NOT TRUE")
 
 
 def test_a_question_about_the_test_rows_is_read_as_asked(shop):

@@ -685,6 +685,9 @@ def condition(op: str, left: exp.Expr, values: tuple[object, ...]) -> exp.Expr:
 
 def _op(op: str, left: exp.Expr, values: tuple[object, ...]) -> exp.Expr:
     lits = [_literal(v) for v in values]
+    if op == "!=" and len(values) == 1 and isinstance(values[0], bool):
+        # 'not a test agent': a row with no agent at all (NULL) is not one either, and stays
+        return exp.NEQ(this=exp.Coalesce(this=left, expressions=[_literal(not values[0])]), expression=lits[0])
     if op in _OPS:
         return _OPS[op](this=left, expression=lits[0])
     if op == "between":

@@ -2,7 +2,8 @@
 sandbox accounts, training logins) are left out, as an analyst leaves them out, and the reading says so.
 A column is such a mark when a word of its label is one of vocabulary.yaml `shapes.not_real_rows`; the mark
 may sit on the counted rows or on a thing they belong to ('listings of a test agent'). A question that
-names those rows itself ('how many test accounts') is read as asked."""
+names those rows itself ('how many test accounts') is read as asked. A row with no such thing at all (a
+closing with no listing agent) is no test either, and stays."""
 
 from __future__ import annotations
 
@@ -22,7 +23,7 @@ def not_real_pass(draft: Draft) -> Draft:
     for dim in draft.model.dimensions:
         if dim.kind != "flag" or dim.name in conditioned or not marks & set(dim.label.lower().split()):
             continue
-        kept = draft.intent.model_copy(update={"filters": [*draft.intent.filters, Filter(field=dim.name, values=[False])]})
+        kept = draft.intent.model_copy(update={"filters": [*draft.intent.filters, Filter(field=dim.name, op="!=", values=[True])]})
         if not validate_intent(kept, draft.model):  # only a mark the counted rows reach
             draft.intent = kept
     return draft
