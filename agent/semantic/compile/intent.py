@@ -216,6 +216,10 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
             problems.append(f"The {table} table has no {' or '.join(missing)} to filter on.")
         if intent.time.start is not None and not spec.agg_time:
             problems.append(f"The {table} table has no date to filter a range of dates on.")
+    undated = [g[1] for d in intent.dimensions if (g := model.time_grain(d)) is not None]
+    if undated and intent.time_dimension is None and not model.table_by_name[table].agg_time:
+        # 'offers per year' where offers carry no date column (a date kept as text): said, never a crash
+        problems.append(f"The {table} rows have no date column, so they cannot be told by {undated[0].removeprefix('extract_')}.")
     hourly = [d for d in intent.dimensions if (model.time_grain(d) or ("", ""))[1] in ("hour", "extract_hour")]
     if (hourly or (intent.time is not None and intent.time.hours)) and not model.has_times_of_day(
             table, intent.time_dimension):
