@@ -104,6 +104,7 @@ def _known_word(word: str) -> bool:
 class Lexicon:
     def __init__(self, model: SemanticModel, values: ValueIndex):
         self.entries: dict[str, list[Entry]] = {}
+        self._fillers = frozenset(model.coverage.get("fillers", []))
         sides = [w.rsplit(" ", 1)[0] for w in model.shapes.get("signed_predicates", [])]
         for metric in model.metrics:
             for text in [metric.label, *metric.synonyms]:
@@ -208,7 +209,8 @@ class Lexicon:
         candidates = [m for i in range(len(tokens)) for m in self._matches_at(tokens, i)]
         taken: set[int] = set()
         mentions: list[Mention] = []
-        for mention in sorted(candidates, key=lambda m: (m.start - m.end, m.start)):
+        # of two phrases as long, one that does not lean on a filler word ('actually left' | 'left early') wins
+        for mention in sorted(candidates, key=lambda m: (m.start - m.end, tokens[m.start].low in self._fillers, m.start)):
             span = set(range(mention.start, mention.end))
             if not span & taken:
                 taken |= span
@@ -295,6 +297,8 @@ class Lexicon:
         entries = self.stems.get(stem(token.low), [])
         if len({(e.kind, e.payload) for e in entries}) != 1:
             return None
+        if "ADJ" in forms and entries[0].kind == "dimension":
+            return None  # 'the regional carriers': a kind of carrier, never 'by region'
         return Mention(i, i + 1, entries)
 
     def _matches_at(self, tokens: list[Token], i: int) -> list[Mention]:
