@@ -309,9 +309,15 @@ class Assistant:
         # 'dulles' for "What do you mean by “dc”?": a reply that is one of the data's values, whole, is what
         # the word meant; it takes the word's place in the question, with everything else the question said
         # 'washington state. seattle': of a reply in parts, the one part that is such a value
+        def is_value(part: str) -> bool:
+            return 0 < len(said := phrase(part)) <= SHORT_REPLY_WORDS and any(p.words == said for p in scoped.values.phrases)
+
+        # 'envoy, expressjet and endeavor': a reply that is a list of values, every one of them, is what it meant
+        items = [item.strip() for item in re.split(r"[,;&]+|\s+(?:and|or)\s+", text.strip(" .!?")) if item.strip()]
+        if len(items) > 1 and all(is_value(item) for item in items):
+            return {"choice": text.strip(" .!?")}
         parts = [part.strip() for part in re.split(r"[.,;:!?]+|\s+-+\s+", text) if part.strip()]
-        named = [part for part in parts if 0 < len(said := phrase(part)) <= SHORT_REPLY_WORDS
-                 and any(p.words == said for p in scoped.values.phrases)]
+        named = [part for part in parts if is_value(part)]
         return {"choice": named[0]} if len(named) == 1 else None
 
     def _learn_offer(self, pending: AskHuman | None, choice: Any, context: ChatContext) -> LearnOffer | None:

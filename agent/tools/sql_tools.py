@@ -103,11 +103,16 @@ async def generate_sql(
     if clarification and waiting and waiting[1].get("draft_sql"):
         return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
     asked = waiting[1] if waiting else {}
-    if clarification and asked.get("clarify_keeps_term"):
-        # the column of a value was named: the message says it now ('only origin airport LGA') and is read
-        # like any message of the thread, as an edit of the last reading when it is one
+    term = asked.get("clarify_term")
+    in_reply = FOLLOW_UP_MARK in user_question and term and re.search(
+        rf"\b{re.escape(term)}\b", user_question.split(FOLLOW_UP_MARK)[-1], re.I)
+    if clarification and (asked.get("clarify_keeps_term") or in_reply):
+        # the column of a value was named ('only origin airport LGA'), or a follow-up's word was said in other
+        # words ('the regional carriers': 'envoy, expressjet and endeavor'): the message says it now and is
+        # read like any message of the thread, as an edit of the last reading when it is one
         *earlier, latest = user_question.split(FOLLOW_UP_MARK)
-        user_question = FOLLOW_UP_MARK.join([*earlier, _clarified(latest, clarification, asked.get("clarify_term"), True)])
+        user_question = FOLLOW_UP_MARK.join([*earlier, _clarified(latest, clarification, term,
+                                                                  bool(asked.get("clarify_keeps_term")))])
         clarification = None
     thread = await read_in_thread(ctx, runtime.state, user_question, clarification)
     if thread.refusal:

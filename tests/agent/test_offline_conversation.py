@@ -313,3 +313,23 @@ async def test_same_for_another_value_after_a_share_changes_the_shares_own_condi
     united = await ask(offline_assistant, session, "same for united")
     assert united.error is None and "'UA'" in united.sql and "'DL'" not in united.sql, united.text
     assert "UA instead of DL" in united.text and united.rows[0][0] > 0, united.text
+
+
+async def test_as_a_percent_of_each_groups_own_rows_is_each_groups_rate(offline_assistant, session):
+    """'as a % of each airline's flights' after the flights that left early: each airline's own share of
+    early departures (Hawaiian's 3 in 4), never its share of all early departures."""
+    await ask(offline_assistant, session, "how many flights left early in 2013")
+    rates = await ask(offline_assistant, session, "whats that as a % of each airlines flights")
+    assert rates.error is None and rates.row_count == 16, rates.text
+    by_carrier = {row[0]: row[-1] for row in rates.rows}
+    assert 75 < by_carrier["HA"] < 76 and sum(by_carrier.values()) > 100, rates.text
+
+
+async def test_a_list_of_values_answering_what_a_follow_ups_word_means_keeps_every_value(offline_assistant, session):
+    """'just the regional carriers' is asked about; 'envoy, expressjet and endeavor' says it: the three
+    carriers of the answer before, never the first one alone."""
+    await ask(offline_assistant, session, "avg air time per flight by airline")
+    asked = await ask(offline_assistant, session, "just the regional carriers")
+    assert asked.ask_human is not None and "regional" in asked.ask_human.question, asked.text
+    three = await ask(offline_assistant, session, "envoy, expressjet and endeavor")
+    assert three.error is None and sorted(row[0] for row in three.rows) == ["9E", "EV", "MQ"], three.text

@@ -54,6 +54,7 @@ class Cues:
     place: bool = False  # 'there': the previous answer's place
     back: bool = False  # 'go back to the previous one': the reading before the last one is edited
     percent: bool = False  # 'as a %'
+    percent_of_each: bool = False  # 'as a % of each airline's flights': of each group's own rows, not of all
     reverse: bool = False  # 'flip it': the ranking the other way round
 
     @property
@@ -117,6 +118,7 @@ def find_cues(message: str) -> Cues:
         cues.percent, cues.text = True, _cut(cues.text, m)
         # 'as a % of all planes': what it is a percentage of (everything the answer is a part of), no condition dropped
         cues.text = re.sub(r"^\s*of\s+(?:all|every|the\s+total|total)\b.*$", "", cues.text, flags=re.I).strip()
+        cues.percent_of_each = bool(re.search(rf"(?<![\w'])of\s+{phrase(words['each_words'])}\s", cues.text, re.I))
     if m := has(cues.text, words["all_rows_words"]):
         cues.all_rows, cues.text = True, _cut(cues.text, m)
     if m := has(cues.text, words["whole_period"]):

@@ -462,10 +462,11 @@ def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited
     return set_metrics(edited, swapped, model)
 
 
-def as_percent(edited: Edited, model: SemanticModel) -> Edited | str:
+def as_percent(edited: Edited, model: SemanticModel, of_each: bool = False) -> Edited | str:
     """'as a %': a share is shown in percent already; a count with the model's rate over it becomes that
     rate ('cancelled flights' -> 'share of flights cancelled'); a count or total by group becomes each
-    group's share of the total. Else a sentence: what it would be a percentage of is not said."""
+    group's share of the total, or, said 'of each group's rows' (`of_each`), the share of each group's own
+    rows that meet the answer's conditions. Else a sentence: what it would be a percentage of is not said."""
     intent = edited.intent
     metric = model.metric_by_name.get(intent.metrics[0]) if len(intent.metrics) == 1 else None
     if metric is None:
@@ -475,6 +476,14 @@ def as_percent(edited: Edited, model: SemanticModel) -> Edited | str:
     rate = model.rate_of(metric.name)
     if rate is not None:
         return set_metrics(edited, [rate], model)
+    conditions = [f for f in intent.filters if f.field not in intent.dimensions and f.op != "not_null"]
+    if of_each and intent.dimensions and conditions and _adds_up(metric) and not metric.filter:
+        # 'flights that left early' then 'as a % of each airline's flights': each airline's own rate
+        share = Contrast(kind="share", metric=metric.name, first=Side(filters=conditions), percent=True)
+        label = " and ".join(_label(model, d) for d in intent.dimensions)
+        updated = intent.model_copy(update={"metrics": [], "contrast": share, "order_by": [], "limit": None,
+                                            "filters": [f for f in intent.filters if f not in conditions]})
+        return edited.then(updated, f"as a percentage of each {label}'s own")
     # 'as a % of all flights' after the one carrier's count: its share of them all, not 100% of itself
     fixed = [f for f in intent.filters if f.field in intent.dimensions and f.op == "=" and len(f.values) == 1]
     if fixed and _adds_up(metric) and not metric.filter:

@@ -580,7 +580,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
             return FollowUp(problem=f"The semantic model has no {agg} of {names}, so I did not change the measure.")
         edited = switched
     if cues.percent:
-        shown = edits.as_percent(edited, model)
+        shown = edits.as_percent(edited, model, of_each=cues.percent_of_each)
         if isinstance(shown, str):
             return FollowUp(problem=shown)
         edited = shown
