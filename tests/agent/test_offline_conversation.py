@@ -333,3 +333,12 @@ async def test_a_list_of_values_answering_what_a_follow_ups_word_means_keeps_eve
     assert asked.ask_human is not None and "regional" in asked.ask_human.question, asked.text
     three = await ask(offline_assistant, session, "envoy, expressjet and endeavor")
     assert three.error is None and sorted(row[0] for row in three.rows) == ["9E", "EV", "MQ"], three.text
+
+
+async def test_the_top_one_each_of_them_is_kept_per_thing_of_the_answer_before(offline_assistant, session):
+    """'whats the longest route each of them flies' after three carriers: each carrier's longest route, one row
+    per carrier, never the one longest route of the three."""
+    await ask(offline_assistant, session, "avg air time by airline for envoy, expressjet and endeavor")
+    longest = await ask(offline_assistant, session, "whats the longest route each of them flies")
+    assert longest.error is None and sorted(row[0] for row in longest.rows) == ["9E", "EV", "MQ"], longest.text
+    assert "top 1 per carrier" in longest.text, longest.text

@@ -357,8 +357,10 @@ def drop_grouping(edited: Edited, dimensions: list[str], model: SemanticModel) -
 # -- ranking -------------------------------------------------------------------------------------
 
 
-def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = None) -> Edited:
-    """Keep the top (or bottom) N groups by the first metric; None shows every group."""
+def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = None, per: str | None = None,
+              model: SemanticModel | None = None) -> Edited:
+    """Keep the top (or bottom) N groups by the first metric, within each group of `per` when given
+    ('the longest route each of them flies'); None shows every group."""
     intent = edited.intent
     if limit is None:
         if intent.limit is None:
@@ -372,6 +374,9 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
         down = True if descending is None else descending
         order = [OrderBy(field=metric, descending=down)] if metric else order
     word = "top" if (order[0].descending if order else True) else "bottom"
+    if per is not None and per in intent.dimensions and len(intent.dimensions) > 1 and model is not None:
+        return edited.then(intent.model_copy(update={"limit": limit, "order_by": order, "limit_per": per}),
+                           f"{word} {limit} per {_label(model, per)}")
     return edited.then(intent.model_copy(update={"limit": limit, "order_by": order}), f"{word} {limit}")
 
 

@@ -651,7 +651,7 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
         edited = edits.set_grouping(edited, grouped, model, add=add)
     if found.limit is not None and cues.limit is None:
         descending = found.order_by[0].descending if found.order_by else True
-        edited = edits.set_limit(edited, found.limit, descending=descending)
+        edited = edits.set_limit(edited, found.limit, descending=descending, per=found.limit_per, model=model)
     return edited
 
 
