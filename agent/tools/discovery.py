@@ -83,7 +83,7 @@ async def data_discovery(
         # knows the warehouse holds no prices at all: said so, no table to choose
         parse = reading if reading is not None else await aoffline_parse(ctx, thread.question)
         if parse.not_in_warehouse:
-            return tool_result(final_intent, done=True, text=lacking_data(ctx, parse.not_in_warehouse))
+            return tool_result(final_intent, done=True, declined=True, text=lacking_data(ctx, parse.not_in_warehouse))
         question = "Which data should I use for this?"
         options = [{"label": m.table, "value": m.table, "description": m.description} for m in matches]
         # beside the tables, the nearest whole questions the reader can answer ('origins' for 'busy origins')

@@ -141,13 +141,14 @@ async def generate_sql(
         if thread.refusal:
             return tool_result(final_intent, done=True, text=thread.refusal)
     if parse.not_in_warehouse:
-        return tool_result(final_intent, done=True, text=lacking_data(ctx, parse.not_in_warehouse))
+        return tool_result(final_intent, done=True, declined=True, text=lacking_data(ctx, parse.not_in_warehouse))
     if parse.unknown_values:
         names = ", ".join(parse.unknown_values)
         readings = await nearest_readings(ctx, question)
         return tool_result(
             final_intent,
             done=True,
+            declined=True,  # the data lacks it: the thread's things stay what they were
             text=f"I couldn't find {names} in the data, so I did not guess. Check the spelling or the code."
             + (NEAREST if readings else ""),
             follow_ups=readings,

@@ -108,6 +108,13 @@ def _readings(state: CommonAgentState) -> list[dict[str, Any]]:
             if names.get(call_id) == "generate_sql" and not o.get("error") and o.get("intent")]
 
 
+def _last_went_unanswered(state: CommonAgentState) -> bool:
+    """Did the thread's last question go unread (asked back and left, or words it could not place)? Not when
+    the data lacks what it asked for (passengers, an airline not in the data): the thread's things stay."""
+    last = latest_output(state, ("generate_sql",))
+    return last is not None and not last[1].get("intent") and not last[1].get("declined")
+
+
 def earlier_reading(state: CommonAgentState) -> StructuredIntent | None:
     """The thread's reading before its last one (the newest that differs from it): 'go back'."""
     readings = _readings(state)
@@ -327,6 +334,12 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
                                             "question before was not answered), so I did not guess. Ask the whole "
                                             "question.")
         return InThread(question if ctx.has_llm else latest)
+    pointing = pointing_word(latest) if FOLLOW_UP_MARK in question else None
+    if pointing is not None and _last_went_unanswered(state) and not (await read_question(ctx, latest))[0].unsupported:
+        # 'avg arr delay for those' right after a question that was not answered: 'those' are its things, which
+        # were never read; the answer before it is not what is pointed at
+        return InThread(latest, refusal=f"I did not answer your last question, so I cannot tell what “{pointing}” "
+                                        "points at, and I did not guess. Ask it again with the things named.")
     went_back: str | None = None
     to_named = going_back_to(latest) if FOLLOW_UP_MARK in question else None
     if to_named is not None:

@@ -342,3 +342,14 @@ async def test_the_top_one_each_of_them_is_kept_per_thing_of_the_answer_before(o
     longest = await ask(offline_assistant, session, "whats the longest route each of them flies")
     assert longest.error is None and sorted(row[0] for row in longest.rows) == ["9E", "EV", "MQ"], longest.text
     assert "top 1 per carrier" in longest.text, longest.text
+
+
+async def test_a_pointer_right_after_an_unanswered_question_is_not_read_against_the_answer_before(offline_assistant,
+                                                                                                 session):
+    """'avg arr delay for those' after 'just the pacific tz ones' was refused: 'those' are the refused
+    question's things, never the time zones answered before it."""
+    await ask(offline_assistant, session, "flights per destination time zone")
+    refused = await ask(offline_assistant, session, "ok then just the pacific tz ones, by airport")
+    assert not refused.rows, refused.text
+    those = await ask(offline_assistant, session, "avg arr delay for those")
+    assert not those.rows and "did not answer your last question" in those.text, those.text
