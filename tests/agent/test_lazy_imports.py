@@ -55,6 +55,25 @@ def test_a_question_is_read_before_any_graph_or_llm_machinery_is_imported(env):
 
 
 @pytest.mark.subprocess
+def test_the_vocabulary_is_parsed_once_however_many_modules_read_it(env):
+    """agent/semantic/vocabulary.yaml holds the words of several modules (function words, units, name tags,
+    chat shorthand, net measures): one parse serves them all."""
+    code = (
+        "from pathlib import Path\n"
+        "import yaml\n"
+        "text = Path('agent/semantic/vocabulary.yaml').read_text(encoding='utf-8')\n"
+        "parsed = []\n"
+        "load = yaml.load\n"
+        "yaml.load = lambda stream, Loader: (parsed.append(stream == text), load(stream, Loader))[1]\n"
+        "import agent.api, agent.catalog.naming, agent.text.shorthand\n"
+        "agent.catalog.naming.bootstrap_words()\n"
+        "agent.text.shorthand.spell_out('w/ u')\n"
+        "out = sum(parsed)"
+    )
+    assert loaded_after(env, code)["out"] == 1
+
+
+@pytest.mark.subprocess
 def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
     proc = subprocess.run(
         [sys.executable, "-m", "agent", "ask", "how many flights", "--yes"],
