@@ -13,6 +13,7 @@ imported when it is built (`agent.api` imports this module at once, and must sta
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -83,6 +84,19 @@ class Groundwork:
             return None
         intent = extraction.intent
         return Reading(describe(intent, self.semantic), grouped=bool(intent.dimensions) and not intent.count_groups)
+
+    def read_schema_ahead(self) -> None:
+        """Read the warehouse's schema on a thread from now, while this thread goes on (a command line imports
+        the graph machinery meanwhile): its catalog queries run inside the engine, which lets go of the GIL.
+        Its first use waits for it; a read that fails is made again there, and says why there."""
+
+        def read() -> None:
+            try:
+                self.warehouse.schema()
+            except AssistantError:
+                pass
+
+        threading.Thread(target=read, name="schema-ahead", daemon=True).start()
 
 
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:

@@ -8,12 +8,15 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import cast
 
 import pytest
 from pydantic import SecretStr
 
 from agent.api import Groundwork, build_groundwork
+from agent.warehouse import Warehouse, WarehouseUnavailableError
 from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 REPO = Path(__file__).resolve().parents[2]
@@ -127,6 +130,25 @@ def test_the_command_line_loads_no_matplotlib_word_tables_or_pool_on_a_warm_data
     assert {"langgraph", "langchain_core"} <= set(number["heavy"])  # the supervisor answered both
 
 
+@pytest.mark.subprocess
+def test_the_command_line_reads_the_schema_on_a_thread_while_it_imports_the_graph(env):
+    code = (
+        "import contextlib, io, threading\n"
+        "from agent.warehouse.base import Warehouse\n"
+        "callers = []\n"
+        "schema = Warehouse.schema\n"
+        "def watched(self):\n"
+        "    callers.append(threading.current_thread().name)\n"
+        "    return schema(self)\n"
+        "Warehouse.schema = watched\n"
+        "from agent.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['ask', 'how many flights', '--yes', '--json'])\n"
+        "out = callers[0]"
+    )
+    assert loaded_after(env, code)["out"] == "schema-ahead"
+
+
 @pytest.fixture(scope="module")
 def groundwork(settings, warehouse) -> Groundwork:
     return build_groundwork(settings, warehouse)
@@ -167,3 +189,32 @@ async def test_the_early_reading_is_the_one_the_answer_gives(offline_context, ma
         assert f"Read as: {reading.text}" in reply.text, (item["q"], reading, reply.text)
         shown += 1
     assert shown >= 10  # most of the dev questions get their reading early
+
+
+class _DownOnce:
+    """A warehouse whose first schema read finds it down."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.read = threading.Event()
+
+    def schema(self) -> None:
+        self.reads += 1
+        self.read.set()
+        if self.reads == 1:
+            raise WarehouseUnavailableError("The warehouse is not answering.")
+
+
+def test_a_schema_read_ahead_that_fails_says_nothing_and_is_read_again_at_first_use(groundwork, monkeypatch):
+    errors: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", errors.append)
+    down = _DownOnce()
+    ahead = Groundwork(groundwork.settings, cast(Warehouse, down), groundwork.semantic, groundwork.values)
+    ahead.read_schema_ahead()
+    assert down.read.wait(PROCESS_TIMEOUT_S)
+    for thread in threading.enumerate():
+        if thread.name == "schema-ahead":
+            thread.join(PROCESS_TIMEOUT_S)
+    assert errors == []  # the failure is the first use's to report
+    ahead.warehouse.schema()
+    assert down.reads == 2
