@@ -85,18 +85,21 @@ class Groundwork:
         intent = extraction.intent
         return Reading(describe(intent, self.semantic), grouped=bool(intent.dimensions) and not intent.count_groups)
 
-    def read_schema_ahead(self) -> None:
-        """Read the warehouse's schema on a thread from now, while this thread goes on (a command line imports
-        the graph machinery meanwhile): its catalog queries run inside the engine, which lets go of the GIL.
-        Its first use waits for it; a read that fails is made again there, and says why there."""
+    def read_ahead(self) -> None:
+        """Read on a thread from now what a question's first steps wait for, while this thread goes on (a
+        command line imports the graph machinery meanwhile): the warehouse's schema (scoping a run to its
+        person reads it) and the data's latest and earliest dates (a question's reading counts periods
+        from them). Both are queries the engine runs in its own code, letting go of the GIL. A first use
+        waits for what is being read; a read that fails is made again there, and says why there."""
 
         def read() -> None:
             try:
                 self.warehouse.schema()
+                self.values.read_all_latest(self.semantic)
             except AssistantError:
                 pass
 
-        threading.Thread(target=read, name="schema-ahead", daemon=True).start()
+        threading.Thread(target=read, name="read-ahead", daemon=True).start()
 
 
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:

@@ -131,22 +131,30 @@ def test_the_command_line_loads_no_matplotlib_word_tables_or_pool_on_a_warm_data
 
 
 @pytest.mark.subprocess
-def test_the_command_line_reads_the_schema_on_a_thread_while_it_imports_the_graph(env):
+def test_the_command_line_reads_the_schema_and_the_dates_on_a_thread_while_it_imports_the_graph(env):
+    """What a question's first steps wait for (the warehouse's schema, the data's latest and earliest dates)
+    is read on a thread of its own, not on the thread importing the graph or running the question."""
     code = (
         "import contextlib, io, threading\n"
+        "from agent.semantic.model import values\n"
         "from agent.warehouse.base import Warehouse\n"
-        "callers = []\n"
-        "schema = Warehouse.schema\n"
-        "def watched(self):\n"
-        "    callers.append(threading.current_thread().name)\n"
+        "readers = {'schema': [], 'dates': []}\n"
+        "schema, dates = Warehouse.schema, values._read_latest\n"
+        "def read_schema(self):\n"
+        "    readers['schema'].append(threading.current_thread().name)\n"
         "    return schema(self)\n"
-        "Warehouse.schema = watched\n"
+        "def read_dates(*args, **kwargs):\n"
+        "    readers['dates'].append(threading.current_thread().name)\n"
+        "    return dates(*args, **kwargs)\n"
+        "Warehouse.schema, values._read_latest = read_schema, read_dates\n"
         "from agent.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
         "    main(['ask', 'how many flights', '--yes', '--json'])\n"
-        "out = callers[0]"
+        "out = readers"
     )
-    assert loaded_after(env, code)["out"] == "schema-ahead"
+    loaded_after(env, code)  # a cold data folder reads the schema to build what it keeps; a warm one does not
+    read = loaded_after(env, code)["out"]
+    assert read["schema"][0] == "read-ahead" and set(read["dates"]) == {"read-ahead"}, read
 
 
 @pytest.fixture(scope="module")
@@ -205,15 +213,15 @@ class _DownOnce:
             raise WarehouseUnavailableError("The warehouse is not answering.")
 
 
-def test_a_schema_read_ahead_that_fails_says_nothing_and_is_read_again_at_first_use(groundwork, monkeypatch):
+def test_a_read_ahead_that_fails_says_nothing_and_is_made_again_at_first_use(groundwork, monkeypatch):
     errors: list[threading.ExceptHookArgs] = []
     monkeypatch.setattr(threading, "excepthook", errors.append)
     down = _DownOnce()
     ahead = Groundwork(groundwork.settings, cast(Warehouse, down), groundwork.semantic, groundwork.values)
-    ahead.read_schema_ahead()
+    ahead.read_ahead()
     assert down.read.wait(PROCESS_TIMEOUT_S)
     for thread in threading.enumerate():
-        if thread.name == "schema-ahead":
+        if thread.name == "read-ahead":
             thread.join(PROCESS_TIMEOUT_S)
     assert errors == []  # the failure is the first use's to report
     ahead.warehouse.schema()
