@@ -235,7 +235,12 @@ def load() -> None:
 
 @lru_cache(maxsize=50000)
 def stem(word: str) -> str:
-    return _stemmer().stemWord(word.lower())  # type: ignore[no-any-return]
+    word = word.lower()
+    stored = _disk.get("stems", word)
+    if stored is MISSING:
+        stored = _stemmer().stemWord(word)
+        _disk.put("stems", word, stored)
+    return str(stored)
 
 
 @lru_cache(maxsize=1)

@@ -93,7 +93,7 @@ def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
 # foresaw the chart: its own process drew it), the word libraries' tables only for a word their cache
 # in DATA_DIR does not hold yet, the worker pool's library never (its steps run in-process).
 DRAWING = ("matplotlib",)
-WORD_TABLES = ("lemminflect", "wordfreq")
+WORD_TABLES = ("lemminflect", "wordfreq", "snowballstemmer")
 POOL = ("pebble",)
 
 
