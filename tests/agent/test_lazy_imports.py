@@ -77,6 +77,18 @@ def test_the_vocabulary_is_parsed_once_however_many_modules_read_it(env):
 
 
 @pytest.mark.subprocess
+def test_the_error_patterns_are_compiled_by_the_first_error_read_not_by_importing_the_graph(env):
+    code = (
+        "import agent.supervisor.graph\n"
+        "from agent.sql import diagnose\n"
+        "before = diagnose._patterns.cache_info().currsize\n"
+        "problem = diagnose.diagnose('Binder Error: Referenced column \"orign\" not found')\n"
+        "out = [before, problem.kind, problem.name]"
+    )
+    assert loaded_after(env, code)["out"] == [0, "unknown_column", "orign"]
+
+
+@pytest.mark.subprocess
 def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
     proc = subprocess.run(
         [sys.executable, "-m", "agent", "ask", "how many flights", "--yes"],
