@@ -77,6 +77,18 @@ def test_the_vocabulary_is_parsed_once_however_many_modules_read_it(env):
 
 
 @pytest.mark.subprocess
+def test_the_command_line_answers_a_duckdb_question_without_another_engines_dialect(env):
+    code = (
+        "import contextlib, io\n"
+        "from agent.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['ask', 'number of flights by origin', '--yes', '--json'])\n"
+        "out = sorted(m for m in sys.modules if m.startswith('sqlglot.dialects.'))"
+    )
+    assert loaded_after(env, code)["out"] == ["sqlglot.dialects.dialect", "sqlglot.dialects.duckdb"]
+
+
+@pytest.mark.subprocess
 def test_the_error_patterns_are_compiled_by_the_first_error_read_not_by_importing_the_graph(env):
     code = (
         "import agent.supervisor.graph\n"
