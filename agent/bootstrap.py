@@ -85,17 +85,19 @@ class Groundwork:
         intent = extraction.intent
         return Reading(describe(intent, self.semantic), grouped=bool(intent.dimensions) and not intent.count_groups)
 
-    def read_ahead(self) -> None:
-        """Read on a thread from now what a question's first steps wait for, while this thread goes on (a
+    def read_ahead(self, *, dates: bool) -> None:
+        """Read on a thread from now what a command's first steps wait for, while this thread goes on (a
         command line imports the graph machinery meanwhile): the warehouse's schema (scoping a run to its
-        person reads it) and the data's latest and earliest dates (a question's reading counts periods
-        from them). Both are queries the engine runs in its own code, letting go of the GIL. A first use
-        waits for what is being read; a read that fails is made again there, and says why there."""
+        person reads it) and, with `dates`, the data's latest and earliest dates (a question's reading
+        counts periods from them; a SQL text to run, fix or explain is read without them). Both are
+        queries the engine runs in its own code, letting go of the GIL. A first use waits for what is
+        being read; a read that fails is made again there, and says why there."""
 
         def read() -> None:
             try:
                 self.warehouse.schema()
-                self.values.read_all_latest(self.semantic)
+                if dates:
+                    self.values.read_all_latest(self.semantic)
             except AssistantError:
                 pass
 

@@ -154,10 +154,9 @@ def test_the_command_line_loads_no_matplotlib_word_tables_or_pool_on_a_warm_data
     assert {"langgraph", "langchain_core"} <= set(number["heavy"])  # the supervisor answered both
 
 
-@pytest.mark.subprocess
-def test_the_command_line_reads_the_schema_and_the_dates_on_a_thread_while_it_imports_the_graph(env):
-    """What a question's first steps wait for (the warehouse's schema, the data's latest and earliest dates)
-    is read on a thread of its own, not on the thread importing the graph or running the question."""
+def read_by(env: dict[str, str], argv: list[str]) -> dict[str, list[str]]:
+    """The threads that read the warehouse's schema and the data's dates while `python -m agent ARGV` ran, in
+    order, on a warm data folder."""
     code = (
         "import contextlib, io, threading\n"
         "from agent.semantic.model import values\n"
@@ -173,12 +172,25 @@ def test_the_command_line_reads_the_schema_and_the_dates_on_a_thread_while_it_im
         "Warehouse.schema, values._read_latest = read_schema, read_dates\n"
         "from agent.cli import main\n"
         "with contextlib.redirect_stdout(io.StringIO()):\n"
-        "    main(['ask', 'how many flights', '--yes', '--json'])\n"
+        f"    main({argv!r})\n"
         "out = readers"
     )
     loaded_after(env, code)  # a cold data folder reads the schema to build what it keeps; a warm one does not
-    read = loaded_after(env, code)["out"]
+    return loaded_after(env, code)["out"]
+
+
+@pytest.mark.subprocess
+def test_the_command_line_reads_the_schema_and_the_dates_on_a_thread_while_it_imports_the_graph(env):
+    """What a question's first steps wait for (the warehouse's schema, the data's latest and earliest dates)
+    is read on a thread of its own, not on the thread importing the graph or running the question."""
+    read = read_by(env, ["ask", "how many flights", "--yes", "--json"])
     assert read["schema"][0] == "read-ahead" and set(read["dates"]) == {"read-ahead"}, read
+
+
+@pytest.mark.subprocess
+def test_a_sql_command_reads_the_schema_ahead_and_no_dates(env):
+    read = read_by(env, ["runsql", "SELECT origin, count(*) AS n FROM flights GROUP BY origin", "--json"])
+    assert read["schema"][0] == "read-ahead" and read["dates"] == [], read
 
 
 @pytest.fixture(scope="module")
@@ -242,7 +254,7 @@ def test_a_read_ahead_that_fails_says_nothing_and_is_made_again_at_first_use(gro
     monkeypatch.setattr(threading, "excepthook", errors.append)
     down = _DownOnce()
     ahead = Groundwork(groundwork.settings, cast(Warehouse, down), groundwork.semantic, groundwork.values)
-    ahead.read_ahead()
+    ahead.read_ahead(dates=True)
     assert down.read.wait(PROCESS_TIMEOUT_S)
     for thread in threading.enumerate():
         if thread.name == "read-ahead":
