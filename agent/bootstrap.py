@@ -13,6 +13,7 @@ imported when it is built (`agent.api` imports this module at once, and must sta
 from __future__ import annotations
 
 import logging
+import threading
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -83,6 +84,24 @@ class Groundwork:
             return None
         intent = extraction.intent
         return Reading(describe(intent, self.semantic), grouped=bool(intent.dimensions) and not intent.count_groups)
+
+    def read_ahead(self, *, dates: bool) -> None:
+        """Read on a thread from now what a command's first steps wait for, while this thread goes on (a
+        command line imports the graph machinery meanwhile): the warehouse's schema (scoping a run to its
+        person reads it) and, with `dates`, the data's latest and earliest dates (a question's reading
+        counts periods from them; a SQL text to run, fix or explain is read without them). Both are
+        queries the engine runs in its own code, letting go of the GIL. A first use waits for what is
+        being read; a read that fails is made again there, and says why there."""
+
+        def read() -> None:
+            try:
+                self.warehouse.schema()
+                if dates:
+                    self.values.read_all_latest(self.semantic)
+            except AssistantError:
+                pass
+
+        threading.Thread(target=read, name="read-ahead", daemon=True).start()
 
 
 def build_groundwork(settings: Settings, warehouse: Warehouse | None = None) -> Groundwork:

@@ -171,6 +171,9 @@ async def _main(args: argparse.Namespace) -> int:
             if drawing is not None and (reading is None or not reading.grouped):  # no row per group: no chart
                 drawing.close()
                 drawing = None
+            # What the first steps wait for is read on a thread while the graph machinery is imported below;
+            # not before the chart's process is forked (above), so that fork copies no lock a thread holds.
+            groundwork.read_ahead(dates=args.command == "ask")
             # One command, then exit: its CPU steps run here under their budget, no worker pool is started.
             assistant = Assistant.from_settings(settings, groundwork=groundwork, in_process=True, drawing=drawing)
         except BaseException:

@@ -8,19 +8,18 @@ import re
 from pathlib import Path
 from typing import Any
 
+from agent.text.vocabulary import english
 from agent.text.words import lemma, shared_prefix, split_name
 from agent.yamlload import safe_load
 
 WORDS_PATH = Path(__file__).with_name("bootstrap_words.yaml")
-VOCABULARY_PATH = Path(__file__).resolve().parents[1] / "semantic" / "vocabulary.yaml"
 
 
 @functools.lru_cache(maxsize=1)
 def bootstrap_words() -> dict[str, Any]:
     """bootstrap_words.yaml, with vocabulary.yaml's `net_measures` (price, quantity, deduction words)."""
     words = safe_load(WORDS_PATH.read_text(encoding="utf-8")) or {}
-    vocabulary = safe_load(VOCABULARY_PATH.read_text(encoding="utf-8")) or {}
-    words["net_measures"] = {key: list(value) for key, value in (vocabulary.get("net_measures") or {}).items()}
+    words["net_measures"] = {key: list(value) for key, value in (english().get("net_measures") or {}).items()}
     return words
 
 

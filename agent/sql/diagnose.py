@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from functools import cache
 from typing import Literal
 
 ProblemKind = Literal[
@@ -18,44 +19,51 @@ ProblemKind = Literal[
 # A name as engines print it: in double, single or back quotes (anything inside), or bare.
 _NAME = r"(?:\"([^\"]+)\"|'([^']+)'|`([^`]+)`|([\w$.]+))"
 
-_PATTERNS: list[tuple[ProblemKind, re.Pattern[str]]] = [
+_SOURCES: list[tuple[ProblemKind, str]] = [  # each read case-blind
     # The name for these two is the clause or the value, not a column.
-    ("aggregate_in_where", re.compile(r"(WHERE) clause cannot contain (?:aggregat|window)", re.IGNORECASE)),
-    ("aggregate_in_where", re.compile(r"(?:aggregate|window) functions are not allowed in (WHERE)", re.IGNORECASE)),
-    ("aggregate_in_where", re.compile(r"invalid use of group (function)", re.IGNORECASE)),
-    ("bad_value", re.compile(rf"could not convert string {_NAME} to", re.IGNORECASE)),
-    ("bad_value", re.compile(rf"invalid input syntax for (?:type )?\w+: {_NAME}", re.IGNORECASE)),
-    ("bad_value", re.compile(rf"cannot be cast to \w+: {_NAME}", re.IGNORECASE)),
-    ("ambiguous_column", re.compile(rf"ambiguous reference to column name {_NAME}", re.IGNORECASE)),
-    ("ambiguous_column", re.compile(rf"column {_NAME} is ambiguous", re.IGNORECASE)),
-    ("ambiguous_column", re.compile(rf"column reference {_NAME} is ambiguous", re.IGNORECASE)),
-    ("ambiguous_column", re.compile(rf"reference {_NAME} is ambiguous", re.IGNORECASE)),
-    ("not_grouped", re.compile(rf"column {_NAME} must appear in the group by", re.IGNORECASE)),
-    ("not_grouped", re.compile(rf"{_NAME} must be an aggregate expression or appear in group by", re.IGNORECASE)),
-    ("not_grouped", re.compile(rf"expression {_NAME} is neither present in the group by", re.IGNORECASE)),
-    ("not_grouped", re.compile(rf"{_NAME} which is not functionally dependent", re.IGNORECASE)),
-    ("not_grouped", re.compile(rf"{_NAME} isn't in group by", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"referenced column {_NAME} not found", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"table {_NAME} does not have a column named {_NAME}", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"column {_NAME} cannot be resolved", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"with name {_NAME} cannot be resolved", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"cannot resolve {_NAME}", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"column {_NAME} does not exist", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"unknown column {_NAME}", re.IGNORECASE)),
-    ("unknown_column", re.compile(rf"no such column:? {_NAME}", re.IGNORECASE)),
-    ("unknown_table", re.compile(rf"table with name {_NAME} does not exist", re.IGNORECASE)),
-    ("unknown_table", re.compile(rf"table {_NAME} does(?:n't| not) exist", re.IGNORECASE)),
-    ("unknown_table", re.compile(rf"table or view not found:? {_NAME}", re.IGNORECASE)),
-    ("unknown_table", re.compile(rf"table or view {_NAME} cannot be found", re.IGNORECASE)),
-    ("unknown_table", re.compile(rf"relation {_NAME} does not exist", re.IGNORECASE)),
-    ("unknown_table", re.compile(rf"no such table:? {_NAME}", re.IGNORECASE)),
-    ("unknown_function", re.compile(rf"function with name {_NAME} does not exist", re.IGNORECASE)),
-    ("unknown_function", re.compile(rf"function {_NAME} not registered", re.IGNORECASE)),
-    ("unknown_function", re.compile(rf"undefined function:? {_NAME}", re.IGNORECASE)),
-    ("unknown_function", re.compile(rf"cannot resolve function {_NAME}", re.IGNORECASE)),
-    ("unknown_function", re.compile(rf"function {_NAME}(?:\(.*?\))? does not exist", re.IGNORECASE)),
-    ("unknown_function", re.compile(rf"no such function:? {_NAME}", re.IGNORECASE)),
+    ("aggregate_in_where", r"(WHERE) clause cannot contain (?:aggregat|window)"),
+    ("aggregate_in_where", r"(?:aggregate|window) functions are not allowed in (WHERE)"),
+    ("aggregate_in_where", r"invalid use of group (function)"),
+    ("bad_value", rf"could not convert string {_NAME} to"),
+    ("bad_value", rf"invalid input syntax for (?:type )?\w+: {_NAME}"),
+    ("bad_value", rf"cannot be cast to \w+: {_NAME}"),
+    ("ambiguous_column", rf"ambiguous reference to column name {_NAME}"),
+    ("ambiguous_column", rf"column {_NAME} is ambiguous"),
+    ("ambiguous_column", rf"column reference {_NAME} is ambiguous"),
+    ("ambiguous_column", rf"reference {_NAME} is ambiguous"),
+    ("not_grouped", rf"column {_NAME} must appear in the group by"),
+    ("not_grouped", rf"{_NAME} must be an aggregate expression or appear in group by"),
+    ("not_grouped", rf"expression {_NAME} is neither present in the group by"),
+    ("not_grouped", rf"{_NAME} which is not functionally dependent"),
+    ("not_grouped", rf"{_NAME} isn't in group by"),
+    ("unknown_column", rf"referenced column {_NAME} not found"),
+    ("unknown_column", rf"table {_NAME} does not have a column named {_NAME}"),
+    ("unknown_column", rf"column {_NAME} cannot be resolved"),
+    ("unknown_column", rf"with name {_NAME} cannot be resolved"),
+    ("unknown_column", rf"cannot resolve {_NAME}"),
+    ("unknown_column", rf"column {_NAME} does not exist"),
+    ("unknown_column", rf"unknown column {_NAME}"),
+    ("unknown_column", rf"no such column:? {_NAME}"),
+    ("unknown_table", rf"table with name {_NAME} does not exist"),
+    ("unknown_table", rf"table {_NAME} does(?:n't| not) exist"),
+    ("unknown_table", rf"table or view not found:? {_NAME}"),
+    ("unknown_table", rf"table or view {_NAME} cannot be found"),
+    ("unknown_table", rf"relation {_NAME} does not exist"),
+    ("unknown_table", rf"no such table:? {_NAME}"),
+    ("unknown_function", rf"function with name {_NAME} does not exist"),
+    ("unknown_function", rf"function {_NAME} not registered"),
+    ("unknown_function", rf"undefined function:? {_NAME}"),
+    ("unknown_function", rf"cannot resolve function {_NAME}"),
+    ("unknown_function", rf"function {_NAME}(?:\(.*?\))? does not exist"),
+    ("unknown_function", rf"no such function:? {_NAME}"),
 ]
+
+
+@cache
+def _patterns() -> list[tuple[ProblemKind, re.Pattern[str]]]:
+    """Compiled when the first error message is read, not at import: the fix's module comes in with the
+    graph's tools at every start, and compiling these cost a start ~15 ms whether or not it read an error."""
+    return [(kind, re.compile(source, re.IGNORECASE)) for kind, source in _SOURCES]
 
 _SUGGESTION = re.compile(r"did you mean \"?([\w$.]+)\"?", re.IGNORECASE)
 _AMBIGUOUS_OPTIONS = re.compile(r"'([\w$]+)\.\"?([\w$]+)\"?'")
@@ -91,7 +99,7 @@ def diagnose(message: str | None) -> Problem | None:
     """The first problem the message names, or None when it names none this layer can fix."""
     if not message:
         return None
-    for kind, pattern in _PATTERNS:
+    for kind, pattern in _patterns():
         found = pattern.search(message)
         if not found:
             continue

@@ -12,11 +12,10 @@ corrected here, each as a named change a person can check:
 from __future__ import annotations
 
 from dataclasses import dataclass
+from functools import cache
 
 from sqlglot import exp
 from sqlglot.dialects.dialect import Dialect
-from sqlglot.dialects.oracle import Oracle
-from sqlglot.dialects.postgres import Postgres
 from sqlglot.time import format_time
 
 from agent.sql.repair_tree import become
@@ -31,12 +30,25 @@ _NAME_PATTERNS = {
 }
 
 
-class PostgresWithNames(Postgres):
-    TIME_MAPPING = {**Postgres.TIME_MAPPING, **_NAME_PATTERNS}
+# sqlglot's Postgres and Oracle dialects are imported when SQL in them is first read: the fix's module comes
+# in with the graph's tools at every start, and the two cost a start ~7 ms that a DuckDB question has no use for.
 
 
-_READERS: dict[str, type[Dialect]] = {"postgres": PostgresWithNames}
-_ORACLE_MAPPING = {**Oracle.TIME_MAPPING, **_NAME_PATTERNS}
+@cache
+def _postgres_with_names() -> type[Dialect]:
+    from sqlglot.dialects.postgres import Postgres
+
+    class PostgresWithNames(Postgres):
+        TIME_MAPPING = {**Postgres.TIME_MAPPING, **_NAME_PATTERNS}
+
+    return PostgresWithNames
+
+
+@cache
+def _oracle_mapping() -> dict[str, str]:
+    from sqlglot.dialects.oracle import Oracle
+
+    return {**Oracle.TIME_MAPPING, **_NAME_PATTERNS}
 
 
 @dataclass(frozen=True)
@@ -47,7 +59,7 @@ class MeaningChange:
 
 def reader(read: str) -> str | type[Dialect]:
     """The dialect to parse `read` with: sqlglot's own, with formats it misreads added."""
-    return _READERS.get(read, read)
+    return _postgres_with_names() if read == "postgres" else read
 
 
 def keep_meaning(tree: exp.Expr, read: str) -> list[MeaningChange]:
@@ -164,7 +176,7 @@ def _oracle_to_char(tree: exp.Expr) -> list[MeaningChange]:
         fmt = node.args.get("format")
         if not (isinstance(fmt, exp.Literal) and fmt.is_string):
             continue
-        converted = format_time(fmt.name, _ORACLE_MAPPING)
+        converted = format_time(fmt.name, _oracle_mapping())
         node.replace(exp.TimeToStr(this=node.this, format=exp.Literal.string(converted)))
         changed.append(f"'{fmt.name}' → '{converted}'")
     if not changed:

@@ -4,11 +4,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from agent.yamlload import safe_load
-
-_VOCABULARY = Path(__file__).parents[1] / "semantic" / "vocabulary.yaml"  # the reader's English words
+from agent.text.vocabulary import english
 
 # A letter-bearing word first, so codes such as "B6" and "9E" stay whole; then numbers.
 _TOKEN = re.compile(r"[A-Za-z0-9]*[A-Za-z][A-Za-z0-9]*(?:'[A-Za-z]+)?|\d+(?:\.\d+)?|[<>]=?|%|(?<=\d)-(?=\d)")
@@ -39,12 +36,11 @@ CALENDAR_WORDS = frozenset(
 )
 
 # The generic function words (vocabulary.yaml `function_words:`); a model adds its own (`SemanticModel.function_words`).
-STOPWORDS = frozenset(safe_load(_VOCABULARY.read_text(encoding="utf-8"))["function_words"])
+STOPWORDS = frozenset(english()["function_words"])
 # Short forms of names ('dept', 'qty', 'techs'): vocabulary.yaml `abbreviations`, for names and questions alike.
-ABBREVIATIONS: dict[str, str] = {str(k): str(v) for k, v in
-                                 safe_load(_VOCABULARY.read_text(encoding="utf-8"))["abbreviations"].items()}
+ABBREVIATIONS: dict[str, str] = {str(k): str(v) for k, v in english()["abbreviations"].items()}
 # Words of units an answer is given in ('minutes', 'mi', '%'): vocabulary.yaml `units`.
-UNIT_WORDS = frozenset(str(w) for w in safe_load(_VOCABULARY.read_text(encoding="utf-8"))["units"])
+UNIT_WORDS = frozenset(str(w) for w in english()["units"])
 
 
 @dataclass(frozen=True)

@@ -7,17 +7,14 @@ from __future__ import annotations
 
 import re
 from functools import cache
-from pathlib import Path
 
-from agent.yamlload import safe_load
-
-_VOCABULARY = Path(__file__).parents[1] / "semantic" / "vocabulary.yaml"
+from agent.text.vocabulary import english
 
 
 @cache
 def _shorthand() -> tuple[dict[str, str], re.Pattern[str]]:
     table = {str(k).lower(): str(v) for k, v in
-             (safe_load(_VOCABULARY.read_text(encoding="utf-8")).get("chat_shorthand") or {}).items()}
+             (english().get("chat_shorthand") or {}).items()}
     # a whole word, never part of a code ('w/o' before 'w', 'B6', 'user_u'), a path or a number ('100k')
     said = "|".join(re.escape(k) for k in sorted(table, key=len, reverse=True))
     return table, re.compile(rf"(?<![\w/.'@#-])(?:{said})(?![\w/'@-])", re.IGNORECASE)
@@ -28,7 +25,7 @@ def _joiners() -> tuple[dict[str, str], re.Pattern[str] | None]:
     """Letters typed for a word only in lower case between two words ('delta n american'); in capitals they
     are codes ('status N'), so they are left alone."""
     table = {str(k): str(v) for k, v in
-             (safe_load(_VOCABULARY.read_text(encoding="utf-8")).get("chat_joiners") or {}).items()}
+             (english().get("chat_joiners") or {}).items()}
     said = "|".join(re.escape(k) for k in table)
     return table, re.compile(rf"(?<=[A-Za-z] )(?:{said})(?= [A-Za-z])") if table else None
 

@@ -22,16 +22,14 @@ import re
 from functools import lru_cache
 from pathlib import Path
 
+from agent.text.vocabulary import english
 from agent.text.word_cache import MISSING, WordCache
-from agent.yamlload import safe_load
 
 # Word boundaries inside an identifier: camelCase, acronyms, letters then digits, and digits then a
 # lower-case word ('viewers7day': '7 day'; a letter or two after digits stays a code: '2b', 'utf8mb4').
 _CAMEL = re.compile(r"(?<=[a-z0-9])(?=[A-Z])|(?<=[A-Z])(?=[A-Z][a-z])|(?<=[A-Za-z])(?=[0-9])|(?<=[0-9])(?=[a-z]{3})")
 # A legacy type tag before a name's first capital ('strFirstName', 'tblGift'): vocabulary.yaml `name_type_tags`.
-_TYPE_TAG = re.compile(r"^(?:%s)(?=[A-Z])" % "|".join(
-    sorted(safe_load((Path(__file__).parents[1] / "semantic" / "vocabulary.yaml").read_text(encoding="utf-8"))
-           ["name_type_tags"], key=len, reverse=True)))
+_TYPE_TAG = re.compile(r"^(?:%s)(?=[A-Z])" % "|".join(sorted(english()["name_type_tags"], key=len, reverse=True)))
 # Nouns a word may be in the reader's sense: lemminflect's tags for singular and plural.
 _NOUN_FORMS = ("NN", "NNS")
 # Above this Zipf frequency (occurrences per billion words, log10) a word is everyday English:
@@ -237,7 +235,12 @@ def load() -> None:
 
 @lru_cache(maxsize=50000)
 def stem(word: str) -> str:
-    return _stemmer().stemWord(word.lower())  # type: ignore[no-any-return]
+    word = word.lower()
+    stored = _disk.get("stems", word)
+    if stored is MISSING:
+        stored = _stemmer().stemWord(word)
+        _disk.put("stems", word, stored)
+    return str(stored)
 
 
 @lru_cache(maxsize=1)

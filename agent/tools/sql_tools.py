@@ -131,9 +131,10 @@ async def generate_sql(
     elif given is not None:  # read by the router's call already
         parse = given
     else:
-        parse = await _structured(ctx, SemanticParse,
-            [SystemMessage(content=reading_guide(ctx, question)), HumanMessage(content=thread.llm_message or question)]
-        )
+        # The offline model reads the question alone: the reading guide (the model's names, the team's
+        # verified readings) is an LLM's, as the router's is (agent/supervisor/graph.py).
+        guide = [SystemMessage(content=reading_guide(ctx, question))] if ctx.has_llm else []
+        parse = await _structured(ctx, SemanticParse, [*guide, HumanMessage(content=thread.llm_message or question)])
 
     if parse.edit is not None:  # an LLM's edit of the thread's last reading, by the same edit operations
         await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the span of dates a year must fall in

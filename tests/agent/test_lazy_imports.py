@@ -8,12 +8,15 @@ import json
 import os
 import subprocess
 import sys
+import threading
 from pathlib import Path
+from typing import cast
 
 import pytest
 from pydantic import SecretStr
 
 from agent.api import Groundwork, build_groundwork
+from agent.warehouse import Warehouse, WarehouseUnavailableError
 from tests.support.timeouts import PROCESS_TIMEOUT_S
 
 REPO = Path(__file__).resolve().parents[2]
@@ -55,6 +58,49 @@ def test_a_question_is_read_before_any_graph_or_llm_machinery_is_imported(env):
 
 
 @pytest.mark.subprocess
+def test_the_vocabulary_is_parsed_once_however_many_modules_read_it(env):
+    """agent/semantic/vocabulary.yaml holds the words of several modules (function words, units, name tags,
+    chat shorthand, net measures): one parse serves them all."""
+    code = (
+        "from pathlib import Path\n"
+        "import yaml\n"
+        "text = Path('agent/semantic/vocabulary.yaml').read_text(encoding='utf-8')\n"
+        "parsed = []\n"
+        "load = yaml.load\n"
+        "yaml.load = lambda stream, Loader: (parsed.append(stream == text), load(stream, Loader))[1]\n"
+        "import agent.api, agent.catalog.naming, agent.text.shorthand\n"
+        "agent.catalog.naming.bootstrap_words()\n"
+        "agent.text.shorthand.spell_out('w/ u')\n"
+        "out = sum(parsed)"
+    )
+    assert loaded_after(env, code)["out"] == 1
+
+
+@pytest.mark.subprocess
+def test_the_command_line_answers_a_duckdb_question_without_another_engines_dialect(env):
+    code = (
+        "import contextlib, io\n"
+        "from agent.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        "    main(['ask', 'number of flights by origin', '--yes', '--json'])\n"
+        "out = sorted(m for m in sys.modules if m.startswith('sqlglot.dialects.'))"
+    )
+    assert loaded_after(env, code)["out"] == ["sqlglot.dialects.dialect", "sqlglot.dialects.duckdb"]
+
+
+@pytest.mark.subprocess
+def test_the_error_patterns_are_compiled_by_the_first_error_read_not_by_importing_the_graph(env):
+    code = (
+        "import agent.supervisor.graph\n"
+        "from agent.sql import diagnose\n"
+        "before = diagnose._patterns.cache_info().currsize\n"
+        "problem = diagnose.diagnose('Binder Error: Referenced column \"orign\" not found')\n"
+        "out = [before, problem.kind, problem.name]"
+    )
+    assert loaded_after(env, code)["out"] == [0, "unknown_column", "orign"]
+
+
+@pytest.mark.subprocess
 def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
     proc = subprocess.run(
         [sys.executable, "-m", "agent", "ask", "how many flights", "--yes"],
@@ -71,7 +117,7 @@ def test_the_command_line_shows_the_reading_before_the_supervisor_starts(env):
 # foresaw the chart: its own process drew it), the word libraries' tables only for a word their cache
 # in DATA_DIR does not hold yet, the worker pool's library never (its steps run in-process).
 DRAWING = ("matplotlib",)
-WORD_TABLES = ("lemminflect", "wordfreq")
+WORD_TABLES = ("lemminflect", "wordfreq", "snowballstemmer")
 POOL = ("pebble",)
 
 
@@ -106,6 +152,45 @@ def test_the_command_line_loads_no_matplotlib_word_tables_or_pool_on_a_warm_data
     # drawn by the process started when the reading said "by origin", not in the command's own
     assert not set(chart["heavy"]) & {*DRAWING, *WORD_TABLES, *POOL}
     assert {"langgraph", "langchain_core"} <= set(number["heavy"])  # the supervisor answered both
+
+
+def read_by(env: dict[str, str], argv: list[str]) -> dict[str, list[str]]:
+    """The threads that read the warehouse's schema and the data's dates while `python -m agent ARGV` ran, in
+    order, on a warm data folder."""
+    code = (
+        "import contextlib, io, threading\n"
+        "from agent.semantic.model import values\n"
+        "from agent.warehouse.base import Warehouse\n"
+        "readers = {'schema': [], 'dates': []}\n"
+        "schema, dates = Warehouse.schema, values._read_latest\n"
+        "def read_schema(self):\n"
+        "    readers['schema'].append(threading.current_thread().name)\n"
+        "    return schema(self)\n"
+        "def read_dates(*args, **kwargs):\n"
+        "    readers['dates'].append(threading.current_thread().name)\n"
+        "    return dates(*args, **kwargs)\n"
+        "Warehouse.schema, values._read_latest = read_schema, read_dates\n"
+        "from agent.cli import main\n"
+        "with contextlib.redirect_stdout(io.StringIO()):\n"
+        f"    main({argv!r})\n"
+        "out = readers"
+    )
+    loaded_after(env, code)  # a cold data folder reads the schema to build what it keeps; a warm one does not
+    return loaded_after(env, code)["out"]
+
+
+@pytest.mark.subprocess
+def test_the_command_line_reads_the_schema_and_the_dates_on_a_thread_while_it_imports_the_graph(env):
+    """What a question's first steps wait for (the warehouse's schema, the data's latest and earliest dates)
+    is read on a thread of its own, not on the thread importing the graph or running the question."""
+    read = read_by(env, ["ask", "how many flights", "--yes", "--json"])
+    assert read["schema"][0] == "read-ahead" and set(read["dates"]) == {"read-ahead"}, read
+
+
+@pytest.mark.subprocess
+def test_a_sql_command_reads_the_schema_ahead_and_no_dates(env):
+    read = read_by(env, ["runsql", "SELECT origin, count(*) AS n FROM flights GROUP BY origin", "--json"])
+    assert read["schema"][0] == "read-ahead" and read["dates"] == [], read
 
 
 @pytest.fixture(scope="module")
@@ -148,3 +233,32 @@ async def test_the_early_reading_is_the_one_the_answer_gives(offline_context, ma
         assert f"Read as: {reading.text}" in reply.text, (item["q"], reading, reply.text)
         shown += 1
     assert shown >= 10  # most of the dev questions get their reading early
+
+
+class _DownOnce:
+    """A warehouse whose first schema read finds it down."""
+
+    def __init__(self) -> None:
+        self.reads = 0
+        self.read = threading.Event()
+
+    def schema(self) -> None:
+        self.reads += 1
+        self.read.set()
+        if self.reads == 1:
+            raise WarehouseUnavailableError("The warehouse is not answering.")
+
+
+def test_a_read_ahead_that_fails_says_nothing_and_is_made_again_at_first_use(groundwork, monkeypatch):
+    errors: list[threading.ExceptHookArgs] = []
+    monkeypatch.setattr(threading, "excepthook", errors.append)
+    down = _DownOnce()
+    ahead = Groundwork(groundwork.settings, cast(Warehouse, down), groundwork.semantic, groundwork.values)
+    ahead.read_ahead(dates=True)
+    assert down.read.wait(PROCESS_TIMEOUT_S)
+    for thread in threading.enumerate():
+        if thread.name == "read-ahead":
+            thread.join(PROCESS_TIMEOUT_S)
+    assert errors == []  # the failure is the first use's to report
+    ahead.warehouse.schema()
+    assert down.reads == 2

@@ -19,15 +19,15 @@ REPO = Path(__file__).resolve().parents[2]
 LOOKUPS = ("from agent.text import words\n"
            "out = [sorted(words.noun_forms('people')), words.lemmas('priciest'), words.is_common('menu'),\n"
            "       words.is_english('arriver'), words.plural_phrase('job role'), list(words.inflection('pricey', 'JJS')),\n"
-           "       words.all_inflections('earn', 'VERB'), list(words.lemma('movies', 'NOUN'))]\n")
+           "       words.all_inflections('earn', 'VERB'), list(words.lemma('movies', 'NOUN')), words.stem('Performers')]\n")
 
 
 def run(code: str, cache: Path | None) -> dict:
-    """What `code` left in `out` (as JSON) and whether either library was imported, in a fresh interpreter."""
+    """What `code` left in `out` (as JSON) and which of the libraries were imported, in a fresh interpreter."""
     use = f"words.use_disk_cache(__import__('pathlib').Path({str(cache)!r}))\n" if cache else ""
     script = (f"import json, sys\nfrom agent.text import words\n{use}{code}"
               "print(json.dumps({'out': out, 'libraries': sorted({m.split('.')[0] for m in sys.modules}"
-              " & {'lemminflect', 'wordfreq'})}))")
+              " & {'lemminflect', 'wordfreq', 'snowballstemmer'})}))")
     env = {**os.environ, "LOG_LEVEL": "WARNING"}
     proc = subprocess.run([sys.executable, "-c", script], cwd=REPO, env=env, capture_output=True, text=True,
                           timeout=PROCESS_TIMEOUT_S)
@@ -40,7 +40,7 @@ def test_a_second_process_reads_the_words_from_disk_and_gets_what_the_libraries_
     from_libraries = run(LOOKUPS, None)
     first = run(LOOKUPS, tmp_path)  # looks them up, and saves them at exit
     second = run(LOOKUPS, tmp_path)
-    assert from_libraries["libraries"] == first["libraries"] == ["lemminflect", "wordfreq"]
+    assert from_libraries["libraries"] == first["libraries"] == ["lemminflect", "snowballstemmer", "wordfreq"]
     assert second["libraries"] == []
     assert first["out"] == second["out"] == from_libraries["out"]
     assert [p.name for p in tmp_path.iterdir()] == [word_cache.file_name()]
