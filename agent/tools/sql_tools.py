@@ -42,6 +42,7 @@ from agent.learning.verified import prompt_examples as verified_examples
 from agent.learning.verified import usable as usable_verified
 from agent.semantic.compile.definitions import Definition, with_definitions
 from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.compile.reading import describe
 from agent.semantic.nlq.why import explain_reading
 from agent.semantic.model.runtime import SemanticModel
 from agent.marks import FOLLOW_UP_MARK
@@ -164,6 +165,12 @@ async def generate_sql(
         return tool_result(final_intent, ask_human=question_for_person, clarify_term=parse.clarify_term,
                            clarify_keeps_term=parse.clarify_keeps_term)
 
+    if thread.repeats is not None and parse.intent == thread.repeats:
+        latest = user_question.split(FOLLOW_UP_MARK)[-1].strip()
+        return tool_result(final_intent, done=True,
+                           text=f"I could not tell what “{latest}” changes in the last answer, so I did not give it "
+                                f"again as if it did. It was: {describe(thread.repeats, ctx.semantic).rstrip('.')}. Say what to "
+                                "change, for example 'by carrier' or 'only JFK'.")
     problems: list[str] = []
     if parse.intent is not None:
         compiled, problems = compile_checked(ctx, parse.intent)

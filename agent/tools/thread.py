@@ -54,6 +54,9 @@ class InThread:
     previous: StructuredIntent | None = None  # for an LLM: the last reading its edit applies to
     # 'go back to the previous one' ('the reading before the last one'), 'the jfk one': the reading edited
     back: str | None = None
+    # read anew with the last reading's question: when that gives the last reading again, the message changed
+    # nothing the reader could tell ('who flies it'), and the same answer again would answer another question
+    repeats: StructuredIntent | None = None
 
     def changed_line(self) -> str:
         if self.back:
@@ -393,4 +396,4 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         return InThread(latest, refusal="That changes nothing in the last reading, so I did not run it again. "
                                         f"It was: {describe(previous, ctx.semantic)}")
     # read with the question of the last reading, not the turns after it that were never read
-    return InThread(reading_question(state) + FOLLOW_UP_MARK + latest)
+    return InThread(reading_question(state) + FOLLOW_UP_MARK + latest, repeats=previous)

@@ -353,3 +353,13 @@ async def test_a_pointer_right_after_an_unanswered_question_is_not_read_against_
     assert not refused.rows, refused.text
     those = await ask(offline_assistant, session, "avg arr delay for those")
     assert not those.rows and "did not answer your last question" in those.text, those.text
+
+
+async def test_a_follow_up_that_changes_nothing_the_reader_can_tell_is_not_answered_again(offline_assistant, session):
+    """'who flies it' after the busiest route: read with the last question it gives the same reading, so the
+    same number would answer another question; it is said instead, with what to try."""
+    await ask(offline_assistant, session, "busiest route in q2")
+    again = await ask(offline_assistant, session, "who flies it")
+    assert not again.rows and "could not tell what “who flies it” changes" in again.text, again.text
+    carriers = await ask(offline_assistant, session, "which airlines fly it")
+    assert carriers.error is None and carriers.row_count == 5, carriers.text
