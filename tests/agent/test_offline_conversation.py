@@ -264,12 +264,13 @@ async def test_a_rephrased_column_phrase_and_the_rows_named_as_a_place(offline_a
     assert "arr_delay" in landed.sql and "'DEN'" in landed.sql and landed.row_count == 1
 
 
-async def test_a_fragment_after_a_refused_count_of_other_things_is_not_read_alone(offline_assistant, session):
-    # 'how many hours …' counted hours, not flights: 'jfk by month' is no count of flights by default
+async def test_a_fragment_after_a_count_of_hours_edits_that_count(offline_assistant, session):
+    # 'how many hours …' counts the weather's hours, not flights: 'jfk by month' is that count at JFK by month,
+    # never a count of flights by default
     first = await ask(offline_assistant, session, "how many hours had visibility under a mile at each airport")
-    assert not first.rows
+    assert sorted(map(tuple, first.rows)) == [("EWR", 96), ("JFK", 193), ("LGA", 90)]
     second = await ask(offline_assistant, session, "jfk by month")
-    assert not second.rows and "no earlier answer" in (second.text or "")
+    assert "weather" in second.sql.lower() and "'JFK'" in second.sql and sum(r[-1] for r in second.rows) == 193
 
 
 async def test_a_reply_in_parts_naming_another_value_answers_the_question(offline_assistant, session):

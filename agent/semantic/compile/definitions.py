@@ -40,15 +40,19 @@ class Definition(BaseModel):
     name: str  # the metric or dimension name it becomes
     label: str  # the words that name it in the question and in the answer
     table: str  # the semantic model whose rows it reads
-    kind: Literal["measure", "condition", "ratio", "filtered"]
+    kind: Literal["measure", "condition", "ratio", "filtered", "bands"]
     expr: str = ""  # SQL over that model's columns, in the project's dialect (measures and conditions)
-    agg: Literal["sum", "average", "min", "max"] = "sum"
+    agg: Literal["sum", "average", "min", "max", "count_distinct"] = "sum"
     numerator: str | None = None  # a ratio's metrics
     denominator: str | None = None
     where: list[Filter] = []  # a filtered count's conditions on its rows
     # a condition on the thing's related rows ('a customer with an order in the last 90 days'): its SQL is
     # built from this structure whenever the definition is used, never taken from `expr`
     related: Related | None = None
+    # bands a number is put in ('under 500, 500-1000, over 1000'): their names as said, in order; `expr` is
+    # the CASE that names each row's band, built from these and the column by `bands_sql`, never taken as given
+    bands: list[str] = []
+    column: str = ""  # the banded column's expression, over the table's rows (or a row they belong to)
 
 
 def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
@@ -143,6 +147,68 @@ def _place(
     return None
 
 
+_FINER = {"hour": ("hour", "minute", "second", "millisecond"),
+          "day": ("day", "hour", "minute", "second", "millisecond")}
+
+
+def period_count(model: SemanticModel, table: str, grain: str) -> Definition | None:
+    """How many different hours (days, weeks, months…) a table's rows fall on, by the rows' own date: what
+    an average per day divides by, and what 'how many hours had rain' counts. An hour needs a time of the
+    rows' own that holds hours. None when the rows have no such date."""
+    if model.project is None or grain not in ("hour", "day", "week", "month", "quarter", "year"):
+        return None
+    dialect = model.project.dialect
+    if grain == "hour":
+        spec = model.project.model_by_name.get(table)
+        timed = [d for d in (spec.dimensions if spec else ()) if d.type == "time" and d.granularity in _FINER["hour"]]
+        if len(timed) != 1:
+            return None
+        period: exp.Expr = exp.TimestampTrunc(this=exp.cast(sqlglot.parse_one(timed[0].expr, read=dialect), "TIMESTAMP"),
+                                              unit=exp.Var(this="HOUR"))
+    else:
+        source = model.dated_by(table)
+        if source is None:
+            return None
+        *path, name = str(model.table_by_name[table].agg_time).split("__")
+        # dated by the row they belong to ('order__order_date'): that row's date dimension, through the join
+        column = exp.column(name, table=exp.to_identifier("__".join(path), quoted=True)) if source.join is not None \
+            else sqlglot.parse_one(source.expr, read=dialect)
+        day = exp.cast(column, "DATE")
+        period = day if grain == "day" else exp.cast(
+            exp.DateTrunc(this=day, unit=exp.Var(this=grain.upper())), "DATE")  # type: ignore[no-untyped-call]
+    return Definition(name=f"{table}__{grain}s_with_rows", label=f"{grain}s", table=table, kind="measure",
+                      expr=period.sql(dialect=dialect), agg="count_distinct")
+
+
+_BAND = re.compile(r"(?:(?P<under>under|below|less than|<)\s*(?P<u>\d+(?:\.\d+)?)"
+                   r"|(?P<lo>\d+(?:\.\d+)?)\s*(?:-|to|\u2013)\s*(?P<hi>\d+(?:\.\d+)?)"
+                   r"|(?P<from>\d+(?:\.\d+)?)\s*(?:\+|or more|and up|and over|or above)"
+                   r"|(?:over|above|more than|>)\s*(?P<over>\d+(?:\.\d+)?))", re.IGNORECASE)
+
+
+def bands_sql(column: str, bands: list[str], dialect: str) -> str | None:
+    """The CASE naming each row's band, in the order said: 'under 500' below 500, '500-999' up to 999
+    (a band's upper number is in it), '2000+' from 2000, 'over 1000' above 1000; None when a band is not
+    one of those. A row in no band (or with no number) has none."""
+    value = sqlglot.parse_one(column, read=dialect)
+    cases = []
+    for band in bands:
+        said = _BAND.fullmatch(band.strip())
+        if said is None:
+            return None
+        if said["u"] is not None:
+            test: exp.Expr = exp.LT(this=value.copy(), expression=exp.Literal.number(said["u"]))
+        elif said["hi"] is not None:
+            test = exp.Between(this=value.copy(), low=exp.Literal.number(said["lo"]),
+                               high=exp.Literal.number(said["hi"]))
+        elif said["from"] is not None:
+            test = exp.GTE(this=value.copy(), expression=exp.Literal.number(said["from"]))
+        else:
+            test = exp.GT(this=value.copy(), expression=exp.Literal.number(said["over"]))
+        cases.append(exp.If(this=test, true=exp.Literal.string(band)))
+    return exp.Case(ifs=cases).sql(dialect=dialect)
+
+
 def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str]:
     """What makes a definition unusable, as sentences: an intent from an LLM is held to the same
     rule as one from the parser (columns of its own table, numbers, arithmetic, one comparison)."""
@@ -163,9 +229,22 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
             found += _filtered_problems(definition, model)
             continue
         if definition.kind == "ratio":
-            missing = [m for m in (definition.numerator, definition.denominator) if m not in model.metric_by_name]
+            defined = {d.name for d in definitions if d.kind in ("measure", "filtered", "ratio")}
+            missing = [m for m in (definition.numerator, definition.denominator)
+                       if m not in model.metric_by_name and m not in defined]
             if missing:
                 found.append(f"'{definition.label}' divides metrics the model does not have: {', '.join(map(str, missing))}.")
+            continue
+        if definition.kind == "bands":  # the CASE is rebuilt from the bands said, over one column the rows reach
+            known_column = any(t == definition.table and k == "numeric" and e == definition.column
+                               for entries in words.values() for t, e, k in entries)
+            if not known_column or definition.expr != bands_sql(definition.column, definition.bands, dialect):
+                found.append(f"'{definition.label}' puts rows in bands I cannot read.")
+            continue
+        if definition.agg == "count_distinct":  # only the periods a table's rows fall on, built from its own date
+            grain = definition.name.removeprefix(f"{definition.table}__").removesuffix("s_with_rows")
+            if definition != period_count(model, definition.table, grain):
+                found.append(f"'{definition.label}' counts something other than the periods its rows fall on.")
             continue
         try:
             tree = sqlglot.parse_one(definition.expr, read=dialect)
@@ -218,6 +297,9 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
         flags = tuple(Dimension(name=d.name, type="categorical", label=d.label,
                                 expr=related_sql(d.table, d.related, model) if d.related else d.expr,
                                 meta={"kind": "flag", "defined": True}) for d in mine if d.kind == "condition")
+        flags += tuple(Dimension(name=d.name, type="categorical", label=d.label, expr=d.expr,
+                                 meta={"synonyms": [*_band_words(d.label)], "values": False})
+                       for d in mine if d.kind == "bands")
         models.append(replace(semantic_model, measures=semantic_model.measures + measures,
                               dimensions=semantic_model.dimensions + flags))
     metrics = list(project.metrics) + [Metric(name=d.name, type="simple", label=d.label, measure=MeasureInput(d.name))
@@ -232,6 +314,17 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
 
 
 _CACHE: dict[tuple[int, tuple[str, ...]], tuple[SemanticModel, SemanticModel]] = {}
+
+def band_words() -> list[str]:
+    """What people call the groups a number is cut into ('avg delay per band', 'how many in each bucket')."""
+    from agent.text.vocabulary import english
+
+    return [str(w) for w in english().get("band_words") or []]
+
+
+def _band_words(label: str) -> list[str]:
+    head = label.rsplit(" ", 1)[0]
+    return [label, *band_words(), *(f"{head} {w}" for w in band_words())]
 
 
 def _filtered_problems(definition: Definition, model: SemanticModel) -> list[str]:

@@ -66,6 +66,18 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     for definition in intent.definitions:  # what the question's own words were taken to mean
         if definition.kind == "filtered":
             continue  # its label says it: 'ratings where rating is 5'
+        if definition.kind == "bands":  # 'distance band = under 500, 500-1000, over 1000 (of distance)'
+            column = next((d.label for d in model.dimensions if any(
+                src.table == definition.table and src.expr == definition.column for src in d.sources)),
+                definition.column)
+            parts.append(f"{definition.label} = {', '.join(definition.bands)} (of {column})")
+            continue
+        if definition.agg == "count_distinct":  # the periods an average per day divides by (period_count)
+            dividing = next((d.label.rsplit(" per ", 1)[0] for d in intent.definitions
+                             if d.kind == "ratio" and d.denominator == definition.name), None)
+            parts.append(f"{definition.label} = the different {definition.label} with {dividing}" if dividing else
+                         f"{definition.label} = the different {definition.label} with rows that meet the conditions")
+            continue
         if definition.kind == "ratio":  # 'revenue per order': the two metrics it divides, by their labels
             formula = f"{label(definition.numerator or '').lower()} / {label(definition.denominator or '').lower()}"
         else:

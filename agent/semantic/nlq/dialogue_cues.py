@@ -134,7 +134,10 @@ def find_cues(message: str) -> Cues:
     drop = re.search(rf"(?<![\w']){phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+|any\s+)?(.*?)"
                      rf"(?:\s+{phrase(words['condition_words'])})?$", cues.text, re.I)
     if drop:
-        said = drop.group(1).strip()
+        # 'drop the delta filter and make it a bar chart': what is dropped ends where another request begins
+        said = re.split(rf"\s*(?:[,;]|\s(?:and|then))\s+(?={phrase(words['request_verbs'])}(?![\w']))",
+                        " " + drop.group(1) + " ", maxsplit=1, flags=re.I)[0].strip()
+        said = re.sub(rf"\s+{phrase(words['condition_words'])}$", "", said, flags=re.I).strip()
         if not said or re.fullmatch(phrase(words["condition_words"]), said, re.I):
             cues.drop_all = True
         else:

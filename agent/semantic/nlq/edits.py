@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from agent.semantic.compile.compiler import contrast_suffix
-from agent.semantic.compile.definitions import Definition
+from agent.semantic.compile.definitions import Definition, period_count
 from agent.semantic.compile.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model.runtime import Metric, SemanticModel
 
@@ -444,6 +444,39 @@ def add_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
     updated = intent.model_copy(update={"metrics": [*intent.metrics, *more], "definitions": definitions})
     label = {**{m.name: m.label for m in model.metrics}, **{d.name: d.label for d in definitions}}
     return edited.then(updated, "also " + ", ".join(label[m].lower() if m in label else m for m in more))
+
+
+def average_per_period(edited: Edited, grain: str, model: SemanticModel) -> Edited | None:
+    """'avg per month instead': the reading's count or total over the different months its rows fall on
+    (already an average per day: the same count, per month now). None when it measures something else
+    or its rows have no date."""
+    intent = edited.intent
+    if len(intent.metrics) != 1:
+        return None
+    name = intent.metrics[0]
+    own = next((d for d in intent.definitions if d.name == name), None)
+    periods_before = next((d for d in intent.definitions if own is not None and own.kind == "ratio"
+                           and d.name == own.denominator and d.agg == "count_distinct"), None)
+    numerator = str(own.numerator) if periods_before is not None and own is not None else name
+    metric = model.metric_by_name.get(numerator)
+    expr = (metric.expr or "").lower().replace(" ", "") if metric is not None else ""
+    if metric is None or metric.table is None or not (
+            metric.agg in ("count", "sum") or (metric.agg is None and expr.startswith(("count(", "sum(")))):
+        return None
+    periods = period_count(model, metric.table, grain)
+    if periods is None or (periods_before is not None and periods_before.name == periods.name):
+        return None
+    said = metric.label.lower()
+    ratio = Definition(name=f"{numerator}_per_{grain}", label=f"{said} per {grain}", table=metric.table,
+                       kind="ratio", numerator=numerator, denominator=periods.name)
+    kept = [d for d in intent.definitions if d not in (own, periods_before)] if periods_before is not None \
+        else list(intent.definitions)
+    swap = {name: ratio.name}
+    updated = intent.model_copy(update={
+        "metrics": [ratio.name], "definitions": [*kept, periods, ratio],
+        "order_by": [o.model_copy(update={"field": swap.get(o.field, o.field)}) for o in intent.order_by],
+        "having": []})
+    return edited.then(updated, f"{said} per {grain} on average")
 
 
 def switch_aggregation(edited: Edited, agg: str, model: SemanticModel) -> Edited | None:

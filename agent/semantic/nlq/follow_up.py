@@ -17,6 +17,7 @@ from agent.semantic.nlq import edits
 from agent.semantic.nlq.dialogue_cues import Cues, dialogue_words, find_cues, has, phrase
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.extract import PASSES
+from agent.semantic.compile.definitions import with_definitions
 from agent.semantic.compile.intent import Filter, StructuredIntent, base_table, validate_intent
 from agent.semantic.compile.reading import describe
 from agent.semantic.model.runtime import SemanticModel
@@ -52,7 +53,17 @@ def _read(text: str, model: SemanticModel, values: ValueIndex, previous: Structu
         if draft.outcome is not None:
             break
     assert draft.outcome is not None
-    return draft.outcome, draft
+    outcome, intent = draft.outcome, draft.outcome.intent
+    if previous is not None and intent is not None:
+        # a word the previous question defined ('per bucket'): its definition comes along
+        used = set(intent.all_metrics()) | set(intent.dimensions) | {f.field for f in intent.filters}
+        known = {d.name for d in intent.definitions}
+        used |= {str(d.denominator) for d in previous.definitions if d.kind == "ratio" and d.name in used}
+        carried = [d for d in previous.definitions if d.name in used and d.name not in known]
+        if carried:
+            outcome = outcome.model_copy(update={"intent": intent.model_copy(
+                update={"definitions": [*intent.definitions, *carried]})})
+    return outcome, draft
 
 
 def _dimension_words(model: SemanticModel, name: str) -> set[str]:
@@ -461,6 +472,8 @@ def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: Semanti
 
 
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
+    # what the previous question defined for itself ('distance band: under 500, …') is a word of the thread now
+    model = with_definitions(model, previous.definitions)
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(_without_the_replaced_aggregation(_period_before(kept if kept is not None else message, previous,
                                                                      model, values)))
@@ -501,6 +514,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if not said_measure and (named := _aggregation(rest)):
         agg, match = named
         rest = (rest[: match.start()] + " " + rest[match.end():]).strip()
+    if not said_measure and (averaged := _average_per_period(rest, agg, previous, model)) is not None:
+        return averaged
+    if agg is not None:
         extraction, draft = _read(rest, model, values, previous) if _content(rest) else (None, None)
     if extraction is not None and extraction.intent is not None and said_measure and not cues.any:
         intent = extraction.intent
@@ -575,8 +591,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if agg is not None:
         switched = edits.switch_aggregation(edited, agg, model)
         if switched is None:
-            names = ", ".join(model.metric_by_name[m].label.lower() for m in edited.intent.metrics
-                              if m in model.metric_by_name)
+            labels = {**{d.name: d.label for d in edited.intent.definitions},
+                      **{m.name: m.label for m in model.metric_by_name.values()}}
+            names = ", ".join(labels[m].lower() for m in edited.intent.metrics if m in labels)
             return FollowUp(problem=f"The semantic model has no {agg} of {names}, so I did not change the measure.")
         edited = switched
     if cues.percent:
@@ -612,6 +629,22 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     unread = extraction.ignored_words if extraction is not None else []
     return FollowUp(edited=edited, extraction=extraction, unread=unread,
                     over_rows=cues.things or pointed_at is not None, row=cues.row)
+
+
+def _average_per_period(rest: str, agg: str | None, previous: StructuredIntent,
+                        model: SemanticModel) -> FollowUp | None:
+    """'avg per month instead' (or 'per week' after an average per day): the count over the periods its rows
+    fall on. Only the period and 'instead' may be said besides; anything else is read the usual way."""
+    averaging = agg == "avg" or any(d.agg == "count_distinct" for d in previous.definitions)
+    words = [w for w in re.findall(r"[a-z]+", rest.lower()) if w not in ("instead", "then", "ok", "now", "a", "an")]
+    if not averaging or len(words) != 2 or words[0] != "per":
+        return None
+    grain = next((g for g, forms in model.relative_grains.items() if words[1] in forms), None)
+    edited = edits.average_per_period(Edited(previous), grain, model) if grain is not None else None
+    if edited is None:
+        return None
+    problems = validate_intent(edited.intent, model)
+    return FollowUp(problem=" ".join(problems)) if problems else FollowUp(edited=edited)
 
 
 def _unplaced(words: list[str], edited: Edited, model: SemanticModel) -> str:

@@ -9,6 +9,7 @@ from agent.semantic.nlq.parse.draft import Draft
 
 def assemble_pass(draft: Draft) -> Draft:
     used = set(draft.metrics) | {f.field for f in draft.filters} | set(draft.dimensions)
+    used |= {str(d.denominator) for d in draft.definitions if d.kind == "ratio" and d.name in used}  # what it divides by
     time = draft.time
     draft.intent = StructuredIntent(
         definitions=[d for d in draft.definitions if d.name in used or any(h.metric == d.name for h in draft.having)],

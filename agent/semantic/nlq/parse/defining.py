@@ -14,7 +14,15 @@ import re
 
 import sqlglot
 
-from agent.semantic.compile.definitions import Definition, build, column_words, with_definitions
+from agent.semantic.compile.definitions import (
+    Definition,
+    band_words,
+    bands_sql,
+    build,
+    column_words,
+    with_definitions,
+)
+from agent.semantic.compile.filters import Filter
 from agent.semantic.model.runtime import SemanticModel
 from agent.text.phrases import or_more, tokenize
 from agent.semantic.nlq.parse.draft import Draft
@@ -42,6 +50,10 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
     extended with them ([] and the same model when there are none)."""
     words = column_words(model)
     definitions: list[Definition] = []
+    banded = _bands(question, model, words, 0)  # before '200+' is read as '200 or more': the band's name as said
+    if banded is not None:
+        question, band = banded
+        definitions.append(band)
     question = or_more(question)  # '300+ seats' is no formula
     text = question
     for match in reversed(list(_FORMULA.finditer(question))):
@@ -80,6 +92,47 @@ _DAYS_BETWEEN = re.compile(
     r"(?:(?P<agg>average|avg|mean|total|max|maximum|min|minimum)\s+)?(?:number\s+of\s+)?days\s+(?:from|between)\s+"
     r"(?P<a>[A-Za-z][\w ]*?)\s+(?:to|and|until|till)\s+(?P<b>[A-Za-z][\w ]*?)(?=\s*(?:[,?.;)]|$|\s(?:by|per|for|in|"
     r"of|when|where|across)\b))", re.IGNORECASE)
+
+
+_NUMBER = r"\d+(?:\.\d+)?"
+_ONE_BAND = (rf"(?:(?:under|below|less than|<)\s*{_NUMBER}|{_NUMBER}\s*(?:-|to|\u2013)\s*{_NUMBER}"
+             rf"|{_NUMBER}\s*(?:\+|or more|and up|and over|or above)|(?:over|above|more than|>)\s*{_NUMBER})")
+
+
+def _bands(text: str, model: SemanticModel, words: ColumnWords, n: int) -> tuple[str, Definition] | None:
+    """'flights by distance band: under 500, 500-1000, over 1000 miles': rows grouped by the band their
+    number falls in, the bands named as said. The list must follow the column's name (and may end each
+    band with a unit); the question comes back with 'distance band' where the list was."""
+    units = sorted({*model.unit_words, *(f for forms in model.relative_grains.values() for f in forms),
+                    "yr", "yrs", "hr", "hrs", "mo", "mos", "wk", "wks"}, key=len, reverse=True)
+    unit = rf"(?:\s*(?:{'|'.join(re.escape(u) for u in units)})\b\.?)?"
+    listed = re.compile(rf"(?<![\w.]){_ONE_BAND}{unit}(?:\s*(?:,|/|;|\band\b|\bor\b)\s*{_ONE_BAND}{unit})+(?![\w.]\d)",
+                        re.IGNORECASE)
+    named = "|".join(re.escape(w) for w in band_words())
+    for match in listed.finditer(text):
+        bands = [re.sub(rf"{unit}$", "", b.group(0), flags=re.IGNORECASE).strip()
+                 for b in re.finditer(rf"{_ONE_BAND}{unit}", match.group(0), re.IGNORECASE)]
+        before = re.sub(rf"(?:\s+(?:{named}))?[\s:\-\u2013(]*$", "", text[:match.start()], flags=re.IGNORECASE)
+        said = re.findall(r"[A-Za-z]+", before)[-3:]
+        for size in range(len(said), 0, -1):
+            phrase = said[-size:]
+            columns = {(t, e) for t, e, k in words.get("".join(phrase).lower(), []) if k == "numeric"}
+            if len(columns) != 1:
+                continue
+            (table, column), = columns
+            dialect = model.project.dialect if model.project else "duckdb"
+            sql = bands_sql(column, bands, dialect)
+            if sql is None:
+                return None
+            label = f"{' '.join(phrase).lower()} band"
+            start = before.lower().rfind(" ".join(phrase).lower())
+            start = start if start >= 0 else len(before)
+            rest = re.sub(rf"^\s*(?:{named})\s+", "", text[:start], flags=re.IGNORECASE)  # 'bucket flights by …'
+            definition = Definition(name=_name(label, n, model), label=label, table=table, kind="bands", expr=sql,
+                                    bands=bands, column=column)
+            return f"{rest} {label} {text[match.end():]}", definition
+        return None
+    return None
 
 
 def _days_between(match: re.Match[str], model: SemanticModel, words: ColumnWords, n: int) -> Definition | None:
@@ -236,4 +289,6 @@ def _name(label: str, n: int, model: SemanticModel) -> str:
 def definitions_pass(draft: Draft) -> Draft:
     """Definitions the question gives itself are taken out of its text and added to (a copy of) the model."""
     draft.question, draft.definitions, draft.model = read_definitions(draft.question, draft.model)
+    for banded in (d for d in draft.definitions if d.kind == "bands"):  # a row with no number is in no band
+        draft.filters.append(Filter(field=banded.name, op="not_null"))
     return draft

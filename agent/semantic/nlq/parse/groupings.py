@@ -4,6 +4,7 @@ plural things counted ('how many routes') rather than grouped."""
 from __future__ import annotations
 
 from agent.semantic.model.grounding import ONLY_PEOPLE
+from agent.semantic.compile.definitions import period_count, with_definitions
 from agent.semantic.compile.intent import TimeFilter
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.lexicon import Mention
@@ -19,7 +20,7 @@ from agent.semantic.nlq.parse.state import (
     words_of,
 )
 from agent.text.phrases import phrase
-from agent.text.words import inflections, lemmas
+from agent.text.words import inflections, lemmas, noun_forms
 from agent.semantic.nlq.parse.draft import Draft
 
 
@@ -380,9 +381,50 @@ def read_counted_period(state: State, model: SemanticModel) -> str | None:
     return None
 
 
+def _periods_the_conditions_hold(draft: Draft) -> bool:
+    """'how many hours had visibility under 1 mile', 'how many hours did it rain at EWR': the hours (days…)
+    of the one table every condition is on, counted where the conditions hold, when that table keeps
+    nothing in that unit (then 'how many hours' is no amount of time). Each group's own, by airport."""
+    state, model = draft.state, draft.model
+    grains = {form: grain for grain, phrases in model.time_grains.items() for said in phrases
+              if said.startswith("per ") and " " not in said[4:] for form in noun_forms(said[4:]) if form != said[4:]}
+    for index, token in enumerate(state.tokens):
+        grain = grains.get(token.low)
+        unit_read = token.low == draft.display_unit and draft.amount_in_unit
+        if grain is None or (index in state.used_tokens and not unit_read) \
+                or state.words_before(index, 2) not in COUNT_ASKS:
+            continue
+        fields = {f.field for f in draft.filters if f.field in model.dimension_by_name}
+        owners = [{s.table for s in model.dimension_by_name[f].sources if s.join is None} for f in fields]
+        tables = set.intersection(*owners) if owners else set()
+        unit = model.unit_words.get(token.low)
+        if len(tables) != 1:
+            return False
+        table = tables.pop()
+        if unit is not None and any(d.unit == unit[0] and any(s.table == table for s in d.sources)
+                                    for d in model.dimensions):
+            return False
+        periods = period_count(model, table, grain)
+        if periods is None:
+            return False
+        draft.definitions.append(periods)
+        draft.model = with_definitions(model, [periods])
+        draft.metric_choices.append([periods.name])
+        draft.display_unit, draft.amount_in_unit = None, False
+        state.consume(index - 2, index - 1, index)
+        said = mention_at(state, index)
+        if said is not None and said.start == index:
+            said.used = True
+        return True
+    return False
+
+
 def counted_pass(draft: Draft) -> Draft:
     """'how many different manufacturers', 'the most routes': counts of distinct values; 'on how
-    many days': the periods with rows, counted."""
+    many days': the periods with rows, counted; 'how many hours had rain': the hours the conditions hold."""
+    if _periods_the_conditions_hold(draft):
+        draft.counted_metrics, draft.uncounted = read_counted_dimensions(draft.state, draft.model)
+        return draft
     draft.counted_period = read_counted_period(draft.state, draft.model)
     if draft.counted_period is not None:
         draft.grouping[f"metric_time__{draft.counted_period}"] = None

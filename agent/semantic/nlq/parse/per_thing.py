@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from agent.semantic.compile.definitions import Definition, with_definitions
+from agent.semantic.compile.definitions import Definition, period_count, with_definitions
 from agent.semantic.compile.filters import Filter
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft
@@ -32,6 +32,9 @@ def per_thing_pass(draft: Draft) -> Draft:
         if not averaged and not per_person:
             continue  # 'flights per carrier': a grouping
         counted = _counted_before(state, index, model)
+        if counted is not None and averaged and _per_period(draft, index, counted):
+            state.consume(index, index + 1, *averaged, *_count_words(state, counted[0].start))
+            return draft
         if counted is None:
             if per_person and _measured_before(state, index, model):
                 state.consume(index, index + 1)  # 'average income per head': people's own rows, averaged
@@ -47,6 +50,34 @@ def per_thing_pass(draft: Draft) -> Draft:
         state.consume(index, index + 1, *averaged, *_count_words(state, mention.start))
         return draft
     return _thing_before_measure(draft)
+
+
+def _per_period(draft: Draft, index: int, counted: tuple[Mention, str, str]) -> bool:
+    """'average number of flights per day': the count (or total) over the different days its rows fall on,
+    by the rows' own date; with 'per carrier' the same average is each carrier's. A period said after
+    'per' is no grouping here: the average is over the periods."""
+    state, model = draft.state, draft.model
+    word = state.tokens[index + 1].low
+    grain = next((g for g, forms in model.relative_grains.items() if word in forms), None)
+    after = mention_at(state, index + 1)
+    mention, numerator, table = counted
+    periods = period_count(model, table, grain) if grain is not None else None
+    if periods is None or (after is not None and after.used):
+        return False
+    said = [w for w in words_of(state, mention) if w not in {"how", "many", "number", "of", "the"}]
+    ratio = Definition(name=f"{numerator}_per_{grain}", label=f"{' '.join(said)} per {grain}", table=table,
+                       kind="ratio", numerator=numerator, denominator=periods.name)
+    draft.definitions += [periods, ratio]
+    draft.model = with_definitions(model, [periods, ratio])
+    draft.metric_choices.append([ratio.name])
+    mention.used = True
+    mention.entries = [e for e in mention.entries if e.kind != "metric"]
+    if after is not None:
+        after.used = True
+    for m in state.mentions:
+        if m.has("agg") and not m.used and m.of("agg")[0].name == "avg":
+            m.used = True
+    return True
 
 
 def _averages_a_measure(state: State, index: int, model: SemanticModel) -> bool:
