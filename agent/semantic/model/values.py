@@ -12,7 +12,7 @@ import logging
 import re
 import threading
 from collections import Counter
-from collections.abc import Callable, Container
+from collections.abc import Callable, Container, Iterable
 from dataclasses import dataclass, field
 from datetime import date, datetime
 from typing import Any
@@ -160,7 +160,7 @@ class ValueIndex:
         model_words = model.vocabulary | CALENDAR_WORDS | grammar
         everyday = frozenset(model.everyday_words)
         suffixes = frozenset(model.name_suffixes)
-        shared_aliases = Counter(phrase(alias) for name in values for alias in model.dimension_by_name[name].value_aliases)
+        shared_aliases = _shared_aliases(model, values)
         for name in values:
             dim = model.dimension_by_name[name]
             known = set(index.values[name])
@@ -201,7 +201,7 @@ class ValueIndex:
                     # 'Low', 'High' label the codes of several columns: they are this column's value only
                     # beside its name ('low job satisfaction'); so is a word the model uses for itself
                     said = phrase(alias)
-                    cue = shared_aliases[said] > 1 or " ".join(said) in model_words
+                    cue = any(len(shared_aliases[key]) > 1 for key in _alias_keys(said)) or " ".join(said) in model_words
                     add(said, name, value, False, needs_cue=cue)
                     forms = lemmas(said[-1]) if said else {}
                     # 'no-shows', 'how many reefers'; never a verb's form ('booked': no 'bookeds')
@@ -250,6 +250,27 @@ def _other_spellings(index: ValueIndex, short: dict[str, str]) -> list[ValuePhra
               for v in group}
     return [ValuePhrase(p.words, p.dimension, other, p.case_sensitive, p.needs_cue)
             for p in index.phrases for other in others.get((p.dimension, p.value), [])]
+
+
+def _alias_keys(said: tuple[str, ...]) -> set[tuple[str, ...]]:
+    """A label as its words read whatever the form of the last one: 'hire' (a rating) and 'hired' (a status)
+    are one word to someone asking about hires."""
+    if not said:
+        return set()
+    *head, last = said
+    forms = {form for found in lemmas(last).values() for form in found} | {last}
+    return {(*head, form) for form in forms}
+
+
+def _shared_aliases(model: SemanticModel, values: Iterable[str]) -> dict[tuple[str, ...], set[str]]:
+    """Which columns label a code with each word ('Low' for several satisfaction scores; 'hire' for a rating
+    and 'hired' for a stage): such a word is a column's value only beside that column's name."""
+    shared: dict[tuple[str, ...], set[str]] = {}
+    for name in values:
+        for alias in model.dimension_by_name[name].value_aliases:
+            for key in _alias_keys(phrase(alias)):
+                shared.setdefault(key, set()).add(name)
+    return shared
 
 
 def _value_dimensions(model: SemanticModel) -> list[str]:

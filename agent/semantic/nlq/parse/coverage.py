@@ -138,6 +138,10 @@ def unread_words(draft: Draft) -> list[int]:
         if _value_said_as_a_particle(draft, i):
             unread.append(i)
             continue
+        if _lemma_in(low, verbs, ("VERB",)) \
+                and _closes_with_a_particle(state, i, read, set(words.get("phrasal_particles", []))):
+            unread += [i, i + 1]  # 'requests that actually go through': a phrasal verb says what happened to them
+            continue
         if low in fillers or _lemma_in(low, fillers, ("VERB", "NOUN", "ADV")):
             continue
         if low in model.unit_words and i > 0 and state.tokens[i - 1].number is not None:
@@ -154,6 +158,18 @@ def unread_words(draft: Draft) -> list[int]:
             continue
         unread.append(i)
     return unread
+
+
+def _closes_with_a_particle(state: State, i: int, read: set[int], particles: set[str]) -> bool:
+    """'go through', 'come back', 'fall off' ending the clause (the question's end, a comma or a preposition
+    follows): a verb with a particle of its own meaning, which no column's words said, not how rows come to be."""
+    tokens = state.tokens
+    if i + 1 >= len(tokens) or tokens[i + 1].low not in particles or i + 1 in read:
+        return False
+    after = tokens[i + 2] if i + 2 < len(tokens) else None
+    # 'went out of JFK': 'out of' is one preposition, the verb only how rows come to be
+    return after is None or not any(c.isalnum() for c in after.low) or (after.low in _PLACE and after.low != "of") \
+        or after.low == "by"
 
 
 def _names_the_head(mention: Mention, word: str, model: SemanticModel) -> bool:

@@ -475,6 +475,10 @@ def singular_superlative(state: State, rank_mentions: list[Mention], model: Sema
             continue
         if any(r.end == mention.start for r in rank_mentions):
             return True
+        owner = mention_at(state, mention.start - 1) if mention.start else None  # 'our biggest candidate source'
+        if owner is not None and owner is not mention and owner.end == mention.start and owner.has("entity") \
+                and not plural(state, owner) and any(r.end == owner.start for r in rank_mentions):
+            return True
         if mention.start >= 1 and state.tokens[mention.start - 1].low == "the" and mention.end < len(state.tokens) \
                 and state.tokens[mention.end].low in {"with", "that", "having", "where"}:
             return True

@@ -20,9 +20,12 @@ def not_real_pass(draft: Draft) -> Draft:
     if not marks or marks & said:
         return draft
     conditioned = {f.field for f in draft.intent.filters}
+    tables = {m.table for name in draft.intent.all_metrics() if (m := draft.model.metric_by_name.get(name)) and m.table}
     for dim in draft.model.dimensions:
         if dim.kind != "flag" or dim.name in conditioned or not marks & set(dim.label.lower().split()):
             continue
+        if not tables or any(draft.model.resolve(dim.name, t) is None for t in tables):
+            continue  # test lines of a store are no mark on the store: only its own, or what its rows belong to
         kept = draft.intent.model_copy(update={"filters": [*draft.intent.filters, Filter(field=dim.name, op="!=", values=[True])]})
         if not validate_intent(kept, draft.model):  # only a mark the counted rows reach
             draft.intent = kept
