@@ -22,6 +22,7 @@ from typing import TYPE_CHECKING, Any, cast
 # The graph and the LLM plumbing are imported where an Assistant is built or runs.
 from agent.audit import read_tail as read_audit_tail
 from agent.budget.inputs import check_question, check_sql
+from agent.charts.drawn import DrawnCharts, chart_key
 from agent.charts.prepare import ChartError, PreparedChart, is_month_axis
 from agent.charts.prepare import prepare as prepare_chart
 from agent.charts.spec import ChartSpec
@@ -129,6 +130,7 @@ class Assistant:
         self._tracers = build_tracers(self.settings)
         # A session's lock lives while a turn holds or awaits it, not for every session ever seen.
         self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+        self._charts = DrawnCharts()  # PNGs drawn lately, by what they draw (`draw_chart`)
 
     @classmethod
     def from_settings(
@@ -658,18 +660,23 @@ class Assistant:
     async def draw_chart(self, reply: AgentReply) -> Chart | None:
         """The reply's chart with its PNG, drawn once the answer is out: in a CPU worker under the
         step budget, so drawing never holds the event loop (matplotlib holds the GIL while it draws).
-        None when there is no chart or it could not be drawn (logged)."""
+        The same chart drawn lately (the same spec, columns and rows) is not drawn again
+        (`agent.charts.drawn`). None when there is no chart or it could not be drawn (logged)."""
         if reply.chart is None or reply.chart.png is not None:
             return reply.chart
         from agent.tools import steps
 
-        try:
-            png = await self.context.cpu.run(
-                steps.DRAWING_CHART, steps.draw_chart, reply.chart.spec, reply.columns, reply.rows
-            )
-        except AssistantError as exc:
-            log.warning("chart not drawn (request %s): %s", reply.request_id, exc.detail or exc.user_message)
-            return None
+        key = chart_key(reply.chart.spec, reply.columns, reply.rows)
+        png = self._charts.get(key)
+        if png is None:
+            try:
+                png = await self.context.cpu.run(
+                    steps.DRAWING_CHART, steps.draw_chart, reply.chart.spec, reply.columns, reply.rows
+                )
+            except AssistantError as exc:
+                log.warning("chart not drawn (request %s): %s", reply.request_id, exc.detail or exc.user_message)
+                return None
+            self._charts.keep(key, png)
         return reply.chart.model_copy(update={"png": png})
 
 

@@ -2,7 +2,9 @@
 
 In-process, offline model, demo warehouse, no Redis (sessions in this process). Per question:
 - answer: the question asked → the reply with its text, table and SQL (what is posted first);
-- chart: the chart's PNG drawn for that reply (posted after it);
+- chart: the wait for that reply's PNG (posted after it); a chart drawn lately is kept, so the same
+  question asked again waits for no drawing (agent/charts/drawn.py);
+- drawn: the same chart's PNG drawn anew in a CPU worker, what a chart not drawn lately costs;
 - query: time inside the warehouse during the answer (the same SQL's own time);
 and the median answer's ratio to the query. The soak answers `--soak` questions in new sessions
 and prints the process's resident memory as it goes, with the sessions kept (at most
@@ -58,7 +60,7 @@ def rss_mib() -> float:
 
 
 async def answer(assistant: Assistant, session: str, question: str) -> tuple[AgentReply, float, float]:
-    """The reply, seconds to it, and seconds to draw its chart after it."""
+    """The reply, seconds to it, and seconds to its chart after it."""
     started = time.perf_counter()
     reply = await assistant.reply(assistant.ask(session, question))
     if reply.ask_human and reply.ask_human.kind == "confirm_sql":
@@ -69,21 +71,33 @@ async def answer(assistant: Assistant, session: str, question: str) -> tuple[Age
     return reply, answered - started, time.perf_counter() - answered
 
 
+async def drawn_anew(assistant: Assistant, reply: AgentReply) -> float:
+    """Seconds to draw the reply's chart in a CPU worker, whether or not it was drawn lately."""
+    from agent.tools import steps
+
+    if reply.chart is None:
+        return 0.0
+    started = time.perf_counter()
+    await assistant.context.cpu.run(steps.DRAWING_CHART, steps.draw_chart, reply.chart.spec, reply.columns, reply.rows)
+    return time.perf_counter() - started
+
+
 async def main(runs: int, soak: int) -> None:
     assistant = Assistant.from_settings(load_settings())
     clock = SqlClock(assistant.context.warehouse)
     try:
         for question in QUESTIONS:
             await answer(assistant, f"warm-{question}", question)  # imports, first workers, caches
-            answers, charts, queries = [], [], []
+            answers, charts, draws, queries = [], [], [], []
             for run in range(runs):
                 clock.seconds = 0.0
-                _, answer_s, chart_s = await answer(assistant, f"run-{run}-{question}", question)
+                reply, answer_s, chart_s = await answer(assistant, f"run-{run}-{question}", question)
                 answers.append(answer_s * 1000)
                 charts.append(chart_s * 1000)
                 queries.append(clock.seconds * 1000)
-            a, c, q = (statistics.median(x) for x in (answers, charts, queries))
-            print(f"{question!r}: answer {a:.0f} ms, then chart {c:.0f} ms; query {q:.1f} ms; "
+                draws.append(await drawn_anew(assistant, reply) * 1000)
+            a, c, d, q = (statistics.median(x) for x in (answers, charts, draws, queries))
+            print(f"{question!r}: answer {a:.0f} ms, then chart {c:.0f} ms (drawn anew {d:.0f} ms); query {q:.1f} ms; "
                   f"answer = {a / max(q, 0.001):.0f}x query, target {2 * q + 100:.0f} ms (medians of {runs})")
         gc.collect()
         start = rss_mib()

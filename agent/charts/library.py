@@ -36,12 +36,14 @@ with paused():
     from matplotlib.backends.backend_agg import FigureCanvasAgg
     from matplotlib.dates import AutoDateLocator, ConciseDateFormatter
     from matplotlib.figure import Figure
+    from matplotlib.layout_engine import ConstrainedLayoutEngine
     from matplotlib.ticker import FixedLocator, FuncFormatter, MaxNLocator
 
 __all__ = [
     "AutoDateLocator",
     "Axes",
     "ConciseDateFormatter",
+    "ConstrainedLayoutEngine",
     "Figure",
     "FigureCanvasAgg",
     "FixedLocator",

@@ -2,6 +2,11 @@
 
 Each call builds its own `Figure` and `FigureCanvasAgg` and never touches pyplot, so no
 global backend or "current figure" is involved and renders can run in parallel threads.
+
+The figure is laid out (constrained layout) once, then saved: `savefig` on a figure that has a
+layout engine would first draw the whole figure without rendering it, only to run the engine, then
+draw it again to render. That first draw's ticks and text layout are thrown away (about a seventh
+of a chart's CPU); running the engine is all it was for. The PNG is the same, byte for byte.
 """
 
 from __future__ import annotations
@@ -12,7 +17,8 @@ import textwrap
 from collections.abc import Sequence
 
 from agent.charts.library import (
-    AutoDateLocator, Axes, ConciseDateFormatter, Figure, FigureCanvasAgg, FixedLocator, FuncFormatter, MaxNLocator,
+    AutoDateLocator, Axes, ConciseDateFormatter, ConstrainedLayoutEngine, Figure, FigureCanvasAgg, FixedLocator,
+    FuncFormatter, MaxNLocator,
 )
 from agent.charts.prepare import PreparedChart, is_month_axis, prepare
 from agent.charts.roles import Cell, Row
@@ -36,7 +42,7 @@ def render_png(
 ) -> bytes:
     """The chart as PNG bytes, exactly size*dpi pixels; raises ChartError for a spec that does not fit."""
     chart = prepare(spec, columns, rows, top_n=top_n, types=types)
-    figure = Figure(figsize=size, dpi=dpi, layout="constrained")
+    figure = Figure(figsize=size, dpi=dpi)  # laid out below, once (see the module's doc)
     FigureCanvasAgg(figure)
     axes = figure.add_subplot()
     if chart.kind == "line":
@@ -54,6 +60,7 @@ def render_png(
     figure.suptitle(textwrap.fill(chart.title, 80), fontsize=12)
     if chart.note:
         axes.set_title(chart.note, fontsize=9, color="0.35")
+    ConstrainedLayoutEngine().execute(figure)
     buffer = io.BytesIO()
     figure.savefig(buffer, format="png", dpi=dpi)
     return buffer.getvalue()

@@ -130,3 +130,46 @@ def test_renders_in_parallel_threads(warehouse):
 )
 def test_number_format(value, text):
     assert format_number(value) == text
+
+
+def _drawn_the_old_way(monkeypatch, render):
+    """`render()` with the layout engine attached to the figure, as before: `savefig` then draws twice."""
+    import agent.charts.render as module
+    from agent.charts.library import Figure
+
+    class EngineOnFigure(Figure):
+        def __init__(self, *args, **kwargs):
+            super().__init__(*args, layout="constrained", **kwargs)
+
+    class SavefigRunsIt:
+        def execute(self, figure):
+            return None
+
+    with monkeypatch.context() as patched:
+        patched.setattr(module, "Figure", EngineOnFigure)
+        patched.setattr(module, "ConstrainedLayoutEngine", SavefigRunsIt)
+        return render()
+
+
+def test_the_figure_is_drawn_once(monkeypatch, warehouse):
+    from agent.charts.library import Figure
+
+    result = warehouse.run(QUERIES["bars per origin"])
+    spec = choose_chart(result.columns, result.types, result.rows)
+    draws = []
+    original = Figure.draw
+    monkeypatch.setattr(Figure, "draw", lambda figure, renderer: draws.append(1) or original(figure, renderer))
+    render_png(spec, result.columns, result.rows)
+    # Laid out, then drawn once as it is saved (with the engine on the figure, savefig drew it twice).
+    assert len(draws) == 1
+
+
+@pytest.mark.parametrize("name", QUERIES)
+def test_laid_out_once_the_png_is_the_same_byte_for_byte(monkeypatch, warehouse, name):
+    result = warehouse.run(QUERIES[name])
+    spec = choose_chart(result.columns, result.types, result.rows)
+
+    def render():
+        return render_png(spec, result.columns, result.rows, types=list(result.types))
+
+    assert render() == _drawn_the_old_way(monkeypatch, render)
