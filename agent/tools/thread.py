@@ -118,6 +118,14 @@ def _last_went_unanswered(state: CommonAgentState) -> bool:
     return last is not None and not last[1].get("intent") and not last[1].get("declined")
 
 
+def _takes_the_reply(message: str) -> bool:
+    """'ok, just the worst one then', 'top 10 then': the reply that did not answer is taken, and the message goes on
+    from the answer before it."""
+    taken = [str(w) for w in dialogue_words()["taking_the_reply"]]
+    first = has(message, taken)
+    return bool(first and not message[:first.start()].strip()) or bool(re.search(r"(?<![\w'])then\W*$", message, re.I))
+
+
 def earlier_reading(state: CommonAgentState) -> StructuredIntent | None:
     """The thread's reading before its last one (the newest that differs from it): 'go back'."""
     readings = _readings(state)
@@ -343,6 +351,13 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         # were never read; the answer before it is not what is pointed at
         return InThread(latest, refusal=f"I did not answer your last question, so I cannot tell what “{pointing}” "
                                         "points at, and I did not guess. Ask it again with the things named.")
+    if FOLLOW_UP_MARK in question and _last_went_unanswered(state) and only_edits(latest) \
+            and going_back_to(latest) is None and going_back(latest) is None and not _takes_the_reply(latest):
+        # 'top 3 only' right after a question that was not answered: it edits that question, which was never
+        # read; applied to the answer before it, it would answer something nobody asked
+        return InThread(latest, refusal=f"I did not answer your last question, so I cannot tell whether “{latest.strip()}"
+                                        "” changes it or the answer before it, and I did not guess. Ask the whole "
+                                        "question.")
     went_back: str | None = None
     to_named = going_back_to(latest) if FOLLOW_UP_MARK in question else None
     if to_named is not None:

@@ -364,3 +364,21 @@ async def test_a_follow_up_that_changes_nothing_the_reader_can_tell_is_not_answe
     assert not again.rows and "could not tell what “who flies it” changes" in again.text, again.text
     carriers = await ask(offline_assistant, session, "which airlines fly it")
     assert carriers.error is None and carriers.row_count == 5, carriers.text
+
+
+async def test_an_edit_right_after_an_unanswered_question_is_asked_about(offline_assistant, session):
+    # 'top 3 only' edits the question that was not answered, never the answer before it
+    first = await ask(offline_assistant, session, "avg dep delay by carrier")
+    assert first.rows
+    unread = await ask(offline_assistant, session, "which of them fly the most to the moon base")
+    assert not unread.rows
+    edit = await ask(offline_assistant, session, "top 3 only")
+    assert not edit.rows and "did not answer your last question" in (edit.text or "")
+
+
+async def test_taking_the_reply_goes_on_from_the_answer_before(offline_assistant, session):
+    first = await ask(offline_assistant, session, "avg dep delay by carrier")
+    assert first.rows
+    await ask(offline_assistant, session, "which of them fly the most to the moon base")
+    edit = await ask(offline_assistant, session, "ok, just the top 3 then")
+    assert edit.rows is not None and len(edit.rows) == 3
