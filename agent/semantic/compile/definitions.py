@@ -251,7 +251,7 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
         except (sqlglot.errors.ParseError, sqlglot.errors.TokenError):
             found.append(f"'{definition.label}' is not a formula I can read.")
             continue
-        allowed = _ALLOWED + (exp.DateDiff, exp.Var, exp.Cast, exp.DataType, exp.Extract, exp.Interval,
+        allowed = _ALLOWED + (exp.DateDiff, exp.TimestampDiff, exp.Var, exp.Cast, exp.DataType, exp.Extract, exp.Interval,
                               exp.Sub)
         def known(column: exp.Column, table: str = definition.table) -> bool:
             if column.table:  # by way of an entity: a table its rows belong to

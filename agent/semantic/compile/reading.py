@@ -4,6 +4,7 @@ departure delay > 60 minutes, in 2013"), so a misreading is visible before anyon
 from __future__ import annotations
 
 import calendar
+import re
 from collections.abc import Callable
 from datetime import date
 
@@ -78,6 +79,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
             parts.append(f"{definition.label} = the different {definition.label} with {dividing}" if dividing else
                          f"{definition.label} = the different {definition.label} with rows that meet the conditions")
             continue
+        if definition.kind == "measure" and _TIME_BETWEEN.fullmatch(definition.label):
+            continue  # its label names both dates and the unit: 'average days from order date to shipped at'
         if definition.kind == "ratio":  # 'revenue per order': the two metrics it divides, by their labels
             formula = f"{label(definition.numerator or '').lower()} / {label(definition.denominator or '').lower()}"
         else:
@@ -86,6 +89,9 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
             formula = related_words(definition.table, definition.related, model)
         parts.append(f"{definition.label} = {formula}")
     return "; ".join(parts) + "."
+
+
+_TIME_BETWEEN = re.compile(r"(?:average|total|longest|shortest|maximum|minimum) (?:days|hours|minutes|weeks) from .+ to .+")
 
 
 def _filtered(intent: StructuredIntent, metric: str) -> bool:

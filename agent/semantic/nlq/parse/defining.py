@@ -26,6 +26,7 @@ from agent.semantic.compile.filters import Filter
 from agent.semantic.model.runtime import SemanticModel
 from agent.text.phrases import or_more, tokenize
 from agent.semantic.nlq.parse.draft import Draft
+from agent.semantic.nlq.parse.durations import read_durations
 
 # what `column_words` gives: a column's squashed words -> (model, column expression, kind)
 ColumnWords = dict[str, list[tuple[str, str, str]]]
@@ -69,6 +70,8 @@ def read_definitions(question: str, model: SemanticModel) -> tuple[str, list[Def
         if between is not None:
             definitions.append(between)
             text = text[:match.start()] + f" {between.label} " + text[match.end():]
+    text, timed = read_durations(text, model)
+    definitions += timed
     for start, end, inner in reversed(asides(text)):
         said = _SAID_COMPARISON.match(inner)
         if said is None:
