@@ -186,6 +186,13 @@ async def test_add_a_measure_beside_the_first(offline_assistant, session):
     assert len(both.columns) == 3 and "also average humidity" in both.text
 
 
+async def test_a_measure_said_with_a_compare_word_is_set_beside_the_first(offline_assistant, session):
+    await ask(offline_assistant, session, "median dep delay by airline")
+    both = await ask(offline_assistant, session, "put the avg next to it")  # not the median replaced
+    assert both.columns == ["carrier", "median_dep_delay", "avg_dep_delay"], both.text
+    assert "also average departure delay" in both.text
+
+
 async def test_how_a_condition_was_decided_is_explained_with_its_threshold(offline_assistant, session):
     await ask(offline_assistant, session, "how many flights left jfk over an hour late, per airline")
     why = await ask(offline_assistant, session, "how did you decide what counts as late?")

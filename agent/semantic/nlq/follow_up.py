@@ -659,8 +659,9 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     """What the message's own reading names, put in place of the same parts of the previous reading."""
     previous = edited.intent
     metrics = _aggregation_kept(found.metrics, previous, cues.text, model)
-    if said_measure and metrics and metrics != previous.metrics and cues.add and not cues.replace:
-        edited = edits.add_metrics(edited, metrics, model, found.definitions)  # 'add humidity': beside the first
+    if said_measure and metrics and metrics != previous.metrics and (cues.add or cues.compare) and not cues.replace:
+        # 'add humidity', 'put the avg next to it', 'compare with the median': beside the first
+        edited = edits.add_metrics(edited, metrics, model, found.definitions)
     elif said_measure and metrics and metrics != previous.metrics:
         edited = edits.set_metrics(edited, metrics, model, found.definitions)
     # 'compare with LGA', 'LGA too', 'add February' after 'from JFK in January': both values, one row each
