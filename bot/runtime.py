@@ -92,7 +92,7 @@ def build_runtime(
         user_queue_max=settings.user_queue_max,
         on_reply=metrics.reply_delivered, ack_first=ack_first, user_groups=user_groups,
     )
-    jobs = InProcessJobRunner(turns)
+    jobs = InProcessJobRunner(turns, gate=ack_first)
     metrics.watch_queue(jobs.depth)
     return BotRuntime(
         settings, agent, store, jobs, client, _app(settings, agent, store, jobs, client, metrics, user_groups),

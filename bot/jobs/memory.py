@@ -9,6 +9,7 @@ import asyncio
 import logging
 from collections.abc import Awaitable
 
+from bot.jobs.ack_first import AckFirst
 from bot.jobs.model import Job, JobHandler, guarded
 
 log = logging.getLogger(__name__)
@@ -17,24 +18,42 @@ log = logging.getLogger(__name__)
 class InProcessJobRunner:
     """Tracks its tasks so shutdown and tests can wait for them; a crashing job is logged, never lost silently."""
 
-    def __init__(self, handler: JobHandler):
+    def __init__(self, handler: JobHandler, gate: AckFirst | None = None):
         self._handler = handler
         self._tasks: set[asyncio.Task[None]] = set()
         self._jobs = 0  # agent jobs running (the tasks include smaller background steps)
+        # While requests are being acked, a job submitted is held, not started: one task waits for the acks
+        # to be out and starts them all, rather than a task per job stepping in between the acks to wait.
+        self._gate = gate
+        self._held: list[Job] = []
 
     def depth(self) -> int:
-        """Agent jobs this process holds: in this runner each starts at once, so all are running."""
-        return self._jobs
+        """Agent jobs this process holds, running or waiting for the acks in flight to be out."""
+        return self._jobs + len(self._held)
 
     async def submit(self, job: Job) -> None:
-        task = asyncio.create_task(self._run(job), name=f"job-{job.job_id}")
+        if self._gate is not None and not self._gate.is_open():
+            self._held.append(job)
+            if len(self._held) == 1:
+                self._track(asyncio.create_task(self._release(self._gate), name="jobs-after-the-acks"))
+            return
+        self._start(job)
+
+    def _start(self, job: Job) -> None:
+        self._track(asyncio.create_task(self._run(job), name=f"job-{job.job_id}"))
+
+    def _track(self, task: asyncio.Task[None]) -> None:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    async def _release(self, gate: AckFirst) -> None:
+        await gate.wait()
+        held, self._held = self._held, []
+        for job in held:
+            self._start(job)
+
     def spawn(self, work: Awaitable[object], name: str) -> None:
-        task = asyncio.create_task(guarded(work, name), name=name)
-        self._tasks.add(task)
-        task.add_done_callback(self._tasks.discard)
+        self._track(asyncio.create_task(guarded(work, name), name=name))
 
     async def _run(self, job: Job) -> None:
         self._jobs += 1
@@ -63,6 +82,9 @@ class InProcessJobRunner:
         await self.close()
 
     async def close(self) -> None:
+        if self._held:  # never started: the acks were still going out when the process stopped
+            log.warning("closing with %d question(s) not yet started; they are dropped", len(self._held))
+            self._held.clear()
         for task in list(self._tasks):
             task.cancel()
         await self.drain()
