@@ -113,3 +113,23 @@ def test_a_duration_nobody_said_is_not_guessed(domain, question):
     model, values, _ = domain
     extraction = extract_intent(question, model, values)
     assert extraction.intent is None or not extraction.intent.definitions, extraction.intent
+
+
+@pytest.mark.parametrize("dialect, hours, days", [
+    ("duckdb", "DATE_DIFF('SECOND', opened_at, closed_at)", "DATE_DIFF('DAY', CAST(opened_at AS DATE), CAST(closed_at AS DATE))"),
+    ("postgres", "EXTRACT(epoch FROM CAST(closed_at AS TIMESTAMP) - CAST(opened_at AS TIMESTAMP))", "/ 86400"),
+    ("mysql", "TIMESTAMPDIFF(SECOND, opened_at, closed_at)", "DATEDIFF(CAST(closed_at AS DATE), CAST(opened_at AS DATE))"),
+    ("snowflake", "DATEDIFF(SECOND, opened_at, closed_at)", "DATEDIFF(DAY, CAST(opened_at AS DATE), CAST(closed_at AS DATE))"),
+    ("bigquery", "DATE_DIFF(closed_at, opened_at, SECOND)", "DATE_DIFF(CAST(closed_at AS DATE), CAST(opened_at AS DATE), DAY)"),
+    ("trino", "DATE_DIFF('SECOND', opened_at, closed_at)", "DATE_DIFF('DAY', CAST(opened_at AS DATE), CAST(closed_at AS DATE))"),
+])
+def test_the_time_between_is_spelt_in_each_dialect(dialect, hours, days):
+    """Exact seconds for hours and minutes (MySQL's DATEDIFF counts days only, so TIMESTAMPDIFF there);
+    calendar days between the dates, whatever the times of day."""
+    from agent.semantic.nlq.parse.durations import TimeColumn, duration_sql
+
+    opened = TimeColumn("ticket", "opened_at", "opened at", frozenset({"open"}), frozenset({"opened"}), True)
+    closed = TimeColumn("ticket", "closed_at", "closed at", frozenset({"close"}), frozenset({"closed"}), True)
+    assert hours in duration_sql(opened, closed, "hours", dialect)
+    assert duration_sql(opened, closed, "hours", dialect).endswith("/ 3600.0")
+    assert days in duration_sql(opened, closed, "days", dialect)
