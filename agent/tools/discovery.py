@@ -13,10 +13,10 @@ from agent.context import AgentContext
 from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import (
     SemanticParse,
-    aoffline_parse,
     compile_checked,
     compiled,
     lacking_data,
+    message_reading,
     semantic_tables,
     sql_dialect,
 )
@@ -81,7 +81,7 @@ async def data_discovery(
     ):
         # 'avg ticket price jfk to lax': the flights and the airports both match words, but the reader
         # knows the warehouse holds no prices at all: said so, no table to choose
-        parse = reading if reading is not None else await aoffline_parse(ctx, thread.question)
+        parse = await message_reading(ctx, reading, user_question, thread.question)
         if parse.not_in_warehouse:
             return tool_result(final_intent, done=True, declined=True, text=lacking_data(ctx, parse.not_in_warehouse))
         if parse.clarify_question or parse.cannot_express:

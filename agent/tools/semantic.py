@@ -55,6 +55,18 @@ async def aoffline_parse(ctx: AgentContext, question: str) -> SemanticParse:
     return _as_parse(ctx, await read_question(ctx, question))
 
 
+async def message_reading(ctx: AgentContext, reading: SemanticParse | None, user_question: str,
+                          question: str) -> SemanticParse:
+    """The router's reading of the turn, else the offline reader's of `question`. The offline router reads the
+    thread's whole text: a topic only an earlier message lacked ('ticket prices', declined then) refuses
+    nothing now, so such a reading is read again from this message alone."""
+    if reading is None:
+        return await aoffline_parse(ctx, question)
+    if reading.not_in_warehouse and FOLLOW_UP_MARK in user_question and not ctx.has_llm:
+        return await aoffline_parse(ctx, question.split(FOLLOW_UP_MARK)[-1])
+    return reading
+
+
 async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
     """The reader's reading of the whole question and, for a follow-up, of its latest message: made
     once per turn (the router's check, discovery and the SQL share it), in a CPU worker under its

@@ -47,7 +47,14 @@ from agent.semantic.nlq.why import explain_reading
 from agent.semantic.model.runtime import SemanticModel
 from agent.marks import FOLLOW_UP_MARK
 from agent.tools.nearest import nearest_readings
-from agent.tools.semantic import SemanticParse, compile_checked, lacking_data, router_reading, semantic_prompt
+from agent.tools.semantic import (
+    SemanticParse,
+    compile_checked,
+    lacking_data,
+    message_reading,
+    router_reading,
+    semantic_prompt,
+)
 from agent.tools.thread import answer_keys, read_in_thread
 
 log = logging.getLogger(__name__)
@@ -130,12 +137,13 @@ async def generate_sql(
     elif thread.intent is not None:  # an edit of the thread's last reading
         parse = SemanticParse(intent=thread.intent, unused_words=thread.unread)
     elif given is not None:  # read by the router's call already
-        parse = given
+        parse = await message_reading(ctx, given, user_question, question)
     else:
         # The offline model reads the question alone: the reading guide (the model's names, the team's
         # verified readings) is an LLM's, as the router's is (agent/supervisor/graph.py).
         guide = [SystemMessage(content=reading_guide(ctx, question))] if ctx.has_llm else []
         parse = await _structured(ctx, SemanticParse, [*guide, HumanMessage(content=thread.llm_message or question)])
+        parse = await message_reading(ctx, parse, user_question, question)
 
     if parse.edit is not None:  # an LLM's edit of the thread's last reading, by the same edit operations
         await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the span of dates a year must fall in

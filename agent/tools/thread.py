@@ -288,8 +288,18 @@ async def _understood_before(ctx: AgentContext, earlier: str, latest: str) -> tu
     if first.intent is not None or not first.unsupported or first.unknown_values:
         return None  # only a topic the data lacks: words the reader could not place were asked about, not refused
     unread = {w for texts in ctx.semantic.unsupported_topics.values() for text in texts for w in text.lower().split()}
-    dropped = [w for w in earlier.split() if w.lower().strip("?,.!") in unread]
-    kept = " ".join(w for w in earlier.split() if w.lower().strip("?,.!") not in unread)
+    # 'avg ticket price': the aggregation said of the missing topic goes with it, as the message names the measure anew
+    aggregations = {w for texts in ctx.semantic.aggregations.values() for text in texts for w in text.lower().split()}
+    dropped: list[str] = []
+    kept_words: list[str] = []
+    for word in earlier.split():
+        if word.lower().strip("?,.!") in unread:
+            dropped.append(word)
+            while kept_words and kept_words[-1].lower() in aggregations:
+                kept_words.pop()
+        else:
+            kept_words.append(word)
+    kept = " ".join(kept_words)
     again = (await read_question(ctx, kept))[0]
     return (again.intent, dropped) if again.intent is not None and not again.ignored_words else None
 

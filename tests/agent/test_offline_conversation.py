@@ -154,6 +154,16 @@ async def test_after_a_topic_the_data_lacks_the_measure_named_anew_keeps_the_res
     assert flights.rows == [[42076]] and "passengers" in flights.text  # B6 out of JFK; what was left out is said
 
 
+async def test_the_measure_named_anew_replaces_the_aggregation_said_of_the_lacking_topic(offline_assistant, session):
+    declined = await ask(offline_assistant, session, "avg ticket price jfk to lax by airline?")
+    assert not declined.rows and "ticket prices" in declined.text
+    flights = await ask(offline_assistant, session, "ok fine, number of flights then")  # 'avg' went with 'ticket price'
+    assert flights.columns == ["carrier", "flight_count"] and "'JFK'" in flights.sql and "'LAX'" in flights.sql
+    # the topic the first message lacked refuses nothing later: the next message is read on its own
+    seats = await ask(offline_assistant, session, "how many seats did each of them put on that route")
+    assert "ticket prices" not in seats.text
+
+
 async def test_after_a_question_asked_back_nothing_of_it_leaks(offline_assistant, session):
     await ask(offline_assistant, session, "avg mph of each airline")  # 'mph': asked about, not refused
     again = await ask(offline_assistant, session, "and avg temp")
