@@ -11,15 +11,10 @@ from __future__ import annotations
 
 import pytest
 
-from agent.catalog.commands import init
 from agent.semantic.compare import rows_match
 from agent.semantic.compile.compiler import compile_intent
 from agent.semantic.nlq.extract import extract_intent
-from agent.semantic.model.layer import load_layer
-from agent.semantic.model.values import ValueIndex
-from agent.settings import load_settings
-from agent.warehouse import open_warehouse
-from tests.support.duck_files import duckdb_file
+from tests.support.duck_files import bootstrapped
 
 SCHEMA = """
 CREATE TABLE area (a_areakey INTEGER PRIMARY KEY, a_name VARCHAR NOT NULL);
@@ -147,13 +142,7 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def domain(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("invoices")
-    path = duckdb_file(folder, "invoices", SCHEMA)
-    settings = load_settings(warehouse_url=f"duckdb://{path}", data_dir=str(folder / "data"))
-    init(settings, folder / "catalog")
-    model = load_layer(folder / "catalog" / "semantic")
-    warehouse = open_warehouse(settings)
-    values = ValueIndex.from_warehouse(warehouse, model)
+    model, values, warehouse = bootstrapped(tmp_path_factory.mktemp("invoices"), "invoices", SCHEMA)
     yield model, values, warehouse
     warehouse.close()
 

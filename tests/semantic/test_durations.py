@@ -6,16 +6,11 @@ from __future__ import annotations
 
 import pytest
 
-from agent.catalog.commands import init
 from agent.semantic.compare import rows_match
 from agent.semantic.compile.compiler import compile_intent
 from agent.semantic.compile.definitions import problems_of
-from agent.semantic.model.layer import load_layer
-from agent.semantic.model.values import ValueIndex
 from agent.semantic.nlq.extract import extract_intent
-from agent.settings import load_settings
-from agent.warehouse import open_warehouse
-from tests.support.duck_files import duckdb_file
+from tests.support.duck_files import bootstrapped
 
 SCHEMA = """
 CREATE TABLE ops.ticket (ticket_id INTEGER PRIMARY KEY, priority VARCHAR NOT NULL, opened_at TIMESTAMP NOT NULL,
@@ -72,13 +67,8 @@ QUESTIONS = {
 
 @pytest.fixture(scope="module")
 def domain(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("durations")
-    path = duckdb_file(folder, "durations", "CREATE SCHEMA ops;" + SCHEMA)
-    settings = load_settings(warehouse_url=f"duckdb://{path}", data_dir=str(folder / "data"), warehouse_schemas="ops")
-    init(settings, folder / "catalog")
-    model = load_layer(folder / "catalog" / "semantic")
-    warehouse = open_warehouse(settings)
-    values = ValueIndex.from_warehouse(warehouse, model)
+    model, values, warehouse = bootstrapped(tmp_path_factory.mktemp("durations"), "durations",
+                                            "CREATE SCHEMA ops;" + SCHEMA, warehouse_schemas="ops")
     yield model, values, warehouse
     warehouse.close()
 
