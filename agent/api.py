@@ -218,14 +218,18 @@ class Assistant:
             # The session is read once here; what follows is handed it (or what a run left), not a re-read.
             session = await sessions.read(self.graph, session_id)
             pending = session.pending
+            chose_reading = False
             if pending is not None:
                 # The open question is its asker's: another person's words neither answer nor replace it.
                 refusal = self._not_yours(session, context)
                 if refusal is not None:
                     yield refusal
                     return
-                answer = interpret_reply(message, pending, self._option_words(pending), self._option_cues(pending))
-                if answer is None:
+                # one of the nearest readings offered beside the question ('origins'): a question of its own
+                chose_reading = message.strip() in {r.strip() for r in pending.readings}
+                answer = None if chose_reading else interpret_reply(
+                    message, pending, self._option_words(pending), self._option_cues(pending))
+                if answer is None and not chose_reading:
                     answer = self._named_answer(pending, message, context)
                 if answer == REASK:
                     yield _reask(session_id, pending, context)
@@ -237,7 +241,7 @@ class Assistant:
                 session = await self._drain(session_id, _resume({"choice": "cancel"}), context)
             turn = self._new_turn(session, message, context)
             async for event in self._run(session_id, turn, context):
-                if pending is not None and isinstance(event, AgentReply):
+                if pending is not None and not chose_reading and isinstance(event, AgentReply):
                     # said once, here: the question left open is gone, nothing of it was run
                     event = event.model_copy(update={"text": f"(I dropped my earlier question, “{pending.question}”: "
                                                              f"nothing of it was run.)\n{event.text or ''}".rstrip()})

@@ -84,6 +84,10 @@ async def data_discovery(
         parse = await message_reading(ctx, reading, user_question, thread.question)
         if parse.not_in_warehouse:
             return tool_result(final_intent, done=True, declined=True, text=lacking_data(ctx, parse.not_in_warehouse))
+        if parse.clarify_question or parse.cannot_express:
+            # the reader stopped at words of the question, not at a choice of table: picking a table would not
+            # read them, so the next step says which words it could not place, and what it did understand
+            return tool_result(final_intent, tables=tables, selected_tables=[matches[0].table], text=_describe(matches))
         question = "Which data should I use for this?"
         options = [{"label": m.table, "value": m.table, "description": m.description} for m in matches]
         # beside the tables, the nearest whole questions the reader can answer ('origins' for 'busy origins')

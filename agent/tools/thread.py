@@ -237,10 +237,13 @@ _ONLY_A_GROUPING = re.compile(r"^\s*(?:by|per|for each|for every|each)\b", re.I)
 
 
 def _readings_offered(state: CommonAgentState) -> set[str]:
-    """The nearest readings the last question asked back offered as buttons ('origins'): each a question of its own."""
+    """The nearest readings the last question asked back offered as buttons ('origins'), or the reply that could
+    not answer it did ('The nearest questions I can answer are below'): each a question of its own."""
     found = latest_output(state, ("data_discovery", "generate_sql"), with_key="ask_human")
     asked = found[1]["ask_human"] if found else {}
-    return {str(r).strip() for r in (asked.get("readings") or [])} if isinstance(asked, dict) else set()
+    offered = {str(r).strip() for r in (asked.get("readings") or [])} if isinstance(asked, dict) else set()
+    last = latest_output(state, ("generate_sql",))
+    return offered | {r.strip() for r in (last[1].get("follow_ups") or []) if isinstance(r, str)} if last else offered
 
 
 def _a_fragment(message: str) -> bool:
