@@ -32,7 +32,7 @@ from agent.errors import AssistantError, InputTooLargeError, SettingsError
 from agent.bootstrap import Groundwork, build_groundwork, chart_ahead
 from agent.budget.ahead import StepAhead
 from agent.llm.routing import AFFIRMATIVE, NEGATIVE, clean_message, person_message, split_sql
-from agent.semantic.nlq.dialogue_cues import reply_words, says_every_option, without_every_option
+from agent.semantic.nlq.dialogue_cues import reply_words, restarted, says_every_option, without_every_option
 from agent.reply_text import cell, column_cells, format_reply_text, is_numeric, save_chart
 from agent.settings import SESSION_IDLE_TTL_S, Settings, load_settings
 from agent.text.phrases import phrase
@@ -941,6 +941,8 @@ def interpret_reply(
     A clarification with options takes only an option (or words that name one, `option_words` giving
     each option's other names); a short reply that names none ("run", "ok") gets the question again
     (`REASK`) instead of being taken as an answer."""
+    if restarted(text):  # 'scrap that. how many aircraft …': a question of its own, never an answer
+        return None
     if pending.kind == "confirm_sql":
         sql, _, _ = split_sql(text)
         if sql:

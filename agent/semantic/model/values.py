@@ -176,13 +176,13 @@ class ValueIndex:
                     elif len(value) == 2 and low.isalpha() and low not in model_words:
                         add((low,), name, value, False, needs_cue=True)  # 'on aa': a two-letter code after a cue
                 else:
-                    for variant in _name_variants(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
+                    for variant in _name_variants(value, suffixes) | _suffix_shortened(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
                         add(variant, name, value, False)
                     for plural in _plurals(value):  # 'comedies' for Comedy, 'veggies' for Veggie
                         add((plural,), name, value, False)
             for value, label in labels.get(name, {}).items():
                 if value in known:
-                    for variant in _name_variants(label, suffixes):
+                    for variant in _name_variants(label, suffixes) | _suffix_shortened(label, suffixes):
                         add(variant, name, value, False)
             for short, value in _shared_short_names(index, name, suffixes):
                 add(short, name, value, False)  # 'portland': Portland Intl, and Portland Intl Jetport too
@@ -519,6 +519,19 @@ def base_name(name: str, suffixes: frozenset[str]) -> tuple[str, ...]:
     """A name without the words people leave out ('CANADAIR LTD' -> canadair): two values with one base name
     are one thing spelt two ways."""
     return min(_name_variants(name, suffixes), key=len)
+
+
+def _suffix_shortened(name: str, suffixes: frozenset[str]) -> set[tuple[str, ...]]:
+    """'us air' for 'US Airways Inc.': a name whose first trailing word people leave out or cut short, with
+    that word said as a shorter word of the same list ('air' of 'airways')."""
+    words = phrase(name)
+    found = set()
+    for i in range(1, len(words)):
+        if all(w in suffixes for w in words[i:]):
+            found |= {words[:i] + (short,) for short in suffixes
+                      if short != words[i] and words[i].startswith(short)}
+            break
+    return found
 
 
 def _name_variants(name: str, suffixes: frozenset[str]) -> set[tuple[str, ...]]:

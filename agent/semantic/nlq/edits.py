@@ -426,7 +426,7 @@ def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
     definitions = [*intent.definitions, *(d for d in defined if d.name in metrics and d.name not in known)]
     updated = intent.model_copy(update={"metrics": metrics, "order_by": order, "having": having,
                                         "definitions": definitions})
-    label = {**{m.name: m.label for m in model.metrics}, **{d.name: d.label for d in definitions}}
+    label = {**{name: m.label for name, m in model.metric_by_name.items()}, **{d.name: d.label for d in definitions}}
     old = ", ".join(label[m].lower() if m in label else m for m in intent.metrics)
     new = ", ".join(label[m].lower() if m in label else m for m in metrics)
     return edited.then(updated, f"{new} instead of {old}")
@@ -442,7 +442,7 @@ def add_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
     known = {d.name for d in intent.definitions}
     definitions = [*intent.definitions, *(d for d in defined if d.name in more and d.name not in known)]
     updated = intent.model_copy(update={"metrics": [*intent.metrics, *more], "definitions": definitions})
-    label = {**{m.name: m.label for m in model.metrics}, **{d.name: d.label for d in definitions}}
+    label = {**{name: m.label for name, m in model.metric_by_name.items()}, **{d.name: d.label for d in definitions}}
     return edited.then(updated, "also " + ", ".join(label[m].lower() if m in label else m for m in more))
 
 

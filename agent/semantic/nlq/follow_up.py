@@ -244,6 +244,21 @@ def _things(previous: StructuredIntent, model: SemanticModel) -> str:
     return plural_phrase(table.entity_words[0]) if table is not None and table.entity_words else ""
 
 
+def _things_put_in(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """The message with the things pointed at named: 'which of those routes' keeps the noun it says (and so
+    picks one of them: 'which of those routes is the longest'); 'which of them' takes the previous answer's."""
+    said = re.search(r"\b(?:which|what)\s+\{things\}\s+([a-z]+)", text, re.I)
+    if said and _names_a_thing(said.group(1).lower(), model):
+        return text.replace("{things}", "of those")
+    return text.replace("{things}", _things(previous, model))
+
+
+def _names_a_thing(word: str, model: SemanticModel) -> bool:
+    forms = {word, *noun_forms(word)}
+    return any(forms & _dimension_words(model, d.name) for d in model.dimensions) or any(
+        forms & {w.lower() for w in table.entity_words} for table in model.table_by_name.values())
+
+
 def _ranks_alone(cues: Cues) -> bool:
     """The message's only dialogue words say how many to keep and in which order ('top 5')."""
     return cues.limit is not None and not replace(cues, limit=None, descending=None, polarity=None).any
@@ -495,7 +510,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming}  # 'airport' in 'that airport'
         cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
-    rest = _cued_value(_bare_year(cues.text.replace("{things}", _things(previous, model))), previous, model, values)
+    rest = _cued_value(_bare_year(_things_put_in(cues.text, previous, model)), previous, model, values)
     rest = _bare_number(rest, previous, model)
     rest = _rows_noun_put_in(rest, previous, model)
     rest = _heads_of_the_grouping(rest, previous, model)

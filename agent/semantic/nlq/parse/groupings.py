@@ -109,7 +109,9 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
         dims = [e.name for e in mention.of("dimension")]
         cue = state.cue_before(start, GROUP_CUES) or _listed_after_a_grouping(state, start, grouping)
         # 'what is the carrier code of envoy': the thing asked for, even where it also says whose value is named
-        named = cue or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top")) \
+        # 'which of those routes is the longest': one of several already in view, told by the verb
+        picked = state.cue_before(start, [(w, "of") for w in WHICH], skip=_PICKED_FROM)
+        named = cue or picked or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top")) \
             or state.cue_before(start, [(w, be) for w in WHICH for be in _BE], skip=("the", "a", "an")) \
             or (asks_what_it_is(state) and _says_whose_value(state, mention, dims))  # "what's envoy's carrier code"
         after_top = state.cue_before(start, [("top",), ("bottom",)]) or (
@@ -127,6 +129,8 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
             continue
         # 'which pizza category': the owner said first stands between 'which' and the grouping
         which = state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top"))
+        if picked and not (cue or which):
+            which = picked
         numeric = all(model.dimension_by_name[d].kind == "numeric" for d in dims)
         after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
         if after in {"when", "where", "while"} and not (cue or which or after_top):
@@ -153,9 +157,14 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
         else:
             grouping.setdefault(dims[0], mention)
             mention.used = True
-        if which and not plural(state, mention):
+        if which and (not plural(state, mention) or picked and after in _BE_ONE):
             which_singular = True
     return grouping, which_singular, by_metric, ambiguous
+
+
+# what may stand between 'which of' and the things picked from ('which of those routes', 'which of our stores')
+_PICKED_FROM = ("the", "those", "these", "our", "your", "all", "them")
+_BE_ONE = ("is", "was", "has", "had", "does", "did")
 
 
 _PLACE_CUES = [("from",), ("at",), ("into",), ("out", "of"), ("to",)]

@@ -319,8 +319,11 @@ class Lexicon:
         for n in (2, 3):
             if i + n <= len(tokens) and n not in by_length:
                 joined = "".join(t.low for t in tokens[i:i + n])
+                # 'jet blue' for JetBlue: a value's one word typed apart, never words of the question glued
+                # into a code ('us air' is no USAIR code, 'la x' no LAX): a value needs a name's length
                 found = [e for e in self.entries.get(joined, []) if len(e.words) == 1 and e.words[0] == joined
-                         and e.kind in _JOINABLE]
+                         and (e.kind in _JOINABLE or e.kind == "value" and len(joined) >= _JOINED_VALUE_MIN
+                              and not e.case_sensitive)]
                 if found:
                     by_length[n] = found
         return [Mention(i, i + n, _own_names_first(entries)) for n, entries in by_length.items()]
@@ -331,6 +334,8 @@ _STEMMED = ("value", "dimension", "entity", "flag")
 _STEM_MIN = 5
 # the shortest misspelt word read as a lexicon word ('avrage' for average; never a short code)
 _SPELLING_MIN = 5
+# the shortest value word read from words typed apart ('jet blue'): shorter ones are codes
+_JOINED_VALUE_MIN = 6
 
 
 def _other_sides(texts: list[str], sides: list[str]) -> list[str]:
