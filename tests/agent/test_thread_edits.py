@@ -107,6 +107,23 @@ async def test_a_new_message_supersedes_the_pending_question_once(offline_assist
     assert "dropped" not in after.text and "'LGA'" in after.sql
 
 
+async def test_scrap_that_over_a_pending_clarification_is_a_question_of_its_own(offline_assistant, session):
+    asked = await ask(offline_assistant, session, "sum of all dep delay minutes per airline for 2013")
+    assert asked.ask_human.kind == "clarify" and "tail number" in {o.label for o in asked.ask_human.options}
+    # 'aircraft' names an option ('tail number'); after 'scrap that' it is the question's own word
+    newer = await ask(offline_assistant, session, "scrap that. how many aircraft did southwest fly")
+    expected = gold(offline_assistant, "SELECT count(DISTINCT tailnum) FROM flights WHERE carrier = 'WN'")
+    assert newer.rows == [[expected[0][0]]], newer
+
+
+async def test_which_of_those_things_is_the_most_picks_one_of_them(offline_assistant, session):
+    await ask(offline_assistant, session, "how many routes did southwest fly")
+    longest = await ask(offline_assistant, session, "which of those routes is the longest")
+    expected = gold(offline_assistant, "SELECT origin || '-' || dest, max(distance) FROM flights WHERE carrier = 'WN' "
+                                       "GROUP BY 1 ORDER BY 2 DESC LIMIT 1")
+    assert longest.row_count == 1 and longest.rows[0][0] == expected[0][0], longest
+
+
 async def test_a_complete_question_starts_fresh(offline_assistant, session):
     await ask(offline_assistant, session, "number of flights from JFK in May")
     fresh = await ask(offline_assistant, session, "average arrival delay by carrier in 2013")

@@ -134,6 +134,26 @@ def test_measure_adjectives_rank_by_the_measure_they_name(read):
     assert not cheapest.order_by[0].descending and cheapest.dimensions == ["title"]
 
 
+def test_which_of_the_things_with_a_singular_verb_asks_for_one(read):
+    one = read("which of the genres has the most loans").intent
+    assert one.dimensions == ["genre"] and one.limit == 1 and one.order_by[0].descending
+    several = read("which of our genres have the most loans").intent
+    assert several.dimensions == ["genre"] and several.limit is None
+
+
+def test_a_value_word_typed_apart_is_the_value(read):
+    assert read("how many loans of neuro mancer").intent.filters[0].values == ["Neuromancer"]
+    assert read("how many loans of em ma").intent is None  # a short word glued from two is no name
+
+
+def test_a_name_with_its_trailing_word_cut_short_is_one_of_its_names():
+    from agent.semantic.model.values import _suffix_shortened
+
+    suffixes = frozenset({"inc", "airways", "air", "lines"})
+    assert ("us", "air") in _suffix_shortened("US Airways Inc.", suffixes)
+    assert _suffix_shortened("Ulysses", suffixes) == set()
+
+
 # -- lists ------------------------------------------------------------------------------------------
 
 
