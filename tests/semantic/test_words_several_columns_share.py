@@ -62,3 +62,19 @@ def test_the_biggest_of_a_things_column_is_one(hiring):
 def test_test_rows_pointing_at_the_counted_things_do_not_filter_them(hiring):
     # the Lab office has only a test login: it is still an office
     assert_reads_as(hiring, "how many offices do we have", "SELECT count(*) FROM office")
+
+
+TRIPS = """
+CREATE TABLE trip_requests (request_id INTEGER PRIMARY KEY, requested_at TIMESTAMP NOT NULL, trip_status VARCHAR NOT NULL);
+CREATE TABLE driver_payouts (payout_id INTEGER PRIMARY KEY, paid_on DATE NOT NULL, trip_count INTEGER NOT NULL);
+INSERT INTO trip_requests VALUES (1, '2024-01-02 08:00', 'completed'), (2, '2024-01-02 09:00', 'completed'),
+                                 (3, '2024-01-03 10:00', 'cancelled');
+INSERT INTO driver_payouts VALUES (1, '2024-01-08', 2);
+"""
+
+
+def test_the_word_before_a_kind_is_no_word_of_that_column(tmp_path_factory):
+    # 'trip status' sorts trips into kinds: 'trips' never counts its statuses (2 here, for 3 trips)
+    with bootstrapped(tmp_path_factory.mktemp("trips"), "trips", TRIPS) as work:
+        read = extract_intent("how many trips in january 2024", work.semantic, work.values)
+        assert read.intent is None or "trip_status__count_distinct" not in read.intent.metrics, read

@@ -102,7 +102,7 @@ def ground(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]], 
              for form in noun_forms(effective_head(d["label"].lower().split()))}
     for word, why, name in _distinctive_words(dimensions, own_words, kinds):
         offer("dimension", name, word, why)
-    shared = dict(_shared_heads(dimensions, own_words))
+    shared = dict(_shared_heads(dimensions, own_words, kinds))
     for word, names in shared.items():
         for name in names:
             offer("dimension", name, word, f"{_SHARED_HEAD} ({', '.join(dimensions[n]['label'] for n in names)})")
@@ -219,15 +219,18 @@ def _distinctive_words(dimensions: dict[str, dict[str, Any]], own_words: set[str
         yield word, f"{_LABEL_WORD} ({dimensions[name]['label']}) no other name has", name
 
 
-def _shared_heads(dimensions: dict[str, dict[str, Any]], own_words: set[str]) -> Iterable[tuple[str, list[str]]]:
+def _shared_heads(dimensions: dict[str, dict[str, Any]], own_words: set[str],
+                  kinds: set[str]) -> Iterable[tuple[str, list[str]]]:
     """'viewers' for the columns 'viewers 7 day' and 'viewers 28 day': the word several labels are about
     (each label's main word, in each of its noun forms) names one of them, which the question's other words
-    or the person must tell. Not a qualifier, a table's word or a label of its own."""
+    or the person must tell. Not a qualifier, a table's word or a label of its own, nor the word before a
+    kind ('trip status': the trips are the rows, sorted by it, never its statuses counted)."""
     owners: dict[str, list[str]] = {}
     for dim in dimensions.values():
         label = dim["label"].lower().split()
         head = effective_head(label)
-        if dim.get("identifier") or len(label) < 2 or len(head) < 4 or not head.isalpha() or head in _QUALIFIERS:
+        if dim.get("identifier") or len(label) < 2 or len(head) < 4 or not head.isalpha() or head in _QUALIFIERS \
+                or _names_kinds(dim["label"], kinds):
             continue
         for form in noun_forms(head):
             if form not in own_words:
