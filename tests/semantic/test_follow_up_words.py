@@ -421,3 +421,15 @@ def test_not_just_a_value_says_which_condition_goes(model, values, message, kept
     intent = follow.edited.intent
     assert [f.field for f in intent.filters] == kept and all(f.op != "!=" for f in intent.filters), intent.filters
     assert (intent.time.months if intent.time else None) == months, intent.time
+
+
+@pytest.mark.parametrize(("message", "pointer"), [
+    ("which airlines fly it", True),
+    ("which airlines fly it and how many flights each", True),  # 'it' ends a clause, not only the message
+    ("make it top 3 and as a bar chart", False),  # 'make it' is an edit's words, not the answer pointed at
+    ("is it and lga close", False),
+])
+def test_it_ending_a_clause_points_at_the_previous_answer(message, pointer):
+    from agent.semantic.nlq.dialogue_cues import find_cues
+
+    assert find_cues(message).pointer is pointer

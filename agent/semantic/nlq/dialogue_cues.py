@@ -165,6 +165,9 @@ def find_cues(message: str) -> Cues:
         cues.pointed.append(m.group(1).lower())
     if m := re.search(rf"(?<![\w']){phrase(words['pointers_alone'])}$", cues.text, re.I):
         cues.pointer, cues.text = True, cues.text[: m.start()].strip()
+    # 'which airlines fly it and how many flights each': 'it' ending a clause is the previous answer, as at the end
+    elif m := re.search(r"(?<![\w'])(?<!\bis\s)(?<!\bwas\s)(?<!\bmake\s)it(?=\s+and\b)", cues.text, re.I):
+        cues.pointer, cues.text = True, (cues.text[: m.start()] + cues.text[m.end():]).strip()
     if cues.pointed:
         cues.text = re.sub(rf"(?<![\w']){phrase(words['pointers'])}\s+", " ", cues.text, flags=re.I).strip()
     cues.text = re.sub(rf"(?<![\w']){phrase(words['fillers'])}(?![\w'])", " ", cues.text, flags=re.I)
