@@ -551,3 +551,19 @@ def test_an_adjective_from_a_columns_noun_describes_things_and_never_groups_by_i
     # the model cannot tell, never the answer by region
     read = ask("avg air time of the regional carriers")
     assert read.intent is None and "regional" in (read.reason or "") + " ".join(read.ignored_words), read
+
+
+@pytest.mark.parametrize("question", ["how many flights arrived more than an hour late",
+                                      "how many flights landed more than an hour late",
+                                      "how many flights got in more than an hour late"])
+def test_a_measure_phrase_split_by_its_comparison_may_be_said_in_other_words(ask, question):
+    # 'landed late', 'got in late': the thesaurus's words for 'arrived late', a synonym of the arrival delay
+    assert filters_of(intent_of(ask, question)) == {("arr_delay", ">", (60,))}
+
+
+@pytest.mark.parametrize("question", ["on-time % per carrier (on time = arrived less than 15 min late)",
+                                      "share of flights on time by carrier, on time meaning landed less than 15 min late"])
+def test_a_metric_redefined_by_a_condition_on_its_own_column_is_not_a_filter(ask, question):
+    # filtering to arrival delay < 15 and measuring on time the model's way answers another question
+    read = ask(question)
+    assert read.intent is None and "own condition on arrival delay" in read.reason, read

@@ -38,6 +38,8 @@ def refine(intent: StructuredIntent, state: "_State", model: SemanticModel,
            listing: bool = False) -> tuple[StructuredIntent, str | None]:
     words = _Words(state, model)
     intent = _restated_definition(intent, model)
+    if (redefined := _redefined(intent, model)) is not None:
+        return intent, redefined
     intent = _names_not_codes(intent, words, model, listing)
     intent = _narrowed_count(intent, words, model)
     intent = _previous_period(intent, words, model)
@@ -123,6 +125,31 @@ def _restated_definition(intent: StructuredIntent, model: SemanticModel) -> Stru
     kept = [f for f in intent.filters
             if _signature(f.field, dimension_filter(f.field, f.op, tuple(f.values)).condition) not in defined]
     return intent if len(kept) == len(intent.filters) else intent.model_copy(update={"filters": kept})
+
+
+def _redefined(intent: StructuredIntent, model: SemanticModel) -> str | None:
+    """'on-time % by carrier (on time = arrived less than 15 min late)': a condition on the very column a
+    metric's own condition is on, said otherwise, is the person's own definition of that metric, never a row
+    filter (which would keep only some rows and measure them the model's way). It cannot be applied yet, so
+    it is said, with the model's definition, and nothing is answered."""
+    if model.project is None or not intent.filters:
+        return None
+    for name in intent.metrics:
+        own = [f for f in _definition(model.project, name) if len(f.refs) == 1]
+        fields = {f.refs[0].name for f in own}
+        said = [f for f in intent.filters if f.field in fields and f.op in ("<", "<=", ">", ">=")]
+        if said:
+            metric = model.metric_by_name[name].label.lower()
+            column = _label_of(said[0].field, model)
+            return (f"You gave your own condition on {column} for {metric}. I can only count {metric} as the "
+                    f"model defines it, and using your condition as a filter would answer a different question, "
+                    f"so I did not answer. Ask without the condition for the model's {metric}.")
+    return None
+
+
+def _label_of(field: str, model: SemanticModel) -> str:
+    dim = model.dimension_by_name.get(field)
+    return dim.label if dim is not None else field
 
 
 def _signature(field: str, condition: exp.Expr) -> tuple[str, str]:

@@ -102,8 +102,9 @@ def read_comparisons(state: State, model: SemanticModel
                 i = max(span[-1], end) + 1
                 continue
             dim_name = (owned if len(owned) == 1 else numeric or [dim_name])[0]
-            if field_mention.start >= end:
-                dim_name = _split_synonym(state, span[0], field_mention, model) or dim_name
+            if field_mention.start >= end and (split := _split_synonym(state, span[0], field_mention, model)):
+                dim_name, said_before = split
+                state.consume(*said_before)  # 'landed' of 'landed more than 30 min late'
         elif unit is not None:
             candidates = [d.name for d in model.dimensions if d.kind == "numeric" and d.unit == unit[0]]
             # 'longer than 5 hours' compares a duration, not a delay: the comparative word narrows
@@ -248,13 +249,18 @@ def _aggregated_target(state: State, start: int, end: int, field: Mention | None
     return None
 
 
-def _split_synonym(state: State, start: int, after: Mention, model: SemanticModel) -> str | None:
-    """'arrived more than an hour late': a measure's synonym ('arrived late') split by the comparison."""
-    if start == 0:
-        return None
-    words = (state.tokens[start - 1].low, *words_of(state, after))
-    return next((d.name for d in model.dimensions if d.kind == "numeric"
-                 and any(phrase(s) == words for s in d.synonyms)), None)
+def _split_synonym(state: State, start: int, after: Mention, model: SemanticModel) -> tuple[str, list[int]] | None:
+    """'arrived more than an hour late': a measure's synonym ('arrived late', or a word for it: 'landed late',
+    'got in late') split by the comparison; the measure and the tokens said before the comparison."""
+    for size in (1, 2):
+        if start < size:
+            return None
+        words = (*(t.low for t in state.tokens[start - size:start]), *words_of(state, after))
+        found = next((d.name for d in model.dimensions if d.kind == "numeric"
+                      and any(phrase(s) == words for s in [*d.synonyms, *d.related])), None)
+        if found is not None:
+            return found, list(range(start - size, start))
+    return None
 
 
 def _exact_count_at(state: State, i: int, model: SemanticModel) -> list[int]:
