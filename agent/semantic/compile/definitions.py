@@ -53,6 +53,9 @@ class Definition(BaseModel):
     # the CASE that names each row's band, built from these and the column by `bands_sql`, never taken as given
     bands: list[str] = []
     column: str = ""  # the banded column's expression, over the table's rows (or a row they belong to)
+    # a condition on the day of the week of the table's own date ('weekends', 1 = Monday … 7 = Sunday): `expr`
+    # is built from these and the table's date by `weekday_condition`, never taken as given
+    weekdays: list[int] = []
 
 
 def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
@@ -235,6 +238,11 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
             if missing:
                 found.append(f"'{definition.label}' divides metrics the model does not have: {', '.join(map(str, missing))}.")
             continue
+        if definition.weekdays:  # rebuilt from the days said, over the table's own date
+            rebuilt = weekday_condition(model, definition.table, definition.weekdays, definition.label, definition.name)
+            if rebuilt is None or rebuilt.expr != definition.expr:
+                found.append(f"'{definition.label}' is a condition on days of the week I cannot read.")
+            continue
         if definition.kind == "bands":  # the CASE is rebuilt from the bands said, over one column the rows reach
             known_column = any(t == definition.table and k == "numeric" and e == definition.column
                                for entries in words.values() for t, e, k in entries)
@@ -314,6 +322,24 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
 
 
 _CACHE: dict[tuple[int, tuple[str, ...]], tuple[SemanticModel, SemanticModel]] = {}
+
+def weekday_condition(model: SemanticModel, table: str, weekdays: list[int], label: str,
+                      name: str) -> Definition | None:
+    """Whether each row's own date falls on these days of the week ('weekends vs weekdays': the rows grouped
+    by it), in the project's dialect; None when the table has no date of its own."""
+    from agent.semantic.compile.sqlgen import iso_weekday  # the renderer's weekday; sqlgen knows no definitions
+
+    spec = model.table_by_name.get(table)
+    dated = model.dimension_by_name.get(spec.agg_time) if spec is not None and spec.agg_time else None
+    own = next((s.expr for s in dated.sources if s.table == table and s.join is None), None) if dated else None
+    if own is None or not weekdays or not set(weekdays) <= set(range(1, 8)):
+        return None
+    dialect = model.project.dialect if model.project is not None else "duckdb"
+    day = iso_weekday(exp.cast(sqlglot.parse_one(own, read=dialect), "DATE"), dialect)
+    condition = exp.In(this=day, expressions=[exp.Literal.number(d) for d in sorted(set(weekdays))])
+    return Definition(name=name, label=label, table=table, kind="condition", expr=condition.sql(dialect=dialect),
+                      weekdays=sorted(set(weekdays)))
+
 
 def band_words() -> list[str]:
     """What people call the groups a number is cut into ('avg delay per band', 'how many in each bucket')."""

@@ -79,6 +79,11 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
             parts.append(f"{definition.label} = the different {definition.label} with {dividing}" if dividing else
                          f"{definition.label} = the different {definition.label} with rows that meet the conditions")
             continue
+        if definition.weekdays:  # 'weekend = Saturday, Sunday (by flight date)': the days, not the SQL
+            dated = model.table_by_name[definition.table].agg_time if definition.table in model.table_by_name else None
+            days = ", ".join(_WEEKDAYS[d - 1] for d in definition.weekdays)
+            parts.append(f"{definition.label} = {days}" + (f" (by {_dim(model, dated)})" if dated else ""))
+            continue
         if definition.kind == "measure" and _TIME_BETWEEN.fullmatch(definition.label):
             continue  # its label names both dates and the unit: 'average days from order date to shipped at'
         if definition.kind == "ratio":  # 'revenue per order': the two metrics it divides, by their labels

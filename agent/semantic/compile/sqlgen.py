@@ -58,6 +58,15 @@ class QueryError(AssistantError):
     code = "semantic_query"
 
 
+def iso_weekday(date: exp.Expr, dialect: str) -> exp.Expr:
+    """1 = Monday ... 7 = Sunday in every dialect (each spells it differently)."""
+    if dialect == "postgres":
+        return exp.Extract(this=exp.Var(this="ISODOW"), expression=date)
+    if dialect == "mysql":
+        return exp.Add(this=exp.Anonymous(this="WEEKDAY", expressions=[date]), expression=exp.Literal.number(1))
+    return exp.DayOfWeekIso(this=date)
+
+
 @dataclass(frozen=True)
 class GroupBy:
     name: str  # a dimension, 'entity__dimension', an entity, or 'metric_time'
@@ -359,12 +368,7 @@ class _Builder:
         return exp.Extract(this=exp.Var(this=part), expression=exp.cast(expr, "TIMESTAMP" if part == "HOUR" else "DATE"))
 
     def iso_weekday(self, date: exp.Expr) -> exp.Expr:
-        """1 = Monday ... 7 = Sunday in every dialect (each spells it differently)."""
-        if self.dialect == "postgres":
-            return exp.Extract(this=exp.Var(this="ISODOW"), expression=date)
-        if self.dialect == "mysql":
-            return exp.Add(this=exp.Anonymous(this="WEEKDAY", expressions=[date]), expression=exp.Literal.number(1))
-        return exp.DayOfWeekIso(this=date)
+        return iso_weekday(date, self.dialect)
 
     def shifted(self, expr: exp.Expr, offset: tuple[int, str] | None) -> exp.Expr:
         if offset is None:

@@ -17,6 +17,7 @@ from agent.semantic.compile.compiler import contrast_suffix
 from agent.semantic.compile.definitions import Definition, period_count
 from agent.semantic.compile.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter, base_table
 from agent.semantic.model.runtime import Metric, SemanticModel
+from agent.semantic.nlq.days_apart import days_beside
 
 ChartKind = str  # 'bar' | 'line' | 'none', as agent.charts.spec draws them; 'any': the one the shape calls for
 
@@ -265,6 +266,12 @@ def compare_periods(edited: Edited, time: TimeFilter, model: SemanticModel) -> E
     """Months beside months ('compare to February' after January): one row per month, both kept."""
     intent = edited.intent
     old = intent.time or TimeFilter()
+    if time.weekdays and old.weekdays and not (time.months or time.days or time.year or time.start):
+        # 'vs weekdays' after weekends: one row for the weekend days, one for the others
+        apart = days_beside(intent.model_copy(update={"time": old.model_copy(update={"weekdays": []})}),
+                            old.weekdays, time.weekdays, model)
+        if apart is not None:
+            return edited.then(*apart)
     if time.year is not None and not (time.months or time.days or time.start or time.relative or time.from_day):
         return _compare_years(edited, time.year, model)
     if not (time.months and (old.months or old.is_empty())):

@@ -24,7 +24,8 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.sqlgen import dimension_filter
 from agent.text.words import lemmas
 from agent.text.phrases import phrase
-from agent.semantic.nlq.parse.state import phrased
+from agent.semantic.nlq.days_apart import days_beside, days_named
+from agent.semantic.nlq.parse.state import mention_at, phrased
 from agent.semantic.spec.where import ParsedFilter
 
 if TYPE_CHECKING:  # the extractor's state: tokens, mentions, used token indexes, filter positions
@@ -330,6 +331,9 @@ def _value_sides(intent: StructuredIntent, words: _Words) -> _Sides | None:
 def _beside_the_rest(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
     """'average age of bakers who made the final vs everyone else': both groups side by side, one row
     each (grouped by the yes/no condition), when no ratio or difference is asked for."""
+    apart = _days_set_apart(intent, words, model)
+    if apart is not None:
+        return apart
     sides = _flag_sides(intent, words, model)
     if sides is None:
         return intent
@@ -337,6 +341,37 @@ def _beside_the_rest(intent: StructuredIntent, words: _Words, model: SemanticMod
     field = flagged.filters[0].field
     words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than")])
     return intent.model_copy(update={**rest, "dimensions": [*intent.dimensions, field]})
+
+
+_SET_AGAINST = {"vs", "versus", "against"}
+
+
+def _days_set_apart(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent | None:
+    """'avg dep delay at lga weekends vs weekdays', 'cancellations on saturdays vs the rest': the days said
+    first against the days said after (or every other day), one row each."""
+    if intent.time is None or not intent.time.weekdays:
+        return None
+    covered = words.covered()
+    at = next((i for i, w in enumerate(words.low) if w in _SET_AGAINST and i not in covered), None)
+    if at is None:
+        return None
+    others = [span for span in words.find("the_others") if span[0] <= at < span[1]]
+    after = at + 1 + (at + 1 < len(words.low) and words.low[at + 1] == "the")
+    second = days_named(words.low[after]) if after < len(words.low) else None
+    if second is None and not others:
+        return None
+    apart = days_beside(intent, intent.time.weekdays, second or [], model)
+    if apart is None:
+        return None
+    updated, _ = apart
+    if second is not None:  # 'weekdays' after 'vs' is the other side, not a grouping by day of the week
+        said = mention_at(words.state, after)
+        named = {e.name for e in said.of("dimension")} if said is not None and said.start == after else set()
+        updated = updated.model_copy(update={"dimensions": [d for d in updated.dimensions if d not in named]})
+        words.consume([(at, after + 1)])
+    else:
+        words.consume(others)
+    return updated
 
 
 def _flag_measured(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
