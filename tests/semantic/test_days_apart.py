@@ -59,3 +59,11 @@ def test_the_weekday_is_iso_in_every_dialect(dialect, spelt):
     from agent.semantic.compile.sqlgen import iso_weekday
 
     assert iso_weekday(exp.column("d"), dialect).sql(dialect=dialect).upper() == spelt
+
+
+def test_a_grouping_said_after_the_days_set_apart_splits_both(ask, model, values, warehouse):
+    previous = ask("avg dep delay at lga weekends vs weekdays").intent
+    split = read_follow_up(previous, "by carrier", model, values).edited
+    assert split is not None and split.intent.dimensions == ["weekend", "carrier"]
+    assert _rows(warehouse, compile_intent(split.intent, model).sql) == _rows(
+        warehouse, f"SELECT {WEEKEND}, carrier, avg(dep_delay) FROM flights WHERE origin = 'LGA' GROUP BY 1, 2")

@@ -707,11 +707,14 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
 
 def _only_compared(intent: StructuredIntent, model: SemanticModel) -> bool:
     """Is the reading grouped only by what it sets side by side: the values its condition lists ('JFK and
-    LGA', grouped by origin) or two periods of its calendar grain (January and February, by month)?"""
+    LGA', grouped by origin), two periods of its calendar grain (January and February, by month), or the rows
+    a condition of its own holds for against the rest ('weekends vs weekdays')?"""
     if not intent.dimensions:
         return False
+    conditions = {d.name for d in intent.definitions if d.kind == "condition"}
     for dim in intent.dimensions:
-        listed = any(f.field == dim and f.op == "in" and len(f.values) >= 2 for f in intent.filters)
+        listed = dim in conditions or any(f.field == dim and f.op == "in" and len(f.values) >= 2
+                                          for f in intent.filters)
         time = intent.time
         periods = {"month": len(time.months), "quarter": len({(m - 1) // 3 for m in time.months}),
                    "year": len(time.years)} if time is not None else {}
