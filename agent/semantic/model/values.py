@@ -88,7 +88,10 @@ class ValueIndex:
         if key not in self.latest and self.read_latest is not None:
             with _CACHE_LOCK:
                 if key not in self.latest:
-                    self.latest[key] = self.read_latest(table, dimension)
+                    try:
+                        self.latest[key] = self.read_latest(table, dimension)
+                    except DateUnread:  # the warehouse did not answer this time: asked again next time
+                        return None
         return self.latest.get(key)
 
     def earliest_date(self, table: str) -> date | None:
@@ -97,7 +100,10 @@ class ValueIndex:
         if table not in self.earliest and self.read_earliest is not None:
             with _CACHE_LOCK:
                 if table not in self.earliest:
-                    self.earliest[table] = self.read_earliest(table)
+                    try:
+                        self.earliest[table] = self.read_earliest(table)
+                    except DateUnread:
+                        return None
         return self.earliest.get(table)
 
     def containing(self, word: str) -> dict[str, list[str]]:
@@ -379,6 +385,11 @@ def _read_values(warehouse: Warehouse, model: SemanticModel, name: str, source: 
     return values
 
 
+class DateUnread(Exception):
+    """The warehouse did not answer a latest (or earliest) date this time (busy, slow): not known to be
+    missing, so not kept as missing."""
+
+
 def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimension: str | None, *,
                  first: bool = False) -> date | None:
     """The latest date of `table` (by `dimension`, else its own date); with `first`, the earliest."""
@@ -396,9 +407,9 @@ def _read_latest(warehouse: Warehouse, model: SemanticModel, table: str, dimensi
         # quoted as the engine reads names: a mixed-case table ('fit."checkIns"') is no lower-case one
         owner = warehouse.schema().reference(model.table_by_name[source.table].table, warehouse.dialect)
         result = warehouse.run(f'SELECT {"min" if first else "max"}(CAST({source.expr} AS DATE)) FROM {owner}', row_cap=1)
-    except AssistantError as exc:  # a question on 'last month' then says the latest date is unknown
+    except AssistantError as exc:  # a question on 'last month' then says the latest date is unknown, this time
         log.warning("could not read the latest date of %s: %s", table, exc)
-        return None
+        raise DateUnread(str(exc)) from exc
     value = result.rows[0][0] if result.rows else None
     if isinstance(value, datetime):
         return value.date()
