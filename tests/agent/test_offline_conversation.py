@@ -123,7 +123,7 @@ async def test_a_row_of_the_previous_answer_by_its_place(offline_assistant, sess
     last = await ask(offline_assistant, session, "how many flights went to the last one on that list")
     assert last.rows == [["SMF", 284]] and "SMF" in last.text
     airlines = await ask(offline_assistant, session, "which airlines fly it")
-    assert [row[0] for row in airlines.rows] == ["JetBlue Airways"]
+    assert [row[:2] for row in airlines.rows] == [["B6", "JetBlue Airways"]]  # the code beside its name
 
 
 async def test_the_second_one_of_a_ranking(offline_assistant, session):

@@ -82,7 +82,7 @@ def test_meaning_words_that_cannot_be_placed_are_declined(ask, question, word):
 def test_every_intent_has_a_reading(ask, model):
     intent = ask("which airlines had more than 20k flights out of EWR? names please").intent
     reading = compile_intent(intent, model).reason
-    assert reading.startswith("Number of flights by airline name") and "20000" in reading and "EWR" in reading
+    assert reading.startswith("Number of flights by carrier, airline name") and "20000" in reading and "EWR" in reading
 
 
 def test_a_grouping_nothing_names_is_not_dropped(ask):

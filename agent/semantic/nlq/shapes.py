@@ -187,7 +187,7 @@ def _names_not_codes(intent: StructuredIntent, words: _Words, model: SemanticMod
         return intent
     words.consume(spans)
     return intent.model_copy(update={
-        "dimensions": [swapped.get(d, d) for d in intent.dimensions],
+        "dimensions": [kept for d in intent.dimensions for kept in ((d, swapped[d]) if d in swapped else (d,))],
         "order_by": [OrderBy(field=swapped.get(o.field, o.field), descending=o.descending) for o in intent.order_by],
     })
 
