@@ -36,3 +36,12 @@ def test_a_value_of_two_roles_is_the_one_the_measure_reaches(model, values):
     read = extract_intent("avg temp at lga by month", model, values)
     assert read.intent is not None, read.reason
     assert [(f.field, f.values) for f in read.intent.filters] == [("origin", ["LGA"])]
+
+
+def test_a_noun_after_a_value_of_two_roles_says_which_role(model, values):
+    # 'departures' is a word of the origin's names only ('departure airport'); 'airport' is both roles' word
+    read = extract_intent("lga departures in may", model, values)
+    assert read.intent is not None, read.reason
+    assert [(f.field, f.values) for f in read.intent.filters] == [("origin", ["LGA"])]
+    asked = extract_intent("lga flights in may", model, values)
+    assert asked.intent is None and asked.ambiguous, asked

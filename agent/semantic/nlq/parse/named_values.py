@@ -309,8 +309,24 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
         cues = list(phrased(model.dimension_by_name[dim].value_cues))
         if cues and state.cue_before(mention.start, cues):
             return dim
+    if (role := _role_noun_after(state, mention, dims, model)) is not None:
+        return role
     in_thread = next((dim for dim in dims if dim in thread_fields), None)
     return in_thread or _of_the_things_said(state, dims, model) or _the_things_own_name(dims, model)
+
+
+def _role_noun_after(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str | None:
+    """'LGA departures', 'JFK arrivals': a noun right after the value that only one of the dimensions'
+    names says ('departure airport' for the origin, 'arrival airport' for the destination); words their
+    names share ('airport') tell nothing."""
+    if mention.end >= len(state.tokens):
+        return None
+    forms = noun_forms(state.tokens[mention.end].low)
+    words = {dim: {w for text in (d.label, *d.synonyms) for w in text.lower().split()} - STOPWORDS
+             for dim in dims if (d := model.dimension_by_name[dim])}
+    said = [dim for dim, own in words.items()
+            if forms & own and not any(forms & other for o, other in words.items() if o != dim)]
+    return said[0] if len(said) == 1 else None
 
 
 def _cued_elsewhere(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str | None:
