@@ -433,3 +433,29 @@ def test_it_ending_a_clause_points_at_the_previous_answer(message, pointer):
     from agent.semantic.nlq.dialogue_cues import find_cues
 
     assert find_cues(message).pointer is pointer
+
+
+def test_what_percent_of_them_after_a_count_is_the_share_that_meets_the_new_condition(model, values):
+    """'what % of them left late' after flights by carrier: each carrier's share of late departures over the
+    flights that departed, never the count narrowed to the known delays."""
+    counted = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"],
+                               filters=[{"field": "origin", "op": "=", "values": ["LGA"]}])
+    follow = read_follow_up(counted, "what % of them left late", model, values)
+    assert follow.edited is not None, follow
+    intent = follow.edited.intent
+    assert intent.metrics == [] and intent.contrast is not None and intent.contrast.kind == "share"
+    assert [(f.field, f.op) for f in intent.contrast.first.filters] == [("dep_delay", ">")]
+    assert ("dep_delay", "not_null") in {(f.field, f.op) for f in intent.filters}
+    again = read_follow_up(intent, "how many per month", model, values)
+    assert again.edited is not None, again
+    assert again.edited.intent.metrics == ["flight_count"] and again.edited.intent.contrast is None
+    assert [f.field for f in again.edited.intent.filters] == ["origin"]
+
+
+def test_a_share_of_rows_that_all_meet_its_condition_is_no_edit(model, values):
+    # 'the highest %, how many flights at ewr' after EWR's cancellation rates: 'at ewr' is no share (100%)
+    rates = StructuredIntent(metrics=["cancellation_rate"], dimensions=["carrier"],
+                             filters=[{"field": "origin", "op": "=", "values": ["EWR"]}])
+    follow = read_follow_up(rates, "that airline with the highest %, how many flights did it have at ewr in total",
+                            model, values)
+    assert follow.edited is None or follow.edited.intent.contrast is None, follow

@@ -439,6 +439,39 @@ def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
     return edited.then(updated, f"{new} instead of {old}")
 
 
+def set_share(edited: Edited, share: Contrast, model: SemanticModel) -> Edited:
+    """'what % of them left late' after a count: the share of the reading's rows that meet the message's
+    condition, in place of what it measured; a ranking ranks by the share now."""
+    intent = edited.intent
+    if intent.contrast == share:
+        return edited
+    field_name = f"{share.metric}__{contrast_suffix(share)}"
+    order = [o.model_copy(update={"field": field_name}) for o in intent.order_by]
+    updated = intent.model_copy(update={"metrics": [], "contrast": share, "order_by": order, "having": [],
+                                        "share_of_total": False})
+    metric = model.metric_by_name.get(share.metric)
+    things = metric.label.lower() if metric is not None else share.metric
+    condition = " and ".join(f"{_label(model, f.field)} {_compared(f)}" for f in share.first.filters)
+    old = ", ".join(model.metric_by_name[m].label.lower() if m in model.metric_by_name else m for m in intent.metrics)
+    return edited.then(updated, f"the share where {condition} instead of {old or things}")
+
+
+def count_instead_of_share(edited: Edited, model: SemanticModel) -> Edited:
+    """'how many per month' after 'what % of them left late': the rows themselves counted again, all of
+    them; the condition that made the share's rows known ('departure delay is known') goes with it."""
+    intent = edited.intent
+    share = intent.contrast
+    if share is None or share.kind != "share":
+        return edited
+    own = {f.field for f in share.first.filters}
+    filters = [f for f in intent.filters if not (f.op == "not_null" and f.field in own)]
+    order = [o.model_copy(update={"field": share.metric}) for o in intent.order_by]
+    updated = intent.model_copy(update={"metrics": [share.metric], "contrast": None, "filters": filters,
+                                        "order_by": order})
+    metric = model.metric_by_name.get(share.metric)
+    return edited.then(updated, f"{metric.label.lower() if metric else share.metric} instead of the share")
+
+
 def add_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
                 defined: Sequence[Definition] = ()) -> Edited:
     """Measure something more beside what the reading measures ('add humidity'); the order stays the first's."""

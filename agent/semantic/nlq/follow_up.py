@@ -603,6 +603,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         edited = edits.set_grouping(edited, role, model, add=False)
         extraction = extraction.model_copy(update={"ignored_words": [
             w for w in extraction.ignored_words if w.lower().rstrip("s") not in _role_words(role, model)]})
+    share = previous.contrast if previous.contrast is not None and previous.contrast.kind == "share" else None
+    if share is not None and edited.intent.contrast == share and not said_measure and asks_a_count(message):
+        edited = edits.count_instead_of_share(edited, model)  # 'how many per month' after 'what % left late'
     if agg is not None:
         switched = edits.switch_aggregation(edited, agg, model)
         if switched is None:
@@ -679,6 +682,16 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
         edited = edits.add_metrics(edited, metrics, model, found.definitions)
     elif said_measure and metrics and metrics != previous.metrics:
         edited = edits.set_metrics(edited, metrics, model, found.definitions)
+    elif not found.metrics and found.contrast is not None and found.contrast.kind == "share" \
+            and found.contrast.first.filters and previous.contrast is None \
+            and not all(f in previous.filters for f in found.contrast.first.filters):
+        # (a share of rows that all meet its condition, 'at EWR' of EWR's flights, would say 100%)
+        edited = edits.set_share(edited, found.contrast, model)  # 'what % of them left late' after a count
+        # the rows the share is taken over ('departure delay is known'): kept beside the share's own condition
+        over = [f for f in found.filters if any(f.field == c.field for c in found.contrast.first.filters)]
+        edited = Edited(edited.intent.model_copy(update={"filters": [*edited.intent.filters, *(
+            f for f in over if f not in edited.intent.filters)]}), edited.changes, edited.chart)
+        found = found.model_copy(update={"filters": [f for f in found.filters if f not in over]})
     # 'compare with LGA', 'LGA too', 'add February' after 'from JFK in January': both values, one row each
     beside = cues.compare or cues.add and not cues.replace
     for flt in found.filters:
