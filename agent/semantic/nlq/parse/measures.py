@@ -17,6 +17,25 @@ from agent.semantic.nlq.parse.groupings import COUNT_ASKS, name_of
 from agent.text.words import lemmas
 
 
+def _aggregate_of_the_things_number(state: State, mention: Mention, table: str, model: SemanticModel,
+                                    defined: list[Definition]) -> list[str] | None:
+    """'average satisfaction score', 'avg star rating': an aggregation said of things whose rows hold one number
+    of their own is that number aggregated, not the things counted. None when they hold none or several."""
+    before = mention_at(state, mention.start - 1) if mention.start else None
+    if before is None or before.used or before.end != mention.start or not before.has("agg") or plural(state, mention):
+        return None
+    own = [d.name for d in model.dimensions if d.kind == "numeric" and not d.identifier
+           and any(s.table == table and s.join is None for s in d.sources)]
+    if len(own) != 1:
+        return None
+    aggs = [before.of("agg")[0].name]
+    picked = metrics_for(own[0], aggs, model) or _defined_for(own[0], aggs, model, defined)
+    if not picked:
+        return None
+    before.used = mention.used = True
+    return picked
+
+
 def rankable(metrics: list[str], having: list[MetricFilter], model: SemanticModel) -> str:
     """What 'worst first' ranks when only conditions named measures ('routes with at least 2000
     flights and an average delay over 10 min'): the measured one, not the count."""
@@ -161,6 +180,9 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
         if mention.has("entity"):
             table = model.table_by_name[mention.of("entity")[0].name]
             after = state.tokens[mention.end].low if mention.end < len(state.tokens) else ""
+            if (measured := _aggregate_of_the_things_number(state, mention, table.name, model, defined)) is not None:
+                choices.append(measured)  # 'average satisfaction score' of survey answers holding one score
+                continue
             if conditioned and plural(state, mention) and after in {"with", "having", "that", "who", "which"}:
                 subjects.append(table.name)  # the groups the condition is checked on, not a count
                 mention.used = True
