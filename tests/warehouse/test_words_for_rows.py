@@ -18,6 +18,8 @@ CREATE TABLE plays (play_id INTEGER PRIMARY KEY, track_id INTEGER NOT NULL REFER
                     played_at TIMESTAMP NOT NULL);
 COMMENT ON TABLE plays IS 'One row per stream of a track';
 CREATE TABLE vehicles (vehicle_id INTEGER PRIMARY KEY, plate VARCHAR NOT NULL);
+CREATE TABLE support_tickets (ticket_id INTEGER PRIMARY KEY, opened_on DATE NOT NULL);
+INSERT INTO support_tickets VALUES (1, '2024-01-05'), (2, '2024-03-09'), (3, '2025-01-02');
 CREATE TABLE listeners (listener_id INTEGER PRIMARY KEY, username VARCHAR NOT NULL, signup_date DATE NOT NULL);
 INSERT INTO listeners VALUES (1, 'omar', '2023-05-01'), (2, 'lena', '2024-02-03'), (3, 'ana', '2024-07-09');
 INSERT INTO tracks VALUES (1, 'Runaway'), (2, 'Night Drive'), (3, 'Sol');
@@ -39,6 +41,8 @@ def music(tmp_path_factory):
     ("which song was streamed the most", "SELECT t.title, count(*) n FROM plays p JOIN tracks t USING (track_id) "
                                          "GROUP BY t.track_id, t.title ORDER BY n DESC LIMIT 1"),
     ("how many cars are there", "SELECT count(*) FROM vehicles"),
+    ("how many cases were opened in 2024", "SELECT count(*) FROM support_tickets WHERE year(opened_on) = 2024"),
+    ("# of tix in 2025", "SELECT count(*) FROM support_tickets WHERE year(opened_on) = 2025"),
     # 'signup date': to sign up is how each listener came, no condition; with a year, the date it is about
     ("how many listeners have signed up", "SELECT count(*) FROM listeners"),
     ("how many listeners signed up in 2024", "SELECT count(*) FROM listeners WHERE year(signup_date) = 2024"),
