@@ -42,7 +42,7 @@ class Definition(BaseModel):
     table: str  # the semantic model whose rows it reads
     kind: Literal["measure", "condition", "ratio", "filtered", "bands"]
     expr: str = ""  # SQL over that model's columns, in the project's dialect (measures and conditions)
-    agg: Literal["sum", "average", "min", "max", "count_distinct"] = "sum"
+    agg: Literal["sum", "average", "median", "min", "max", "count_distinct"] = "sum"
     numerator: str | None = None  # a ratio's metrics
     denominator: str | None = None
     where: list[Filter] = []  # a filtered count's conditions on its rows

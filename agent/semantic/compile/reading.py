@@ -96,7 +96,7 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
     return "; ".join(parts) + "."
 
 
-_TIME_BETWEEN = re.compile(r"(?:average|total|longest|shortest|maximum|minimum) (?:days|hours|minutes|weeks) from .+ to .+")
+_TIME_BETWEEN = re.compile(r"(?:average|median|total|longest|shortest|maximum|minimum) (?:days|hours|minutes|weeks) from .+ to .+")
 
 
 def _filtered(intent: StructuredIntent, metric: str) -> bool:

@@ -27,8 +27,8 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.text.vocabulary import english
 from agent.text.words import lemmas, noun_forms, split_name
 
-_AGG = r"(?:(?P<agg>average|avg|mean|typical|total|max|maximum|longest|min|minimum|shortest)\s+)?"
-_AGGS = {"total": "sum", "max": "max", "maximum": "max", "longest": "max", "min": "min", "minimum": "min",
+_AGG = r"(?:(?P<agg>average|avg|mean|typical|median|total|max|maximum|longest|min|minimum|shortest)\s+)?"
+_AGGS = {"median": "median", "total": "sum", "max": "max", "maximum": "max", "longest": "max", "min": "min", "minimum": "min",
          "shortest": "min"}
 _WORD = r"[a-z][a-z\-']*"
 _END = r"(?=\s*(?:[,?.;:)(]|$|\s(?:by|per|for|in|of|when|where|across|on|at|during|this|last|each|split|broken)\b))"
@@ -75,7 +75,7 @@ def read_durations(text: str, model: SemanticModel) -> tuple[str, list[Definitio
             ("hours" if start.timed or end.timed else "days")
         agg = _AGGS.get(said.agg or "", "average")
         name = f"{start.table}__{unit}_{_slug(start.expr)}_to_{_slug(end.expr)}"
-        words = {"sum": "total", "average": "average", "max": "longest", "min": "shortest"}[agg]
+        words = {"sum": "total", "average": "average", "median": "median", "max": "longest", "min": "shortest"}[agg]
         label = f"{words} {unit} from {start.label} to {end.label}"
         found.append(Definition(name=name if agg == "average" else f"{name}_{agg}", label=label, table=start.table,
                                 kind="measure", expr=duration_sql(start, end, unit, model.project.dialect), agg=agg))
