@@ -16,6 +16,7 @@ from agent.text.shorthand import spell_out
     ("gimme just the sql for that", "give me just the sql for that"),
     ("how did u get those numbers", "how did you get those numbers"),
     ("B6 & AA", "B6 and AA"),
+    ("how many reps on each team atm", "how many reps on each team at the moment"),
     ("just delta n american", "just delta and american"),
 ])
 def test_shorthand_is_spelled_out(typed, read):

@@ -33,6 +33,7 @@ from agent.semantic.nlq.parse import (
     none_flagged,
     none_with,
     not_real,
+    present,
     numbered,
     patterns,
     per_thing,
@@ -75,6 +76,7 @@ PASSES: list[Pass] = [
     assemble.assemble_pass,  # the StructuredIntent
     shapes.shapes_pass,  # names not codes, previous period, contrasts, counting groups
     not_real.not_real_pass,  # rows marked as tests or sandboxes are left out
+    present.present_pass,  # 'right now': only the rows marked as so at present
     coverage.coverage_pass,  # the reading must account for the question; its confidence
 ]
 
