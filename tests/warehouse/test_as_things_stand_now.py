@@ -17,6 +17,9 @@ COMMENT ON COLUMN agents.left_on IS 'last working day; NULL = still employed';
 CREATE TABLE trucks (truck_id INTEGER PRIMARY KEY, plate VARCHAR NOT NULL, sold_on DATE, scrapped_on DATE);
 COMMENT ON COLUMN trucks.sold_on IS 'NULL = still owned';
 COMMENT ON COLUMN trucks.scrapped_on IS 'NULL = still running';
+CREATE TABLE crews (crew_id INTEGER PRIMARY KEY, crew_name VARCHAR NOT NULL, disbanded_on DATE);
+COMMENT ON COLUMN crews.disbanded_on IS 'NULL while the crew is active';
+INSERT INTO crews VALUES (1, 'North', NULL), (2, 'South', '2023-06-30'), (3, 'East', NULL);
 INSERT INTO teams VALUES (1, 'Billing'), (2, 'Tech');
 INSERT INTO agents VALUES (1, 1, 'Ann Lee', NULL), (2, 1, 'Bob Ray', '2024-03-01'), (3, 2, 'Cat Oak', NULL),
                           (4, 2, 'Dan Fir', NULL);
@@ -35,6 +38,8 @@ def desk(tmp_path_factory):
     ("how many reps do we have on each team at the moment",
      "SELECT t.team_name, count(*) FROM agents a JOIN teams t USING (team_id) WHERE a.left_on IS NULL GROUP BY 1"),
     ("how many agents do we have", "SELECT count(*) FROM agents"),  # nothing said of now: every row
+    # 'NULL while the crew is active': a state said after the thing it is of
+    ("how many crews do we have right now", "SELECT count(*) FROM crews WHERE disbanded_on IS NULL"),
 ])
 def test_now_keeps_the_rows_so_at_present(desk, question, sql):
     assert_reads_as(desk, question, sql)
