@@ -128,6 +128,15 @@ def test_top_n_and_which(ask):
     assert several.limit is None and several.order_by[0].descending
 
 
+def test_a_number_after_each_of_the_counts_the_things_and_keeps_no_top_n(ask):
+    # 'each of the 3 nyc airports' names all of them: no top 3 that a later 'by month instead' would keep
+    each = intent_of(ask, "% of flights cancelled at each of the 3 nyc airports")
+    assert (each.dimensions, each.limit, each.order_by) == (["origin"], None, [])
+    assert intent_of(ask, "show the 10 routes with the most flights").limit == 10
+    # 'all 365 days' counts days, no set of things: the number is not read away as one
+    assert ask("avg flights per day for each airline, over all 365 days").intent is None
+
+
 def test_a_metric_is_chosen_by_what_it_can_reach(ask):
     # planes counted on their own table, or from flights when a flight field is asked about
     assert intent_of(ask, "How many planes have more than 200 seats?").metrics == ["plane_count"]

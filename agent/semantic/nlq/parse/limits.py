@@ -14,8 +14,9 @@ PER_GROUP_CUES = [("each",), ("every",), ("per",), ("for", "each"), ("for", "eve
                   ("in", "every"), ("within", "each"), ("at", "each")]
 
 
-def read_limit(state: State) -> tuple[int | None, bool]:
-    """'top 5', 'bottom 3', '5 busiest': how many groups to keep; and whether 'top' was said."""
+def read_limit(state: State, periods: frozenset[str] = frozenset()) -> tuple[int | None, bool]:
+    """'top 5', 'bottom 3', '5 busiest': how many groups to keep; and whether 'top' was said. `periods`: the words
+    of calendar periods ('all 365 days' counts days, which a per-day average divides by: no set of things)."""
     tokens = state.tokens
     for index, token in enumerate(tokens):
         if token.low in {"top", "bottom", "first"} and index + 1 < len(tokens):
@@ -31,6 +32,11 @@ def read_limit(state: State) -> tuple[int | None, bool]:
             state.consume(here.end)  # 'worst 5 airlines', 'highest 3': the ranking word says the order
             return int(count), False
         mention = mention_at(state, index + 1)
+        if token.number is not None and index not in state.used_tokens and mention is not None \
+                and (mention.has("dimension") or mention.has("entity")) and tokens[index + 1].low not in periods \
+                and _the_whole_set(state, index):
+            state.consume(index)  # 'each of the 3 nyc airports', 'all 3 airports': how many there are, no top 3
+            continue
         if token.number is not None and index not in state.used_tokens and mention is not None \
                 and (mention.has("dimension") or mention.has("entity")) and index > 0 and tokens[index - 1].low in WHICH:
             state.consume(index)  # "which 3 carriers ..."
@@ -51,6 +57,14 @@ def read_limit(state: State) -> tuple[int | None, bool]:
             state.consume(index)  # 'our 5 best-selling pizzas', 'the 3 most popular routes'
             return int(token.number), False
     return None, False
+
+
+_WHOLE_SET = [("each", "of", "the"), ("all", "of", "the"), ("every", "one", "of", "the"), ("all", "the"), ("all",)]
+
+
+def _the_whole_set(state: State, index: int) -> bool:
+    """A number said after 'each of the', 'all (of) the': it counts the things named, every one of them."""
+    return any(state.words_before(index, len(words)) == words for words in _WHOLE_SET)
 
 
 def _ranked_after(state: State, index: int) -> Mention | None:
@@ -74,5 +88,6 @@ def read_limit_per(state: State, mentions: dict[GroupKey, Mention | None], dimen
 
 
 def limits_pass(draft: Draft) -> Draft:
-    draft.limit, draft.top = read_limit(draft.state)
+    periods = frozenset(form for forms in draft.model.relative_grains.values() for form in forms)
+    draft.limit, draft.top = read_limit(draft.state, periods)
     return draft
