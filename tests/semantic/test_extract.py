@@ -576,3 +576,10 @@ def test_a_metric_redefined_by_a_condition_on_its_own_column_is_not_a_filter(ask
     # filtering to arrival delay < 15 and measuring on time the model's way answers another question
     read = ask(question)
     assert read.intent is None and "own condition on arrival delay" in read.reason, read
+
+
+def test_where_do_things_go_asks_for_the_places_a_to_cue_names(ask):
+    # 'where': places, by the one dimension a 'to' cue points at; never a bare count of the rows
+    went = intent_of(ask, "where do southwest flights go from ewr")
+    assert went.dimensions == ["dest"] and {f.field for f in went.filters} == {"carrier", "origin"}
+    assert intent_of(ask, "where do jetblue's flights go").dimensions == ["dest"]

@@ -450,6 +450,8 @@ def groupings_pass(draft: Draft) -> Draft:
         grouping = {(draft.year_column if key in ("year", "metric_time__year") else key): said
                     for key, said in grouping.items()}
     asked_who = _who(draft)
+    if not grouping and asked_who is None and (place := _where(draft)) is not None:
+        grouping[place] = None
     if not grouping and asked_who is None:
         grouping = _things_of_a_value(draft)
     if asked_who is not None and not grouping:  # 'who got star baker the most times?': the one, by name
@@ -465,6 +467,27 @@ def groupings_pass(draft: Draft) -> Draft:
     draft.grouping = {**draft.grouping, **{k: v for k, v in grouping.items() if k not in draft.grouping}}
     draft.ambiguous += ambiguous
     return draft
+
+
+def _where(draft: Draft) -> str | None:
+    """'Where do jetblue's flights go?' asks for places: the one dimension whose values a 'to' cue points at
+    (vocabulary shapes.place_question), or a 'from' cue when the question ends in it ('… come from'). None when
+    no single dimension is so cued: the word stays unread and is asked about."""
+    state, model = draft.state, draft.model
+    cues = model.shapes.get("place_cues", [])
+    if not state.tokens or state.tokens[0].low not in model.shapes.get("place_question", []) or len(cues) != 2:
+        return None
+    towards, away = cues
+    words = [t.low for t in state.tokens if t.low.isalpha()]
+    cue = away if words and words[-1] == away else towards
+    fixed = {f.field for f in draft.filters if f.op == "=" and len(f.values) == 1}
+    cued = [d.name for d in model.dimensions if cue in d.value_cues and d.name not in fixed]
+    if len(cued) != 1:
+        return None
+    state.consume(0)
+    if cue == away:
+        state.consume(max(i for i, t in enumerate(state.tokens) if t.low == cue))
+    return cued[0]
 
 
 def _who(draft: Draft) -> str | None:
