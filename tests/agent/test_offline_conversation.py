@@ -399,3 +399,12 @@ async def test_taking_the_reply_goes_on_from_the_answer_before(offline_assistant
     await ask(offline_assistant, session, "which of them fly the most to the moon base")
     edit = await ask(offline_assistant, session, "ok, just the top 3 then")
     assert edit.rows is not None and len(edit.rows) == 3
+
+
+async def test_for_each_with_nothing_before_it_to_point_at_is_asked_about(offline_assistant, session):
+    """'for each' points at the previous answer's rows: with none (the question before was not answered) the
+    message is asked about, not answered as one figure over everything."""
+    unread = await ask(offline_assistant, session, "which flights landed on the moon base")
+    assert not unread.rows
+    each = await ask(offline_assistant, session, "avg arr delay for each")
+    assert not each.rows and "no earlier answer" in (each.text or ""), each.text

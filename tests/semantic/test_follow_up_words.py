@@ -459,3 +459,13 @@ def test_a_share_of_rows_that_all_meet_its_condition_is_no_edit(model, values):
     follow = read_follow_up(rates, "that airline with the highest %, how many flights did it have at ewr in total",
                             model, values)
     assert follow.edited is None or follow.edited.intent.contrast is None, follow
+
+
+def test_a_figure_for_each_goes_beside_what_each_row_shows(model, values):
+    """'avg arr delay for each' after a count by carrier: 'for each' ending the message is each row shown, so
+    the new figure is added to them; it is never read as one number over all flights."""
+    by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
+    follow = read_follow_up(by_carrier, "avg arr delay for each", model, values)
+    assert follow.edited is not None
+    assert follow.edited.intent.metrics == ["flight_count", "avg_arr_delay"]
+    assert follow.edited.intent.dimensions == ["carrier"]

@@ -153,7 +153,10 @@ def find_cues(message: str) -> Cues:
     each = re.fullmatch(r"(?:(?:show|list|give)(?:\s+me)?\s+)?(?:every|each)\s+(\w+)", cues.text, re.I)
     if each:
         cues.every.append(each.group(1))
-    if cues.row is None and (m := has(cues.text, words["things"])):
+    if cues.row is None and (m := re.search(rf"(?<![\w']){phrase(words['things_at_end'])}$", cues.text, re.I)):
+        # a figure asked for each row shown goes beside what the rows show
+        cues.things, cues.add, cues.text = True, True, cues.text[: m.start()].strip() + " for each {things}"
+    elif cues.row is None and (m := has(cues.text, words["things"])):
         cues.things = True
         rest = re.sub(r"^\s*\d+(?![\w'])", "", cues.text[m.end():])  # 'which of those 3': the 3 are those
         cues.text = (cues.text[: m.start()] + " {things} " + rest).strip()
