@@ -66,6 +66,7 @@ def tokenize(text: str) -> list[Token]:
     text = _MONTH_SPAN.sub(r"\1 to \2", text)
     text = re.sub(r"(?<=[A-Za-z])\s*(?:->|\u2192)\s*(?=[A-Za-z])", " to ", text)  # 'jfk->lax': from one to the other
     text = re.sub(r"(?<=\d),(?=\d{3})", "", text)  # 1,000 -> 1000
+    text = re.sub(r"(?<=\w)\s+[+&]\s+(?=\w)", " and ", text)  # 'flights + avg delay': a list, as 'and' says
     text = or_more(text)
     tokens = []
     depth = [0] * (len(text) + 1)  # how many parentheses are open at each character

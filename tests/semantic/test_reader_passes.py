@@ -295,3 +295,12 @@ def test_which_thing_with_nothing_to_name_it_by_is_said_not_totalled(ask):
 def test_a_number_to_keep_with_nothing_to_rank_is_said_not_dropped(ask):
     said = ask("slowest 3?")  # three of what: no grouping to keep three of
     assert said.intent is None and "keep 3" in said.reason
+
+
+def test_things_listed_with_a_measure_are_counted_beside_it(read, ask):
+    # 'loans and avg late fee': the loans are a second figure, never only the rows the fee is averaged over
+    for question in ("loans and average late fee by genre", "average late fee + loans by genre"):
+        said = read(question).intent
+        assert said is not None and sorted(said.metrics) == ["late_fee_average", "loans"], (question, said.metrics)
+    assert ask("flights & avg dep delay per day").intent.metrics == ["flight_count", "avg_dep_delay"]
+    assert ask("avg dep delay for flights by carrier").intent.metrics == ["avg_dep_delay"]  # the rows, not a count

@@ -197,6 +197,10 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                     and not plural(state, mention):
                 mention.used = True  # 'patient visits': the last noun is what is counted, the first says whose
                 continue
+            if table.count_metric and plural(state, mention) and _listed_beside_a_measure(state, mention, model):
+                choices.append(with_other_tables([table.count_metric], model))  # 'flights and avg dep delay'
+                mention.used = True
+                continue
             if table.count_metric:
                 weak.append(with_other_tables([table.count_metric], model))
                 mention.used = True
@@ -239,6 +243,19 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
 
 
 _ROWS_CUES = frozenset({"for", "of", "among", "across", "on", "over"})
+
+
+def _listed_beside_a_measure(state: State, mention: Mention, model: SemanticModel) -> bool:
+    """'flights and avg dep delay per day', 'avg fare and bookings': things named in a list with a measure are
+    counted as one more measure, not only the rows the measure is taken over."""
+    def a_measure(other: Mention | None) -> bool:
+        return other is not None and other is not mention and (other.has("metric") or other.has("agg") or any(
+            model.dimension_by_name[e.name].kind == "numeric" for e in other.of("dimension")))
+    after = mention.end < len(state.tokens) and state.tokens[mention.end].low == "and" \
+        and a_measure(mention_at(state, mention.end + 1))
+    before = mention.start >= 2 and state.tokens[mention.start - 1].low == "and" \
+        and a_measure(mention_at(state, mention.start - 2))
+    return bool(after or before)
 
 
 def _said_as_a_count(state: State, mention: Mention) -> bool:
