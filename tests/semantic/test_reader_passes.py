@@ -304,3 +304,9 @@ def test_things_listed_with_a_measure_are_counted_beside_it(read, ask):
         assert said is not None and sorted(said.metrics) == ["late_fee_average", "loans"], (question, said.metrics)
     assert ask("flights & avg dep delay per day").intent.metrics == ["flight_count", "avg_dep_delay"]
     assert ask("avg dep delay for flights by carrier").intent.metrics == ["avg_dep_delay"]  # the rows, not a count
+
+
+def test_values_listed_before_their_owner_are_one_condition(ask):
+    # 'jfk and lga flights': the flights' origin is one of both; two conditions on one column hold for no row
+    said = ask("avg dep delay for jfk and lga flights").intent
+    assert said is not None and len(said.filters) == 1 and sorted(said.filters[0].values) == ["JFK", "LGA"]

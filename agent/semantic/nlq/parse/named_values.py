@@ -7,7 +7,7 @@ import re
 
 from agent.semantic.compile.intent import Filter
 from agent.semantic.model.runtime import Dimension, SemanticModel
-from agent.semantic.nlq.parse.groupings import asks_what_it_is, through
+from agent.semantic.nlq.parse.groupings import asks_what_it_is, own_column, through
 from agent.semantic.nlq.parse.lexicon import Entry, Mention
 from agent.semantic.nlq.parse.groupings import COUNT_ASKS
 from agent.semantic.nlq.parse.state import (
@@ -137,6 +137,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
         else:
             ambiguous.append(Ambiguity(text=mention_text(state, mention), options=dims, of_value=True))
     placed.sort(key=lambda item: item[0].start)
+    _one_column_one_filter(chosen, state, model)
     # an item of a list column: the rows whose list holds it, each item said ('with mushrooms and garlic': both)
     filters = [Filter(field=d, op="contains", values=[value]) for d, v in chosen.items() for value in v
                if _an_item(values, d, value)]
@@ -145,6 +146,21 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = misplaced + _unknown_values(state, model, values)
     return filters, unknown, _compared_dimensions(state, placed), ambiguous
+
+
+def _one_column_one_filter(chosen: dict[str, list[str]], state: State, model: SemanticModel) -> None:
+    """'jfk and lga flights': the owner said after the last value ('flight__origin') is whose column both
+    values are of; two conditions on one column, each requiring another value, would hold for no row."""
+    for qualified in [d for d in chosen if "__" in d]:
+        entity, _, base = qualified.rpartition("__")
+        table = next((t for t in model.table_by_name.values() if t.entity == entity), None)
+        if base not in chosen or table is None or own_column(table.name, base, model) != qualified:
+            continue
+        for value in chosen.pop(base):
+            if value not in chosen[qualified]:
+                chosen[qualified].insert(0, value)
+            if (base, str(value)) in state.positions:
+                state.positions.setdefault((qualified, str(value)), state.positions[(base, str(value))])
 
 
 def _different_things(values: ValueIndex, model: SemanticModel, dimension: str, said: list[str]) -> list[str]:
