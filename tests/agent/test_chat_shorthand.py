@@ -18,13 +18,16 @@ from agent.text.shorthand import spell_out
     ("B6 & AA", "B6 and AA"),
     ("how many reps on each team atm", "how many reps on each team at the moment"),
     ("just delta n american", "just delta and american"),
+    ("flights by # of engines", "flights by number of engines"),
+    ("# flights by carrier", "number of flights by carrier"),
 ])
 def test_shorthand_is_spelled_out(typed, read):
     assert spell_out(typed) == read
 
 
 @pytest.mark.parametrize("typed", ["top 100k", "user u1", "AT&T customers", "flights to W99", "price+tax",
-                                   "bookings with status N last week", "n flights"])
+                                   "bookings with status N last week", "n flights",
+                                   "the #1 carrier", "ticket #42"])
 def test_words_codes_and_numbers_stay_as_typed(typed):
     assert spell_out(typed) == typed
 
