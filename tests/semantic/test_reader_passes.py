@@ -310,3 +310,10 @@ def test_values_listed_before_their_owner_are_one_condition(ask):
     # 'jfk and lga flights': the flights' origin is one of both; two conditions on one column hold for no row
     said = ask("avg dep delay for jfk and lga flights").intent
     assert said is not None and len(said.filters) == 1 and sorted(said.filters[0].values) == ["JFK", "LGA"]
+
+
+def test_a_number_joined_to_a_measures_noun_describes_the_things(ask):
+    # '4 engine planes': planes whose number of engines is 4, never a question about engine types
+    said = ask("which carriers fly 4 engine planes").intent
+    assert said is not None and [(f.field, f.values) for f in said.filters] == [("engines", [4])]
+    assert [(f.field, f.values) for f in ask("how many flights on 2 seat planes").intent.filters] == [("seats", [2])]

@@ -64,6 +64,12 @@ def read_comparisons(state: State, model: SemanticModel
             filters.append(_compared(state, model, measure, op, values, span, unit, end if unit else None))
             i = end + 1
             continue
+        if op is None and (joined := _number_joined_to_a_measure(state, i, model)) is not None:
+            # 'the 4 engine ones', '2 seat planes': the number and the singular of a measure's word describe things
+            filters.append(_compared(state, model, joined, "=", [clean_number(tokens[i].number or 0)], [i, i + 1],
+                                     None, None))
+            i += 2
+            continue
         if op is None and (count := tokens[i].number) is not None and (exact := _exact_count_at(state, i, model)):
             op, values, span, end = "=", [count], exact, i + 1  # 'planes with 4 engines'
         if op is None:
@@ -290,6 +296,24 @@ def _exact_count_at(state: State, i: int, model: SemanticModel) -> list[int]:
             and is_numeric(said, model) and not said.used and i - 2 not in state.used_tokens:
         return [i - 1, i]
     return []
+
+
+def _number_joined_to_a_measure(state: State, i: int, model: SemanticModel) -> str | None:
+    """'4 engine planes', 'the 2 seat ones': a whole number, then a noun in the singular whose plural names
+    one numeric column ('engines'), then the things it describes: that column equals the number."""
+    tokens = state.tokens
+    if i + 2 >= len(tokens) or tokens[i].number is None or not float(tokens[i].number).is_integer() \
+            or i in state.used_tokens or not tokens[i + 1].low.isalpha():
+        return None
+    noun = tokens[i + 1].low
+    forms = noun_forms(noun) - {noun}
+    things = mention_at(state, i + 2)
+    if not forms or not (tokens[i + 2].low in {"one", "ones"} or things is not None and things.start == i + 2
+                         and things.has("entity")):
+        return None
+    named = [d.name for d in model.dimensions if d.kind == "numeric"
+             and forms & {text.lower() for text in (d.label, *d.synonyms)}]
+    return named[0] if len(named) == 1 else None
 
 
 # Words before a number joined to a noun that qualifies a measure ('a 5-star rating', 'how many 5 star ratings').
