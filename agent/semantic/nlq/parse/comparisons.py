@@ -302,8 +302,9 @@ def _number_joined_to_a_measure(state: State, i: int, model: SemanticModel) -> s
     """'4 engine planes', 'the 2 seat ones': a whole number, then a noun in the singular whose plural names
     one numeric column ('engines'), then the things it describes: that column equals the number."""
     tokens = state.tokens
-    if i + 2 >= len(tokens) or tokens[i].number is None or not float(tokens[i].number).is_integer() \
-            or i in state.used_tokens or not tokens[i + 1].low.isalpha():
+    number = tokens[i].number
+    if i + 2 >= len(tokens) or number is None or not number.is_integer() or i in state.used_tokens \
+            or not tokens[i + 1].low.isalpha():
         return None
     noun = tokens[i + 1].low
     forms = noun_forms(noun) - {noun}
