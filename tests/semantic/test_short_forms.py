@@ -16,6 +16,7 @@ from tests.support.small_warehouse import assert_reads_as, bootstrapped
     ("pu_dt", "pickup date/time", {"pu": "pickup", "dt": "date"}),  # two letters: the word in the same place
     ("ldw_ind", "Y = customer bought the loss damage waiver (LDW)", {"ldw": "loss damage waiver"}),
     ("br_rgn", "Branch regions", {"br": "branch", "rgn": "region"}),
+    ("dist", "Distributors that deliver our kegs", {"dist": "distributor"}),  # a word the dictionary lacks
 ])
 def test_a_short_form_is_read_from_its_comment(name, comment, expected):
     assert short_forms_in_comments([(name, comment)], {}) == expected
@@ -40,6 +41,9 @@ CREATE TABLE rntl (rntl_id INTEGER PRIMARY KEY, pu_br_cd VARCHAR NOT NULL REFERE
                    pu_dt TIMESTAMP NOT NULL);
 COMMENT ON TABLE rntl IS 'Rental agreements: one row per vehicle handed to a customer';
 COMMENT ON COLUMN rntl.pu_dt IS 'pickup date/time';
+CREATE TABLE dist (dist_id INTEGER PRIMARY KEY, dist_nm VARCHAR NOT NULL);
+COMMENT ON TABLE dist IS 'Distributors that deliver our vehicles to branches';
+INSERT INTO dist VALUES (1, 'Northway'), (2, 'Coastline');
 INSERT INTO branch VALUES ('BOS', 'Boston Logan', 'AP', 'Boston'), ('MIA', 'Miami Intl', 'AP', 'Miami'),
                           ('CAM', 'Cambridge', 'DT', 'Boston');
 INSERT INTO rntl VALUES (1, 'BOS', '2023-05-01 10:00'), (2, 'BOS', '2024-01-02 09:00'),
@@ -55,6 +59,11 @@ def rentals(tmp_path_factory):
 
 def test_a_table_named_by_a_short_form_is_asked_about_in_its_word(rentals):
     assert_reads_as(rentals, "how many rentals did we do in 2024", "SELECT count(*) FROM rntl WHERE year(pu_dt) = 2024")
+
+
+def test_a_tables_own_comment_explains_its_name_before_the_vocabulary(rentals):
+    # the vocabulary reads 'dist' as distance; the table's own comment says its rows are distributors
+    assert_reads_as(rentals, "how many distributors do we have", "SELECT count(*) FROM dist")
 
 
 def test_things_named_by_a_value_ending_in_their_word_are_listed(rentals):

@@ -196,8 +196,11 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         (dim.name, dim.description or "") for model in project.semantic_models for dim in model.dimensions]
     short = {**short_forms_in_comments(described, known), **known}  # the warehouse's own, then the vocabulary's
     for table in tables:  # 'cust acct' rows are customer accounts: 'how many accounts' counts them
+        # the table's own comment explains its own name first ('dist': 'Distributors that deliver our kegs', not the
+        # vocabulary's 'distance')
+        own = {**short, **short_forms_in_comments([(table["name"], table["description"])], {})}
         table["entity_words"] = list(dict.fromkeys(
-            [*table["entity_words"], *(expand_abbreviations(w, short) for w in table["entity_words"])]))
+            [*table["entity_words"], *(expand_abbreviations(w, own) for w in table["entity_words"])]))
     for entry in dimensions.values():
         said = _after_short_form(entry["label"], short)
         if said:  # read out in answers too: 'by market segment'

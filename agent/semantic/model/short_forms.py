@@ -15,7 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
-from agent.text.words import lemma, lemmas, split_name
+from agent.text.words import is_english, lemma, lemmas, split_name
 
 _WORD = re.compile(r"[a-z]+")
 
@@ -40,7 +40,8 @@ def _abbreviated(part: str, words: list[str], place: int | None) -> str | None:
     the word there."""
     candidates = words if place is None else words[place:place + 1]
     for word in candidates:
-        if len(word) > len(part) and word[0] == part[0] and _in_order(part, word) and lemmas(word):
+        # a dictionary word, or one English writes often that the dictionary lacks ('distributors')
+        if len(word) > len(part) and word[0] == part[0] and _in_order(part, word) and (lemmas(word) or is_english(word)):
             return (lemma(word, "NOUN") or (word,))[0]
     return None
 
