@@ -97,6 +97,17 @@ class TableRules:
                 return unit
         return None
 
+    def _minor_money(self, column: Column) -> dict[str, Any] | None:
+        """The currency's hundredths a money column is kept in: named so ('price_cents', 'amountMinor'), or said
+        so by its comment ('price paid in cents', 'in minor units')."""
+        said = set(words_of(column.name, self.prefix))
+        comment = column.comment.lower()
+        for unit in self.words["minor_money"]:
+            words = [str(w) for w in unit["words"]]
+            if said & set(words) or any(re.search(rf"\bin {w}\b", comment) for w in words):
+                return dict(unit)
+        return None
+
     def _amount_unit(self, said: str) -> tuple[str, str | None]:
         """An amount's words without a unit said last, and that unit ('weight kg' -> weight, kg)."""
         words = said.split()
@@ -349,6 +360,10 @@ class TableRules:
             if kind == "amount":
                 additive = any(w in column.name.lower() for w in self.words["net_measures"].get("additive", []))
                 bare, unit_said = self._amount_unit(said)
+                minor = self._minor_money(column)
+                if minor is not None:  # 'price_cents': the price in dollars, as people say money
+                    bare = " ".join(w for w in said.split() if w not in minor["words"]) or "amount"
+                    expr, unit_said = f"{expr} / {minor['divide_by']}.0", str(minor["in"])
                 for suffix, agg in (("total", "sum"), ("average", "average")):
                     named: dict[str, Any] = {} if unit_said is None else {
                         "label": f"{'Total' if agg == 'sum' else 'Average'} {bare}",
@@ -426,6 +441,8 @@ class TableRules:
             return
         price, column = prices[0]
         gross = f"{quote(quantity.name, self.dialect)} * {price}"
+        if (minor := self._minor_money(column)) is not None:  # a price in cents: the sales in dollars
+            gross = f"{gross} / {minor['divide_by']}.0"
         words = self.words["line_amount"]
         label = "sales" if not found else "gross sales"
         synonyms = words["synonyms"] if not found else ["gross sales", "gross revenue", "sales before discount"]
@@ -464,6 +481,9 @@ class TableRules:
             off = quote(deduction.name, self.dialect)
             fraction = (self.shape.key, deduction.name) in self.fractions
             expr = f"{gross} * (1 - {off})" if fraction else f"{gross} - {off}"
+            if (minor := self._minor_money(amount)) is not None:  # in cents: the net in dollars
+                expr = f"({expr}) / {minor['divide_by']}.0"
+                label = " ".join(w for w in label.split() if w not in minor["words"]) or label
             fields = {"amount": label, "word": amount_word, "deduction": deduction_word}
             synonyms = list(dict.fromkeys(s.format(**fields) for s in net["synonyms"]))
             bare = amount.name.lower().removeprefix(self.prefix)
