@@ -24,6 +24,7 @@ from agent.catalog.measures import TableRules
 from agent.catalog.naming import bootstrap_words, singular, slug, table_words, thing
 from agent.text.words import split_name
 from agent.catalog.references import References, Shape, find_references
+from agent.semantic.model.row_names import placeholder_description
 from agent.warehouse import Schema, TableInfo
 from agent.warehouse.base import quote
 
@@ -54,7 +55,7 @@ def bootstrap(schema: Schema, *, dialect: str, default_schema: str | None = None
     for key, shape in shapes.items():
         info = schema.info[key]
         rules = TableRules(schema, shape, shapes, dialect, fractions, profiles, used)
-        model: dict[str, Any] = {"name": shape.name, "description": info.comment or f"Bootstrapped from {key}."}
+        model: dict[str, Any] = {"name": shape.name, "description": info.comment or placeholder_description(key)}
         plain = info.name == info.name.lower() and re.fullmatch(r"[a-z_][a-z0-9_]*", info.name)
         if plain and (default_schema is None or info.schema == default_schema):
             model["model"] = f"ref('{info.name}')"

@@ -14,6 +14,7 @@ a dimension whose column a sum/average measure aggregates is numeric.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import replace
 from pathlib import Path
 from typing import Any
@@ -21,6 +22,7 @@ from typing import Any
 
 from agent.semantic.spec.dbt_load import read_project
 from agent.semantic.model.grounding import ground, metric_words
+from agent.semantic.model.row_names import row_names
 from agent.semantic.model.short_forms import short_forms_in_comments
 from agent.semantic.spec.dbt_spec import Dimension, Measure, MeasureInput
 from agent.semantic.spec.dbt_spec import Metric as DbtMetric
@@ -201,6 +203,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         own = {**short, **short_forms_in_comments([(table["name"], table["description"])], {})}
         table["entity_words"] = list(dict.fromkeys(
             [*table["entity_words"], *(expand_abbreviations(w, own) for w in table["entity_words"])]))
+    _add_described_row_names(tables, dimensions)
     for entry in dimensions.values():
         said = _after_short_form(entry["label"], short)
         if said:  # read out in answers too: 'by market segment'
@@ -273,7 +276,28 @@ def _money_named_by_its_rows(metrics: list[dict[str, Any]], tables: list[dict[st
         sums = [m for m in metrics if m.get("table") == table["name"] and m.get("agg") == "sum" and not m.get("filter")
                 and dimensions.get(m.get("measure") or "", {}).get("label", "").lower() in amounts]
         if said and len(sums) == 1:
-            sums[0]["synonyms"] = list(dict.fromkeys([*sums[0]["synonyms"], *sorted(said)]))
+            # the other words for that money ('spend', 'takings') name the amount too, not the rows
+            others = [str(w).lower() for group in thesaurus.get("synonyms") or [] if said & {str(w).lower() for w in group}
+                      for w in group]
+            sums[0]["synonyms"] = list(dict.fromkeys([*sums[0]["synonyms"], *sorted(said), *others]))
+
+
+def _add_described_row_names(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]]) -> None:
+    """'Depots, also called hubs': the names a table's comment gives its rows become its words too, unless they
+    are another table's (its own name or its comment's) or a column's: a name two things claim tells neither."""
+    described = {t["name"]: row_names(t["description"]) if t["entity_words"] else [] for t in tables}
+    claims = Counter(w for words in described.values() for w in set(words))
+    owned = {w for t in tables for w in t["entity_words"]} | {
+        form for d in dimensions.values() for text in (d["label"], *d["synonyms"]) for form in _noun_phrase_forms(text)}
+    for table in tables:
+        table["entity_words"] += [w for w in described[table["name"]]
+                                  if w not in owned and claims[w] == 1 and w not in table["entity_words"]]
+
+
+def _noun_phrase_forms(text: str) -> set[str]:
+    """'engines' -> {'engines', 'engine'}: a phrase with its last word in each of its forms."""
+    *rest, last = text.lower().split() or [""]
+    return {" ".join([*rest, form]) for form in {last, *noun_forms(last)}}
 
 
 def expand_abbreviations(label: str, short: dict[str, str]) -> str:

@@ -149,6 +149,7 @@ def _values_counted(draft: Draft) -> str | None:
 
 def metrics_pass(draft: Draft) -> Draft:
     model, state = draft.model, draft.state
+    _the_things_own(draft, model)
     mentions = dict(draft.grouping)
     # the date the question names must be reachable too ('episodes aired in 2015': where the air dates are)
     fields = list(draft.grouping) + [f.field for f in draft.filters] + ([draft.dated_by] if draft.dated_by else [])
@@ -190,6 +191,30 @@ def metrics_pass(draft: Draft) -> Draft:
     draft.dimensions = [key for key in grouping if isinstance(key, str)]  # every key, now the options are gone
     draft.grouping = {key: mentions.get(key) for key in draft.dimensions}
     return draft
+
+
+def _the_things_own(draft: Draft, model: SemanticModel) -> None:
+    """'customers in each region' where the customers' rows do not reach the region of the agents who sold to
+    them but do reach the 'region name' of their own state: the counted things' own is meant, not one reached
+    by counting them among other rows, so the grouping is changed to it."""
+    counted = draft.metric_choices[0] if len(draft.metric_choices) == 1 else []
+    tables = [model.metric_by_name[m].table for m in counted if m in model.metric_by_name]
+    table = next((t for t, m in zip(tables, counted) if t and model.table_by_name[t].count_metric == m), None)
+    if table is None:
+        return
+    for key in [k for k in draft.grouping if isinstance(k, str) and k in model.dimension_by_name]:
+        if model.resolve(key, table) is not None:
+            continue
+        said = model.dimension_by_name[key].label.lower().split()
+        own = [d.name for d in model.dimensions if d.name != key and d.kind == "categorical" and not d.identifier
+               and _holds_in_order(d.label.lower().split(), said) and model.resolve(d.name, table) is not None]
+        if len(own) == 1:
+            draft.grouping = {(own[0] if k == key else k): m for k, m in draft.grouping.items()}
+
+
+def _holds_in_order(words: list[str], said: list[str]) -> bool:
+    """'region name' holds 'region'; 'sales region' does too."""
+    return any(words[i:i + len(said)] == said for i in range(len(words) - len(said) + 1)) and words != said
 
 
 def _things_said_doing(draft: Draft, model: SemanticModel) -> list[str] | None:
