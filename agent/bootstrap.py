@@ -33,10 +33,10 @@ if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
     from langgraph.checkpoint.base import BaseCheckpointSaver
 
-    from agent.bounded_memory import BoundedInMemorySaver
     from agent.catalog import Catalog
     from agent.context import AgentContext
     from agent.policy.scope import Governance
+    from agent.session.memory import BoundedInMemorySaver
     from agent.tools.semantic import SemanticParse
 
 log = logging.getLogger(__name__)
@@ -286,7 +286,7 @@ def build_checkpointer(settings: Settings) -> BaseCheckpointSaver[Any]:
 
 def memory_checkpointer(settings: Settings) -> BoundedInMemorySaver:
     """Sessions in this process, bounded in number and idle time like Redis's."""
-    from agent.bounded_memory import BoundedInMemorySaver
+    from agent.session.memory import BoundedInMemorySaver
 
     return BoundedInMemorySaver(max_sessions=settings.memory_sessions_max, idle_ttl_s=settings.session_idle_ttl_s)
 

@@ -40,7 +40,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 QUESTION = "average arrival delay by carrier last month"
 WARM_UP = "number of flights by origin"
 ROOTS = ("agent", "bot")
-CHECKPOINTER = "agent.bounded_memory"
+CHECKPOINTER = "agent.session.memory"  # a module of agent.session
 
 
 def package(module: str) -> str | None:
@@ -190,7 +190,8 @@ def report(crossings: Crossings, top: int, functions: int) -> None:
     print(f"package crossings: {crossings.total} (of {crossings.calls} calls into project code)")
     # LangGraph calls the in-process checkpointer's serializer once per channel per checkpoint read or
     # write; with REDIS_URL set the same work is checkpoint_redis's, outside agent/ and not counted.
-    saver = sum(n for (_, target), n in crossings.pairs.items() if target == CHECKPOINTER)
+    saver = sum(n for names in crossings.functions.values() for name, n in names.items()
+                if name.split(" -> ")[1].startswith(CHECKPOINTER + "."))
     print(f"  of which {saver} into the in-process checkpointer ({CHECKPOINTER}: its serializer, per channel "
           f"of each checkpoint read or written); {crossings.total - saver} without")
     edges = sum(len(names) for names in crossings.functions.values())

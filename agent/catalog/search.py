@@ -151,9 +151,10 @@ class TableIndex:
 
     def rank(self, question: str) -> list[Scored]:
         question_words = list(dict.fromkeys(_table_terms(question)))
-        said = spans(phrase(question), self.phrase_width)  # each alias is looked up, not searched for
+        question_phrase = phrase(question)  # tokenized once, for the aliases and the glossary both
+        said = spans(question_phrase, self.phrase_width)  # each alias is looked up, not searched for
         raw_words = re.findall(r"[A-Za-z0-9]+", question)
-        matched_terms = matching_terms(self.glossary, question)
+        matched_terms = terms_said(self.glossary, question_phrase)
         results = []
         for name in self.order:
             entry = self.entries[name]
@@ -258,7 +259,11 @@ def _said_as(term: str, synonyms: tuple[str, ...]) -> tuple[tuple[str, ...], ...
 def matching_terms(glossary: list[GlossaryTerm], question: str) -> list[GlossaryTerm]:
     """Terms said in the question, in the order they appear; a term said inside a longer one
     ("delay" inside "departure delay") gives way to the longer, more specific term."""
-    question_phrase = phrase(question)
+    return terms_said(glossary, phrase(question))
+
+
+def terms_said(glossary: list[GlossaryTerm], question_phrase: tuple[str, ...]) -> list[GlossaryTerm]:
+    """`matching_terms` on a question already in phrase form."""
     spans: list[tuple[int, int, GlossaryTerm]] = []
     for term in glossary:
         best: tuple[int, int] | None = None

@@ -7,7 +7,13 @@ question is pending, who asked it, when it paused and the run's deadline are all
 that one reading: the session is the one owner of "a question waits for an answer" (the bot asks it
 through `Assistant.pending`, and keeps no flag of its own).
 
-Imports nothing heavy (no LangGraph at import time), like `agent.api`.
+The package holds a session's whole life in this process: `memory` keeps sessions when no REDIS_URL is
+set (bounded like Redis's, by idle time and number), `reads` has a turn read its checkpoint once, and this
+module says what a turn reads of it. The Redis saver is its own package (`checkpoint_redis`, knowing
+nothing of the agent).
+
+Imports nothing heavy (no LangGraph at import time), like `agent.api`; its submodules do, where the
+graph is built.
 """
 
 from __future__ import annotations

@@ -5,7 +5,7 @@ from __future__ import annotations
 import gc
 
 from agent.api import Assistant
-from agent.bounded_memory import BoundedInMemorySaver, Compressed
+from agent.session.memory import BoundedInMemorySaver, Compressed
 
 
 class Clock:

@@ -221,3 +221,24 @@ def test_a_phrase_is_among_the_questions_spans_exactly_when_it_is_said_in_it(wor
     from agent.text.stems import contains_phrase
 
     assert (needle in spans(words, len(needle) + extra)) == contains_phrase(words, needle)
+
+
+def test_a_search_puts_the_question_in_phrase_form_once(catalog):
+    """The table ranking's aliases and its glossary read the one phrase of the question (issue 23)."""
+    import sys
+
+    from agent.text.stems import phrase
+
+    phrased: list[str] = []
+
+    def hook(frame, event, arg):
+        if event == "call" and frame.f_code is phrase.__code__:
+            phrased.append(frame.f_locals["text"])
+
+    catalog.search("average arrival delay by carrier last month")
+    sys.setprofile(hook)
+    try:
+        catalog.search("average arrival delay by carrier last month")
+    finally:
+        sys.setprofile(None)
+    assert phrased == ["average arrival delay by carrier last month"]

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 import sqlglot.parser
 
-from agent.bounded_memory import BoundedInMemorySaver
+from agent.session.memory import BoundedInMemorySaver
 from agent.budget.cpu import CpuPool
 from agent.semantic.nlq import extract
 from agent.sql.checked import CheckedQueries

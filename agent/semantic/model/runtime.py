@@ -11,15 +11,16 @@ from __future__ import annotations
 
 import re
 from functools import cached_property
-from collections.abc import Iterable
-from typing import Any, Literal
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, Generic, Literal, TypeVar
 
 import sqlglot
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 from sqlglot import exp
 
 from agent.errors import AssistantError
-from agent.text.words import lemmas, noun_forms
+from agent.text.phrases import phrase
+from agent.text.words import inflections, lemmas, noun_forms, split_name
 from agent.warehouse import Schema
 
 Aggregation = Literal["avg", "median", "sum", "max", "min", "count"]
@@ -268,6 +269,38 @@ class SemanticModel(_Strict):
         return frozenset(word for text in texts for word in re.findall(r"[a-z]+", text.lower()))
 
     @cached_property
+    def phrases(self) -> "Said[tuple[str, ...]]":
+        """The model's own words in the reader's token form ('as of now' -> ('as', 'of', 'now')): its fixed
+        word lists made when first asked for, any other text of it when first named. The reader's passes
+        read them here on every question instead of tokenizing the same words again (issue 23)."""
+        return Said(phrase, [*self._word_lists(), *self._thing_names()])
+
+    @cached_property
+    def noun_phrases(self) -> "Said[frozenset[tuple[str, ...]]]":
+        """A text of the model as phrases with its last word in each of its noun forms ('flight' ->
+        flight, flights), made once per text."""
+        return Said(_noun_phrases, self._thing_names())
+
+    @cached_property
+    def name_words(self) -> "Said[str]":
+        """The words of one of the model's names ('departure_hour' -> 'departure hour'), split once per name."""
+        return Said(split_name)
+
+    def _word_lists(self) -> Iterator[str]:
+        """Every text of the model's fixed word lists: what a question's passes look for in it."""
+        yield from (text for texts in self.shapes.values() for text in texts)
+        ranking = self.ranking
+        for texts in (ranking.descending, ranking.ascending, ranking.implies_measure, ranking.counting, ranking.busy,
+                      self.distinct_words, self.relative_cues, self.relative_so_far, self.moving_holidays,
+                      self.meaning_words, self.context_words, *self.text_patterns.values()):
+            yield from texts
+
+    def _thing_names(self) -> Iterator[str]:
+        """What the model calls its things: each dimension's label and each table's words for its rows."""
+        yield from (dim.label for dim in self.dimensions)
+        yield from (word for table in self.tables for word in table.entity_words)
+
+    @cached_property
     def described_words(self) -> frozenset[str]:
         """Words of the descriptions and names of the warehouse's tables and columns: what the data set
         is about ('the menu', 'the catalog'), for the coverage rule's 'on the menu'."""
@@ -492,6 +525,26 @@ class SemanticModel(_Strict):
         """'metric_time__month' -> ('metric_time', 'month'): a time dimension at a grain."""
         base, _, grain = name.rpartition("__")
         return (base, grain) if base == "metric_time" and grain in TIME_GRAINS else None
+
+
+_Form = TypeVar("_Form")
+
+
+class Said(dict[str, _Form], Generic[_Form]):
+    """One form of each text asked for (`form(text)`), made once and kept. Keyed by the text alone, as the
+    form depends on nothing else: a copy of the model that shares it stays right."""
+
+    def __init__(self, form: Callable[[str], _Form], texts: Iterable[str] = ()) -> None:
+        super().__init__((text, form(text)) for text in texts)
+        self._form = form
+
+    def __missing__(self, text: str) -> _Form:
+        made = self[text] = self._form(text)
+        return made
+
+
+def _noun_phrases(text: str) -> frozenset[tuple[str, ...]]:
+    return frozenset(inflections(phrase(text)))
 
 
 class _Dimensions(dict[str, "Dimension"]):

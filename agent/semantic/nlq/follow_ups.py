@@ -9,8 +9,6 @@ from __future__ import annotations
 
 from agent.semantic.compile.intent import Filter, OrderBy, StructuredIntent, TimeFilter, base_table, validate_intent
 from agent.semantic.model.runtime import SemanticModel
-from agent.text.phrases import phrase
-from agent.text.words import inflections
 from agent.semantic.model.values import ValueIndex
 
 _MONTH_NAMES = ["January", "February", "March", "April", "May", "June", "July", "August", "September",
@@ -52,7 +50,7 @@ def follow_up_intents(
         dim_label = model.dimension_by_name[dim].label
         pairs.append((f"{label} by {dim_label}{suffix}",
                       StructuredIntent(metrics=[metric], dimensions=[dim], filters=filters, time=time)))
-        plural = " ".join(_plural(phrase(dim_label)))
+        plural = " ".join(_plural(dim_label, model))
         pairs.append((f"Top 5 {plural} by {label.lower()}{suffix}",
                       StructuredIntent(metrics=[metric], dimensions=[dim], filters=filters, time=time,
                                        order_by=[OrderBy(field=metric, descending=True)], limit=5)))
@@ -126,6 +124,7 @@ def _phrase_time(time: TimeFilter) -> str | None:
     return None
 
 
-def _plural(words: tuple[str, ...]) -> tuple[str, ...]:
-    forms = sorted(inflections(words), key=lambda f: (not f[-1].endswith("s"), f))
+def _plural(text: str, model: SemanticModel) -> tuple[str, ...]:
+    words = model.phrases[text]
+    forms = sorted(model.noun_phrases[text], key=lambda f: (not f[-1].endswith("s"), f))
     return forms[0] if not words[-1].endswith("s") else words

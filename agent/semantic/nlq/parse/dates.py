@@ -153,7 +153,7 @@ def _relative(state: State, model: SemanticModel, found: Dates) -> None:
         span = list(range(i, j + 1))
         if i > 0 and low[i - 1] in {"the", "in", "during", "for", "over"}:
             span.append(i - 1)
-        so_far = phrased(model.relative_so_far)
+        so_far = [model.phrases[w] for w in model.relative_so_far]
         span += next((list(range(j + 1, j + 1 + len(p))) for p in so_far if tuple(low[j + 1:j + 1 + len(p)]) == p), [])
         span += next((list(range(i - len(p), i)) for p in so_far if i >= len(p) and tuple(low[i - len(p):i]) == p), [])
         consume_with_mentions(state, span)

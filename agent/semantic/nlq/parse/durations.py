@@ -137,12 +137,12 @@ def time_columns(model: SemanticModel) -> list[TimeColumn]:
         for source in dim.sources:
             if source.join is not None or not re.fullmatch(r'"?[A-Za-z_]\w*"?', source.expr):
                 continue
-            said = {w for text in (dim.name, dim.label, source.expr) for w in split_name(text).split()} - suffixes
+            said = {w for text in (dim.name, dim.label, source.expr) for w in model.name_words[text].split()} - suffixes
             forms = set(said)
             for word in said:
                 forms.update(lemma for found_lemmas in lemmas(word).values() for lemma in found_lemmas)
             if said:
-                label = frozenset(split_name(dim.label).split()) - suffixes
+                label = frozenset(model.name_words[dim.label].split()) - suffixes
                 found.append(TimeColumn(source.table, source.expr, dim.label, frozenset(forms), label,
                                         model.has_times_of_day(source.table, dim.name)))
     return found

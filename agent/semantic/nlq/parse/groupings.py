@@ -20,7 +20,7 @@ from agent.semantic.nlq.parse.state import (
     words_of,
 )
 from agent.text.phrases import phrase
-from agent.text.words import inflections, lemmas, noun_forms
+from agent.text.words import lemmas, noun_forms
 from agent.semantic.nlq.parse.draft import Draft
 
 
@@ -33,8 +33,8 @@ def read_counted_dimensions(state: State, model: SemanticModel) -> tuple[list[st
     not answered as a grouping). 'The busiest routes' describes routes: not counted here."""
     metrics: list[str] = []
     missing: list[str] = []
-    counting = {phrase(w) for w in model.ranking.counting}
-    distinct = sorted((phrase(w) for w in model.distinct_words), key=len, reverse=True)
+    counting = {model.phrases[w] for w in model.ranking.counting}
+    distinct = sorted((model.phrases[w] for w in model.distinct_words), key=len, reverse=True)
     # 'unique destinations per carrier' counts them; 'average delay of distinct routes' is another
     # measure over them, which the model cannot say: left unplaced, so declined
     measured = any(m.has("metric") or m.has("agg") for m in state.mentions)
@@ -315,7 +315,7 @@ def drop_per_entity(grouping: dict[GroupKey, Mention | None], state: State, mode
     same_rows = [j.to_table for j in model.joins if j.from_table == table and spec.primary_key
                  and sorted(column for column, _ in j.keys) == sorted(spec.primary_key)]
     entity_words = {form for name in (table, *same_rows) for w in model.table_by_name[name].entity_words
-                    for form in inflections(phrase(w))}
+                    for form in model.noun_phrases[w]}
     result: list[GroupKey] = []
     for key, mention in grouping.items():
         # 'top 5 employees by income' ranks them too: the number of them is skipped like an article
@@ -345,7 +345,7 @@ def read_restated_grain(state: State, model: SemanticModel, table: str, grouping
     without them."""
     key = set(model.table_by_name[table].primary_key)
     restated: list[Mention] = []
-    distinct = sorted((phrase(w) for w in model.distinct_words), key=len, reverse=True)
+    distinct = sorted((model.phrases[w] for w in model.distinct_words), key=len, reverse=True)
     for mention in state.mentions:
         said = next((w for w in distinct if state.words_before(mention.start, len(w)) == w), ())
         dims = [e.name for e in mention.of("dimension")]
@@ -371,7 +371,7 @@ def read_counted_period(state: State, model: SemanticModel) -> str | None:
     if not any(t.agg_time for t in model.tables):
         return None
     periods = {form: grain for grain, forms in model.relative_grains.items() for form in forms if form.endswith("s")}
-    distinct = {phrase(w) for w in model.distinct_words}
+    distinct = {model.phrases[w] for w in model.distinct_words}
     for index, token in enumerate(state.tokens):
         grain = periods.get(token.low)
         if grain is None or index in state.used_tokens:

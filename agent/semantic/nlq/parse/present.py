@@ -8,14 +8,13 @@ from __future__ import annotations
 from agent.semantic.compile.filters import Filter
 from agent.semantic.compile.intent import validate_intent
 from agent.semantic.nlq.parse.draft import Draft
-from agent.text.phrases import phrase
 
 
 def present_pass(draft: Draft) -> Draft:
     assert draft.intent is not None
     state, model = draft.state, draft.model
     low = [t.low for t in state.tokens]
-    said = [(i, len(p)) for p in (phrase(w) for w in model.shapes.get("present_said", []))
+    said = [(i, len(p)) for p in (model.phrases[w] for w in model.shapes.get("present_said", []))
             for i in range(len(low) - len(p) + 1) if tuple(low[i:i + len(p)]) == p
             and not any(j in state.used_tokens for j in range(i, i + len(p)))]
     marks = set(model.shapes.get("present_marks", []))

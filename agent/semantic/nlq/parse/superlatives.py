@@ -9,13 +9,12 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.groupings import name_of
 from agent.semantic.nlq.parse.state import mention_at, phrased, plural, words_of
-from agent.text.phrases import phrase
 
 
 def superlatives_pass(draft: Draft) -> Draft:
     state, model = draft.state, draft.model
     implied = dict(zip(phrased(model.ranking.implies_measure), model.ranking.implies_measure.values()))
-    busy = {phrase(w) for w in model.ranking.busy}
+    busy = {model.phrases[w] for w in model.ranking.busy}
     for rank in state.mentions:
         measure = implied.get(words_of(state, rank)) if rank.has("rank") and not rank.used else None
         thing = mention_at(state, rank.end)
