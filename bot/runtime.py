@@ -24,6 +24,7 @@ from bot.slack_client import SlackWebClient, build_web_client
 from bot.user_groups import UserGroups
 from bot.store.state import InMemoryStateStore, StateStore
 from bot.delivery import PROGRESS_INTERVAL_S
+from bot.descriptors import reserve_descriptors
 from bot.metrics import BotMetrics
 from bot.slack_auth import SlackAuth
 from bot.turns import TurnRunner
@@ -46,6 +47,7 @@ class BotRuntime:
     _closers: list[Any] = field(default_factory=list)
 
     async def start(self) -> None:
+        reserve_descriptors()  # grown now, not by the sockets of the first burst while its acks wait (bot/descriptors.py)
         if isinstance(self.client, SlackWebClient):
             self.client.keep_connections = True  # closed again by shutdown
         await self.jobs.start()
