@@ -36,3 +36,9 @@ def test_an_amount_its_comment_says_is_in_cents_is_measured_in_dollars(shop):
 def test_sales_from_a_price_in_cents_are_in_dollars_without_the_void_lines(shop):
     assert_reads_as(shop, "sales by item", "SELECT item, sum(qty * unit_price_cents) / 100.0 FROM shop_sales "
                                            "WHERE NOT is_void GROUP BY item")
+
+
+def test_the_unit_asked_with_a_polite_word_after_it_is_read(shop):
+    # 'in dollars pls': the unit the answer is wanted in, which the measure is kept in; 'pls' asks nothing
+    assert_reads_as(shop, "sales by item in dollars pls", "SELECT item, sum(qty * unit_price_cents) / 100.0 "
+                                                          "FROM shop_sales WHERE NOT is_void GROUP BY item")

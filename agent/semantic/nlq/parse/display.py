@@ -20,12 +20,14 @@ def display_unit_pass(draft: Draft) -> Draft:
     # 'how much did billings grow …, in percent?': a change asked in percent is a % change, no unit of the data
     changing = {w for text in draft.model.shapes.get("difference", []) for w in [text.lower()] if " " not in w}
     in_percent_is_a_change = any(t.low in changing for t in tokens)
+    fillers = set(draft.model.coverage.get("fillers", []))  # 'in dollars pls'
     for i in range(len(tokens) - 1):
         word = tokens[i + 1].low
         if word in ("percent", "percentage", "%") and in_percent_is_a_change:
             continue
         if tokens[i].low == "in" and word in units and (i + 2 == len(tokens) or not tokens[i + 2].low.isalpha()
-                                                         or tokens[i + 2].low in ("for", "by", "per", "and", "of")):
+                                                         or tokens[i + 2].low in ("for", "by", "per", "and", "of")
+                                                         or tokens[i + 2].low in fillers):
             draft.display_unit = word
             consume_with_mentions(draft.state, [i, i + 1])  # 'in hours' is no hour of the day
             return draft
