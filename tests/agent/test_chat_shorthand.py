@@ -20,6 +20,7 @@ from agent.text.shorthand import spell_out
     ("just delta n american", "just delta and american"),
     ("flights by # of engines", "flights by number of engines"),
     ("# flights by carrier", "number of flights by carrier"),
+    ("avg dep delay by sched hour", "avg dep delay by scheduled hour"),
 ])
 def test_shorthand_is_spelled_out(typed, read):
     assert spell_out(typed) == read

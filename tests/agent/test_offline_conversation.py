@@ -408,3 +408,13 @@ async def test_for_each_with_nothing_before_it_to_point_at_is_asked_about(offlin
     assert not unread.rows
     each = await ask(offline_assistant, session, "avg arr delay for each")
     assert not each.rows and "no earlier answer" in (each.text or ""), each.text
+
+
+async def test_a_share_regrouped_by_the_scheduled_hour_stays_that_share(offline_assistant, session):
+    # 'hour' is the scheduled departure hour: 'by sched hour of day' edits the share of all flights, never
+    # re-reads it as a share of only the flights with a delay
+    await ask(offline_assistant, session, "how many flights left more than an hour late")
+    share = await ask(offline_assistant, session, "what % is that")
+    by_hour = await ask(offline_assistant, session, "by sched hour of day")
+    assert by_hour.rows and "Same as before" in (by_hour.text or "") and "is known" not in (by_hour.text or ""), by_hour.text
+    assert share.rows and abs(share.rows[0][-1] - 7.89) < 0.01
