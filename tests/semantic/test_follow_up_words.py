@@ -465,7 +465,8 @@ def test_a_figure_for_each_goes_beside_what_each_row_shows(model, values):
     """'avg arr delay for each' after a count by carrier: 'for each' ending the message is each row shown, so
     the new figure is added to them; it is never read as one number over all flights."""
     by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
-    follow = read_follow_up(by_carrier, "avg arr delay for each", model, values)
-    assert follow.edited is not None
-    assert follow.edited.intent.metrics == ["flight_count", "avg_arr_delay"]
-    assert follow.edited.intent.dimensions == ["carrier"]
+    for message in ("avg arr delay for each", "avg arr delay for each of them"):
+        follow = read_follow_up(by_carrier, message, model, values)
+        assert follow.edited is not None, message
+        assert follow.edited.intent.metrics == ["flight_count", "avg_arr_delay"], message
+        assert follow.edited.intent.dimensions == ["carrier"], message

@@ -160,6 +160,8 @@ def find_cues(message: str) -> Cues:
         cues.things = True
         rest = re.sub(r"^\s*\d+(?![\w'])", "", cues.text[m.end():])  # 'which of those 3': the 3 are those
         cues.text = (cues.text[: m.start()] + " {things} " + rest).strip()
+        # 'avg arr delay for each of them': a figure for each row shown goes beside what the rows show
+        cues.add = cues.add or bool(re.search(r"(?<![\w'])each\s+\{things\}", cues.text, re.I))
     # 'there' at the end or before a time, not 'were there': a place pointed at
     if m := re.search(_PLACE_POINTER.format(phrase(words["place_pointers"])), cues.text, re.I):
         cues.pointer, cues.place, cues.text = True, True, _cut(cues.text, m)
