@@ -317,3 +317,10 @@ def test_a_number_joined_to_a_measures_noun_describes_the_things(ask):
     said = ask("which carriers fly 4 engine planes").intent
     assert said is not None and [(f.field, f.values) for f in said.filters] == [("engines", [4])]
     assert [(f.field, f.values) for f in ask("how many flights on 2 seat planes").intent.filters] == [("seats", [2])]
+
+
+def test_another_form_of_a_measures_word_before_its_last_words_names_it(ask):
+    # 'depart delay' is the departure delay, 'arrive delay' the arrival delay: 'avg' then averages it
+    assert ask("avg depart delay at ewr").intent.metrics == ["avg_dep_delay"]
+    assert ask("avg arrive delay by carrier").intent.metrics == ["avg_arr_delay"]
+    assert ask("avg weird delay by carrier").intent is None  # no measure's word: still asked about

@@ -5,7 +5,8 @@ from __future__ import annotations
 
 from agent.semantic.nlq.parse.comparisons import split_units
 from agent.semantic.nlq.parse.draft import Draft
-from agent.semantic.nlq.parse.lexicon import lexicon_for
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.nlq.parse.lexicon import Entry, lexicon_for
 from agent.semantic.nlq.parse.state import State
 from agent.text.phrases import STOPWORDS, tokenize
 
@@ -14,4 +15,27 @@ def tokens_pass(draft: Draft) -> Draft:
     draft.tokens = split_units(tokenize(draft.question), draft.model.unit_words)
     draft.state = State(draft.tokens, lexicon_for(draft.model, draft.values).match(draft.tokens),
                         function_words=STOPWORDS | draft.model.function_words)
+    _verb_form_before_a_measure(draft.state, draft.model)
     return draft
+
+
+def _verb_form_before_a_measure(state: State, model: SemanticModel) -> None:
+    """'avg depart delay', 'arrive delay': a word said right before a measure's last words, in another form
+    of the word its label has there (the same first five letters: 'depart' for 'departure'), names that
+    measure; the mention takes the word in. Only where one measure fits."""
+    for mention in list(state.mentions):
+        if mention.start == 0 or not mention.has("dimension"):
+            continue
+        word = state.tokens[mention.start - 1].low
+        if len(word) < 5 or not word.isalpha() or word in STOPWORDS \
+                or any(m.start <= mention.start - 1 < m.end for m in state.mentions):
+            continue
+        said = [t.low for t in state.tokens[mention.start:mention.end]]
+        fits = {d.name for d in model.dimensions if d.kind == "numeric"
+                for text in (d.label, *d.synonyms) if (label := text.lower().split())[-len(said):] == said
+                and len(label) == len(said) + 1 and label[0] != word and label[0][:5] == word[:5]}
+        if len(fits) == 1:
+            name = fits.pop()
+            words = (word, *said)
+            mention.start -= 1
+            mention.entries = [Entry(words=words, kind="dimension", payload=name)]
