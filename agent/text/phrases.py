@@ -57,8 +57,11 @@ _MONTH_SPAN = re.compile(rf"\b({_MONTH_NAME})\s*[-\u2013]\s*({_MONTH_NAME})\b", 
 
 
 def or_more(text: str) -> str:
-    """'30+ min late', '300+ seats': a number then '+' is that number or more, never an addition ('2 + 2')."""
-    return re.sub(r"(?<=\d)\+(?=\s*[A-Za-z]|\s*$)", " or more", text)
+    """'30+ min late', '300+ seats', '1h+ late': a number (and its unit) then '+' is that much or more, never an
+    addition ('2 + 2')."""
+    # '1h+ late' reads as '1 or more h late', the unit after the comparison as in '60+ min late'
+    return re.sub(r"(?<=\d)([A-Za-z]{0,4})\+(?=\s*[A-Za-z]|\s*$)",
+                  lambda m: " or more" + (" " + m.group(1) if m.group(1) else ""), text)
 
 
 def tokenize(text: str) -> list[Token]:

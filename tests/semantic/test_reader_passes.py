@@ -324,3 +324,9 @@ def test_another_form_of_a_measures_word_before_its_last_words_names_it(ask):
     assert ask("avg depart delay at ewr").intent.metrics == ["avg_dep_delay"]
     assert ask("avg arrive delay by carrier").intent.metrics == ["avg_arr_delay"]
     assert ask("avg weird delay by carrier").intent is None  # no measure's word: still asked about
+
+
+def test_a_number_with_its_unit_then_plus_is_that_much_or_more(ask):
+    said = ask("share of departures leaving 1h+ late, per airport").intent
+    assert said is not None and said.contrast is not None
+    assert [(f.field, f.op, f.values) for f in said.contrast.first.filters] == [("dep_delay", ">=", [60])]
