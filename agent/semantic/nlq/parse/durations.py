@@ -10,8 +10,9 @@ between two dates (or times) of one row, or of two rows one of which points at t
   later reversal or a second instalment is not another wait), and a delivery not paid yet has no duration.
   When the start's row points at the end's (boxes and their shipment), that end is the one row's date.
   Two tables that only point at a third (boxes and claims of one shipment) pair no row with another: asked;
-- 'first response time', 'time to close a ticket', 'how long does it take to close a case': from the
-  row's start (its opening, creation, start…) to the date the event names;
+- 'first response time', 'time to close a ticket', 'how long does it take to close a case', 'how many
+  days does it take to close a dispute': from the row's start (its opening, creation, start…) to the date
+  the event names;
 - 'outage length', 'length of stay', 'how long do subscriptions last': from the start to the end of
   the row's own span (start/end, opened/closed, check in/check out: the vocabulary's `durations.spans`).
 
@@ -187,10 +188,11 @@ def _phrases(text: str) -> list[Said]:
     event_time = re.compile(rf"{_AGG}(?P<b>(?:{_WORD}\s+)?{_WORD})\s+(?:time|times){_END}")
     for m in event_time.finditer(low):
         found.append(Said(m.start(), m.end(), m.group("agg"), None, [], m.group("b").split(), []))
-    time_to = re.compile(rf"(?:{_AGG}time\s+(?:it\s+takes?\s+(?:us\s+|them\s+)?)?to|how\s+long\s+(?:does|do|did)\s+it\s+"
-                         rf"take\s+(?:us\s+|them\s+|you\s+)?to)\s+(?P<b>{_WORD})(?:\s+(?:a|an|the|our)?\s*(?P<t>{_WORD}))?")
-    for m in time_to.finditer(low):
-        found.append(Said(m.start(), m.end(), m.group("agg"), None, [], [m.group("b")],
+    time_to = re.compile(rf"(?:{_AGG}time\s+(?:it\s+takes?\s+(?:us\s+|them\s+)?)?to|how\s+(?:long|many\s+(?P<unit>{units}))"
+                         rf"\s+(?:on\s+(?:average|avg)\s+)?(?:does|do|did)\s+it\s+take\s+(?:us\s+|them\s+|you\s+)?to)"
+                         rf"\s+(?P<b>{_WORD})(?:\s+(?:a|an|the|our)?\s*(?P<t>{_WORD}))?")
+    for m in time_to.finditer(low):  # 'how many days on average does it take to close a dispute' too
+        found.append(Said(m.start(), m.end(), m.group("agg"), m.group("unit"), [], [m.group("b")],
                           [m.group("t")] if m.group("t") else []))
     span = re.compile(rf"{_AGG}(?:(?P<t>{_WORD})\s+)?(?:length|duration)(?:\s+of\s+(?:a\s+|the\s+)?(?P<u>{_WORD}))?")
     for m in span.finditer(low):
