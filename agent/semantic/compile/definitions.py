@@ -22,6 +22,7 @@ from sqlglot import exp
 
 from agent.semantic.spec.dbt_spec import Dimension, Measure, MeasureInput, Metric, MetricInput, Project
 from agent.semantic.compile.filters import Filter
+from agent.semantic.compile.first_end import FIRST_END, FirstEnd, first_end_problems, first_end_sql
 from agent.semantic.model.layer import extended
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.related import Related, related_problems, related_sql
@@ -56,6 +57,9 @@ class Definition(BaseModel):
     # a condition on the day of the week of the table's own date ('weekends', 1 = Monday … 7 = Sunday): `expr`
     # is built from these and the table's date by `weekday_condition`, never taken as given
     weekdays: list[int] = []
+    # a measure reading the first date of the rows that point at each of its rows ('days between a delivery and
+    # its payment'): `expr` names that date as a column under FIRST_END, read as a subquery built from this
+    first_end: FirstEnd | None = None
 
 
 def column_words(model: SemanticModel) -> dict[str, list[tuple[str, str, str]]]:
@@ -238,6 +242,12 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
             if missing:
                 found.append(f"'{definition.label}' divides metrics the model does not have: {', '.join(map(str, missing))}.")
             continue
+        if definition.first_end is not None:
+            problems = first_end_problems(definition.label, definition.table, definition.first_end, model) \
+                if definition.kind == "measure" else [f"'{definition.label}' reads a date of related rows, so it is a measure."]
+            if problems:
+                found += problems
+                continue
         if definition.weekdays:  # rebuilt from the days said, over the table's own date
             rebuilt = weekday_condition(model, definition.table, definition.weekdays, definition.label, definition.name)
             if rebuilt is None or rebuilt.expr != definition.expr:
@@ -261,7 +271,10 @@ def problems_of(definitions: list[Definition], model: SemanticModel) -> list[str
             continue
         allowed = _ALLOWED + (exp.DateDiff, exp.TimestampDiff, exp.Var, exp.Cast, exp.DataType, exp.Extract, exp.Interval,
                               exp.Sub)
-        def known(column: exp.Column, table: str = definition.table) -> bool:
+        def known(column: exp.Column, table: str = definition.table,
+                  first_end: FirstEnd | None = definition.first_end) -> bool:
+            if first_end is not None and column.table == FIRST_END:
+                return column.name.lower() == first_end.column.strip('"').lower()
             if column.table:  # by way of an entity: a table its rows belong to
                 path = column.table.split("__")
                 target = model.table_of_entity(path[-1])
@@ -282,7 +295,8 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
     """`model` with the definitions added (a copy; cached per model and definitions)."""
     definitions = [d for d in definitions if d.name not in model.metric_by_name
                    and d.name not in {dim.name for dim in model.dimensions}  # a model extended already
-                   and (d.related is None or not related_problems(d.label, d.table, d.related, model))]
+                   and (d.related is None or not related_problems(d.label, d.table, d.related, model))
+                   and (d.first_end is None or not first_end_problems(d.label, d.table, d.first_end, model))]
     if not definitions or model.project is None:
         return model
     key = (id(model), tuple(d.model_dump_json() for d in definitions))
@@ -296,7 +310,8 @@ def with_definitions(model: SemanticModel, definitions: list[Definition]) -> Sem
         if not mine:
             models.append(semantic_model)
             continue
-        measures = tuple(Measure(name=d.name, agg=d.agg, expr=d.expr, label=d.label,
+        measures = tuple(Measure(name=d.name, agg=d.agg, label=d.label,
+                                 expr=first_end_sql(d.expr, d.table, d.first_end, model) if d.first_end else d.expr,
                                  agg_time_dimension=semantic_model.agg_time_dimension)
                          for d in mine if d.kind == "measure")
         measures += tuple(Measure(name=d.name, agg="sum_boolean", expr=_condition_sql(d, model), label=d.label,

@@ -1,10 +1,18 @@
 """Before the passes: how long something took, said the ways people say it, as a measure of the time
-between two dates (or times) of one row.
+between two dates (or times) of one row, or of two rows one of which points at the other.
 
 - 'avg days from order to ship', 'hours between opened and resolved': each end named by an event
-  word of a date column ('ship' for `shipped_at`, 'payment' for `paid_on`);
-- 'first response time', 'time to close a ticket', 'how long does it take to close a case': from the
-  row's start (its opening, creation, start…) to the date the event names;
+  word of a date column ('ship' for `shipped_at`, 'payment' for `paid_on`), or the start by a thing's
+  name alone when its rows have one date of their making ('from invoice': its issue date);
+- 'days between a delivery and its payment', when no one table holds both dates: the start on one table,
+  the end on a table linked to it directly. The measure is on the start's rows, one duration per start: an
+  analyst asking how long deliveries wait for payment means each delivery once, to its first payment (a
+  later reversal or a second instalment is not another wait), and a delivery not paid yet has no duration.
+  When the start's row points at the end's (boxes and their shipment), that end is the one row's date.
+  Two tables that only point at a third (boxes and claims of one shipment) pair no row with another: asked;
+- 'first response time', 'time to close a ticket', 'how long does it take to close a case', 'how many
+  days does it take to close a dispute': from the row's start (its opening, creation, start…) to the date
+  the event names;
 - 'outage length', 'length of stay', 'how long do subscriptions last': from the start to the end of
   the row's own span (start/end, opened/closed, check in/check out: the vocabulary's `durations.spans`).
 
@@ -16,13 +24,15 @@ from __future__ import annotations
 
 import calendar
 import re
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from functools import cache
 
 from sqlglot import exp
 import sqlglot
 
 from agent.semantic.compile.definitions import Definition
+from agent.semantic.compile.first_end import FIRST_END, FirstEnd
+from agent.semantic.compile.related import link_of
 from agent.semantic.model.runtime import SemanticModel
 from agent.text.vocabulary import english
 from agent.text.words import lemmas, noun_forms, split_name
@@ -77,8 +87,13 @@ def read_durations(text: str, model: SemanticModel) -> tuple[str, list[Definitio
         name = f"{start.table}__{unit}_{_slug(start.expr)}_to_{_slug(end.expr)}"
         words = {"sum": "total", "average": "average", "median": "median", "max": "longest", "min": "shortest"}[agg]
         label = f"{words} {unit} from {start.label} to {end.label}"
+        # the end's date as the start's rows read it: their own column, or another table's (_across found one way)
+        reached = _reach(start, end, model) if end.table != start.table else None
+        read, first_end = reached or (end.expr, None)
         found.append(Definition(name=name if agg == "average" else f"{name}_{agg}", label=label, table=start.table,
-                                kind="measure", expr=duration_sql(start, end, unit, model.project.dialect), agg=agg))
+                                kind="measure", expr=duration_sql(start, replace(end, expr=read), unit,
+                                                                  model.project.dialect),
+                                agg=agg, first_end=first_end))
         text = f"{text[:said.start]} \x00{len(found) - 1}\x00 {text[said.end:]}"
     if found and said_unit:
         text = text.replace(said_unit[1], " ", 1)
@@ -107,7 +122,7 @@ def duration_sql(start: TimeColumn, end: TimeColumn, unit: str, dialect: str) ->
 
 @cache
 def _vocabulary() -> tuple[frozenset[str], tuple[tuple[frozenset[str], frozenset[str]], ...], dict[str, str],
-                            tuple[frozenset[str], ...], frozenset[str]]:
+                            tuple[frozenset[str], ...], frozenset[str], frozenset[str]]:
     said = english().get("durations") or {}
     alike = tuple(frozenset(str(w) for w in group) for group in said.get("same_event") or [])
     suffixes = frozenset(str(w) for w in said.get("column_suffixes") or [])
@@ -115,7 +130,8 @@ def _vocabulary() -> tuple[frozenset[str], tuple[tuple[frozenset[str], frozenset
                   for a, b in said.get("spans") or [])
     units = {str(k): str(v) for k, v in (said.get("units") or {}).items()}
     beginnings = frozenset(str(w) for w in said.get("beginnings") or [])
-    return suffixes, spans, units, alike, beginnings
+    makings = frozenset(str(w) for w in said.get("makings") or [])
+    return suffixes, spans, units, alike, beginnings, makings
 
 
 _UNITS: dict[str, str] = {}
@@ -172,10 +188,11 @@ def _phrases(text: str) -> list[Said]:
     event_time = re.compile(rf"{_AGG}(?P<b>(?:{_WORD}\s+)?{_WORD})\s+(?:time|times){_END}")
     for m in event_time.finditer(low):
         found.append(Said(m.start(), m.end(), m.group("agg"), None, [], m.group("b").split(), []))
-    time_to = re.compile(rf"(?:{_AGG}time\s+(?:it\s+takes?\s+(?:us\s+|them\s+)?)?to|how\s+long\s+(?:does|do|did)\s+it\s+"
-                         rf"take\s+(?:us\s+|them\s+|you\s+)?to)\s+(?P<b>{_WORD})(?:\s+(?:a|an|the|our)?\s*(?P<t>{_WORD}))?")
-    for m in time_to.finditer(low):
-        found.append(Said(m.start(), m.end(), m.group("agg"), None, [], [m.group("b")],
+    time_to = re.compile(rf"(?:{_AGG}time\s+(?:it\s+takes?\s+(?:us\s+|them\s+)?)?to|how\s+(?:long|many\s+(?P<unit>{units}))"
+                         rf"\s+(?:on\s+(?:average|avg)\s+)?(?:does|do|did)\s+it\s+take\s+(?:us\s+|them\s+|you\s+)?to)"
+                         rf"\s+(?P<b>{_WORD})(?:\s+(?:a|an|the|our)?\s*(?P<t>{_WORD}))?")
+    for m in time_to.finditer(low):  # 'how many days on average does it take to close a dispute' too
+        found.append(Said(m.start(), m.end(), m.group("agg"), m.group("unit"), [], [m.group("b")],
                           [m.group("t")] if m.group("t") else []))
     span = re.compile(rf"{_AGG}(?:(?P<t>{_WORD})\s+)?(?:length|duration)(?:\s+of\s+(?:a\s+|the\s+)?(?P<u>{_WORD}))?")
     for m in span.finditer(low):
@@ -195,7 +212,8 @@ def _phrases(text: str) -> list[Said]:
 
 def _pair(said: Said, columns: list[TimeColumn], model: SemanticModel,
           text: str) -> tuple[TimeColumn, TimeColumn] | None:
-    """The start and end columns, of one table, the phrase names; None unless exactly one pair fits."""
+    """The start and end columns the phrase names: of one table, else of two linked ones (`_across`); None
+    unless exactly one pair fits."""
     for alike in (False, True):  # a word another column says too ('resolution' for closed) only when none says it
         found = _pairs(said, columns, model, text, alike)
         if found is not None:
@@ -207,6 +225,7 @@ def _pairs(said: Said, columns: list[TimeColumn], model: SemanticModel, text: st
            alike: bool) -> tuple[TimeColumn, TimeColumn] | None:
     named = _tables_named(said.thing or re.findall(r"[a-z]+", text.lower()), model)
     options = []
+    paired = False  # some table holds a pair, if not one only: which is meant is for the passes to ask
     for table in sorted({c.table for c in columns}):
         own = [c for c in columns if c.table == table]
         first, last = ([w for w in words if table not in _tables_named([w], model)] for words in (said.first, said.last))
@@ -221,18 +240,60 @@ def _pairs(said: Said, columns: list[TimeColumn], model: SemanticModel, text: st
         pairs = [(s, e) for s in starts for e in ends if s != e]
         if not said.first and not said.last:
             pairs = [p for p in pairs if p in spans]
+        paired = paired or bool(pairs)
+        if said.first and not first and len(pairs) > 1:  # 'from invoice': the thing's name, its making if one
+            pairs = [p for p in pairs if p[0].words & _vocabulary()[5]]
         if len(pairs) == 1:
             options.append(pairs[0])
     if said.thing and not any(o[0].table in named for o in options):
         return None  # 'length of stay' names a thing none of whose rows keep a span
     if len(options) > 1:
         options = [o for o in options if o[0].table in named]
+    if not paired and said.first and said.last:
+        return _across(said, columns, model, alike)
     return options[0] if len(options) == 1 else None
 
 
+def _across(said: Said, columns: list[TimeColumn], model: SemanticModel,
+            alike: bool) -> tuple[TimeColumn, TimeColumn] | None:
+    """Both ends named, on two tables one of which points at the other ('days between a delivery and its
+    payment': the payment's row holds the delivery's key); None unless exactly one such pair fits. A start
+    is named by its event word or, a thing's name alone, by the one date its table's rows were made on."""
+    starts, ends = [], []
+    for table in sorted({c.table for c in columns}):
+        own = [c for c in columns if c.table == table]
+        ends += _named(said.last, own, alike)
+        events = _named(said.first, own, alike)
+        made = [c for c in own if c.words & _vocabulary()[5]]
+        if events:  # 'from delivery': its delivery date, on a table of deliveries too
+            starts += events
+        elif any(table in _tables_named([w], model) for w in said.first) and len(made) == 1:
+            starts += made  # 'from invoice': the invoice's one date of making
+    pairs = [(s, e) for s in starts for e in ends if s.table != e.table and _reach(s, e, model) is not None]
+    return pairs[0] if len(pairs) == 1 else None
+
+
+def _reach(start: TimeColumn, end: TimeColumn, model: SemanticModel) -> tuple[str, FirstEnd | None] | None:
+    """The end as the start's rows read it: through the one join when they point at its row ('path'.date),
+    else the first of the dates of the rows pointing at them (a column under FIRST_END, with its FirstEnd);
+    None when neither table's rows point at the other's."""
+    dialect = model.project.dialect if model.project is not None else "duckdb"
+    name = sqlglot.parse_one(end.expr, read=dialect)
+    assert isinstance(name, exp.Column)  # time_columns keeps plain column names only
+    path = model.join_path(start.table, end.table)
+    if path is not None and len(path) == 1:
+        through = exp.to_identifier(path[0].name[len(start.table) + 2:], quoted=True)
+        return exp.column(name.this, table=through).sql(dialect=dialect), None
+    if link_of(model, start.table, end.table) == (None,):
+        first = exp.column(name.this, table=exp.to_identifier(FIRST_END, quoted=True)).sql(dialect=dialect)
+        return first, FirstEnd(table=end.table, column=end.expr)
+    return None
+
+
 def _named(words: list[str], own: list[TimeColumn], alike: bool) -> list[TimeColumn]:
-    """The columns an event word names ('ship' -> shipped at). A thing's name ('from invoice') names no
-    date: which of an invoice's dates is meant (issued, billed, due) is not said."""
+    """The columns an event word names ('ship' -> shipped at). A thing's name ('from invoice') names none
+    by itself: which of an invoice's dates is meant (issued, billed, due) is for its callers to narrow, to
+    the one date of its making, or to ask."""
     words = [w for w in words if w not in ("the", "a", "an", "first", "its", "their")] or words
     if not alike:
         return [c for c in own if all(_answers(w, c.words) for w in words)]
