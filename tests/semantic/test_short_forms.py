@@ -26,6 +26,7 @@ def test_a_short_form_is_read_from_its_comment(name, comment, expected):
     ("status", "O = open, C = closed"),  # a word, no short form
     ("dt_x", "the day the row was made"),  # 'dt' is no abbreviation of the word in its place
     ("xq", "extra queue"),  # two initials fit too many pairs of words
+    ("closed_at", "closing application date"),  # 'at' is a grammar word, not 'application'
     ("cd", "card"),  # known already: the vocabulary's reading stands
 ])
 def test_no_short_form_is_made_up(name, comment):

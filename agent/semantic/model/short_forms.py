@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections.abc import Iterable
 
+from agent.text.phrases import STOPWORDS
 from agent.text.words import is_english, lemma, lemmas, split_name
 
 _WORD = re.compile(r"[a-z]+")
@@ -27,7 +28,8 @@ def short_forms_in_comments(described: Iterable[tuple[str, str]], known: dict[st
         words = _WORD.findall(comment.lower())
         parts = split_name(name).split()
         for place, part in enumerate(parts):
-            if part in known or part in found or len(part) < 2 or not part.isalpha() or lemmas(part):
+            # a grammar word ('at' of 'closed_at', 'on' of 'paid_on') abbreviates nothing
+            if part in known or part in found or len(part) < 2 or not part.isalpha() or lemmas(part) or part in STOPWORDS:
                 continue
             meant = _initials(part, words) or _abbreviated(part, words, place if len(part) == 2 else None)
             if meant:
