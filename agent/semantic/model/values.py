@@ -176,6 +176,8 @@ class ValueIndex:
                     continue
                 if _CODE.fullmatch(value):
                     add(tuple(value.split()), name, value, True)
+                    if value.isalpha() and len(value) >= 2 and not _kinds_of(value, known):
+                        add((value + "s",), name, value, True)  # 'how many DVDs': a code in the plural
                     low = value.lower()
                     if len(value) >= 3 and low not in model_words:
                         add((low,), name, value, False, needs_cue=low in everyday)
@@ -474,6 +476,11 @@ def _head_of_a_label(said: tuple[str, ...], labels: dict[str, str | list[str]], 
         return None
     others = [phrase(label) for label in labels if phrase(label) != said]
     return None if any(head_word == said[1] for other in others for head_word in other) else said[1]
+
+
+def _kinds_of(code: str, codes: set[str]) -> bool:
+    """Do other codes of the column hold this one ('DIPA', 'NEIPA' beside 'IPA')? Then 'IPAs' may mean them all."""
+    return any(code in other and other != code for other in codes)
 
 
 def _plurals(value: str) -> list[str]:
