@@ -167,6 +167,10 @@ class ValueIndex:
         everyday = frozenset(model.everyday_words)
         suffixes = frozenset(model.name_suffixes)
         shared_aliases = _shared_aliases(model, values)
+        # the reader's own words for what to do with the numbers ('average', 'total', 'top'): a review titled
+        # 'Average' is that review only as typed, with its capital; in lower case the word is the average
+        reading_words = {(w,) for words in model.aggregations.values() for w in words} | \
+            {(w,) for w in (*model.ranking.descending, *model.ranking.ascending)}
         for name in values:
             dim = model.dimension_by_name[name]
             known = set(index.values[name])
@@ -183,6 +187,8 @@ class ValueIndex:
                         add((low,), name, value, False, needs_cue=low in everyday)
                     elif len(value) == 2 and low.isalpha() and low not in model_words:
                         add((low,), name, value, False, needs_cue=True)  # 'on aa': a two-letter code after a cue
+                elif phrase(value) in reading_words:
+                    add(tuple(value.split()), name, value, True)
                 else:
                     for variant in _name_variants(value, suffixes) | _suffix_shortened(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
                         add(variant, name, value, False)
