@@ -19,7 +19,7 @@ from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.edit_request import IntentEdit
 from agent.semantic.nlq.extract import Extraction
-from agent.semantic.compile.intent import StructuredIntent, validate_intent
+from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
 from agent.state import CommonAgentState, calls_of
@@ -155,9 +155,14 @@ async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
     parse = await aoffline_parse(ctx, question)
     if parse.intent is None:
         return list((await read_question(ctx, question))[0].understood_tables)
-    if parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
+    if parse.unknown_values:
         return []
-    return list(compiled(ctx.semantic, parse.intent, sql_dialect(ctx)).tables)
+    try:
+        return list(compiled(ctx.semantic, parse.intent, sql_dialect(ctx)).tables)
+    except IntentError as exc:
+        if exc.problems:  # a reading that does not fit the model names no tables
+            return []
+        raise
 
 
 # Compiled queries kept: discovery compiles a question's reading for its tables and generate_sql
@@ -196,13 +201,10 @@ def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[Compil
     intent, undated = with_latest_dates(intent, ctx.semantic, ctx.values)  # 'last month' from an LLM
     if undated:
         return None, [undated]
-    problems = validate_intent(intent, ctx.semantic)
-    if problems:
-        return None, problems
-    try:
+    try:  # compiling validates the intent first; a reading compiled before is valid, and not checked again
         return compiled(ctx.semantic, intent, sql_dialect(ctx)), []
     except IntentError as exc:
-        return None, [str(exc)]
+        return None, exc.problems or [str(exc)]
 
 
 def semantic_prompt(ctx: AgentContext) -> str:
