@@ -31,9 +31,10 @@ from sqlglot.dialects.dialect import Dialect
 from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
-from agent.sql.checked import CheckedQueries, CheckedQuery, SqlInput, sql_text
+from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.sql.guard import GuardPolicy, UnknownTableError, check_query, recheck
 from agent.sql.parse import clean_sql_text
+from agent.warehouse.checked import CheckedQueries
 from agent.warehouse.cost import costly_shape
 from agent.warehouse.engines.base import PlanSize
 
