@@ -142,10 +142,14 @@ class AgentContext:
     # (`dataclasses.replace`), so it always reads the view the run's tools see. The unscoped
     # context's model is never handed one, and refuses to read.
     per_run: bool = False
+    # False for the offline model: tools then use their deterministic engines for prose. Said once, as
+    # the context is made (and again on every copy): the model is fixed then.
+    has_llm: bool = field(init=False)
 
     def __post_init__(self) -> None:
         if self.per_run and isinstance(self.model, ReadsPerRun):
             self.model = self.model.for_run(self)
+        self.has_llm = not getattr(self.model, "is_offline", False)
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
@@ -157,11 +161,6 @@ class AgentContext:
     @property
     def confirm_before_run(self) -> bool:
         return bool(self.options.get("confirm_before_run", self.settings.confirm_before_run))
-
-    @property
-    def has_llm(self) -> bool:
-        """False for the offline model: tools then use their deterministic engines for prose."""
-        return not getattr(self.model, "is_offline", False)
 
 
 def _nothing(_: AgentContext) -> None:
