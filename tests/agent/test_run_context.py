@@ -45,6 +45,14 @@ def test_a_runs_context_hands_its_model_itself_and_again_on_every_copy(offline_c
     assert isinstance(offline_context.model.reader, OutsideARun)  # the unscoped one is left as it was
 
 
+def test_every_context_made_keeps_readings_of_its_own(offline_context) -> None:
+    # a reading is one run's, of one person's view: a context made from another (a run's, or a copy)
+    # starts with none, so nothing read for one run answers another
+    run = dataclasses.replace(offline_context, per_run=True)
+    copy = dataclasses.replace(run, options={"verified": []})
+    assert len({id(offline_context.readings), id(run.readings), id(copy.readings)}) == 3
+
+
 def test_the_run_an_assistant_makes_reads_the_persons_view(offline_assistant) -> None:
     from agent.context import ChatContext
 
