@@ -20,7 +20,7 @@ from agent.chatbi.analyze import analyze
 from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope
-from agent.chatbi.meaning import ColumnMeaning, column_format, describe_columns
+from agent.chatbi.meaning import ColumnMeaning, column_formats, describe_columns
 from agent.chatbi.write_up import Shape, WriteUp
 from agent.sql.checked import SqlInput
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
@@ -492,15 +492,16 @@ async def execute_sql_and_analyze_result(
         text = f"Read as: {reading}\n{text}"
     if analysis.insights:
         text += "\n" + "\n".join(f"• {line}" for line in analysis.insights)
+    rows, count = [list(r) for r in result.rows], result.row_count
     return tool_result(
         final_intent,
         sql=query,
         columns=result.columns,
-        rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
-        row_count=result.row_count,
-        keys=answer_keys(intent, list(result.columns), [list(r) for r in result.rows], result.row_count, semantic),
+        rows=rows[:REPLY_ROWS_MAX],
+        row_count=count,
+        keys=answer_keys(intent, list(result.columns), rows, count, semantic),
         chart_spec=_asked_chart(analysis.chart, source[1].get("chart") if source else None),
-        column_formats=[column_format(meanings.get(c)) for c in result.columns],
+        column_formats=column_formats(result.columns, meanings),
         follow_ups=analysis.follow_ups,
         text=text,
     )

@@ -518,8 +518,10 @@ class Warehouse:
             return self._checked.keep(self._judge(sql if query is None else query))
 
     def known(self, sql: str) -> CheckedQuery | None:
-        """The reading of a (cleaned) text this warehouse has checked before, if it still has it."""
-        return self._checked.get(sql, self.dialect)
+        """`sql` as this warehouse checked it before, judged under its current tables (`check`: not
+        parsed again); None when it has not read the text, or no longer keeps it."""
+        query = self._checked.get(clean_sql_text(sql), self.dialect)
+        return None if query is None else self.check(query)
 
     def _judge(self, sql: SqlInput) -> CheckedQuery:
         if isinstance(sql, CheckedQuery) and sql.dialect == self.dialect:
