@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -23,6 +25,8 @@ from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
 from agent.state import CommonAgentState, calls_of
+
+T = TypeVar("T")
 
 
 class SemanticParse(BaseModel):
@@ -77,17 +81,20 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
     questions = [whole] if latest == question else [whole, latest]
 
     async def read() -> list[Extraction]:
-        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        shared = ctx.cpu.share(ctx.semantic, ctx.values)
         dialect = sql_dialect(ctx)
-        extractions, ready = await ctx.cpu.run(
-            steps.READING_QUESTION, steps.read_and_compile, shared, questions, dialect
-        )
+        extractions, ready = await read_in_worker(ctx, steps.read_and_compile, questions, dialect)
         for intent_json, query in ready:  # compiled in the worker: discovery and the SQL find them kept
             _keep(ctx.semantic, intent_json, dialect, query)
         return extractions
 
     return await ctx.readings.once((steps.read_and_compile.__name__, tuple(questions)), read)
+
+
+async def read_in_worker(ctx: AgentContext, step: Callable[..., T], *args: Any) -> T:
+    """A reader's step in a CPU worker under its budget, handed the run's model and values first (by a
+    shared file, written once per view); their latest dates are read here, as the worker has no warehouse."""
+    await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)
+    return await ctx.cpu.run_sharing(steps.READING_QUESTION, step, (ctx.semantic, ctx.values), *args)
 
 
 def _as_what(ctx: AgentContext, dimension: str | None) -> str:

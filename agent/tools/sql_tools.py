@@ -7,7 +7,6 @@ import asyncio
 import logging
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from langchain_core.language_models import LanguageModelInput
@@ -515,16 +514,13 @@ class AnalysisInWorkers:
     def __init__(self, ctx: AgentContext, semantic: SemanticModel) -> None:
         self.ctx, self.semantic = ctx, semantic
 
-    def _shared(self) -> Path:
-        return self.ctx.cpu.share(self.semantic, self.ctx.values)  # written once per model (read_question's)
-
     async def first(
         self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
         meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
     ) -> Shape | WriteUp:
-        return await self.ctx.cpu.run(
-            steps.ANALYSING_RESULT, steps.analysis_first, self._shared(), question, columns, types, rows, sql, meanings,
-            intent, reading,
+        return await self.ctx.cpu.run_sharing(  # the model's file written once per model (read_question's)
+            steps.ANALYSING_RESULT, steps.analysis_first, (self.semantic, self.ctx.values), question, columns, types,
+            rows, sql, meanings, intent, reading,
         )
 
     async def write(
@@ -532,9 +528,9 @@ class AnalysisInWorkers:
         meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None,
         reading: str,
     ) -> WriteUp:
-        return await self.ctx.cpu.run(
-            steps.ANALYSING_RESULT, steps.analysis_write_up, self._shared(), question, columns, types, rows, meanings, scope,
-            roles, intent, reading,
+        return await self.ctx.cpu.run_sharing(
+            steps.ANALYSING_RESULT, steps.analysis_write_up, (self.semantic, self.ctx.values), question, columns, types,
+            rows, meanings, scope, roles, intent, reading,
         )
 
 

@@ -9,7 +9,6 @@ new intent, which goes through the same checks as any other.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
 import copy
 import json
@@ -32,7 +31,7 @@ from agent.semantic.model.values import ValueIndex
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.reading import describe
 from agent.tools.results import latest_output
-from agent.tools.semantic import read_question
+from agent.tools.semantic import read_in_worker, read_question
 from agent.text.phrases import phrase
 from agent.text.words import plural_phrase
 from agent.tools.spec import EXECUTE
@@ -398,9 +397,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     message = ASKING_FOR_SQL.sub(" ", latest)
 
     async def read() -> FollowUp:
-        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        shared = ctx.cpu.share(ctx.semantic, ctx.values)
-        return await ctx.cpu.run(steps.READING_QUESTION, steps.read_edit, shared, previous, message)
+        return await read_in_worker(ctx, steps.read_edit, previous, message)
 
     # read once per turn (discovery and the SQL both ask); each caller gets its own copy to change
     follow = copy.deepcopy(await ctx.readings.once((steps.read_edit.__name__, previous.model_dump_json(), message), read))
