@@ -19,7 +19,7 @@ from agent.chatbi.analyze import analyze
 from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope
-from agent.chatbi.meaning import ColumnMeaning, column_formats, describe_columns
+from agent.chatbi.meaning import ColumnMeaning, describe_columns
 from agent.chatbi.write_up import Shape, WriteUp
 from agent.sql.checked import SqlInput
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
@@ -500,7 +500,7 @@ async def execute_sql_and_analyze_result(
         row_count=count,
         keys=answer_keys(intent, list(result.columns), rows, count, semantic),
         chart_spec=_asked_chart(analysis.chart, source[1].get("chart") if source else None),
-        column_formats=column_formats(result.columns, meanings),
+        column_formats=analysis.column_formats,
         follow_ups=analysis.follow_ups,
         text=text,
     )
