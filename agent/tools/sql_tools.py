@@ -480,8 +480,10 @@ async def execute_sql_and_analyze_result(
     meanings = describe_columns(
         checked, result.columns, semantic=semantic, catalog=ctx.catalog, labels=ctx.values.labels
     )
+    # the reading the SQL was written from, read once for the analysis and the answer's keys
+    read_as = StructuredIntent.model_validate(intent) if intent else None
     analysis = await analyze(
-        user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
+        user_question, result, model=ctx.model if ctx.has_llm else None, intent=read_as,
         sql=checked, meanings=meanings, warehouse=ctx.warehouse, reading=_reading(semantic, intent),
         steps=AnalysisInWorkers(ctx, semantic),
     )
@@ -498,7 +500,7 @@ async def execute_sql_and_analyze_result(
         columns=result.columns,
         rows=rows[:REPLY_ROWS_MAX],
         row_count=count,
-        keys=answer_keys(intent, list(result.columns), rows, count, semantic),
+        keys=answer_keys(read_as, list(result.columns), rows, count, semantic),
         chart_spec=_asked_chart(analysis.chart, source[1].get("chart") if source else None),
         column_formats=analysis.column_formats,
         follow_ups=analysis.follow_ups,

@@ -148,14 +148,13 @@ def named_reading(state: CommonAgentState, named: list[str], model: SemanticMode
 MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
 
 
-def answer_keys(intent: dict[str, Any] | None, columns: list[str], rows: list[list[Any]], row_count: int,
+def answer_keys(intent: StructuredIntent | None, columns: list[str], rows: list[list[Any]], row_count: int,
                 model: SemanticModel) -> dict[str, Any] | None:
     """What the dialogue state keeps of an answer's rows: its first grouping (not a date) and the
     values they hold, for 'which of them …' in the next turn. None when the rows were cut or are many."""
-    if not intent or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
+    if intent is None or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
         return None
-    dimensions = StructuredIntent.model_validate(intent).dimensions
-    for position, name in enumerate(dimensions):
+    for position, name in enumerate(intent.dimensions):
         dim = model.dimension_by_name.get(name)
         if dim is None or dim.kind == "time" or model.time_grain(name) is not None:
             continue
