@@ -6,13 +6,11 @@ from __future__ import annotations
 
 import asyncio
 import concurrent.futures
-import contextlib
 import logging
 import re
 import threading
 import time
 import uuid
-import weakref
 from collections.abc import AsyncIterator, Callable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, cast
@@ -47,6 +45,7 @@ from agent.tools.spec import COMMON_AGENT, AgentName
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
     from langchain_core.messages import AnyMessage, ToolMessage
+    from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.types import Durability
 
@@ -119,7 +118,7 @@ class Assistant:
         self.settings: Settings = context.settings
         # A turn's reading of its session is the one its run starts from (`agent.session.reads`).
         self.graph = build_graph(ReadOnce(checkpointer or memory_checkpointer(self.settings)))
-        self._reads = cast("ReadOnce", self.graph.checkpointer)
+        self._sessions = sessions.Sessions(self.graph, cast("ReadOnce", self.graph.checkpointer))
         # How often a run writes its checkpoint: the saver says what is worth it (LangGraph's default, after
         # every step, unless the saver names another).
         self._durability: Durability | None = getattr(self.graph.checkpointer, "durability", None)
@@ -128,8 +127,6 @@ class Assistant:
         self.dispatch_strategy = dispatch_strategy
         self.learning: WordLearning = WordLearning(open_store(self.settings), self.governance.audit)
         self._tracers = build_tracers(self.settings)
-        # A session's lock lives while a turn holds or awaits it, not for every session ever seen.
-        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
         self._charts = DrawnCharts()  # PNGs drawn lately, by what they draw (`draw_chart`)
 
     @classmethod
@@ -211,12 +208,11 @@ class Assistant:
             yield self._teaching_reply(session_id, *taught, context)
             return
         if is_save_request(message):
-            async with self._turn(session_id):
-                yield await self.save_verified(session_id, context)
+            async with self._sessions.turn(session_id) as session:
+                yield await self._save_verified(session, context)
             return
-        async with self._turn(session_id):
-            # The session is read once here; what follows is handed it (or what a run left), not a re-read.
-            session = await sessions.read(self.graph, session_id)
+        # The session is read once as the turn takes it; what follows is handed it (or what a run left), not a re-read.
+        async with self._sessions.turn(session_id) as session:
             pending = session.pending
             chose_reading = False
             if pending is not None:
@@ -238,9 +234,9 @@ class Assistant:
                     async for event in self._answer(session, answer, context):
                         yield event
                     return
-                session = await self._drain(session_id, _resume({"choice": "cancel"}), context)
+                session = await self._drain(session, _resume({"choice": "cancel"}), context)
             turn = self._new_turn(session, message, context)
-            async for event in self._run(session_id, turn, context):
+            async for event in self._run(session, turn, context):
                 if pending is not None and not chose_reading and isinstance(event, AgentReply):
                     # said once, here: the question left open is gone, nothing of it was run
                     event = event.model_copy(update={"text": f"(I dropped my earlier question, “{pending.question}”: "
@@ -254,8 +250,7 @@ class Assistant:
         if edited_sql and (refused := self._refuse_oversized(session_id, edited_sql, context, sql_only=True)):
             yield refused
             return
-        async with self._turn(session_id):
-            session = await sessions.read(self.graph, session_id)
+        async with self._sessions.turn(session_id) as session:
             if session.pending is None:
                 yield AgentReply(
                     session_id=session_id,
@@ -279,7 +274,7 @@ class Assistant:
         now = time.time()
         paused_at = session.paused_at or now
         if now - paused_at > self.settings.pending_ttl_s:
-            await self._drain(session_id, _resume({"choice": "cancel"}), context)
+            await self._drain(session, _resume({"choice": "cancel"}), context)
             question = session.question
             yield AgentReply(
                 session_id=session_id,
@@ -295,7 +290,7 @@ class Assistant:
         remaining = deadline - paused_at if deadline else self.settings.max_execute_second
         resumed = {**answer, "deadline": now + max(remaining, 0.0)}
         offer = await asyncio.to_thread(self._learn_offer, pending, answer.get("choice"), context)
-        async for event in self._run(session_id, _resume(resumed), context):
+        async for event in self._run(session, _resume(resumed), context):
             if offer is not None and isinstance(event, AgentReply) and event.ok:
                 event = event.model_copy(update={"learn": offer})
             yield event
@@ -365,9 +360,12 @@ class Assistant:
     async def save_verified(self, session_id: str, context: ChatContext) -> AgentReply:
         """A 👍 on an answer, or "save this": the session's last answered question and its reading become a
         verified query of the workspace (the policy's `teach:` groups; recorded in the audit trail)."""
+        return await self._save_verified(await self._sessions.read(session_id), context)
+
+    async def _save_verified(self, session: Session, context: ChatContext) -> AgentReply:
         from agent.tools.results import latest_output
 
-        session = await sessions.read(self.graph, session_id)
+        session_id = session.id
         state = cast("CommonAgentState", session.values)
         written = latest_output(state, ("generate_sql",), with_key="intent") if state else None
         question = state.get("question")
@@ -423,9 +421,9 @@ class Assistant:
             yield AgentReply(session_id=session_id, error="There is nothing to work on: the request was empty.",
                              error_code="empty", request_id=context.request_id)
             return
-        async with self._turn(session_id):
+        async with self._sessions.turn(session_id) as session:
             turn = self._new_turn(
-                await sessions.read(self.graph, session_id),
+                session,
                 question,
                 context,
                 agent_name=agent_name,
@@ -433,13 +431,13 @@ class Assistant:
                 error_message=args.get("error") or None,
                 sql_dialect=args.get("dialect") or DEFAULT_DIALECT,
             )
-            async for event in self._run(session_id, turn, context):
+            async for event in self._run(session, turn, context):
                 yield event
 
     async def may_answer(self, session_id: str, context: ChatContext) -> bool:
         """Whether this person may answer the session's open question (Run, Edit, Cancel, a choice):
         the person who asked, or a member of the access policy's `run_button` groups."""
-        return self.governance.may_answer_for(context, (await sessions.read(self.graph, session_id)).owner)
+        return self.governance.may_answer_for(context, (await self._sessions.read(session_id)).owner)
 
     def suggested_prompts(self, n: int = 4, context: ChatContext | None = None) -> list[SuggestedPrompt]:
         """Questions to offer a new conversation: the team's own example questions from the catalog,
@@ -458,7 +456,7 @@ class Assistant:
 
     async def pending(self, session_id: str) -> AskHuman | None:
         """The question the session waits on its asker for, if any (`agent.session` owns it)."""
-        return (await sessions.read(self.graph, session_id)).pending
+        return (await self._sessions.read(session_id)).pending
 
     async def health(self, timeout_s: float = 2.0) -> dict[str, Any]:
         """For readiness: does the warehouse answer, are its slots wedged by work that would not stop, and
@@ -531,20 +529,6 @@ class Assistant:
             )
         return None
 
-    @contextlib.asynccontextmanager
-    async def _turn(self, session_id: str) -> AsyncIterator[None]:
-        """The session held for one turn: its lock, and its latest checkpoint read once (the API's
-        reading is the one the run starts from, `agent.session.reads`)."""
-        async with self._lock(session_id):
-            with self._reads.turn(session_id):
-                yield
-
-    def _lock(self, session_id: str) -> asyncio.Lock:
-        lock = self._locks.get(session_id)
-        if lock is None:
-            lock = self._locks[session_id] = asyncio.Lock()
-        return lock
-
     def _new_turn(self, session: Session, text: str, context: ChatContext, **fields: Any) -> dict[str, Any]:
         """The graph input of a new question in `session` (as read when the turn began)."""
         from langchain_core.messages import HumanMessage
@@ -581,16 +565,16 @@ class Assistant:
             "reply": None,
         }
 
-    async def _drain(self, session_id: str, graph_input: Any, context: ChatContext) -> Session:
+    async def _drain(self, session: Session, graph_input: Any, context: ChatContext) -> Session:
         """Run to the end, showing nothing; the session as the run left it."""
         ended: list[Session] = []
-        async for _ in self._run(session_id, graph_input, context, ended=ended):
+        async for _ in self._run(session, graph_input, context, ended=ended):
             pass
         # a failed run streamed no end: what it left is read back (a rare path)
-        return ended[-1] if ended else await sessions.read(self.graph, session_id)
+        return ended[-1] if ended else await self._sessions.read(session.id)
 
     async def _run(
-        self, session_id: str, graph_input: Any, context: ChatContext, *, ended: list[Session] | None = None
+        self, session: Session, graph_input: Any, context: ChatContext, *, ended: list[Session] | None = None
     ) -> AsyncIterator[Event]:
         """Progress, then the reply; the session as the run left it is appended to `ended` when given.
         The reply is made from what the run streamed (its last values, its interrupt), so the checkpoint
@@ -599,7 +583,8 @@ class Assistant:
 
         request_id = context.request_id or uuid.uuid4().hex[:12]
         counter = LLMCallCounter()
-        config = sessions.config(session_id, callbacks=[counter, *self._tracers])
+        session_id = session.id
+        config: RunnableConfig = {**session.config, "callbacks": [counter, *self._tracers]}
         limit = self.settings.max_execute_second
         failure: AgentReply | None = None
         values: dict[str, Any] = {}
@@ -645,7 +630,7 @@ class Assistant:
         # A run that streamed no state (no step ran) left the checkpoint as it was: read it rather than
         # take an empty session for what the run left.
         session = (sessions.after_run(session_id, values, interrupts, time.time()) if values
-                   else await sessions.read(self.graph, session_id))
+                   else await self._sessions.read(session_id))
         if ended is not None:
             ended.append(session)
         reply = _final_reply(session, request_id)

@@ -88,8 +88,8 @@ class Readings:
     """What the reader made of this turn's messages, by what it was given: a question is read once per
     turn and that reading passed on (the router's check, discovery, the SQL), never read again.
 
-    One per run (`Governance.context_for` makes it): a reading is the person's view's, and the next
-    turn reads afresh. Callers treat a reading as read-only.
+    One per run (each `AgentContext` makes its own, and `Governance.context_for` makes one per run): a
+    reading is the person's view's, and the next turn reads afresh. Callers treat a reading as read-only.
     """
 
     def __init__(self) -> None:
@@ -134,7 +134,9 @@ class AgentContext:
     model: BaseChatModel
     cpu: CpuPool  # where CPU-heavy SQL steps run, each under a budget
     governance: Any = None  # agent.policy.scope.Governance: the access policy and the audit trail
-    readings: Readings = field(default_factory=Readings)  # this run's readings of its messages
+    # This run's readings of its messages: every context made starts with none of its own (a copy too,
+    # which `dataclasses.replace` makes afresh), so no run reads another's.
+    readings: Readings = field(default_factory=Readings, init=False)
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
     # One run's context (`Governance.context_for` makes it), not the agent's unscoped one: a model
@@ -142,10 +144,14 @@ class AgentContext:
     # (`dataclasses.replace`), so it always reads the view the run's tools see. The unscoped
     # context's model is never handed one, and refuses to read.
     per_run: bool = False
+    # False for the offline model: tools then use their deterministic engines for prose. Said once, as
+    # the context is made (and again on every copy): the model is fixed then.
+    has_llm: bool = field(init=False)
 
     def __post_init__(self) -> None:
         if self.per_run and isinstance(self.model, ReadsPerRun):
             self.model = self.model.for_run(self)
+        self.has_llm = not getattr(self.model, "is_offline", False)
 
     @classmethod
     def __get_pydantic_core_schema__(cls, source: Any, handler: GetCoreSchemaHandler) -> core_schema.CoreSchema:
@@ -157,11 +163,6 @@ class AgentContext:
     @property
     def confirm_before_run(self) -> bool:
         return bool(self.options.get("confirm_before_run", self.settings.confirm_before_run))
-
-    @property
-    def has_llm(self) -> bool:
-        """False for the offline model: tools then use their deterministic engines for prose."""
-        return not getattr(self.model, "is_offline", False)
 
 
 def _nothing(_: AgentContext) -> None:

@@ -122,6 +122,11 @@ class CpuPool:
             self._memo.popitem(last=False)
         return copy.deepcopy(result)
 
+    async def run_sharing(self, what: str, fn: Callable[..., T], shared: tuple[Any, ...], *args: Any) -> T:
+        """`run`, `fn` handed first the name of `shared` (big read-only values: a semantic model and its
+        values), which it resolves in its worker (`sharing.shared`): one call to share them and run it."""
+        return await self.run(what, fn, self.share(*shared), *args)
+
     def share(self, *values: Any) -> Path:
         """A file holding `values` pickled, for steps to load in their worker (`sharing.shared`); written once
         per set of objects, so pass the same objects again to reuse it."""

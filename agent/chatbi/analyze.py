@@ -23,7 +23,7 @@ from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope
 from agent.chatbi.follow_ups import FollowUpSource
-from agent.chatbi.meaning import ColumnMeaning
+from agent.chatbi.meaning import ColumnMeaning, column_formats
 from agent.chatbi.narrative import invented_numbers, narrate
 from agent.chatbi.write_up import Shape, WriteUp, analysed, write_up
 from agent.sql.checked import SqlInput
@@ -42,6 +42,7 @@ class Analysis(BaseModel):
     facts: dict[str, Any] = Field(default_factory=dict)
     llm_calls: int = 0
     narrated: bool = False  # True when the words are the model's (they passed the number check)
+    column_formats: list[str | None] = Field(default_factory=list)  # how a table shows each column's numbers
 
 
 class AnalysisSteps(Protocol):
@@ -131,6 +132,7 @@ async def analyze(
         facts=facts,
         llm_calls=llm_calls,
         narrated=narrated,
+        column_formats=column_formats(columns, meanings),
     )
 
 

@@ -354,8 +354,12 @@ def whole_total_sql(sql: SqlInput, column: str, dialect: str = "duckdb") -> str 
     return f"SELECT sum({quoted}), count(*) FROM ({whole.sql(dialect=dialect)}) AS whole_result"
 
 
-def column_format(meaning: ColumnMeaning | None) -> str | None:
-    """How a table shows the column's numbers: "fraction" (0.403 as 40.3%), "percent" (40.3 as 40.3%)."""
+def column_formats(columns: list[str], meanings: dict[str, ColumnMeaning]) -> list[str | None]:
+    """How a table shows each column's numbers: "fraction" (0.403 as 40.3%), "percent" (40.3 as 40.3%)."""
+    return [_column_format(meanings.get(column)) for column in columns]
+
+
+def _column_format(meaning: ColumnMeaning | None) -> str | None:
     if meaning is None:
         return None
     if meaning.fraction:

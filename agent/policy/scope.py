@@ -25,7 +25,6 @@ from agent.policy.views import masked_value_words, scoped_catalog, scoped_schema
 from agent.warehouse import QueryResult, Schema, Warehouse, WarehouseUnavailableError
 from agent.warehouse.base import FetchTotal
 
-from agent.context import Readings
 
 if TYPE_CHECKING:
     from agent.context import AgentContext
@@ -223,7 +222,6 @@ class Governance:
             catalog=catalog,
             semantic=semantic,
             values=values,
-            readings=Readings(),
             per_run=True,  # a model that reads per person reads this view (AgentContext.__post_init__)
         )
 

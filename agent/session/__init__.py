@@ -9,7 +9,8 @@ through `Assistant.pending`, and keeps no flag of its own).
 
 The package holds a session's whole life in this process: `memory` keeps sessions when no REDIS_URL is
 set (bounded like Redis's, by idle time and number), `reads` has a turn read its checkpoint once, and this
-module says what a turn reads of it. The Redis saver is its own package (`checkpoint_redis`, knowing
+module holds a session for one turn at a time (`Sessions.turn`: its lock, then its one reading) and says
+what a turn reads of it. The Redis saver is its own package (`checkpoint_redis`, knowing
 nothing of the agent).
 
 Imports nothing heavy (no LangGraph at import time), like `agent.api`; its submodules do, where the
@@ -18,8 +19,11 @@ graph is built.
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
-from collections.abc import Mapping, Sequence
+import weakref
+from collections.abc import AsyncIterator, Mapping, Sequence
+from contextlib import AbstractContextManager, asynccontextmanager
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Any, Protocol
 
@@ -34,11 +38,18 @@ class _Graph(Protocol):
     async def aget_state(self, config: RunnableConfig) -> StateSnapshot: ...
 
 
+class _Reads(Protocol):
+    """The graph's saver as `reads.ReadOnce` wraps it: a session's checkpoint read once while a turn holds it."""
+
+    def turn(self, thread_id: str) -> AbstractContextManager[None]: ...
+
+
 @dataclass(frozen=True)
 class Session:
     """What a turn needs of its session, taken from one reading: plain fields, nothing read later."""
 
     id: str
+    config: RunnableConfig  # the graph's config for the session's runs (`config`), made once with it
     values: Mapping[str, Any] = field(default_factory=dict)
     pending: AskHuman | None = None  # the question the run paused on, waiting for its asker
     paused_at: float | None = None  # when the latest checkpoint was written (epoch seconds)
@@ -59,6 +70,7 @@ def _session(session_id: str, values: Mapping[str, Any], interrupts: Sequence[An
         question=str(values.get("question") or ""),
         deadline=float(deadline) if deadline else None,
         messages=list(values.get("messages") or []),
+        config=config(session_id),
     )
 
 
@@ -71,6 +83,31 @@ async def read(graph: _Graph, session_id: str) -> Session:
     """The session from its latest checkpoint: one read."""
     snapshot = await graph.aget_state(config(session_id))
     return _session(session_id, snapshot.values or {}, snapshot.interrupts, _checkpoint_time(snapshot.created_at))
+
+
+class Sessions:
+    """A graph's sessions, each held by one turn at a time (an ask, a resume, a direct tool run): the
+    turn takes the session's lock and reads it once, and that reading is the one its run starts from."""
+
+    def __init__(self, graph: _Graph, reads: _Reads) -> None:
+        self._graph = graph
+        self._reads = reads
+        # A session's lock lives while a turn holds or awaits it, not for every session ever seen.
+        self._locks: weakref.WeakValueDictionary[str, asyncio.Lock] = weakref.WeakValueDictionary()
+
+    async def read(self, session_id: str) -> Session:
+        """The session as it is now, outside any turn (a reading only: nothing may be run on it)."""
+        return await read(self._graph, session_id)
+
+    @asynccontextmanager
+    async def turn(self, session_id: str) -> AsyncIterator[Session]:
+        """The session held for one turn, as read when the turn took it."""
+        lock = self._locks.get(session_id)
+        if lock is None:
+            lock = self._locks[session_id] = asyncio.Lock()
+        async with lock:
+            with self._reads.turn(session_id):
+                yield await read(self._graph, session_id)
 
 
 def after_run(session_id: str, values: Mapping[str, Any], interrupts: Sequence[Any], ended_at: float) -> Session:

@@ -9,8 +9,6 @@ brings the new text back through the guard.
 
 from __future__ import annotations
 
-import threading
-from collections import OrderedDict
 from dataclasses import dataclass, field
 from functools import cached_property
 from typing import Any
@@ -50,31 +48,3 @@ SqlInput = str | CheckedQuery
 
 def sql_text(query: SqlInput) -> str:
     return query.sql if isinstance(query, CheckedQuery) else query
-
-
-class CheckedQueries:
-    """The queries a warehouse has checked, by text and dialect (a bounded memo, safe across threads).
-
-    A query's text is what crosses a pause for confirmation, a checkpoint or a process; this turns
-    it back into the one reading made of it, so the SQL a person confirmed is not parsed again to run.
-    """
-
-    def __init__(self, size: int = 256):
-        self._size = size
-        self._queries: OrderedDict[tuple[str, str], CheckedQuery] = OrderedDict()
-        self._lock = threading.Lock()
-
-    def get(self, sql: str, dialect: str) -> CheckedQuery | None:
-        with self._lock:
-            found = self._queries.get((sql, dialect))
-            if found is not None:
-                self._queries.move_to_end((sql, dialect))
-            return found
-
-    def keep(self, query: CheckedQuery) -> CheckedQuery:
-        with self._lock:
-            self._queries[(query.sql, query.dialect)] = query
-            self._queries.move_to_end((query.sql, query.dialect))
-            while len(self._queries) > self._size:
-                self._queries.popitem(last=False)
-        return query

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from agent.tools.registry import capabilities_prompt
+from agent.tools.registry import CAPABILITIES
 from agent.tools.thread import EDIT_RULES
 
 ROUTER_SYSTEM_PROMPT = """You are the data assistant in a company's Slack. You route each request to tools.
@@ -57,7 +57,7 @@ def router_system_prompt(*, session_id: str, user: str | None, locale: str, dial
     """`reading` is the thread's last reading (JSON); `reading_guide` the semantic model's names for
     `reading` (None for a router that reads nothing itself: the offline model)."""
     prompt = ROUTER_SYSTEM_PROMPT.format(
-        capabilities=capabilities_prompt(), session_id=session_id, user=user or "unknown", locale=locale, dialect=dialect
+        capabilities=CAPABILITIES, session_id=session_id, user=user or "unknown", locale=locale, dialect=dialect
     )
     if reading_guide:
         prompt += READING_GUIDE.format(guide=reading_guide)

@@ -9,7 +9,6 @@ as a complete question whose SQL compiles, so a button never leads to another re
 
 from __future__ import annotations
 
-import asyncio
 import re
 
 from agent.tools import steps
@@ -17,7 +16,7 @@ from agent.context import AgentContext
 from agent.marks import FOLLOW_UP_MARK
 from agent.semantic.nlq.extract import Extraction
 from agent.semantic.model.runtime import SemanticModel
-from agent.tools.semantic import compile_checked, read_question
+from agent.tools.semantic import compile_checked, read_in_worker, read_question
 
 MAX_READINGS = 3  # buttons a person compares at a glance
 MAX_TRIES = 8  # variants read (one worker trip reads them all)
@@ -36,9 +35,7 @@ async def nearest_readings(ctx: AgentContext, question: str) -> list[str]:
         return []
 
     async def read() -> list[Extraction]:
-        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        shared = ctx.cpu.share(ctx.semantic, ctx.values)
-        return await ctx.cpu.run(steps.READING_QUESTION, steps.read_questions, shared, tries)
+        return await read_in_worker(ctx, steps.read_questions, tries)
 
     readings = await ctx.readings.once((steps.read_questions.__name__, tuple(tries)), read)
     found: list[str] = []

@@ -37,13 +37,14 @@ STEP_LABELS = {str(name): spec.label for name, spec in SPECS.items()}
 WORKING = "Working…"
 
 
-def capabilities_prompt() -> str:
-    return "\n".join(f"- {spec.name}: {spec.prompt_line}" for spec in SPECS.values())
+# What the router's prompt says each tool is for: the registry is fixed, so it is written once.
+CAPABILITIES = "\n".join(f"- {spec.name}: {spec.prompt_line}" for spec in SPECS.values())
 
 
 __all__ = [
     "ALL_TOOLS",
     "AGENT_NAME_BY_TOOL",
+    "CAPABILITIES",
     "COMMON_AGENT",
     "DIRECT_AGENTS",
     "DIRECT_SPECS",
@@ -55,5 +56,4 @@ __all__ = [
     "ToolName",
     "ToolSpec",
     "WORKING",
-    "capabilities_prompt",
 ]

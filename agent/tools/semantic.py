@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
+from collections.abc import Callable
+from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
 
@@ -19,10 +21,12 @@ from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.edit_request import IntentEdit
 from agent.semantic.nlq.extract import Extraction
-from agent.semantic.compile.intent import StructuredIntent, validate_intent
+from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
 from agent.state import CommonAgentState, calls_of
+
+T = TypeVar("T")
 
 
 class SemanticParse(BaseModel):
@@ -77,17 +81,20 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
     questions = [whole] if latest == question else [whole, latest]
 
     async def read() -> list[Extraction]:
-        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        shared = ctx.cpu.share(ctx.semantic, ctx.values)
         dialect = sql_dialect(ctx)
-        extractions, ready = await ctx.cpu.run(
-            steps.READING_QUESTION, steps.read_and_compile, shared, questions, dialect
-        )
+        extractions, ready = await read_in_worker(ctx, steps.read_and_compile, questions, dialect)
         for intent_json, query in ready:  # compiled in the worker: discovery and the SQL find them kept
             _keep(ctx.semantic, intent_json, dialect, query)
         return extractions
 
     return await ctx.readings.once((steps.read_and_compile.__name__, tuple(questions)), read)
+
+
+async def read_in_worker(ctx: AgentContext, step: Callable[..., T], *args: Any) -> T:
+    """A reader's step in a CPU worker under its budget, handed the run's model and values first (by a
+    shared file, written once per view); their latest dates are read here, as the worker has no warehouse."""
+    await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)
+    return await ctx.cpu.run_sharing(steps.READING_QUESTION, step, (ctx.semantic, ctx.values), *args)
 
 
 def _as_what(ctx: AgentContext, dimension: str | None) -> str:
@@ -155,9 +162,14 @@ async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
     parse = await aoffline_parse(ctx, question)
     if parse.intent is None:
         return list((await read_question(ctx, question))[0].understood_tables)
-    if parse.unknown_values or validate_intent(parse.intent, ctx.semantic):
+    if parse.unknown_values:
         return []
-    return list(compiled(ctx.semantic, parse.intent, sql_dialect(ctx)).tables)
+    try:
+        return list(compiled(ctx.semantic, parse.intent, sql_dialect(ctx)).tables)
+    except IntentError as exc:
+        if exc.problems:  # a reading that does not fit the model names no tables
+            return []
+        raise
 
 
 # Compiled queries kept: discovery compiles a question's reading for its tables and generate_sql
@@ -196,13 +208,10 @@ def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[Compil
     intent, undated = with_latest_dates(intent, ctx.semantic, ctx.values)  # 'last month' from an LLM
     if undated:
         return None, [undated]
-    problems = validate_intent(intent, ctx.semantic)
-    if problems:
-        return None, problems
-    try:
+    try:  # compiling validates the intent first; a reading compiled before is valid, and not checked again
         return compiled(ctx.semantic, intent, sql_dialect(ctx)), []
     except IntentError as exc:
-        return None, [str(exc)]
+        return None, exc.problems or [str(exc)]
 
 
 def semantic_prompt(ctx: AgentContext) -> str:

@@ -7,7 +7,6 @@ import asyncio
 import logging
 import re
 from collections.abc import Sequence
-from pathlib import Path
 from typing import Annotated, Any, TypeVar
 
 from langchain_core.language_models import LanguageModelInput
@@ -20,7 +19,7 @@ from agent.chatbi.analyze import analyze
 from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope
-from agent.chatbi.meaning import ColumnMeaning, column_format, describe_columns
+from agent.chatbi.meaning import ColumnMeaning, describe_columns
 from agent.chatbi.write_up import Shape, WriteUp
 from agent.sql.checked import SqlInput
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
@@ -481,8 +480,10 @@ async def execute_sql_and_analyze_result(
     meanings = describe_columns(
         checked, result.columns, semantic=semantic, catalog=ctx.catalog, labels=ctx.values.labels
     )
+    # the reading the SQL was written from, read once for the analysis and the answer's keys
+    read_as = StructuredIntent.model_validate(intent) if intent else None
     analysis = await analyze(
-        user_question, result, model=ctx.model if ctx.has_llm else None, intent=intent,
+        user_question, result, model=ctx.model if ctx.has_llm else None, intent=read_as,
         sql=checked, meanings=meanings, warehouse=ctx.warehouse, reading=_reading(semantic, intent),
         steps=AnalysisInWorkers(ctx, semantic),
     )
@@ -492,15 +493,16 @@ async def execute_sql_and_analyze_result(
         text = f"Read as: {reading}\n{text}"
     if analysis.insights:
         text += "\n" + "\n".join(f"• {line}" for line in analysis.insights)
+    rows, count = [list(r) for r in result.rows], result.row_count
     return tool_result(
         final_intent,
         sql=query,
         columns=result.columns,
-        rows=[list(r) for r in result.rows[:REPLY_ROWS_MAX]],
-        row_count=result.row_count,
-        keys=answer_keys(intent, list(result.columns), [list(r) for r in result.rows], result.row_count, semantic),
+        rows=rows[:REPLY_ROWS_MAX],
+        row_count=count,
+        keys=answer_keys(read_as, list(result.columns), rows, count, semantic),
         chart_spec=_asked_chart(analysis.chart, source[1].get("chart") if source else None),
-        column_formats=[column_format(meanings.get(c)) for c in result.columns],
+        column_formats=analysis.column_formats,
         follow_ups=analysis.follow_ups,
         text=text,
     )
@@ -514,16 +516,13 @@ class AnalysisInWorkers:
     def __init__(self, ctx: AgentContext, semantic: SemanticModel) -> None:
         self.ctx, self.semantic = ctx, semantic
 
-    def _shared(self) -> Path:
-        return self.ctx.cpu.share(self.semantic, self.ctx.values)  # written once per model (read_question's)
-
     async def first(
         self, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
         meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
     ) -> Shape | WriteUp:
-        return await self.ctx.cpu.run(
-            steps.ANALYSING_RESULT, steps.analysis_first, self._shared(), question, columns, types, rows, sql, meanings,
-            intent, reading,
+        return await self.ctx.cpu.run_sharing(  # the model's file written once per model (read_question's)
+            steps.ANALYSING_RESULT, steps.analysis_first, (self.semantic, self.ctx.values), question, columns, types,
+            rows, sql, meanings, intent, reading,
         )
 
     async def write(
@@ -531,9 +530,9 @@ class AnalysisInWorkers:
         meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None,
         reading: str,
     ) -> WriteUp:
-        return await self.ctx.cpu.run(
-            steps.ANALYSING_RESULT, steps.analysis_write_up, self._shared(), question, columns, types, rows, meanings, scope,
-            roles, intent, reading,
+        return await self.ctx.cpu.run_sharing(
+            steps.ANALYSING_RESULT, steps.analysis_write_up, (self.semantic, self.ctx.values), question, columns, types,
+            rows, meanings, scope, roles, intent, reading,
         )
 
 

@@ -27,7 +27,7 @@ from agent.policy.access import Access, AccessDenied
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.extract import Extraction, extract_intent
 from agent.semantic.nlq.follow_up import FollowUp, read_follow_up
-from agent.semantic.compile.intent import StructuredIntent, validate_intent
+from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
 from agent.semantic.model.values import ValueIndex
@@ -156,9 +156,7 @@ def _compiled(
     candidates = [intent] if undated is not None or dated == intent else [intent, dated]
     done = []
     for candidate in candidates:
-        if validate_intent(candidate, model):
-            continue
-        try:
+        try:  # compiling validates the intent first
             done.append((candidate.model_dump_json(), compile_intent(candidate, model, dialect)))
         except IntentError:
             continue

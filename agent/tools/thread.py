@@ -9,7 +9,6 @@ new intent, which goes through the same checks as any other.
 
 from __future__ import annotations
 
-import asyncio
 from collections.abc import Collection
 import copy
 import json
@@ -32,7 +31,7 @@ from agent.semantic.model.values import ValueIndex
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.reading import describe
 from agent.tools.results import latest_output
-from agent.tools.semantic import read_question
+from agent.tools.semantic import read_in_worker, read_question
 from agent.text.phrases import phrase
 from agent.text.words import plural_phrase
 from agent.tools.spec import EXECUTE
@@ -149,14 +148,13 @@ def named_reading(state: CommonAgentState, named: list[str], model: SemanticMode
 MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
 
 
-def answer_keys(intent: dict[str, Any] | None, columns: list[str], rows: list[list[Any]], row_count: int,
+def answer_keys(intent: StructuredIntent | None, columns: list[str], rows: list[list[Any]], row_count: int,
                 model: SemanticModel) -> dict[str, Any] | None:
     """What the dialogue state keeps of an answer's rows: its first grouping (not a date) and the
     values they hold, for 'which of them …' in the next turn. None when the rows were cut or are many."""
-    if not intent or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
+    if intent is None or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
         return None
-    dimensions = StructuredIntent.model_validate(intent).dimensions
-    for position, name in enumerate(dimensions):
+    for position, name in enumerate(intent.dimensions):
         dim = model.dimension_by_name.get(name)
         if dim is None or dim.kind == "time" or model.time_grain(name) is not None:
             continue
@@ -398,9 +396,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     message = ASKING_FOR_SQL.sub(" ", latest)
 
     async def read() -> FollowUp:
-        await asyncio.to_thread(ctx.values.read_all_latest, ctx.semantic)  # the worker has no warehouse
-        shared = ctx.cpu.share(ctx.semantic, ctx.values)
-        return await ctx.cpu.run(steps.READING_QUESTION, steps.read_edit, shared, previous, message)
+        return await read_in_worker(ctx, steps.read_edit, previous, message)
 
     # read once per turn (discovery and the SQL both ask); each caller gets its own copy to change
     follow = copy.deepcopy(await ctx.readings.once((steps.read_edit.__name__, previous.model_dump_json(), message), read))

@@ -31,9 +31,10 @@ from sqlglot.dialects.dialect import Dialect
 from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
-from agent.sql.checked import CheckedQueries, CheckedQuery, SqlInput, sql_text
+from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.sql.guard import GuardPolicy, UnknownTableError, check_query, recheck
 from agent.sql.parse import clean_sql_text
+from agent.warehouse.checked import CheckedQueries
 from agent.warehouse.cost import costly_shape
 from agent.warehouse.engines.base import PlanSize
 
@@ -517,8 +518,10 @@ class Warehouse:
             return self._checked.keep(self._judge(sql if query is None else query))
 
     def known(self, sql: str) -> CheckedQuery | None:
-        """The reading of a (cleaned) text this warehouse has checked before, if it still has it."""
-        return self._checked.get(sql, self.dialect)
+        """`sql` as this warehouse checked it before, judged under its current tables (`check`: not
+        parsed again); None when it has not read the text, or no longer keeps it."""
+        query = self._checked.get(clean_sql_text(sql), self.dialect)
+        return None if query is None else self.check(query)
 
     def _judge(self, sql: SqlInput) -> CheckedQuery:
         if isinstance(sql, CheckedQuery) and sql.dialect == self.dialect:

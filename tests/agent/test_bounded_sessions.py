@@ -70,7 +70,7 @@ async def test_a_session_lock_is_kept_only_while_a_turn_uses_it(offline_context)
     assistant = Assistant(offline_context, BoundedInMemorySaver(max_sessions=10, idle_ttl_s=3600))
     await ask(assistant, "locked", "number of flights by origin")
     gc.collect()
-    assert "locked" not in assistant._locks
+    assert "locked" not in assistant._sessions._locks
 
 
 async def test_what_a_session_keeps_is_compressed_and_reads_back_the_same(offline_context):

@@ -7,6 +7,7 @@ import pytest
 
 from agent.api import AskHuman, HumanOption, interpret_reply
 from agent.llm.routing import AFFIRMATIVE, _ONLY_YES
+from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.layer import load_layer
 from agent.tools.thread import MAX_KEYS, answer_keys
 from agent.warehouse.sql_engine import _type_name
@@ -32,17 +33,17 @@ def test_a_sentence_with_a_table_word_in_it_is_a_new_message():
 
 
 def test_an_answer_keeps_its_first_groupings_values(model):
-    intent = {"metrics": ["flight_count"], "dimensions": ["dest"]}
+    intent = StructuredIntent(metrics=["flight_count"], dimensions=["dest"])
     rows = [["ORD", 10], ["BOS", 8], ["ATL", 5]]
     assert answer_keys(intent, ["dest", "flight_count"], rows, 3, model) == {"field": "dest", "values": ["ORD", "BOS", "ATL"]}
 
 
 def test_no_keys_when_rows_were_cut_are_many_or_are_dates(model):
-    intent = {"metrics": ["flight_count"], "dimensions": ["dest"]}
+    intent = StructuredIntent(metrics=["flight_count"], dimensions=["dest"])
     assert answer_keys(intent, ["dest", "flight_count"], [["ORD", 10]], 90, model) is None  # the rest not held
     many = [[f"X{i}", i] for i in range(MAX_KEYS + 1)]
     assert answer_keys(intent, ["dest", "flight_count"], many, len(many), model) is None
-    by_month = {"metrics": ["flight_count"], "dimensions": ["metric_time__month"]}
+    by_month = StructuredIntent(metrics=["flight_count"], dimensions=["metric_time__month"])
     assert answer_keys(by_month, ["metric_time__month", "flight_count"], [["2013-01-01", 3]], 1, model) is None
 
 

@@ -56,6 +56,16 @@ async def test_shared_values_are_the_callers_own_objects_until_closed():
         shared(path)
 
 
+def _sizes(path, extra: int) -> int:
+    model, values = shared(path)
+    return len(model) + len(values) + extra
+
+
+async def test_a_step_is_handed_the_values_shared_with_it_in_the_same_call(cpu):
+    model, values = {"a": 1}, {"b": 2, "c": 3}
+    assert await cpu.run_sharing("Counting", _sizes, (model, values), 10) == 13
+
+
 async def test_a_step_that_needs_its_own_process_gets_a_worker():
     cpu = InProcessCpu(budget_s=1.0, preload=steps.PRELOAD, own_process=frozenset({os.getpid}))
     try:

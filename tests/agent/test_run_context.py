@@ -11,7 +11,7 @@ import pytest
 from agent.context import OutsideARun
 from agent.errors import NoRunContextError
 from agent.llm.routing import route_message
-from agent.bootstrap import RunReader
+from agent.tools.run_reader import RunReader
 from agent.tools.semantic import SemanticParse
 
 
@@ -43,6 +43,14 @@ def test_a_runs_context_hands_its_model_itself_and_again_on_every_copy(offline_c
     copy = dataclasses.replace(run, options={"verified": []})  # as the learned words are laid on a run
     assert copy.model.reader.context is copy
     assert isinstance(offline_context.model.reader, OutsideARun)  # the unscoped one is left as it was
+
+
+def test_every_context_made_keeps_readings_of_its_own(offline_context) -> None:
+    # a reading is one run's, of one person's view: a context made from another (a run's, or a copy)
+    # starts with none, so nothing read for one run answers another
+    run = dataclasses.replace(offline_context, per_run=True)
+    copy = dataclasses.replace(run, options={"verified": []})
+    assert len({id(offline_context.readings), id(run.readings), id(copy.readings)}) == 3
 
 
 def test_the_run_an_assistant_makes_reads_the_persons_view(offline_assistant) -> None:

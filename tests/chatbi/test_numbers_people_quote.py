@@ -86,6 +86,7 @@ async def test_a_share_column_reads_as_a_percentage_everywhere(warehouse):
     analysis = await _analyze(warehouse, "on-time share by origin", sql)
     assert re.search(r"\d\d\.\d%", analysis.answer)
     assert not re.search(r"\b0\.\d", analysis.answer) and "arrival delay" not in analysis.answer
+    assert analysis.column_formats == [None, "fraction"]  # and so in the reply's table
 
 
 def test_a_metric_its_label_calls_a_share_is_a_fraction():

@@ -110,8 +110,10 @@ def test_values_are_quoted_not_pasted(model, warehouse):
 ])
 def test_intents_that_do_not_fit_are_refused(model, intent, words):
     assert any(words in problem for problem in validate_intent(StructuredIntent(**intent), model))
-    with pytest.raises(IntentError, match=words):
+    with pytest.raises(IntentError, match=words) as refused:
         compile_intent(StructuredIntent(**intent), model)
+    # each problem said on its own, as validate_intent says it: the tools hand them on as they are
+    assert refused.value.problems == validate_intent(StructuredIntent(**intent), model)
 
 
 def test_compilation_is_deterministic(model):

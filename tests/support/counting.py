@@ -18,9 +18,9 @@ import sqlglot.parser
 from agent.session.memory import BoundedInMemorySaver
 from agent.budget.cpu import CpuPool
 from agent.semantic.nlq import extract
-from agent.sql.checked import CheckedQueries
 from agent.sql.parse import clean_sql_text
 from agent.tools import steps
+from agent.warehouse.checked import CheckedQueries
 
 
 class InProcessPool(CpuPool):

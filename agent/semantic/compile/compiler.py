@@ -24,9 +24,14 @@ from agent.text.words import plural_phrase
 
 
 class IntentError(AssistantError):
-    """The intent does not fit the semantic model; the message says what is wrong."""
+    """The intent does not fit the semantic model; the message says what is wrong. `problems`: what
+    `validate_intent` found, each sentence on its own, when the intent failed it ([] when it failed later)."""
 
     code = "intent"
+
+    def __init__(self, user_message: str, *, problems: list[str] | None = None) -> None:
+        super().__init__(user_message)
+        self.problems = problems or []
 
 
 @dataclass(frozen=True)
@@ -37,10 +42,10 @@ class CompiledQuery:
 
 
 def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str = "duckdb") -> CompiledQuery:
-    model = with_definitions(model, intent.definitions)
-    problems = validate_intent(intent, model)
+    problems = validate_intent(intent, model)  # on the model as given: it adds the definitions itself
     if problems:
-        raise IntentError(" ".join(problems))
+        raise IntentError(" ".join(problems), problems=problems)
+    model = with_definitions(model, intent.definitions)
     table = base_table(intent, model)
     assert table is not None  # validate_intent guarantees one base table
     filters = _filters(intent.filters, intent.time, model, table, intent.time_dimension)

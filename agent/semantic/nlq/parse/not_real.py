@@ -16,13 +16,16 @@ from agent.text.words import noun_forms
 def not_real_pass(draft: Draft) -> Draft:
     assert draft.intent is not None
     marks = set(draft.model.shapes.get("not_real_rows", []))
+    flags = [dim for dim in draft.model.dimensions if dim.kind == "flag" and marks & set(dim.label.lower().split())]
+    if not flags:  # no column of the model marks such rows: the question's words need not be looked at
+        return draft
     said = {form for t in draft.tokens for form in {t.low, *noun_forms(t.low)}}
-    if not marks or marks & said:
+    if marks & said:
         return draft
     conditioned = {f.field for f in draft.intent.filters}
     tables = {m.table for name in draft.intent.all_metrics() if (m := draft.model.metric_by_name.get(name)) and m.table}
-    for dim in draft.model.dimensions:
-        if dim.kind != "flag" or dim.name in conditioned or not marks & set(dim.label.lower().split()):
+    for dim in flags:
+        if dim.name in conditioned:
             continue
         if not tables or any(draft.model.resolve(dim.name, t) is None for t in tables):
             continue  # test lines of a store are no mark on the store: only its own, or what its rows belong to
