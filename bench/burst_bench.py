@@ -10,7 +10,8 @@ Two parts, both by default (`--part sim` or `--part real` for one):
   few of its own); when the bot asks to confirm the SQL the person presses Run `--think-s` later.
   Timed at the stand-in, which runs in a process of its own as Slack does
   (tests/support/watched_standin.py): from the burst to each final answer (the message with the
-  feedback buttons). The same mentions first hit a bare AsyncApp that only acks, for the ack comparison.
+  feedback buttons), and from each Run click (sent by the stand-in) to its query's start (the audit record's
+  start, in the bot). The same mentions first hit a bare AsyncApp that only acks, for the ack comparison.
 
 Per scheme: when each person got a first answer, answers/s, p50/p95 time to answer, Jain's fairness
 index over people's mean waits (1 = everyone waited alike), and replies that are not answers
@@ -206,6 +207,8 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
     loop = asyncio.get_running_loop()
     async with bot_over_http([(q.person, q.ts) for q in burst.values()], think_s, timeout_s) as bot:
         runtime, conn = bot.runtime, bot.conn
+        queries = QueryStarts()
+        bot.assistant.on_query(queries.record)
         async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
             bot_sender, bare_sender = (SlackSender(url, SECRET, session) for url in bot.urls)
             await warm(bot, bot_sender, bare_sender)
@@ -236,6 +239,7 @@ async def real_part(people: int, questions: int, think_s: float, timeout_s: floa
         print(f"notice seen ({seen['notices'].count(text)}x): {text}")
     ok = report(burst, started, finished, drained, list(acks), list(bare_acks), seen["click_acks"], people,
                 questions, think_s)
+    queries.report(seen["clicked_at"])
     health.report(bot.settings.loop_lag_limit_s)
     answers = max(1, sum(1 for q in burst.values() if q.answered_at))
     print("CPU per answer (what a loaded machine does not change much): " + ", ".join(
@@ -315,6 +319,35 @@ async def soak_part(answers: int, people: int, think_s: float, timeout_s: float)
     print(f"soak: {change:+.1f}% from the first tenth to the end; target ±{SOAK_TARGET_PCT:g}%: "
           f"{'met' if abs(change) <= SOAK_TARGET_PCT else 'not met'}")
     return True
+
+
+class QueryStarts:
+    """When the agent asked the warehouse for each query (its audit record's start), by session: beside
+    the stand-in's time of each Run click, how long a person who pressed Run waited for their query to
+    start while the burst's other questions were still being worked on."""
+
+    def __init__(self) -> None:
+        self.started: dict[str, list[float]] = {}  # session id -> when each of its queries started
+
+    def record(self, record: dict[str, Any]) -> None:
+        if record.get("session_id") and record.get("duration_ms") is not None:
+            self.started.setdefault(record["session_id"], []).append(
+                time.perf_counter() - record["duration_ms"] / 1000)
+
+    def report(self, clicked_at: dict[str, float]) -> None:
+        from bot.sessions import new_session_id
+
+        waits = []
+        for ts, clicked in clicked_at.items():
+            after = [at for at in self.started.get(new_session_id(CHANNEL, ts), []) if at >= clicked]
+            if after:
+                waits.append(min(after) - clicked)
+        if not waits:
+            print("Run click to its query's start: no click was followed by its query")
+            return
+        print(f"Run click to its query's start ({len(waits)} of {len(clicked_at)} clicks): median "
+              f"{statistics.median(waits) * 1e3:.0f} ms, p95 {pct(waits, .95) * 1e3:.0f} ms, "
+              f"p99 {pct(waits, .99) * 1e3:.0f} ms, max {max(waits) * 1e3:.0f} ms")
 
 
 class HealthWatch:

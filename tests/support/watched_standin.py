@@ -4,8 +4,8 @@ Real Slack does its own work elsewhere; in the bot's process the stand-in's serv
 it sends back) would share the bot's event loop and count as the bot's. Here it runs on its own loop
 in its own process, over a pipe: it sends its Web API URL, takes the bot's events URL, watches each
 question's thread, presses Run on each SQL confirmation `think_s` after it shows (as the asker), and
-sends back when each final answer (the message with the feedback buttons) arrived, by
-`time.perf_counter()` (the system's monotonic clock, the same in every process), once all are in or
+sends back when each Run click was sent and each final answer (the message with the feedback buttons)
+arrived, by `time.perf_counter()` (the system's monotonic clock, the same in every process), once all are in or
 `timeout_s` has passed. It stops when told to.
 """
 
@@ -45,6 +45,7 @@ class Watch:
     all_done: asyncio.Event = field(default_factory=asyncio.Event)
     clicks: list[asyncio.Task[None]] = field(default_factory=list)
     click_acks: list[float] = field(default_factory=list)
+    clicked_at: dict[str, float] = field(default_factory=dict)  # thread ts -> when its Run click was sent
     notices: list[str] = field(default_factory=list)  # notes only the person sees (rate limit, stale click)
 
     def seen(self, message: dict[str, Any], streaming: bool) -> None:
@@ -72,7 +73,7 @@ class Watch:
         run = find_button(message, actions.RUN)
         assert run is not None and self.sender is not None
         await asyncio.sleep(self.think_s)  # the person reads the SQL first
-        started = time.perf_counter()
+        started = self.clicked_at[question.ts] = time.perf_counter()
         status, _ = await self.sender.interaction(
             click(actions.RUN, run["value"], message=message, channel=self.channel, user=question.person, label="Run"))
         self.click_acks.append(time.perf_counter() - started)
@@ -124,6 +125,7 @@ async def _serve(conn: Connection, questions: list[tuple[str, str]], channel: st
             "answered": {q.ts: q.answered_at for q in watch.questions.values()},
             "not_answers": {q.ts: q.not_answer for q in watch.questions.values()},
             "click_acks": watch.click_acks,
+            "clicked_at": watch.clicked_at,
             "notices": watch.notices,
         })
         await loop.run_in_executor(None, conn.recv)  # the bot has finished (charts and files after the answers)
