@@ -3,7 +3,10 @@
 100 concurrent signed app_mention events hit the bot's real HTTP endpoint while every agent
 run takes 2 s (a fake agent that sleeps); the same 100 events hit a bare AsyncApp that only
 acks, in the same run, for comparison, over several rounds (the verdict is the geometric mean
-of the per-round ratios). Slack's Web API is the stand-in from tests/support.
+of the per-round ratios). Slack's Web API is the stand-in from tests/support. The bot is started,
+served and stopped as `python -m bot` does it (bot/__main__.py): built with the collector paused,
+`runtime.start()` (the descriptor table grown ahead, the Web API's connections kept), readiness and
+metrics served beside the events, and `runtime.shutdown` with the grace period at the end.
 
     python bench/ack_bench.py [--events 100] [--agent-seconds 2] [--rounds 6]
     python bench/ack_bench.py --smoke      # 10 events, 0.2 s runs, 2 rounds: the bench itself works
@@ -29,7 +32,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # the repo root: b
 from tests.support.slack_requests import SlackSender, mention  # noqa: E402
 from tests.support.slack_standin import SlackStandIn  # noqa: E402
 
-from agent.api import AgentReply, AskHuman, Chart, ChatContext, LearnOffer, Progress, SuggestedPrompt  # noqa: E402
+from agent.api import (  # noqa: E402
+    AgentReply, AskHuman, Chart, ChatContext, LearnOffer, Progress, SuggestedPrompt, paused_for_startup,
+)
 from bot.agent_port import AgentPort  # noqa: E402
 from bot.settings import load_bot_settings  # noqa: E402
 from bot.http_server import EVENTS_PATH, build_web_app  # noqa: E402
@@ -130,14 +135,17 @@ async def main(events: int, agent_seconds: float, rounds: int) -> None:
         user_rate_limit_per_minute=0,
         log_level="WARNING",
     )
-    runtime = build_runtime(settings, agent)
+    with paused_for_startup():  # what start-up builds lives as long as the process (agent/collector.py)
+        runtime = build_runtime(settings, agent)
+        await runtime.start()
     bare = AsyncApp(client=build_web_client(settings), signing_secret=SECRET, process_before_response=True)
 
     @bare.event("app_mention")
     async def only_ack():
         return None
 
-    bot_runner, bot_url = await serve(build_web_app(runtime.app, ack_first=runtime.ack_first))
+    bot_runner, bot_url = await serve(build_web_app(runtime.app, runtime.readiness, metrics=runtime.metrics,
+                                                    ack_first=runtime.ack_first))
     bare_runner, bare_url = await serve(build_web_app(bare))
     async with aiohttp.ClientSession(connector=aiohttp.TCPConnector(limit=0)) as session:
         # Warm both apps (auth.test, connection pools) so the figures are steady-state.
@@ -187,8 +195,8 @@ async def main(events: int, agent_seconds: float, rounds: int) -> None:
           f"p99 {statistics.geometric_mean(b for _, b in ratios):.2f}")
     print(f"answers delivered: {answered}/{events * rounds}; last round all done {all_done:.2f} s after its last ack")
 
-    await runtime.close()
-    await bot_runner.cleanup()
+    await bot_runner.cleanup()  # as the bot stops: no new requests, then the running answers finish
+    await runtime.shutdown(settings.shutdown_grace_s)
     await bare_runner.cleanup()
     await slack.close()
     if answered != events * rounds:  # figures of a bot that did not answer are worth nothing
