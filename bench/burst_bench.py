@@ -3,9 +3,7 @@
 Two parts, both by default (`--part sim` or `--part real` for one):
 
 - sim: the bot's run slots (bot/jobs/fair.py, round-robin by channel, then person; one channel here) against a plain semaphore
-  (arrival order), on simulated runs (each holds a slot `--run-ms`; `--slots` at once). Then each question's
-  Run pressed `--think-s` after its run: how long the click waits for a slot, queued like a new question
-  (as the bot did) against served ahead of them (as it does).
+  (arrival order), on simulated runs (each holds a slot `--run-ms`; `--slots` at once).
 - real: the real bot in HTTP mode in this process over the real agent (offline model, demo
   warehouse, no Redis), Slack's Web API the stand-in from tests/support. Every question is a signed
   app_mention from its person (the demo questions, /work/shared/eval/dev_questions.json's, else a
@@ -90,27 +88,7 @@ async def simulated(slots, people: int, questions: int, run_s: float) -> dict[st
     return done
 
 
-async def clicks_waiting(capacity: int, people: int, questions: int, run_s: float, think_s: float,
-                         answers_first: bool) -> list[float]:
-    """Seconds from each Run click to its run's slot: each question runs to its SQL confirmation, its person
-    presses Run `think_s` later, and the resumed run takes a slot again, as an answer to the bot's question
-    (`answers_first`) or queued like a new question (what the bot did before)."""
-    slots, waits = FairSlots(capacity), []
-
-    async def one(person: str) -> None:
-        async with slots.slot(person):
-            await asyncio.sleep(run_s)
-        await asyncio.sleep(think_s)
-        clicked = time.perf_counter()
-        async with slots.slot(person, answers_bot=answers_first):
-            waits.append(time.perf_counter() - clicked)
-            await asyncio.sleep(run_s)
-
-    await asyncio.gather(*(one(f"U{p}") for p in range(people) for _ in range(questions)))
-    return waits
-
-
-async def sim_part(people: int, questions: int, capacity: int, run_s: float, think_s: float) -> None:
+async def sim_part(people: int, questions: int, capacity: int, run_s: float) -> None:
     print(f"sim: {people} people x {questions} questions at once, {capacity} runs at once, {run_s * 1000:.0f} ms each")
     print(f"{'scheme':16}{'first answer p50/max s':>24}{'all answers p50/max s':>24}{'Jain':>7}")
     for name, slots in (("arrival order", ArrivalOrder(capacity)), ("round-robin", FairSlots(capacity))):
@@ -120,10 +98,6 @@ async def sim_part(people: int, questions: int, capacity: int, run_s: float, thi
         index = jain([statistics.mean(t) for t in done.values()])
         print(f"{name:16}{statistics.median(first):>12.2f}/{max(first):<11.2f}"
               f"{statistics.median(last):>10.2f}/{max(last):<11.2f}{index:>7.2f}")
-    print(f"sim, Run pressed {think_s:g} s after each confirmation: the click's wait for a slot, ms p50/p95/p99")
-    for name, answers_first in (("as a question", False), ("answers first", True)):
-        waits = await clicks_waiting(capacity, people, questions, run_s, think_s, answers_first)
-        print(f"{name:16}{pct(waits, .5) * 1e3:>8.0f}/{pct(waits, .95) * 1e3:.0f}/{pct(waits, .99) * 1e3:.0f}")
 
 
 # -- the real bot -------------------------------------------------------------------------------
@@ -526,7 +500,7 @@ if __name__ == "__main__":
     if args.smoke:
         args.run_ms = 10
     if args.part in ("sim", "both", "all"):
-        asyncio.run(sim_part(*sim_size, args.slots, args.run_ms / 1000, args.think_s))
+        asyncio.run(sim_part(*sim_size, args.slots, args.run_ms / 1000))
     if args.part in ("real", "both", "all") and not asyncio.run(real_part(*real_size, args.think_s, args.timeout)):
         raise SystemExit("not every question of the burst was answered")
     if (args.part in ("soak", "all") or args.smoke) and not asyncio.run(

@@ -76,10 +76,9 @@ class TurnRunner:
         # One person's requests running at once (0: no cap); a place outlives a dead worker by at most the TTL.
         self._user_concurrency = user_concurrency
         self._user_hold_ttl_s = user_hold_ttl_s
-        # Past the cap, a person's requests wait in their order, at most this many (0: refused at once);
-        # their answers to the bot's questions wait ahead of their new questions.
+        # Past the cap, a person's requests wait in their order, at most this many (0: refused at once).
         self._user_queue_max = user_queue_max
-        self._queued: dict[str, list[Job]] = {}  # person -> jobs waiting for a place, in order
+        self._queued: dict[str, list[str]] = {}  # person -> job ids waiting for a place, in order
         self._places_freed = asyncio.Condition()
 
     async def __call__(self, job: Job) -> None:
@@ -211,8 +210,7 @@ class TurnRunner:
                 request_id=job.request_id,
             )
         try:
-            async with self._run_slots.slot(job.where.user or job.where.channel, job.where.channel,
-                                            answers_bot=job.answers_bot):
+            async with self._run_slots.slot(job.where.user or job.where.channel, job.where.channel):
                 self._running[job.job_id] = self._clock()
                 try:
                     return await self._agent_reply(job, session_id, delivery)
@@ -225,32 +223,29 @@ class TurnRunner:
                     self._places_freed.notify_all()
 
     async def _place(self, job: Job, key: str, delivery: ThreadDelivery) -> bool:
-        """Hold one of this person's places, waiting in their order when all are taken (an answer to the
-        bot's question behind their earlier answers only); False when their queue is full too."""
+        """Hold one of this person's places, waiting in their order when all are taken; False when
+        their queue is full too."""
         cap, ttl = self._user_concurrency, self._user_hold_ttl_s
         if await self.store.hold(key, job.job_id, cap, ttl):
             return True
         queue = self._queued.setdefault(key, [])
         if len(queue) >= self._user_queue_max:
             return False
-        if job.answers_bot:
-            queue.insert(sum(1 for queued in queue if queued.answers_bot), job)
-        else:
-            queue.append(job)
+        queue.append(job.job_id)
         shown = None
         try:
             while True:
-                ahead = cap + queue.index(job)  # their running requests, then those queued ahead
+                ahead = cap + queue.index(job.job_id)  # their running requests, then those queued first
                 if ahead != shown:
                     await delivery.progress(f"Queued, {ahead} ahead of you…")
                     shown = ahead
-                if queue[0] is job and await self.store.hold(key, job.job_id, cap, ttl):
+                if queue[0] == job.job_id and await self.store.hold(key, job.job_id, cap, ttl):
                     return True
                 async with self._places_freed:
                     with contextlib.suppress(TimeoutError):
                         await asyncio.wait_for(self._places_freed.wait(), PLACE_POLL_S)
         finally:
-            queue.remove(job)
+            queue.remove(job.job_id)
             if not queue:
                 del self._queued[key]
 

@@ -39,24 +39,12 @@ class _JobBase(BaseModel):
     thread_title: str | None = None  # set on a new Assistant thread
     response_url: str | None = None  # slash commands: the way back when the bot may not post in the channel
 
-    @property
-    def answers_bot(self) -> bool:
-        """The person answers a question the bot asked them: they wait with it in front of them, and the
-        run it resumes had its turn already, so it is served ahead of new questions (still counted under
-        their own cap)."""
-        return False
-
 
 class AskJob(_JobBase):
     """A message in words: a new question, a follow-up, or a reply to a pending question."""
 
     kind: Literal["ask"] = "ask"
     text: str = ""
-    in_reply: bool = False  # the asker's words in a thread where the bot's question waits for them
-
-    @property
-    def answers_bot(self) -> bool:
-        return self.in_reply
 
 
 class ResumeJob(_JobBase):
@@ -65,10 +53,6 @@ class ResumeJob(_JobBase):
     kind: Literal["resume"] = "resume"
     choice: str
     edited_sql: str | None = None
-
-    @property
-    def answers_bot(self) -> bool:
-        return True
 
 
 class ToolJob(_JobBase):

@@ -330,7 +330,6 @@ class Surfaces:
                 text=text,
                 thread_title=None if existed else title,
                 echo=echo,
-                in_reply=pending is not None,
             )
         )
 
