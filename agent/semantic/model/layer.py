@@ -490,8 +490,10 @@ def _metric(metric: DbtMetric, project: Project, more_wanted: set[str]) -> dict[
         said, words = dict(avg="average", sum="total").get(agg, agg), _words(column.name, _column_prefix(owner))
         # 'totalAmount' summed reads 'Total amount', never 'Total total amount'
         entry["label"] = (words if words.split()[0] == said else f"{said} {words}").capitalize()
-    if agg and column is not None and not filtered:
-        entry["measure"], entry["agg"] = column.name, agg
+    if agg and not filtered:  # 'avg fare' of `fareCents / 100.0`: the aggregation is known without a column
+        entry["agg"] = agg
+        if column is not None:
+            entry["measure"] = column.name
     key = owner.primary.expr if owner.primary else None
     entry["counts_rows"] = measure.agg == "count" and not filtered and (
         re.fullmatch(r"1|\*", measure.expr) is not None or measure.expr == key)

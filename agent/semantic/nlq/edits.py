@@ -411,7 +411,8 @@ def other_extreme(edited: Edited, model: SemanticModel, descending: bool | None)
             or (metric.agg == "max") == descending:
         return None
     wanted = "max" if descending else "min"
-    other = [m.name for m in model.metrics if m.measure == metric.measure and m.table == metric.table
+    other = [m.name for m in model.metrics if metric.measure is not None and m.measure == metric.measure
+             and m.table == metric.table
              and m.agg == wanted and not m.filter]
     return set_metrics(edited, other[:1], model) if len(other) == 1 else None
 

@@ -81,7 +81,7 @@ def _amount_read_as_a_count(draft: Draft) -> str | None:
     tables = {m.table for m in metrics if m is not None}
     money = set(draft.model.coverage.get("money_heads", []))
     sums = [m.name for m in draft.model.metrics if m.table in tables and m.agg == "sum" and not m.filter
-            and m.measure in draft.model.dimension_by_name
+            and m.measure is not None and m.measure in draft.model.dimension_by_name
             and draft.model.dimension_by_name[m.measure].label.lower().split()[-1:][0] in money]
     if len(tables) == 1 and len(sums) == 1 and len(metrics) == 1:
         draft.intent = draft.intent.model_copy(update={"metrics": sums})
