@@ -159,18 +159,33 @@ def _dated_by(shape: Shape, info: TableInfo, shapes: dict[str, Shape], schema: S
     the calendar table of a star schema ('date__full_date')."""
     own_dates = [c for c in schema.tables[shape.key] if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]
     in_key = [r for r in shape.references if r.column in info.primary_key and r.column in shape.entity_refs]
+    periods = set(bootstrap_words()["period_words"])
+    if any(set(split_name(c).split()) & periods for c in info.primary_key if c not in shape.entity_refs):
+        in_key = []  # a line's figure per month ('SUB_ID, USG_PRD_NUM') has a period of its own
     # rows with no date named as parts of the row they point at ('orderDetails', 'order_lines')
     parts = [r for r in shape.references if r.column in shape.entity_refs
              and _named_as_part_of(info.name, schema.info[r.target].name)]
     # a star schema's facts carry a key of the calendar table ('date_key' of 'dim_date') instead of a date
     calendars = [r for r in shape.references if r.column in shape.entity_refs
                  and thing(schema.info[r.target].name)[-1:] in [(w,) for w in bootstrap_words()["calendar_tables"]]]
+    # a row nothing points at, with no date of its own, that belongs to exactly one dated row (a fare of a
+    # trip): it happened when that row did; a table others point at is a thing (a product of a supplier),
+    # and a row of two dated rows could be dated by either, so neither is guessed
+    dated_targets = [r for r in shape.references if r.column in shape.entity_refs and any(
+        TIME.search(c.type) and not TIME_OF_DAY.search(c.type) and not _describes_a_thing(c.name)
+        for c in schema.tables.get(r.target, []))]
+    pointed_at = any(r.target == shape.key for other in shapes.values() for r in other.references)
+    own_period = any(set(split_name(c.name).split()) & periods for c in schema.tables[shape.key]
+                     if c.name not in shape.entity_refs)
+    belongs = dated_targets if len(dated_targets) == 1 and not (own_dates or own_period or pointed_at or shape.bridge) \
+        else []
     for group in (in_key if len(info.primary_key) > 1 else [], [] if own_dates else parts,
-                  [] if own_dates else calendars):
+                  [] if own_dates else calendars, belongs):
         for ref in group:
             target = shapes[ref.target]
+            # a date that describes the row pointed at ('birth_dt' of a subscriber) is not when this row happened
             dates = [c.name for c in schema.tables.get(ref.target, [])
-                     if TIME.search(c.type) and not TIME_OF_DAY.search(c.type)]
+                     if TIME.search(c.type) and not TIME_OF_DAY.search(c.type) and not _describes_a_thing(c.name)]
             moment = TableRules(schema, target, shapes, "duckdb", frozenset(), {}, set()).moment()
             if dates and target.entity:
                 return f"{target.entity}__{moment['name'] if moment else slug(dates[0])}"
