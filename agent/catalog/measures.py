@@ -161,6 +161,9 @@ class TableRules:
         display = self.display_column()
 
         def add(entry: dict[str, Any], column: Column | None = None) -> None:
+            if entry["name"] in taken and column is not None and column.name == display:
+                # the entity keeps the thing's name; its rows are named by this column
+                entry = {**entry, "name": entry["name"] + "_name", "expr": entry.get("expr", entry["name"])}
             if entry["name"] in taken:
                 return
             if column is not None and column.comment:
@@ -238,6 +241,9 @@ class TableRules:
         options = []
         for column in self.columns:
             said = words_of(column.name, self.prefix)
+            if self.kinds[column.name] == "label" and tuple(words_of(column.name)) == tuple(self.thing):
+                options.append((0, column.name))  # the thing's own name for its rows: 'promoCode' of promoCodes
+                continue
             if self.kinds[column.name] != "label" or not said or said[-1] not in names or set(said) & (first | last):
                 continue
             # 'name', 'baker name', 'full name'; never another thing's ('winner name'); a prefix set

@@ -201,6 +201,8 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                 choices.append(with_other_tables([table.count_metric], model))  # 'flights and avg dep delay'
                 mention.used = True
                 continue
+            if mention.start and state.tokens[mention.start - 1].low in model.shapes.get("not_counted_after", []):
+                continue  # 'usable in any city': no count of cities; left unread
             if table.count_metric:
                 weak.append(with_other_tables([table.count_metric], model))
                 mention.used = True
