@@ -26,7 +26,13 @@ def ask_back(reason: str | None, ignored_words: list[str], model: SemanticModel)
     from this person) must not change whether the bot asks. A reason that quotes no word ('the movies table
     has no year') is an answer in itself, not a question."""
     quoted = {w.lower() for span in _QUOTED.findall(reason or "") for w in span.split()}
+    # the reader's own words ('avg', 'top') mean what they always do: only their place is unknown, so the
+    # question is about the words around them ('avg time to close': what 'time' is)
+    grammar = {w for words in model.aggregations.values() for w in words} | set(model.ranking.descending) \
+        | set(model.ranking.ascending)
     for word in ignored_words:
+        if word.lower() in grammar:
+            continue
         if word.lower() in quoted and word.isalpha() and word.islower() and len(word) > 2 and _can_name_a_thing(word):
             return Ambiguity(text=word, options=choices(word, model))
     return None

@@ -212,7 +212,7 @@ def ask_about(draft: Draft, unread: list[int]) -> Draft:
     options = _nearest(tokens[unknown[0]].low, draft)
     ambiguous = [Ambiguity(text=tokens[unknown[0]].text, options=options)] if options else []
     draft.outcome = Extraction(reason=reason.strip(), ambiguous=ambiguous, ignored_words=said, understood=understood,
-                               understood_tables=[draft.table] if understood and draft.table else [])
+                               understood_tables=draft.measured_tables())
     return draft
 
 

@@ -91,9 +91,16 @@ class Draft:
         return [t.text for i, t in enumerate(self.tokens) if i not in understood
                 and t.low not in self.state.function_words and t.number is None]
 
+    def measured_tables(self) -> list[str]:
+        """The table a measure was found on, or the first one a measure said could be on: the question is about
+        the data, even where it is asked back ('avg time to close a ticket': tickets, whatever 'time' is)."""
+        if self.table:
+            return [self.table]
+        said = [m for options in self.metric_choices for m in options[:1] if isinstance(m, str)]
+        return [self.model.metric_by_name[m].table for m in said if m in self.model.metric_by_name][:1]
+
     def stop(self, reason: str | None = None, **fields: Any) -> Draft:
         """End the reading: the question is asked back or declined with `reason`."""
-        # the table a measure was found on: the question is about the data, even where it is asked back
-        fields.setdefault("understood_tables", [self.table] if self.table else [])
+        fields.setdefault("understood_tables", self.measured_tables())
         self.outcome = Extraction(reason=reason, ignored_words=self.ignored(), **fields)
         return self
