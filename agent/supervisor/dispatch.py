@@ -22,15 +22,13 @@ from agent.supervisor.calls import (
     progress,
     record_call,
     record_output,
-    rewritten_question,
     run_context,
 )
 from agent.supervisor.human import confirmation_question
 from agent.state import CommonAgentState
 from agent.tools.registry import EXECUTE, STEP_LABELS, TERMINAL_TOOLS, WORKING, ToolName
-from agent.tools.chain import implied_next_call
+from agent.tools.chain import ToolOutcome, tool_outcome
 from agent.tools.spec import new_tool_call_id
-from agent.tools.results import parse_result
 
 MAX_VALIDATION_RETRIES = 3
 
@@ -52,8 +50,15 @@ class Turn:
         return None
 
     @functools.cached_property
+    def outcome(self) -> ToolOutcome:
+        """The tool's answer, read once for every rule: its result and the step it implies."""
+        if not isinstance(self.last, ToolMessage):
+            return ToolOutcome({}, None)
+        return tool_outcome(self.state.get("messages") or [], self.last, self.state.get("question", ""))
+
+    @property
     def output(self) -> dict[str, Any]:
-        return parse_result(self.last.content) if isinstance(self.last, ToolMessage) else {}
+        return self.outcome.output
 
     def recorded(self) -> dict[str, Any]:
         """The state update that files the tool's output under its call id."""
@@ -195,8 +200,7 @@ def implied_step_runs(turn: Turn) -> Goto | None:
         return None
     if (turn.state.get("chat_context") or {}).get("dispatch_strategy") == "llm":
         return None
-    question = rewritten_question(turn.state, last.tool_call_id)
-    next_call = implied_next_call(last.name or "", last.tool_call_id, turn.output, question)
+    next_call = turn.outcome.implied_call
     if next_call is None:
         return None
     return Command(goto="action_dispatch_node", update={**turn.recorded(), "messages": [AIMessage(content="", tool_calls=[next_call])]})
