@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langgraph.runtime import Runtime
@@ -203,7 +203,15 @@ def implied_step_runs(turn: Turn) -> Goto | None:
     next_call = turn.outcome.implied_call
     if next_call is None:
         return None
-    return Command(goto="action_dispatch_node", update={**turn.recorded(), "messages": [AIMessage(content="", tool_calls=[next_call])]})
+    call = AIMessage(content="", tool_calls=[next_call])
+    update = {**turn.recorded(), "messages": [call]}
+    # The call is dispatched here, by the rules the next pass of this node would apply to it (the
+    # confirmation, the deadline), on the state as this update leaves it: one node, not two.
+    state = cast(CommonAgentState, {**turn.state, **update, "messages": [*(turn.state.get("messages") or []), call]})
+    following = Turn(state=state, context=turn.context, last=call)
+    decision = decide(following)
+    taken = dict(decision.update or {})
+    return Command(goto=decision.goto, update={**update, **taken, "messages": [call, *taken.get("messages", [])]})
 
 
 def otherwise_router_decides(turn: Turn) -> Goto:
@@ -229,11 +237,15 @@ RULES: tuple[Callable[[Turn], Goto | None], ...] = (
 )
 
 
-async def action_dispatch_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Goto:
-    messages = state.get("messages") or []
-    turn = Turn(state=state, context=run_context(runtime), last=messages[-1] if messages else None)
+def decide(turn: Turn) -> Goto:
+    """The first rule that applies to the turn decides."""
     for rule in RULES:
         decision = rule(turn)
         if decision is not None:
             return decision
     return otherwise_router_decides(turn)
+
+
+async def action_dispatch_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Goto:
+    messages = state.get("messages") or []
+    return decide(Turn(state=state, context=run_context(runtime), last=messages[-1] if messages else None))
