@@ -363,11 +363,12 @@ class Assistant:
         return await self._save_verified(await self._sessions.read(session_id), context)
 
     async def _save_verified(self, session: Session, context: ChatContext) -> AgentReply:
+        from agent.state import calls_of
         from agent.tools.results import latest_output
 
         session_id = session.id
         state = cast("CommonAgentState", session.values)
-        written = latest_output(state, ("generate_sql",), with_key="intent") if state else None
+        written = latest_output(calls_of(state), ("generate_sql",), with_key="intent") if state else None
         question = state.get("question")
         if written is None or not question:
             return AgentReply(session_id=session_id, error="There is no answered question in this thread to save "

@@ -28,7 +28,7 @@ from pydantic import BaseModel, ConfigDict, Field, SkipValidation
 
 from agent.context import AgentContext, DataReader, OutsideARun
 from agent.llm.routing import route_message
-from agent.tools.chain import implied_next_call
+from agent.tools.chain import tool_outcome
 from agent.tools.results import parse_result
 from agent.tools.semantic import SemanticParse
 from agent.tools.spec import ToolName, tool_call
@@ -105,7 +105,7 @@ class OfflineChatModel(BaseChatModel):
             if last.name == ToolName.ASK_HUMAN:
                 question = f"{question} ({str(last.content).removeprefix('The person answered: ')})"
             else:
-                step = implied_next_call(last.name or "", last.tool_call_id, parse_result(last.content), _asked(turn, last))
+                step = tool_outcome(turn, last, _last_human_text(turn)).implied_call
                 return _call(step["name"], step["args"]) if step else AIMessage(content=_text_of(last))
         previous_question, has_sql, last_answer = _history_facts(messages[: len(messages) - len(turn)])
         route = await route_message(
@@ -156,16 +156,6 @@ def _last_human_text(messages: list[BaseMessage]) -> str:
 def _text_of(message: ToolMessage) -> str:
     data = parse_result(message.content)
     return str(data.get("text") or data.get("error") or "Done.")
-
-
-def _asked(turn: list[BaseMessage], answer: ToolMessage) -> str:
-    """The question the answered tool call was given (the router's rewrite of the message)."""
-    for message in turn:
-        if isinstance(message, AIMessage):
-            for call in message.tool_calls:
-                if call["id"] == answer.tool_call_id and call["args"].get("user_question"):
-                    return str(call["args"]["user_question"])
-    return _last_human_text(turn)
 
 
 def _history_facts(earlier: list[BaseMessage]) -> tuple[str | None, bool, tuple[str, str] | None]:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, Literal
+from typing import Any, Literal, cast
 
 from langchain_core.messages import AIMessage, AnyMessage, ToolMessage
 from langgraph.runtime import Runtime
@@ -22,15 +22,13 @@ from agent.supervisor.calls import (
     progress,
     record_call,
     record_output,
-    rewritten_question,
     run_context,
 )
 from agent.supervisor.human import confirmation_question
 from agent.state import CommonAgentState
 from agent.tools.registry import EXECUTE, STEP_LABELS, TERMINAL_TOOLS, WORKING, ToolName
-from agent.tools.chain import implied_next_call
+from agent.tools.chain import ToolOutcome, tool_outcome
 from agent.tools.spec import new_tool_call_id
-from agent.tools.results import parse_result
 
 MAX_VALIDATION_RETRIES = 3
 
@@ -52,8 +50,15 @@ class Turn:
         return None
 
     @functools.cached_property
+    def outcome(self) -> ToolOutcome:
+        """The tool's answer, read once for every rule: its result and the step it implies."""
+        if not isinstance(self.last, ToolMessage):
+            return ToolOutcome({}, None)
+        return tool_outcome(self.state.get("messages") or [], self.last, self.state.get("question", ""))
+
+    @property
     def output(self) -> dict[str, Any]:
-        return parse_result(self.last.content) if isinstance(self.last, ToolMessage) else {}
+        return self.outcome.output
 
     def recorded(self) -> dict[str, Any]:
         """The state update that files the tool's output under its call id."""
@@ -195,11 +200,18 @@ def implied_step_runs(turn: Turn) -> Goto | None:
         return None
     if (turn.state.get("chat_context") or {}).get("dispatch_strategy") == "llm":
         return None
-    question = rewritten_question(turn.state, last.tool_call_id)
-    next_call = implied_next_call(last.name or "", last.tool_call_id, turn.output, question)
+    next_call = turn.outcome.implied_call
     if next_call is None:
         return None
-    return Command(goto="action_dispatch_node", update={**turn.recorded(), "messages": [AIMessage(content="", tool_calls=[next_call])]})
+    call = AIMessage(content="", tool_calls=[next_call])
+    update = {**turn.recorded(), "messages": [call]}
+    # The call is dispatched here, by the rules the next pass of this node would apply to it (the
+    # confirmation, the deadline), on the state as this update leaves it: one node, not two.
+    state = cast(CommonAgentState, {**turn.state, **update, "messages": [*(turn.state.get("messages") or []), call]})
+    following = Turn(state=state, context=turn.context, last=call)
+    decision = decide(following)
+    taken = dict(decision.update or {})
+    return Command(goto=decision.goto, update={**update, **taken, "messages": [call, *taken.get("messages", [])]})
 
 
 def otherwise_router_decides(turn: Turn) -> Goto:
@@ -225,11 +237,15 @@ RULES: tuple[Callable[[Turn], Goto | None], ...] = (
 )
 
 
-async def action_dispatch_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Goto:
-    messages = state.get("messages") or []
-    turn = Turn(state=state, context=run_context(runtime), last=messages[-1] if messages else None)
+def decide(turn: Turn) -> Goto:
+    """The first rule that applies to the turn decides."""
     for rule in RULES:
         decision = rule(turn)
         if decision is not None:
             return decision
     return otherwise_router_decides(turn)
+
+
+async def action_dispatch_node(state: CommonAgentState, runtime: Runtime[AgentContext]) -> Goto:
+    messages = state.get("messages") or []
+    return decide(Turn(state=state, context=run_context(runtime), last=messages[-1] if messages else None))

@@ -30,10 +30,11 @@ def confirmation_question(state: CommonAgentState, call: dict[str, Any]) -> dict
     args = call["args"]
     sql = args.get("sql")
     source = args.get("related_sql_source_tool_call_id")
+    calls = calls_of(state)
     if source:
-        written = calls_of(state).get("tool_call_output_mapping", {}).get(source) or {}
+        written = calls.get("tool_call_output_mapping", {}).get(source) or {}
     else:  # "run it" after "just give me the SQL": the query the run tool will take, the latest written
-        latest = latest_output(state, ("generate_sql", "fix_sql"), with_key="sql") if not sql else None
+        latest = latest_output(calls, ("generate_sql", "fix_sql"), with_key="sql") if not sql else None
         written = latest[1] if latest else {}
     sql = sql or written.get("sql")
     # The reading in words comes first, so a misreading is caught before Run, not after.

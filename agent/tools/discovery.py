@@ -10,6 +10,7 @@ from agent.tools.run import ToolRun
 from agent.catalog.models import TableMatch
 from agent.tools.results import tool_result
 from agent.context import AgentContext
+from agent.state import calls_of
 from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import (
     SemanticParse,
@@ -55,7 +56,7 @@ async def data_discovery(
     ]
     # the semantic model reads the question as a whole ('line items … receipt date after commit
     # date'), where the catalog search only matches words: what it needs is the data
-    thread = await read_in_thread(ctx, runtime.state, user_question, None)
+    thread = await read_in_thread(ctx, calls_of(runtime.state), user_question, None)
     if thread.intent is not None:  # an edit of the thread's last reading reads the tables it reads
         needed = list(compiled(ctx.semantic, thread.intent, sql_dialect(ctx)).tables)
     else:  # the SQL will compile the router's reading when it gave one that compiles: its tables

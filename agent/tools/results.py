@@ -2,6 +2,8 @@
 
 Every result names `final_intent` so dispatch can tell whether the person's goal is reached.
 `error` marks an expected failure (a sentence for a person); `ask_human` asks them something.
+Earlier results are looked up in the session's ledger (`ToolCallInfo`), which a step reads from the
+state once (`agent.state.calls_of`) and hands to every look-up it makes.
 """
 
 from __future__ import annotations
@@ -10,7 +12,7 @@ import json
 from typing import Any
 
 from agent.errors import AssistantError
-from agent.state import CommonAgentState, calls_of
+from agent.state import ToolCallInfo
 
 MAX_LINK_HOPS = 8
 
@@ -46,17 +48,16 @@ def parse_result(content: str | list[str | dict[Any, Any]]) -> dict[str, Any]:
 
 
 def linked_output(
-    state: CommonAgentState, tool_call_id: str | None, wanted: tuple[str, ...]
+    calls: ToolCallInfo, tool_call_id: str | None, wanted: tuple[str, ...]
 ) -> tuple[str, dict[str, Any]] | None:
     """Follow `related_*_tool_call_id` links back to the newest output of a wanted tool.
 
     Outputs may point at earlier outputs (a fix of a generated query, say); the walk stops
     at a repeat or after MAX_LINK_HOPS so a bad link can never loop forever.
     """
-    info = calls_of(state)
-    names = info.get("tool_call_name_mapping", {})
-    outputs = info.get("tool_call_output_mapping", {})
-    inputs = info.get("tool_call_input_mapping", {})
+    names = calls.get("tool_call_name_mapping", {})
+    outputs = calls.get("tool_call_output_mapping", {})
+    inputs = calls.get("tool_call_input_mapping", {})
     seen: set[str] = set()
     current = tool_call_id
     while current and current not in seen and len(seen) < MAX_LINK_HOPS:
@@ -69,12 +70,11 @@ def linked_output(
 
 
 def latest_output(
-    state: CommonAgentState, wanted: tuple[str, ...], *, with_key: str | None = None
+    calls: ToolCallInfo, wanted: tuple[str, ...], *, with_key: str | None = None
 ) -> tuple[str, dict[str, Any]] | None:
     """The newest recorded output of one of `wanted` (optionally one that has `with_key`)."""
-    info = calls_of(state)
-    names = info.get("tool_call_name_mapping", {})
-    outputs = info.get("tool_call_output_mapping", {})
+    names = calls.get("tool_call_name_mapping", {})
+    outputs = calls.get("tool_call_output_mapping", {})
     for call_id in reversed(list(outputs)):
         output = outputs[call_id]
         if names.get(call_id) in wanted and not output.get("error"):

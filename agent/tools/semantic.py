@@ -24,7 +24,7 @@ from agent.semantic.nlq.extract import Extraction
 from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
-from agent.state import CommonAgentState, calls_of
+from agent.state import ToolCallInfo
 
 T = TypeVar("T")
 
@@ -141,10 +141,10 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     )
 
 
-def router_reading(state: CommonAgentState, discovery_call_id: str | None, question: str) -> SemanticParse | None:
+def router_reading(calls: ToolCallInfo, discovery_call_id: str | None, question: str) -> SemanticParse | None:
     """The reading an LLM router gave with its data_discovery call (it reads the question in the same call
     that picks the tool, so nothing reads it a second time), when that call was about this very question."""
-    args = calls_of(state)["tool_call_input_mapping"].get(discovery_call_id or "") or {}
+    args = calls["tool_call_input_mapping"].get(discovery_call_id or "") or {}
     if not args.get("reading") or args.get("user_question") != question:
         return None
     return SemanticParse.model_validate(args["reading"])

@@ -22,6 +22,7 @@ from agent.chatbi.facts import Scope
 from agent.chatbi.meaning import ColumnMeaning, describe_columns
 from agent.chatbi.write_up import Shape, WriteUp
 from agent.sql.checked import SqlInput
+from agent.state import calls_of
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.context import AgentContext
 from agent.policy import check_readable
@@ -106,7 +107,8 @@ async def generate_sql(
 ) -> str:
     """Write a DuckDB SQL query that answers a data question, from the tables data_discovery found."""
     ctx: AgentContext = runtime.context
-    waiting = latest_output(runtime.state, ("generate_sql",))
+    calls = calls_of(runtime.state)  # the session's ledger, read once for every look-up below
+    waiting = latest_output(calls, ("generate_sql",))
     if clarification and waiting and waiting[1].get("draft_sql"):
         return await _fill_next_placeholder(ctx, final_intent, waiting[1], clarification)
     asked = waiting[1] if waiting else {}
@@ -121,16 +123,16 @@ async def generate_sql(
         user_question = FOLLOW_UP_MARK.join([*earlier, _clarified(latest, clarification, term,
                                                                   bool(asked.get("clarify_keeps_term")))])
         clarification = None
-    thread = await read_in_thread(ctx, runtime.state, user_question, clarification)
+    thread = await read_in_thread(ctx, calls, user_question, clarification)
     if thread.refusal:
         return tool_result(final_intent, done=True, text=thread.refusal)
     question = _clarified(thread.question, clarification, asked.get("clarify_term"))
-    discovery = linked_output(runtime.state, related_table_source_tool_call_id, ("data_discovery",))
+    discovery = linked_output(calls, related_table_source_tool_call_id, ("data_discovery",))
     tables = (discovery[1].get("selected_tables") if discovery else None) or runtime.state.get("selected_tables") or None
 
     verified = None if thread.intent is not None or clarification else usable_verified(ctx, question, compile_checked)
     # a clarified question is read anew: the router's reading is of the words before the answer
-    given = None if clarification or discovery is None else router_reading(runtime.state, discovery[0], user_question)
+    given = None if clarification or discovery is None else router_reading(calls, discovery[0], user_question)
     if verified is not None:  # asked the way a verified query was: its reading, values put in
         parse = SemanticParse(intent=verified[1])
     elif thread.intent is not None:  # an edit of the thread's last reading
@@ -426,7 +428,7 @@ async def explain_sql(
 
 def _answered_reading(runtime: ToolRun, sql: str) -> StructuredIntent | None:
     """The reading behind `sql` when it is the SQL of this thread's last semantic answer."""
-    written = latest_output(runtime.state, ("generate_sql",), with_key="intent")
+    written = latest_output(calls_of(runtime.state), ("generate_sql",), with_key="intent")
     if written is None or " ".join(str(written[1].get("sql")).split()) != " ".join(sql.split()):
         return None
     return StructuredIntent.model_validate(written[1]["intent"])
@@ -456,9 +458,10 @@ async def execute_sql_and_analyze_result(
 ) -> str:
     """Run a read-only SQL query and answer the question: key numbers, insights, a chart and follow-ups."""
     ctx: AgentContext = runtime.context
-    source = linked_output(runtime.state, related_sql_source_tool_call_id, ("generate_sql", "fix_sql"))
+    calls = calls_of(runtime.state)
+    source = linked_output(calls, related_sql_source_tool_call_id, ("generate_sql", "fix_sql"))
     if source is None and not sql:
-        source = latest_output(runtime.state, ("generate_sql", "fix_sql"), with_key="sql")
+        source = latest_output(calls, ("generate_sql", "fix_sql"), with_key="sql")
     try:
         if sql:
             check_sql(ctx, sql)

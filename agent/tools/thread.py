@@ -20,7 +20,7 @@ from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.compile.intent import StructuredIntent, base_table
 from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
-from agent.state import CommonAgentState, calls_of
+from agent.state import ToolCallInfo
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
@@ -84,36 +84,34 @@ def _in_thread(edited: Edited, *, question: str, unread: list[str], back: str | 
                     back=back)
 
 
-def reading_question(state: CommonAgentState) -> str:
+def reading_question(calls: ToolCallInfo) -> str:
     """The words the last reading was read from (the router's rewrite, with its own follow-ups)."""
-    found = latest_output(state, ("generate_sql",), with_key="intent")
+    found = latest_output(calls, ("generate_sql",), with_key="intent")
     if found is None:
         return ""
     if found[1].get("clarified_question"):  # 'flights to chicago' answered 'o'hare': the words with the answer
         return str(found[1]["clarified_question"])
-    info: dict[str, Any] = dict(state.get("session_tool_call_info") or {})
-    asked = info.get("tool_call_input_mapping", {}).get(found[0]) or {}
+    asked = calls.get("tool_call_input_mapping", {}).get(found[0]) or {}
     return str(asked.get("user_question") or "")
 
 
-def previous_reading(state: CommonAgentState) -> StructuredIntent | None:
-    found = latest_output(state, ("generate_sql",), with_key="intent")
+def previous_reading(calls: ToolCallInfo) -> StructuredIntent | None:
+    found = latest_output(calls, ("generate_sql",), with_key="intent")
     return StructuredIntent.model_validate(found[1]["intent"]) if found else None
 
 
-def _readings(state: CommonAgentState) -> list[dict[str, Any]]:
+def _readings(calls: ToolCallInfo) -> list[dict[str, Any]]:
     """The thread's readings, newest first."""
-    info = calls_of(state)
-    names = info.get("tool_call_name_mapping", {})
-    outputs = info.get("tool_call_output_mapping", {})
+    names = calls.get("tool_call_name_mapping", {})
+    outputs = calls.get("tool_call_output_mapping", {})
     return [o["intent"] for call_id, o in reversed(list(outputs.items()))
             if names.get(call_id) == "generate_sql" and not o.get("error") and o.get("intent")]
 
 
-def _last_went_unanswered(state: CommonAgentState) -> bool:
+def _last_went_unanswered(calls: ToolCallInfo) -> bool:
     """Did the thread's last question go unread (asked back and left, or words it could not place)? Not when
     the data lacks what it asked for (passengers, an airline not in the data): the thread's things stay."""
-    last = latest_output(state, ("generate_sql",))
+    last = latest_output(calls, ("generate_sql",))
     return last is not None and not last[1].get("intent") and not last[1].get("declined")
 
 
@@ -125,18 +123,18 @@ def _takes_the_reply(message: str) -> bool:
     return bool(first and not message[:first.start()].strip()) or bool(re.search(r"(?<![\w'])then\W*$", message, re.I))
 
 
-def earlier_reading(state: CommonAgentState) -> StructuredIntent | None:
+def earlier_reading(calls: ToolCallInfo) -> StructuredIntent | None:
     """The thread's reading before its last one (the newest that differs from it): 'go back'."""
-    readings = _readings(state)
+    readings = _readings(calls)
     older = next((r for r in readings[1:] if r != readings[0]), None)
     return StructuredIntent.model_validate(older) if older is not None else None
 
 
-def named_reading(state: CommonAgentState, named: list[str], model: SemanticModel) -> StructuredIntent | None:
+def named_reading(calls: ToolCallInfo, named: list[str], model: SemanticModel) -> StructuredIntent | None:
     """'the jfk one', 'the december one': the newest reading before the last whose words (as the reading line
     says them) hold every word named; None when none does, or when the last one does too (nothing to go
     back to)."""
-    readings = _readings(state)
+    readings = _readings(calls)
     for raw in readings:
         intent = StructuredIntent.model_validate(raw)
         said = set(re.findall(r"[\w']+", describe(intent, model).lower()))
@@ -166,22 +164,22 @@ def answer_keys(intent: StructuredIntent | None, columns: list[str], rows: list[
     return None
 
 
-def previous_keys(state: CommonAgentState) -> tuple[str, list[Any]] | None:
+def previous_keys(calls: ToolCallInfo) -> tuple[str, list[Any]] | None:
     """The previous answer's things, when the latest answer is the last reading's (another
     question's rows are no 'them')."""
-    answer = latest_output(state, (EXECUTE,), with_key="sql")
-    reading = latest_output(state, ("generate_sql",), with_key="intent")
+    answer = latest_output(calls, (EXECUTE,), with_key="sql")
+    reading = latest_output(calls, ("generate_sql",), with_key="intent")
     if answer is None or reading is None or answer[1].get("sql") != reading[1].get("sql"):
         return None
     keys = answer[1].get("keys")
     return (keys["field"], keys["values"]) if keys else None
 
 
-def _over_previous_rows(ctx: AgentContext, state: CommonAgentState, edited: Edited, row: int | None = None) -> Edited:
+def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, row: int | None = None) -> Edited:
     """'which of them …': the edit, kept to the previous answer's things ('the 2nd one': to the one at that
     place); when they were not kept (too many, or another answer came between), the reading says it looks
     at all of them, or that the row pointed at is not known."""
-    found = previous_keys(state)
+    found = previous_keys(calls)
     if found is None:
         said = "over all of them, not only the previous answer's rows" if row is None else \
             "over all of them: I no longer have the previous answer's rows to pick one from"
@@ -234,13 +232,13 @@ async def _stands_alone(ctx: AgentContext, message: str) -> bool:
 _ONLY_A_GROUPING = re.compile(r"^\s*(?:by|per|for each|for every|each)\b", re.I)
 
 
-def _readings_offered(state: CommonAgentState) -> set[str]:
+def _readings_offered(calls: ToolCallInfo) -> set[str]:
     """The nearest readings the last question asked back offered as buttons ('origins'), or the reply that could
     not answer it did ('The nearest questions I can answer are below'): each a question of its own."""
-    found = latest_output(state, ("data_discovery", "generate_sql"), with_key="ask_human")
+    found = latest_output(calls, ("data_discovery", "generate_sql"), with_key="ask_human")
     asked = found[1]["ask_human"] if found else {}
     offered = {str(r).strip() for r in (asked.get("readings") or [])} if isinstance(asked, dict) else set()
-    last = latest_output(state, ("generate_sql",))
+    last = latest_output(calls, ("generate_sql",))
     return offered | {r.strip() for r in (last[1].get("follow_ups") or []) if isinstance(r, str)} if last else offered
 
 
@@ -324,11 +322,12 @@ async def _unplaced_word_named(ctx: AgentContext, earlier: str, latest: str) -> 
 _SHORT_VALUE_WORDS = 3
 
 
-async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: str, clarification: str | None) -> InThread:
-    """The turn's question against the thread's last reading; `question` unchanged when it is no follow-up."""
+async def read_in_thread(ctx: AgentContext, calls: ToolCallInfo, question: str, clarification: str | None) -> InThread:
+    """The turn's question against the thread's last reading (in `calls`, the session's ledger); `question`
+    unchanged when it is no follow-up."""
     if clarification:
         return InThread(question)
-    previous = previous_reading(state)
+    previous = previous_reading(calls)
     latest = question.split(FOLLOW_UP_MARK)[-1]
     understood = await _understood_before(ctx, question.split(FOLLOW_UP_MARK)[-2], latest) \
         if previous is None and FOLLOW_UP_MARK in question else None
@@ -350,19 +349,19 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
                                             "Ask the whole question.")
         if FOLLOW_UP_MARK in question and (refers_back(latest) and not await _stands_alone(ctx, latest)
                                            or await _counts_by_default(ctx, latest, question.rsplit(FOLLOW_UP_MARK, 1)[0],
-                                                                       _readings_offered(state))):
+                                                                       _readings_offered(calls))):
             # 'and avg temp' after a question that was not answered: what it adds to was never read
             return InThread(latest, refusal="I have no earlier answer in this thread for this to build on (the "
                                             "question before was not answered), so I did not guess. Ask the whole "
                                             "question.")
         return InThread(question if ctx.has_llm else latest)
     pointing = pointing_word(latest) if FOLLOW_UP_MARK in question else None
-    if pointing is not None and _last_went_unanswered(state) and not (await read_question(ctx, latest))[0].unsupported:
+    if pointing is not None and _last_went_unanswered(calls) and not (await read_question(ctx, latest))[0].unsupported:
         # 'avg arr delay for those' right after a question that was not answered: 'those' are its things, which
         # were never read; the answer before it is not what is pointed at
         return InThread(latest, refusal=f"I did not answer your last question, so I cannot tell what “{pointing}” "
                                         "points at, and I did not guess. Ask it again with the things named.")
-    if FOLLOW_UP_MARK in question and _last_went_unanswered(state) and only_edits(latest) \
+    if FOLLOW_UP_MARK in question and _last_went_unanswered(calls) and only_edits(latest) \
             and going_back_to(latest) is None and going_back(latest) is None and not _takes_the_reply(latest):
         # 'top 3 only' right after a question that was not answered: it edits that question, which was never
         # read; applied to the answer before it, it would answer something nobody asked
@@ -372,7 +371,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     went_back: str | None = None
     to_named = going_back_to(latest) if FOLLOW_UP_MARK in question else None
     if to_named is not None:
-        older = named_reading(state, to_named[0], ctx.semantic)
+        older = named_reading(calls, to_named[0], ctx.semantic)
         if older is None:
             return InThread(latest, refusal=f"I could not tell which earlier answer in this thread “{' '.join(to_named[0])}"
                                             "” is, so I did not guess. Ask the whole question.")
@@ -381,7 +380,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
             return InThread(latest, intent=older, back=went_back)
     back = going_back(latest) if FOLLOW_UP_MARK in question and to_named is None else None
     if back is not None:
-        older = earlier_reading(state)
+        older = earlier_reading(calls)
         if older is None:
             return InThread(latest, refusal="There is no earlier reading in this thread to go back to.")
         previous, latest, went_back = older, back, "the reading before the last one"
@@ -409,7 +408,7 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
     if follow.edited is not None:
         edited = follow.edited
         if follow.over_rows:
-            edited = _over_previous_rows(ctx, state, edited, follow.row)
+            edited = _over_previous_rows(ctx, calls, edited, follow.row)
         return _in_thread(edited, question=latest, unread=follow.unread, back=went_back)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's
@@ -420,4 +419,4 @@ async def read_in_thread(ctx: AgentContext, state: CommonAgentState, question: s
         return InThread(latest, refusal="That changes nothing in the last reading, so I did not run it again. "
                                         f"It was: {describe(previous, ctx.semantic)}")
     # read with the question of the last reading, not the turns after it that were never read
-    return InThread(reading_question(state) + FOLLOW_UP_MARK + latest, repeats=previous)
+    return InThread(reading_question(calls) + FOLLOW_UP_MARK + latest, repeats=previous)
