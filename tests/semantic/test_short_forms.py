@@ -39,7 +39,8 @@ CREATE TABLE branch (br_cd VARCHAR PRIMARY KEY, br_nm VARCHAR NOT NULL, br_typ_c
 COMMENT ON TABLE branch IS 'Rental branches (locations)';
 COMMENT ON COLUMN branch.br_typ_cd IS 'AP = airport location, DT = downtown location';
 CREATE TABLE rntl (rntl_id INTEGER PRIMARY KEY, pu_br_cd VARCHAR NOT NULL REFERENCES branch (br_cd),
-                   pu_dt TIMESTAMP NOT NULL);
+                   pu_dt TIMESTAMP NOT NULL, chg INTEGER NOT NULL);
+COMMENT ON COLUMN rntl.chg IS 'charges';
 COMMENT ON TABLE rntl IS 'Rental agreements: one row per vehicle handed to a customer';
 COMMENT ON COLUMN rntl.pu_dt IS 'pickup date/time';
 CREATE TABLE dist (dist_id INTEGER PRIMARY KEY, dist_nm VARCHAR NOT NULL);
@@ -47,8 +48,8 @@ COMMENT ON TABLE dist IS 'Distributors that deliver our vehicles to branches';
 INSERT INTO dist VALUES (1, 'Northway'), (2, 'Coastline');
 INSERT INTO branch VALUES ('BOS', 'Boston Logan', 'AP', 'Boston'), ('MIA', 'Miami Intl', 'AP', 'Miami'),
                           ('CAM', 'Cambridge', 'DT', 'Boston');
-INSERT INTO rntl VALUES (1, 'BOS', '2023-05-01 10:00'), (2, 'BOS', '2024-01-02 09:00'),
-                        (3, 'MIA', '2024-02-03 08:00'), (4, 'MIA', '2024-03-04 12:00');
+INSERT INTO rntl VALUES (1, 'BOS', '2023-05-01 10:00', 120), (2, 'BOS', '2024-01-02 09:00', 80),
+                        (3, 'MIA', '2024-02-03 08:00', 95), (4, 'MIA', '2024-03-04 12:00', 60);
 """
 
 
@@ -81,3 +82,8 @@ def test_the_one_thing_named_by_a_value_several_hold_is_asked_about(rentals):
                     "SELECT count(*) FROM rntl WHERE pu_br_cd = 'CAM'")
     assert_reads_as(rentals, "how many rentals in boston",
                     "SELECT count(*) FROM rntl JOIN branch ON br_cd = pu_br_cd WHERE city_nm = 'Boston'")
+
+
+def test_a_measures_comment_explains_its_short_form(rentals):
+    # 'chg' is commented 'charges' on the measure only: the metric is called by that word
+    assert_reads_as(rentals, "total charges in 2024", "SELECT sum(chg) FROM rntl WHERE year(pu_dt) = 2024")

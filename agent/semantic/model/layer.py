@@ -194,8 +194,10 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     more_wanted = {split_name(w) for w in (vocabulary.get("ranking") or {}).get("higher_is_better", [])}
     metrics = [m for m in (_metric(metric, project, more_wanted) for metric in project.metrics) if m is not None]
     known = vocabulary.get("abbreviations") or {}
+    # a measure's comment explains its column's short form too ('clk': 'clicks', 'impr': 'impressions')
     described = [(model.name, model.description or "") for model in project.semantic_models] + [
-        (dim.name, dim.description or "") for model in project.semantic_models for dim in model.dimensions]
+        (dim.name, dim.description or "") for model in project.semantic_models for dim in model.dimensions] + [
+        (measure.name, measure.description or "") for model in project.semantic_models for measure in model.measures]
     short = {**short_forms_in_comments(described, known), **known}  # the warehouse's own, then the vocabulary's
     for table in tables:  # 'cust acct' rows are customer accounts: 'how many accounts' counts them
         # the table's own comment explains its own name first ('dist': 'Distributors that deliver our kegs', not the
