@@ -122,22 +122,36 @@ def engine(request) -> str:
 
 
 @pytest.fixture(scope="module")
-def served(engine, request, tmp_path_factory):
+def assistants(tmp_path_factory):
+    """Each engine's assistant, opened on first use and shared by the module's tests. It does not hang on
+    the `engine` fixture: the pasted-SQL tests parametrize `engine` per test, and a module fixture that
+    depended on it was torn down and rebuilt around every one of them (~30 s of CPU a run)."""
+    opened: dict[str, tuple] = {}
+
+    def open_on(engine: str, database: str) -> tuple:
+        if engine not in opened:
+            if engine == "postgres":
+                url, schema = f"postgresql://postgres@127.0.0.1:5432/{database}", "public"
+            else:
+                url, schema = f"mysql://root@127.0.0.1:3306/{database}", database.lower()
+            folder = tmp_path_factory.mktemp(f"policy-{engine}")
+            policy = folder / "policy.yaml"
+            policy.write_text(POLICY.format(schema=schema))
+            audit = folder / "audit.jsonl"
+            settings = server_settings(folder, url, policy_path=policy, audit_path=str(audit))
+            opened[engine] = (Assistant(build_context(settings)), audit, schema)
+        return opened[engine]
+
+    yield open_on
+    for assistant, _, _ in opened.values():
+        asyncio.run(assistant.aclose())  # its worker processes, audit file and connections
+
+
+@pytest.fixture
+def served(engine, assistants, request):
     """(assistant, audit file, default schema) over a fresh database of `engine` under the policy."""
-    if engine == "postgres":
-        name, _ = request.getfixturevalue("pg_database")
-        url, schema = f"postgresql://postgres@127.0.0.1:5432/{name}", "public"
-    else:
-        name, _ = request.getfixturevalue("mysql_database")
-        url, schema = f"mysql://root@127.0.0.1:3306/{name}", name.lower()
-    folder = tmp_path_factory.mktemp(f"policy-{engine}")
-    policy = folder / "policy.yaml"
-    policy.write_text(POLICY.format(schema=schema))
-    audit = folder / "audit.jsonl"
-    settings = server_settings(folder, url, policy_path=policy, audit_path=str(audit))
-    assistant = Assistant(build_context(settings))
-    yield assistant, audit, schema
-    asyncio.run(assistant.aclose())  # its worker processes, audit file and connections
+    name, _ = request.getfixturevalue("pg_database" if engine == "postgres" else "mysql_database")
+    return assistants(engine, name)
 
 
 @pytest.fixture
