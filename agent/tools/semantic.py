@@ -82,9 +82,11 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
 
     async def read() -> list[Extraction]:
         dialect = sql_dialect(ctx)
-        extractions, ready = await read_in_worker(ctx, steps.read_and_compile, questions, dialect)
+        extractions, ready, as_stepped = await read_in_worker(ctx, steps.read_and_compile, questions, dialect)
         for intent_json, query in ready:  # compiled in the worker: discovery and the SQL find them kept
-            _keep(ctx.semantic, intent_json, dialect, query)
+            _keep(_COMPILED, (ctx.semantic,), intent_json, dialect, query)
+        if as_stepped is not None:  # dated and compiled in the worker: `compile_checked` finds it kept
+            _keep(_STEPPED, (ctx.semantic, ctx.values), as_stepped[0], dialect, as_stepped[1])
         return extractions
 
     return await ctx.readings.once((steps.read_and_compile.__name__, tuple(questions)), read)
@@ -172,10 +174,16 @@ async def semantic_tables(ctx: AgentContext, question: str) -> list[str]:
         raise
 
 
+# A compile kept by what it was made from: the model (the reading's dates also by the values), the intent's
+# JSON and the dialect. The model and values are kept with it, so their ids are their own.
+_Kept = OrderedDict[tuple[object, ...], tuple[tuple[object, ...], CompiledQuery]]
 # Compiled queries kept: discovery compiles a question's reading for its tables and generate_sql
 # compiles the same reading for its SQL; each compile validates every definition (~10 ms).
 MAX_COMPILED = 128
-_COMPILED: OrderedDict[tuple[int, str, str], tuple[SemanticModel, CompiledQuery]] = OrderedDict()
+_COMPILED: _Kept = OrderedDict()
+# The same, by the reading as `compile_checked` is handed it (before its relative period is dated): what the
+# reading's worker dated (by the values it was handed) and compiled, so the step does not date it again.
+_STEPPED: _Kept = OrderedDict()
 
 
 def compiled(model: SemanticModel, intent: StructuredIntent, dialect: str = "duckdb") -> CompiledQuery:
@@ -183,20 +191,29 @@ def compiled(model: SemanticModel, intent: StructuredIntent, dialect: str = "duc
     dialect (a compiled query is never changed by its users: plain strings and a list they copy),
     those the question's reading compiled in its worker included (`read_question`)."""
     intent_json = intent.model_dump_json()
-    known = _COMPILED.get((id(model), intent_json, dialect))
-    if known is not None and known[0] is model:  # the model is kept with it, so its id is its own
-        _COMPILED.move_to_end((id(model), intent_json, dialect))
-        return known[1]
+    known = _kept(_COMPILED, (model,), intent_json, dialect)
+    if known is not None:
+        return known
     query = compile_intent(intent, model, dialect)
-    _keep(model, intent_json, dialect, query)
+    _keep(_COMPILED, (model,), intent_json, dialect, query)
     return query
 
 
-def _keep(model: SemanticModel, intent_json: str, dialect: str, query: CompiledQuery) -> None:
-    _COMPILED[(id(model), intent_json, dialect)] = (model, query)
-    _COMPILED.move_to_end((id(model), intent_json, dialect))
-    if len(_COMPILED) > MAX_COMPILED:
-        _COMPILED.popitem(last=False)
+def _kept(cache: _Kept, made_from: tuple[object, ...], intent_json: str, dialect: str) -> CompiledQuery | None:
+    key = (*map(id, made_from), intent_json, dialect)
+    known = cache.get(key)
+    if known is None or any(a is not b for a, b in zip(known[0], made_from)):
+        return None
+    cache.move_to_end(key)
+    return known[1]
+
+
+def _keep(cache: _Kept, made_from: tuple[object, ...], intent_json: str, dialect: str, query: CompiledQuery) -> None:
+    key = (*map(id, made_from), intent_json, dialect)
+    cache[key] = (made_from, query)
+    cache.move_to_end(key)
+    if len(cache) > MAX_COMPILED:
+        cache.popitem(last=False)
 
 
 def sql_dialect(ctx: AgentContext) -> str:
@@ -205,11 +222,15 @@ def sql_dialect(ctx: AgentContext) -> str:
 
 
 def compile_checked(ctx: AgentContext, intent: StructuredIntent) -> tuple[CompiledQuery | None, list[str]]:
+    dialect = sql_dialect(ctx)
+    stepped = _kept(_STEPPED, (ctx.semantic, ctx.values), intent.model_dump_json(), dialect)
+    if stepped is not None:  # the question's reading, dated and compiled in its worker (`read_question`)
+        return stepped, []
     intent, undated = with_latest_dates(intent, ctx.semantic, ctx.values)  # 'last month' from an LLM
     if undated:
         return None, [undated]
     try:  # compiling validates the intent first; a reading compiled before is valid, and not checked again
-        return compiled(ctx.semantic, intent, sql_dialect(ctx)), []
+        return compiled(ctx.semantic, intent, dialect), []
     except IntentError as exc:
         return None, exc.problems or [str(exc)]
 

@@ -135,32 +135,40 @@ def read_questions(semantic: Path, questions: Sequence[str]) -> list[Extraction]
 
 def read_and_compile(
     semantic: Path, questions: Sequence[str], dialect: str
-) -> tuple[list[Extraction], list[tuple[str, CompiledQuery]]]:
+) -> tuple[list[Extraction], list[tuple[str, CompiledQuery]], tuple[str, CompiledQuery] | None]:
     """`read_questions`, and the SQL of the reading they make (the whole question's, a follow-up's
     latest message winning) compiled here too, for `dialect`: each compile checks every definition
     of the model (several ms a new question), work that would otherwise hold the event loop. The
-    compiled queries come back by the intent they compile (as JSON), for the caller's cache."""
+    compiled queries come back by the intent they compile (as JSON), for the caller's cache; and the
+    reading's JSON with the query the SQL step makes of it (its relative period dated here), so the
+    step neither dates nor compiles it again."""
     model, values = shared(semantic)
     extractions = [extract_intent(question, model, values) for question in questions]
     intent = extractions[0].intent
     if intent is not None and len(extractions) > 1:
         intent = latest_wins(intent, extractions[1].intent)
-    return extractions, ([] if intent is None else _compiled(intent, model, values, dialect))
+    if intent is None:
+        return extractions, [], None
+    return extractions, *_compiled(intent, model, values, dialect)
 
 
 def _compiled(
     intent: StructuredIntent, model: SemanticModel, values: ValueIndex, dialect: str
-) -> list[tuple[str, CompiledQuery]]:
-    """The intent compiled as it is, and as the SQL step compiles it (a relative period given its dates)."""
+) -> tuple[list[tuple[str, CompiledQuery]], tuple[str, CompiledQuery] | None]:
+    """The intent compiled as it is, and as the SQL step compiles it (a relative period given its dates);
+    the second also by the intent's JSON when it was dated and compiled. One that could not be dated here
+    is not: the step reads its latest date again."""
     dated, undated = with_latest_dates(intent, model, values)
     candidates = [intent] if undated is not None or dated == intent else [intent, dated]
-    done = []
-    for candidate in candidates:
+    as_json = [candidate.model_dump_json() for candidate in candidates]
+    done: dict[str, CompiledQuery] = {}
+    for candidate, candidate_json in zip(candidates, as_json):
         try:  # compiling validates the intent first
-            done.append((candidate.model_dump_json(), compile_intent(candidate, model, dialect)))
+            done[candidate_json] = compile_intent(candidate, model, dialect)
         except IntentError:
             continue
-    return done
+    as_stepped = done.get(as_json[-1]) if undated is None else None
+    return list(done.items()), (None if as_stepped is None else (as_json[0], as_stepped))
 
 
 def latest_wins(merged: StructuredIntent, latest: StructuredIntent | None) -> StructuredIntent:

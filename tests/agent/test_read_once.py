@@ -120,6 +120,29 @@ async def test_a_new_questions_sql_is_compiled_in_the_worker_that_reads_it(assis
     assert here == []
 
 
+async def test_a_questions_reading_is_dated_once_in_the_worker_that_compiles_it(assistant, monkeypatch):
+    """The worker gives the reading's relative period its dates and compiles it: the SQL step is handed
+    that compile, and does not date the reading again to find it."""
+    from agent.tools import semantic
+
+    agent, _ = assistant
+    monkeypatch.setattr(semantic, "_COMPILED", type(semantic._COMPILED)())  # nothing kept from other tests
+    dated_here: list[str] = []
+    with_latest_dates = semantic.with_latest_dates
+
+    def counted(intent, model, values):
+        dated_here.append(intent.model_dump_json())
+        return with_latest_dates(intent, model, values)
+
+    monkeypatch.setattr(semantic, "with_latest_dates", counted)
+    asked = await agent.reply(agent.ask("dated-there", "average arrival delay by carrier last month"))
+    assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql", asked.text
+    assert "2013-12" in asked.sql, asked.sql
+    answered = await agent.reply(agent.resume("dated-there", "run"))
+    assert answered.error is None and answered.rows, answered.text
+    assert dated_here == []
+
+
 def test_the_worker_compiles_the_reading_as_the_sql_step_will(offline_context):
     """A relative period is compiled with the dates the data's latest date gives it; a follow-up's
     latest message wins; a question with no reading compiles nothing."""
@@ -127,13 +150,14 @@ def test_the_worker_compiles_the_reading_as_the_sql_step_will(offline_context):
 
     offline_context.values.read_all_latest(offline_context.semantic)
     path = offline_context.cpu.share(offline_context.semantic, offline_context.values)
-    extractions, ready = steps.read_and_compile(path, ["number of flights by origin last month"], "duckdb")
+    extractions, ready, as_stepped = steps.read_and_compile(path, ["number of flights by origin last month"], "duckdb")
     intent = extractions[0].intent
     assert intent is not None and [key for key, _ in ready] == [intent.model_dump_json()]
     assert ready[0][1] == compile_checked(offline_context, intent)[0] and "2013-12" in ready[0][1].sql
+    assert as_stepped == ready[0]
 
     follow_up = ["average departure delay at JFK by month  and at EWR", "and at EWR"]
-    extractions, ready = steps.read_and_compile(path, follow_up, "duckdb")
+    extractions, ready, _ = steps.read_and_compile(path, follow_up, "duckdb")
     assert len(ready) == 1 and "EWR" in ready[0][1].sql and "JFK" not in ready[0][1].sql
 
-    assert steps.read_and_compile(path, ["write me a poem about autumn"], "duckdb")[1] == []
+    assert steps.read_and_compile(path, ["write me a poem about autumn"], "duckdb")[1:] == ([], None)
