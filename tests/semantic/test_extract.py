@@ -278,6 +278,16 @@ def test_model_vocabulary_keeps_lower_case_codes_out_of_the_value_index(model):
     assert (("lax",), False) in lower and (("den",), True) in lower
 
 
+def test_a_name_in_the_plural_that_the_model_uses_for_itself_is_no_value(model):
+    """'Leads by source' where someone's last name is Lead: 'leads' names the counted rows, never that person;
+    the name as typed ('Flight') still is a value."""
+    from agent.semantic.model.values import ValueIndex
+
+    index = ValueIndex.build({"airline_name": ["Flight", "Comedy"]}, {}, model)
+    said = {p.words for p in index.phrases if not p.case_sensitive}
+    assert ("flights",) not in said and ("flight",) in said and ("comedies",) in said
+
+
 @pytest.mark.parametrize("question, expected", [
     ("how many flights from ewr to den in may", {("origin", "=", ("EWR",)), ("dest", "=", ("DEN",))}),
     ("flights to sea", {("dest", "=", ("SEA",))}),

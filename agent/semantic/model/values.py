@@ -193,7 +193,8 @@ class ValueIndex:
                     for variant in _name_variants(value, suffixes) | _suffix_shortened(value, suffixes):  # 'BOMBARDIER INC' is also 'Bombardier'
                         add(variant, name, value, False)
                     for plural in _plurals(value):  # 'comedies' for Comedy, 'veggies' for Veggie
-                        add((plural,), name, value, False)
+                        if plural not in model_words:  # 'leads' names the leads table, never people named Lead
+                            add((plural,), name, value, False)
             for value, label in labels.get(name, {}).items():
                 if value in known:
                     for variant in _name_variants(label, suffixes) | _suffix_shortened(label, suffixes):
