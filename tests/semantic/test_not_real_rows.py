@@ -35,3 +35,24 @@ def test_rows_of_a_test_account_are_left_out_through_the_join_and_rows_of_none_s
 
 def test_a_question_about_the_test_rows_is_read_as_asked(shop):
     assert_reads_as(shop, "how many test accounts are there", "SELECT count(*) FROM account WHERE is_test")
+
+
+DELETED = """
+CREATE TABLE lead (lead_id INTEGER PRIMARY KEY, lead_source VARCHAR NOT NULL, created_at DATE NOT NULL,
+                   deleted_at TIMESTAMP);
+INSERT INTO lead VALUES (1, 'web', '2024-01-05', NULL), (2, 'web', '2024-02-01', '2024-02-02 10:00:00'),
+                        (3, 'door', '2024-02-03', NULL), (4, 'web', '2024-03-01', NULL),
+                        (5, 'door', '2024-03-09', '2024-04-01 09:00:00');
+"""
+
+
+@pytest.fixture(scope="module")
+def leads(tmp_path_factory):
+    with bootstrapped(tmp_path_factory.mktemp("deleted"), "leads", DELETED) as work:
+        yield work
+
+
+def test_rows_with_a_deleted_date_are_left_out(leads):
+    """A soft delete ('deleted at' set) takes the row away for the business, as a test flag does."""
+    assert_reads_as(leads, "leads by source in 2024",
+                    "SELECT lead_source, count(*) FROM lead WHERE deleted_at IS NULL GROUP BY 1")
