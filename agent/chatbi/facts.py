@@ -66,7 +66,8 @@ def compute_facts(
         return {**facts, **_single_row(columns, rows[0], numbers)}
     if not numbers:
         return {**facts, "shape": "list"}
-    measure = numbers[0]
+    # 'how much did each city change': the change, not the first period's value beside it
+    measure = next((i for i in numbers if meanings_.is_contrast(columns[i])), numbers[0])
     times = [i for i, r in enumerate(roles) if r is Role.TIME]
     categories = [i for i, r in enumerate(roles) if r is Role.CATEGORY]
     if not times and not categories and len(numbers) >= 2 and numbers[0] == 0 and _unique(rows, 0):

@@ -81,6 +81,13 @@ def is_fraction(column: str, meaning: ColumnMeaning | None = None) -> bool:
 
 # A contrast's ratio (one side's value over the other's, 'how many times higher'): a multiple, not a share.
 _TIMES_SUFFIX = "__ratio"
+# what a contrast computes between its two sides (the semantic compiler's names), shown after each side's value
+_CONTRAST_SUFFIXES = ("__difference", "__pct_change", _TIMES_SUFFIX)
+
+
+def is_contrast(column: str) -> bool:
+    """The column sets two sides against each other: what a row's answer is about, before each side's value."""
+    return column.lower().endswith(_CONTRAST_SUFFIXES)
 
 
 def _named_a_share(semantic: SemanticModel | None, column: str) -> bool:

@@ -470,3 +470,32 @@ def test_a_figure_for_each_goes_beside_what_each_row_shows(model, values):
         assert follow.edited is not None, message
         assert follow.edited.intent.metrics == ["flight_count", "avg_arr_delay"], message
         assert follow.edited.intent.dimensions == ["carrier"], message
+
+
+def test_a_movement_after_two_periods_side_by_side_is_their_change_ranked(model, values):
+    """'which one grew the most' after January and July side by side: July minus January, highest first, one
+    row; 'which fell the most' the other way round, so the biggest fall ranks first."""
+    beside = StructuredIntent(dimensions=["carrier"], contrast={
+        "kind": "side_by_side", "metric": "flight_count", "first": {"time": {"months": [1]}},
+        "second": {"time": {"months": [7]}}})
+    grew = read_follow_up(beside, "which one grew the most", model, values)
+    assert grew.edited is not None, grew
+    intent = grew.edited.intent
+    assert intent.contrast is not None and intent.contrast.kind == "difference"
+    assert (intent.contrast.first.time.months, intent.contrast.second.time.months) == ([7], [1])
+    assert intent.limit == 1 and [(o.field, o.descending) for o in intent.order_by] == [
+        ("flight_count__difference", True)]
+    fell = read_follow_up(intent, "which one fell the most", model, values)
+    assert fell.edited is not None and fell.edited.intent.contrast is not None
+    assert (fell.edited.intent.contrast.first.time.months, fell.edited.intent.contrast.second.time.months) == ([1], [7])
+    places = StructuredIntent(dimensions=["carrier"], contrast={
+        "kind": "side_by_side", "metric": "flight_count", "first": {"filters": [{"field": "origin", "values": ["JFK"]}]},
+        "second": {"filters": [{"field": "origin", "values": ["LGA"]}]}})
+    kept = read_follow_up(places, "which one grew the most", model, values)  # two places: no movement between them
+    assert kept.edited is None or kept.edited.intent.contrast == places.contrast
+
+
+def test_which_one_had_the_most_keeps_the_one_row_it_ranks_first(model, values):
+    by_carrier = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"])
+    follow = read_follow_up(by_carrier, "which one had the most", model, values)
+    assert follow.edited is not None and follow.edited.intent.limit == 1, follow

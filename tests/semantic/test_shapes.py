@@ -56,6 +56,15 @@ CASES = [
      "SELECT origin, count(*), 100.0 * count(*) / sum(count(*)) OVER () FROM flights WHERE carrier = 'B6' GROUP BY 1"),
     ("average temperature at JFK on new year's eve",
      "SELECT avg(temp) FROM weather WHERE origin = 'JFK' AND month = 12 AND day = 31"),
+    # two periods set against each other within groups: a column each, one row per group; SkyWest (OO) flew in
+    # January only, so its July is 0, where one row per carrier and month would leave the row out
+    ("flights per carrier, january vs july",
+     "SELECT carrier, count(*) FILTER (WHERE month = 1), count(*) FILTER (WHERE month = 7) FROM flights GROUP BY 1"),
+    # a change between two periods is the later minus the earlier, in whatever order they are said; each
+    # group's two values are shown beside it
+    ("flights per origin, june vs july: how much did each change?",
+     "SELECT origin, count(*) FILTER (WHERE month = 6), count(*) FILTER (WHERE month = 7), "
+     "count(*) FILTER (WHERE month = 7) - count(*) FILTER (WHERE month = 6) FROM flights GROUP BY 1"),
 ]
 
 
@@ -97,6 +106,17 @@ def test_two_months_set_against_each_other_are_a_row_each(ask):
         assert len(extraction.intent.time.months) == 2 and "month" in extraction.intent.dimensions  # the model's own
     together = ask("flights in march and june").intent  # 'and' alone: both months, one total
     assert together is not None and "month" not in together.dimensions
+
+
+def test_two_periods_within_groups_are_two_columns_and_a_change_is_later_minus_earlier(ask, model):
+    beside = ask("flights per carrier, january vs july").intent
+    assert beside is not None and beside.contrast is not None and beside.contrast.kind == "side_by_side"
+    reading = compile_intent(beside, model).reason
+    assert beside.dimensions == ["carrier"] and reading.startswith("Number of flights, (") and reading.index(
+        "January") < reading.index("beside") < reading.index("July") < reading.index("by carrier")
+    change = ask("flights per origin, june vs july: how much did each change?").intent
+    assert change is not None and change.contrast is not None and change.contrast.kind == "difference"
+    assert (change.contrast.first.time.months, change.contrast.second.time.months) == ([7], [6])
 
 
 def test_a_cue_of_another_role_is_no_value_of_this_one(ask):

@@ -14,10 +14,11 @@ from sqlglot import exp
 
 from agent.errors import AssistantError
 from agent.semantic.compile.definitions import with_definitions
-from agent.semantic.compile.intent import StructuredIntent, base_table, validate_intent
+from agent.semantic.compile.intent import (StructuredIntent, base_table, contrast_columns, contrast_suffix,
+                                           validate_intent)
 from agent.semantic.model.runtime import SemanticModel, TableSpec
 from agent.semantic.compile.reading import describe
-from agent.semantic.compile.intent import Contrast as IntentContrast, Filter, MonthDay, Side, TimeFilter
+from agent.semantic.compile.intent import Filter, MonthDay, Side, TimeFilter
 from agent.semantic.compile.sqlgen import Contrast, GroupBy, MetricCondition, Query, QueryError, compile_query, dimension_filter
 from agent.semantic.spec.where import ParsedFilter, Ref
 from agent.text.words import plural_phrase
@@ -56,9 +57,11 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
     if intent.contrast is not None:
         c = intent.contrast
         kind = ("percent" if c.percent else "ratio") if c.kind == "share" else c.kind
+        shown = contrast_columns(intent)
         contrasts = (Contrast(f"{c.metric}__{contrast_suffix(c)}", kind, c.metric,
                               tuple(_side(c.first, model, table, intent.time_dimension)),
-                              tuple(_side(c.second, model, table, intent.time_dimension))),)
+                              tuple(_side(c.second, model, table, intent.time_dimension)),
+                              sides=(shown[0], shown[1]) if len(shown) >= 2 else None),)
     groups = {d: _group_by(d, intent, model) for d in intent.dimensions}
     keys = _keys_of_names(intent, model)
     time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
@@ -132,11 +135,6 @@ def _filters(filters: list[Filter], time: TimeFilter | None, model: SemanticMode
              dated_by: str | None = None) -> list[ParsedFilter]:
     return [dimension_filter(f.field, f.op, tuple(f.values)) for f in filters] + _time_filters(
         time, model, table, dated_by)
-
-
-def contrast_suffix(contrast: IntentContrast) -> str:
-    """The contrast column's suffix: its kind, or 'pct' for a share asked in percent."""
-    return "pct" if contrast.kind == "share" and contrast.percent else contrast.kind
 
 
 def _side(side: Side, model: SemanticModel, table: str, dated_by: str | None = None) -> list[ParsedFilter]:

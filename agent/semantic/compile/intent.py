@@ -6,6 +6,7 @@ what does not fit the model before anything is compiled.
 
 from __future__ import annotations
 
+import calendar
 import re
 
 from datetime import date
@@ -107,12 +108,22 @@ class Side(BaseModel):
     filters: list[Filter] = Field(default_factory=list)
     time: TimeFilter | None = None
 
+    def period(self) -> tuple[int, int] | None:
+        """Where this side sits on the calendar (its year, 0 when unsaid; its last month), to tell the later
+        of two periods; None for a side that is no period of its own."""
+        time = self.time
+        if time is None or self.filters or (time.year is None and not time.months):
+            return None
+        return time.year or 0, max(time.months, default=0)
+
 
 class Contrast(BaseModel):
     """One metric under two conditions set against each other. ratio: first / second; difference:
-    first - second; pct_change: (first - second) / second * 100; share: first / all (second empty)."""
+    first - second; pct_change: (first - second) / second * 100; share: first / all (second empty);
+    side_by_side: the two values beside each other, nothing computed between them ('rides per city, 2023
+    vs 2024'). Grouped, every kind but a share shows both sides' values before what it computes."""
 
-    kind: Literal["ratio", "difference", "pct_change", "share"]
+    kind: Literal["ratio", "difference", "pct_change", "share", "side_by_side"]
     metric: str
     first: Side
     second: Side = Field(default_factory=Side)
@@ -233,8 +244,58 @@ def validate_intent(intent: StructuredIntent, model: SemanticModel) -> list[str]
         problems.append("A condition on a total needs groups to apply to (by what should it be checked?).")
     selected = set(intent.all_metrics()) | set(intent.dimensions)
     suffixes = ("previous", "change", "pct_change", "ratio", "difference", "share", "pct")
-    derived = {f"{m}__{suffix}" for m in selected for suffix in suffixes}
+    derived = {f"{m}__{suffix}" for m in selected for suffix in suffixes} | set(contrast_columns(intent))
     for order in intent.order_by:
         if order.field not in selected | derived:
             problems.append(f"Ordering by '{order.field}' needs it among the metrics or dimensions.")
     return problems
+
+
+def side_suffix(side: Side) -> str:
+    """A side's conditions as a column-name suffix ('2023', 'q1_2024', 'jfk'): what the person said
+    apart, so the two columns read as the two sides."""
+    parts: list[str] = []
+    for flt in side.filters:
+        parts += [_slug(str(v)) for v in flt.values]
+    time = side.time
+    if time is not None:
+        quarter = next((f"q{q + 1}" for q in range(4) if time.months == [3 * q + 1, 3 * q + 2, 3 * q + 3]), None)
+        parts += [quarter] if quarter else [calendar.month_abbr[m].lower() for m in time.months]
+        parts += [str(y) for y in ([time.year] if time.year is not None else time.years)]
+    return "_".join(p for p in parts if p)
+
+
+def _slug(text: str) -> str:
+    return re.sub(r"[^0-9a-z]+", "_", text.lower()).strip("_")
+
+
+def side_columns(contrast: Contrast) -> tuple[str, str]:
+    """The names of the columns that show each side's own value; 'first'/'second' when the sides'
+    words do not tell them apart."""
+    first, second = side_suffix(contrast.first), side_suffix(contrast.second)
+    if not first or not second or first == second:
+        first, second = "first", "second"
+    return f"{contrast.metric}__{first}", f"{contrast.metric}__{second}"
+
+
+def contrast_columns(intent: StructuredIntent) -> list[str]:
+    """The result columns a contrast adds: each side's value when they are shown (grouped, or side by
+    side), then what it computes (none when side by side)."""
+    c = intent.contrast
+    if c is None:
+        return []
+    sides = list(side_columns(c)) if c.kind == "side_by_side" or (intent.dimensions and c.kind != "share") else []
+    return sides + ([] if c.kind == "side_by_side" else [f"{c.metric}__{contrast_suffix(c)}"])
+
+
+def contrast_suffix(contrast: Contrast) -> str:
+    """The contrast column's suffix: its kind, or 'pct' for a share asked in percent."""
+    return "pct" if contrast.kind == "share" and contrast.percent else contrast.kind
+
+
+def contrast_column(contrast: Contrast) -> str:
+    """The column a ranking of the contrast ranks: what it computes, or the first side's value when it
+    computes nothing (side by side)."""
+    if contrast.kind == "side_by_side":
+        return side_columns(contrast)[0]
+    return f"{contrast.metric}__{contrast_suffix(contrast)}"

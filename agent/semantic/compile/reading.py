@@ -117,6 +117,9 @@ def _field(name: str, model: SemanticModel, label: Callable[[str], str]) -> str:
                           ("__ratio", "ratio of "), ("__difference", "difference in "), ("__share", "share of "), ("__pct", "percent of ")):
         if name.endswith(suffix):
             return words + label(name.removesuffix(suffix)).lower()
+    metric, _, side = name.rpartition("__")
+    if metric in model.metric_by_name:  # one side of a contrast shown on its own ('…__2023')
+        return f"{label(metric).lower()} ({side.replace('_', ' ')})"
     return label(name).lower() if name in model.metric_by_name else _dim(model, name)
 
 
@@ -209,4 +212,6 @@ def _contrast(contrast: Contrast, model: SemanticModel, label: Callable[[str], s
         return f"Ratio of {metric} ({first}) to ({second})"
     if contrast.kind == "difference":
         return f"Difference in {metric}: ({first}) minus ({second})"
+    if contrast.kind == "side_by_side":
+        return f"{metric.capitalize()}, ({first}) beside ({second})"
     return f"% change in {metric} from ({second}) to ({first})"

@@ -93,13 +93,15 @@ class MetricCondition:
 class Contrast:
     """One metric under two sets of conditions, set against each other: JFK vs Newark departures
     (ratio), Q2 minus Q1 (difference), June to July (pct_change: (first - second) / second * 100).
-    A share is a ratio whose second side has no extra condition."""
+    A share is a ratio whose second side has no extra condition. `sides`: the names of the columns that
+    show each side's own value before it (side_by_side: only those)."""
 
     name: str
-    kind: Literal["ratio", "difference", "pct_change", "percent"]  # percent: 100 * first / second
+    kind: Literal["ratio", "difference", "pct_change", "percent", "side_by_side"]  # percent: 100 * first / second
     metric: str
     first: tuple[ParsedFilter, ...]
     second: tuple[ParsedFilter, ...] = ()
+    sides: tuple[str, str] | None = None
 
 
 @dataclass(frozen=True)
@@ -748,7 +750,10 @@ def compile_query(project: Project, query: Query, dialect: str = "duckdb") -> Co
     for contrast in query.contrasts:
         first = _metric_expr(plan, contrast.metric, filters=contrast.first)
         second = _metric_expr(plan, contrast.metric, filters=contrast.second)
-        outputs.append((contrast.name, _contrast(contrast.kind, first, second)))
+        if contrast.sides is not None:
+            outputs += [(contrast.sides[0], first.copy()), (contrast.sides[1], second.copy())]
+        if contrast.kind != "side_by_side":
+            outputs.append((contrast.name, _contrast(contrast.kind, first, second)))
     for name in query.metrics:
         outputs.append((name, _metric_expr(plan, name)))
         if query.compare and query.compare_by:

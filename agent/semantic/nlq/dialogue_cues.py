@@ -107,7 +107,8 @@ def find_cues(message: str) -> Cues:
         # 'and the best?', 'the worst one', 'which is worst': a ranking word said alone keeps the one row it
         # ranks first
         for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
-            if re.fullmatch(rf"(?:(?:which|what|who)(?:\s+one)?\s+(?:is|was|are|were|'s)\s+)?(?:the\s+)?"
+            # 'which one is the top', 'which one had the most', 'which one … the most' (its verb read before)
+            if re.fullmatch(rf"(?:(?:which|what|who)(?:\s+one)?(?:\s+(?:is|was|are|were|'s|had|has|did))?\s+)?(?:the\s+)?"
                             rf"{phrase(words[key])}(?:\s+one)?", cues.text, re.I):
                 cues.limit, cues.descending, cues.text = 1, down, ""
                 cues.polarity = key.removesuffix("_words") if down is None else None

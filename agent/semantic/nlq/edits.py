@@ -11,11 +11,11 @@ from __future__ import annotations
 import calendar
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
-from agent.semantic.compile.compiler import contrast_suffix
 from agent.semantic.compile.definitions import Definition, period_count
-from agent.semantic.compile.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter, base_table
+from agent.semantic.compile.intent import (Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter, base_table,
+                                           contrast_column)
 from agent.semantic.model.runtime import Metric, SemanticModel
 from agent.semantic.nlq.days_apart import days_beside
 
@@ -375,7 +375,7 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
         return edited.then(intent.model_copy(update={"limit": None, "limit_per": None}), "every row, not only the top")
     metric = intent.metrics[0] if intent.metrics else None
     if metric is None and intent.contrast is not None:  # a share or a change: ranked by what it computes
-        metric = f"{intent.contrast.metric}__{contrast_suffix(intent.contrast)}"
+        metric = contrast_column(intent.contrast)
     order = intent.order_by
     if descending is not None or not order:
         down = True if descending is None else descending
@@ -393,7 +393,7 @@ def reverse_order(edited: Edited) -> Edited:
     intent = edited.intent
     metric = intent.metrics[0] if intent.metrics else None
     if metric is None and intent.contrast is not None:
-        metric = f"{intent.contrast.metric}__{contrast_suffix(intent.contrast)}"
+        metric = contrast_column(intent.contrast)
     order = intent.order_by or ([OrderBy(field=metric, descending=True)] if metric else [])
     if not order:
         return edited
@@ -446,7 +446,7 @@ def set_share(edited: Edited, share: Contrast, model: SemanticModel) -> Edited:
     intent = edited.intent
     if intent.contrast == share:
         return edited
-    field_name = f"{share.metric}__{contrast_suffix(share)}"
+    field_name = contrast_column(share)
     order = [o.model_copy(update={"field": field_name}) for o in intent.order_by]
     updated = intent.model_copy(update={"metrics": [], "contrast": share, "order_by": order, "having": [],
                                         "share_of_total": False})
@@ -600,3 +600,29 @@ def _adds_up(metric: Metric) -> bool:
 def set_chart(edited: Edited, kind: ChartKind) -> Edited:
     word = {"none": "as a table", "any": "as a chart"}.get(kind, f"as a {kind} chart")
     return Edited(edited.intent, [*edited.changes, word], kind)
+
+
+def change_between_sides(edited: Edited, falling: bool, percent: bool) -> Edited:
+    """'which one grew the most' after two periods side by side: the change between them is what the answer
+    shows and ranks now, the later period minus the earlier; said of a fall ('dropped the most'), the earlier
+    minus the later, so the biggest fall ranks first. Each period's value stays beside it."""
+    contrast = edited.intent.contrast
+    if contrast is None or contrast.kind not in ("side_by_side", "difference", "pct_change"):
+        return edited
+    first, second = contrast.first, contrast.second
+    at_first, at_second = first.period(), second.period()
+    if at_first is None or at_second is None or at_first == at_second:
+        return edited  # two places, not two periods: which way is a movement is not said
+    if (at_first < at_second) != falling:
+        first, second = second, first
+    if contrast.kind != "side_by_side" and (first, second) == (contrast.first, contrast.second) and \
+            (contrast.kind == "pct_change") == percent:
+        return edited  # the change it shows already
+    kind: Literal["difference", "pct_change"] = "pct_change" if percent else "difference"
+    changed = contrast.model_copy(update={"kind": kind, "first": first, "second": second})
+    order = [o.model_copy(update={"field": contrast_column(changed)}) if o.field == contrast_column(contrast) else o
+             for o in edited.intent.order_by]
+    word = "% change" if percent else ("fall" if falling else "change")
+    return edited.then(edited.intent.model_copy(update={"contrast": changed, "order_by": order}),
+                       f"the {word} between the two")
+

@@ -486,9 +486,27 @@ def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: Semanti
     return text
 
 
+def _change_of_the_sides(message: str, previous: StructuredIntent, model: SemanticModel) -> tuple[str, Edited | None]:
+    """'which one grew the most' after two periods side by side: a word of movement (vocabulary `shapes.movement`)
+    turns the answer into the change between them ('which fell the most' after a change: the fall); the word is
+    taken out, the rest ('which one … the most') ranks it."""
+    if previous.contrast is None or previous.contrast.kind not in ("side_by_side", "difference", "pct_change"):
+        return message, None
+    moved = has(message, [w for w in model.shapes.get("movement", [])])
+    if moved is None:
+        return message, None
+    falling = has(moved.group(0), model.shapes.get("falling", [])) is not None
+    percent = has(message, model.shapes.get("pct_change", [])) is not None
+    rest = (message[: moved.start()] + " " + message[moved.end():]).strip()
+    return rest, edits.change_between_sides(Edited(previous), falling, percent)
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     # what the previous question defined for itself ('distance band: under 500, …') is a word of the thread now
     model = with_definitions(model, previous.definitions)
+    message, changed = _change_of_the_sides(message, previous, model)
+    if changed is not None:
+        previous = changed.intent
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(_without_the_replaced_aggregation(_period_before(kept if kept is not None else message, previous,
                                                                      model, values)))
@@ -561,7 +579,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
             or _place_the_data_lacks(extraction.intent, previous, model, values)) is not None:
         return FollowUp(problem=outside)
 
-    edited = Edited(previous)
+    edited = Edited(previous, changed.changes if changed is not None else [])
     if cues.drop_all:
         edited = edits.drop_filters(edited, [f.field for f in previous.filters], model)
         if previous.time is not None and not previous.time.is_empty():

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from sqlglot import exp
 
 from agent.semantic.spec.dbt_spec import Project
-from agent.semantic.compile.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter
+from agent.semantic.compile.intent import Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter, contrast_column
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.sqlgen import dimension_filter
 from agent.text.words import lemmas
@@ -275,7 +275,7 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     intent = _flag_measured(intent, words, model)
     metrics = intent.metrics
     if not found and not intent.compare:
-        return _beside_the_rest(intent, words, model)
+        return _side_by_side(intent, words, model) or _beside_the_rest(intent, words, model)
     if not found or len(metrics) != 1 or intent.compare:
         return intent
     kind, spans = found[0]
@@ -305,14 +305,26 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
     later_first = kind in ("difference", "pct_change") and "from" in words.low  # 'change from A to B': B vs A
     if later_first:
         first, second = second, first
+    if kind in ("difference", "pct_change") and words.find("movement") and (later := _later_period(first, second)):
+        first, second = later  # 'hires 2024 vs 2023, how much did each change': a movement is later minus earlier
     if kind == "difference" and words.find("difference_below"):  # 'how much less do A earn than B': B - A
         words.consume(words.find("difference_below"))
         first, second = second, first
     words.consume([s for _, found_spans in found for s in found_spans]
                   + [(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than", "to", "minus")])
+    contrast = Contrast(kind=kind, metric=metrics[0], first=first, second=second)
+    dims = _not_by_the_sides(rest.get("dimensions", intent.dimensions), first, second, model, _base(intent, model))
     return intent.model_copy(update={
-        "metrics": [], "contrast": Contrast(kind=kind, metric=metrics[0], first=first, second=second),
-        "order_by": _ordered_by_contrast(intent, kind), **rest})
+        "metrics": [], "contrast": contrast, "order_by": _ordered_by_contrast(intent, contrast), **rest,
+        "dimensions": dims})
+
+
+def _later_period(first: Side, second: Side) -> tuple[Side, Side] | None:
+    """The two periods, the later one first; None when they are not two periods of a calendar in order."""
+    a, b = first.period(), second.period()
+    if a is None or b is None or a == b or (a[0] == 0) != (b[0] == 0):
+        return None
+    return (first, second) if a > b else (second, first)
 
 
 def _value_sides(intent: StructuredIntent, words: _Words) -> _Sides | None:
@@ -344,6 +356,45 @@ def _beside_the_rest(intent: StructuredIntent, words: _Words, model: SemanticMod
 
 
 _SET_AGAINST = {"vs", "versus", "against"}
+
+
+def _side_by_side(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent | None:
+    """'completed rides per city, 2023 vs 2024': two periods set against each other within groups, with
+    nothing asked between them, are two columns beside each other, one row per group; a group with
+    nothing in one period still shows it (as none), where one row per group and period would drop it."""
+    said = [(i, i + 1) for i, w in enumerate(words.low) if w in _SET_AGAINST] + words.find("side_by_side")
+    table = _base(intent, model)
+    calendar_parts = set(model.table_by_name[table].time.values()) if table in model.table_by_name else set()
+    # groups of things, not of the calendar: 'jan vs jul' by month is the two periods' own rows
+    grouped = [d for d in intent.dimensions if model.time_grain(d) is None and d not in calendar_parts
+               and getattr(model.dimension_by_name.get(d), "kind", "time") != "time"]
+    if len(intent.metrics) != 1 or not said or not grouped or intent.limit is not None:
+        return None
+    sides = _time_sides(intent, words)
+    if sides is None:
+        return None
+    (first, second), rest = sides
+    words.consume(said)
+    contrast = Contrast(kind="side_by_side", metric=intent.metrics[0], first=first, second=second)
+    return intent.model_copy(update={
+        "metrics": [], "contrast": contrast, "order_by": _ordered_by_contrast(intent, contrast), **rest,
+        "dimensions": _not_by_the_sides(rest.get("dimensions", intent.dimensions), first, second, model, table)})
+
+
+def _not_by_the_sides(dimensions: object, first: Side, second: Side, model: SemanticModel,
+                      table: str | None) -> list[str]:
+    """The groups left once two periods are the sides: a grouping by the calendar part they differ in ('jan vs
+    jul': by month) would split each side onto rows of its own, none holding both."""
+    dims = [str(d) for d in dimensions] if isinstance(dimensions, list) else []
+    a, b = first.time, second.time
+    if a is None or b is None:
+        return dims
+    parts = {p for p, x, y in (("year", (a.year, a.years), (b.year, b.years)), ("month", a.months, b.months))
+             if x != y}
+    spec = model.table_by_name.get(table or "")
+    own = {d for p, d in (spec.time.items() if spec is not None else ()) if p in parts}
+    return [d for d in dims if d not in own and (model.time_grain(d) or ("", ""))[1].removeprefix("extract_")
+            not in parts]
 
 
 def _days_set_apart(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent | None:
@@ -513,11 +564,9 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
     # 'what percent of …', 'what % of …': the share in percent, as asked (a 'share' or 'proportion' stays a fraction)
     percent = any(set(words.low[start:end]) & _PERCENT_WORDS for start, end in spans)
     words.consume(spans)
+    share = Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part), percent=percent)
     return intent.model_copy(update={
-        "metrics": [], "filters": whole,
-        "contrast": Contrast(kind="share", metric=intent.metrics[0], first=Side(filters=part), percent=percent),
-        "order_by": _ordered_by_contrast(intent, "pct" if percent else "share"),
-    })
+        "metrics": [], "filters": whole, "contrast": share, "order_by": _ordered_by_contrast(intent, share)})
 
 
 _PERCENT_WORDS = {"percent", "percentage", "%", "pct"}
@@ -533,9 +582,9 @@ def _a_verb_only(words: _Words, i: int) -> bool:
 _LINKING = {"are", "were", "is", "was", "had", "have", "has", "did", "do", "does", "got", "get"}
 
 
-def _ordered_by_contrast(intent: StructuredIntent, kind: str) -> list[OrderBy]:
+def _ordered_by_contrast(intent: StructuredIntent, contrast: Contrast) -> list[OrderBy]:
     """'worst first' ranked the metric; once it is set against itself, the contrast is what is ranked."""
-    return [OrderBy(field=f"{o.field}__{kind}", descending=o.descending) if o.field in intent.metrics else o
+    return [OrderBy(field=contrast_column(contrast), descending=o.descending) if o.field in intent.metrics else o
             for o in intent.order_by]
 
 

@@ -21,6 +21,9 @@ from agent.text.words import lemmas
 from agent.text.words import noun_forms
 
 
+_CONTRAST_SHAPES = ("ratio", "pct_change", "difference")
+
+
 def default_metric_pass(draft: Draft) -> Draft:
     model = draft.model
     if not draft.metric_choices and draft.having:
@@ -53,7 +56,10 @@ def default_metric_pass(draft: Draft) -> Draft:
         return draft
     said_something = draft.grouping or draft.rank_mentions or draft.filters or draft.time
     fillers = set(model.coverage.get("fillers", []))  # 'still', 'currently': never a measure
-    unread = [w for w in draft.ignored() if not w[:1].isdigit() and w not in fillers]
+    # 'how much did each change', 'the ratio': a word of a contrast's shape is read by the shapes pass, never the
+    # measure (a metric of that name would have been found already)
+    shaping = {w.lower() for kind in _CONTRAST_SHAPES for w in model.shapes.get(kind, []) if " " not in w}
+    unread = [w for w in draft.ignored() if not w[:1].isdigit() and w not in fillers and w.lower() not in shaping]
     if unread and said_something and model.default_metric:
         # no measure named, and words left unread: they may be the measure ('net revenue')
         return draft.stop("I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
