@@ -1,5 +1,3 @@
-import sys
+from agent.cli import exit_at_once, main
 
-from agent.cli import main
-
-sys.exit(main())
+exit_at_once(main())

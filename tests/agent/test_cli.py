@@ -97,3 +97,31 @@ def test_accuracy_harness_runs_the_command_line_in_a_process_per_question(env, t
         cwd=REPO, env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S,
     )
     assert "accuracy: 1/1" in proc.stdout and proc.returncode == 0, proc.stdout + proc.stderr
+
+
+def test_the_command_ends_without_taking_its_modules_apart(env):
+    """Its answer written, the process ends: the interpreter's teardown of every module (what `-v` reports as
+    `# clear …` and `# cleanup[…]`) is left to the system, which frees the memory with the process."""
+    proc = subprocess.run([sys.executable, "-v", "-m", "agent", "ask", "how many flights", "--json"], cwd=REPO,
+                          env=env, capture_output=True, text=True, timeout=PROCESS_TIMEOUT_S)
+    assert proc.returncode == 0 and json_of(proc)["ask_human"]["kind"] == "confirm_sql"
+    teardown = [line for line in proc.stderr.splitlines() if line.startswith(("# clear ", "# cleanup["))]
+    assert teardown == []
+
+
+def ended_by_exit_at_once(code: str) -> subprocess.CompletedProcess:
+    """A fresh interpreter running `code`, then `exit_at_once(3)`."""
+    script = f"import atexit, sys, threading, time\nfrom agent.cli import exit_at_once\n{code}\nexit_at_once(3)"
+    return subprocess.run([sys.executable, "-c", script], cwd=REPO, capture_output=True, text=True,
+                          timeout=PROCESS_TIMEOUT_S)
+
+
+def test_exiting_at_once_runs_the_exit_handlers_and_writes_what_is_buffered():
+    proc = ended_by_exit_at_once("atexit.register(print, 'handler')\nprint('answer', end='')\n"
+                                 "print('step', end='', file=sys.stderr)")
+    assert (proc.returncode, proc.stdout, proc.stderr) == (3, "answerhandler\n", "step")
+
+
+def test_exiting_at_once_waits_for_a_thread_still_working():
+    proc = ended_by_exit_at_once("threading.Thread(target=lambda: (time.sleep(0.2), print('thread done'))).start()")
+    assert (proc.returncode, proc.stdout) == (3, "thread done\n")
