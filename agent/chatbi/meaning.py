@@ -90,6 +90,20 @@ def is_contrast(column: str) -> bool:
     return column.lower().endswith(_CONTRAST_SUFFIXES)
 
 
+# what the semantic compiler names the columns it derives from a metric; any other suffix names a contrast's side
+_DERIVED_SUFFIXES = {"difference", "pct_change", "ratio", "pct", "share", "previous", "change"}
+
+
+def _one_side(semantic: SemanticModel | None, column: str) -> str | None:
+    """'average arrival delay (apr)' for `avg_arr_delay__apr`: a metric's value on one side of a contrast, the side
+    said, so two such columns never read alike."""
+    metric_name, _, side = column.rpartition("__")
+    metric = getattr(semantic, "metric_by_name", {}).get(metric_name) if semantic is not None else None
+    if metric is None or not side or side in _DERIVED_SUFFIXES or side.startswith("in_"):  # '__in_hours': a unit
+        return None
+    return f"{metric.label[:1].lower()}{metric.label[1:]} ({side.replace('_', ' ')})"
+
+
 def _named_a_share(semantic: SemanticModel | None, column: str) -> bool:
     """A model metric its own label calls a share ('Share of flights cancelled'): a fraction of one,
     shown as a percentage, never as a bare 0.02."""
@@ -132,6 +146,7 @@ def describe_columns(
             unit = None  # a ratio of two measures is not in either one's unit
         if unit is None and not fraction and _PERCENT_NAME.search(column.lower()):
             unit = "%"
+        label = _one_side(semantic, column) or label
         meanings[column] = ColumnMeaning(
             label=label, unit=None if fraction else unit, aggregate=aggregate, fraction=fraction, names=names,
             overlapping=overlapping and aggregate is not None,

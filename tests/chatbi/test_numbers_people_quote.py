@@ -117,6 +117,21 @@ def test_an_average_of_arithmetic_is_neither_a_share_nor_in_the_columns_unit():
     assert not meaning.fraction and meaning.unit != "minutes"
 
 
+def test_each_side_of_a_contrast_is_labelled_with_its_side():
+    from agent.semantic.model.layer import load_layer
+
+    # 'put april next to it': two averages of one measure, told apart by the period each is of
+    sql = ("SELECT carrier, AVG(arr_delay) FILTER (WHERE month = 3) AS avg_arr_delay__mar, "
+           "AVG(arr_delay) FILTER (WHERE month = 4) AS avg_arr_delay__apr FROM flights GROUP BY carrier")
+    columns = ["carrier", "avg_arr_delay__mar", "avg_arr_delay__apr"]
+    meanings = describe_columns(sql, columns, semantic=load_layer())
+    assert meanings["avg_arr_delay__mar"].label.endswith("(mar)") and meanings["avg_arr_delay__apr"].label.endswith("(apr)")
+    assert meanings["avg_arr_delay__mar"].unit == "minutes"
+    hours = describe_columns("SELECT AVG(air_time / 60.0) AS avg_air_time__in_hours FROM flights",
+                             ["avg_air_time__in_hours"], semantic=load_layer())["avg_air_time__in_hours"]
+    assert "(" not in (hours.label or "")  # a unit asked for is no side
+
+
 def test_a_contrasts_ratio_is_a_multiple_not_a_share():
     from agent.chatbi.meaning import is_fraction, is_rate
 
