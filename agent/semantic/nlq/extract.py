@@ -18,6 +18,7 @@ from agent.semantic.nlq.parse import (
     absence,
     assemble,
     blockers,
+    came_into_being,
     calendar,
     choice,
     comparisons,
@@ -77,6 +78,7 @@ PASSES: list[Pass] = [
     shapes.shapes_pass,  # names not codes, previous period, contrasts, counting groups
     not_real.not_real_pass,  # rows marked as tests or sandboxes are left out
     present.present_pass,  # 'right now': only the rows marked as so at present
+    came_into_being.came_into_being_pass,  # 'new riders signed up in 2024': the day they began dates them already
     coverage.coverage_pass,  # the reading must account for the question; its confidence
 ]
 
