@@ -133,6 +133,8 @@ def filter_words(flt: Filter, model: SemanticModel) -> str:
         return dim.label if bool(flt.values[0]) == (flt.op == "=") else f"not {dim.label}"
     if dim is not None and dim.kind == "time" and flt.op == "is_null":
         return f"{dim.label} not set"  # 'deleted at not set': a date that marks rows, never an unknown amount
+    if dim is not None and dim.kind == "time" and flt.op == "not_null":
+        return f"{dim.label} set"  # 'escalated at set': the event happened to the rows
     unit = f" {dim.unit}" if dim is not None and dim.unit and flt.op in (">", ">=", "<", "<=", "between") else ""
     values = " and ".join(_number(v) for v in flt.values) if flt.op == "between" else ", ".join(
         _number(v) for v in flt.values)

@@ -261,10 +261,6 @@ def _grain_named(words: _Words, span: tuple[int, int], model: SemanticModel) -> 
 
 # -- contrasts: ratio, difference, % change, share --------------------------------------------------------------
 
-# a rate is of each group's own rows ('return rate by category': returns per sale in each), never a group's part of
-# the whole, so it is no share of the total
-_RATE_WORDS = frozenset({"rate", "rates"})
-
 # the two sides of a contrast, in the order said, and what the intent keeps once they are taken out of it
 _Sides = tuple[tuple[Side, Side], dict[str, object]]
 
@@ -293,7 +289,10 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         if model.metric_by_name[metrics[0]].agg in ("avg", "median", "min", "max"):
             return intent  # parts of an average do not add up to it: 'what share of … arrived late' is asked back
         if not intent.filters and intent.dimensions:  # 'what % of revenue came from each region'
-            if any(w in _RATE_WORDS for start, end in spans for w in words.low[start:end]):
+            # a rate is of each group's own rows ('return rate by category': returns per sale in each), never a
+            # group's part of the whole, so it is no share of the total
+            rates = set(model.shapes.get("rate", []))
+            if any(w in rates for start, end in spans for w in words.low[start:end]):
                 return intent  # 'return rate by category': within each category, never its share of all returns: asked
             words.consume(spans)
             return intent.model_copy(update={"share_of_total": True})

@@ -32,8 +32,9 @@ def blockers_pass(draft: Draft) -> Draft:
     draft.ambiguous = _told_by_the_measure(draft)
     draft.unknown = _named_by_their_end(draft)
     fillers = {w.lower() for w in draft.model.coverage.get("fillers", [])}  # 'rn' is 'now': no 'R&B Now'
+    shaping = _shape_words(draft)  # 'what share of tickets': the shapes pass reads it, no 'share a dashboard'
     unknown = draft.unknown + partial_values([w for w in draft.ignored() if not _describes_the_rows(draft, w)
-                                              and w.lower() not in fillers], draft.values)
+                                              and w.lower() not in fillers | shaping], draft.values)
     if unknown:
         names = ", ".join(f"'{u.text}'" for u in unknown)
         return draft.stop(f"{names} is not a value found in the warehouse.", unknown_values=unknown)
@@ -103,6 +104,16 @@ def _named_by_their_end(draft: Draft) -> list[UnknownValue]:
         taken.update(span)
         named.update(tokens[i].text for i in span)
     return [u for u in draft.unknown if u.text not in named]
+
+
+# the shapes an answer's numbers are set against each other in (vocabulary.yaml `shapes`), read after this pass
+_SHAPES_READ_LATER = ("share", "amount_share", "ratio", "pct_change", "difference", "side_by_side", "movement",
+                    "falling", "previous_period", "previous_year")
+
+
+def _shape_words(draft: Draft) -> set[str]:
+    shapes = draft.model.shapes
+    return {word for shape in _SHAPES_READ_LATER for said in shapes.get(shape, []) for word in said.lower().split()}
 
 
 def _describes_the_rows(draft: Draft, word: str) -> bool:

@@ -36,6 +36,9 @@ def default_metric_pass(draft: Draft) -> Draft:
             owners = {s.table for f in draft.filters if f.op in ("=", "in") and f.field in model.dimension_by_name
                       and model.dimension_by_name[f.field].kind == "categorical"
                       for s in model.dimension_by_name[f.field].sources if s.join is None}
+        if not owners:  # 'escalation rate by tier': the share of rows the event happened to (its date set)
+            owners = {s.table for f in draft.filters if f.op in ("not_null", "is_null") and model.is_date(f.field)
+                      for s in model.dimension_by_name[f.field].sources if s.join is None}
         counts = [count for t in owners if (count := model.table_by_name[t].count_metric)]
         if _says(draft, model.shapes.get("amount_share", [])):
             # 'how much of what we invoiced': the table's one amount added up, never its rows counted

@@ -6,11 +6,11 @@ from __future__ import annotations
 
 from agent.semantic.compile.intent import Filter, TimeFilter
 from agent.semantic.model.runtime import SemanticModel
-from agent.semantic.nlq.parse.state import GROUP_CUES, State, consume_with_mentions, mention_at
+from agent.semantic.nlq.parse.state import GROUP_CUES, State, consume_with_mentions, is_negated, mention_at
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.nlq.parse.defining import asides
 from agent.text.phrases import tokenize
-from agent.text.words import lemmas
+from agent.text.words import lemmas, stem
 
 _CUES = [("by",), ("using",), ("based", "on"), ("according", "to"), ("on",)]
 # what follows a verb's stem in a date column's name: ship -> ship date, create -> created at
@@ -111,6 +111,64 @@ def _how_the_rows_came(state: State, model: SemanticModel) -> None:
                 or "VERB" not in lemmas(verb) or "NOUN" in lemmas(verb):
             continue
         consume_with_mentions(state, list(range(mention.start, mention.end)))
+
+
+def _events_that_happened(state: State, model: SemanticModel) -> list[Filter]:
+    """'how many tickets were escalated', 'escalated tickets', 'loans never returned': with no calendar words,
+    the past participle of a date's verb ('escalatedAt', 'ReturnDate') says the event happened to the rows (the
+    date is set), or, negated, that it did not; it never groups by that date. 'Escalation rate' (vocabulary
+    `shapes.rate`): the share of rows it happened to, read by the shapes pass. Only a date of the named things
+    (or of rows pointing at them) counts; their own date (set on every row: 'orders placed') is read above and
+    sets nothing."""
+    tables = {e.name for m in state.mentions for e in m.of("entity")}
+    own_dates = {model.table_by_name[t].agg_time for t in tables if t in model.table_by_name} - {None}
+    rate_words = set(model.shapes.get("rate", []))
+    found: list[Filter] = []
+    for index, token in enumerate(state.tokens):
+        here = mention_at(state, index)
+        verbs = lemmas(token.low).get("VERB", ())
+        rated = index + 1 < len(state.tokens) and state.tokens[index + 1].low in rate_words
+        if index in state.used_tokens or (here is not None and (here.used or here.end - here.start != 1)) \
+                or state.cue_before(index, GROUP_CUES + _CUES):
+            continue  # 'by escalated at' groups
+        if not rated and (not verbs or token.low in verbs or "NOUN" in lemmas(token.low)):
+            continue  # 'escalate' is no event that happened ('escalation rate' is: the share of rows it happened to)
+        if here is not None:
+            dates = {e.name for e in here.entries if e.kind == "dimension" and model.is_date(e.name)}
+            date = dates.pop() if len(dates) == 1 and len(here.entries) == 1 else None
+        else:
+            date = _date_of_event_noun(token.low, model, tables) if rated else _dimension_of_verb(token.low, model)
+        if date is None or date in own_dates or (tables or not rated) and not _happens_to(date, tables, model):
+            continue
+        never = index > 0 and state.tokens[index - 1].low == "never"
+        if never:
+            state.consume(index - 1)
+        negated = never or is_negated(state, index)
+        consume_with_mentions(state, [index])
+        flt = Filter(field=date, op="is_null" if negated else "not_null")
+        state.positions.setdefault((flt.field, flt.op, ()), index)
+        found.append(flt)
+    return found
+
+
+def _happens_to(date: str, tables: set[str], model: SemanticModel) -> bool:
+    """Is `date` one of the named things' own columns, or of rows pointing at them ('accounts escalated': the
+    accounts' tickets were)?"""
+    return any(s.table in tables and s.join is None for s in model.dimension_by_name[date].sources) \
+        or any(model.reaches_back(date, t) for t in tables)
+
+
+def _date_of_event_noun(word: str, model: SemanticModel, tables: set[str]) -> str | None:
+    """'escalation' -> the date labelled 'escalated at': the one date, of the named things when any are named,
+    whose verb shares the noun's stem (Snowball's), and that is no table's own date."""
+    if "NOUN" not in lemmas(word):
+        return None
+    root = stem(word)
+    found = {dim.name for dim in model.dimensions if model.is_date(dim.name)
+             and any(stem(w) == root and "VERB" in lemmas(w) for w in dim.label.lower().split())
+             and not any(t.agg_time == dim.name for t in model.tables)
+             and (not tables or _happens_to(dim.name, tables, model))}
+    return found.pop() if len(found) == 1 else None
 
 
 def _grain_of(state: State, start: int) -> bool:
@@ -214,6 +272,7 @@ def dating_pass(draft: Draft) -> Draft:
     dated = (time is not None and not time.is_empty()) or grains
     if not dated and counted is None:
         _how_the_rows_came(state, draft.model)
+        draft.filters += _events_that_happened(state, draft.model)
     year = draft.year_column = year_of_verb(state, draft.model) if draft.dated_by is None and dated else None
     conditions = _years_as_conditions(time, year) if year is not None and time is not None else None
     if conditions:
