@@ -247,6 +247,19 @@ async def test_it_after_the_one_busiest_thing_is_that_thing(offline_assistant, s
     assert "A320-232" in carriers.sql and carriers.row_count > 1
 
 
+async def test_that_one_after_the_one_busiest_thing_is_that_thing(offline_assistant, session):
+    await ask(offline_assistant, session, "which plane logged the most miles overall")
+    model = await ask(offline_assistant, session, "what model is that one")
+    assert "'N328AA'" in model.sql and model.rows == [["767-223", 939101]]
+
+
+async def test_that_month_after_the_one_wettest_month_is_that_month(offline_assistant, session):
+    """A period is pointed at by its own name ('that month'): its value, no longer a grouping to rank."""
+    await ask(offline_assistant, session, "which month had the most total rainfall at jfk")
+    june = await ask(offline_assistant, session, "avg dep delay of jfk departures that month")
+    assert "= 6" in june.sql and june.row_count == 1 and round(june.rows[0][-1], 2) == 20.5
+
+
 async def test_the_last_row_of_a_ranking_is_that_row(offline_assistant, session):
     await ask(offline_assistant, session, "jetblue avg air time out of jfk by destination, longest first")
     await ask(offline_assistant, session, "just the top 5")

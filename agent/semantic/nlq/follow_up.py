@@ -379,15 +379,21 @@ def _years_outside_the_data(found: StructuredIntent, previous: StructuredIntent,
 def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: SemanticModel) -> str | None:
     """'there', 'that airport' after an answer of one row by a grouping ('which origin had the most …'): the
     grouping whose one value the message points at; None when the answer was no single thing."""
+    pointed = [w for w in cues.pointed if w not in ("one", "ones")]  # 'that one': the thing itself
+
+    def names(dim: str) -> bool:
+        named = _dimension_words(model, dim)
+        return any(w in named or w.rstrip("s") in named for w in pointed)
+
+    # a period ('the wettest month') is pointed at only by its own name: 'that month'
     grouped = [d for d in previous.dimensions if d in model.dimension_by_name
-               and model.dimension_by_name[d].kind != "time"]
+               and (model.dimension_by_name[d].kind != "time" or names(d))]
     if previous.limit != 1 or len(grouped) != 1:
         return None
-    named = _dimension_words(model, grouped[0])
-    if cues.place or any(w in named or w.rstrip("s") in named for w in cues.pointed):
+    if cues.place or names(grouped[0]):
         return grouped[0]
-    if cues.pointer and not cues.pointed and not cues.things:
-        return grouped[0]  # 'which carriers fly it' after 'the busiest plane model': that one model
+    if cues.pointer and not pointed and not cues.things:
+        return grouped[0]  # 'which carriers fly it', 'what model is that one' after 'the busiest plane model'
     return None
 
 
@@ -525,7 +531,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
         # word naming the thing ('airport') is no new grouping or question
         naming = _dimension_words(model, pointed_at)
-        thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming}  # 'airport' in 'that airport'
+        thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming or w in ("one", "ones")}  # 'airport' in 'that airport'
         cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
     rest = _cued_value(_bare_year(_things_put_in(cues.text, previous, model)), previous, model, values)
