@@ -349,6 +349,16 @@ def test_a_superlative_before_a_singular_group_keeps_one(ask, question, dimensio
     assert (intent.dimensions, intent.limit) == (dimensions, limit)
 
 
+@pytest.mark.parametrize("question, limit, descending", [("the oldest plane", 1, False), ("the 3 newest planes", 3, True)])
+def test_an_age_adjective_of_a_thing_named_also_by_its_key_ranks_the_things(ask, question, limit, descending):
+    """'plane' names the planes and their tail number; 'oldest' is the year built, which the model calls
+    'year the plane was built' (its other names end in 'year'): one row per plane, ranked by it."""
+    intent = intent_of(ask, question)
+    assert intent.metrics == ["avg_plane_year"] and intent.limit == limit
+    assert [(o.field, o.descending) for o in intent.order_by] == [("avg_plane_year", descending)]
+    assert len(intent.dimensions) == 1
+
+
 @pytest.mark.parametrize("question, dimension, compared", [
     ("avg dep delay for american vs delta", "carrier", ("AA", "DL")),
     ("compare jfk and lga by number of flights", "origin", ("JFK", "LGA")),

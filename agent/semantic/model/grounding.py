@@ -333,9 +333,12 @@ def _agent_noun(verb: str) -> str | None:
 
 
 def _measures_named(numeric: list[dict[str, Any]], word: str) -> list[dict[str, Any]]:
-    """Numeric dimensions whose label ends with the measure word (or its plural): 'unit price', 'price'."""
+    """Numeric dimensions whose label ends with the measure word (or its plural): 'unit price', 'price'; with
+    none, those one of whose other names does ('year the plane was built', also called 'build year')."""
     forms = noun_forms(word)
-    return [d for d in numeric if d["label"].lower().split()[-1] in forms]
+    by_label = [d for d in numeric if d["label"].lower().split()[-1] in forms]
+    return by_label or [d for d in numeric if any(said.lower().split()[-1:] and said.lower().split()[-1] in forms
+                                                  for said in d.get("synonyms") or [])]
 
 
 def _degrees(adjective: str) -> list[str]:

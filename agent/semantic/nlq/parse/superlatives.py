@@ -28,7 +28,8 @@ def superlatives_pass(draft: Draft) -> Draft:
                 thing.used = True
                 draft.which_singular = not plural(state, thing)
                 break
-        if measure is None or thing is None or not thing.has("entity") or thing.has("dimension"):
+        if measure is None or thing is None or not thing.has("entity") or not all(
+                _names_the_thing(e.name, thing.of("entity")[0].name, model) for e in thing.of("dimension")):
             continue
         grouped_already = any(said is thing for said in draft.grouping.values())  # 'the 2 newest movies'
         if thing.used and not grouped_already:
@@ -50,6 +51,16 @@ def superlatives_pass(draft: Draft) -> Draft:
         draft.which_singular = not plural(state, thing)
         break
     return draft
+
+
+def _names_the_thing(dimension: str, table: str, model: SemanticModel) -> bool:
+    """'plane' in 'the oldest plane' also names the tail number, the column that names each plane: the word is
+    the thing, not a grouping of its own."""
+    name = name_of(table, model)
+    if name is None:
+        return False
+    own = {s.expr for s in model.dimension_by_name[name].sources if s.table == table}
+    return any(s.table == table and s.join is None and s.expr in own for s in model.dimension_by_name[dimension].sources)
 
 
 def _events_of(table: str, model: SemanticModel) -> str | None:
