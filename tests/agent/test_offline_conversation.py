@@ -260,6 +260,18 @@ async def test_that_month_after_the_one_wettest_month_is_that_month(offline_assi
     assert "= 6" in june.sql and june.row_count == 1 and round(june.rows[0][-1], 2) == 20.5
 
 
+async def test_things_per_group_with_a_measure_are_counted_beside_it_then_ranked_by_either(offline_assistant, session):
+    """'december flights … per destination with avg arrival delay': the flights counted and the delay, per
+    destination; 'top 10 by number of flights' ranks by the count and keeps the delay ('flights with a delay
+    over 30' is a condition, no second measure)."""
+    both = await ask(offline_assistant, session,
+                     "december flights out of jfk per destination with avg arrival delay")
+    assert both.columns == ["dest", "flight_count", "avg_arr_delay"]
+    top = await ask(offline_assistant, session, "top 10 by number of flights")
+    assert top.columns == both.columns and top.row_count == 10
+    assert [row[1] for row in top.rows] == sorted((row[1] for row in both.rows), reverse=True)[:10]
+
+
 async def test_the_last_row_of_a_ranking_is_that_row(offline_assistant, session):
     await ask(offline_assistant, session, "jetblue avg air time out of jfk by destination, longest first")
     await ask(offline_assistant, session, "just the top 5")

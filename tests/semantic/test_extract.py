@@ -349,6 +349,16 @@ def test_a_superlative_before_a_singular_group_keeps_one(ask, question, dimensio
     assert (intent.dimensions, intent.limit) == (dimensions, limit)
 
 
+@pytest.mark.parametrize("question, metrics", [
+    ("flights per destination with avg arrival delay", ["flight_count", "avg_arr_delay"]),
+    ("flights per destination with the average arrival delay", ["flight_count", "avg_arr_delay"]),
+    ("flights with arrival delay over 30", ["flight_count"]),  # a condition, no second measure
+    ("avg arrival delay per destination", ["avg_arr_delay"]),
+])
+def test_things_with_a_measure_after_them_are_counted_beside_it(ask, question, metrics):
+    assert intent_of(ask, question).metrics == metrics
+
+
 @pytest.mark.parametrize("question, limit, descending", [("the oldest plane", 1, False), ("the 3 newest planes", 3, True)])
 def test_an_age_adjective_of_a_thing_named_also_by_its_key_ranks_the_things(ask, question, limit, descending):
     """'plane' names the planes and their tail number; 'oldest' is the year built, which the model calls

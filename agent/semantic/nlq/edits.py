@@ -373,7 +373,9 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
         if intent.limit is None:
             return edited
         return edited.then(intent.model_copy(update={"limit": None, "limit_per": None}), "every row, not only the top")
-    metric = intent.metrics[0] if intent.metrics else None
+    # the measure the answer is ranked by already ('top 10 by number of flights' beside the delay), else the first
+    metric = next((o.field for o in intent.order_by if o.field in intent.metrics), None) \
+        or (intent.metrics[0] if intent.metrics else None)
     if metric is None and intent.contrast is not None:  # a share or a change: ranked by what it computes
         metric = contrast_column(intent.contrast)
     order = intent.order_by
@@ -385,6 +387,17 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
         return edited.then(intent.model_copy(update={"limit": limit, "order_by": order, "limit_per": per}),
                            f"{word} {limit} per {_label(model, per)}")
     return edited.then(intent.model_copy(update={"limit": limit, "order_by": order}), f"{word} {limit}")
+
+
+def rank_by(edited: Edited, metric: str, model: SemanticModel) -> Edited:
+    """'top 10 by number of flights' when the answer shows the flights beside another measure: ranked by it,
+    every measure kept."""
+    intent = edited.intent
+    if intent.order_by and intent.order_by[0].field == metric:
+        return edited
+    updated = intent.model_copy(update={"order_by": [OrderBy(field=metric, descending=True)]})
+    label = model.metric_by_name[metric].label if metric in model.metric_by_name else metric
+    return edited.then(updated, f"ranked by {label.lower()}")
 
 
 def reverse_order(edited: Edited) -> Edited:

@@ -704,6 +704,10 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     if said_measure and metrics and metrics != previous.metrics and (cues.add or cues.compare) and not cues.replace:
         # 'add humidity', 'put the avg next to it', 'compare with the median': beside the first
         edited = edits.add_metrics(edited, metrics, model, found.definitions)
+    elif said_measure and metrics and cues.limit is not None and len(metrics) == 1 \
+            and metrics[0] in previous.metrics and len(previous.metrics) > 1:
+        # 'top 10 by number of flights' when the answer shows the flights beside the delay: ranked by them
+        edited = edits.rank_by(edited, metrics[0], model)
     elif said_measure and metrics and metrics != previous.metrics:
         edited = edits.set_metrics(edited, metrics, model, found.definitions)
     elif not found.metrics and found.contrast is not None and found.contrast.kind == "share" \

@@ -81,6 +81,10 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
     counted = [(m, count) for m in state.mentions if m.has("entity") and not m.used
                and _counted_by_quantity_word(state, m, model)
                and (count := model.table_by_name[m.of("entity")[0].name].count_metric) and not _sold(state, m, model)]
+    # 'december flights per destination with avg arrival delay': the things, counted, beside the measure
+    counted += [(m, count) for m in state.mentions if m.has("entity") and not m.used and plural(state, m)
+                and all(m is not c for c, _ in counted) and _measure_said_with(state, m, model)
+                and (count := model.table_by_name[m.of("entity")[0].name].count_metric)]
     for mention, count in counted:
         choices.append(with_other_tables([count], model))
         mention.used = True
@@ -268,6 +272,20 @@ def _said_as_a_count(state: State, mention: Mention) -> bool:
     return bool({"number", "count", "many", "total", "volume", "and", ",", "&", "plus"} & {*before[-1:], *after}
                 or {"number", "count", "many", "total", "volume"} & set(before)) \
         or any(w in ("count", "number") for w in words_of(state, mention))
+
+
+def _measure_said_with(state: State, mention: Mention, model: SemanticModel) -> bool:
+    """'december flights per destination with avg arrival delay': a measure joined on by 'with' (an
+    aggregation right after it) is asked beside the rows' count, so the count is a measure too; 'flights with
+    a delay over 30' sets a condition and counts nothing more."""
+    joined = {"with"}
+    aggregations = {w for words in model.aggregations.values() for w in words if " " not in w}
+    words = [t.low for t in state.tokens]
+    for i in range(mention.end, len(words) - 1):
+        after = next((w for w in words[i + 1:i + 3] if w not in ("the", "their", "its", "an", "a")), None)
+        if words[i] in joined and after in aggregations:
+            return True
+    return False
 
 
 def _without_rows_named(choices: list[list[str]], row_counts: list[list[str]], model: SemanticModel) -> list[list[str]]:
