@@ -138,14 +138,15 @@ async def analyze(
 
 async def _scope(shape: Shape, warehouse: Warehouse | None) -> Scope:
     if shape.whole_query is None or warehouse is None:
-        return Scope(limit=shape.limit)
+        return Scope(limit=shape.limit, ranked_by=shape.ranked_by)
     try:
         whole = await warehouse.arun(shape.whole_query)
     except AssistantError as exc:
         log.info("the whole total could not be queried (%s); shares are of the rows shown", exc)
-        return Scope(limit=shape.limit)
+        return Scope(limit=shape.limit, ranked_by=shape.ranked_by)
     total, count = whole.rows[0] if whole.rows else (None, None)
-    return Scope(limit=shape.limit, whole_total=float(total) if total else None, whole_count=count)
+    return Scope(limit=shape.limit, whole_total=float(total) if total else None, whole_count=count,
+                 ranked_by=shape.ranked_by)
 
 
 def _numbered(insights: list[str]) -> dict[str, str]:

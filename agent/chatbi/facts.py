@@ -34,6 +34,7 @@ class Scope:
     limit: int | None = None
     whole_total: float | None = None
     whole_count: int | None = None
+    ranked_by: str | None = None  # the measure a ranking orders by, which the answer leads with
 
 
 def is_additive(column: str, meaning: ColumnMeaning | None = None) -> bool:
@@ -67,7 +68,9 @@ def compute_facts(
     if not numbers:
         return {**facts, "shape": "list"}
     # 'how much did each city change': the change, not the first period's value beside it
-    measure = next((i for i in numbers if meanings_.is_contrast(columns[i])), numbers[0])
+    # 'top 3 by flights per plane' beside the count of planes: the answer is about what was ranked
+    ranked = next((i for i in numbers if columns[i] == scope.ranked_by), numbers[0])
+    measure = next((i for i in numbers if meanings_.is_contrast(columns[i])), ranked)
     times = [i for i, r in enumerate(roles) if r is Role.TIME]
     categories = [i for i, r in enumerate(roles) if r is Role.CATEGORY]
     if not times and not categories and len(numbers) >= 2 and numbers[0] == 0 and _unique(rows, 0):

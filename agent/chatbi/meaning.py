@@ -18,7 +18,7 @@ import sqlglot
 from sqlglot import exp
 
 from agent.catalog import Catalog, CatalogError
-from agent.sql.checked import CheckedQuery, SqlInput
+from agent.sql.checked import CheckedQuery, SqlInput, first_order_column
 
 if TYPE_CHECKING:
     from agent.semantic.model.runtime import SemanticModel
@@ -360,6 +360,14 @@ def limit_of(sql: SqlInput | None, dialect: str = "duckdb") -> int | None:
     if isinstance(value, exp.Literal) and value.is_int:
         return int(value.this)
     return None
+
+
+def ranked_by(sql: SqlInput | None, dialect: str = "duckdb") -> str | None:
+    """The result column the outer query orders by first (what a ranking ranks), when it is one."""
+    if isinstance(sql, CheckedQuery):
+        return sql.ranked_by
+    tree = _tree(sql, dialect) if sql else None
+    return first_order_column(tree) if tree is not None else None
 
 
 def whole_total_sql(sql: SqlInput, column: str, dialect: str = "duckdb") -> str | None:

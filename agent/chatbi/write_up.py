@@ -14,7 +14,7 @@ from agent.charts.spec import ChartSpec
 from agent.chatbi.choose_chart import choose_chart
 from agent.chatbi.facts import Scope, compute_facts, is_additive
 from agent.chatbi.follow_ups import FollowUpSource, follow_ups
-from agent.chatbi.meaning import ColumnMeaning, limit_of, whole_total_sql
+from agent.chatbi.meaning import ColumnMeaning, limit_of, ranked_by, whole_total_sql
 from agent.chatbi.sentences import answer_sentence, insight_sentences
 from agent.semantic.compile.intent import StructuredIntent
 from agent.sql.checked import SqlInput
@@ -28,6 +28,7 @@ class Shape:
     roles: list[Role]
     limit: int | None
     whole_query: str | None
+    ranked_by: str | None = None  # the column a ranking orders by: the measure the answer is about
 
 
 @dataclass(frozen=True)
@@ -45,12 +46,15 @@ def read_shape(
 ) -> Shape:
     roles = column_roles(columns, types, rows)  # read once: the facts, chart and follow-ups agree
     limit = limit_of(sql)
+    numbers = [c for c, r in zip(columns, roles) if r is Role.NUMBER]
+    ranked = ranked_by(sql)
+    ranked = ranked if ranked in numbers else None
     if sql is None or limit is None or len(rows) < limit:
-        return Shape(roles, limit, None)
-    measure = next((c for c, r in zip(columns, roles) if r is Role.NUMBER), None)
+        return Shape(roles, limit, None, ranked)
+    measure = ranked or next(iter(numbers), None)
     if measure is None or not is_additive(measure, meanings.get(measure)):
-        return Shape(roles, limit, None)
-    return Shape(roles, limit, whole_total_sql(sql, measure))
+        return Shape(roles, limit, None, ranked)
+    return Shape(roles, limit, whole_total_sql(sql, measure), ranked)
 
 
 def write_up(
@@ -76,5 +80,5 @@ def analysed(
     shape = read_shape(columns, types, rows, sql, meanings)
     if shape.whole_query is not None:
         return shape
-    scope = Scope(limit=shape.limit)
+    scope = Scope(limit=shape.limit, ranked_by=shape.ranked_by)
     return write_up(question, columns, types, rows, meanings, scope, shape.roles, intent, source, reading)

@@ -34,6 +34,11 @@ class CheckedQuery:
         return tuple(dict.fromkeys(n for n in names if n and n not in ctes))
 
     @cached_property
+    def ranked_by(self) -> str | None:
+        """The column the outer query is ordered by first, when it is a plain column of the result."""
+        return first_order_column(self.tree)
+
+    @cached_property
     def limit(self) -> int | None:
         """The outer query's LIMIT, when it is a plain number."""
         limit = self.tree.args.get("limit")
@@ -41,6 +46,12 @@ class CheckedQuery:
         if isinstance(value, exp.Literal) and value.is_int:
             return int(value.this)
         return None
+
+
+def first_order_column(tree: exp.Expr) -> str | None:
+    order = tree.args.get("order")
+    first = order.expressions[0].this if order is not None and order.expressions else None
+    return first.name if isinstance(first, exp.Column) else None
 
 
 SqlInput = str | CheckedQuery

@@ -443,3 +443,37 @@ async def test_a_share_regrouped_by_the_scheduled_hour_stays_that_share(offline_
     by_hour = await ask(offline_assistant, session, "by sched hour of day")
     assert by_hour.rows and "Same as before" in (by_hour.text or "") and "is known" not in (by_hour.text or ""), by_hour.text
     assert share.rows and abs(share.rows[0][-1] - 7.89) < 0.01
+
+
+async def test_per_each_of_the_things_just_counted_divides_by_that_count(offline_assistant, session):
+    # 'flights per plane' after a count of planes per airline: each airline's flights over its planes, not a
+    # grouping by plane; without that count before it, 'flights per plane' stays a grouping by plane
+    planes = await ask(offline_assistant, session, "how many different planes did each airline use")
+    assert planes.rows and planes.columns == ["carrier", "distinct_planes"], planes.text
+    per_plane = await ask(offline_assistant, session, "flights per plane instead")
+    assert per_plane.columns == ["carrier", "flight_count_per_distinct_planes"], per_plane.text
+    jetblue = next(row for row in per_plane.rows if row[0] == "B6")
+    assert abs(jetblue[1] - 283.08) < 0.01 and "tail number is known" in per_plane.text, per_plane.text
+    top = await ask(offline_assistant, session, "top 3")
+    assert [row[0] for row in top.rows] == ["B6", "EV", "MQ"], top.rows
+    assert "JetBlue Airways (B6) has the highest flights per plane" in top.text, top.text
+    await ask(offline_assistant, session + "-delays", "avg dep delay by carrier")
+    by_plane = await ask(offline_assistant, session + "-delays", "flights per plane instead")
+    assert by_plane.columns == ["tailnum", "flight_count"], by_plane.text
+
+
+async def test_a_ranking_by_the_second_measure_is_written_up_by_it(offline_assistant, session):
+    await ask(offline_assistant, session, "how many different planes did each airline fly")
+    both = await ask(offline_assistant, session, "add flights per plane")
+    assert both.columns == ["carrier", "distinct_planes", "flight_count_per_distinct_planes"], both.text
+    top = await ask(offline_assistant, session, "top 3 by flights per plane")
+    assert [row[0] for row in top.rows] == ["B6", "EV", "MQ"], top.rows
+    # the answer leads with what was ranked, not with the first column of numbers
+    assert "has the highest flights per plane" in top.text and "highest distinct planes" not in top.text, top.text
+
+
+async def test_the_quietest_after_the_busiest_is_the_other_end_of_the_count(offline_assistant, session):
+    busiest = await ask(offline_assistant, session, "busiest day of week at ewr")
+    assert busiest.rows == [["1 Monday", 18329]], busiest.rows
+    quietest = await ask(offline_assistant, session, "and the quietest")
+    assert quietest.rows == [["6 Saturday", 13347]] and "Same as before" in quietest.text, quietest.text

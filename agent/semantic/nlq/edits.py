@@ -44,7 +44,10 @@ def _values(flt: Filter) -> str:
 
 
 def _compared(flt: Filter) -> str:
-    """A condition's values with its comparison ('< 1990'); a value alone when it is equality."""
+    """A condition's values with its comparison ('< 1990'); a value alone when it is equality; 'is known'
+    for a condition without values."""
+    if flt.op in ("is_null", "not_null"):
+        return "is unknown" if flt.op == "is_null" else "is known"
     return _values(flt) if flt.op in ("=", "in") else f"{flt.op} {_values(flt)}"
 
 

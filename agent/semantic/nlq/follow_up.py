@@ -47,7 +47,8 @@ def _read(text: str, model: SemanticModel, values: ValueIndex, previous: Structu
     """The question reader on `text`, with its last draft: whether a measure was said, not defaulted.
     A value of several dimensions is read as the one `previous` filters on ('now for LGA')."""
     fields = [f.field for f in previous.filters] if previous is not None else []
-    draft = Draft(question=text, model=model, values=values, thread_fields=fields)
+    measured = list(previous.all_metrics()) if previous is not None else []
+    draft = Draft(question=text, model=model, values=values, thread_fields=fields, thread_metrics=measured)
     for run in PASSES:
         draft = run(draft)
         if draft.outcome is not None:
@@ -182,16 +183,19 @@ def _ranking_adjective_with_a_number(cues: Cues, previous: StructuredIntent, mod
 
 def _measure_adjective_alone(cues: Cues, previous: StructuredIntent, model: SemanticModel) -> None:
     """'and the coldest' after 'the hottest temperature': a measure's own adjective said alone ranks (or picks
-    the other extreme of) that measure, as 'the lowest' would."""
+    the other extreme of) that measure, as 'the lowest' would; 'and the quietest' after a count of rows ranks
+    the count."""
     said = re.fullmatch(r"(?:the\s+)?([a-z][a-z ]*?)(?:\s+one)?", cues.text.lower())
     metric = model.metric_by_name.get(previous.metrics[0]) if previous.metrics else None
-    if cues.limit is not None or said is None or metric is None or metric.measure is None:
+    if cues.limit is not None or said is None or metric is None:
         return
     word = said.group(1)
-    if model.ranking.implies_measure.get(word) != metric.measure:
+    # 'and the quietest' after the busiest day: a busy word ranks by how many rows there are, so of a count
+    counted = word in model.ranking.busy and any(t.count_metric == metric.name for t in model.tables)
+    if not counted and (metric.measure is None or model.ranking.implies_measure.get(word) != metric.measure):
         return
     cues.limit, cues.text = 1, ""
-    cues.descending = word in model.ranking.descending
+    cues.descending = word not in model.ranking.ascending if counted else word in model.ranking.descending
 
 
 def _direction(cues: Cues, intent: StructuredIntent, model: SemanticModel) -> bool | None:

@@ -270,6 +270,8 @@ def _used_names(draft: Draft) -> set[str]:
 
 
 _PARTICLES = {"up", "out", "off", "in", "down"}
+_AUXILIARIES = {"did", "do", "does", "will", "would", "can", "could", "should"}
+_QUANTIFIERS = {"each", "every", "a", "an", "the", "our", "your", "their", "its"}
 _SUBJECTS = {"we", "they", "you", "i", "he", "she", "it", "did", "do", "does", "to", "will", "would", "can", "could",
              "should", "who", "that", "which"}
 
@@ -285,7 +287,17 @@ def _used_as_verb(state: State, i: int) -> bool:
     named = subject is not None and subject.has("value") and subject.end == i  # 'did Nadiya make': a name does it
     measured = subject is not None and subject.has("metric") and subject.end == i  # 'revenue comes from'
     return before in _SUBJECTS or after in _PARTICLES or named or measured or (
-        subject is not None and subject.has("entity") and plural(state, subject))
+        subject is not None and subject.has("entity") and plural(state, subject)) or (
+        subject is not None and subject.end == i and _asked_of(state, subject.start))
+
+
+def _asked_of(state: State, start: int) -> bool:
+    """'how many planes did each airline use': the thing after an auxiliary ('did', 'does', 'will') is the
+    subject, so the word after it is its verb."""
+    j = start - 1
+    while j >= 0 and state.tokens[j].low in _QUANTIFIERS:
+        j -= 1
+    return j >= 0 and state.tokens[j].low in _AUXILIARIES
 
 
 def _names_a_period(state: State, i: int, read: set[int]) -> bool:

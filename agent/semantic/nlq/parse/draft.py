@@ -42,6 +42,8 @@ class Draft:
     # dimensions the thread's previous reading filters on: a value of several dimensions that is a
     # value of one of these is read as that one (it replaces or joins that filter), not asked about
     thread_fields: list[str] = field(default_factory=list)
+    # what the previous answer measured: 'flights per plane' after a count of planes divides by that count
+    thread_metrics: list[str] = field(default_factory=list)
     definitions: list[Definition] = field(default_factory=list)
     tokens: list[Token] = field(default_factory=list)
     state: State = field(default_factory=lambda: State([], []))

@@ -1,7 +1,9 @@
 """Pass: an average per thing ('average number of flights per plane', 'how many ratings per head do
 our users give, on average?'): a count or total divided by how many different things there are, as
 a ratio the question defines. Without a word of averaging, 'flights per carrier' is a grouping and
-is left to the groupings pass; 'average income per head' over people's own rows is the average."""
+is left to the groupings pass, unless the thread's previous answer counted those things ('flights per
+plane' after 'how many planes did each airline fly'): per each of the things just counted divides by
+that count. 'average income per head' over people's own rows is the average."""
 
 from __future__ import annotations
 
@@ -29,7 +31,7 @@ def per_thing_pass(draft: Draft) -> Draft:
         averaged = [i for i, t in enumerate(state.tokens)
                     if t.low in _AVERAGING and i not in state.used_tokens and not _averages_a_measure(state, i, model)]
         per_person = state.tokens[index + 1].low in people
-        if not averaged and not per_person:
+        if not averaged and not per_person and not draft.thread_metrics:
             continue  # 'flights per carrier': a grouping
         counted = _counted_before(state, index, model)
         if counted is not None and averaged and _per_period(draft, index, counted):
@@ -44,7 +46,7 @@ def per_thing_pass(draft: Draft) -> Draft:
         if per is None:
             continue
         per_mention, denominator = _denominator(per, table, model)
-        if denominator is None:
+        if denominator is None or not averaged and not per_person and denominator not in draft.thread_metrics:
             continue
         _divide(draft, (mention, numerator, table), per_mention, denominator)
         state.consume(index, index + 1, *averaged, *_count_words(state, mention.start))
