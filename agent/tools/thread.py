@@ -194,7 +194,8 @@ def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, 
             return Edited(edited.intent, [*edited.changes, "over all of them: the previous answer has no such row"],
                           edited.chart)
         values = [values[row - 1 if row > 0 else row]]
-    return edits.keep_rows(edited, found[0], values, ctx.semantic)
+    # a row pointed at ('the second one') was picked by its place: any limit now is the message's own
+    return edits.keep_rows(edited, found[0], values, ctx.semantic, ranked_out=row is None)
 
 
 def reading_json(previous: StructuredIntent) -> str:

@@ -477,3 +477,18 @@ async def test_the_quietest_after_the_busiest_is_the_other_end_of_the_count(offl
     assert busiest.rows == [["1 Monday", 18329]], busiest.rows
     quietest = await ask(offline_assistant, session, "and the quietest")
     assert quietest.rows == [["6 Saturday", 13347]] and "Same as before" in quietest.text, quietest.text
+
+
+async def test_things_kept_from_a_ranking_are_not_cut_again_when_split(offline_assistant, session):
+    # the top 5 chose the routes; once they are the condition, splitting them by carrier shows every carrier's
+    # row of those routes, not the first 5 rows of the split
+    await ask(offline_assistant, session, "5 longest routes out of jfk by distance")
+    counted = await ask(offline_assistant, session, "how many flights did each of those have")
+    assert len(counted.rows) == 5 and "among the 5 route values" in counted.text, counted.text
+    split = await ask(offline_assistant, session, "split that by carrier")
+    assert len(split.rows) > 5 and {row[0] for row in split.rows} == {row[0] for row in counted.rows}, split.rows
+    # a row pointed at by its place keeps the ranking the message asks for ('which airline was worst': one)
+    await ask(offline_assistant, session + "-lga", "avg arr delay out of lga by month")
+    await ask(offline_assistant, session + "-lga", "worst 3 months")
+    worst = await ask(offline_assistant, session + "-lga", "the second one - which airline was worst at lga that month")
+    assert worst.rows is not None and len(worst.rows) == 1, worst.text

@@ -137,15 +137,19 @@ def exclude_value(edited: Edited, value: Filter, model: SemanticModel) -> Edited
     return edited.then(intent.model_copy(update={"filters": [*intent.filters, *outs]}), said)
 
 
-def keep_rows(edited: Edited, field: str, keys: list[Any], model: SemanticModel) -> Edited:
+def keep_rows(edited: Edited, field: str, keys: list[Any], model: SemanticModel, *, ranked_out: bool = True) -> Edited:
     """Only the things the previous answer listed ('which of them …' after a top 5): its keys become
-    the condition on their dimension, replacing one on the same dimension."""
+    the condition on their dimension, replacing one on the same dimension. `ranked_out`: the answer's
+    limit, when no bigger than the keys, is the previous ranking's cut (not one the message set)."""
     intent = edited.intent
     kept = [f for f in intent.filters if not same_subject(model, f.field, field)]
     flt = Filter(field=field, op="in" if len(keys) > 1 else "=", values=list(keys))
     said = f"among the {len(keys)} {_label(model, field).lower()} values of the previous answer" if len(keys) > 1 \
         else f"for {keys[0]}, the previous answer's {_label(model, field).lower()}"
-    return edited.then(intent.model_copy(update={"filters": [*kept, flt]}), said)
+    # the ranking's cut chose these things, and the condition holds them now: kept, it would cut their rows
+    # again once they are split further ('split that by carrier' after the 5 longest routes)
+    limit = None if ranked_out and intent.limit is not None and len(keys) <= intent.limit else intent.limit
+    return edited.then(intent.model_copy(update={"filters": [*kept, flt], "limit": limit}), said)
 
 
 def compare_values(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
