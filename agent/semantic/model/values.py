@@ -30,6 +30,8 @@ _MANY_VALUES = 300
 # the things' own names ('Bluewater Analytics', a customer company) are what people type most: read up to the
 # warehouse's sample of distinct values, while other free text stops at _MANY_VALUES
 _MANY_NAMES = 1500
+# part numbers, SKUs and the like ('BV-21409'): typed as they are, read like the things' own names
+_PART_CODE = re.compile(r"(?=[^\s]*[A-Za-z])(?=[^\s]*\d)[A-Za-z0-9][A-Za-z0-9._/-]{2,23}")
 
 
 @dataclass(frozen=True)
@@ -388,7 +390,8 @@ def _read_values(warehouse: Warehouse, model: SemanticModel, name: str, source: 
     if not re.fullmatch(r"\w+", column):
         return []
     values = [str(v) for v in warehouse.distinct_values(model.table_by_name[source.table].table, column)]
-    many = _MANY_NAMES if model.name_dimension(source.table) == name.rpartition("__")[2] else _MANY_VALUES
+    named = model.name_dimension(source.table) == name.rpartition("__")[2]
+    many = _MANY_NAMES if named or all(_PART_CODE.fullmatch(v) for v in values) else _MANY_VALUES
     if len(values) > many and not (dim.value_aliases or dim.value_labels):
         return []
     return values
