@@ -21,6 +21,9 @@ from agent.text.shorthand import spell_out
     ("flights by # of engines", "flights by number of engines"),
     ("# flights by carrier", "number of flights by carrier"),
     ("avg dep delay by sched hour", "avg dep delay by scheduled hour"),
+    # a grammar word with two letters swapped: nothing else would read it
+    ("whcih airlines fly the 2nd one", "which airlines fly the 2nd one"),
+    ("Waht was the busiest day", "What was the busiest day"),
 ])
 def test_shorthand_is_spelled_out(typed, read):
     assert spell_out(typed) == read
@@ -28,7 +31,9 @@ def test_shorthand_is_spelled_out(typed, read):
 
 @pytest.mark.parametrize("typed", ["top 100k", "user u1", "AT&T customers", "flights to W99", "price+tax",
                                    "bookings with status N last week", "n flights",
-                                   "the #1 carrier", "ticket #42"])
+                                   "the #1 carrier", "ticket #42",
+                                   # English words, capitals (codes) and words with digits are no slips
+                                   "the form of it", "status WHCIH", "user whcih3"])
 def test_words_codes_and_numbers_stay_as_typed(typed):
     assert spell_out(typed) == typed
 
