@@ -214,6 +214,8 @@ def test_which_of_those_with_their_number_is_those(model, values):
 
     cues = find_cues("which of those 3 was worst")
     assert cues.things and "3" not in cues.text
+    cues = find_cues("avg arr delay for those two on that route")  # the number in words too
+    assert cues.things and "two" not in cues.text
 
 
 @pytest.mark.parametrize(("message", "fresh"), [

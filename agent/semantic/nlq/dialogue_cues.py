@@ -159,7 +159,7 @@ def find_cues(message: str) -> Cues:
         cues.things, cues.add, cues.text = True, True, cues.text[: m.start()].strip() + " for each {things}"
     elif cues.row is None and (m := has(cues.text, words["things"])):
         cues.things = True
-        rest = re.sub(r"^\s*\d+(?![\w'])", "", cues.text[m.end():])  # 'which of those 3': the 3 are those
+        rest = re.sub(rf"^\s*{number}(?![\w'])", "", cues.text[m.end():], flags=re.I)  # 'of those 3', 'those two': they are those
         cues.text = (cues.text[: m.start()] + " {things} " + rest).strip()
         # 'avg arr delay for each of them': a figure for each row shown goes beside what the rows show
         cues.add = cues.add or bool(re.search(r"(?<![\w'])each\s+\{things\}", cues.text, re.I))
