@@ -79,9 +79,12 @@ def put_filter(edited: Edited, new: Filter, model: SemanticModel) -> Edited:
     intent = edited.intent
     if new in intent.filters and new.field not in intent.dimensions:  # 'go back to SFO' when it is SFO: no change
         return edited
-    replaced = [f for f in intent.filters if same_subject(model, f.field, new.field)]
     share = intent.contrast if intent.contrast is not None and intent.contrast.kind == "share" else None
     in_share = [f for f in share.first.filters if same_subject(model, f.field, new.field)] if share else []
+    # 'and 60+' after the share arriving 30+ minutes late: the share's own bound changes; that the delay is
+    # known is the whole the share is of, and stays
+    replaced = [f for f in intent.filters if same_subject(model, f.field, new.field)
+                and not (in_share and f.op in ("not_null", "is_null"))]
     if share is not None and in_share and not replaced:
         # 'same for united' after Delta's share: the share's own condition changes, never both at once (0%)
         side = share.first.model_copy(update={"filters": [f for f in share.first.filters if f not in in_share] + [new]})

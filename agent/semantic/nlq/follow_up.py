@@ -283,15 +283,24 @@ _COMPARED_WORDS = {">": "more than", "<": "less than", ">=": "at least", "<=": "
 
 
 def _bare_number(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
-    """'make it 200' after 'planes with more than 300 seats': a number said alone is the new bound of the one
-    number the previous reading compares, said again with that number's name and comparison."""
-    content = _content(text)
-    compared = [f for f in previous.filters if f.op in _COMPARED_WORDS and f.field in model.dimension_by_name
-                and model.dimension_by_name[f.field].kind == "numeric"]
-    if len(content) != 1 or not re.fullmatch(r"\d+(?:\.\d+)?", content[0]) or len(compared) != 1:
+    """'make it 200' after 'planes with more than 300 seats', 'and 60+' after 'what % got in 30+ min late': a
+    number said alone (with its unit, and '+' for 'or more') is the new bound of the one number the previous
+    reading compares (in its conditions or its share's), said again with that number's name and comparison."""
+    empty = set(dialogue_words()["empty_words"])
+    words = [w for w in re.findall(r"\d+(?:\.\d+)?|\+|[a-z]+", text.lower()) if w not in empty]
+    number = words[0] if words and re.fullmatch(r"\d+(?:\.\d+)?", words[0]) else None
+    rest = words[1:]
+    unit = rest.pop(0) if rest and rest[0] in model.unit_words else ""
+    more = rest in (["+"], ["or", "more"], ["and", "up"])
+    share = previous.contrast.first.filters if previous.contrast is not None and previous.contrast.kind == "share" \
+        else []
+    compared = [f for f in [*previous.filters, *share] if f.op in _COMPARED_WORDS
+                and f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "numeric"]
+    if number is None or (rest and not more) or len(compared) != 1:
         return text
     flt = compared[0]
-    return f"{model.dimension_by_name[flt.field].label} {_COMPARED_WORDS[flt.op]} {content[0]}"
+    op = ">=" if more else flt.op
+    return f"{model.dimension_by_name[flt.field].label} {_COMPARED_WORDS[op]} {number} {unit}".strip()
 
 
 def _content(text: str) -> list[str]:
