@@ -328,7 +328,8 @@ def _value_dimension(state: State, mention: Mention, dims: list[str], model: Sem
     if (role := _role_noun_after(state, mention, dims, model)) is not None:
         return role
     in_thread = next((dim for dim in dims if dim in thread_fields), None)
-    return in_thread or _of_the_things_said(state, dims, model) or _the_things_own_name(dims, model)
+    return in_thread or _of_the_things_said(state, dims, model) or _the_things_own_name(dims, model) \
+        or _a_code_spelling_its_name(mention, dims, model)
 
 
 def _role_noun_after(state: State, mention: Mention, dims: list[str], model: SemanticModel) -> str | None:
@@ -388,6 +389,20 @@ def _the_things_own_name(dims: list[str], model: SemanticModel) -> str | None:
         return None
     own = [d for d in dims if any(model.name_dimension(t.name) == d for t in model.tables)]
     return own[0] if len(own) == 1 else None
+
+
+def _a_code_spelling_its_name(mention: Mention, dims: list[str], model: SemanticModel) -> str | None:
+    """'corn' for a crop whose code is CORN and whose name is Corn: a code of a table's rows spelt as their
+    name is the same thing either way, so the name is read; any other pair of columns is asked about."""
+    if len(dims) != 2:
+        return None
+    said = {e.dimension_value[0]: e.dimension_value[1] for e in mention.of("value") if e.dimension_value}
+    own = {d: {s.table for s in model.dimension_by_name[d].sources if s.join is None} for d in dims}
+    names = [d for d in dims if any(model.name_dimension(t) == d for t in own[d])]
+    spelt = {re.sub(r"[\W_]+", "", str(said.get(d, ""))).lower() for d in dims}
+    if len(names) != 1 or len(spelt) != 1 or "" in spelt or not own[dims[0]] & own[dims[1]]:
+        return None
+    return names[0]
 
 
 def _unknown_values(state: State, model: SemanticModel, values: ValueIndex) -> list[UnknownValue]:
