@@ -613,3 +613,13 @@ def test_where_do_things_go_asks_for_the_places_a_to_cue_names(ask):
     went = intent_of(ask, "where do southwest flights go from ewr")
     assert went.dimensions == ["dest"] and {f.field for f in went.filters} == {"carrier", "origin"}
     assert intent_of(ask, "where do jetblue's flights go").dimensions == ["dest"]
+
+
+@pytest.mark.parametrize("question, limit", [("whats the most flown plane", 1), ("the most flown planes", None),
+                                             ("top 5 most flown planes", 5)])
+def test_the_verb_of_the_rows_after_a_ranking_word_ranks_the_things(ask, question, limit):
+    # 'the most streamed song': the things after a ranking word and the rows' verb are ranked by those rows, one
+    # when said in the singular; the rows with no plane are no plane to rank
+    intent = intent_of(ask, question)
+    assert intent.dimensions == ["tailnum"] and intent.metrics == ["flight_count"], intent
+    assert intent.limit == limit and intent.order_by[0].descending and intent.drop_unknown_groups, intent

@@ -633,13 +633,14 @@ def _key_of(counted: str, base: str, model: SemanticModel) -> str | None:
 
 
 def _unknown_groups(intent: StructuredIntent, model: SemanticModel) -> StructuredIntent:
-    """A ranking ('the 5 tail numbers with the most miles') or a grouping through a join
+    """A ranking ('the 5 tail numbers with the most miles', 'the most flown planes') or a grouping through a join
     ('miles by engine type') leaves out the group whose key is unknown: it is not a tail number
     or an engine type. The reading line says so."""
     table = _base(intent, model)
     if not intent.dimensions or table is None or intent.drop_unknown_groups:
         return intent
-    ranked = intent.limit is not None and bool(intent.order_by)
+    # ranked by a measure, cut or whole ('the most flown planes'): the unknown key is no thing to rank
+    ranked = any(o.field not in intent.dimensions for o in intent.order_by)
     joined = any((model.resolve(d, table) or (None, None))[1] is not None for d in intent.dimensions)
     if ranked or joined:
         return intent.model_copy(update={"drop_unknown_groups": True})

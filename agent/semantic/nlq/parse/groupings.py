@@ -114,9 +114,13 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
         named = cue or picked or state.cue_before(start, [(w,) for w in WHICH], skip=("the", "a", "an", "top")) \
             or state.cue_before(start, [(w, be) for w in WHICH for be in _BE], skip=("the", "a", "an")) \
             or (asks_what_it_is(state) and _says_whose_value(state, mention, dims))  # "what's envoy's carrier code"
+        # 'the most streamed song': a ranking word and the verb of the rows it counts before the things, which
+        # are ranked by those rows as after 'top'
+        verb_ranked = mention.has("entity") and any(
+            said_as_verb(state, m) for m in state.mentions if start <= m.start and m.end <= mention.start)
         after_top = state.cue_before(start, [("top",), ("bottom",)]) or (
             start > 0 and state.tokens[start - 1].number is not None
-            and start - 1 in state.used_tokens)
+            and start - 1 in state.used_tokens) or verb_ranked
         if not dims and (named or after_top) and mention.has("entity"):  # 'per nation', 'top 5 suppliers'
             dims = [d for d in (name_of(e.name, model) for e in mention.of("entity")) if d][:1]
         if not dims:
@@ -157,8 +161,9 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
         else:
             grouping.setdefault(dims[0], mention)
             mention.used = True
-        if which and (not plural(state, mention) or picked and after in _BE_ONE):
-            which_singular = True
+        if which and (not plural(state, mention) or picked and after in _BE_ONE) \
+                or verb_ranked and not (cue or which) and not plural(state, mention):
+            which_singular = True  # 'the most streamed song': one
     return grouping, which_singular, by_metric, ambiguous
 
 
