@@ -500,7 +500,7 @@ async def test_a_new_bound_said_alone_changes_the_shares_own_bound(offline_assis
     first = await ask(offline_assistant, session, "what % of united flights got in 30+ min late")
     assert abs(first.rows[0][0] - 14.07) < 0.01, first.rows
     hour = await ask(offline_assistant, session, "and 60+")
-    assert abs(hour.rows[0][0] - 6.93) < 0.01 and "instead of >= 30" in hour.text, hour.text
+    assert abs(hour.rows[0][0] - 6.93) < 0.01 and "instead of ≥ 30" in hour.text, hour.text
     await ask(offline_assistant, session + "-dep", "share of departures leaving 1h+ late, per airport")
     two = await ask(offline_assistant, session + "-dep", "what about 2h+")  # its unit said with it
     assert two.rows and all(0.02 < row[1] < 0.04 for row in two.rows), two.rows

@@ -48,7 +48,10 @@ def _compared(flt: Filter) -> str:
     for a condition without values."""
     if flt.op in ("is_null", "not_null"):
         return "is unknown" if flt.op == "is_null" else "is known"
-    return _values(flt) if flt.op in ("=", "in") else f"{flt.op} {_values(flt)}"
+    return _values(flt) if flt.op in ("=", "in") else f"{_SIGNS.get(flt.op, flt.op)} {_values(flt)}"
+
+
+_SIGNS = {">=": "≥", "<=": "≤", "!=": "≠"}  # as the reading line writes them
 
 
 def same_subject(model: SemanticModel, first: str, second: str) -> bool:
