@@ -504,3 +504,15 @@ async def test_a_new_bound_said_alone_changes_the_shares_own_bound(offline_assis
     await ask(offline_assistant, session + "-dep", "share of departures leaving 1h+ late, per airport")
     two = await ask(offline_assistant, session + "-dep", "what about 2h+")  # its unit said with it
     assert two.rows and all(0.02 < row[1] < 0.04 for row in two.rows), two.rows
+
+
+async def test_they_doing_something_after_an_answer_by_month_are_the_rows(offline_assistant, session):
+    # months do not fly: 'where do they fly' after flights per month asks where the flights go
+    await ask(offline_assistant, session, "southwest flights per month out of ewr and lga")
+    where = await ask(offline_assistant, session, "where do they fly from ewr")
+    assert where.columns[0] == "dest" and "by destination instead of by month" in where.text, where.text
+    assert "over all of them" not in where.text, where.text
+    # 'which of them' after an answer by month still picks among the months
+    await ask(offline_assistant, session + "-months", "avg dep delay by month")
+    worst = await ask(offline_assistant, session + "-months", "which of them was worst")
+    assert worst.columns[0] == "month" and len(worst.rows) == 1, worst.text

@@ -238,23 +238,34 @@ def _swapped_into_measure(previous: StructuredIntent, rest: str, model: Semantic
     return None
 
 
-def _things(previous: StructuredIntent, model: SemanticModel) -> str:
-    """'them' after an answer by carrier is the carriers: the previous grouping's name; after a count ('how
-    many planes were built before 1980', then 'list them'), the things counted."""
+def _the_rows_do_it(message: str, previous: StructuredIntent, model: SemanticModel) -> bool:
+    """'where do they fly from ewr' after flights per month: 'they' doing something, after an answer by periods
+    only, is the rows (the flights), which do things; the months do not."""
     dims = [d for d in previous.dimensions if d in model.dimension_by_name]
+    table = model.table_by_name.get(base_table(previous, model) or "")
+    periods = set(table.time.values()) if table is not None else set()
+    return re.search(r"\bthey\b", message, re.I) is not None and bool(dims) and all(
+        model.time_grain(d) is not None or d in periods or model.dimension_by_name[d].kind == "time" for d in dims)
+
+
+def _things(previous: StructuredIntent, model: SemanticModel, rows: bool = False) -> str:
+    """'them' after an answer by carrier is the carriers: the previous grouping's name; after a count ('how
+    many planes were built before 1980', then 'list them'), or where the rows do what is asked, the things
+    counted."""
+    dims = [d for d in previous.dimensions if d in model.dimension_by_name] if not rows else []
+    table = model.table_by_name.get(base_table(previous, model) or "")
     if dims:
         return model.dimension_by_name[dims[0]].label
-    table = model.table_by_name.get(base_table(previous, model) or "")
     return plural_phrase(table.entity_words[0]) if table is not None and table.entity_words else ""
 
 
-def _things_put_in(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+def _things_put_in(text: str, previous: StructuredIntent, model: SemanticModel, rows: bool = False) -> str:
     """The message with the things pointed at named: 'which of those routes' keeps the noun it says (and so
     picks one of them: 'which of those routes is the longest'); 'which of them' takes the previous answer's."""
     said = re.search(r"\b(?:which|what)\s+\{things\}\s+([a-z]+)", text, re.I)
     if said and _names_a_thing(said.group(1).lower(), model):
         return text.replace("{things}", "of those")
-    return text.replace("{things}", _things(previous, model))
+    return text.replace("{things}", _things(previous, model, rows))
 
 
 def _names_a_thing(word: str, model: SemanticModel) -> bool:
@@ -547,7 +558,10 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming or w in ("one", "ones")}  # 'airport' in 'that airport'
         cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
-    rest = _cued_value(_bare_year(_things_put_in(cues.text, previous, model)), previous, model, values)
+    rows = cues.things and _the_rows_do_it(message, previous, model)
+    if rows:
+        cues.things = False  # the rows themselves, not the answer's rows to keep
+    rest = _cued_value(_bare_year(_things_put_in(cues.text, previous, model, rows)), previous, model, values)
     rest = _bare_number(rest, previous, model)
     rest = _rows_noun_put_in(rest, previous, model)
     rest = _heads_of_the_grouping(rest, previous, model)
