@@ -516,3 +516,14 @@ async def test_they_doing_something_after_an_answer_by_month_are_the_rows(offlin
     await ask(offline_assistant, session + "-months", "avg dep delay by month")
     worst = await ask(offline_assistant, session + "-months", "which of them was worst")
     assert worst.columns[0] == "month" and len(worst.rows) == 1, worst.text
+
+
+async def test_an_order_said_with_first_orders_every_row(offline_assistant, session):
+    # 'worst first' keeps every row, in the order of the measure just asked for (said in the reading line)
+    await ask(offline_assistant, session, "where does southwest fly from ewr")
+    delays = await ask(offline_assistant, session, "avg dep delay for each, worst first")
+    assert len(delays.rows) == 9 and delays.rows[0][0] == "MSY", delays.rows
+    assert "average departure delay highest first" in delays.text, delays.text
+    best = await ask(offline_assistant, session, "avg arr delay for each, best first")
+    arrivals = [row[-1] for row in best.rows]
+    assert arrivals == sorted(arrivals) and "average arrival delay lowest first" in best.text, best.text

@@ -56,13 +56,14 @@ class Cues:
     percent: bool = False  # 'as a %'
     percent_of_each: bool = False  # 'as a % of each airline's flights': of each group's own rows, not of all
     reverse: bool = False  # 'flip it': the ranking the other way round
+    ordered: bool = False  # 'worst first': every row, in that order (`descending`, `polarity`)
 
     @property
     def any(self) -> bool:
         return any([self.lead_in, self.replace, self.add, self.compare, self.whole_period, self.all_rows,
                     self.row is not None,
                     self.limit is not None, self.chart, self.dropped, self.drop_all, self.things, self.pointer,
-                    self.back, self.percent, self.reverse])
+                    self.back, self.percent, self.reverse, self.ordered])
 
 
 _PLACE_POINTER = r"(?<!were )(?<!are )(?<!was )(?<!is )(?<![\w']){}(?![\w'])"
@@ -102,6 +103,14 @@ def find_cues(message: str) -> Cues:
             cues.descending = down
             cues.polarity = key.removesuffix("_words") if down is None else None
             cues.text = _cut(cues.text, m)
+            break
+    for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
+        # 'worst first', 'highest first': the order alone, every row kept
+        m = re.search(rf"(?<![\w']){phrase(words[key])}\s+first(?![\w'])", cues.text, re.I)
+        if cues.limit is None and m:
+            cues.ordered, cues.descending = True, down
+            cues.polarity = key.removesuffix("_words") if down is None else None
+            cues.text = _cut(cues.text, m).strip(" ,")
             break
     else:
         # 'and the best?', 'the worst one', 'which is worst': a ranking word said alone keeps the one row it

@@ -402,6 +402,16 @@ def set_limit(edited: Edited, limit: int | None, *, descending: bool | None = No
     return edited.then(intent.model_copy(update={"limit": limit, "order_by": order}), f"{word} {limit}")
 
 
+def order_by_measure(edited: Edited, metric: str, descending: bool, model: SemanticModel) -> Edited:
+    """'avg dep delay for each, worst first': every row, ordered by that measure that way."""
+    intent = edited.intent
+    if intent.order_by and intent.order_by[0].field == metric and intent.order_by[0].descending == descending:
+        return edited
+    labels = {**{d.name: d.label for d in intent.definitions}, **{m.name: m.label for m in model.metrics}}
+    updated = intent.model_copy(update={"order_by": [OrderBy(field=metric, descending=descending)]})
+    return edited.then(updated, f"{labels.get(metric, metric).lower()} {'highest' if descending else 'lowest'} first")
+
+
 def rank_by(edited: Edited, metric: str, model: SemanticModel) -> Edited:
     """'top 10 by number of flights' when the answer shows the flights beside another measure: ranked by it,
     every measure kept."""

@@ -678,6 +678,12 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         down = _direction(cues, edited.intent, model)
         # 'and the lowest' of 'the highest temperature' (one value, a maximum): the minimum, not a ranking of one
         edited = edits.other_extreme(edited, model, down) or edits.set_limit(edited, cues.limit, descending=down)
+    if cues.ordered and cues.limit is None and (metrics := edited.intent.metrics):
+        # 'avg dep delay for each, worst first': the order is of the measure just asked for, else the first
+        asked = [m for m in (found.metrics if found is not None and said_measure else []) if m in metrics]
+        metric = asked[0] if asked else metrics[0]
+        down = _direction(cues, edited.intent.model_copy(update={"metrics": [metric]}), model)
+        edited = edits.order_by_measure(edited, metric, True if down is None else down, model)
     if cues.chart is not None:
         edited = edits.set_chart(edited, cues.chart)
     if not edited.changes and (other := _measure_with_word_swapped(previous, rest, model)) is not None:
