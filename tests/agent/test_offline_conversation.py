@@ -527,3 +527,11 @@ async def test_an_order_said_with_first_orders_every_row(offline_assistant, sess
     best = await ask(offline_assistant, session, "avg arr delay for each, best first")
     arrivals = [row[-1] for row in best.rows]
     assert arrivals == sorted(arrivals) and "average arrival delay lowest first" in best.text, best.text
+
+
+async def test_at_least_a_number_is_a_condition_not_a_ranking(offline_assistant, session):
+    # 'at least 50' compares with 50: it once read as 'bottom 50' ('least' and a number)
+    await ask(offline_assistant, session, "average seats by manufacturer")
+    kept = await ask(offline_assistant, session, "only the ones with at least 50 planes")
+    assert "number of planes ≥ 50" in kept.text and "bottom" not in kept.text, kept.text
+    assert all(row[-1] >= 50 for row in kept.rows), kept.rows

@@ -96,7 +96,9 @@ def find_cues(message: str) -> Cues:
     number_words = {str(k).lower(): int(v) for k, v in words["number_words"].items()}
     number = r"(\d+|" + "|".join(map(re.escape, number_words)) + r")"
     for key, down in (("top_words", True), ("bottom_words", False), ("best_words", None), ("worst_words", None)):
-        m = re.search(rf"(?<![\w']){phrase(words[key])}\s+{number}(?![\w'])", cues.text, re.I)
+        # 'at least 50', 'at most 3' compare with a number: no ranking
+        m = re.search(rf"(?<![\w'])(?<!\bat ){phrase(words[key])}\s+{number}(?![\w'])",
+                      cues.text, re.I)
         if m:
             count = m.group(1).lower()
             cues.limit = int(count) if count.isdigit() else number_words[count]
