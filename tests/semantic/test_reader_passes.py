@@ -262,6 +262,16 @@ def test_how_many_days_counts_the_days_that_have_rows(read):
     assert busy.count_groups and busy.dimensions == ["metric_time__month"] and busy.having
 
 
+def test_an_average_number_with_a_condition_on_a_total_is_no_count_of_groups(ask):
+    averaged = ask("avg number of seats per plane by manufacturer, only manufacturers with at least 50 planes").intent
+    assert averaged is not None and not averaged.count_groups and averaged.metrics == ["avg_seats"]
+    assert averaged.dimensions == ["manufacturer"] and averaged.having
+    counted = ask("how many manufacturers have at least 50 planes").intent
+    assert counted is not None and counted.count_groups
+    total = ask("total number of manufacturers with at least 50 planes").intent
+    assert total is not None and total.count_groups
+
+
 def test_how_many_days_of_a_measure_in_days_is_not_a_count_of_days(read):
     said = read("how many days were books out on loan in total?").intent
     assert said is None or not said.count_groups

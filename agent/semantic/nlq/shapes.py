@@ -598,7 +598,7 @@ def _position(flt: Filter, words: _Words) -> int:
 
 def _count_groups(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
     """'how many planes flew more than 400 times': count the planes (the groups) that pass."""
-    if not intent.having or not words.find("count_question"):
+    if not intent.having or not any(not _averaged(words, start, model) for start, _ in words.find("count_question")):
         return intent
     having_metrics = [h.metric for h in intent.having]
     table = model.metric_by_name[having_metrics[0]].table
@@ -610,6 +610,14 @@ def _count_groups(intent: StructuredIntent, words: _Words, model: SemanticModel)
         return intent
     return intent.model_copy(update={"metrics": having_metrics, "dimensions": dims, "count_groups": True,
                                      "drop_unknown_groups": True, "order_by": [], "limit": None})
+
+
+def _averaged(words: _Words, start: int, model: SemanticModel) -> bool:
+    """'avg number of seats', 'the median number of stops': an average (or an extreme) of a number each row
+    holds, not a count of the groups; 'total number of' still counts."""
+    before = words.low[max(0, start - 2):start]
+    said = {w for agg, texts in model.aggregations.items() if agg != "sum" for w in texts}
+    return bool(before) and (before[-1] in said or " ".join(before) in said)
 
 
 def _key_of(counted: str, base: str, model: SemanticModel) -> str | None:
