@@ -166,6 +166,39 @@ def test_a_value_a_condition_holds_is_still_dropped(follow):
     assert read.edited.intent.filters == []
 
 
+def test_a_condition_on_a_total_keeps_the_groups_that_pass_and_the_measure(follow):
+    kept = follow("average number of seats by manufacturer", "only the ones with at least 50 planes").edited.intent
+    assert kept.metrics == ["avg_seats"] and kept.dimensions == ["manufacturer"]
+    assert [(h.metric, h.op, h.value) for h in kept.having] == [("plane_count", ">=", 50)]
+    # left out: the groups kept are those that do not meet the condition
+    ignored = follow("average number of seats by manufacturer", "ignore the ones with fewer than 50 planes")
+    assert ignored.edited.intent.metrics == ["avg_seats"]
+    assert [(h.metric, h.op, h.value) for h in ignored.edited.intent.having] == [("plane_count", ">=", 50)]
+    assert ignored.edited.changes == ["only groups where number of planes ≥ 50"]
+    # a value left out is still a value, not a total
+    excluded = follow("number of flights by carrier from EWR", "exclude UA").edited.intent
+    assert not excluded.having
+
+
+def test_skipping_the_small_groups_keeps_the_others(follow):
+    read = follow("average departure delay by carrier", "skip anyone under 1000 flights")
+    assert [(h.metric, h.op, h.value) for h in read.edited.intent.having] == [("flight_count", ">=", 1000)]
+    assert read.edited.intent.metrics == ["avg_dep_delay"]
+
+
+def test_a_measure_made_of_the_previous_one_with_a_condition_on_a_total(follow):
+    read = follow("top 5 routes by cancellations in feb", "as a rate instead, only routes with 100+ flights in feb")
+    intent = read.edited.intent
+    assert intent.metrics == ["cancellation_rate"] and intent.limit == 5 and intent.time.months == [2]
+    assert [(h.metric, h.op, h.value) for h in intent.having] == [("flight_count", ">=", 100)]
+
+
+def test_a_new_bound_on_a_total_replaces_the_old_one(follow, model, values):
+    first = follow("average departure delay by carrier", "only the ones with more than 10000 flights").edited
+    again = read_follow_up(first.intent, "only the ones with more than 20000 flights", model, values)
+    assert [(h.metric, h.op, h.value) for h in again.edited.intent.having] == [("flight_count", ">", 20000)]
+
+
 def test_as_a_percent_is_an_edit_and_a_percentage_asked_in_a_question_is_not(follow):
     read = follow("number of flights by carrier from EWR", "as a %")
     assert read.edited.intent.share_of_total and read.edited.intent.filters[0].values == ["EWR"]

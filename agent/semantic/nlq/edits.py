@@ -14,8 +14,8 @@ from dataclasses import dataclass, field
 from typing import Any, Literal
 
 from agent.semantic.compile.definitions import Definition, period_count
-from agent.semantic.compile.intent import (Contrast, Filter, OrderBy, Side, StructuredIntent, TimeFilter, base_table,
-                                           contrast_column)
+from agent.semantic.compile.intent import (Contrast, Filter, MetricFilter, OrderBy, Side, StructuredIntent, TimeFilter,
+                                           base_table, contrast_column)
 from agent.semantic.model.runtime import Metric, SemanticModel
 from agent.semantic.nlq.days_apart import days_beside
 
@@ -141,6 +141,23 @@ def exclude_value(edited: Edited, value: Filter, model: SemanticModel) -> Edited
         return edited
     outs = [Filter(field=value.field, op="!=", values=[v]) for v in value.values]
     return edited.then(intent.model_copy(update={"filters": [*intent.filters, *outs]}), said)
+
+
+def keep_groups(edited: Edited, kept: Sequence[MetricFilter], model: SemanticModel) -> Edited:
+    """Only the groups whose total passes ('only the ones with 1000+ flights', 'ignore any under 50 planes'):
+    a condition on the same total replaces the old one; the groups and the measure stay."""
+    intent = edited.intent
+    metrics = {h.metric for h in kept}
+    having = [h for h in intent.having if h.metric not in metrics] + [h for h in kept if h not in intent.having]
+    if having == intent.having:
+        return edited
+    said = " and ".join(f"{_metric_label(model, h.metric).lower()} {_SIGNS.get(h.op, h.op)} {h.value:g}" for h in kept)
+    return edited.then(intent.model_copy(update={"having": having}), f"only groups where {said}")
+
+
+def _metric_label(model: SemanticModel, name: str) -> str:
+    metric = model.metric_by_name.get(name)
+    return metric.label if metric is not None else name
 
 
 def keep_rows(edited: Edited, field: str, keys: list[Any], model: SemanticModel, *, ranked_out: bool = True) -> Edited:

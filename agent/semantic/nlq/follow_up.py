@@ -18,7 +18,7 @@ from agent.semantic.nlq.dialogue_cues import Cues, dialogue_words, find_cues, ha
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.extract import PASSES
 from agent.semantic.compile.definitions import with_definitions
-from agent.semantic.compile.intent import Filter, StructuredIntent, base_table, validate_intent
+from agent.semantic.compile.intent import Filter, MetricFilter, StructuredIntent, base_table, validate_intent
 from agent.semantic.compile.reading import describe
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft, Extraction
@@ -569,11 +569,13 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     draft: Draft | None = None
     if _content(rest):
         extraction, draft = _read(rest, model, values, previous)
+        extraction, draft = _of_the_groups(rest, extraction, draft, previous, model, values)
     if extraction is not None and (extraction.intent is None or extraction.ignored_words):
         extraction, draft = _swapped_into_measure(previous, rest, model, values) or (extraction, draft)
     said_measure = draft is not None and extraction is not None and extraction.intent is not None \
         and not draft.defaulted and bool(draft.metric_choices or draft.counted_metrics) \
-        and not only_rows_named(extraction.intent, rest, model)
+        and not only_rows_named(extraction.intent, rest, model) \
+        and not set(extraction.intent.metrics) <= {h.metric for h in extraction.intent.having}
     agg = None
     if not said_measure:
         rest = _without_the_replaced_aggregation(rest)
@@ -598,7 +600,12 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         # 'by size' alone takes the default measure, which may not go with it, and '2015' alone
         # names nothing to measure; the previous measure is what the message keeps, so its words
         # are read with that measure's
-        extraction = _with_previous_measure(previous, rest, model, values) or extraction
+        reread = _with_previous_measure(previous, rest, model, values)
+        if reread is not None and reread.intent is not None:
+            # 'as a rate' after cancelled flights: the message's words made another measure of the previous one
+            said_measure = bool(set(reread.intent.metrics) - set(previous.metrics)
+                                - {h.metric for h in reread.intent.having})
+        extraction = reread or extraction
     if extraction is not None and extraction.intent is not None and not said_measure:
         extraction = _year_of_the_filtered(previous, rest, extraction, model, values) or extraction
     if extraction is not None and (extraction.unknown_values or extraction.ambiguous or extraction.unsupported):
@@ -625,6 +632,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         if not fields and not dates and (still := _rows_kept_without(said, model, values, previous)):
             for flt in still:
                 edited = edits.put_filter(edited, flt, model)
+            continue
+        if not fields and not dates and (passing := _groups_left_out(said, edited.intent, model, values)):
+            edited = edits.keep_groups(edited, passing, model)  # 'ignore the ones with fewer than 50 planes'
             continue
         if not fields and not dates:
             left_out = _values_left_out(said, model, values, previous)
@@ -775,7 +785,40 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     if found.limit is not None and cues.limit is None:
         descending = found.order_by[0].descending if found.order_by else True
         edited = edits.set_limit(edited, found.limit, descending=descending, per=found.limit_per, model=model)
+    if found.having and edited.intent.dimensions:
+        edited = edits.keep_groups(edited, found.having, model)  # 'only the ones with 1000+ flights'
     return edited
+
+
+def _of_the_groups(text: str, extraction: Extraction, draft: Draft, previous: StructuredIntent, model: SemanticModel,
+                   values: ValueIndex) -> tuple[Extraction, Draft]:
+    """'only the ones with 1000+ flights' after an answer by carrier: a condition on a total said with no groups
+    of its own is about the previous answer's groups, so the message is read with them."""
+    standing_for_groups = set(dialogue_words()["group_words"])
+    if extraction.intent is not None or not set(map(str.lower, extraction.ignored_words)) <= standing_for_groups \
+            or not draft.having or draft.grouping or not previous.dimensions or previous.count_groups:
+        return extraction, draft  # (other words it could not place, or groups of its own: its own reading)
+    labels = " and ".join(model.dimension_by_name[d].label.lower() for d in previous.dimensions
+                          if d in model.dimension_by_name)
+    grouped, grouped_draft = _read(f"{text} by {labels}", model, values, previous)
+    return (grouped, grouped_draft) if grouped.intent is not None and grouped.intent.having else (extraction, draft)
+
+
+_PASSED = {"<": ">=", "<=": ">", ">": "<=", ">=": "<", "=": "!=", "!=": "="}
+
+
+def _groups_left_out(said: str, previous: StructuredIntent, model: SemanticModel,
+                     values: ValueIndex) -> list[MetricFilter]:
+    """'ignore the ones with fewer than 50 planes': the groups left out are those whose total meets the condition;
+    the ones kept pass its opposite. Nothing when the words are no condition on a total of the answer's groups."""
+    if not previous.dimensions or previous.count_groups:
+        return []
+    extraction, draft = _read(said, model, values, previous)
+    extraction, _ = _of_the_groups(said, extraction, draft, previous, model, values)
+    found = extraction.intent
+    if found is None or not found.having or found.filters or found.time is not None:
+        return []
+    return [h.model_copy(update={"op": _PASSED[h.op]}) for h in found.having]
 
 
 
