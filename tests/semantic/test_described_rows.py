@@ -18,6 +18,11 @@ from tests.support.small_warehouse import assert_reads_as, bootstrapped
     ("Point-of-sale lines (museum stores / gift shops)", ["museum store", "gift shop"]),  # 'lines' names nothing
     ("One row per club (gym location)", ["club", "gym location"]),
     ("Keg deliveries, one row per delivery line", ["keg delivery"]),
+    # what is said of the rows begins at a verb's -ing or -ed form after them: accounts, never 'receiving keg'
+    ("Accounts receiving kegs: bars, shops, restaurants", ["account"]),
+    ("Offers received on our listings", ["offer"]),
+    ("Customer care cases logged in the CRM", ["care case"]),
+    ("A member's booking of a group class", []),  # a possessive is no plural
 ])
 def test_the_names_a_comment_gives_its_rows(comment, names):
     assert row_names(comment) == names
@@ -85,3 +90,20 @@ def test_another_word_for_the_money_a_table_of_sales_brings_in_is_its_amount(tmp
                                                      "JOIN store USING (store_id) GROUP BY store_name")
         assert_reads_as(shop, "how many sales by store", "SELECT store_name, count(*) FROM sales "
                                                          "JOIN store USING (store_id) GROUP BY store_name")
+
+
+def test_a_row_name_another_table_or_a_name_column_claims_is_not_taken():
+    from agent.semantic.model.layer import _add_described_row_names
+
+    tables = [
+        {"name": "cust_acct", "entity_words": ["cust acct", "customer account"], "description": "Customer accounts"},
+        {"name": "outage_acct", "entity_words": ["outage acct"], "description": "Accounts affected by each outage"},
+        {"name": "prescriptions", "entity_words": ["prescription"], "description": "Drugs prescribed at a visit"},
+        {"name": "ofr", "entity_words": ["ofr"], "description": "Offers received on our listings"},
+    ]
+    dimensions = {"rx_drug_name": {"label": "Rx drug name", "synonyms": []}}
+    _add_described_row_names(tables, dimensions, {"name", "names"})
+    words = {t["name"]: t["entity_words"] for t in tables}
+    assert words["outage_acct"] == ["outage acct"]  # 'accounts' are the customer accounts' word
+    assert words["prescriptions"] == ["prescription"]  # 'drugs' are what the drug name column names
+    assert words["ofr"] == ["ofr", "offer"]

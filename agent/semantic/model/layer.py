@@ -205,7 +205,8 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
         own = {**short, **short_forms_in_comments([(table["name"], table["description"])], {})}
         table["entity_words"] = list(dict.fromkeys(
             [*table["entity_words"], *(expand_abbreviations(w, own) for w in table["entity_words"])]))
-    _add_described_row_names(tables, dimensions)
+    naming = {w for w in (vocabulary.get("shapes") or {}).get("name_words") or [] if " " not in w}
+    _add_described_row_names(tables, dimensions, naming)
     for entry in dimensions.values():
         said = _after_short_form(entry["label"], short)
         if said:  # read out in answers too: 'by market segment'
@@ -284,12 +285,17 @@ def _money_named_by_its_rows(metrics: list[dict[str, Any]], tables: list[dict[st
             sums[0]["synonyms"] = list(dict.fromkeys([*sums[0]["synonyms"], *sorted(said), *others]))
 
 
-def _add_described_row_names(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]]) -> None:
+def _add_described_row_names(tables: list[dict[str, Any]], dimensions: dict[str, dict[str, Any]],
+                             naming: set[str]) -> None:
     """'Depots, also called hubs': the names a table's comment gives its rows become its words too, unless they
-    are another table's (its own name or its comment's) or a column's: a name two things claim tells neither."""
+    are another table's (its own name, the last word of it, or its comment's) or a column's (its label, or what a
+    name column names: 'drug' of 'rx drug name'): a name two things claim tells neither."""
     described = {t["name"]: row_names(t["description"]) if t["entity_words"] else [] for t in tables}
     claims = Counter(w for words in described.values() for w in set(words))
-    owned = {w for t in tables for w in t["entity_words"]} | {
+    heads = {form for t in tables for w in t["entity_words"] if len(w.split()) > 1 for form in noun_forms(w.split()[-1])}
+    named = {form for d in dimensions.values() if len(label := d["label"].lower().split()) > 1 and label[-1] in naming
+             for form in noun_forms(label[-2])}
+    owned = {w for t in tables for w in t["entity_words"]} | heads | named | {
         form for d in dimensions.values() for text in (d["label"], *d["synonyms"]) for form in _noun_phrase_forms(text)}
     for table in tables:
         table["entity_words"] += [w for w in described[table["name"]]

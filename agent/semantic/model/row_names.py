@@ -16,7 +16,7 @@ from functools import cache
 
 from agent.text.phrases import STOPWORDS
 from agent.text.vocabulary import english
-from agent.text.words import lemma
+from agent.text.words import lemma, lemmas
 
 PLACEHOLDER = "Bootstrapped from {}."
 _PLACEHOLDER = re.compile(r"^Bootstrapped from \S+\.$")
@@ -47,7 +47,8 @@ def row_names(description: str) -> list[str]:
     while start < len(low) and low[start] in _DETERMINERS:
         start += 1
     end = start
-    while end < len(low) and words[end][0].isalpha() and low[end] not in STOPWORDS and end - start < 4:
+    while end < len(low) and words[end][0].isalpha() and low[end] not in STOPWORDS and end - start < 4 \
+            and not (end > start and _describes_the_noun_before(low[end - 1], low[end])):
         end += 1
     names: list[str] = []
     if start == 3 and end < len(low) and low[end] == "and":
@@ -75,6 +76,13 @@ def _name(item: str) -> str | None:
         return None
     head = _singular(parts[-1])
     return None if head is None or head in _generic() else " ".join([*parts[:-1], head])
+
+
+def _describes_the_noun_before(before: str, word: str) -> bool:
+    """'Accounts receiving kegs', 'Orders placed online': a verb's -ing or -ed form after a noun in the plural
+    starts what is said of the rows; the rows' name ends before it (they are accounts, not 'receiving kegs')."""
+    return before.isalpha() and word.endswith(("ing", "ed")) and "VERB" in lemmas(word) \
+        and _singular(before) not in (None, before)
 
 
 def _singular(word: str) -> str | None:
