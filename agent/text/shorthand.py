@@ -1,5 +1,5 @@
 """Chat shorthand spelled out ('w/' -> with, 'u' -> you, 'gimme' -> give me, 'k' -> ok), and grammar words
-typed with two letters swapped ('whcih' -> which), so every reader downstream (the question's passes, a
+and calendar words typed with two letters swapped ('whcih' -> which, 'yaer' -> year), so every reader downstream (the question's passes, a
 follow-up's edit words, an answer to a question of the bot's, 'run it') sees plain words. The lists are
 general English, in vocabulary.yaml (`chat_shorthand`, `function_words`); a message holding SQL is never
 changed (an alias may be a single letter)."""
@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from functools import cache
 
+from agent.text.phrases import MONTHS, WEEKDAYS
 from agent.text.vocabulary import english
 from agent.text.words import is_english
 
@@ -34,9 +35,14 @@ def _joiners() -> tuple[dict[str, str], re.Pattern[str] | None]:
 
 @cache
 def _grammar_words() -> frozenset[str]:
-    """The question's own grammar ('which', 'what', 'many', 'where'): a slip in one of them leaves nothing for
-    the reader to place, where a slip in a column's word is read by the lexicon's nearest word."""
-    listed = english().get("function_words") or []
+    """The question's own grammar ('which', 'what', 'many', 'where') and the calendar's words ('year', 'month',
+    'weekly', 'february', 'monday'): a slip in one of them leaves nothing for the reader to place, where a slip
+    in a column's word is read by the lexicon's nearest word."""
+    vocabulary = english()
+    listed = [*(vocabulary.get("function_words") or []),
+              *(w for forms in ((vocabulary.get("relative_dates") or {}).get("grains") or {}).values() for w in forms),
+              *(w for said in (vocabulary.get("time_grains") or {}).values() for w in said),
+              *MONTHS, *WEEKDAYS]
     return frozenset(w for w in (str(x) for x in listed) if w.isalpha() and len(w) >= 4)
 
 

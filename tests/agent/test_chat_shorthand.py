@@ -24,6 +24,9 @@ from agent.text.shorthand import spell_out
     # a grammar word with two letters swapped: nothing else would read it
     ("whcih airlines fly the 2nd one", "which airlines fly the 2nd one"),
     ("Waht was the busiest day", "What was the busiest day"),
+    # so is a calendar word: the lexicon knows the warehouse's words, not the calendar's
+    ("top 5 tags on tickets this yaer?", "top 5 tags on tickets this year?"),
+    ("flights in Febraury by mnoth", "flights in February by month"),
 ])
 def test_shorthand_is_spelled_out(typed, read):
     assert spell_out(typed) == read
@@ -33,7 +36,7 @@ def test_shorthand_is_spelled_out(typed, read):
                                    "bookings with status N last week", "n flights",
                                    "the #1 carrier", "ticket #42",
                                    # English words, capitals (codes) and words with digits are no slips
-                                   "the form of it", "status WHCIH", "user whcih3"])
+                                   "the form of it", "status WHCIH", "user whcih3", "YAER 2"])
 def test_words_codes_and_numbers_stay_as_typed(typed):
     assert spell_out(typed) == typed
 
