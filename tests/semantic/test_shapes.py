@@ -54,6 +54,10 @@ CASES = [
      "SELECT count(*) FROM flights WHERE origin = 'JFK' AND dest = 'LAX' AND air_time > 400"),
     ("what share of jetblue flights leave from each nyc airport",  # of jetblue's flights: each airport's part
      "SELECT origin, count(*), 100.0 * count(*) / sum(count(*)) OVER () FROM flights WHERE carrier = 'B6' GROUP BY 1"),
+    # 'their share': each airline's part of what the conditions hold (JFK's flights), not of its own flights
+    ("top 5 airlines out of jfk with their share of flights",
+     "SELECT carrier, count(*), 100.0 * count(*) / sum(count(*)) OVER () FROM flights WHERE origin = 'JFK' "
+     "GROUP BY 1 ORDER BY 2 DESC LIMIT 5"),
     ("average temperature at JFK on new year's eve",
      "SELECT avg(temp) FROM weather WHERE origin = 'JFK' AND month = 12 AND day = 31"),
     # two periods set against each other within groups: a column each, one row per group; SkyWest (OO) flew in

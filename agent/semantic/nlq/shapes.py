@@ -536,6 +536,10 @@ def _share(intent: StructuredIntent, words: _Words, spans: list[tuple[int, int]]
     thing are the part; the ones before (and the rest) define the whole."""
     if not intent.filters:
         return intent
+    owned = [(s, e) for s, e in words.find("share_of_each") if s < spans[0][0] <= e]
+    if owned and intent.dimensions:  # 'with their share %': each group's part of what the conditions hold
+        words.consume([*owned, spans[0]])
+        return intent.model_copy(update={"share_of_total": True})
     anchor = spans[0][1]
     after = [m for m in words.state.mentions if m.start >= anchor and (m.has("entity") or m.has("metric"))]
     if after:
