@@ -116,6 +116,9 @@ def test_dropping_what_a_thread_filtered_on_by_its_name_is_no_write():
 
     assert drops_a_condition("drop the carrier", "avg dep delay united to ord in feb")
     assert drops_a_condition("remove the airline", "flights by month for delta")
+    # a condition said with a comma and a number is still a condition
+    assert drops_a_condition("drop the tiny ones, anything under 1000 flights", "avg distance by engine type")
+    assert not drops_a_condition("drop the flights table, now", "avg distance by engine type")
     for write in ("drop the flights table", "drop the weather data", "remove the rows", "drop the database"):
         assert not drops_a_condition(write, "avg dep delay united to ord in feb"), write
     assert not drops_a_condition("drop the carrier")  # no thread: nothing to take a condition from

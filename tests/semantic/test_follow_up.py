@@ -186,6 +186,11 @@ def test_skipping_the_small_groups_keeps_the_others(follow):
     assert read.edited.intent.metrics == ["avg_dep_delay"]
 
 
+def test_the_part_after_a_comma_says_which_groups_to_drop(follow):
+    read = follow("average distance by engine type", "drop the tiny ones, anything under 1000 flights")
+    assert [(h.metric, h.op, h.value) for h in read.edited.intent.having] == [("flight_count", ">=", 1000)]
+
+
 def test_a_measure_made_of_the_previous_one_with_a_condition_on_a_total(follow):
     read = follow("top 5 routes by cancellations in feb", "as a rate instead, only routes with 100+ flights in feb")
     intent = read.edited.intent

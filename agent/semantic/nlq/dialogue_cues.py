@@ -223,7 +223,9 @@ def drops_a_condition(message: str, previous_question: str = "") -> bool:
     words = dialogue_words()
     if re.search(rf"(?<![\w']){phrase(words['drop_words'])}\b.*\b{phrase(words['condition_words'])}\b", message, re.I):
         return True
-    said = re.fullmatch(rf"\s*{phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?([\w' -]+?)\W*", message, re.I)
+    # ('drop the tiny ones, anything under 1000 flights': a comma or a '+' is still a condition's words)
+    said = re.fullmatch(rf"\s*{phrase(words['drop_words'])}\s+(?:the\s+|that\s+|this\s+)?([\w' ,+-]+?)\W*", message,
+                        re.I)
     asked = set(re.findall(r"[\w'-]+", previous_question.lower()))
     if said and asked and set(re.findall(r"[\w'-]+", said.group(1).lower())) <= asked:
         return True  # what it takes away was said in the question before: a condition of it

@@ -813,12 +813,14 @@ def _groups_left_out(said: str, previous: StructuredIntent, model: SemanticModel
     the ones kept pass its opposite. Nothing when the words are no condition on a total of the answer's groups."""
     if not previous.dimensions or previous.count_groups:
         return []
-    extraction, draft = _read(said, model, values, previous)
-    extraction, _ = _of_the_groups(said, extraction, draft, previous, model, values)
-    found = extraction.intent
-    if found is None or not found.having or found.filters or found.time is not None:
-        return []
-    return [h.model_copy(update={"op": _PASSED[h.op]}) for h in found.having]
+    # 'the tiny ones, anything under 1000 flights': a part after a comma (gone to spaces in the cue) may say it alone
+    for part in dict.fromkeys([said, *reversed([p.strip() for p in re.split(r",|\s{2,}", said) if p.strip()])]):
+        extraction, draft = _read(part, model, values, previous)
+        extraction, _ = _of_the_groups(part, extraction, draft, previous, model, values)
+        found = extraction.intent
+        if found is not None and found.having and not found.filters and found.time is None:
+            return [h.model_copy(update={"op": _PASSED[h.op]}) for h in found.having]
+    return []
 
 
 
