@@ -152,8 +152,8 @@ def answer_keys(intent: StructuredIntent | None, columns: list[str], rows: list[
     column of its own, as a month number, when nothing else groups and the periods were ranked) and the values
     they hold, for 'which of them …', 'that month', 'the second one' in the next turn. None when the rows were
     cut or are many."""
-    if intent is None or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
-        return None
+    if intent is None or intent.count_groups or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
+        return None  # (an answer counting its groups holds a number, none of them)
     things = [n for n in intent.dimensions if (d := model.dimension_by_name.get(n)) is not None and d.kind != "time"]
     ranked = bool(intent.order_by or intent.limit)  # 'the wettest month': a period picked, not the calendar
     for position, name in enumerate(intent.dimensions):
@@ -184,6 +184,9 @@ def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, 
     place); when they were not kept (too many, or another answer came between), the reading says it looks
     at all of them, or that the row pointed at is not known."""
     found = previous_keys(calls)
+    counted = previous_reading(calls)
+    if found is None and counted is not None and counted.count_groups:
+        return edited  # 'them' after a count of the groups that pass: those groups, which the reading keeps
     if found is None:
         said = "over all of them, not only the previous answer's rows" if row is None else \
             "over all of them: I no longer have the previous answer's rows to pick one from"

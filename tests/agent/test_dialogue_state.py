@@ -45,6 +45,9 @@ def test_no_keys_when_rows_were_cut_are_many_or_are_dates(model):
     assert answer_keys(intent, ["dest", "flight_count"], many, len(many), model) is None
     by_month = StructuredIntent(metrics=["flight_count"], dimensions=["metric_time__month"])
     assert answer_keys(by_month, ["metric_time__month", "flight_count"], [["2013-01-01", 3]], 1, model) is None
+    # 'how many routes had more than 1000 flights' answers a number: no route of it ('97' is none)
+    counted = StructuredIntent(metrics=["flight_count"], dimensions=["route"], count_groups=True)
+    assert answer_keys(counted, ["routes"], [[97]], 1, model) is None
 
 
 def test_yes_words_joined_by_and_still_mean_run():

@@ -186,6 +186,16 @@ def test_skipping_the_small_groups_keeps_the_others(follow):
     assert read.edited.intent.metrics == ["avg_dep_delay"]
 
 
+@pytest.mark.parametrize("message", ["full list pls", "which ones", "list them", "top 3"])
+def test_after_a_count_of_groups_the_groups_themselves(follow, message):
+    read = follow("how many routes out of nyc had more than 1000 flights", message)
+    intent = read.edited.intent
+    assert not intent.count_groups and intent.dimensions == ["route"]
+    assert [(h.metric, h.op, h.value) for h in intent.having] == [("flight_count", ">", 1000)]
+    assert intent.order_by[0].field == "flight_count" and intent.order_by[0].descending
+    assert intent.limit == (3 if message == "top 3" else None)
+
+
 def test_the_part_after_a_comma_says_which_groups_to_drop(follow):
     read = follow("average distance by engine type", "drop the tiny ones, anything under 1000 flights")
     assert [(h.metric, h.op, h.value) for h in read.edited.intent.having] == [("flight_count", ">=", 1000)]

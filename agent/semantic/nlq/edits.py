@@ -143,6 +143,18 @@ def exclude_value(edited: Edited, value: Filter, model: SemanticModel) -> Edited
     return edited.then(intent.model_copy(update={"filters": [*intent.filters, *outs]}), said)
 
 
+def list_the_counted(edited: Edited, model: SemanticModel) -> Edited | None:
+    """'full list pls' after 'how many routes had more than 1000 flights': the groups themselves, each with the
+    total they passed by, largest first; None when the answer counted no groups."""
+    intent = edited.intent
+    if not intent.count_groups:
+        return None
+    ranked = [OrderBy(field=h.metric, descending=True) for h in intent.having[:1]]
+    things = ", ".join(_label(model, d).lower() for d in intent.dimensions)
+    return edited.then(intent.model_copy(update={"count_groups": False, "order_by": intent.order_by or ranked}),
+                       f"the {things} values themselves, not how many")
+
+
 def keep_groups(edited: Edited, kept: Sequence[MetricFilter], model: SemanticModel) -> Edited:
     """Only the groups whose total passes ('only the ones with 1000+ flights', 'ignore any under 50 planes'):
     a condition on the same total replaces the old one; the groups and the measure stay."""

@@ -680,7 +680,12 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         if isinstance(shown, str):
             return FollowUp(problem=shown)
         edited = shown
-    if cues.all_rows:
+    # 'full list pls', 'which ones', 'which of them is busiest' after a count of the groups: the groups themselves
+    listed = edits.list_the_counted(edited, model) if cues.all_rows or cues.things or cues.limit is not None \
+        or has(message, dialogue_words()["list_them_words"]) is not None else None
+    if listed is not None:
+        edited = listed
+    elif cues.all_rows:
         edited = edits.set_limit(edited, None)
     if cues.reverse and cues.limit is None:
         edited = edits.reverse_order(edited)
