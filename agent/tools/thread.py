@@ -415,6 +415,10 @@ async def read_in_thread(ctx: AgentContext, calls: ToolCallInfo, question: str, 
         return InThread(latest, refusal=follow.problem)
     if follow.edited is not None:
         edited = follow.edited
+        if follow.over_rows and follow.row is not None and not edited.changes and previous_keys(calls) is None:
+            # 'the 2nd one' alone, of an answer whose rows were not kept (too many): all of them is no answer
+            return InThread(latest, refusal="The previous answer had too many rows for me to keep, so I cannot "
+                                            "pick one by its place. Name it, or ask for a shorter list.")
         if follow.over_rows:
             edited = _over_previous_rows(ctx, calls, edited, follow.row)
         return _in_thread(edited, question=latest, unread=follow.unread, back=went_back)

@@ -132,6 +132,17 @@ async def test_the_second_one_of_a_ranking(offline_assistant, session):
     assert [row[0] for row in second.rows] == ["Alaska Airlines Inc."]
 
 
+async def test_a_place_in_a_list_too_long_to_keep_is_said_not_all_of_it(offline_assistant, session):
+    await ask(offline_assistant, session, "top 5 routes by number of flights")
+    second = await ask(offline_assistant, session, "whats the 2nd busiest")
+    assert second.rows == [["LGA-ATL", 10263]]
+    await ask(offline_assistant, session, "how many routes out of nyc had more than 1000 flights")
+    listed = await ask(offline_assistant, session, "full list pls")
+    assert len(listed.rows) == 97 and listed.rows[0] == ["JFK-LAX", 11262]
+    picked = await ask(offline_assistant, session, "whats the 2nd busiest")
+    assert not picked.rows and "too many rows" in picked.text
+
+
 async def test_a_city_with_several_airports_is_asked_and_both_can_be_taken(offline_assistant, session):
     asked = await ask(offline_assistant, session, "how many flights to houston")
     assert asked.ask_human is not None and len(asked.ask_human.options) == 2  # IAH and HOU, never one in silence

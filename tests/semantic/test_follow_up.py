@@ -196,6 +196,18 @@ def test_after_a_count_of_groups_the_groups_themselves(follow, message):
     assert intent.limit == (3 if message == "top 3" else None)
 
 
+@pytest.mark.parametrize("message", ["the 2nd one", "whats the 2nd busiest", "the second biggest"])
+def test_a_place_in_the_ranking_alone_is_that_row_of_it(follow, message):
+    read = follow("top 10 routes by number of flights", message)
+    assert read.edited is not None and read.over_rows and read.row == 2
+    assert read.edited.intent.limit is None and read.edited.intent.dimensions == ["route"]
+
+
+def test_a_place_by_the_other_ranking_word_is_no_row_of_it(follow):
+    read = follow("top 10 routes by number of flights", "the 2nd quietest")
+    assert read.row is None
+
+
 def test_the_part_after_a_comma_says_which_groups_to_drop(follow):
     read = follow("average distance by engine type", "drop the tiny ones, anything under 1000 flights")
     assert [(h.metric, h.op, h.value) for h in read.edited.intent.having] == [("flight_count", ">=", 1000)]

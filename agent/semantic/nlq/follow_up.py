@@ -531,12 +531,25 @@ def _change_of_the_sides(message: str, previous: StructuredIntent, model: Semant
     return rest, edits.change_between_sides(Edited(previous), falling, percent)
 
 
+def _place_in_the_ranking(message: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'whats the 2nd busiest' after an answer ranked from the busiest: its row at that place ('the 2nd one'). Only
+    a place after the first, and a ranking word of the answer's own direction: 'the 2nd quietest' of a list
+    ranked from the busiest is no row of it."""
+    if not previous.order_by or previous.limit == 1:
+        return message
+    places = {str(k).lower(): int(v) for k, v in dialogue_words()["row_places"].items() if int(v) > 1}
+    ranking = model.ranking.descending if previous.order_by[0].descending else model.ranking.ascending
+    said = re.search(rf"(?<![\w'])(?:the\s+)?({phrase(list(places))})\s+{phrase(list(ranking))}(?![\w'])", message, re.I)
+    return message if said is None else f"{message[:said.start()]}the {said.group(1)} one{message[said.end():]}"
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     # what the previous question defined for itself ('distance band: under 500, …') is a word of the thread now
     model = with_definitions(model, previous.definitions)
     message, changed = _change_of_the_sides(message, previous, model)
     if changed is not None:
         previous = changed.intent
+    message = _place_in_the_ranking(message, previous, model)
     kept = _not_the_old_grouping(message, previous, model)
     cues = find_cues(_without_the_replaced_aggregation(_period_before(kept if kept is not None else message, previous,
                                                                      model, values)))
@@ -703,6 +716,9 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         edited = edits.set_chart(edited, cues.chart)
     if not edited.changes and (other := _measure_with_word_swapped(previous, rest, model)) is not None:
         edited = edits.set_metrics(edited, [other], model, [])  # 'no, i meant arrivals' after departure delay
+    if not edited.changes and cues.row is not None and set(re.findall(r"[\w']+", cues.text.replace("{things}", " ").lower())) \
+            <= {"what", "whats", "what's", "which", "was", "is", "the", "and"}:
+        return FollowUp(edited=edited, over_rows=True, row=cues.row)  # 'the 2nd one' alone: that row as it was
     if not edited.changes:
         if found is not None and found.filters and all(f in previous.filters for f in found.filters) \
                 and not (found.dimensions or found.time or said_measure or cues.any and not cues.back and not cues.lead_in):
