@@ -164,6 +164,9 @@ def test_data_the_warehouse_does_not_have(ask):
     assert "ticket prices" in extraction.unsupported
     assert "number of flights" in extraction.unsupported and "average temperature" in extraction.unsupported
     assert "passengers" in ask("How many passengers flew to Boston?").unsupported
+    # the person's own word is named beside the topic, so the refusal is plainly about what they asked
+    assert "ticket prices (“fare”)" in ask("avg fare on jfk-lax by airline").unsupported
+    assert "passengers (" not in ask("How many passengers flew to Boston?").unsupported
 
 
 def test_an_ambiguous_word_offers_its_meanings(ask):

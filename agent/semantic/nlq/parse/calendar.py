@@ -272,7 +272,8 @@ def calendar_pass(draft: Draft) -> Draft:
     """Topics the warehouse holds no data on end the reading; words about the whole data set are
     understood; then the calendar's words become the time filter. A holiday whose date moves is asked."""
     state, model = draft.state, draft.model
-    topics = [e.name for m in state.mentions for e in m.of("topic")]
+    topics = {e.name: " ".join(t.text for t in state.tokens[m.start:m.end]) for m in state.mentions
+              for e in m.of("topic")}
     if topics:
         draft.outcome = Extraction(unsupported=unsupported_message(topics, model))
         return draft
@@ -371,8 +372,11 @@ def read_clock_hours(state: State) -> list[int]:
     return []
 
 
-def unsupported_message(topics: list[str], model: SemanticModel) -> str:
-    asked = " or ".join(dict.fromkeys(topics))
+def unsupported_message(topics: dict[str, str], model: SemanticModel) -> str:
+    """`topics`: each topic the data lacks, with the words the person said for it. Their own word is named
+    beside the topic's name ('ticket prices (“fare”)'), so the reply is plainly about what they asked."""
+    asked = " or ".join(topic if said.lower() in topic.lower() else f"{topic} (“{said}”)"
+                        for topic, said in topics.items())
     holds = ", ".join(t.label for t in model.tables if t.entity_words)
     measures = ", ".join(m.label.lower() for m in model.metrics if m.default or m.measure is None)
     return f"The warehouse has no data on {asked}. It holds {holds}, with measures such as {measures}."
