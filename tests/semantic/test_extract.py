@@ -581,11 +581,18 @@ def test_a_year_and_every_later_one_on_a_year_column(ask, question):
     assert [(f.field, f.op, f.values) for f in intent.filters] == [("plane_year", ">=", [2010])], intent
 
 
-def test_who_with_nothing_named_is_asked_not_answered_with_a_total(ask):
-    """'who flies JFK to HNL': a count of the flights answers another question."""
-    read = ask("who flies JFK to HNL")
-    assert read.intent is None and "Who" in (read.reason or ""), read
+def test_who_is_the_rows_own_column_of_people_or_companies(ask):
+    """'who flies JFK to HNL': no joined table names things, so 'who' is the flights' own column that names
+    organisations (the carrier), never a count of the flights, which answers another question."""
+    assert intent_of(ask, "who flies JFK to HNL").dimensions == ["carrier"]
+    assert intent_of(ask, "who flies the most to sfo").dimensions == ["carrier"]
     assert intent_of(ask, "which airlines fly JFK to HNL").dimensions, "a grouping named still answers"
+
+
+def test_who_with_nothing_named_is_asked_not_answered_with_a_total(ask):
+    """Rows with no column naming people or organisations: 'who' is asked about, not answered with a total."""
+    read = ask("who had the most rain")  # the weather's rows name nobody: no carrier guessed from the flights
+    assert read.intent is None and "arrier" not in (read.reason or ""), read
 
 
 def test_an_adjective_from_a_columns_noun_describes_things_and_never_groups_by_it(ask):

@@ -507,10 +507,33 @@ def _who(draft: Draft) -> str | None:
     named = {j.to_table for j in model.joins if j.from_table in owners}
     names = [name for name in (model.name_dimension(t) for t in sorted(named))
              if name is not None and not model.dimension_by_name[name].identifier]
+    if not names:
+        names = _who_columns(draft, owners)
     if len(names) != 1:
         return None
     state.consume(0)
     return names[0]
+
+
+def _who_columns(draft: Draft, owners: set[str]) -> list[str]:
+    """Where no joined table names things, 'who' asks for a column of the rows' own table that names people or
+    organisations (vocabulary shapes.who_things, by its label's last word or a synonym's): 'who flies the most
+    to SFO' by the carrier. The rows are those a condition is on, else those a word names (things, a measure),
+    else the default measure's."""
+    state, model = draft.state, draft.model
+    if not owners:
+        owners = {e.name for m in state.mentions for e in m.of("entity") if e.name in model.table_by_name}
+        owners |= {model.metric_by_name[e.name].table for m in state.mentions for e in m.of("metric")
+                   if e.name in model.metric_by_name}
+        owners |= {s.table for m in state.mentions for e in m.of("dimension") if e.name in model.dimension_by_name
+                   and model.dimension_by_name[e.name].kind == "numeric"
+                   for s in model.dimension_by_name[e.name].sources if s.join is None}
+    if not owners and model.default_metric in model.metric_by_name:
+        owners = {model.metric_by_name[model.default_metric].table}
+    kinds = set(model.shapes.get("who_things", []))
+    return [d.name for d in model.dimensions if d.kind == "categorical" and not d.identifier
+            and any(s.table in owners and s.join is None for s in d.sources)
+            and any(kinds & noun_forms(name.lower().split()[-1]) for name in [d.label, *d.synonyms] if name.strip())]
 
 
 def _who_in_each_group(draft: Draft, grouping: dict[GroupKey, Mention | None]) -> str | None:
