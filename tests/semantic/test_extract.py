@@ -633,3 +633,12 @@ def test_the_verb_of_the_rows_after_a_ranking_word_ranks_the_things(ask, questio
     intent = intent_of(ask, question)
     assert intent.dimensions == ["tailnum"] and intent.metrics == ["flight_count"], intent
     assert intent.limit == limit and intent.order_by[0].descending and intent.drop_unknown_groups, intent
+
+
+def test_a_proper_name_in_one_coded_values_label_names_that_value(ask):
+    """'charlotte' (Charlotte Douglas Intl) and 'austin' (Austin Bergstrom Intl) are said more often than the
+    rare-word bound, but are no dictionary word: a place's own name, so said alone they mean that airport."""
+    assert intent_of(ask, "flights to charlotte").filters[0].values == ["CLT"]
+    assert intent_of(ask, "who flies nyc to austin? count per airline").filters[0].values == ["AUS"]
+    # a dictionary word of a name ('field', 'lake') is still never taken for the place
+    assert ask("flights to the lake").intent is None

@@ -516,13 +516,16 @@ def _shared_short_names(index: ValueIndex, dimension: str, suffixes: frozenset[s
 
 
 # A word of a place's name said alone is that place only when English says it less often than this (Zipf):
-# 'midway' (3.7), 'dulles', 'reagan' (3.95) are; 'kennedy' (4.3), 'liberty', 'field', 'lake' are not.
+# 'midway' (3.7), 'dulles', 'reagan' (3.95) are; 'liberty' (4.3), 'field', 'lake' are not. A proper name (no
+# dictionary word: 'charlotte' 4.2, 'kennedy' 4.3) is, up to the second bound: above it first names and the
+# like ('john' 5.4, 'george' 5.0) are too common to stand for one place.
 _NAME_WORD_ZIPF = 4.0
+_PROPER_NAME_ZIPF = 4.5
 
 
 def _own_rare_words(labels: dict[str, str], known: set[str], model_words: Container[str]) -> list[tuple[str, str]]:
-    """A word of one coded value's name only, rare in English and none of the model's own words ('midway' of
-    Chicago Midway Intl, 'dulles' of Washington Dulles Intl): said alone, people mean that value."""
+    """A word of one coded value's name only, rare in English or a proper name, and none of the model's own words
+    ('midway' of Chicago Midway Intl, 'charlotte' of Charlotte Douglas Intl): said alone, people mean that value."""
     owners: dict[str, set[str]] = {}
     for value, label in labels.items():
         if value in known:
@@ -530,7 +533,7 @@ def _own_rare_words(labels: dict[str, str], known: set[str], model_words: Contai
                 owners.setdefault(word, set()).add(value)
     return [(word, next(iter(values))) for word, values in owners.items()
             if len(values) == 1 and len(word) >= 4 and word.isalpha() and word not in model_words
-            and frequency(word) < _NAME_WORD_ZIPF]
+            and (frequency(word) < _NAME_WORD_ZIPF or (frequency(word) < _PROPER_NAME_ZIPF and not lemmas(word)))]
 
 
 def _acronyms(words: tuple[str, ...], grammar: Container[str]) -> list[str]:
