@@ -14,7 +14,7 @@ from agent.semantic.nlq.parse.lexicon import Kind, Mention
 from agent.semantic.nlq.parse.limits import PER_GROUP_CUES
 from agent.semantic.nlq.parse.state import WHICH, Ambiguity, State, mention_text, plural
 from agent.text.phrases import phrase
-from agent.text.words import lemmas, noun_forms
+from agent.text.words import lemmas, noun_forms, plural_phrase
 
 # what else a list question may not hold: an aggregation, a ranking, a time grain (or a measure, below)
 _MEASURING: tuple[Kind, ...] = ("agg", "rank", "grain")
@@ -46,7 +46,7 @@ def listing_pass(draft: Draft) -> Draft:
     if dimension is None:
         options = _names_of(table, model)
         if len(options) != 1:
-            return draft.stop(f"The {mention_text(state, mention)} have no name to list them by.",
+            return draft.stop(f"The {plural_phrase(mention_text(state, mention))} have no name to list them by.",
                               ambiguous=[Ambiguity(text=mention_text(state, mention), options=options)] if options
                               else [])
         dimension = options[0]
