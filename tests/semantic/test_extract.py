@@ -642,3 +642,19 @@ def test_a_proper_name_in_one_coded_values_label_names_that_value(ask):
     assert intent_of(ask, "who flies nyc to austin? count per airline").filters[0].values == ["AUS"]
     # a dictionary word of a name ('field', 'lake') is still never taken for the place
     assert ask("flights to the lake").intent is None
+
+
+def test_a_total_of_a_measure_is_never_read_as_its_average(ask):
+    """'sum of all dep delay' is the total ('all' between them said nothing else); a total left unattached to a
+    measure is asked about, never dropped for the measure's default (the average)."""
+    assert intent_of(ask, "sum of all dep delay per airline").metrics == ["total_dep_delay"]
+    assert intent_of(ask, "Total number of departures per origin").metrics == ["flight_count"]
+
+
+def test_a_unit_beside_its_measure_is_the_answers_unit_not_the_hour_of_day(ask):
+    """'dep delay minutes', 'minutes of dep delay', 'air time hours': the unit of the measure named beside it."""
+    assert intent_of(ask, "sum of all dep delay minutes per airline").metrics == ["total_dep_delay"]
+    assert intent_of(ask, "total minutes of dep delay per airline").metrics == ["total_dep_delay"]
+    read = intent_of(ask, "total air time hours per carrier")
+    assert read.dimensions == ["carrier"] and read.definitions, read
+    assert intent_of(ask, "flights by hour").dimensions == ["hour"]

@@ -37,6 +37,10 @@ def display_unit_pass(draft: Draft) -> Draft:
             draft.display_unit = token.low
             consume_with_mentions(draft.state, [i])
             return draft
+    if (said := _unit_beside_its_measure(draft)) is not None:
+        draft.display_unit = tokens[said[0]].low
+        consume_with_mentions(draft.state, said)
+        return draft
     # 'how many hours did planes fly': hours of something, not the hour of day; only where the data measures
     # something in that unit (else 'how many days had orders' counts the days that have rows)
     measured = {d.unit for d in draft.model.dimensions if d.unit}
@@ -47,6 +51,33 @@ def display_unit_pass(draft: Draft) -> Draft:
             consume_with_mentions(draft.state, [i + 2])
             return draft
     return draft
+
+
+def _unit_beside_its_measure(draft: Draft) -> list[int] | None:
+    """'dep delay minutes', 'minutes of dep delay', 'air time hours': a unit said right after a measure kept in
+    that kind of unit, or before it with 'of', names the measure's unit (never the hour of the day); the
+    indexes to read, or None."""
+    tokens, units, state = draft.tokens, draft.model.unit_words, draft.state
+
+    model = draft.model
+
+    def measured_in(start: int, end: int, unit: str) -> bool:
+        measures = [e.name for m in state.mentions if m.start == start and m.end == end for e in m.of("dimension")]
+        measures += [metric.measure for m in state.mentions if m.start == start and m.end == end
+                     for e in m.of("metric") if (metric := model.metric_by_name.get(e.name)) and metric.measure]
+        return any((d := model.dimension_by_name.get(name)) is not None and d.kind == "numeric" and d.unit == unit
+                   for name in measures)
+
+    for i, token in enumerate(tokens):
+        if token.low not in units or token.low in ("percent", "percentage", "%"):
+            continue
+        unit = units[token.low][0]
+        if any(m.end == i and measured_in(m.start, m.end, unit) for m in state.mentions):
+            return [i]
+        if i + 2 < len(tokens) and tokens[i + 1].low == "of" and any(
+                m.start == i + 2 and measured_in(m.start, m.end, unit) for m in state.mentions):
+            return [i, i + 1]
+    return None
 
 
 def unit_check(draft: Draft) -> str | None:

@@ -230,10 +230,13 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
                 if not has_grouping:
                     mention.used = True
                 break
+    counted_only = all(model.metric_by_name[n].measure is None for c in choices for n in c if n in model.metric_by_name)
     for mention in state.mentions:
         if mention.has("agg") and not mention.used and not mention.has("rank") \
-                and mention.of("agg")[0].name == "sum":
-            mention.used = True  # 'total number of orders': a total of a count is the count
+                and mention.of("agg")[0].name == "sum" and counted_only:
+            # 'total number of orders': a total of a count is the count; of anything else it is no total
+            # of it ('sum of all dep delay' read as the average), so it stays unread and is asked about
+            mention.used = True
     rank_mentions = [m for m in rank_mentions if not m.used]
     for mention in rank_mentions:
         mention.used = True
@@ -463,8 +466,11 @@ def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grou
                 j -= 1
                 continue
             break
-        if state.tokens[j - 1].low in {"the", "a", "an"} and before is None:
+        if state.tokens[j - 1].low in {"the", "a", "an", "all"} and before is None:  # 'the sum of all delays'
             j -= 1
+            continue
+        if j > 1 and state.tokens[j - 1].low == "of" and {j - 1, j - 2} <= state.used_tokens and before is None:
+            j -= 2  # 'total minutes of dep delay': the unit the answer is wanted in, read already
             continue
         if before is not None and before.has("entity") and not before.has("dimension"):
             j = before.start  # 'average order total price', 'average flight delay': whose measure it is
