@@ -108,7 +108,7 @@ async def test_a_new_message_supersedes_the_pending_question_once(offline_assist
 
 
 async def test_scrap_that_over_a_pending_clarification_is_a_question_of_its_own(offline_assistant, session):
-    asked = await ask(offline_assistant, session, "sum of all dep delay minutes per airline for 2013")
+    asked = await ask(offline_assistant, session, "sum of all dep delay widgets per airline for 2013")
     assert asked.ask_human.kind == "clarify" and "tail number" in {o.label for o in asked.ask_human.options}
     # 'aircraft' names an option ('tail number'); after 'scrap that' it is the question's own word
     newer = await ask(offline_assistant, session, "scrap that. how many aircraft did southwest fly")

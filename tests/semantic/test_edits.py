@@ -51,6 +51,10 @@ def test_grouping_replaces_or_adds_and_a_grouped_dimension_loses_its_filter(mode
     assert added.intent.dimensions == ["carrier", "month"]
     by_origin = edits.set_grouping(_jfk_by_carrier(), ["origin"], model, add=False)
     assert by_origin.intent.filters == [] and "every origin airport" in by_origin.changes[0]
+    # a period replaces the period, and the other groups stay ('by week instead' after by carrier and month)
+    monthly = edits.set_grouping(_jfk_by_carrier(), ["month"], model, add=True)
+    weekly = edits.set_grouping(monthly, ["metric_time__week"], model, add=False)
+    assert weekly.intent.dimensions == ["carrier", "metric_time__week"], weekly.intent
 
 
 def test_a_grouping_on_the_airline_name_drops_the_carrier_code_filter(model):

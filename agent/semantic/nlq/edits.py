@@ -375,6 +375,12 @@ def set_grouping(edited: Edited, dimensions: list[str], model: SemanticModel, *,
     intent = edited.intent
     old = intent.dimensions
     dims = list(dict.fromkeys([*old, *dimensions])) if add else list(dimensions)
+    if not add and all(_calendar(d, intent, model) for d in dimensions) \
+            and any(_calendar(d, intent, model) for d in old):
+        # 'by week instead' after 'by carrier and month': a period replaces the period; the other groups stay
+        # ('by month instead' after 'by carrier' has no period to replace: the month replaces the carrier)
+        dims = list(dict.fromkeys([*(d for d in old if not _calendar(d, intent, model)), *dimensions]))
+        old = [d for d in old if _calendar(d, intent, model)]
     # ('by airport' after 'to DCA or IAD' splits those two: a filter of several values stays)
     filters = [f for f in intent.filters if not any(same_subject(model, f.field, d) for d in dimensions)
                or (f.op == "in" and len(f.values) > 1)]
@@ -390,6 +396,14 @@ def set_grouping(edited: Edited, dimensions: list[str], model: SemanticModel, *,
     if dropped:
         change += " (for every " + ", ".join(_label(model, f.field) for f in dropped) + ")"
     return edited.then(updated, change)
+
+
+def _calendar(dimension: str, intent: StructuredIntent, model: SemanticModel) -> bool:
+    """A part of the calendar ('metric_time__month', a table's own month or day of the week)."""
+    table = model.table_by_name.get(base_table(intent, model) or "")
+    own = model.dimension_by_name.get(dimension)
+    return model.time_grain(dimension) is not None or (own is not None and own.kind == "time") \
+        or (table is not None and dimension in table.time.values())
 
 
 def drop_grouping(edited: Edited, dimensions: list[str], model: SemanticModel) -> Edited:
