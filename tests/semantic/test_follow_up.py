@@ -369,3 +369,16 @@ def test_a_measures_own_adjective_alone_ranks_its_groups(follow):
     read = follow("average temperature by month at jfk", "the coldest")
     assert read.edited is not None and read.edited.intent.metrics == ["avg_temp"] and read.edited.intent.limit == 1
     assert [(o.field, o.descending) for o in read.edited.intent.order_by] == [("avg_temp", False)]
+
+
+def test_a_measures_last_word_alone_is_the_measure_the_thread_has_been_using(follow):
+    """'delay' names the departure delay in a fresh question; after average arrival delay it is the arrival delay,
+    while 'dep delay' said in full keeps its own."""
+    def metrics(read):  # an edit of the reading, or a question of its own
+        return (read.edited.intent if read.edited is not None else read.extraction.intent).metrics
+
+    assert metrics(follow("average arrival delay by carrier", "and the biggest single delay per carrier")) \
+        == ["max_arr_delay"]
+    assert metrics(follow("average arrival delay by carrier", "max dep delay per carrier")) == ["max_dep_delay"]
+    assert metrics(follow("average departure delay by carrier", "and the biggest single delay per carrier")) \
+        == ["max_dep_delay"]

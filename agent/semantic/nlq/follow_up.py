@@ -516,6 +516,27 @@ def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: Semanti
     return text
 
 
+def _heads_of_the_measure(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'biggest single delay per carrier' after average arrival delay: the last word of the measure's name,
+    said alone where the model has other measures of that word ('departure delay'), is the one the thread
+    has been measuring; a word said before it that names another of them ('dep delay') keeps its own."""
+    measures = {m.measure for name in previous.all_metrics() if (m := model.metric_by_name.get(name)) and m.measure}
+    if len(measures) != 1:
+        return text
+    own = model.dimension_by_name.get(measures.pop())
+    words = own.label.lower().split() if own is not None else []
+    if len(words) < 2:
+        return text
+    head = words[-1]
+    siblings = [d for d in model.dimensions if d.kind == "numeric" and d.label.lower().split()[-1:] == [head]]
+    if len(siblings) < 2:
+        return text
+    qualifiers = {name.lower().split()[-2] for d in siblings for name in [d.label, *d.synonyms]
+                  if len(name.split()) >= 2 and name.lower().split()[-1] in (head, head + "s")}
+    said = re.compile(rf"(?<![\w'-])({'|'.join(map(re.escape, sorted(qualifiers)))})?(\s*){head}s?(?![\w'-])", re.I)
+    return said.sub(lambda m: m.group(0) if m.group(1) else f"{m.group(2)}{own.label.lower()}", text)
+
+
 def _change_of_the_sides(message: str, previous: StructuredIntent, model: SemanticModel) -> tuple[str, Edited | None]:
     """'which one grew the most' after two periods side by side: a word of movement (vocabulary `shapes.movement`)
     turns the answer into the change between them ('which fell the most' after a change: the fall); the word is
@@ -578,6 +599,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     rest = _bare_number(rest, previous, model)
     rest = _rows_noun_put_in(rest, previous, model)
     rest = _heads_of_the_grouping(rest, previous, model)
+    rest = _heads_of_the_measure(rest, previous, model)
     extraction: Extraction | None = None
     draft: Draft | None = None
     if _content(rest):
