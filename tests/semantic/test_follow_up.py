@@ -382,3 +382,22 @@ def test_a_measures_last_word_alone_is_the_measure_the_thread_has_been_using(fol
     assert metrics(follow("average arrival delay by carrier", "max dep delay per carrier")) == ["max_dep_delay"]
     assert metrics(follow("average departure delay by carrier", "and the biggest single delay per carrier")) \
         == ["max_dep_delay"]
+
+
+def test_a_share_said_with_a_verb_alone_is_of_the_previous_answers_rows(follow):
+    """'what % touch down late?' after average arrival delay by carrier: the share of those flights, by carrier."""
+    read = follow("average arrival delay by carrier", "what % touch down late?")
+    intent = read.edited.intent
+    assert intent.contrast is not None and intent.contrast.kind == "share" and intent.dimensions == ["carrier"]
+    assert [f.field for f in intent.contrast.first.filters] == ["arr_delay"]
+
+
+def test_another_measure_after_a_share_replaces_the_share(follow, model, values):
+    """'what share of them were cancelled' after 'what % of them left late': the cancellation rate is computed,
+    not the share said before under the new measure's name."""
+    share = follow("flights from jfk by carrier", "what % of them left late").edited.intent
+    read = read_follow_up(share, "what share of them were cancelled", model, values)
+    intent = read.edited.intent
+    assert intent.contrast is None and intent.metrics == ["cancellation_rate"], intent
+    assert not any(f.op == "not_null" and f.field == "dep_delay" for f in intent.filters), intent.filters
+    assert "instead of the share" in read.edited.changes[0]

@@ -515,8 +515,22 @@ def set_metrics(edited: Edited, metrics: list[str], model: SemanticModel,
                                         "definitions": definitions})
     label = {**{name: m.label for name, m in model.metric_by_name.items()}, **{d.name: d.label for d in definitions}}
     old = ", ".join(label[m].lower() if m in label else m for m in intent.metrics)
+    if intent.contrast is not None:
+        # 'what share were cancelled' after 'what % left late': the new measure replaces the contrast, which
+        # would otherwise still be what is computed; the share's own condition ('delay is known') goes with it
+        updated, old = _without_the_contrast(updated, intent.contrast, metrics, model), "the " + (
+            "share" if intent.contrast.kind == "share" else "comparison") + (f" and {old}" if old else "")
     new = ", ".join(label[m].lower() if m in label else m for m in metrics)
     return edited.then(updated, f"{new} instead of {old}")
+
+
+def _without_the_contrast(intent: StructuredIntent, contrast: Contrast, metrics: list[str],
+                          model: SemanticModel) -> StructuredIntent:
+    own = {f.field for f in contrast.first.filters} if contrast.kind == "share" else set()
+    filters = [f for f in intent.filters if not (f.op == "not_null" and f.field in own)]
+    column = contrast_column(contrast)
+    order = [o.model_copy(update={"field": metrics[0]}) if o.field == column else o for o in intent.order_by]
+    return intent.model_copy(update={"contrast": None, "filters": filters, "order_by": order})
 
 
 def set_share(edited: Edited, share: Contrast, model: SemanticModel) -> Edited:

@@ -23,7 +23,7 @@ from agent.semantic.compile.reading import describe
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft, Extraction
 from agent.text.phrases import MONTH_ABBREVIATIONS, MONTHS
-from agent.text.words import noun_forms, plural_phrase
+from agent.text.words import lemmas, noun_forms, plural_phrase
 from agent.semantic.model.values import ValueIndex
 
 @dataclass
@@ -495,8 +495,14 @@ def _rows_noun_put_in(text: str, previous: StructuredIntent, model: SemanticMode
     if not nouns:
         return text
     words = dialogue_words()
-    return re.sub(rf"(?<![\w'])(how\s+many)\s+(?={phrase(words['counted_verbs'])}(?![\w']))",
+    text = re.sub(rf"(?<![\w'])(how\s+many)\s+(?={phrase(words['counted_verbs'])}(?![\w']))",
                   lambda m: f"{m.group(1)} {plural_phrase(nouns[0])} ", text, flags=re.I)
+    # 'what % touch down late' after average arrival delay: a share of the previous answer's rows, when a
+    # verb says what they did
+    return re.sub(r"(?<![\w'])(what\s+(?:%|percent(?:age)?|share|fraction|proportion))\s+([a-z]+)(?![\w'])",
+                  lambda m: f"{m.group(1)} of {plural_phrase(nouns[0])} {m.group(2)}"
+                  if "VERB" in lemmas(m.group(2).lower()) and m.group(2).lower() not in ("of", "is", "was", "are", "were")
+                  else m.group(0), text, flags=re.I)
 
 
 def _heads_of_the_grouping(text: str, previous: StructuredIntent, model: SemanticModel) -> str:
