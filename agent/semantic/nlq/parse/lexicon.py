@@ -110,6 +110,9 @@ class Lexicon:
             for text in [metric.label, *metric.synonyms]:
                 for words in _with_qualifier_first(phrase(text)):
                     self._add(words, "metric", metric.name)
+        # the words of each dimension's own label: a related phrase of several words that are all another
+        # dimension's own ('job title' beside a 'job requisition title') names that one, not by the thesaurus
+        label_words = {dim.name: set(dim.label.lower().split()) for dim in model.dimensions if not dim.identifier}
         for dim in model.dimensions:
             kind: Kind = "flag" if dim.kind == "flag" else "dimension"
             own = [dim.label] if dim.identifier else [dim.label, dim.name.replace("_", " "), *dim.synonyms]
@@ -119,7 +122,7 @@ class Lexicon:
             if len(label) == 2 and not dim.identifier and dim.kind in ("time", "numeric") and all(w.isalpha() for w in label):
                 own.append(f"{label[1]} of {label[0]}")  # 'release year' is also 'year of release', 'date of birth'
 
-            related_words = list(dim.related)
+            related_words = [text for text in dim.related if not _owned_elsewhere(text, dim.name, label_words)]
             if dim.kind == "numeric":
                 own += _other_sides(own, sides)
                 related_words += _other_sides(related_words, sides)
@@ -336,6 +339,11 @@ _STEM_MIN = 5
 _SPELLING_MIN = 5
 # the shortest value word read from words typed apart ('jet blue'): shorter ones are codes
 _JOINED_VALUE_MIN = 6
+
+
+def _owned_elsewhere(text: str, name: str, label_words: dict[str, set[str]]) -> bool:
+    words = set(text.lower().split())
+    return len(words) >= 2 and any(other != name and words <= own for other, own in label_words.items())
 
 
 def _other_sides(texts: list[str], sides: list[str]) -> list[str]:
