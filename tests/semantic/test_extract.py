@@ -658,3 +658,10 @@ def test_a_unit_beside_its_measure_is_the_answers_unit_not_the_hour_of_day(ask):
     read = intent_of(ask, "total air time hours per carrier")
     assert read.dimensions == ["carrier"] and read.definitions, read
     assert intent_of(ask, "flights by hour").dimensions == ["hour"]
+
+
+def test_which_read_as_one_total_is_said_not_answered(ask):
+    """'which ones were cancelled in march' names no things to list: one total would answer another question."""
+    read = ask("which ones were cancelled in march")
+    assert read.intent is None and "“Which” asks for things" in (read.reason or ""), read
+    assert intent_of(ask, "which carrier had the most cancelled flights in march").dimensions == ["carrier"]

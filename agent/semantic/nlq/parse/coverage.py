@@ -43,7 +43,7 @@ def coverage_pass(draft: Draft) -> Draft:
     counted = _amount_read_as_a_count(draft)
     if counted:
         return draft.stop(counted)
-    unnamed = _which_thing_unnamed(draft) or _who_unnamed(draft)
+    unnamed = _which_thing_unnamed(draft) or _who_unnamed(draft) or _which_read_as_a_total(draft)
     if unnamed:
         return draft.stop(unnamed)
     unread = unread_words(draft)
@@ -108,6 +108,18 @@ def _which_thing_unnamed(draft: Draft) -> str | None:
         return (f"I can't point at single {things}: they have no name or number of their own to list, so I would "
                 f"only give a total. Without “which”, I read: {describe(draft.intent, model)}")
     return None
+
+
+def _which_read_as_a_total(draft: Draft) -> str | None:
+    """'which clients went over their budget': a question that opens with 'which' asks for things, and a reading
+    of one total (no grouping, no sides set against each other) names none of them; said instead of the total."""
+    assert draft.intent is not None
+    intent = draft.intent
+    if not draft.tokens or draft.tokens[0].low != "which" or intent.dimensions or intent.contrast \
+            or intent.compare is not None or intent.count_groups:
+        return None
+    return ("“Which” asks for things by name, and I could only read one total: name the things to list. "
+            f"Without “which”, I read: {describe(intent, draft.model)}")
 
 
 def _who_unnamed(draft: Draft) -> str | None:
