@@ -665,3 +665,14 @@ def test_which_read_as_one_total_is_said_not_answered(ask):
     read = ask("which ones were cancelled in march")
     assert read.intent is None and "“Which” asks for things" in (read.reason or ""), read
     assert intent_of(ask, "which carrier had the most cancelled flights in march").dimensions == ["carrier"]
+
+
+def test_airport_beside_a_condition_on_the_weather_is_the_weathers_own_airport(ask, model, values):
+    """The hourly weather is of the origin airport: 'by airport' with a condition on it is the origin, and the
+    word alone is still asked about."""
+    from agent.semantic.nlq.follow_up import read_follow_up
+
+    assert intent_of(ask, "number of flights when the temperature was below 32 by airport").dimensions == ["origin"]
+    assert ask("number of flights by airport").intent is None
+    previous = intent_of(ask, "how many flights when temperature was below 32")
+    assert read_follow_up(previous, "by airport", model, values).edited.intent.dimensions == ["origin"]

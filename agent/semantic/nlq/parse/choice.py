@@ -118,6 +118,21 @@ def _told_by_other_words(key: GroupKey, said: Mention | None, state: State, mode
     return told[0] if len(told) == 1 else key
 
 
+def _told_by_the_table_joined(key: GroupKey, draft: Draft, table: str) -> GroupKey:
+    """'flights when it was below freezing, by airport': a condition on a table joined to the rows (the hourly
+    weather) is of the one place it shares with them, so of the dimensions a word could mean (origin,
+    destination) the one that table holds too is meant ('by airport' after such a reading, too); the options as
+    they were when none or several are."""
+    if not isinstance(key, tuple):
+        return key
+    dims = draft.model.dimension_by_name
+    fields = [f.field for f in draft.filters] + draft.thread_fields  # in a thread, the previous reading's too
+    joined = {s.table for f in fields if f in dims and all(s.table != table for s in dims[f].sources)
+              for s in dims[f].sources}
+    told = [name for name in key if name in dims and any(s.table in joined for s in dims[name].sources)]
+    return told[0] if len(told) == 1 else key
+
+
 def _named_rows_counted(draft: Draft) -> str | None:
     """'how many ratings were above 4': the word that names the compared column names the rows too, so
     those rows are counted (not the model's default), when one named table holds every condition."""
@@ -179,6 +194,7 @@ def metrics_pass(draft: Draft) -> Draft:
     grouping += [key for key in draft.grouping if key in draft.kept and key not in grouping]
     grouping = read_restated_grain(state, model, table, grouping, mentions)
     grouping = [_told_by_other_words(key, mentions.get(key), state, model) for key in grouping]
+    grouping = [_told_by_the_table_joined(key, draft, table) for key in grouping]
     options = [key for key in grouping if isinstance(key, tuple)]
     if options:
         return draft.stop("A word could mean more than one thing.", ambiguous=[
