@@ -676,3 +676,13 @@ def test_airport_beside_a_condition_on_the_weather_is_the_weathers_own_airport(a
     assert ask("number of flights by airport").intent is None
     previous = intent_of(ask, "how many flights when temperature was below 32")
     assert read_follow_up(previous, "by airport", model, values).edited.intent.dimensions == ["origin"]
+
+
+def test_codes_set_against_each_other_cue_each_other(ask):
+    """'aa vs dl vs ua side by side': carrier codes said with 'vs' are carriers without a 'for' before them, each
+    on its own row (which is 'side by side'); 'cancel %' is the cancel rate."""
+    read = intent_of(ask, "aa vs dl vs ua side by side - # flights, avg arr delay, cancel %")
+    assert read.dimensions == ["carrier"] and read.filters[0].values == ["AA", "DL", "UA"], read
+    assert {"avg_arr_delay", "cancellation_rate"} <= set(read.metrics), read
+    assert intent_of(ask, "cancellation % by month").metrics == ["cancellation_rate"]
+    assert ask("us vs them").intent is None  # a code needs another of its kind across 'vs'

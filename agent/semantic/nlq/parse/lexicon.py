@@ -110,6 +110,9 @@ class Lexicon:
             for text in [metric.label, *metric.synonyms]:
                 for words in _with_qualifier_first(phrase(text)):
                     self._add(words, "metric", metric.name)
+                    if len(words) >= 2 and words[-1] == "rate":  # 'cancel rate' is also said 'cancel %'
+                        for percent in _PERCENT_WORDS:
+                            self._add((*words[:-1], percent), "metric", metric.name)
         # the words of each dimension's own label: a related phrase of several words that are all another
         # dimension's own ('job title' beside a 'job requisition title') names that one, not by the thesaurus
         label_words = {dim.name: set(dim.label.lower().split()) for dim in model.dimensions if not dim.identifier}
@@ -339,6 +342,9 @@ _STEM_MIN = 5
 _SPELLING_MIN = 5
 # the shortest value word read from words typed apart ('jet blue'): shorter ones are codes
 _JOINED_VALUE_MIN = 6
+
+
+_PERCENT_WORDS = ("%", "pct", "percent", "percentage")
 
 
 def _owned_elsewhere(text: str, name: str, label_words: dict[str, set[str]]) -> bool:

@@ -145,7 +145,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
     filters += [Filter(field=d, op="=" if len(v) == 1 else "in", values=v) for d, v in chosen.items()]
     filters += [Filter(field=d, op="!=", values=[value]) for d, v in negated.items() for value in v]
     unknown = misplaced + _unknown_values(state, model, values)
-    return filters, unknown, _compared_dimensions(state, placed), ambiguous
+    return filters, unknown, _compared_dimensions(state, placed, model.shapes.get("side_by_side", [])), ambiguous
 
 
 def _one_column_one_filter(chosen: dict[str, list[str]], state: State, model: SemanticModel) -> None:
@@ -249,8 +249,9 @@ def _passive_agent(state: State, value: Mention) -> None:
 _CONTRASTS = {("vs",), ("versus",), ("v",), ("compared", "to"), ("compared", "with"), ("against",)}
 
 
-def _compared_dimensions(state: State, placed: list[tuple[Mention, str]]) -> list[str]:
-    """'American vs Delta', 'compare JFK and LGA': each value is wanted on its own row."""
+def _compared_dimensions(state: State, placed: list[tuple[Mention, str]], beside: list[str]) -> list[str]:
+    """'American vs Delta', 'compare JFK and LGA': each value is wanted on its own row, which sets them 'side by
+    side' (vocabulary shapes.side_by_side) as asked."""
     comparing = any(t.low in {"compare", "comparing", "comparison"} for t in state.tokens)
     compared: list[str] = []
     for (first, dim), (second, other) in zip(placed, placed[1:]):
@@ -261,6 +262,10 @@ def _compared_dimensions(state: State, placed: list[tuple[Mention, str]]) -> lis
                 compared.append(dim)
     if compared:
         state.consume(*(i for i, t in enumerate(state.tokens) if t.low in {"compare", "comparing", "comparison"}))
+        low = [t.low for t in state.tokens]
+        for said in (text.lower().split() for text in beside):
+            state.consume(*(j for i in range(len(low)) if low[i:i + len(said)] == said
+                            for j in range(i, i + len(said))))
     return compared
 
 
@@ -275,7 +280,25 @@ def _value_cue_before(state: State, mention: Mention, entry: Entry, model: Seman
     named = mention_at(state, j - 1) if j else None
     if named is not None and any(e.name == dimension.name for e in named.of("dimension")):
         return True
+    if _set_against_its_like(state, mention, dimension.name):
+        return True
     return _named_right_after(state, mention, [dimension.name]) is not None
+
+
+_AGAINST = {"vs", "versus", "v"}
+
+
+def _set_against_its_like(state: State, mention: Mention, dimension: str) -> bool:
+    """'aa vs dl vs ua': codes set against each other with 'vs' are values of the one dimension they share,
+    each the other's cue."""
+    def value_of(at: int | None) -> bool:
+        other = mention_at(state, at) if at is not None and 0 <= at < len(state.tokens) else None
+        return other is not None and any(e.dimension_value[0] == dimension for e in other.of("value"))
+
+    before = mention.start - 1
+    after = mention.end
+    return (before >= 1 and state.tokens[before].low in _AGAINST and value_of(before - 1)) or (
+        after + 1 < len(state.tokens) and state.tokens[after].low in _AGAINST and value_of(after + 1))
 
 
 def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Mention | None:
