@@ -686,3 +686,11 @@ def test_codes_set_against_each_other_cue_each_other(ask):
     assert {"avg_arr_delay", "cancellation_rate"} <= set(read.metrics), read
     assert intent_of(ask, "cancellation % by month").metrics == ["cancellation_rate"]
     assert ask("us vs them").intent is None  # a code needs another of its kind across 'vs'
+
+
+def test_a_unit_before_its_measure_and_on_avg(ask):
+    """'avg minutes behind schedule': the unit between the aggregation and the measure; 'on avg' as 'on average';
+    'the min' stays the least, never minutes."""
+    assert intent_of(ask, "avg minutes behind schedule by carrier").metrics == ["avg_dep_delay"]
+    assert intent_of(ask, "how many minutes late were flights on avg").metrics == ["avg_dep_delay"]
+    assert intent_of(ask, "min arrival delay by origin").metrics == ["min_arr_delay"]

@@ -37,10 +37,6 @@ def display_unit_pass(draft: Draft) -> Draft:
             draft.display_unit = token.low
             consume_with_mentions(draft.state, [i])
             return draft
-    if (said := _unit_beside_its_measure(draft)) is not None:
-        draft.display_unit = tokens[said[0]].low
-        consume_with_mentions(draft.state, said)
-        return draft
     # 'how many hours did planes fly': hours of something, not the hour of day; only where the data measures
     # something in that unit (else 'how many days had orders' counts the days that have rows)
     measured = {d.unit for d in draft.model.dimensions if d.unit}
@@ -50,12 +46,16 @@ def display_unit_pass(draft: Draft) -> Draft:
             draft.display_unit, draft.amount_in_unit = tokens[i + 2].low, True
             consume_with_mentions(draft.state, [i + 2])
             return draft
+    if (said := _unit_beside_its_measure(draft)) is not None:
+        draft.display_unit = tokens[said[0]].low
+        consume_with_mentions(draft.state, said)
+        return draft
     return draft
 
 
 def _unit_beside_its_measure(draft: Draft) -> list[int] | None:
-    """'dep delay minutes', 'minutes of dep delay', 'air time hours': a unit said right after a measure kept in
-    that kind of unit, or before it with 'of', names the measure's unit (never the hour of the day); the
+    """'dep delay minutes', 'minutes of dep delay', 'avg minutes behind schedule': a unit said right after a measure
+    kept in that kind of unit, or right before it (with 'of' or without), names the measure's unit (never the hour of the day); the
     indexes to read, or None."""
     tokens, units, state = draft.tokens, draft.model.unit_words, draft.state
 
@@ -69,11 +69,14 @@ def _unit_beside_its_measure(draft: Draft) -> list[int] | None:
                    for name in measures)
 
     for i, token in enumerate(tokens):
-        if token.low not in units or token.low in ("percent", "percentage", "%"):
-            continue
+        if token.low not in units or token.low in ("percent", "percentage", "%") or any(
+                m.start <= i < m.end and m.has("agg") for m in state.mentions):
+            continue  # ('the min arrival delay': the least of it, not minutes)
         unit = units[token.low][0]
         if any(m.end == i and measured_in(m.start, m.end, unit) for m in state.mentions):
             return [i]
+        if any(m.start == i + 1 and measured_in(m.start, m.end, unit) for m in state.mentions):
+            return [i]  # 'avg minutes behind schedule'
         if i + 2 < len(tokens) and tokens[i + 1].low == "of" and any(
                 m.start == i + 2 and measured_in(m.start, m.end, unit) for m in state.mentions):
             return [i, i + 1]

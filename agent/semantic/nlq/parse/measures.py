@@ -3,6 +3,7 @@ things), the table that reaches every dimension named, and what a ranking ranks.
 
 from __future__ import annotations
 
+from collections.abc import Container
 from typing import NamedTuple
 
 from agent.semantic.compile.definitions import Definition, problems_of, with_definitions
@@ -67,8 +68,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
     weak: list[list[str]] = []
     rank_mentions = [m for m in state.mentions if m.has("rank") and not m.used]
     row_counts: list[list[str]] = []  # counts said after 'for', 'of', 'among': perhaps only the rows named
-    on_average = any(t.low == "average" for t in state.tokens) and ("on", "average") in {
-        (a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
+    on_average = bool({("on", "average"), ("on", "avg")} & {(a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])})
     in_total = ("in", "total") in {(a.low, b.low) for a, b in zip(state.tokens, state.tokens[1:])}
     counts_things = _asks_how_many(state, model)
     # 'sold the most pizzas': things ranked by how many of them a quantity's verb says
@@ -99,7 +99,7 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
             if len({model.metric_by_name[n].agg for n in names}) > 1:
                 # 'avg visit length' of a word naming the total and the average of one column: the aggregation said
                 unread = [m for m in state.mentions if not m.used]
-                aggs = _aggregations_before(state, mention, rank_as_agg=True)
+                aggs = _aggregations_before(state, mention, rank_as_agg=True, units=model.unit_words)
                 narrowed = [n for n in names if model.metric_by_name[n].agg in aggs]
                 if narrowed:
                     names = narrowed
@@ -132,7 +132,8 @@ def read_metrics(state: State, model: SemanticModel, has_grouping: bool, conditi
             # 'the max delay each month': one row per month, so 'the max' aggregates within each, picks none
             each = any(t.low in ("each", "every", "per") for t in state.tokens)
             aggs = _aggregations_before(state, mention, rank_as_agg=not has_grouping or not asks_which,
-                                        grouped=has_grouping and not each, names=model.shapes.get("aggregation_names", []))
+                                        grouped=has_grouping and not each, names=model.shapes.get("aggregation_names", []),
+                                        units=model.unit_words)
             if not aggs and on_average:
                 aggs = ["avg"]
                 for said in state.mentions:  # 'on average' said the aggregation: read
@@ -442,7 +443,7 @@ _ONE_ROW_WORDS = frozenset({"single", "individual"})
 
 
 def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grouped: bool = False,
-                         names: list[str] | None = None) -> list[str]:
+                         names: list[str] | None = None, units: Container[str] = ()) -> list[str]:
     """Aggregation words right before a measure: 'average', 'average and maximum', 'the total'."""
     aggs: list[str] = []
     j = mention.start
@@ -471,6 +472,9 @@ def _aggregations_before(state: State, mention: Mention, rank_as_agg: bool, grou
             continue
         if j > 1 and state.tokens[j - 1].low == "of" and {j - 1, j - 2} <= state.used_tokens and before is None:
             j -= 2  # 'total minutes of dep delay': the unit the answer is wanted in, read already
+            continue
+        if state.tokens[j - 1].low in units and j - 1 in state.used_tokens and before is None:
+            j -= 1  # 'avg minutes behind schedule': the unit, read already
             continue
         if before is not None and before.has("entity") and not before.has("dimension"):
             j = before.start  # 'average order total price', 'average flight delay': whose measure it is
