@@ -530,9 +530,9 @@ def _heads_of_the_measure(text: str, previous: StructuredIntent, model: Semantic
     if len(measures) != 1:
         return text
     own = model.dimension_by_name.get(measures.pop())
-    words = own.label.lower().split() if own is not None else []
-    if len(words) < 2:
+    if own is None or len(own.label.split()) < 2:
         return text
+    words, label = own.label.lower().split(), own.label.lower()
     head = words[-1]
     siblings = [d for d in model.dimensions if d.kind == "numeric" and d.label.lower().split()[-1:] == [head]]
     if len(siblings) < 2:
@@ -540,7 +540,7 @@ def _heads_of_the_measure(text: str, previous: StructuredIntent, model: Semantic
     qualifiers = {name.lower().split()[-2] for d in siblings for name in [d.label, *d.synonyms]
                   if len(name.split()) >= 2 and name.lower().split()[-1] in (head, head + "s")}
     said = re.compile(rf"(?<![\w'-])({'|'.join(map(re.escape, sorted(qualifiers)))})?(\s*){head}s?(?![\w'-])", re.I)
-    return said.sub(lambda m: m.group(0) if m.group(1) else f"{m.group(2)}{own.label.lower()}", text)
+    return said.sub(lambda m: m.group(0) if m.group(1) else f"{m.group(2)}{label}", text)
 
 
 def _change_of_the_sides(message: str, previous: StructuredIntent, model: SemanticModel) -> tuple[str, Edited | None]:
