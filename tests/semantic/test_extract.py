@@ -688,6 +688,15 @@ def test_codes_set_against_each_other_cue_each_other(ask):
     assert ask("us vs them").intent is None  # a code needs another of its kind across 'vs'
 
 
+def test_values_set_against_each_other_may_repeat_their_introducing_word(ask):
+    """'cancelled flights on ua vs on aa', 'of aa vs of dl': the word before the first value said again after
+    'vs' still sets the two values side by side."""
+    for question in ("cancelled flights on ua vs on aa", "avg dep delay of aa vs of dl", "avg dep delay, aa vs the dl"):
+        read = intent_of(ask, question)
+        assert read.dimensions == ["carrier"] and sorted(read.filters[0].values) == ["AA", "DL" if "dl" in question
+                                                                                       else "UA"], (question, read)
+
+
 def test_a_unit_before_its_measure_and_on_avg(ask):
     """'avg minutes behind schedule': the unit between the aggregation and the measure; 'on avg' as 'on average';
     'the min' stays the least, never minutes."""

@@ -250,12 +250,14 @@ _CONTRASTS = {("vs",), ("versus",), ("v",), ("compared", "to"), ("compared", "wi
 
 
 def _compared_dimensions(state: State, placed: list[tuple[Mention, str]], beside: list[str]) -> list[str]:
-    """'American vs Delta', 'compare JFK and LGA': each value is wanted on its own row, which sets them 'side by
-    side' (vocabulary shapes.side_by_side) as asked."""
+    """'American vs Delta', 'compare JFK and LGA', 'by check vs by card': each value is wanted on its own row,
+    which sets them 'side by side' (vocabulary shapes.side_by_side) as asked."""
     comparing = any(t.low in {"compare", "comparing", "comparison"} for t in state.tokens)
     compared: list[str] = []
     for (first, dim), (second, other) in zip(placed, placed[1:]):
         link = tuple(t.low for t in state.tokens[first.end:second.start])
+        if link[:-1] in _CONTRASTS and link[-1] in state.function_words:
+            link = link[:-1]  # 'by check vs by credit card': the second value's own introducing word
         if dim == other and (link in _CONTRASTS or (comparing and link in {("and",), ("with",)})):
             state.consume(*range(first.end, second.start))
             if dim not in compared:
@@ -290,15 +292,25 @@ _AGAINST = {"vs", "versus", "v"}
 
 def _set_against_its_like(state: State, mention: Mention, dimension: str) -> bool:
     """'aa vs dl vs ua': codes set against each other with 'vs' are values of the one dimension they share,
-    each the other's cue."""
+    each the other's cue; the words that introduce each may be said again after 'vs' ('by check vs by
+    credit card')."""
     def value_of(at: int | None) -> bool:
         other = mention_at(state, at) if at is not None and 0 <= at < len(state.tokens) else None
         return other is not None and any(e.dimension_value[0] == dimension for e in other.of("value"))
 
+    def against_at(at: int) -> bool:
+        return 0 <= at < len(state.tokens) and state.tokens[at].low in _AGAINST
+
+    def introduced(at: int) -> bool:
+        return 0 <= at < len(state.tokens) and state.tokens[at].low in state.function_words
+
     before = mention.start - 1
-    after = mention.end
-    return (before >= 1 and state.tokens[before].low in _AGAINST and value_of(before - 1)) or (
-        after + 1 < len(state.tokens) and state.tokens[after].low in _AGAINST and value_of(after + 1))
+    if introduced(before) and against_at(before - 1):
+        before -= 1  # 'cc vs by check': the word that introduces this value
+    other = mention.end + 1
+    if against_at(mention.end) and introduced(other):
+        other += 1  # 'check vs by credit card': the other value's own introducing word
+    return (against_at(before) and value_of(before - 1)) or (against_at(mention.end) and value_of(other))
 
 
 def _named_right_after(state: State, mention: Mention, dims: list[str]) -> Mention | None:
