@@ -80,3 +80,17 @@ def test_last_month_on_a_bare_model_counts_back_from_its_latest_date(shop_model,
     assert "last month (January 2024, the latest whole month in the data)" in compile_intent(intent, shop_model).reason
     running = extract_intent("revenue this month", shop_model, dated).intent
     assert running is not None and (running.time.start, running.time.end) == (date(2024, 2, 1), date(2024, 2, 29))
+
+
+def test_a_code_nothing_explains_is_the_word_it_begins(shop_model):
+    """Channel codes with no comment ('ONL', 'CAT'): 'online', 'catalogue' are the words they cut short; letters
+    taken from further inside a word ('STT' in 'state') fit too many words to be read so."""
+    coded = ValueIndex.build({"channel": ["CAT", "ONL", "STT"]}, {}, shop_model)
+
+    def filters(question):
+        extraction = extract_intent(question, shop_model, coded)
+        return extraction.intent.filters if extraction.intent is not None else None
+
+    assert [(f.field, f.values) for f in filters("revenue from online orders")] == [("channel", ["ONL"])]
+    assert [(f.field, f.values) for f in filters("revenue from catalogue orders")] == [("channel", ["CAT"])]
+    assert filters("revenue from orders in the state") is None  # asked back, never 'STT'

@@ -33,6 +33,19 @@ def test_a_relative_period_ends_with_the_period_of_the_latest_date(grain, count,
     assert (resolved.start, resolved.end) == (start, end)
 
 
+@pytest.mark.parametrize("grain, latest, start, end", [
+    ("year", date(2024, 12, 29), date(2024, 1, 1), date(2024, 12, 31)),  # two days short: that year is seen through
+    ("year", date(2024, 12, 20), date(2023, 1, 1), date(2023, 12, 31)),  # December still running
+    ("month", date(2024, 5, 28), date(2024, 5, 1), date(2024, 5, 31)),  # read on the 28th
+    ("month", date(2024, 5, 27), date(2024, 4, 1), date(2024, 4, 30)),
+])
+def test_last_period_is_the_latest_one_the_data_has_seen_through(grain, latest, start, end):
+    """'last year', 'last month': data ending a few days before a period's end has seen it through."""
+    period = TimeFilter(relative=RelativePeriod(words=f"last {grain}", grain=grain))
+    resolved = resolve_relative(period, latest)
+    assert (resolved.start, resolved.end) == (start, end)
+
+
 @pytest.fixture()
 def ask_as_of(model, values):
     """Ask with the data's latest date fixed: what 'last month' means follows the data, not the clock."""

@@ -161,6 +161,9 @@ def _relative(state: State, model: SemanticModel, found: Dates) -> None:
 
 
 _WHOLE_PERIODS = {"month": 1, "quarter": 3, "year": 12}  # months in each
+# Data that stops a few days short of a period's end (read on the 28th, loaded a day or two behind) has
+# still seen that period through: 'last year' in data ending on 29 December is that year.
+_LOAD_LAG_DAYS = 3
 
 
 def _period_end(day: date, months: int) -> date:
@@ -173,7 +176,7 @@ def resolve_relative(time: TimeFilter, latest: date) -> TimeFilter:
     period = time.relative
     assert period is not None
     n = period.count
-    if period.whole and latest != _period_end(latest, _WHOLE_PERIODS[period.grain]):
+    if period.whole and (_period_end(latest, _WHOLE_PERIODS[period.grain]) - latest).days > _LOAD_LAG_DAYS:
         # 'last year' when the data ends on 30 June 2025: 2024, the latest whole year, not half of 2025
         first = date(latest.year, (latest.month - 1) // _WHOLE_PERIODS[period.grain] * _WHOLE_PERIODS[period.grain] + 1, 1)
         latest = first - timedelta(days=1)

@@ -101,6 +101,19 @@ def _known_word(word: str) -> bool:
     return is_english(word) or any(word not in forms for pos, forms in lemmas(word).items() if pos in ("ADJ", "VERB"))
 
 
+def _unexplained_codes(values: ValueIndex) -> dict[str, set[tuple[str, str]]]:
+    """Code values of three letters or more ('EST', 'DECL') that no label or comment spells out, by first letter."""
+    explained = {(p.dimension, p.value) for p in values.phrases if not p.case_sensitive and p.words != (p.value.lower(),)}
+    codes: dict[str, set[tuple[str, str]]] = {}
+    for p in values.phrases:
+        code = p.value
+        if p.case_sensitive and p.words == (code,) and code.isalpha() and code.isupper() and len(code) >= 3 \
+                and (p.dimension, code) not in explained:
+            codes.setdefault(code[0].lower(), set()).add((p.dimension, code))
+    return codes
+
+
+
 class Lexicon:
     def __init__(self, model: SemanticModel, values: ValueIndex):
         self.entries: dict[str, list[Entry]] = {}
@@ -176,6 +189,7 @@ class Lexicon:
             self._add(phrase(text), "context", None)
         for item in values.phrases:
             self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
+        self._codes = _unexplained_codes(values)
         # One-word names by their stem, for words derived from them ('doctorate' for a value Doctor,
         # 'performers' for a performance rating): read only where nothing else reads the word.
         self._one_words: list[str] | None = None  # one-word phrases, for misspellings (on first use)
@@ -223,7 +237,8 @@ class Lexicon:
                 mentions.append(mention)
         named = {m.start for m in mentions if any(e.kind == "entity" and not e.related for e in m.entries)}
         mentions += [m for i, token in enumerate(tokens) if i not in taken
-                     for m in [self._by_stem(token, i) or self._by_spelling(token, i)] if m is not None
+                     for m in [self._by_stem(token, i) or self._by_spelling(token, i) or self._by_code(token, i)]
+                     if m is not None
                      and not (m.entries[0].related and i + 1 in named)]  # 'insurance claims': the claims' kind
         return sorted(mentions, key=lambda m: m.start)
 
@@ -292,6 +307,20 @@ class Lexicon:
             return None
         entries = [e for e in self.entries[keys[0]] if len(e.words) == 1 and not e.case_sensitive]
         return Mention(i, i + 1, entries) if entries else None
+
+    def _by_code(self, token: Token, i: int) -> Mention | None:
+        """An English word no phrase reads ('estimated', 'referrals', 'social'), read as the one code value
+        nothing explains that the word begins with ('EST', 'REF', 'SOC'): a word cut short. Letters taken
+        from further in ('STT' in 'state') fit too many words to be read without a comment."""
+        word = token.low
+        if not word.isalpha() or word in self._fillers or not lemmas(word):
+            return None
+        found = {code for code in self._codes.get(word[0], ()) if len(word) > len(code[1])
+                 and word.startswith(code[1].lower())}
+        if len(found) != 1:
+            return None
+        (dimension, value), = found
+        return Mention(i, i + 1, [Entry((word,), "value", (dimension, value))])
 
     def _by_stem(self, token: Token, i: int) -> Mention | None:
         """A word no phrase reads, placed by its stem when that names one element only."""
