@@ -504,6 +504,8 @@ def test_a_percent_sign_after_a_flag_asks_its_share(ask):
 @pytest.mark.parametrize("question, dimension", [
     ("which airport had the most departures in january", "origin"),
     ("which airport had the most arrivals in january", "dest"),
+    ("avg dep delay by airport", "origin"),  # a short form tells as its word does
+    ("avg arr delay per airport", "dest"),
 ])
 def test_an_ambiguous_grouping_is_told_by_the_other_words(ask, question, dimension):
     assert intent_of(ask, question).dimensions == [dimension]

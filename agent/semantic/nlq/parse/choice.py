@@ -16,7 +16,7 @@ from agent.semantic.nlq.parse.measures import choose_metrics, metrics_for, reach
 from agent.semantic.nlq.parse.lexicon import Mention
 from agent.semantic.nlq.parse.state import Ambiguity, GroupKey, State, mention_text, plural
 from agent.semantic.compile.sqlgen import ways_to_reach
-from agent.text.phrases import phrase
+from agent.text.phrases import ABBREVIATIONS, phrase
 from agent.text.words import lemmas
 from agent.text.words import noun_forms
 
@@ -107,8 +107,10 @@ def _told_by_other_words(key: GroupKey, said: Mention | None, state: State, mode
     if not isinstance(key, tuple) or said is None:
         return key
     own = {t.low for t in state.tokens[said.start:said.end]}
+    # a short form said is its word ('avg dep delay by airport': the departure's)
     elsewhere = {form for i, t in enumerate(state.tokens) if not said.start <= i < said.end and t.low.isalpha()
-                 and t.low not in state.function_words for form in noun_forms(t.low)}
+                 and t.low not in state.function_words
+                 for word in (t.low, *ABBREVIATIONS.get(t.low, "").split()) for form in noun_forms(word)}
     told = []
     for name in key:
         dim = model.dimension_by_name[name]
