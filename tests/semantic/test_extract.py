@@ -690,6 +690,15 @@ def test_codes_set_against_each_other_cue_each_other(ask):
     assert ask("us vs them").intent is None  # a code needs another of its kind across 'vs'
 
 
+def test_a_makers_name_written_out_with_what_it_makes_is_one_maker(ask):
+    """'MCDONNELL DOUGLAS AIRCRAFT CO' of the planes' maker: 'aircraft' is what the planes are, left out as 'Co'
+    is, so 'mcdonnell douglas' means all three spellings; 'portland' (Intl or Intl Jetport) is still asked."""
+    read = intent_of(ask, "how many flights were on mcdonnell douglas planes")
+    assert sorted(read.filters[0].values) == ["MCDONNELL DOUGLAS", "MCDONNELL DOUGLAS AIRCRAFT CO",
+                                              "MCDONNELL DOUGLAS CORPORATION"], read
+    assert ask("how many flights to portland").ambiguous
+
+
 def test_values_set_against_each_other_may_repeat_their_introducing_word(ask):
     """'cancelled flights on ua vs on aa', 'of aa vs of dl': the word before the first value said again after
     'vs' still sets the two values side by side."""

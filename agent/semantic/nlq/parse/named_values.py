@@ -173,7 +173,11 @@ def _different_things(values: ValueIndex, model: SemanticModel, dimension: str, 
     names = [values.labels.get(dimension, {}).get(v) or v for v in said]
     if len({spelling_key(v, model.short_forms) for v in said}) == 1:
         return []  # 'Bluewater Analytics' and 'Blue Water Analytics': one thing typed two ways
-    return names if len({base_name(n, suffixes) for n in names}) > 1 else []
+    # a word for what the column's rows are ('MCDONNELL DOUGLAS AIRCRAFT CO' of the planes' maker) is left out as
+    # a company's 'Co' is: it says what the maker makes, not which maker
+    rows_words = {form for s in model.dimension_by_name[dimension].sources if s.table in model.table_by_name
+                  for text in model.table_by_name[s.table].entity_words for form in noun_forms(text)}
+    return names if len({base_name(n, suffixes | rows_words) for n in names}) > 1 else []
 
 
 def _namesakes(values: ValueIndex, model: SemanticModel, dimension: str, said: list[str]) -> list[str]:
