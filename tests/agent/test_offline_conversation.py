@@ -132,6 +132,13 @@ async def test_the_second_one_of_a_ranking(offline_assistant, session):
     assert [row[0] for row in second.rows] == ["Alaska Airlines Inc."]
 
 
+async def test_a_row_named_first_then_asked_about(offline_assistant, session):
+    """'the 2nd one, who flies there': the row, then a question of its own about it."""
+    await ask(offline_assistant, session, "biggest destinations from nyc? top 5 by # of flights")
+    carriers = await ask(offline_assistant, session, "the 2nd one, who flies there")
+    assert "ATL" in carriers.text and ["DL", 10571] in [row[:2] for row in carriers.rows], carriers.text
+
+
 async def test_a_place_in_a_list_too_long_to_keep_is_said_not_all_of_it(offline_assistant, session):
     await ask(offline_assistant, session, "top 5 routes by number of flights")
     second = await ask(offline_assistant, session, "whats the 2nd busiest")

@@ -591,6 +591,8 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         cues.row, cues.things, cues.text = None, False, cues.text.replace("{things}", "").strip()
     if cues.row is not None:  # 'the 2nd one': one row of the ranking, which has done its work
         previous = previous.model_copy(update={"limit": None, "order_by": []})
+        # 'the 2nd one, who flies there': the row is named first, then asked about in a question of its own
+        cues.text = re.sub(r"^\{things\}\s+(?=(?:who|which|what|how|where|when)\b)", "", cues.text, flags=re.I)
     if pointed_at is not None:
         # the one row's value stands for the thing; the ranking that chose it has done its work, and the
         # word naming the thing ('airport') is no new grouping or question
