@@ -21,6 +21,7 @@ from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.edit_request import IntentEdit
 from agent.semantic.nlq.extract import Extraction
+from agent.semantic.nlq.read_compile import latest_wins
 from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
@@ -113,7 +114,7 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     extraction = extractions[0]  # the turn's shared reading: read here, never changed
     intent = extraction.intent
     if len(extractions) > 1 and intent is not None:
-        intent = steps.latest_wins(intent, extractions[1].intent)
+        intent = latest_wins(intent, extractions[1].intent)
     unknown = [f"'{u.text}'" + _as_what(ctx, u.dimension)
                + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
                for u in extraction.unknown_values]

@@ -55,7 +55,8 @@ from agent.tools.semantic import (
     router_reading,
     semantic_prompt,
 )
-from agent.tools.thread import answer_keys, read_in_thread
+from agent.semantic.nlq.answer_keys import answer_keys
+from agent.tools.thread import read_in_thread
 
 log = logging.getLogger(__name__)
 
