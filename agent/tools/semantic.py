@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
@@ -90,7 +90,24 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
             _keep(_STEPPED, (ctx.semantic, ctx.values), as_stepped[0], dialect, as_stepped[1])
         return extractions
 
-    return await ctx.readings.once((steps.read_and_compile.__name__, tuple(questions)), read)
+    return await read_once(ctx, (steps.read_and_compile.__name__, tuple(questions)), read)
+
+
+async def read_once(ctx: AgentContext, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+    """`read()`'s result for `key` in this run (`AgentContext.readings`), made on first ask: what the reader
+    made of this turn's messages, by what it was given, is passed on (the router's check, discovery, the
+    SQL), never read again. Callers treat a reading as read-only. A failed read is not kept (the next ask
+    reads)."""
+    made: dict[Hashable, asyncio.Task[T]] = ctx.readings
+    task = made.get(key)
+    if task is None:
+        task = made[key] = asyncio.ensure_future(read())
+    try:
+        return await asyncio.shield(task)
+    except BaseException:
+        if task.done() and (task.cancelled() or task.exception() is not None):
+            made.pop(key, None)
+        raise
 
 
 async def read_in_worker(ctx: AgentContext, step: Callable[..., T], *args: Any) -> T:

@@ -31,7 +31,7 @@ from agent.semantic.model.values import ValueIndex
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.reading import describe
 from agent.tools.results import latest_output
-from agent.tools.semantic import read_in_worker, read_question
+from agent.tools.semantic import read_in_worker, read_once, read_question
 from agent.text.phrases import phrase
 from agent.text.words import plural_phrase
 from agent.tools.spec import EXECUTE
@@ -381,7 +381,7 @@ async def read_in_thread(ctx: AgentContext, calls: ToolCallInfo, question: str, 
         return await read_in_worker(ctx, steps.read_edit, previous, message)
 
     # read once per turn (discovery and the SQL both ask); each caller gets its own copy to change
-    follow = copy.deepcopy(await ctx.readings.once((steps.read_edit.__name__, previous.model_dump_json(), message), read))
+    follow = copy.deepcopy(await read_once(ctx, (steps.read_edit.__name__, previous.model_dump_json(), message), read))
     if follow.fresh:  # a question of its own: no stale filters, read as the thread's words made it
         # ('per type' after planes by aircraft type reads 'per aircraft type')
         return InThread(latest, intent=follow.extraction.intent) if follow.extraction is not None \
