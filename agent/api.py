@@ -52,7 +52,7 @@ if TYPE_CHECKING:
     from agent.context import AgentContext
     from agent.session.reads import ReadOnce
     from agent.learning.words import WordLearning
-    from agent.supervisor.state import CommonAgentState
+    from agent.tools.state import CommonAgentState
 
 __all__ = [
     "DEFAULT_DIALECT",
@@ -362,7 +362,7 @@ class Assistant:
         return await self._save_verified(await self._sessions.read(session_id), context)
 
     async def _save_verified(self, session: Session, context: ChatContext) -> AgentReply:
-        from agent.state import calls_of
+        from agent.tools.state import calls_of
         from agent.tools.results import latest_output
 
         session_id = session.id
@@ -533,7 +533,7 @@ class Assistant:
         """The graph input of a new question in `session` (as read when the turn began)."""
         from langchain_core.messages import HumanMessage
 
-        from agent.state import empty_tool_call_info
+        from agent.tools.state import empty_tool_call_info
 
         session_id = session.id
         limit = self.settings.max_execute_second

@@ -25,7 +25,7 @@ from agent.supervisor.calls import (
     run_context,
 )
 from agent.supervisor.human import confirmation_question
-from agent.state import CommonAgentState
+from agent.tools.state import CommonAgentState
 from agent.tools.registry import EXECUTE, STEP_LABELS, TERMINAL_TOOLS, WORKING, ToolName
 from agent.tools.chain import ToolOutcome, tool_outcome
 from agent.tools.spec import new_tool_call_id

@@ -25,7 +25,7 @@ from agent.semantic.nlq.read_compile import latest_wins
 from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
-from agent.state import ToolCallInfo
+from agent.tools.state import ToolCallInfo
 
 T = TypeVar("T")
 

@@ -20,7 +20,7 @@ from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.compile.intent import StructuredIntent, base_table
 from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
-from agent.state import ToolCallInfo
+from agent.tools.state import ToolCallInfo
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
