@@ -45,7 +45,6 @@ from agent.tools.spec import COMMON_AGENT, AgentName
 if TYPE_CHECKING:
     from langchain_core.language_models.chat_models import BaseChatModel
     from langchain_core.messages import AnyMessage, ToolMessage
-    from langchain_core.runnables import RunnableConfig
     from langgraph.checkpoint.base import BaseCheckpointSaver
     from langgraph.types import Durability
 
@@ -53,7 +52,7 @@ if TYPE_CHECKING:
     from agent.context import AgentContext
     from agent.session.reads import ReadOnce
     from agent.learning.words import WordLearning
-    from agent.supervisor.state import CommonAgentState
+    from agent.tools.state import CommonAgentState
 
 __all__ = [
     "DEFAULT_DIALECT",
@@ -363,7 +362,7 @@ class Assistant:
         return await self._save_verified(await self._sessions.read(session_id), context)
 
     async def _save_verified(self, session: Session, context: ChatContext) -> AgentReply:
-        from agent.state import calls_of
+        from agent.tools.state import calls_of
         from agent.tools.results import latest_output
 
         session_id = session.id
@@ -534,7 +533,7 @@ class Assistant:
         """The graph input of a new question in `session` (as read when the turn began)."""
         from langchain_core.messages import HumanMessage
 
-        from agent.state import empty_tool_call_info
+        from agent.tools.state import empty_tool_call_info
 
         session_id = session.id
         limit = self.settings.max_execute_second
@@ -580,16 +579,13 @@ class Assistant:
         """Progress, then the reply; the session as the run left it is appended to `ended` when given.
         The reply is made from what the run streamed (its last values, its interrupt), so the checkpoint
         it wrote is not read back."""
-        from agent.llm.usage import LLMCallCounter
+        from agent.supervisor.run import RunEnd, stream
 
         request_id = context.request_id or uuid.uuid4().hex[:12]
-        counter = LLMCallCounter()
         session_id = session.id
-        config: RunnableConfig = {**session.config, "callbacks": [counter, *self._tracers]}
         limit = self.settings.max_execute_second
         failure: AgentReply | None = None
-        values: dict[str, Any] = {}
-        interrupts: tuple[Any, ...] = ()
+        run: list[RunEnd] = []  # how the run ended, once it started (`agent.supervisor.run`)
         try:
             # Scoping reads the warehouse's tables, so a warehouse that is down is answered like any failure.
             who = context.model_copy(update={"request_id": request_id})
@@ -597,16 +593,9 @@ class Assistant:
             # the store is Redis or a file: read off the event loop (a Redis that hangs waits its timeout there)
             run_context = await asyncio.to_thread(self._with_learned_words, run_context, who)
             async with asyncio.timeout(limit):
-                async for mode, chunk in self.graph.astream(
-                    graph_input, config, context=run_context, stream_mode=["custom", "updates", "values"],
-                    durability=self._durability,
-                ):
-                    if mode == "values" and isinstance(chunk, dict):
-                        values = chunk
-                    elif mode == "updates" and isinstance(chunk, dict) and "__interrupt__" in chunk:
-                        interrupts = tuple(chunk["__interrupt__"])
-                    elif mode == "custom" and isinstance(chunk, dict) and "label" in chunk:
-                        yield Progress(**chunk)
+                async for progress in stream(self.graph, graph_input, session.config, run_context,
+                                             durability=self._durability, ended=run, callbacks=self._tracers):
+                    yield progress
         except TimeoutError:
             log.warning("run passed its deadline (request %s, session %s)", request_id, session_id)
             failure = AgentReply(
@@ -624,18 +613,19 @@ class Assistant:
                 error="Something went wrong on my side. Please try again.",
                 error_code="internal",
             )
+        end = run[0] if run else RunEnd()
         if failure is not None:
-            failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, counter.count, counter.tokens
+            failure.request_id, failure.llm_calls, failure.llm_tokens = request_id, end.calls.count, end.calls.tokens
             yield failure
             return
         # A run that streamed no state (no step ran) left the checkpoint as it was: read it rather than
         # take an empty session for what the run left.
-        session = (sessions.after_run(session_id, values, interrupts, time.time()) if values
+        session = (sessions.after_run(session_id, end.values, end.interrupts, time.time()) if end.values
                    else await self._sessions.read(session_id))
         if ended is not None:
             ended.append(session)
         reply = _final_reply(session, request_id)
-        reply.llm_calls, reply.llm_tokens = counter.count, counter.tokens
+        reply.llm_calls, reply.llm_tokens = end.calls.count, end.calls.tokens
         yield reply
 
     def _with_learned_words(self, run_context: AgentContext, who: ChatContext) -> AgentContext:

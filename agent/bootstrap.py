@@ -73,7 +73,7 @@ class Groundwork:
         # imports them once it is built, after /readyz has said 200).
         from agent.semantic.compile.reading import describe
         from agent.semantic.nlq.extract import extract_intent
-        from agent.tools.run_reader import DATA_INTENT_CONFIDENCE
+        from agent.llm.reader import DATA_INTENT_CONFIDENCE
 
         extraction = extract_intent(message, self.semantic, self.values)
         if (extraction.intent is None or extraction.unsupported or extraction.unknown_values
@@ -214,7 +214,7 @@ def build_context(
     from agent.context import AgentContext
     from agent.llm import build_chat_model
     from agent.tools import steps
-    from agent.tools.run_reader import RunReader
+    from agent.llm.reader import RunReader
 
     groundwork = groundwork or build_groundwork(settings, warehouse)
     warehouse = groundwork.warehouse

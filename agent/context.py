@@ -10,9 +10,9 @@ serialised), while a warehouse connection or a chat model must never be.
 from __future__ import annotations
 
 import asyncio
-from collections.abc import Awaitable, Callable, Hashable
+from collections.abc import Hashable
 from dataclasses import dataclass, field
-from typing import TYPE_CHECKING, Any, Protocol, TypeVar, runtime_checkable
+from typing import TYPE_CHECKING, Any, Protocol, runtime_checkable
 
 from pydantic import BaseModel, Field, GetCoreSchemaHandler
 from pydantic_core import core_schema
@@ -29,8 +29,6 @@ if TYPE_CHECKING:  # annotations only: the public API imports ChatContext and mu
     from agent.settings import Settings
     from agent.warehouse import Warehouse
 
-
-T = TypeVar("T")
 
 # What a person is told when their request reached the data with no run's context to scope it by.
 NO_RUN_CONTEXT = "I lost track of who is asking, so I stopped. Please ask again."
@@ -84,33 +82,6 @@ class OutsideARun:
         raise self._refuse()
 
 
-class Readings:
-    """What the reader made of this turn's messages, by what it was given: a question is read once per
-    turn and that reading passed on (the router's check, discovery, the SQL), never read again.
-
-    One per run (each `AgentContext` makes its own, and `Governance.context_for` makes one per run): a
-    reading is the person's view's, and the next turn reads afresh. Callers treat a reading as read-only.
-    """
-
-    def __init__(self) -> None:
-        self._made: dict[Hashable, asyncio.Task[Any]] = {}
-        self.reads = 0  # readings made (not reused) in this run, for tests and benches
-
-    async def once(self, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
-        """`read()`'s result for `key`, made on first ask; a failed read is not kept (the next ask reads)."""
-        task = self._made.get(key)
-        if task is None:
-            self.reads += 1
-            task = asyncio.ensure_future(read())
-            self._made[key] = task
-        try:
-            return await asyncio.shield(task)
-        except BaseException:
-            if task.done() and (task.cancelled() or task.exception() is not None):
-                self._made.pop(key, None)
-            raise
-
-
 class ChatContext(BaseModel):
     """Who is asking and where; the agent uses it for access, tone and logs, never for Slack calls."""
 
@@ -134,9 +105,11 @@ class AgentContext:
     model: BaseChatModel
     cpu: CpuPool  # where CPU-heavy SQL steps run, each under a budget
     governance: Any = None  # agent.policy.scope.Governance: the access policy and the audit trail
-    # This run's readings of its messages: every context made starts with none of its own (a copy too,
-    # which `dataclasses.replace` makes afresh), so no run reads another's.
-    readings: Readings = field(default_factory=Readings, init=False)
+    # This run's readings of its messages, by what the reader was given (`agent.tools.semantic.read_once`:
+    # a question is read once per turn and that reading passed on, never read again). Every context made
+    # starts with none of its own (a copy too, which `dataclasses.replace` makes afresh), so no run reads
+    # another's: a reading is the person's view's, and the next turn reads afresh.
+    readings: dict[Hashable, asyncio.Task[Any]] = field(default_factory=dict, init=False)
     # Extra per-run knobs (tests and benches flip them without rebuilding the context).
     options: dict[str, Any] = field(default_factory=dict)
     # One run's context (`Governance.context_for` makes it), not the agent's unscoped one: a model
@@ -159,10 +132,6 @@ class AgentContext:
         every call only to learn the field names. It is checked by type and dumped as nothing: walking
         (or, typed wrongly, repr-ing for a warning) connections, models and catalogs costs ~20 ms a call."""
         return core_schema.is_instance_schema(cls, serialization=core_schema.plain_serializer_function_ser_schema(_nothing))
-
-    @property
-    def confirm_before_run(self) -> bool:
-        return bool(self.options.get("confirm_before_run", self.settings.confirm_before_run))
 
 
 def _nothing(_: AgentContext) -> None:

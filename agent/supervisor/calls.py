@@ -17,7 +17,7 @@ from langgraph.runtime import Runtime
 from agent.context import NO_RUN_CONTEXT, AgentContext
 from agent.errors import AssistantError, NoRunContextError
 from agent.llm import describe_llm_failure
-from agent.state import CommonAgentState, ToolCallInfo, calls_of, empty_tool_call_info
+from agent.tools.state import CommonAgentState, ToolCallInfo, calls_of, empty_tool_call_info
 from agent.tools.registry import ToolName
 
 

@@ -25,7 +25,7 @@ from agent.supervisor.calls import (
     run_context,
 )
 from agent.supervisor.human import confirmation_question
-from agent.state import CommonAgentState
+from agent.tools.state import CommonAgentState
 from agent.tools.registry import EXECUTE, STEP_LABELS, TERMINAL_TOOLS, WORKING, ToolName
 from agent.tools.chain import ToolOutcome, tool_outcome
 from agent.tools.spec import new_tool_call_id
@@ -99,9 +99,15 @@ def ask_human_pauses(turn: Turn) -> Goto | None:
     return Command(goto="human_node", update={"ask_human": question})
 
 
+def confirms_before_run(context: AgentContext) -> bool:
+    """Whether a query waits for the person's Run: the settings' `confirm_before_run`, unless this run's
+    options say otherwise (tests and benches flip it without rebuilding the context)."""
+    return bool(context.options.get("confirm_before_run", context.settings.confirm_before_run))
+
+
 def running_sql_needs_confirmation(turn: Turn) -> Goto | None:
     call = turn.call
-    if call is None or call["name"] != EXECUTE or not turn.context.confirm_before_run:
+    if call is None or call["name"] != EXECUTE or not confirms_before_run(turn.context):
         return None
     if call["id"] in (turn.state.get("confirmed_tool_calls") or []):
         return None

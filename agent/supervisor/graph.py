@@ -35,7 +35,7 @@ from agent.supervisor.human import human_node
 from agent.supervisor.prompt import router_system_prompt
 from agent.supervisor.reply import build_reply
 from agent.tools.thread import previous_reading, reading_json
-from agent.state import CommonAgentState, calls_of
+from agent.tools.state import CommonAgentState, calls_of
 from agent.tools.registry import ALL_TOOLS, DIRECT_AGENTS, DIRECT_SPECS, EXECUTABLE_TOOLS
 from agent.tools.sql_tools import reading_guide
 from agent.tools.spec import DirectRequest, tool_call

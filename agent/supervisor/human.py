@@ -16,7 +16,7 @@ from agent.errors import AssistantError
 from agent.context import AgentContext
 from agent.sql.parse import clean_sql_text
 from agent.supervisor.calls import call_by_id, pending_call_message, rewritten_question, run_context
-from agent.state import CommonAgentState, calls_of
+from agent.tools.state import CommonAgentState, calls_of
 from agent.tools.registry import EXECUTE, ToolName
 from agent.tools.spec import tool_call
 from agent.tools.checking import checked_sql

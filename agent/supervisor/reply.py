@@ -16,7 +16,7 @@ from agent.learning.offer import LearnOffer
 from agent.tools.spec import COMMON_AGENT
 
 if TYPE_CHECKING:
-    from agent.state import CommonAgentState
+    from agent.tools.state import CommonAgentState
 
 
 class Progress(BaseModel):
@@ -95,7 +95,7 @@ def build_reply(state: CommonAgentState) -> dict[str, Any]:
     # Imported here: the reply types above are the public API's, which imports no LangGraph or tools.
     from langchain_core.messages import AIMessage, ToolMessage
 
-    from agent.state import calls_of
+    from agent.tools.state import calls_of
     from agent.tools.registry import AGENT_NAME_BY_TOOL
     from agent.tools.results import parse_result
 

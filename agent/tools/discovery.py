@@ -10,7 +10,7 @@ from agent.tools.run import ToolRun
 from agent.catalog.models import TableMatch
 from agent.tools.results import tool_result
 from agent.context import AgentContext
-from agent.state import calls_of
+from agent.tools.state import calls_of
 from agent.tools.nearest import nearest_readings
 from agent.tools.semantic import (
     SemanticParse,

@@ -16,7 +16,7 @@ from agent.context import AgentContext
 from agent.marks import FOLLOW_UP_MARK
 from agent.semantic.nlq.extract import Extraction
 from agent.semantic.model.runtime import SemanticModel
-from agent.tools.semantic import compile_checked, read_in_worker, read_question
+from agent.tools.semantic import compile_checked, read_in_worker, read_once, read_question
 
 MAX_READINGS = 3  # buttons a person compares at a glance
 MAX_TRIES = 8  # variants read (one worker trip reads them all)
@@ -37,7 +37,7 @@ async def nearest_readings(ctx: AgentContext, question: str) -> list[str]:
     async def read() -> list[Extraction]:
         return await read_in_worker(ctx, steps.read_questions, tries)
 
-    readings = await ctx.readings.once((steps.read_questions.__name__, tuple(tries)), read)
+    readings = await read_once(ctx, (steps.read_questions.__name__, tuple(tries)), read)
     found: list[str] = []
     for variant, reading in zip(tries, readings):
         if reading.intent is None or reading.unknown_values or reading.ambiguous or reading.ignored_words:

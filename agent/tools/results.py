@@ -3,7 +3,7 @@
 Every result names `final_intent` so dispatch can tell whether the person's goal is reached.
 `error` marks an expected failure (a sentence for a person); `ask_human` asks them something.
 Earlier results are looked up in the session's ledger (`ToolCallInfo`), which a step reads from the
-state once (`agent.state.calls_of`) and hands to every look-up it makes.
+state once (`agent.tools.state.calls_of`) and hands to every look-up it makes.
 """
 
 from __future__ import annotations
@@ -12,7 +12,7 @@ import json
 from typing import Any
 
 from agent.errors import AssistantError
-from agent.state import ToolCallInfo
+from agent.tools.state import ToolCallInfo
 
 MAX_LINK_HOPS = 8
 

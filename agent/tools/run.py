@@ -11,7 +11,7 @@ from pydantic_core import core_schema
 from agent.context import AgentContext
 
 if TYPE_CHECKING:
-    from agent.state import CommonAgentState
+    from agent.tools.state import CommonAgentState
 
     ToolRun = ToolRuntime[AgentContext, CommonAgentState]
 else:

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import asyncio
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Awaitable, Callable, Hashable
 from typing import Any, TypeVar
 
 from pydantic import BaseModel, Field
@@ -21,10 +21,11 @@ from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
 from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.edit_request import IntentEdit
 from agent.semantic.nlq.extract import Extraction
+from agent.semantic.nlq.read_compile import latest_wins
 from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.dates import with_latest_dates
-from agent.state import ToolCallInfo
+from agent.tools.state import ToolCallInfo
 
 T = TypeVar("T")
 
@@ -89,7 +90,24 @@ async def read_question(ctx: AgentContext, question: str) -> list[Extraction]:
             _keep(_STEPPED, (ctx.semantic, ctx.values), as_stepped[0], dialect, as_stepped[1])
         return extractions
 
-    return await ctx.readings.once((steps.read_and_compile.__name__, tuple(questions)), read)
+    return await read_once(ctx, (steps.read_and_compile.__name__, tuple(questions)), read)
+
+
+async def read_once(ctx: AgentContext, key: Hashable, read: Callable[[], Awaitable[T]]) -> T:
+    """`read()`'s result for `key` in this run (`AgentContext.readings`), made on first ask: what the reader
+    made of this turn's messages, by what it was given, is passed on (the router's check, discovery, the
+    SQL), never read again. Callers treat a reading as read-only. A failed read is not kept (the next ask
+    reads)."""
+    made: dict[Hashable, asyncio.Task[T]] = ctx.readings
+    task = made.get(key)
+    if task is None:
+        task = made[key] = asyncio.ensure_future(read())
+    try:
+        return await asyncio.shield(task)
+    except BaseException:
+        if task.done() and (task.cancelled() or task.exception() is not None):
+            made.pop(key, None)
+        raise
 
 
 async def read_in_worker(ctx: AgentContext, step: Callable[..., T], *args: Any) -> T:
@@ -113,7 +131,7 @@ def _as_parse(ctx: AgentContext, extractions: list[Extraction]) -> SemanticParse
     extraction = extractions[0]  # the turn's shared reading: read here, never changed
     intent = extraction.intent
     if len(extractions) > 1 and intent is not None:
-        intent = steps.latest_wins(intent, extractions[1].intent)
+        intent = latest_wins(intent, extractions[1].intent)
     unknown = [f"'{u.text}'" + _as_what(ctx, u.dimension)
                + (f" (closest: {', '.join(u.suggestions)})" if u.suggestions else "")
                for u in extraction.unknown_values]

@@ -22,7 +22,7 @@ from agent.chatbi.facts import Scope
 from agent.chatbi.meaning import ColumnMeaning, describe_columns
 from agent.chatbi.write_up import Shape, WriteUp
 from agent.sql.checked import SqlInput
-from agent.state import calls_of
+from agent.tools.state import calls_of
 from agent.errors import AssistantError, SqlError, UnsafeSqlError
 from agent.context import AgentContext
 from agent.policy import check_readable
@@ -55,7 +55,8 @@ from agent.tools.semantic import (
     router_reading,
     semantic_prompt,
 )
-from agent.tools.thread import answer_keys, read_in_thread
+from agent.semantic.nlq.answer_keys import answer_keys
+from agent.tools.thread import read_in_thread
 
 log = logging.getLogger(__name__)
 

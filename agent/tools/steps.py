@@ -24,13 +24,11 @@ from agent.chatbi.meaning import ColumnMeaning
 from agent.chatbi.write_up import Shape, WriteUp, analysed, write_up
 from agent.errors import AssistantError, SqlError
 from agent.policy.access import Access, AccessDenied
-from agent.semantic.compile.compiler import CompiledQuery, IntentError, compile_intent
 from agent.semantic.nlq.extract import Extraction, extract_intent
 from agent.semantic.nlq.follow_up import FollowUp, read_follow_up
 from agent.semantic.compile.intent import StructuredIntent
-from agent.semantic.model.runtime import SemanticModel
-from agent.semantic.nlq.parse.dates import with_latest_dates
-from agent.semantic.model.values import ValueIndex
+from agent.semantic.nlq.read_compile import Compiled
+from agent.semantic.nlq.read_compile import read_and_compile as read_questions_and_compile
 from agent.sql.explain import Explanation, explain_sql
 from agent.sql.fix import FixResult, fix_sql
 from agent.sql.checked import CheckedQuery, SqlInput, sql_text
@@ -133,53 +131,12 @@ def read_questions(semantic: Path, questions: Sequence[str]) -> list[Extraction]
     return [extract_intent(question, model, values) for question in questions]
 
 
-def read_and_compile(
-    semantic: Path, questions: Sequence[str], dialect: str
-) -> tuple[list[Extraction], list[tuple[str, CompiledQuery]], tuple[str, CompiledQuery] | None]:
-    """`read_questions`, and the SQL of the reading they make (the whole question's, a follow-up's
-    latest message winning) compiled here too, for `dialect`: each compile checks every definition
-    of the model (several ms a new question), work that would otherwise hold the event loop. The
-    compiled queries come back by the intent they compile (as JSON), for the caller's cache; and the
-    reading's JSON with the query the SQL step makes of it (its relative period dated here), so the
-    step neither dates nor compiles it again."""
+def read_and_compile(semantic: Path, questions: Sequence[str], dialect: str) -> Compiled:
+    """`read_questions`, and the SQL of the reading they make compiled here too, for `dialect`
+    (`agent.semantic.nlq.read_compile`): each compile checks every definition of the model (several ms
+    a new question), work that would otherwise hold the event loop."""
     model, values = shared(semantic)
-    extractions = [extract_intent(question, model, values) for question in questions]
-    intent = extractions[0].intent
-    if intent is not None and len(extractions) > 1:
-        intent = latest_wins(intent, extractions[1].intent)
-    if intent is None:
-        return extractions, [], None
-    return extractions, *_compiled(intent, model, values, dialect)
-
-
-def _compiled(
-    intent: StructuredIntent, model: SemanticModel, values: ValueIndex, dialect: str
-) -> tuple[list[tuple[str, CompiledQuery]], tuple[str, CompiledQuery] | None]:
-    """The intent compiled as it is, and as the SQL step compiles it (a relative period given its dates);
-    the second also by the intent's JSON when it was dated and compiled. One that could not be dated here
-    is not: the step reads its latest date again."""
-    dated, undated = with_latest_dates(intent, model, values)
-    candidates = [intent] if undated is not None or dated == intent else [intent, dated]
-    as_json = [candidate.model_dump_json() for candidate in candidates]
-    done: dict[str, CompiledQuery] = {}
-    for candidate, candidate_json in zip(candidates, as_json):
-        try:  # compiling validates the intent first
-            done[candidate_json] = compile_intent(candidate, model, dialect)
-        except IntentError:
-            continue
-    as_stepped = done.get(as_json[-1]) if undated is None else None
-    return list(done.items()), (None if as_stepped is None else (as_json[0], as_stepped))
-
-
-def latest_wins(merged: StructuredIntent, latest: StructuredIntent | None) -> StructuredIntent:
-    """In a follow-up ("what about JFK?"), what the latest message filters on replaces the earlier filter
-    on the same field, instead of adding to it."""
-    if latest is None:
-        return merged
-    latest_filters = {f.field: f for f in latest.filters}
-    filters = [latest_filters.pop(f.field, f) for f in merged.filters] if latest_filters else merged.filters
-    time = latest.time if latest.time is not None and not latest.time.is_empty() else merged.time
-    return merged.model_copy(update={"filters": filters, "time": time})
+    return read_questions_and_compile(questions, model, values, dialect)
 
 
 def read_edit(semantic: Path, previous: StructuredIntent, message: str) -> FollowUp:

@@ -20,7 +20,7 @@ from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.compile.intent import StructuredIntent, base_table
 from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
-from agent.state import ToolCallInfo
+from agent.tools.state import ToolCallInfo
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
@@ -31,7 +31,7 @@ from agent.semantic.model.values import ValueIndex
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.reading import describe
 from agent.tools.results import latest_output
-from agent.tools.semantic import read_in_worker, read_question
+from agent.tools.semantic import read_in_worker, read_once, read_question
 from agent.text.phrases import phrase
 from agent.text.words import plural_phrase
 from agent.tools.spec import EXECUTE
@@ -140,31 +140,6 @@ def named_reading(calls: ToolCallInfo, named: list[str], model: SemanticModel) -
         said = set(re.findall(r"[\w']+", describe(intent, model).lower()))
         if all(w in said for w in named):
             return intent if raw is not readings[0] else None
-    return None
-
-
-MAX_KEYS = 50  # more things than this are no 'them' a person points at; the list is not kept
-
-
-def answer_keys(intent: StructuredIntent | None, columns: list[str], rows: list[list[Any]], row_count: int,
-                model: SemanticModel) -> dict[str, Any] | None:
-    """What the dialogue state keeps of an answer's rows: its first grouping (not a date; a period kept in a
-    column of its own, as a month number, when nothing else groups and the periods were ranked) and the values
-    they hold, for 'which of them …', 'that month', 'the second one' in the next turn. None when the rows were
-    cut or are many."""
-    if intent is None or intent.count_groups or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
-        return None  # (an answer counting its groups holds a number, none of them)
-    things = [n for n in intent.dimensions if (d := model.dimension_by_name.get(n)) is not None and d.kind != "time"]
-    ranked = bool(intent.order_by or intent.limit)  # 'the wettest month': a period picked, not the calendar
-    for position, name in enumerate(intent.dimensions):
-        dim = model.dimension_by_name.get(name)
-        if dim is None or model.time_grain(name) is not None or (dim.kind == "time" and (things or not ranked)):
-            continue
-        index = columns.index(name) if name in columns else position if position < len(columns) else None
-        if index is None:
-            return None
-        values = list(dict.fromkeys(row[index] for row in rows if index < len(row) and row[index] is not None))
-        return {"field": name, "values": values} if values else None
     return None
 
 
@@ -406,7 +381,7 @@ async def read_in_thread(ctx: AgentContext, calls: ToolCallInfo, question: str, 
         return await read_in_worker(ctx, steps.read_edit, previous, message)
 
     # read once per turn (discovery and the SQL both ask); each caller gets its own copy to change
-    follow = copy.deepcopy(await ctx.readings.once((steps.read_edit.__name__, previous.model_dump_json(), message), read))
+    follow = copy.deepcopy(await read_once(ctx, (steps.read_edit.__name__, previous.model_dump_json(), message), read))
     if follow.fresh:  # a question of its own: no stale filters, read as the thread's words made it
         # ('per type' after planes by aircraft type reads 'per aircraft type')
         return InThread(latest, intent=follow.extraction.intent) if follow.extraction is not None \

@@ -9,7 +9,7 @@ from agent.api import AskHuman, HumanOption, interpret_reply
 from agent.llm.routing import AFFIRMATIVE, _ONLY_YES
 from agent.semantic.compile.intent import StructuredIntent
 from agent.semantic.model.layer import load_layer
-from agent.tools.thread import MAX_KEYS, answer_keys
+from agent.semantic.nlq.answer_keys import MAX_KEYS, answer_keys
 from agent.warehouse.sql_engine import _type_name
 
 

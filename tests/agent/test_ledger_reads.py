@@ -1,7 +1,7 @@
 """A step reads the session's tool-call ledger once and hands it on (issue 23): the look-ups of earlier
 results (the thread's last reading, the discovery a query was written from, the query a run takes) are
 given the ledger the step read, and dispatch takes the question a tool was asked from the call that
-asked it, so no look-up reads the state again through `agent.state.calls_of`.
+asked it, so no look-up reads the state again through `agent.tools.state.calls_of`.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from typing import Any
 
 import pytest
 
-import agent.state
+import agent.tools.state
 from agent.api import Assistant
 
 
@@ -19,7 +19,7 @@ from agent.api import Assistant
 def ledger_reads(monkeypatch: pytest.MonkeyPatch) -> list[str]:
     """Every read of the ledger through `calls_of`, in every module that took it by name."""
     reads: list[str] = []
-    original = agent.state.calls_of
+    original = agent.tools.state.calls_of
 
     def counted(state: Any, scope: Any = "session") -> Any:
         reads.append(sys._getframe(1).f_code.co_qualname)

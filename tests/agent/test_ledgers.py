@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import copy
 
-from agent.state import empty_tool_call_info
+from agent.tools.state import empty_tool_call_info
 from agent.supervisor.calls import record_call, record_output
 
 

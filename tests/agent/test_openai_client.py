@@ -8,7 +8,7 @@ from pydantic import SecretStr
 
 from agent.api import Assistant
 from agent.llm import build_chat_model
-from agent.tools.run_reader import RunReader
+from agent.llm.reader import RunReader
 from tests.support.openai_stub import OpenAIStub, error_body, text_body, tool_call_body
 
 FIX = {"sql": "SELECT count(*) FORM flights", "final_intent": "fix_sql"}

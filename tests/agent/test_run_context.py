@@ -11,7 +11,7 @@ import pytest
 from agent.context import OutsideARun
 from agent.errors import NoRunContextError
 from agent.llm.routing import route_message
-from agent.tools.run_reader import RunReader
+from agent.llm.reader import RunReader
 from agent.tools.semantic import SemanticParse
 
 

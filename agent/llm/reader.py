@@ -1,6 +1,7 @@
 """The offline model's reads of the data on one run's context (`agent.context.DataReader`): the
 router's checks and a question's SemanticParse, made by the tools' reader on the person's own view.
-The composition root (`agent.bootstrap`) hands the offline model this class to make one per run.
+The composition root (`agent.bootstrap`) hands the offline model this class to make one per run. It
+is the offline model's alone (nothing else reads through it), so it lives beside it in `agent.llm`.
 
 Imports nothing heavy at import time: the reader and the SQL layer are imported by the first read.
 """

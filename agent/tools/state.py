@@ -1,5 +1,7 @@
 """The supervisor's state (`CommonAgentState`), as the seeds define it: what the graph checkpoints,
-read by the supervisor and by the tools alike, so it sits beneath both."""
+read by the supervisor and by the tools alike, so it sits beneath both. It lives with the tools (the
+supervisor's own layer beneath it): most of it is their ledger (`ToolCallInfo`, what each tool call was
+given and returned), which the tools read and write at every step."""
 
 from __future__ import annotations
 
