@@ -690,6 +690,14 @@ def test_codes_set_against_each_other_cue_each_other(ask):
     assert ask("us vs them").intent is None  # a code needs another of its kind across 'vs'
 
 
+def test_peak_of_a_grouping_is_its_busiest_and_of_a_measure_its_maximum(ask):
+    """'peak hour at lga' is the busiest hour; 'peak wind gust' is still the highest gust."""
+    hour = intent_of(ask, "peak hour at lga")
+    assert hour.dimensions == ["hour"] and hour.metrics == ["flight_count"] and hour.limit == 1, hour
+    assert hour.order_by[0].descending
+    assert intent_of(ask, "peak wind gust by month").metrics == ["max_wind_gust"]
+
+
 def test_a_makers_name_written_out_with_what_it_makes_is_one_maker(ask):
     """'MCDONNELL DOUGLAS AIRCRAFT CO' of the planes' maker: 'aircraft' is what the planes are, left out as 'Co'
     is, so 'mcdonnell douglas' means all three spellings; 'portland' (Intl or Intl Jetport) is still asked."""
