@@ -13,6 +13,7 @@ reads through `OutsideARun`, which refuses.
 from __future__ import annotations
 
 import asyncio
+import weakref
 from collections.abc import Awaitable, Callable, Sequence
 from typing import Any
 
@@ -121,7 +122,11 @@ class OfflineChatModel(BaseChatModel):
 # router's tools on every turn; the tools are module constants, so each is converted once. The schema
 # is handed out as it is, not copied (a deep copy of the router's five cost ~5 ms a turn): this model
 # only reads a tool's name from it, and LangChain only reads the bound arguments.
-_SCHEMAS: dict[int, tuple[Any, dict[str, Any]]] = {}
+# A conversion is kept while its schema (a class, a function) lives, never by the schema's id: a schema
+# made afresh for a call was kept with it for good. A dict is never kept: one already in OpenAI's form
+# (`agent.text2sql.steps.tool_form` makes one for every structured answer, a question's SemanticParse)
+# has nothing to convert, and keeping each, keyed by its id, kept every question's (issue 22's soak).
+_SCHEMAS: weakref.WeakKeyDictionary[Any, dict[str, Any]] = weakref.WeakKeyDictionary()
 
 
 def _openai_tool(tool: Any) -> dict[str, Any]:
@@ -129,10 +134,15 @@ def _openai_tool(tool: Any) -> dict[str, Any]:
         # Its name is all this model reads, and a tool's name is its schema's: converting even once is
         # ~0.03 CPU-s for the router's tools, a command line's whole first (and only) turn.
         return {"type": "function", "function": {"name": tool.name}}
-    known = _SCHEMAS.get(id(tool))
-    if known is None or known[0] is not tool:  # the tool is kept, so its id is never reused
-        known = _SCHEMAS[id(tool)] = (tool, convert_to_openai_tool(tool))
-    return known[1]
+    if isinstance(tool, dict):
+        return tool if tool.get("type") == "function" and "function" in tool else convert_to_openai_tool(tool)
+    try:
+        known = _SCHEMAS.get(tool)
+    except TypeError:  # a schema that cannot be weakly referenced: converted, not kept
+        return convert_to_openai_tool(tool)
+    if known is None:
+        known = _SCHEMAS[tool] = convert_to_openai_tool(tool)
+    return known
 
 
 def _call(name: str, args: dict[str, Any]) -> AIMessage:

@@ -20,6 +20,9 @@ from agent.api import SESSION_IDLE_TTL_S
 # as the agent keeps at most that many sessions; retry copies of failed jobs are swept past this many.
 MAX_THREADS = 300
 SWEEP_JOBS_FROM = 1_000
+# Without Redis: the latest votes kept (Redis keeps each answer's for FEEDBACK_TTL_S). Nothing in the process
+# reads them back, and every vote is in the log; about a kilobyte each.
+MAX_FEEDBACK = 1_000
 
 
 class Feedback(BaseModel):
@@ -63,17 +66,19 @@ class StateStore(Protocol):
 class InMemoryStateStore:
     """The zero-configuration store: correct for a single process, lost on restart. Bounded like its
     Redis twin: a thread's session is forgotten once idle `session_ttl_s` (each use renews it), and past
-    `max_threads` the least recently used thread goes; a failed job's retry copy lapses after its TTL."""
+    `max_threads` the least recently used thread goes; a failed job's retry copy lapses after its TTL; past
+    `max_feedback` votes the oldest goes."""
 
     clock: Callable[[], float] = time.monotonic
     session_ttl_s: float = SESSION_IDLE_TTL_S
     max_threads: int = MAX_THREADS
+    max_feedback: int = MAX_FEEDBACK
     _claims: dict[str, float] = field(default_factory=dict)
     _sessions: OrderedDict[str, tuple[str, float]] = field(default_factory=OrderedDict)  # thread -> (session, last use)
     _jobs: dict[str, tuple[str, float]] = field(default_factory=dict)
     _hits: dict[tuple[str, int], int] = field(default_factory=dict)
     _holds: dict[str, dict[str, float]] = field(default_factory=dict)
-    feedback: dict[tuple[str, str, str], Feedback] = field(default_factory=dict)
+    feedback: OrderedDict[tuple[str, str, str], Feedback] = field(default_factory=OrderedDict)  # oldest first
 
     async def claim(self, key: str, ttl_s: int) -> bool:
         now = self.clock()
@@ -112,7 +117,11 @@ class InMemoryStateStore:
         return len(self._sessions)
 
     async def record_feedback(self, feedback: Feedback) -> None:
-        self.feedback[(feedback.channel, feedback.message_ts, feedback.user)] = feedback
+        key = (feedback.channel, feedback.message_ts, feedback.user)
+        self.feedback.pop(key, None)  # a later vote replaces the earlier, as the newest
+        self.feedback[key] = feedback
+        while len(self.feedback) > self.max_feedback:
+            self.feedback.popitem(last=False)
 
     async def count_hit(self, key: str, window_s: int) -> int:
         window = int(self.clock() // window_s)

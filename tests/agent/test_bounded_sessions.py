@@ -84,3 +84,35 @@ async def test_what_a_session_keeps_is_compressed_and_reads_back_the_same(offlin
         value = saver.serde.loads_typed((kind, data))
         assert plain.loads_typed(plain.dumps_typed(value)) == value
         assert len(data) < len(saver.serde.inner.dumps_typed(value)[1]) / 2
+
+
+async def test_reading_a_session_the_saver_does_not_hold_leaves_nothing_behind(offline_context):
+    """InMemorySaver's storage is a defaultdict: a read of a session never written, or dropped past the cap,
+    left an empty entry no write ever touched, so none was ever dropped (a bot asked about old threads grew)."""
+    saver = BoundedInMemorySaver(max_sessions=1, idle_ttl_s=3600)
+    assistant = Assistant(offline_context, saver)
+    await ask(assistant, "kept", "number of flights by origin")
+    for session in [f"unknown-{n}" for n in range(20)]:
+        assert await assistant.pending(session) is None
+        assert [c async for c in assistant.graph.checkpointer.alist({"configurable": {"thread_id": session}})] == []
+    await ask(assistant, "newer", "number of flights by origin")  # "kept" goes past the cap
+    assert (await assistant._sessions.read("kept")).values == {}
+    assert list(saver.storage) == ["newer"] and saver.sessions == 1
+    assert {key[0] for key in saver.blobs} == {"newer"} and list(saver._kept) == [("newer", "")]
+
+
+async def test_a_session_keeps_only_its_current_values_and_no_empty_ones(offline_context):
+    """What a session keeps is its latest checkpoint's values and nothing for an empty channel (LangGraph
+    reads a value it cannot find as empty): the ("empty", b"") kept for each was a third of the keys."""
+    saver = BoundedInMemorySaver(max_sessions=10, idle_ttl_s=3600)
+    assistant = Assistant(offline_context, saver)
+    await ask(assistant, "s", "average departure delay at JFK")
+    await ask(assistant, "s", "now by month")
+    [(checkpoint, _, _)] = saver.storage["s"][""].values()
+    versions = saver.serde.loads_typed(checkpoint)["channel_versions"]
+    kept = {key[2]: key[3] for key in saver.blobs if key[0] == "s"}
+    assert kept and all(versions[channel] == version for channel, version in kept.items())
+    assert all(saver.blobs[("s", "", c, v)][0] != "empty" for c, v in kept.items())
+    assert saver._kept[("s", "")] == kept
+    follow_up = await ask(assistant, "s", "what about EWR")
+    assert "EWR" in follow_up.sql and follow_up.row_count == 12

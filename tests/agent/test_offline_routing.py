@@ -131,6 +131,23 @@ def test_the_offline_model_binds_the_router_s_tools_by_name_without_converting_t
     assert converted == [Answer]
 
 
+def test_the_offline_model_keeps_nothing_of_the_forms_each_structured_answer_hands_it():
+    """Every structured answer (a question's SemanticParse) hands the model a form made for the call
+    (`steps.tool_form`); keeping each conversion by the form's id kept one form per question for good,
+    the in-process soak's steady growth (issue 22). A class's conversion lives as long as the class."""
+    from agent.llm import offline
+    from agent.text2sql.steps import tool_form
+    from agent.tools.semantic import SemanticParse
+
+    model = offline.OfflineChatModel()
+    model.with_structured_output(tool_form(SemanticParse, model), method="function_calling")
+    kept = len(offline._SCHEMAS)
+    for _ in range(50):
+        bound = model.with_structured_output(tool_form(SemanticParse, model), method="function_calling")
+    assert len(offline._SCHEMAS) == kept
+    assert bound.first.kwargs["tools"] == [{"type": "function", "function": {"name": "SemanticParse"}}]  # type: ignore[attr-defined]
+
+
 async def test_asking_how_an_answer_was_worked_out_explains_it(route):
     answered = ("SELECT origin, COUNT(*) FROM flights GROUP BY origin", "Number of flights by origin airport")
     for said in ("how did you work that out?", "how'd you figure that out", "how did you come up with these"):

@@ -38,6 +38,15 @@ async def test_rate_counter_resets_each_window_and_feedback_replaces_a_vote():
     assert [f.vote for f in store.feedback.values()] == ["down"]
 
 
+async def test_without_redis_only_the_latest_votes_are_kept():
+    store = InMemoryStateStore(max_feedback=3)
+    for ts in ("1", "2", "3", "4"):
+        await store.record_feedback(Feedback(session_id="s", message_ts=ts, channel="C", user="U", vote="up"))
+    await store.record_feedback(Feedback(session_id="s", message_ts="2", channel="C", user="U", vote="down"))
+    await store.record_feedback(Feedback(session_id="s", message_ts="5", channel="C", user="U", vote="up"))
+    assert [(f.message_ts, f.vote) for f in store.feedback.values()] == [("4", "up"), ("2", "down"), ("5", "up")]
+
+
 async def test_saved_jobs_expire():
     clock = Clock()
     store = InMemoryStateStore(clock=clock)
