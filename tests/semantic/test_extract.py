@@ -690,6 +690,17 @@ def test_codes_set_against_each_other_cue_each_other(ask):
     assert ask("us vs them").intent is None  # a code needs another of its kind across 'vs'
 
 
+@pytest.mark.parametrize("question", ["cancelled flights per week at lga (weeks starting monday)",
+                                      "flights per week across 2013? mon-sun weeks"])
+def test_when_a_week_starts_is_how_weeks_are_counted_not_a_day_kept(ask, question):
+    """'weeks starting monday': the calendar's weeks run Monday to Sunday already, so no day is filtered; a week
+    said to start on another day is not read as one that does."""
+    read = intent_of(ask, question)
+    assert read.dimensions == ["week"] and (read.time is None or not read.time.weekdays), read
+    assert ask("flights per week, weeks starting sunday").intent is None
+    assert intent_of(ask, "avg dep delay on mondays").time.weekdays == [1]
+
+
 def test_peak_of_a_grouping_is_its_busiest_and_of_a_measure_its_maximum(ask):
     """'peak hour at lga' is the busiest hour; 'peak wind gust' is still the highest gust."""
     hour = intent_of(ask, "peak hour at lga")

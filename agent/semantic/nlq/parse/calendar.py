@@ -90,7 +90,7 @@ def read_time(state: State, model: SemanticModel) -> TimeFilter | None:
     for mention in state.mentions:
         # "on weekdays" restricts; "by weekday", "which weekday" group (left to the dimension reading)
         grouped = state.cue_before(mention.start, GROUP_CUES + [(w,) for w in WHICH])
-        if mention.has("weekday") and not (mention.has("dimension") and grouped):
+        if mention.has("weekday") and not mention.used and not (mention.has("dimension") and grouped):
             weekdays += mention.of("weekday")[0].numbers
             mention.used = True
 
@@ -268,6 +268,34 @@ def _of_the_year(words: list[str], last: int) -> list[int]:
     return []
 
 
+_WEEK_STARTS = {"starting", "beginning", "start", "starts", "begin", "begins"}
+_DAY_NAMES = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
+
+
+def _weeks_from_monday(state: State) -> None:
+    """'weeks starting monday', 'mon-sun weeks': how a week is counted, not a day to keep. The calendar's weeks
+    run Monday to Sunday (ISO), so saying so is read and restricts nothing; a week said to start on another
+    day is left unread, and so asked about."""
+    words = [t.low for t in state.tokens]
+
+    def day(at: int) -> int | None:
+        word = words[at] if 0 <= at < len(words) else ""
+        return next((n for n, name in enumerate(_DAY_NAMES, 1) if len(word) >= 3 and name.startswith(word)), None)
+
+    for i, word in enumerate(words):
+        if word not in ("week", "weeks"):
+            continue
+        at = i + 1 + (i + 1 < len(words) and words[i + 1] == "that")
+        if at < len(words) and words[at] in _WEEK_STARTS:
+            first = at + 1 + (at + 1 < len(words) and words[at + 1] == "on")
+            if day(first) == 1:
+                consume_with_mentions(state, list(range(i + 1, first + 1)))
+        if i >= 2 and day(i - 2) == 1 and day(i - 1) == 7:  # 'mon-sun weeks', 'monday sunday weeks'
+            consume_with_mentions(state, [i - 2, i - 1])
+        elif i >= 3 and day(i - 3) == 1 and words[i - 2] in ("to", "thru", "through") and day(i - 1) == 7:
+            consume_with_mentions(state, [i - 3, i - 2, i - 1])
+
+
 def calendar_pass(draft: Draft) -> Draft:
     """Topics the warehouse holds no data on end the reading; words about the whole data set are
     understood; then the calendar's words become the time filter. A holiday whose date moves is asked."""
@@ -281,6 +309,7 @@ def calendar_pass(draft: Draft) -> Draft:
         if mention.has("context"):
             mention.used = True
             state.consume(*range(mention.start, mention.end))
+    _weeks_from_monday(state)
     draft.time = read_time(state, model)
     if draft.time is not None and len(draft.time.years) == 2 and draft.time.years[1] - draft.time.years[0] >= 1 \
             and "metric_time__year" in model.dimension_by_name and not _is_run(draft.time.years, state):
