@@ -401,3 +401,22 @@ def test_another_measure_after_a_share_replaces_the_share(follow, model, values)
     assert intent.contrast is None and intent.metrics == ["cancellation_rate"], intent
     assert not any(f.op == "not_null" and f.field == "dep_delay" for f in intent.filters), intent.filters
     assert "instead of the share" in read.edited.changes[0]
+
+
+def test_a_new_measure_of_the_same_groups_keeps_the_threads_rows(follow):
+    """'biggest single delay per carrier' after arrival delay by carrier to DEN: the same groups, no condition of
+    its own, so the thread's rows (DEN) and its delay (arrival) are kept; a condition of its own starts afresh."""
+    read = follow("average arrival delay by carrier for flights to denver", "biggest single delay per carrier")
+    assert read.edited is not None and read.edited.intent.metrics == ["max_arr_delay"]
+    assert [(f.field, f.values) for f in read.edited.intent.filters] == [("dest", ["DEN"])]
+    fresh = follow("average arrival delay by carrier for flights to denver", "biggest departure delay per carrier at jfk")
+    assert fresh.fresh and fresh.extraction is not None
+    assert [(f.field, f.values) for f in fresh.extraction.intent.filters] == [("origin", ["JFK"])]
+
+
+def test_the_delay_of_a_share_said_alone_is_the_shares_own(follow, model, values):
+    """After 'what % touch down late' (a share whose condition is on the arrival delay), 'delay' alone is that one."""
+    share = follow("flights to denver by carrier", "what % touch down late?")
+    assert share.edited is not None and share.edited.intent.contrast is not None
+    read = read_follow_up(share.edited.intent, "biggest single delay per carrier", model, values)
+    assert read.edited is not None and read.edited.intent.metrics == ["max_arr_delay"], read

@@ -527,6 +527,10 @@ def _heads_of_the_measure(text: str, previous: StructuredIntent, model: Semantic
     said alone where the model has other measures of that word ('departure delay'), is the one the thread
     has been measuring; a word said before it that names another of them ('dep delay') keeps its own."""
     measures = {m.measure for name in previous.all_metrics() if (m := model.metric_by_name.get(name)) and m.measure}
+    if not measures and previous.contrast is not None:
+        # 'what % touch down late': a share whose condition is on the measure ('arrival delay > 0')
+        measures = {f.field for f in previous.contrast.first.filters
+                    if (dim := model.dimension_by_name.get(f.field)) is not None and dim.kind == "numeric"}
     if len(measures) != 1:
         return text
     own = model.dimension_by_name.get(measures.pop())
@@ -631,7 +635,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         extraction, draft = _read(rest, model, values, previous) if _content(rest) else (None, None)
     if extraction is not None and extraction.intent is not None and said_measure and not cues.any:
         intent = extraction.intent
-        if intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3:
+        # 'biggest single delay per carrier' after flights to DEN by carrier: a new measure of the same groups,
+        # with no condition or period of its own, is asked of the rows the thread is about
+        same_rows = bool(previous.filters or previous.time) and not (intent.filters or intent.time) \
+            and bool(intent.dimensions) and set(intent.dimensions) == set(previous.dimensions)
+        if not same_rows and (intent.dimensions or intent.filters or intent.time or len(_content(rest)) >= 3):
             return FollowUp(fresh=True, extraction=extraction)
     if extraction is not None and extraction.intent is not None and said_measure and _ranks_alone(cues):
         # 'top 5 pizza types by quantity sold': a measure, things to rank and how many is a question of its
