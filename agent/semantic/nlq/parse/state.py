@@ -12,6 +12,7 @@ from pydantic import BaseModel, Field
 
 from agent.semantic.nlq.parse.lexicon import Mention
 from agent.text.phrases import STOPWORDS, Token, phrase
+from agent.text.vocabulary import english
 
 @lru_cache(maxsize=1024)
 def _phrased(texts: tuple[str, ...]) -> tuple[tuple[str, ...], ...]:
@@ -31,16 +32,10 @@ GROUP_CUES = [("by",), ("per",), ("each",), ("every",), ("across",), ("for", "ea
 WHICH = {"which", "what"}
 
 
+# The words of a comparison before a number ('at least 6', 'at or below 32'): vocabulary.yaml `comparisons`,
+# longest first so 'at or below' is not read as 'below'.
 COMPARATORS: list[tuple[tuple[str, ...], str]] = sorted(
-    [(phrase(text), op) for op, texts in {
-        ">": ["more than", "greater than", "over", "above", "exceeding", "longer than", "later than", "after",
-              "higher than", "bigger than", "larger than", "in excess of", "worse than", ">"],
-        ">=": ["at least", ">=", "no less than", "since"],
-        "<": ["less than", "fewer than", "under", "below", "shorter than", "lower than", "smaller than", "before",
-              "earlier than", "<"],
-        "<=": ["at most", "no more than", "up to", "<="],
-        "=": ["exactly", "equal to"],
-    }.items() for text in texts],
+    [(phrase(text), op) for op, texts in english()["comparisons"].items() for text in texts],
     key=lambda item: -len(item[0]),
 )
 

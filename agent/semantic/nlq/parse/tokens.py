@@ -3,20 +3,43 @@ the lexicon found in them, longest first."""
 
 from __future__ import annotations
 
+import re
+
 from agent.semantic.nlq.parse.comparisons import split_units
 from agent.semantic.nlq.parse.draft import Draft
 from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.lexicon import Entry, lexicon_for
-from agent.semantic.nlq.parse.state import State
+from agent.semantic.nlq.parse.state import COMPARATORS, State
 from agent.text.phrases import STOPWORDS, tokenize
+from agent.text.vocabulary import english
+
+# 'below freezing': words that stand for an amount in a unit (vocabulary.yaml `named_amounts`)
+_NAMED_AMOUNTS: dict[str, dict[str, object]] = english()["named_amounts"]
+_COMPARING = "|".join(sorted((re.escape(" ".join(cue)) for cue, _ in COMPARATORS), key=len, reverse=True))
 
 
 def tokens_pass(draft: Draft) -> Draft:
-    draft.tokens = split_units(tokenize(draft.question), draft.model.unit_words)
+    defined = {d.label.lower() for d in draft.definitions}  # 'below freezing (temp < 32F)': the question's own
+    question = _amounts_named(draft.question, draft.model, defined)
+    draft.tokens = split_units(tokenize(question), draft.model.unit_words)
     draft.state = State(draft.tokens, lexicon_for(draft.model, draft.values).match(draft.tokens),
                         function_words=STOPWORDS | draft.model.function_words)
     _verb_form_before_a_measure(draft.state, draft.model)
     return draft
+
+
+def _amounts_named(question: str, model: SemanticModel, defined: set[str]) -> str:
+    """'below freezing' -> 'below 32 degrees' where the model keeps a measure in degrees; a word of an
+    amount said without a comparison before it ('when it was freezing') takes its own ('at or below')."""
+    units = {unit for unit, _ in model.unit_words.values()}
+    for word, amount in _NAMED_AMOUNTS.items():
+        if amount["unit"] not in units or word in defined \
+                or re.search(rf"(?:{_COMPARING})\s*{amount['amount']}(?!\d)", question, flags=re.I):
+            continue  # the question says the number itself ('below freezing (temp < 32F)')
+        said = f"{amount['amount']} {amount['unit']}"
+        question = re.sub(rf"\b({_COMPARING})\s+{word}\b", rf"\1 {said}", question, flags=re.I)
+        question = re.sub(rf"\b{word}\b", f"{amount['alone']} {said}", question, flags=re.I)
+    return question
 
 
 def _verb_form_before_a_measure(state: State, model: SemanticModel) -> None:
