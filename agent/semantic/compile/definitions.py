@@ -356,6 +356,21 @@ def weekday_condition(model: SemanticModel, table: str, weekdays: list[int], lab
                       weekdays=sorted(set(weekdays)))
 
 
+def comparison_condition(model: SemanticModel, flt: Filter, name: str, label: str) -> Definition | None:
+    """Whether each row meets one comparison of a number ('humidity > 90'), as a condition of the table that
+    keeps the number (the rows grouped by it: 'when humidity was over 90 vs the rest'), built from `flt`, kept
+    as its `where`; None when no table keeps the dimension as a column of its own."""
+    from agent.semantic.compile.sqlgen import condition  # the renderer's comparisons; sqlgen knows no definitions
+
+    dim = model.dimension_by_name.get(flt.field)
+    own = next((s for s in dim.sources if s.join is None), None) if dim is not None else None
+    if own is None:
+        return None
+    dialect = model.project.dialect if model.project is not None else "duckdb"
+    sql = condition(flt.op, sqlglot.parse_one(own.expr, read=dialect), tuple(flt.values)).sql(dialect=dialect)
+    return Definition(name=name, label=label, table=own.table, kind="condition", expr=sql, where=[flt])
+
+
 def band_words() -> list[str]:
     """What people call the groups a number is cut into ('avg delay per band', 'how many in each bucket')."""
     from agent.text.vocabulary import english

@@ -65,8 +65,8 @@ def describe(intent: StructuredIntent, model: SemanticModel) -> str:
         lowest = bool(intent.order_by) and not intent.order_by[0].descending
         parts.append(f"{'bottom' if lowest else 'top'} {intent.limit}{per}")
     for definition in intent.definitions:  # what the question's own words were taken to mean
-        if definition.kind == "filtered":
-            continue  # its label says it: 'ratings where rating is 5'
+        if definition.kind == "filtered" or definition.kind == "condition" and definition.where:
+            continue  # its label says it: 'ratings where rating is 5', 'whether humidity > 90 percent'
         if definition.kind == "bands":  # 'distance band = under 500, 500-1000, over 1000 (of distance)'
             column = next((d.label for d in model.dimensions if any(
                 src.table == definition.table and src.expr == definition.column for src in d.sources)),

@@ -24,6 +24,7 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.compile.sqlgen import dimension_filter
 from agent.text.words import lemmas
 from agent.text.phrases import phrase
+from agent.semantic.nlq.condition_apart import condition_beside_the_rest
 from agent.semantic.nlq.days_apart import days_beside, days_named
 from agent.semantic.nlq.parse.state import mention_at, phrased
 from agent.semantic.spec.where import ParsedFilter
@@ -266,7 +267,12 @@ _Sides = tuple[tuple[Side, Side], dict[str, object]]
 
 
 def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> StructuredIntent:
-    kinds = [(k, words.find(k)) for k in ("pct_change", "share", "ratio", "difference")]
+    shown = words.find("shown_in_percent") if len(intent.metrics) == 1 and model.metric_by_name[
+        intent.metrics[0]].expr in ("ratio", "derived") else []
+    words.consume(shown)  # 'cancel rate when raining vs dry, in %': a share is shown in percent already
+    # 'over 90%': a unit after a number is the number's, never a share
+    kinds = [(k, [s for s in words.find(k) if not _a_numbers_unit(s, words) and not _within(s, shown)])
+             for k in ("pct_change", "share", "ratio", "difference")]
     found = [(k, spans) for k, spans in kinds if spans]
     intent = _flag_measured(intent, words, model)
     metrics = intent.metrics
@@ -318,6 +324,18 @@ def _contrast(intent: StructuredIntent, words: _Words, model: SemanticModel) -> 
         "dimensions": dims})
 
 
+def _within(span: tuple[int, int], spans: list[tuple[int, int]]) -> bool:
+    return any(start <= span[0] and span[1] <= end for start, end in spans)
+
+
+def _a_numbers_unit(span: tuple[int, int], words: _Words) -> bool:
+    """'90 %', '90 percent': the span is one word right after a number the reading has used."""
+    start, end = span
+    tokens = words.state.tokens
+    return end - start == 1 and start > 0 and tokens[start - 1].number is not None \
+        and {start - 1, start} <= words.state.used_tokens
+
+
 def _later_period(first: Side, second: Side) -> tuple[Side, Side] | None:
     """The two periods, the later one first; None when they are not two periods of a calendar in order."""
     a, b = first.period(), second.period()
@@ -347,7 +365,12 @@ def _beside_the_rest(intent: StructuredIntent, words: _Words, model: SemanticMod
         return apart
     sides = _flag_sides(intent, words, model)
     if sides is None:
-        return intent
+        others = words.find("the_others")
+        apart = condition_beside_the_rest(intent, model) if others else None
+        if apart is None:
+            return intent
+        words.consume(others)
+        return apart
     (flagged, _), rest = sides
     field = flagged.filters[0].field
     words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in ("vs", "versus", "than")])
@@ -673,7 +696,7 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
         elif token.number is not None:  # 'which 5 parts', 'through 1997': a number nobody placed changes the answer
             left.append(token.text)
     left += _unread_groupings(words, covered)
-    left += _unread_clauses(words, covered)
+    left += _unread_clauses(words, covered, set(model.coverage.get("fillers", [])))
     if left:
         return ("I could not work " + ", ".join(f"“{w}”" for w in dict.fromkeys(left)) +
                 " into a query on this model, so I would be answering a different question.")
@@ -683,8 +706,8 @@ def _unexplained(words: _Words, model: SemanticModel) -> str | None:
 _CLAUSE_WORDS = ("when", "whenever", "while", "where", "if", "unless")
 
 
-def _unread_clauses(words: _Words, covered: set[int]) -> list[str]:
-    """'when it was raining' where nothing read 'raining': a condition would be dropped."""
+def _unread_clauses(words: _Words, covered: set[int], fillers: set[str]) -> list[str]:
+    """'when it was raining' where nothing read 'raining': a condition would be dropped ('pls' adds nothing)."""
     tokens = words.state.tokens
     left = []
     for i, token in enumerate(tokens):
@@ -695,7 +718,8 @@ def _unread_clauses(words: _Words, covered: set[int]) -> list[str]:
         for j in range(i + 1, len(tokens)):
             if tokens[j].low in _CLAUSE_WORDS or tokens[j].low in ("and", "or", "but") and unread:
                 break
-            if j not in covered and tokens[j].low not in words.state.function_words and tokens[j].number is None:
+            if j not in covered and tokens[j].low not in words.state.function_words and tokens[j].number is None \
+                    and tokens[j].low not in fillers:
                 unread.append(tokens[j].text)
             compared |= j in covered and tokens[j].number is not None  # '… below freezing (temp < 32F)'
         if unread and not compared:

@@ -4,6 +4,10 @@ how things were grouped and where a name came from — in the model's own words,
 from __future__ import annotations
 
 import re
+from functools import cache
+
+import sqlglot
+from sqlglot import exp
 
 from agent.semantic.compile.definitions import with_definitions
 from agent.semantic.compile.intent import StructuredIntent, base_table
@@ -30,8 +34,12 @@ def explain_reading(intent: StructuredIntent, model: SemanticModel) -> str:
     else:
         lines.append(f"• Every one of the {rows} in the data is counted (no condition).")
     if intent.dimensions:
-        labels = [model.dimension_by_name[d].label if d in model.dimension_by_name else d for d in intent.dimensions]
+        grouped = [model.dimension_by_name.get(d) for d in intent.dimensions]
+        labels = [g.label if g is not None else name for g, name in zip(grouped, intent.dimensions)]
         lines.append("• One row per " + ", ".join(labels) + ".")
+        for flag in (g for g in grouped if g is not None and g.kind == "flag"):  # a yes/no grouping: its two sides
+            lines.append(f"• ‘{flag.label.removeprefix('whether ')}’ splits them in two: one row where it holds, "
+                         "one where it does not.")
     for dim in intent.dimensions + [f.field for f in intent.filters]:
         joined = _joined_from(model, dim, table)
         if joined:
@@ -128,6 +136,17 @@ def _condition_words(condition: str, model: SemanticModel) -> str:
     return re.sub(r"\bAND\b", "and", " ".join(said.split()), flags=re.I)
 
 
+@cache  # a model's few keys, read once per process, never a question's SQL
+def _key_words(key: str) -> str:
+    """A join key in words: a column as it is, a key built of columns ('origin || ' ' || CAST(time_hour AS
+    VARCHAR)') as the columns it is built of ('origin and time_hour'), never the SQL."""
+    try:
+        columns = list(dict.fromkeys(c.name for c in sqlglot.parse_one(key).find_all(exp.Column)))
+    except sqlglot.errors.ParseError:
+        return key
+    return " and ".join(columns) if columns else key
+
+
 def _joined_from(model: SemanticModel, dimension: str, table: str | None) -> str | None:
     if table is None or dimension not in model.dimension_by_name:
         return None
@@ -138,6 +157,6 @@ def _joined_from(model: SemanticModel, dimension: str, table: str | None) -> str
     if join is None:
         return None
     other = model.table_by_name.get(source.table)
-    keys = ", ".join(a for a, _ in join.keys)
+    keys = ", ".join(_key_words(a) for a, _ in join.keys)
     label = model.dimension_by_name[dimension].label
     return f"{label.capitalize()} comes from the {other.label if other else source.table} data, matched on {keys}."

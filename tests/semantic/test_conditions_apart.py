@@ -1,0 +1,76 @@
+"""A condition set against the rest of the rows ('when humidity was over 90% vs the rest', 'rainy hours vs dry
+ones'): one row where it holds and one where it does not, grouped by it, over the rows the condition can be read
+on; the words of a condition ('below freezing', 'at or below', 'raining') read as the comparison they say."""
+
+from __future__ import annotations
+
+from agent.semantic.compile.compiler import compile_intent
+from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.nlq.why import explain_reading
+
+WEATHER = "FROM flights f JOIN weather w ON f.origin = w.origin AND f.time_hour = w.time_hour"
+
+
+def _rows(warehouse, sql):
+    return sorted((tuple(r[:-1]), round(r[-1], 6)) for r in warehouse.run(sql).rows)
+
+
+def _intent(ask, question: str) -> StructuredIntent:
+    intent = ask(question).intent
+    assert intent is not None, question
+    return intent
+
+
+def test_a_comparison_vs_the_rest_is_one_row_each(ask, model, warehouse):
+    intent = _intent(ask, "avg dep delay when humidity was over 90% vs the rest")
+    assert _rows(warehouse, compile_intent(intent, model).sql) == _rows(
+        warehouse, f"SELECT w.humid > 90, avg(f.dep_delay) {WEATHER} WHERE w.humid IS NOT NULL GROUP BY 1")
+
+
+def test_vs_not_and_a_named_amount_with_the_place_it_is_read_at(ask, model, warehouse):
+    intent = _intent(ask, "ok then avg dep delay when it was below freezing at the origin vs not")
+    assert "origin" not in intent.dimensions  # 'at the origin' says where the weather is read, not a grouping
+    assert _rows(warehouse, compile_intent(intent, model).sql) == _rows(
+        warehouse, f"SELECT w.temp < 32, avg(f.dep_delay) {WEATHER} WHERE w.temp IS NOT NULL GROUP BY 1")
+
+
+def test_at_or_below_keeps_the_amount_itself(ask):
+    intent = _intent(ask, "how many hours was it at or below freezing at each nyc airport in 2013")
+    assert [(f.field, f.op, f.values) for f in intent.filters] == [("temp", "<=", [32])]
+    assert [(f.op, f.values) for f in _intent(ask, "flights with a departure delay at or above 60 minutes").filters
+            ] == [(">=", [60])]
+
+
+def test_a_named_amount_the_question_spells_out_is_read_once(ask):
+    intent = _intent(ask, "avg dep delay per origin when it was below freezing (temp < 32F)")
+    assert [(f.field, f.op, f.values) for f in intent.filters] == [("temp", "<", [32])]
+
+
+def test_rainy_hours_vs_dry_ones(ask, model, warehouse):
+    intent = _intent(ask, "avg dep delay at lga in rainy hours vs dry ones")
+    assert intent.dimensions == ["rainy"]  # the hours the rain fell in are the rows read, not a grouping by hour
+    assert _rows(warehouse, compile_intent(intent, model).sql) == _rows(
+        warehouse, f"SELECT w.precip > 0, avg(f.dep_delay) {WEATHER} WHERE f.origin = 'LGA' GROUP BY 1")
+
+
+def test_how_many_hours_it_rained(ask, model, warehouse):
+    intent = _intent(ask, "how many hours did it rain at ewr in april")
+    got = warehouse.run(compile_intent(intent, model).sql).rows
+    assert got == warehouse.run("SELECT count(*) FROM weather WHERE origin = 'EWR' AND month = 4 AND precip > 0").rows
+
+
+def test_a_share_in_percent_is_how_it_is_shown_not_a_change(ask):
+    intent = _intent(ask, "cancellation rate when it was raining at the origin vs dry, in % pls")
+    assert intent.contrast is None and intent.dimensions == ["rainy"]
+
+
+def test_the_rest_of_two_conditions_is_asked_about(ask):
+    # 'rainy' is the model's condition and the aside's comparison another: which one 'dry' is the rest of is not said
+    assert ask("avg dep delay in rainy vs dry hours per airport (rainy = precip > 0 at the origin that hour)"
+               ).intent is None
+
+
+def test_why_says_the_split_and_the_match_in_words(ask, model):
+    said = explain_reading(_intent(ask, "avg dep delay when humidity was over 90% vs the rest"), model)
+    assert "‘humidity > 90 percent’ splits them in two" in said
+    assert "matched on origin and time_hour" in said and "CAST(" not in said
