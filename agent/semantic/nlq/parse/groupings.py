@@ -16,6 +16,7 @@ from agent.semantic.nlq.parse.state import (
     GroupKey,
     State,
     mention_at,
+    phrased,
     plural,
     words_of,
 )
@@ -85,6 +86,9 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
     single_month = time is not None and len(time.months) == 1 and not time.days
     for mention in state.mentions:
         if mention.used:
+            continue
+        if _periods_of_a_flag(state, mention, model):
+            mention.used = True  # 'in rainy hours': the hours the condition holds in, the rows it is read on
             continue
         if mention.has("grain"):
             dim = mention.of("grain")[0].name
@@ -165,6 +169,20 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
                 or verb_ranked and not (cue or which) and not plural(state, mention):
             which_singular = True  # 'the most streamed song': one
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _periods_of_a_flag(state: State, mention: Mention, model: SemanticModel) -> bool:
+    """'in rainy hours', 'rainy vs dry hours': periods said right after a yes/no condition (or the words that set
+    the rest against it) are the periods it holds in, not a grouping by them."""
+    said = state.tokens[mention.end - 1].low
+    periods = mention.end - mention.start == 1 and any(
+        form in model.time_grains for form in lemmas(said).get("NOUN", (said,)))  # 'hours', not 'orders'
+    if not periods or not mention.start or not plural(state, mention):
+        return False
+    before = mention_at(state, mention.start - 1)
+    flagged = before is not None and before.end == mention.start and before.has("flag")
+    return flagged or any(state.words_before(mention.start, len(words)) == words
+                          for words in phrased(model.shapes.get("the_others", [])))
 
 
 # what may stand between 'which of' and the things picked from ('which of those routes', 'which of our stores')
@@ -449,6 +467,7 @@ def counted_pass(draft: Draft) -> Draft:
 
 def groupings_pass(draft: Draft) -> Draft:
     _the_measures_own_period(draft.state, draft.model)
+    _place_of_a_condition(draft)
     grouping, draft.which_singular, draft.by_metric, ambiguous = read_groupings(
         draft.state, draft.model, draft.time, [*draft.thread_fields, *(f.field for f in draft.filters if f.op == "in")])
     if draft.year_column is not None:  # 'movies released each year': by the release year, not a row's own date
@@ -472,6 +491,25 @@ def groupings_pass(draft: Draft) -> Draft:
     draft.grouping = {**draft.grouping, **{k: v for k, v in grouping.items() if k not in draft.grouping}}
     draft.ambiguous += ambiguous
     return draft
+
+
+def _place_of_a_condition(draft: Draft) -> None:
+    """'departures when it was below freezing at the origin': one place said with 'the' after a place cue, kept
+    by the table a condition of the question is on and by another table too (the key the two are joined on),
+    says where the condition is read, which the join does already: no grouping by it."""
+    state, model = draft.state, draft.model
+    conditioned = {s.table for f in draft.filters if f.field in model.dimension_by_name
+                   for s in model.dimension_by_name[f.field].sources if s.join is None}
+    for mention in state.mentions:
+        dims = [e.name for e in mention.of("dimension")]
+        if mention.used or len(dims) != 1 or plural(state, mention) or mention.start < 2 \
+                or state.tokens[mention.start - 1].low != "the" \
+                or not state.cue_before(mention.start - 1, _PLACE_CUES, skip=()):
+            continue
+        tables = {s.table for s in model.dimension_by_name[dims[0]].sources if s.join is None}
+        if len(tables) > 1 and tables & conditioned and not any(f.field == dims[0] for f in draft.filters):
+            mention.used = True
+            state.consume(mention.start - 2, mention.start - 1)
 
 
 def _where(draft: Draft) -> str | None:
