@@ -25,7 +25,7 @@ from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
 from agent.semantic.nlq.dialogue_cues import (dialogue_words, find_cues, going_back, going_back_to, has, only_edits,
-                                              pointing_word, refers_back, says_nothing_else)
+                                              pointing_word, refers_back, says_nothing_else, without_lead_in)
 from agent.semantic.nlq.follow_up import asks_a_count, names_no_measure, only_rows_named, outside_the_data
 from agent.semantic.model.values import ValueIndex
 from agent.semantic.model.runtime import SemanticModel
@@ -204,12 +204,14 @@ def previous_for_llm(previous: StructuredIntent, message: str) -> str:
 async def _stands_alone(ctx: AgentContext, message: str) -> bool:
     """Does the message, its thread words out, read as a question of its own: a measure with a condition,
     a grouping or a date? ('and avg dep delay' does not: the conditions it adds to are the missing ones.)"""
-    rest = find_cues(message).text
-    found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
-    if found is None or only_rows_named(found, rest, ctx.semantic):
-        return False  # 'what about comedy': a count was put in for a measure nobody named
-    dated = found.time is not None and not found.time.is_empty()
-    return bool(found.dimensions or found.filters or dated)
+    # the message without its thread words, or only without its opening ('ok then … vs not': 'vs' is its own)
+    for rest in dict.fromkeys((find_cues(message).text, without_lead_in(message))):
+        found = (await read_question(ctx, rest))[0].intent if not says_nothing_else(rest) else None
+        if found is None or only_rows_named(found, rest, ctx.semantic):
+            continue  # 'what about comedy': a count was put in for a measure nobody named
+        if found.dimensions or found.filters or found.time is not None and not found.time.is_empty():
+            return True
+    return False
 
 
 _ONLY_A_GROUPING = re.compile(r"^\s*(?:by|per|for each|for every|each)\b", re.I)

@@ -187,6 +187,15 @@ async def test_a_follow_up_of_a_question_never_answered_is_said_unless_it_stands
     assert [tuple(r) for r in whole.rows] == expected
 
 
+async def test_a_whole_question_opened_with_ok_then_stands_alone_with_its_own_vs(offline_assistant, session):
+    await ask(offline_assistant, session, "how many flights from JFKK in June")  # never answered
+    # 'vs not' is the question's own contrast, not a word of the thread: read alone, the message is whole
+    whole = await ask(offline_assistant, session, "ok then avg dep delay when it was below freezing at the origin vs not")
+    assert sorted((r[0], round(r[1], 6)) for r in whole.rows) == sorted((r[0], round(r[1], 6)) for r in gold(
+        offline_assistant, "SELECT w.temp < 32, AVG(f.dep_delay) FROM flights f JOIN weather w ON f.origin = w.origin "
+                           "AND f.time_hour = w.time_hour WHERE w.temp IS NOT NULL GROUP BY 1"))
+
+
 async def test_there_after_the_worst_one_is_that_place_and_its_ranking_is_done(offline_assistant, session):
     await ask(offline_assistant, session, "avg arr delay by destination for flights out of jfk")
     worst = await ask(offline_assistant, session, "and the worst one?")

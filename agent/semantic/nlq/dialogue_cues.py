@@ -73,6 +73,16 @@ def _cut(text: str, match: re.Match[str]) -> str:
     return (text[: match.start()] + " " + text[match.end():]).strip()
 
 
+def without_lead_in(message: str) -> str:
+    """'ok then avg dep delay … vs not' -> 'avg dep delay … vs not': only the words a message opens with to go
+    on from the last turn taken out, every cue of the question itself kept."""
+    lead = re.compile(rf"^{phrase(dialogue_words()['lead_ins'])}(?![\w'])[\s,]*", re.I)
+    text = " ".join(message.split())
+    while (m := lead.match(text)) and m.end() > 0:
+        text = text[m.end():]
+    return text
+
+
 def find_cues(message: str) -> Cues:
     words = dialogue_words()
     text = " ".join(message.replace("\u2019", "'").split())
