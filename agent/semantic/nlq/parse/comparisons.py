@@ -23,6 +23,7 @@ from agent.semantic.nlq.parse.state import (
     words_of,
 )
 from agent.text.phrases import Token, phrase
+from agent.text.vocabulary import english
 from agent.semantic.nlq.parse.draft import Draft
 
 
@@ -115,7 +116,9 @@ def read_comparisons(state: State, model: SemanticModel
             candidates = [d.name for d in model.dimensions if d.kind == "numeric" and d.unit == unit[0]]
             # 'longer than 5 hours' compares a duration, not a delay: the comparative word narrows
             compared = [c for c in candidates if tokens[span[0]].low in model.dimension_by_name[c].comparatives]
-            candidates = compared or candidates
+            # '90F or hotter': the comparative of a measure's adjective after 'or' names the measure
+            adjectived = [c for c in candidates if c in {model.ranking.implies_measure.get(tokens[j].low) for j in span}]
+            candidates = compared or adjectived or candidates
             if len(candidates) == 1:
                 dim_name = candidates[0]
             elif candidates:
@@ -321,9 +324,8 @@ def _number_joined_to_a_measure(state: State, i: int, model: SemanticModel) -> s
 _BEFORE_A_JOINED_NUMBER = {"a", "an", "many", "any"}
 
 
-_OR_SUFFIX = {"more": ">=", "greater": ">=", "longer": ">=", "over": ">=", "later": ">=", "after": ">=",
-              "newer": ">=", "less": "<=", "fewer": "<=", "shorter": "<=", "under": "<=", "earlier": "<=",
-              "before": "<=", "older": "<="}
+# '4 engines or more', '90F or hotter': the word after 'or' says which way (vocabulary.yaml `or_comparatives`)
+_OR_SUFFIX: dict[str, str] = {word: op for op, words in english()["or_comparatives"].items() for word in words}
 
 
 def _comparison_at(tokens: list[Token], i: int, units: dict[str, tuple[str, float]]) -> tuple[str | None, list[float], list[int], int]:
@@ -408,11 +410,17 @@ def _numeric_mention_after(state: State, index: int, model: SemanticModel) -> Me
 
 
 def _numeric_mention_before(state: State, index: int, model: SemanticModel) -> Mention | None:
-    """'arrival delay over 2 hours', 'delayed by more than an hour': the measure just before."""
+    """'arrival delay over 2 hours', 'delayed by more than an hour': the measure just before; 'the wind at the
+    origin was over 20 mph': past where it was measured, a place after 'at'."""
     j = index
     skipped = 0
     while j > 0 and skipped <= 3:
         mention = mention_at(state, j - 1)
+        if mention is not None and not is_numeric(mention, model):
+            at = mention.start - (mention.start > 0 and state.tokens[mention.start - 1].low == "the")
+            if at > 1 and state.tokens[at - 1].low == "at" and not mention.has("metric"):
+                j, skipped = at - 1, skipped + 1  # 'at the origin', 'at jfk': where, not what is compared
+                continue
         if mention is not None:
             return mention if is_numeric(mention, model) and not mention.used else None
         if state.tokens[j - 1].low not in state.function_words and state.tokens[j - 1].low not in {"was", "were", "had"}:

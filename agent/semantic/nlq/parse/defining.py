@@ -116,6 +116,10 @@ def _bands(text: str, model: SemanticModel, words: ColumnWords, n: int) -> tuple
         bands = [re.sub(rf"{unit}$", "", b.group(0), flags=re.IGNORECASE).strip()
                  for b in re.finditer(rf"{_ONE_BAND}{unit}", match.group(0), re.IGNORECASE)]
         before = re.sub(rf"(?:\s+(?:{named}))?[\s:\-\u2013(]*$", "", text[:match.start()], flags=re.IGNORECASE)
+        # 'by wind speed at the origin: under 10 mph, …': where the number is read stands between, kept as said
+        place = re.search(r"\s+at\s+(?:the\s+)?[A-Za-z]+$", before, re.IGNORECASE)
+        at = place.group(0) if place else ""
+        before = before[:len(before) - len(at)]
         said = re.findall(r"[A-Za-z]+", before)[-3:]
         for size in range(len(said), 0, -1):
             phrase = said[-size:]
@@ -133,7 +137,7 @@ def _bands(text: str, model: SemanticModel, words: ColumnWords, n: int) -> tuple
             rest = re.sub(rf"^\s*(?:{named})\s+", "", text[:start], flags=re.IGNORECASE)  # 'bucket flights by …'
             definition = Definition(name=_name(label, n, model), label=label, table=table, kind="bands", expr=sql,
                                     bands=bands, column=column)
-            return f"{rest} {label} {text[match.end():]}", definition
+            return f"{rest} {label}{at} {text[match.end():]}", definition
         return None
     return None
 
