@@ -232,8 +232,10 @@ def _swapped_into_measure(previous: StructuredIntent, rest: str, model: Semantic
                 continue
             extraction, draft = _read(" ".join([*words[:i], *said, *words[i + 1:]]), model, values, previous)
             found = extraction.intent
-            if found is not None and found.metrics and found.metrics != previous.metrics and not (
-                    extraction.ignored_words or draft.defaulted):
+            # another measure, not one the reading has already ('just lga' after flights and avg delay), named by
+            # the words alone, not by a value put in its name ('lga departure delay')
+            if found is not None and found.metrics and not set(found.metrics) <= set(previous.metrics) \
+                    and not found.filters and not (extraction.ignored_words or draft.defaulted):
                 return extraction, draft
     return None
 
