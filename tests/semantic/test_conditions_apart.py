@@ -74,3 +74,21 @@ def test_why_says_the_split_and_the_match_in_words(ask, model):
     said = explain_reading(_intent(ask, "avg dep delay when humidity was over 90% vs the rest"), model)
     assert "‘humidity > 90 percent’ splits them in two" in said
     assert "matched on origin and time_hour" in said and "CAST(" not in said
+
+
+def test_the_measure_of_a_comparison_is_found_past_where_it_was_read(ask, model, warehouse):
+    intent = _intent(ask, "avg dep delay when the wind at the origin was over 20 mph vs under")
+    assert _rows(warehouse, compile_intent(intent, model).sql) == _rows(
+        warehouse, f"SELECT w.wind_speed > 20, avg(f.dep_delay) {WEATHER} WHERE w.wind_speed IS NOT NULL GROUP BY 1")
+
+
+def test_a_comparative_after_or_names_the_measure_of_the_unit(ask):
+    intent = _intent(ask, "avg dep delay when it was 90F or hotter at the origin")
+    assert [(f.field, f.op, f.values) for f in intent.filters] == [("temp", ">=", [90])]
+
+
+def test_bands_of_a_number_read_at_a_place(ask):
+    intent = _intent(ask, "avg dep delay by wind speed at the origin: under 10 mph, 10-20, 20-30, 30+")
+    (band,) = [d for d in intent.definitions if d.kind == "bands"]
+    assert band.bands == ["under 10", "10-20", "20-30", "30+"] and band.column == "wind_speed"
+    assert intent.dimensions == [band.name]

@@ -420,3 +420,12 @@ def test_the_delay_of_a_share_said_alone_is_the_shares_own(follow, model, values
     assert share.edited is not None and share.edited.intent.contrast is not None
     read = read_follow_up(share.edited.intent, "biggest single delay per carrier", model, values)
     assert read.edited is not None and read.edited.intent.metrics == ["max_arr_delay"], read
+
+
+def test_a_value_alone_after_two_measures_keeps_both(ask, model, values):
+    from agent.semantic.nlq.follow_up import read_follow_up
+
+    previous = ask("number of flights and avg dep delay by carrier").intent
+    followed = read_follow_up(previous, "just lga", model, values)
+    # 'lga' of the origin or the destination is asked, never read as 'lga departure delay' alone
+    assert followed.edited is None and followed.extraction is not None and followed.extraction.ambiguous
