@@ -90,7 +90,7 @@ class WarehouseFile:
         data): a query naming a column nobody has (what the fixer is there to repair) cannot be
         resolved column by column, so it is judged by the names it uses, as pasted broken SQL is.
         A query the guard has read already is judged on its tree."""
-        query = sql if isinstance(sql, CheckedQuery) and sql.dialect == "duckdb" else check_query(sql_text(sql))
+        query = sql if isinstance(sql, CheckedQuery) and sql.dialect == "duckdb" else check_query(sql)
         if self.access is None:
             return query.sql
         try:

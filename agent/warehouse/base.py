@@ -31,7 +31,7 @@ from sqlglot.dialects.dialect import Dialect
 from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
-from agent.sql.checked import CheckedQuery, SqlInput, sql_text
+from agent.sql.checked import CheckedQuery, SqlInput
 from agent.sql.guard import GuardPolicy, UnknownTableError, check_query, recheck
 from agent.sql.parse import clean_sql_text
 from agent.warehouse.checked import CheckedQueries
@@ -534,7 +534,7 @@ class Warehouse:
     def _judge(self, sql: SqlInput) -> CheckedQuery:
         if isinstance(sql, CheckedQuery) and sql.dialect == self.dialect:
             return recheck(sql, self.guard_policy())
-        return check_query(sql_text(sql), dialect=self.dialect, policy=self.guard_policy())
+        return check_query(sql, dialect=self.dialect, policy=self.guard_policy())
 
     def distinct_values(self, table: str, column: str, limit: int = 2000) -> list[Any]:
         """Distinct non-null values of one column (sampled on big tables), for matching words."""
