@@ -8,7 +8,8 @@ Workers come from a forkserver: each is forked from a small clean process that h
 already imported what the pool preloads (the steps and the SQL layer), so replacing a
 killed worker is quick and never forks the bot's own threads. Results and errors travel back pickled (the typed errors survive).
 Big read-only inputs many steps share (the semantic model and its values) are written once
-to a file (`share`); a worker loads each file once and keeps it (`agent.budget.sharing`).
+to a file (`share`); a worker loads each file once and keeps it, and hands the step the values
+(`agent.budget.sharing`).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from agent.budget.progress import Progress
+from agent.budget.sharing import SharedFile
 from agent.errors import BusyError, InputTooLargeError, StepOverrunError
 
 if TYPE_CHECKING:
@@ -123,18 +125,19 @@ class CpuPool:
         return copy.deepcopy(result)
 
     async def run_sharing(self, what: str, fn: Callable[..., T], shared: tuple[Any, ...], *args: Any) -> T:
-        """`run`, `fn` handed first the name of `shared` (big read-only values: a semantic model and its
-        values), which it resolves in its worker (`sharing.shared`): one call to share them and run it."""
+        """`run`, `fn` handed first `shared` (big read-only values: a semantic model and its values), which
+        travel to its worker as a file written once (`share`): one call to share them and run it."""
         return await self.run(what, fn, self.share(*shared), *args)
 
-    def share(self, *values: Any) -> Path:
-        """A file holding `values` pickled, for steps to load in their worker (`sharing.shared`); written once
-        per set of objects, so pass the same objects again to reuse it."""
+    def share(self, *values: Any) -> Any:
+        """`values` as a step argument that arrives in the worker as `values` (`sharing.SharedFile`: a file
+        holding them pickled, loaded once per worker); written once per set of objects, so pass the same
+        objects again to reuse it."""
         with self._lock:
             key = tuple(id(v) for v in values)
             known = self._shared.get(key)
             if known is not None and all(a is b for a, b in zip(known[0], values)):
-                return known[1]
+                return SharedFile(known[1])
             data = pickle.dumps(values, protocol=pickle.HIGHEST_PROTOCOL)
             if self._shared_dir is None:
                 self._shared_dir = tempfile.TemporaryDirectory(prefix="cpu-shared-")
@@ -146,7 +149,7 @@ class CpuPool:
             if len(self._shared) >= MAX_SHARED:
                 self._shared.pop(next(iter(self._shared)))
             self._shared[key] = (values, path)
-            return path
+            return SharedFile(path)
 
     @property
     def _wait_s(self) -> float:

@@ -4,7 +4,7 @@ A forkserver and two workers, each importing the SQL layer and the reader's word
 CPU than answering one question; a command line that asks once and exits has nothing else to run
 while a step does, so the step runs where it is asked. Its budget is still kept: an interval timer
 (SIGALRM) interrupts a step that runs past it, which works for the pure-Python parse this is for.
-The shared values (`share`) are the process's own objects, handed to the step without a file.
+The shared values (`share`) are the process's own objects, handed to the step as they are.
 A step that needs a process of its own (`own_process`: a fix's probes open the warehouse file their
 own way) gets one worker, started when such a step first comes.
 """
@@ -16,11 +16,9 @@ import logging
 import signal
 import threading
 from collections.abc import Callable, Sequence
-from pathlib import Path
 from types import FrameType
 from typing import Any, TypeVar
 
-from agent.budget import sharing
 from agent.budget.ahead import StepAhead
 from agent.budget.cpu import CpuPool
 from agent.budget.progress import Progress
@@ -49,7 +47,6 @@ class InProcessCpu(CpuPool):
         super().__init__(workers=1, budget_s=budget_s, preload=preload, progress=progress)
         self.own_process = own_process
         self.ahead = dict(ahead or {})
-        self._kept: dict[tuple[int, ...], tuple[tuple[Any, ...], Path]] = {}
 
     async def run(self, what: str, fn: Callable[..., T], *args: Any, **kwargs: Any) -> T:
         if fn in self.own_process:
@@ -98,17 +95,9 @@ class InProcessCpu(CpuPool):
             signal.setitimer(signal.ITIMER_REAL, 0)
             signal.signal(signal.SIGALRM, previous)
 
-    def share(self, *values: Any) -> Path:
-        """A name for `values` that `sharing.shared` resolves to these very objects (nothing pickled)."""
-        with self._lock:
-            key = tuple(id(v) for v in values)
-            known = self._kept.get(key)
-            if known is not None and all(a is b for a, b in zip(known[0], values)):
-                return known[1]
-            path = Path(f"in-process-{id(self)}-{len(self._kept)}")
-            self._kept[key] = (values, path)
-            sharing.keep(path, values)
-            return path
+    def share(self, *values: Any) -> Any:
+        """`values` themselves: a step run here is handed these very objects (nothing pickled, no file)."""
+        return values
 
     def warm(self) -> None:
         """Nothing to start: the one worker starts only if a step needs it."""
@@ -118,7 +107,3 @@ class InProcessCpu(CpuPool):
         for ahead in self.ahead.values():  # a guess that did not come true: its process is stopped
             ahead.close()
         self.ahead.clear()
-        with self._lock:
-            for _, path in self._kept.values():
-                sharing.forget(path)
-            self._kept.clear()

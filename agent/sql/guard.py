@@ -24,7 +24,7 @@ from sqlglot.tokenizer_core import Token, TokenType
 
 from agent.budget.inputs import check_sql
 from agent.errors import UnsafeSqlError
-from agent.sql.checked import CheckedQuery
+from agent.sql.checked import CheckedQuery, SqlInput, sql_text
 from agent.sql.allowlist import (
     LOCK_AND_SESSION_FUNCTIONS,
     MAX_GENERATED,
@@ -155,10 +155,12 @@ def ensure_read_only(
     return check_query(sql, dialect, policy=policy).tree
 
 
-def check_query(sql: str, dialect: str = "duckdb", *, policy: GuardPolicy | None = None) -> CheckedQuery:
+def check_query(sql: SqlInput, dialect: str = "duckdb", *, policy: GuardPolicy | None = None) -> CheckedQuery:
     """`sql` read once and judged: a `CheckedQuery` when it is one read-only query under `policy`;
-    UnsafeSqlError or SqlSyntaxError if not. The only parse a query needs (see agent.sql.checked)."""
-    text = clean_sql_text(sql)
+    UnsafeSqlError or SqlSyntaxError if not. The only parse a query needs (see agent.sql.checked). A query
+    checked before is read again from its text (another dialect's reading: `recheck` judges a same-dialect
+    one on its tree)."""
+    text = clean_sql_text(sql_text(sql))
     check_sql(text)
     read = sqlglot_dialect(dialect)
     called = refuse_unsafe_words(text, read)

@@ -34,8 +34,8 @@ from agent.supervisor.history import messages_for_router
 from agent.supervisor.human import human_node
 from agent.supervisor.prompt import router_system_prompt
 from agent.supervisor.reply import build_reply
-from agent.tools.thread import previous_reading, reading_json
-from agent.tools.state import CommonAgentState, calls_of
+from agent.tools.thread import last_reading_json
+from agent.tools.state import CommonAgentState
 from agent.tools.registry import ALL_TOOLS, DIRECT_AGENTS, DIRECT_SPECS, EXECUTABLE_TOOLS
 from agent.tools.sql_tools import reading_guide
 from agent.tools.spec import DirectRequest, tool_call
@@ -64,7 +64,7 @@ async def invoke_common_agent(state: CommonAgentState, runtime: Runtime[AgentCon
         user=chat.get("user"),
         locale=chat.get("locale", "en-US"),
         dialect=state.get("sql_dialect") or DEFAULT_DIALECT,
-        reading=reading_json(previous) if (previous := previous_reading(calls_of(state))) is not None else None,
+        reading=last_reading_json(state),
         reading_guide=reading_guide(ctx, state.get("question") or "") if ctx.has_llm else None,
     )
     model = ctx.model.bind_tools(ALL_TOOLS).bind(prompt_cache_key=state.get("session_id") or None)

@@ -16,7 +16,6 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from agent.audit import AuditRecord
-from agent.budget.sharing import shared
 from agent.charts.roles import Role, Row
 from agent.charts.spec import ChartSpec
 from agent.chatbi.facts import Scope
@@ -27,6 +26,8 @@ from agent.policy.access import Access, AccessDenied
 from agent.semantic.nlq.extract import Extraction, extract_intent
 from agent.semantic.nlq.follow_up import FollowUp, read_follow_up
 from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.model.runtime import SemanticModel
+from agent.semantic.model.values import ValueIndex
 from agent.semantic.nlq.read_compile import Compiled
 from agent.semantic.nlq.read_compile import read_and_compile as read_questions_and_compile
 from agent.sql.explain import Explanation, explain_sql
@@ -48,6 +49,8 @@ ANALYSING_RESULT = "Analysing the result"
 # data and matplotlib (`worker_preload`), which would otherwise be paid inside a new worker's first
 # step's budget.
 PRELOAD = ("agent.tools.worker_preload",)
+# What a reader's or analysis step is handed first (`CpuPool.run_sharing`): the model and its values.
+Shared = tuple[SemanticModel, ValueIndex]
 
 
 @dataclass(frozen=True)
@@ -90,7 +93,7 @@ class WarehouseFile:
         data): a query naming a column nobody has (what the fixer is there to repair) cannot be
         resolved column by column, so it is judged by the names it uses, as pasted broken SQL is.
         A query the guard has read already is judged on its tree."""
-        query = sql if isinstance(sql, CheckedQuery) and sql.dialect == "duckdb" else check_query(sql_text(sql))
+        query = sql if isinstance(sql, CheckedQuery) and sql.dialect == "duckdb" else check_query(sql)
         if self.access is None:
             return query.sql
         try:
@@ -125,23 +128,23 @@ class WarehouseFile:
             raise _as_sql_error(exc) from exc
 
 
-def read_questions(semantic: Path, questions: Sequence[str]) -> list[Extraction]:
-    """The offline semantic parse of each question, with the model and values shared at `semantic`."""
-    model, values = shared(semantic)
+def read_questions(shared: Shared, questions: Sequence[str]) -> list[Extraction]:
+    """The offline semantic parse of each question, with the model and values `shared` with the step."""
+    model, values = shared
     return [extract_intent(question, model, values) for question in questions]
 
 
-def read_and_compile(semantic: Path, questions: Sequence[str], dialect: str) -> Compiled:
+def read_and_compile(shared: Shared, questions: Sequence[str], dialect: str) -> Compiled:
     """`read_questions`, and the SQL of the reading they make compiled here too, for `dialect`
     (`agent.semantic.nlq.read_compile`): each compile checks every definition of the model (several ms
     a new question), work that would otherwise hold the event loop."""
-    model, values = shared(semantic)
+    model, values = shared
     return read_questions_and_compile(questions, model, values, dialect)
 
 
-def read_edit(semantic: Path, previous: StructuredIntent, message: str) -> FollowUp:
+def read_edit(shared: Shared, previous: StructuredIntent, message: str) -> FollowUp:
     """A thread's message read as an edit of the previous reading (or as a question of its own)."""
-    model, values = shared(semantic)
+    model, values = shared
     return read_follow_up(previous, message, model, values)
 
 
@@ -182,23 +185,21 @@ def fix_on_file(
 
 
 def analysis_first(
-    semantic: Path, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
+    shared: Shared, question: str, columns: list[str], types: list[str], rows: Sequence[Row], sql: SqlInput | None,
     meanings: dict[str, ColumnMeaning], intent: StructuredIntent | None, reading: str,
 ) -> Shape | WriteUp:
     """The result's shape, with its write-up when no whole total is to be queried (`analysed`), the
-    follow-ups worded and checked against the model and values shared at `semantic`."""
-    model, values = shared(semantic)
-    return analysed(question, columns, types, rows, sql, meanings, intent, (model, values), reading)
+    follow-ups worded and checked against the model and values `shared` with the step."""
+    return analysed(question, columns, types, rows, sql, meanings, intent, shared, reading)
 
 
 def analysis_write_up(
-    semantic: Path, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
+    shared: Shared, question: str, columns: list[str], types: list[str], rows: Sequence[Row],
     meanings: dict[str, ColumnMeaning], scope: Scope, roles: list[Role], intent: StructuredIntent | None, reading: str,
 ) -> WriteUp:
     """The facts, sentences, chart and follow-ups of a result (`write_up`), the follow-ups worded and
-    checked against the model and values shared at `semantic`."""
-    model, values = shared(semantic)
-    return write_up(question, columns, types, rows, meanings, scope, roles, intent, (model, values), reading)
+    checked against the model and values `shared` with the step."""
+    return write_up(question, columns, types, rows, meanings, scope, roles, intent, shared, reading)
 
 
 # Steps that open their own read-only connection to the warehouse file: DuckDB refuses a second

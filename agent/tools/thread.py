@@ -20,7 +20,7 @@ from agent.tools import steps
 from agent.context import AgentContext
 from agent.semantic.compile.intent import StructuredIntent, base_table
 from agent.marks import ASKING_FOR_SQL, FOLLOW_UP_MARK
-from agent.tools.state import ToolCallInfo
+from agent.tools.state import CommonAgentState, ToolCallInfo, calls_of
 from agent.semantic.nlq import edits
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.edit_request import IntentEdit, apply_edit
@@ -178,6 +178,13 @@ def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, 
 
 def reading_json(previous: StructuredIntent) -> str:
     return json.dumps(previous.model_dump(mode="json", exclude_defaults=True))
+
+
+def last_reading_json(state: CommonAgentState) -> str | None:
+    """The thread's last reading as the router's prompt shows it, from the session's ledger; None before
+    the first. One call for the router, which reads nothing else of the ledger."""
+    previous = previous_reading(calls_of(state))
+    return reading_json(previous) if previous is not None else None
 
 
 # How a message is read against the last reading; said to the semantic step and to the router, which

@@ -31,7 +31,7 @@ from sqlglot.dialects.dialect import Dialect
 from agent.budget.slots import BlockingSlots, off_slot
 from agent.errors import ResultTooLargeError, SqlError, WarehouseError
 from agent.settings import Settings
-from agent.sql.checked import CheckedQuery, SqlInput, sql_text
+from agent.sql.checked import CheckedQuery, SqlInput
 from agent.sql.guard import GuardPolicy, UnknownTableError, check_query, recheck
 from agent.sql.parse import clean_sql_text
 from agent.warehouse.checked import CheckedQueries
@@ -162,12 +162,20 @@ class Schema:
         key = self.key_of(table)
         info = self.info.get(key) if key is not None else None
         if info is None:
-            parts = split_name(table) or [table]
-            owner, name = (parts[-2] if len(parts) > 1 else None), parts[-1]
-        else:
-            owner, name = (None if info.schema == self.default_schema else info.schema), info.name
-        return exp.Table(this=identifier(name, dialect), db=identifier(owner, dialect) if owner else None,
-                         alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)) if alias else None)
+            return table_reference(table, dialect, alias)
+        return _table(info.name, None if info.schema == self.default_schema else info.schema, dialect, alias)
+
+
+def table_reference(name: str, dialect: str, alias: str | None = None) -> exp.Table:
+    """A table as written (`schema.table`, `"sales"."pizzaTypes"`), each part quoted where the engine would
+    misread it bare (`sales."orderDetails"` on PostgreSQL), under a quoted alias when given."""
+    parts = split_name(name) or [name]
+    return _table(parts[-1], parts[-2] if len(parts) > 1 else None, dialect, alias)
+
+
+def _table(name: str, owner: str | None, dialect: str, alias: str | None) -> exp.Table:
+    return exp.Table(this=identifier(name, dialect), db=identifier(owner, dialect) if owner else None,
+                     alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)) if alias else None)
 
 
 def table_key(schema_name: str, table: str, default_schema: str, taken: Collection[str] = ()) -> str:
@@ -526,7 +534,7 @@ class Warehouse:
     def _judge(self, sql: SqlInput) -> CheckedQuery:
         if isinstance(sql, CheckedQuery) and sql.dialect == self.dialect:
             return recheck(sql, self.guard_policy())
-        return check_query(sql_text(sql), dialect=self.dialect, policy=self.guard_policy())
+        return check_query(sql, dialect=self.dialect, policy=self.guard_policy())
 
     def distinct_values(self, table: str, column: str, limit: int = 2000) -> list[Any]:
         """Distinct non-null values of one column (sampled on big tables), for matching words."""

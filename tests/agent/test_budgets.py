@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import asyncio
 import dataclasses
+import pickle
 import threading
 
 import pytest
@@ -232,3 +233,14 @@ async def test_a_querys_own_schema_read_takes_no_second_slot(offline_context, se
     warehouse = DuckDBWarehouse(offline_context.warehouse.path, settings.model_copy(update={"warehouse_slots": 1}))
     result = await asyncio.wait_for(warehouse.arun("SELECT 1 AS x"), GENEROUS_S)
     assert result.row_count == 1 and busy_while_reading == [1]
+
+
+def test_values_shared_with_a_worker_arrive_there_as_the_values():
+    pool = CpuPool(workers=1, budget_s=1.0, preload=steps.PRELOAD)
+    model, values = {"model": 1}, [2]
+    try:
+        handle = pool.share(model, values)
+        assert pool.share(model, values) == handle  # the same objects: the file written once
+        assert pickle.loads(pickle.dumps(handle)) == (model, values)  # as a step's worker unpickles it
+    finally:
+        pool.close()

@@ -10,7 +10,6 @@ import pytest
 
 from agent.tools import steps
 from agent.budget.in_process import InProcessCpu
-from agent.budget.sharing import shared
 from agent.errors import InputTooLargeError, StepOverrunError
 from tests.support.runaway import spin
 
@@ -44,20 +43,14 @@ async def test_a_step_nested_too_deeply_is_a_sentence(cpu):
         await cpu.run("Reading the SQL", _recurse, 0)
 
 
-async def test_shared_values_are_the_callers_own_objects_until_closed():
-    cpu = InProcessCpu(budget_s=1.0, preload=steps.PRELOAD)
+async def test_shared_values_are_the_callers_own_objects(cpu):
     model, values = {"model": 1}, {"values": 2}
-    path = cpu.share(model, values)
-    assert cpu.share(model, values) == path
-    shared_model, shared_values = shared(path)
-    assert shared_model is model and shared_values is values
-    cpu.close()
-    with pytest.raises(FileNotFoundError):  # nothing of them is left behind
-        shared(path)
+    shared_model, shared_values = cpu.share(model, values)
+    assert shared_model is model and shared_values is values  # nothing pickled, no file
 
 
-def _sizes(path, extra: int) -> int:
-    model, values = shared(path)
+def _sizes(shared, extra: int) -> int:
+    model, values = shared
     return len(model) + len(values) + extra
 
 

@@ -35,9 +35,10 @@ async def test_the_review_walk_reads_the_ledger_once_in_each_step_that_looks_bac
     assistant = Assistant(offline_context)
     asked = await assistant.reply(assistant.ask("ledger", "average arrival delay by carrier last month"))
     assert asked.ask_human is not None and asked.ask_human.kind == "confirm_sql", asked
-    # the router's prompt (the thread's last reading), discovery, generate_sql and the confirmation's SQL
+    # the router's prompt (the thread's last reading, which tools.thread reads for it), discovery, generate_sql
+    # and the confirmation's SQL
     assert sorted(ledger_reads) == sorted(
-        ["invoke_common_agent", "data_discovery", "generate_sql", "confirmation_question"])
+        ["last_reading_json", "data_discovery", "generate_sql", "confirmation_question"])
 
     ledger_reads.clear()
     ran = await assistant.reply(assistant.resume("ledger", "run"))

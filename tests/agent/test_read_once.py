@@ -149,15 +149,15 @@ def test_the_worker_compiles_the_reading_as_the_sql_step_will(offline_context):
     from agent.tools.semantic import compile_checked
 
     offline_context.values.read_all_latest(offline_context.semantic)
-    path = offline_context.cpu.share(offline_context.semantic, offline_context.values)
-    extractions, ready, as_stepped = steps.read_and_compile(path, ["number of flights by origin last month"], "duckdb")
+    shared = (offline_context.semantic, offline_context.values)  # as the step is handed them in its worker
+    extractions, ready, as_stepped = steps.read_and_compile(shared, ["number of flights by origin last month"], "duckdb")
     intent = extractions[0].intent
     assert intent is not None and [key for key, _ in ready] == [intent.model_dump_json()]
     assert ready[0][1] == compile_checked(offline_context, intent)[0] and "2013-12" in ready[0][1].sql
     assert as_stepped == ready[0]
 
     follow_up = ["average departure delay at JFK by month  and at EWR", "and at EWR"]
-    extractions, ready, _ = steps.read_and_compile(path, follow_up, "duckdb")
+    extractions, ready, _ = steps.read_and_compile(shared, follow_up, "duckdb")
     assert len(ready) == 1 and "EWR" in ready[0][1].sql and "JFK" not in ready[0][1].sql
 
-    assert steps.read_and_compile(path, ["write me a poem about autumn"], "duckdb")[1:] == ([], None)
+    assert steps.read_and_compile(shared, ["write me a poem about autumn"], "duckdb")[1:] == ([], None)

@@ -16,7 +16,7 @@ from sqlglot import exp
 
 from agent.semantic.compile.related import link_of
 from agent.semantic.model.runtime import SemanticModel
-from agent.warehouse.base import identifier, split_name
+from agent.warehouse.base import table_reference
 
 FIRST_END = "__first_end"  # the alias a formula names the related rows' date under
 
@@ -48,9 +48,7 @@ def first_end_sql(expr: str, thing: str, first_end: FirstEnd, model: SemanticMod
     holder = project.model_by_name[first_end.table]
     entity = holder.entity(key.name) if key is not None else None
     assert key is not None and entity is not None  # first_end_problems holds it (link_of)
-    parts = split_name(holder.relation) or [holder.relation]
-    source = exp.Table(this=identifier(parts[-1], dialect), db=identifier(parts[-2], dialect) if len(parts) > 1 else None,
-                       alias=exp.TableAlias(this=exp.to_identifier(FIRST_END, quoted=True)))
+    source = table_reference(holder.relation, dialect, FIRST_END)
     points_at = exp.EQ(this=_under(entity.expr, dialect), expression=sqlglot.parse_one(key.expr, read=dialect))
     tree = sqlglot.parse_one(expr, read=dialect)
     for column in list(tree.find_all(exp.Column)):

@@ -23,7 +23,7 @@ from agent.semantic.spec.dbt_spec import Project
 from agent.semantic.spec.dbt_spec import SemanticModel as DbtModel
 from agent.semantic.model.runtime import SemanticModel
 from agent.text.words import plural_phrase
-from agent.warehouse.base import identifier, split_name
+from agent.warehouse.base import table_reference
 
 Grain = Literal["day", "week", "month", "quarter", "year"]
 
@@ -92,14 +92,14 @@ def related_sql(thing: str, related: Related, model: SemanticModel) -> str:
     assert key is not None  # related_problems holds it
     counted = project.model_by_name[related.table]
     link = project.model_by_name[related.via or related.table]
-    rows = exp.select(exp.Literal.number(1)).from_(_source(link, "__related_link", dialect))
+    rows = exp.select(exp.Literal.number(1)).from_(table_reference(link.relation, dialect, "__related_link"))
     counted_alias = "__related_link"
     if related.via is not None:
         for n, join in enumerate(model.join_path(link.name, related.table) or []):
             here, there = ("__related_link" if n == 0 else f"__related_{n}"), f"__related_{n + 1}"
             on = [exp.EQ(this=_qualified(left, here, dialect), expression=_qualified(right, there, dialect))
                   for left, right in join.keys]
-            rows = rows.join(_source(project.model_by_name[join.to_table], there, dialect), on=exp.and_(*on))
+            rows = rows.join(table_reference(project.model_by_name[join.to_table].relation, dialect, there), on=exp.and_(*on))
             counted_alias = there
     entity = link.entity(key.name)
     assert entity is not None
@@ -113,7 +113,7 @@ def related_sql(thing: str, related: Related, model: SemanticModel) -> str:
                                 expression=exp.Literal.number(related.year)))
         if related.last is not None and related.grain is not None:
             latest = exp.select(exp.Max(this=exp.cast(_qualified(dimension.expr, "__related_latest", dialect), "DATE"))
-                                ).from_(_source(counted, "__related_latest", dialect))
+                                ).from_(table_reference(counted.relation, dialect, "__related_latest"))
             count, unit = related.last, related.grain
             count, unit = (count * 7, "day") if unit == "week" else (count * 3, "month") if unit == "quarter" \
                 else (count, unit)
@@ -133,12 +133,6 @@ def related_sql(thing: str, related: Related, model: SemanticModel) -> str:
         condition = exp.GTE(this=rows.subquery(), expression=exp.Literal.number(related.at_least))
     # the compiler compares a condition with TRUE: bracketed, it stays one condition
     return f"({condition.sql(dialect=dialect)})"
-
-
-def _source(model: DbtModel, alias: str, dialect: str) -> exp.Table:
-    parts = split_name(model.relation) or [model.relation]
-    return exp.Table(this=identifier(parts[-1], dialect), db=identifier(parts[-2], dialect) if len(parts) > 1 else None,
-                     alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
 
 
 def _qualified(sql: str, alias: str, dialect: str) -> exp.Expr:

@@ -41,7 +41,7 @@ from sqlglot import exp
 from agent.errors import AssistantError
 from agent.semantic.spec.dbt_spec import GRAIN_ORDER, Dimension, Metric, MetricInput, Project, SemanticModel
 from agent.semantic.spec.where import ParsedFilter, Ref
-from agent.warehouse.base import identifier, split_name
+from agent.warehouse.base import table_reference
 
 DIALECTS = ("duckdb", "postgres", "mysql", "trino", "snowflake", "bigquery", "clickhouse")
 # MetricFlow's date parts ('metric_time__extract_month'); extract_dow is ISO: 1 = Monday ... 7 = Sunday
@@ -335,12 +335,8 @@ class _Builder:
         return sqlglot.parse_one(sql, read=self.project.dialect)
 
     def source(self, relation: str, alias: str) -> exp.Table:
-        """The table a semantic model reads, each part quoted where the engine would misread it
-        bare (`sales."orderDetails"` on PostgreSQL), under a quoted alias."""
-        parts = split_name(relation) or [relation]
-        return exp.Table(this=identifier(parts[-1], self.dialect),
-                         db=identifier(parts[-2], self.dialect) if len(parts) > 1 else None,
-                         alias=exp.TableAlias(this=exp.to_identifier(alias, quoted=True)))
+        """The table a semantic model reads, as the warehouse names a table written so, under a quoted alias."""
+        return table_reference(relation, self.dialect, alias)
 
     def qualified(self, sql: str, alias: str) -> exp.Expr:
         tree = self.parse(sql)

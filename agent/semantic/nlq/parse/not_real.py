@@ -17,12 +17,16 @@ from agent.text.words import noun_forms
 
 def not_real_pass(draft: Draft) -> Draft:
     assert draft.intent is not None
-    said = {form for t in draft.tokens for form in {t.low, *noun_forms(t.low)}}
+    said: set[str] | None = None  # the question's words in every noun form, read for the first marking column
     for kind, shape, gone in (("flag", "not_real_rows", Filter(field="", op="!=", values=[True])),
                               ("time", "deleted_rows", Filter(field="", op="is_null"))):
         marks = set(draft.model.shapes.get(shape, []))
         columns = [dim for dim in draft.model.dimensions if dim.kind == kind and marks & set(dim.label.lower().split())]
-        if columns and not marks & said:  # 'how many test accounts', 'deleted leads': read as asked
+        if not columns:
+            continue
+        if said is None:
+            said = {form for t in draft.tokens for form in {t.low, *noun_forms(t.low)}}
+        if not marks & said:  # 'how many test accounts', 'deleted leads': read as asked
             _leave_out(draft, columns, gone)
     return draft
 
