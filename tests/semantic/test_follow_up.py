@@ -423,8 +423,6 @@ def test_the_delay_of_a_share_said_alone_is_the_shares_own(follow, model, values
 
 
 def test_a_value_alone_after_two_measures_keeps_both(ask, model, values):
-    from agent.semantic.nlq.follow_up import read_follow_up
-
     previous = ask("number of flights and avg dep delay by carrier").intent
     followed = read_follow_up(previous, "just lga", model, values)
     # 'lga' of the origin or the destination is asked, never read as 'lga departure delay' alone
