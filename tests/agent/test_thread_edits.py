@@ -219,3 +219,13 @@ async def test_a_grouping_alone_after_an_unanswered_question_is_no_count(offline
     await ask(offline_assistant, session, "avg dep delay from JFKK in June")  # never answered
     reply = await ask(offline_assistant, session, "per month")
     assert not reply.rows and "no earlier answer in this thread for this to build on" in reply.text
+
+
+async def test_delayed_much_that_day_is_the_delay_on_the_day_shown(offline_assistant, session):
+    windiest = await ask(offline_assistant, session, "what was the windiest day at lga this yr")
+    (day,) = [r[windiest.columns.index("date")] for r in windiest.rows]
+    delayed = await ask(offline_assistant, session, "were flights out of there delayed much that day")
+    # 'delayed much' asks the amount, of the day shown ('that day'), not the flights with a delay ranked again
+    expected = gold(offline_assistant, f"SELECT AVG(dep_delay) FROM flights WHERE origin = 'LGA' AND "
+                                       f"make_date(year, month, day) = DATE '{day}'")
+    assert [(r[delayed.columns.index("avg_dep_delay")],) for r in delayed.rows] == expected

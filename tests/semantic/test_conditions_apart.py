@@ -92,3 +92,16 @@ def test_bands_of_a_number_read_at_a_place(ask):
     (band,) = [d for d in intent.definitions if d.kind == "bands"]
     assert band.bands == ["under 10", "10-20", "20-30", "30+"] and band.column == "wind_speed"
     assert intent.dimensions == [band.name]
+
+
+def test_how_and_a_measures_adjective_asks_for_the_measure_read(ask):
+    said = ask("how warm does lga get, avg temp by month")
+    assert said.intent is not None and said.intent.metrics == ["avg_temp"] and said.ignored_words == []
+
+
+def test_weather_adjectives_rank_by_their_measure(ask):
+    wettest = _intent(ask, "which month was the wettest at jfk")
+    assert wettest.metrics == ["total_precip"] and wettest.limit == 1 and wettest.order_by[0].descending
+    windiest = _intent(ask, "what was the windiest day at lga")
+    assert windiest.metrics == ["avg_wind_speed"] and windiest.limit == 1
+

@@ -408,7 +408,10 @@ def _one_thing_pointed_at(previous: StructuredIntent, cues: Cues, model: Semanti
     pointed = [w for w in cues.pointed if w not in ("one", "ones")]  # 'that one': the thing itself
 
     def names(dim: str) -> bool:
-        named = _dimension_words(model, dim)
+        # a period the answer is grouped by, by any word of its names ('that day' of dates, 'calendar day')
+        spec = model.dimension_by_name[dim]
+        named = _dimension_words(model, dim) | ({w for said in (spec.label, *spec.synonyms) for w in said.lower().split()}
+                                                 if spec.kind == "time" else set())
         return any(w in named or w.rstrip("s") in named for w in pointed)
 
     # a period ('the wettest month') is pointed at only by its own name: 'that month'

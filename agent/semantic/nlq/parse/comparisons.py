@@ -437,7 +437,8 @@ def is_numeric(mention: Mention, model: SemanticModel) -> bool:
 def _signed_predicates(state: State, model: SemanticModel) -> list[Filter]:
     """'what % of flights arrived late', 'how many left early': a signed measure named by a word of its side
     (vocabulary.yaml `signed_predicates`), said with no number, is the rows on that side of zero. Not after
-    'how' ('how late': the amount) nor next to a number or an aggregation word (those are read as such)."""
+    'how' ('how late': the amount) or before 'much' ('delayed much'), nor next to a number or an aggregation word
+    (those are read as such)."""
     sides = dict(w.rsplit(" ", 1) for w in model.shapes.get("signed_predicates", []))
     found = []
     for mention in state.mentions:
@@ -451,8 +452,8 @@ def _signed_predicates(state: State, model: SemanticModel) -> list[Filter]:
         near = [i for i in range(max(0, mention.start - 3), min(len(state.tokens), mention.end + 2))
                 if state.tokens[i].number is not None and i not in read]
         if before in {"how", "avg", "average", "mean", "total", "max", "min", "median"} or near \
-                or (after is not None and after.low in {"by", "of"}):
-            continue
+                or (after is not None and after.low in {"by", "of", "much"}):
+            continue  # 'delayed much': how much, the amount
         state.positions[(numeric[0], sides[said[-1]], (0,))] = mention.start  # where it was said: the part of a share
         consume_with_mentions(state, list(range(mention.start, mention.end)))
         found.append(Filter(field=numeric[0], op=sides[said[-1]], values=[0]))

@@ -24,7 +24,7 @@ from agent.semantic.nlq.parse.state import (WHICH, Ambiguity, State, covered, me
                                              words_of)
 from agent.semantic.compile.reading import describe
 from agent.text.phrases import CALENDAR_WORDS
-from agent.text.words import lemmas, noun_forms, plural_phrase
+from agent.text.words import inflection, lemmas, noun_forms, plural_phrase
 
 _CLAUSES = {"when", "where", "while", "whenever"}
 _PLACE = {"on", "in", "at", "across", "from", "of", "within", "throughout", "for", "about"}
@@ -55,7 +55,7 @@ def coverage_pass(draft: Draft) -> Draft:
     fillers = set(draft.model.coverage.get("fillers", []))
     read = covered(draft.state)
     ignored = [t.text for i, t in enumerate(draft.tokens) if i not in read and t.low not in draft.state.function_words
-               and t.low not in fillers and t.number is None
+               and t.low not in fillers and t.number is None and not _asks_a_measure_read(draft, i)
                and not (_lemma_in(t.low, verbs, ("VERB",)) and _used_as_verb(draft.state, i))]
     content = [t for t in draft.tokens if t.low not in draft.state.function_words]
     coverage = 1.0 - len(ignored) / max(1, len(content))
@@ -165,11 +165,25 @@ def unread_words(draft: Draft) -> list[int]:
         if low in suffixes and i > 0 and i - 1 in read and (before := mention_at(state, i - 1)) is not None \
                 and _names_the_head(before, state.tokens[i - 1].low, model):
             continue  # 'priority level'; not 'card type' where 'card' is only a word of 'card number'
+        if _asks_a_measure_read(draft, i):
+            continue  # 'how warm does lga get, avg temp by month': the adjective asks for the measure read
         if _names_the_data_set(state, i, model) or names_the_data(state, i, words) or low in used or _names_a_period(state, i, read) \
                 or _defined_by_aside(state, i) or _described_by_flag(state, i, read):
             continue
         unread.append(i)
     return unread
+
+
+def _asks_a_measure_read(draft: Draft, i: int) -> bool:
+    """'how warm …', 'how old …': after 'how', an adjective of a measure (its comparative ranks by it,
+    thesaurus `measure_adjectives`) asks for that measure, which the reading measures already."""
+    state, model = draft.state, draft.model
+    if i == 0 or state.tokens[i - 1].low != "how" or draft.intent is None:
+        return False
+    low = state.tokens[i].low
+    named = {model.ranking.implies_measure.get(form) for form in inflection(low, "JJR")} - {None}
+    measured = {model.metric_by_name[m].measure for m in draft.intent.all_metrics() if m in model.metric_by_name}
+    return bool(named) and named <= measured
 
 
 def _closes_with_a_particle(state: State, i: int, read: set[int], particles: set[str]) -> bool:
