@@ -105,3 +105,8 @@ def test_weather_adjectives_rank_by_their_measure(ask):
     windiest = _intent(ask, "what was the windiest day at lga")
     assert windiest.metrics == ["avg_wind_speed"] and windiest.limit == 1
 
+
+
+def test_a_short_form_is_read_as_its_word_where_that_makes_a_phrase(ask):
+    intent = _intent(ask, "which scheduled dep hour has the most cancellations")
+    assert intent.dimensions == ["hour"] and intent.metrics == ["cancelled_flights"] and intent.limit == 1

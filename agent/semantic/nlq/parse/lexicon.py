@@ -118,6 +118,8 @@ class Lexicon:
     def __init__(self, model: SemanticModel, values: ValueIndex):
         self.entries: dict[str, list[Entry]] = {}
         self._fillers = frozenset(model.coverage.get("fillers", []))
+        # words of aggregation ('avg', 'max'): read as such by the passes, never spelt out into a phrase
+        self._aggregating = frozenset(w for words in model.aggregations.values() for w in words)
         sides = [w.rsplit(" ", 1)[0] for w in model.shapes.get("signed_predicates", [])]
         for metric in model.metrics:
             for text in [metric.label, *metric.synonyms]:
@@ -227,6 +229,12 @@ class Lexicon:
         tokens = [self._respelled(t, tokens[i - 1] if i else None, tokens[i + 1] if i + 1 < len(tokens) else None)
                   for i, t in enumerate(tokens)]
         candidates = [m for i in range(len(tokens)) for m in self._matches_at(tokens, i)]
+        # 'scheduled dep hour': a short form read as its word where that makes a phrase ('scheduled departure hour')
+        spelt = [replace(t, low=full) if (full := ABBREVIATIONS.get(t.low, "")) and " " not in full
+                 and t.low not in self._aggregating else t for t in tokens]
+        if spelt != tokens:
+            candidates += [m for i in range(len(spelt)) for m in self._matches_at(spelt, i)
+                           if any(spelt[j] is not tokens[j] for j in range(m.start, m.end)) and m.end - m.start > 1]
         taken: set[int] = set()
         mentions: list[Mention] = []
         # of two phrases as long, one that does not lean on a filler word ('actually left' | 'left early') wins
