@@ -110,3 +110,20 @@ def test_weather_adjectives_rank_by_their_measure(ask):
 def test_a_short_form_is_read_as_its_word_where_that_makes_a_phrase(ask):
     intent = _intent(ask, "which scheduled dep hour has the most cancellations")
     assert intent.dimensions == ["hour"] and intent.metrics == ["cancelled_flights"] and intent.limit == 1
+
+
+def test_late_on_arrival_and_averaging_over_a_number(ask):
+    share = _intent(ask, "% of flights more than 15 min tardy on arrival, per nyc airport")
+    assert share.contrast is not None and share.contrast.first.filters[0].field == "arr_delay"
+    averaging = _intent(ask, "which carriers are averaging over 15 min late on arrival")
+    assert averaging.dimensions == ["carrier"] and [(h.metric, h.op, h.value) for h in averaging.having] == [
+        ("avg_arr_delay", ">", 15)]
+
+
+def test_names_of_the_codes_go_beside_them(ask, model, values):
+    from agent.semantic.nlq.follow_up import read_follow_up
+
+    previous = _intent(ask, "avg arr delay by carrier")
+    for said in ("with full airline names", "with airline names"):
+        edited = read_follow_up(previous, said, model, values).edited
+        assert edited is not None and edited.intent.dimensions == ["carrier", "airline_name"], said

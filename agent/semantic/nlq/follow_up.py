@@ -17,6 +17,7 @@ from agent.semantic.nlq import edits
 from agent.semantic.nlq.dialogue_cues import Cues, dialogue_words, find_cues, has, phrase
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.extract import PASSES
+from agent.semantic.nlq.shapes import label_dimension
 from agent.semantic.compile.definitions import with_definitions
 from agent.semantic.compile.intent import Filter, MetricFilter, StructuredIntent, base_table, validate_intent
 from agent.semantic.compile.reading import describe
@@ -843,8 +844,10 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     grouped = [d for d in found.dimensions if d not in {f.field for f in found.filters}
                and not (cues.pointed and set(cues.pointed) & _dimension_words(model, d)) and d not in measured]
     if grouped and grouped != edited.intent.dimensions:
-        # 'by carrier' after 'compare with February' splits both months by carrier; 'instead' replaces them
-        add = not cues.replace and (cues.add or _only_compared(edited.intent, model))
+        # 'by carrier' after 'compare with February' splits both months by carrier; 'instead' replaces them;
+        # 'w/ full airline names' after an answer by carrier puts each code's name beside it
+        add = not cues.replace and (cues.add or _only_compared(edited.intent, model)
+                                    or _names_of_the_codes(grouped, edited.intent, model))
         edited = edits.set_grouping(edited, grouped, model, add=add)
     if found.limit is not None and cues.limit is None:
         descending = found.order_by[0].descending if found.order_by else True
@@ -852,6 +855,13 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     if found.having and edited.intent.dimensions:
         edited = edits.keep_groups(edited, found.having, model)  # 'only the ones with 1000+ flights'
     return edited
+
+
+def _names_of_the_codes(grouped: list[str], intent: StructuredIntent, model: SemanticModel) -> bool:
+    """Are the new groups the readable names of the codes the answer is grouped by ('airline names' of carriers)?"""
+    table = base_table(intent, model)
+    names = {label_dimension(d, table, model) for d in intent.dimensions} if table is not None else set()
+    return bool(grouped) and set(grouped) <= names
 
 
 def _of_the_groups(text: str, extraction: Extraction, draft: Draft, previous: StructuredIntent, model: SemanticModel,

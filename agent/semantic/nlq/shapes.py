@@ -181,8 +181,8 @@ def _names_not_codes(intent: StructuredIntent, words: _Words, model: SemanticMod
         return intent
     swapped = {}
     for name in intent.dimensions:
-        label = _label_dimension(name, table, model)
-        if label is not None:
+        label = label_dimension(name, table, model)
+        if label is not None and label not in intent.dimensions:  # 'with airline names' of airline names: kept
             swapped[name] = label
     if not swapped:
         return intent
@@ -193,7 +193,9 @@ def _names_not_codes(intent: StructuredIntent, words: _Words, model: SemanticMod
     })
 
 
-def _label_dimension(name: str, table: str, model: SemanticModel) -> str | None:
+def label_dimension(name: str, table: str, model: SemanticModel) -> str | None:
+    """The dimension of the readable labels of a coded one, joined on that very code ('carrier' -> the airline's
+    name), or None."""
     dim = model.dimension_by_name[name]
     own = next((s.expr for s in dim.sources if s.table == table), None)
     if dim.value_labels is None or own is None:

@@ -209,6 +209,13 @@ def _aggregated_target(state: State, start: int, end: int, field: Mention | None
     named = _metric_before(state, start, model)
     if named is not None and (field is None or field.start >= start):
         return named.of("metric")[0].name, list(range(named.start, named.end))  # 'an average delay above 15 min'
+    agg = mention_at(state, start - 1) if start else None
+    if field is not None and field.start >= end and agg is not None and agg.end == start and agg.has("agg") \
+            and not agg.has("rank"):  # 'carriers averaging over 15 min late on arrival': the measure after it
+        measure = next((e.name for e in field.of("dimension") if model.dimension_by_name[e.name].kind == "numeric"), None)
+        averaged = metrics_for(measure, [agg.of("agg")[0].name], model) if measure else []
+        if averaged:
+            return averaged[0], [*range(agg.start, agg.end), *range(field.start, field.end)]
     if field is not None and field.start < start:
         things = mention_at(state, end)
         if things is not None and things.start == end and things.has("entity") and counts_by_verb(state, field, model):
