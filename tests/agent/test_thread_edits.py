@@ -229,3 +229,12 @@ async def test_delayed_much_that_day_is_the_delay_on_the_day_shown(offline_assis
     expected = gold(offline_assistant, f"SELECT AVG(dep_delay) FROM flights WHERE origin = 'LGA' AND "
                                        f"make_date(year, month, day) = DATE '{day}'")
     assert [(r[delayed.columns.index("avg_dep_delay")],) for r in delayed.rows] == expected
+
+
+async def test_a_new_count_in_those_hours_keeps_the_hours_conditions(offline_assistant, session):
+    await ask(offline_assistant, session, "# of hours w/ wind gusts over 40 mph per airport")
+    cancelled = await ask(offline_assistant, session, "how many flights got cancelled in those hours")
+    # 'those hours' are the ones the gusts blew in: the flights then, per airport, never all flights
+    assert sorted(map(tuple, cancelled.rows)) == gold(
+        offline_assistant, "SELECT f.origin, COUNT(*) FROM flights f JOIN weather w ON f.origin = w.origin AND "
+                           "f.time_hour = w.time_hour WHERE w.wind_gust > 40 AND f.dep_time IS NULL GROUP BY 1")

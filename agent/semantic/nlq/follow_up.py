@@ -610,6 +610,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
         thing = {w for w in cues.pointed if w in naming or w.rstrip("s") in naming or w in ("one", "ones")}  # 'airport' in 'that airport'
         cues.text = " ".join(w for w in cues.text.split() if w.lower() not in thing)
         previous = previous.model_copy(update={"limit": None, "order_by": []})
+    _the_periods_counted(cues, previous)
     rows = cues.things and _the_rows_do_it(message, previous, model)
     if rows:
         cues.things = False  # the rows themselves, not the answer's rows to keep
@@ -855,6 +856,17 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
     if found.having and edited.intent.dimensions:
         edited = edits.keep_groups(edited, found.having, model)  # 'only the ones with 1000+ flights'
     return edited
+
+
+def _the_periods_counted(cues: Cues, previous: StructuredIntent) -> None:
+    """'how many flights got cancelled in those hours' after 'hours with gusts over 40 mph per airport': the
+    periods the previous answer counted are those its conditions hold in, which the edit keeps; the words
+    pointing at them are taken out, and no row of the answer is kept by its key."""
+    periods = {d.label.lower() for d in previous.definitions if d.agg == "count_distinct"}
+    said = re.search(r"(?:\b(?:in|during|for|at)\s+)?\{things\}\s+(\w+)", cues.text)
+    if cues.things and said is not None and said.group(1).lower() in periods:
+        cues.things, cues.pointer = False, True  # pointed at: an edit of that answer, never a question of its own
+        cues.text = " ".join((cues.text[: said.start()] + cues.text[said.end():]).split())
 
 
 def _names_of_the_codes(grouped: list[str], intent: StructuredIntent, model: SemanticModel) -> bool:
