@@ -127,3 +127,19 @@ def test_names_of_the_codes_go_beside_them(ask, model, values):
     for said in ("with full airline names", "with airline names"):
         edited = read_follow_up(previous, said, model, values).edited
         assert edited is not None and edited.intent.dimensions == ["carrier", "airline_name"], said
+
+
+def test_values_joined_by_and_in_a_split_answer_are_split_too(ask, model, values):
+    from agent.semantic.compile.filters import Filter
+    from agent.semantic.nlq.follow_up import read_follow_up
+
+    monthly = _intent(ask, "southwest flights per month out of ewr and lga")
+    assert "origin" in monthly.dimensions and len(monthly.dimensions) == 2
+    assert _intent(ask, "how many flights out of ewr and lga").dimensions == []  # no split asked: one total
+    where = read_follow_up(monthly, "where do they fly from ewr", model, values).edited
+    assert where is not None and where.intent.dimensions == ["dest"]
+    # the answer's rows kept ('among the 9 destinations') are no value 'same for lga' could replace
+    kept = where.intent.model_copy(update={"filters": [*where.intent.filters, Filter(
+        field="dest", op="in", values=["AUS", "BNA", "BWI", "DEN", "HOU", "MDW", "MSY", "PHX", "STL"])]})
+    lga = read_follow_up(kept, "same for lga", model, values).edited
+    assert lga is not None and Filter(field="origin", values=["LGA"]) in lga.intent.filters

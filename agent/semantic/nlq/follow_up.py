@@ -243,8 +243,10 @@ def _swapped_into_measure(previous: StructuredIntent, rest: str, model: Semantic
 
 def _the_rows_do_it(message: str, previous: StructuredIntent, model: SemanticModel) -> bool:
     """'where do they fly from ewr' after flights per month: 'they' doing something, after an answer by periods
-    only, is the rows (the flights), which do things; the months do not."""
-    dims = [d for d in previous.dimensions if d in model.dimension_by_name]
+    only, is the rows (the flights), which do things; the months do not, nor the values the question split it
+    by ('per month out of ewr and lga': the two airports said)."""
+    said = {f.field for f in previous.filters if f.op == "in"}
+    dims = [d for d in previous.dimensions if d in model.dimension_by_name and d not in said]
     table = model.table_by_name.get(base_table(previous, model) or "")
     periods = set(table.time.values()) if table is not None else set()
     return re.search(r"\bthey\b", message, re.I) is not None and bool(dims) and all(
@@ -326,7 +328,8 @@ def _thread_undecided(text: str, found: StructuredIntent, model: SemanticModel, 
     """'what about LGA' after 'from JFK to BOS': a value of two dimensions the previous reading both filters
     on replaces either; the thread does not decide which, so it is asked (one button per meaning). The
     message read alone says whether its own words decide; None when they do or no such value was said."""
-    filtered = {f.field for f in previous.filters if f.op in ("=", "in")}
+    # a list of the answer's rows kept ('among the 9 destinations of the previous answer') is no value said
+    filtered = {f.field for f in previous.filters if f.op == "=" or f.op == "in" and len(f.values) <= 2}
     if len(filtered) < 2 or not any(f.field in filtered and f.op in ("=", "in") for f in found.filters):
         return None
     alone, _ = _read(text, model, values, None)
@@ -848,7 +851,7 @@ def _lay_over(edited: Edited, found: StructuredIntent, cues: Cues, said_measure:
         # 'by carrier' after 'compare with February' splits both months by carrier; 'instead' replaces them;
         # 'w/ full airline names' after an answer by carrier puts each code's name beside it
         add = not cues.replace and (cues.add or _only_compared(edited.intent, model)
-                                    or _names_of_the_codes(grouped, edited.intent, model))
+                                    or _names_of_the_codes(grouped, edited.intent, cues.text, model))
         edited = edits.set_grouping(edited, grouped, model, add=add)
     if found.limit is not None and cues.limit is None:
         descending = found.order_by[0].descending if found.order_by else True
@@ -869,8 +872,11 @@ def _the_periods_counted(cues: Cues, previous: StructuredIntent) -> None:
         cues.text = " ".join((cues.text[: said.start()] + cues.text[said.end():]).split())
 
 
-def _names_of_the_codes(grouped: list[str], intent: StructuredIntent, model: SemanticModel) -> bool:
-    """Are the new groups the readable names of the codes the answer is grouped by ('airline names' of carriers)?"""
+def _names_of_the_codes(grouped: list[str], intent: StructuredIntent, said: str, model: SemanticModel) -> bool:
+    """Are the new groups the readable names of the codes the answer is grouped by, asked for with them ('with
+    airline names', 'airline names too')? 'the full name of the 2nd one' asks for the name alone."""
+    if not re.search(r"(?<![\w'])(?:with|too|also|as well|beside|alongside)(?![\w'])", said, re.I):
+        return False
     table = base_table(intent, model)
     names = {label_dimension(d, table, model) for d in intent.dimensions} if table is not None else set()
     return bool(grouped) and set(grouped) <= names

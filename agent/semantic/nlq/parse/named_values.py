@@ -257,12 +257,14 @@ def _compared_dimensions(state: State, placed: list[tuple[Mention, str]], beside
     """'American vs Delta', 'compare JFK and LGA', 'by check vs by card': each value is wanted on its own row,
     which sets them 'side by side' (vocabulary shapes.side_by_side) as asked."""
     comparing = any(t.low in {"compare", "comparing", "comparison"} for t in state.tokens)
+    # 'southwest flights per month out of ewr and lga': with the answer split already, each value is split too
+    split = any(t.low in ("per", "by", "each") and i not in state.used_tokens for i, t in enumerate(state.tokens))
     compared: list[str] = []
     for (first, dim), (second, other) in zip(placed, placed[1:]):
         link = tuple(t.low for t in state.tokens[first.end:second.start])
         if link[:-1] in _CONTRASTS and link[-1] in state.function_words:
             link = link[:-1]  # 'by check vs by credit card': the second value's own introducing word
-        if dim == other and (link in _CONTRASTS or (comparing and link in {("and",), ("with",)})):
+        if dim == other and (link in _CONTRASTS or ((comparing or split) and link in {("and",), ("with",)})):
             state.consume(*range(first.end, second.start))
             if dim not in compared:
                 compared.append(dim)
