@@ -166,6 +166,11 @@ def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, 
         said = "over all of them, not only the previous answer's rows" if row is None else \
             "over all of them: I no longer have the previous answer's rows to pick one from"
         return Edited(edited.intent, [*edited.changes, said], edited.chart)
+    if row is None and counted is not None and counted.limit is None and not counted.having \
+            and edited.intent.filters == counted.filters and edited.intent.time == counted.time:
+        # 'avg dep delay for each' of an answer that showed every group: its conditions keep the same rows, and
+        # a list of them would stay behind when a condition is changed later ('same for lga')
+        return edited
     values = found[1]
     if row is not None:
         if not values or abs(row) > len(values) or row == 0:

@@ -238,3 +238,13 @@ async def test_a_new_count_in_those_hours_keeps_the_hours_conditions(offline_ass
     assert sorted(map(tuple, cancelled.rows)) == gold(
         offline_assistant, "SELECT f.origin, COUNT(*) FROM flights f JOIN weather w ON f.origin = w.origin AND "
                            "f.time_hour = w.time_hour WHERE w.wind_gust > 40 AND f.dep_time IS NULL GROUP BY 1")
+
+
+async def test_for_each_of_a_whole_answer_keeps_no_list_behind(offline_assistant, session):
+    await ask(offline_assistant, session, "where does southwest fly from ewr")
+    await ask(offline_assistant, session, "avg dep delay for each, worst first")
+    lga = await ask(offline_assistant, session, "same for lga")
+    # every destination from LGA, not only the ones EWR had: the answer before showed all of its groups
+    expected = gold(offline_assistant, "SELECT dest, COUNT(*), AVG(dep_delay) FROM flights WHERE carrier = 'WN' AND "
+                                       "origin = 'LGA' GROUP BY dest")
+    assert sorted(r[lga.columns.index("dest")] for r in lga.rows) == sorted(r[0] for r in expected)
