@@ -112,8 +112,10 @@ def candidates(schema: Schema) -> list[Reference]:
     words = bootstrap_words()
     keys = {table: key for table in schema.tables if (key := _key(schema, table))}
     names: dict[str, set[str]] = {}
+    full_keys: dict[str, str] = {}  # a key's words as they stand ('region cd'), for a role put before them
     for table, key in keys.items():
         prefix = column_prefix([c.name for c in schema.tables[table]])
+        full_keys[table] = "".join(words_of(key, prefix))
         stem = key_stem(words_of(key, prefix))
         own = thing(schema.info[table].name)
         names[table] = {"".join(stem), "".join(own)} - {""} if stem not in ((), ("id",), ("key",)) else {"".join(own)}
@@ -136,7 +138,8 @@ def candidates(schema: Schema) -> list[Reference]:
             for target, key in keys.items():
                 if _family(_type_of(schema, target, key)) != _family(column.type):
                     continue
-                how: Literal["name", "role"] | None = _named_after(stem, keyish, names[target], target == table)
+                how: Literal["name", "role"] | None = _named_after(stem, keyish, names[target], target == table) \
+                    or _role_before_key(said, full_keys[target], target == table)
                 if column.name == own_key and (how is None or "".join(stem) != "".join(thing(schema.info[target].name))):
                     continue  # a table's own key points elsewhere only when named after that table's thing
                 if how is None and pointing and target != table and set(said) & set(roles["person"]) \
@@ -160,6 +163,14 @@ def _named_after(stem: tuple[str, ...], keyish: bool, target_names: set[str], ow
     if keyish and len(stem) > 1 and any("".join(stem[i:]) in target_names for i in range(1, len(stem))):
         return "name"
     return None
+
+
+def _role_before_key(said: tuple[str, ...], key: str, own: bool) -> Literal["name"] | None:
+    """'name' when the column is another table's key column with a role in front ('home region cd' for
+    a region's 'region cd', 'ship to state code' for a state's 'state code'), whatever its key word."""
+    if own or len(said) < 2 or len(key) < 3:
+        return None
+    return "name" if any("".join(said[i:]) == key for i in range(1, len(said))) else None
 
 
 def _key(schema: Schema, table: str) -> str | None:

@@ -238,3 +238,27 @@ def test_the_bootstrapped_yaml_of_the_zoo_is_as_snapshotted(zoo):
         SNAPSHOT.write_text(text, encoding="utf-8")
         pytest.fail(f"wrote {SNAPSHOT}; check it and run again")
     assert text == SNAPSHOT.read_text(encoding="utf-8")
+
+
+ROLES_BEFORE_CODES = """
+CREATE TABLE region (region_cd VARCHAR PRIMARY KEY, region_nm VARCHAR);
+CREATE TABLE technician (tech_id INTEGER PRIMARY KEY, home_region_cd VARCHAR, skill_cd VARCHAR);
+INSERT INTO region VALUES ('N', 'North'), ('S', 'South');
+INSERT INTO technician VALUES (1, 'N', 'ELEC'), (2, 'S', 'GAS'), (3, 'N', 'GAS');
+"""
+
+
+def test_a_role_put_before_another_tables_key_column_points_at_that_table(tmp_path):
+    """'home_region_cd' is region's 'region_cd' with a role in front, whatever its key word ('cd' is none of
+    id, key): confirmed by its values, as any reference."""
+    path = duckdb_file(tmp_path, "roles", ROLES_BEFORE_CODES)
+    settings = load_settings(_env_file=None, data_dir=tmp_path, warehouse_url=f"duckdb://{path}", openai_api_key=None,
+                             redis_url=None, slack_bot_token=None)
+    warehouse = open_warehouse(settings)
+    try:
+        evidence = read_evidence(warehouse, warehouse.schema())
+    finally:
+        warehouse.close()
+    kept = {(r.table, r.column): (r.target, r.how) for r in evidence.references.kept}
+    assert kept[("technician", "home_region_cd")] == ("region", "name")
+    assert ("technician", "skill_cd") not in kept  # a code of no table's key
