@@ -134,6 +134,9 @@ QUESTIONS = {
         "GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 1", True),
     "average net sales per invoice": (  # the lines' total over the invoices they belong to
         f"SELECT sum({NET}) / count(DISTINCT il.il_invoicekey) FROM invoiceline il", False),
+    "top 2 clients by invoices": (  # the clients ranked by their invoices counted, no grouping by invoice
+        "SELECT c.cl_name, count(*) FROM invoice i JOIN client c ON i.in_clientkey = c.cl_clientkey "
+        "GROUP BY 1 ORDER BY 2 DESC, 1 LIMIT 2", True),
     "which products have the most stock value (unitprice * quantity summed)?": (
         "SELECT p.pr_name, sum(il.il_unitprice * il.il_quantity) FROM invoiceline il "
         "JOIN product p ON il.il_productkey = p.pr_productkey GROUP BY 1 ORDER BY 2 DESC, 1", True),

@@ -125,6 +125,9 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
         after_top = state.cue_before(start, [("top",), ("bottom",)]) or (
             start > 0 and state.tokens[start - 1].number is not None
             and start - 1 in state.used_tokens) or verb_ranked
+        if cue == ("by",) and not dims and mention.has("entity") and grouping and _ranked(state) \
+                and not {e.name for e in mention.of("entity")} & _grouped_things(grouping):
+            continue  # 'top 5 artists by streams': the things ranked are grouped already; their rows are counted
         if not dims and (named or after_top) and mention.has("entity"):  # 'per nation', 'top 5 suppliers'
             dims = [d for d in (name_of(e.name, model) for e in mention.of("entity")) if d][:1]
         if not dims:
@@ -169,6 +172,16 @@ def read_groupings(state: State, model: SemanticModel, time: TimeFilter | None, 
                 or verb_ranked and not (cue or which) and not plural(state, mention):
             which_singular = True  # 'the most streamed song': one
     return grouping, which_singular, by_metric, ambiguous
+
+
+def _grouped_things(grouping: dict[GroupKey, Mention | None]) -> set[str]:
+    """The tables whose things the groupings so far were named by ('artists')."""
+    return {e.name for mention in grouping.values() if mention is not None for e in mention.of("entity")}
+
+
+def _ranked(state: State) -> bool:
+    """A ranking word was said ('top', 'most', 'highest')."""
+    return any(m.has("rank") for m in state.mentions)
 
 
 def _periods_of_a_flag(state: State, mention: Mention, model: SemanticModel) -> bool:
