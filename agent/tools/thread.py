@@ -143,22 +143,27 @@ def named_reading(calls: ToolCallInfo, named: list[str], model: SemanticModel) -
     return None
 
 
-def previous_keys(calls: ToolCallInfo) -> tuple[str, list[Any]] | None:
+def previous_keys(calls: ToolCallInfo, *, leading: bool = False) -> tuple[str, list[Any]] | None:
     """The previous answer's things, when the latest answer is the last reading's (another
-    question's rows are no 'them')."""
+    question's rows are no 'them'); with `leading`, also the first things of a ranking too long to keep
+    whole (a place in it is known, 'them' is not)."""
     answer = latest_output(calls, (EXECUTE,), with_key="sql")
     reading = latest_output(calls, ("generate_sql",), with_key="intent")
     if answer is None or reading is None or answer[1].get("sql") != reading[1].get("sql"):
         return None
     keys = answer[1].get("keys")
-    return (keys["field"], keys["values"]) if keys else None
+    if not keys:
+        return None
+    if "values" in keys:
+        return keys["field"], keys["values"]
+    return (keys["field"], keys["leading"]) if leading else None
 
 
 def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, row: int | None = None) -> Edited:
     """'which of them …': the edit, kept to the previous answer's things ('the 2nd one': to the one at that
     place); when they were not kept (too many, or another answer came between), the reading says it looks
     at all of them, or that the row pointed at is not known."""
-    found = previous_keys(calls)
+    found = previous_keys(calls, leading=row is not None and row > 0)
     counted = previous_reading(calls)
     if found is None and counted is not None and counted.count_groups:
         return edited  # 'them' after a count of the groups that pass: those groups, which the reading keeps
@@ -177,8 +182,10 @@ def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, 
             return Edited(edited.intent, [*edited.changes, "over all of them: the previous answer has no such row"],
                           edited.chart)
         values = [values[row - 1 if row > 0 else row]]
-    # a row pointed at ('the second one') was picked by its place: any limit now is the message's own
-    return edits.keep_rows(edited, found[0], values, ctx.semantic, ranked_out=row is None)
+    # a row pointed at ('the second one') was picked by its place, and a limit other than the ranking's that
+    # chose the rows ('which routes did it fly, top 3' after the busiest plane) is the message's own
+    ranked_out = row is None and (counted is None or edited.intent.limit == counted.limit)
+    return edits.keep_rows(edited, found[0], values, ctx.semantic, ranked_out=ranked_out)
 
 
 def reading_json(previous: StructuredIntent) -> str:
@@ -404,7 +411,8 @@ async def read_in_thread(ctx: AgentContext, calls: ToolCallInfo, question: str, 
         return InThread(latest, refusal=follow.problem)
     if follow.edited is not None:
         edited = follow.edited
-        if follow.over_rows and follow.row is not None and not edited.changes and previous_keys(calls) is None:
+        if follow.over_rows and follow.row is not None and not edited.changes \
+                and previous_keys(calls, leading=follow.row > 0) is None:
             # 'the 2nd one' alone, of an answer whose rows were not kept (too many): all of them is no answer
             return InThread(latest, refusal="The previous answer had too many rows for me to keep, so I cannot "
                                             "pick one by its place. Name it, or ask for a shorter list.")

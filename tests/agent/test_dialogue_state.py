@@ -7,7 +7,7 @@ import pytest
 
 from agent.api import AskHuman, HumanOption, interpret_reply
 from agent.llm.routing import AFFIRMATIVE, _ONLY_YES
-from agent.semantic.compile.intent import StructuredIntent
+from agent.semantic.compile.intent import OrderBy, StructuredIntent
 from agent.semantic.model.layer import load_layer
 from agent.semantic.nlq.answer_keys import MAX_KEYS, answer_keys
 from agent.warehouse.sql_engine import _type_name
@@ -43,6 +43,11 @@ def test_no_keys_when_rows_were_cut_are_many_or_are_dates(model):
     assert answer_keys(intent, ["dest", "flight_count"], [["ORD", 10]], 90, model) is None  # the rest not held
     many = [[f"X{i}", i] for i in range(MAX_KEYS + 1)]
     assert answer_keys(intent, ["dest", "flight_count"], many, len(many), model) is None
+    # ranked, the first rows are a ranking's places ('the 2nd busiest'), never a list of 'them'
+    ranked = intent.model_copy(update={"order_by": [OrderBy(field="flight_count", descending=True)]})
+    assert answer_keys(ranked, ["dest", "flight_count"], many, len(many), model) == \
+        {"field": "dest", "leading": [f"X{i}" for i in range(MAX_KEYS)]}
+    assert answer_keys(ranked, ["dest", "flight_count"], [["ORD", 10]], 90, model) == {"field": "dest", "leading": ["ORD"]}
     by_month = StructuredIntent(metrics=["flight_count"], dimensions=["metric_time__month"])
     assert answer_keys(by_month, ["metric_time__month", "flight_count"], [["2013-01-01", 3]], 1, model) is None
     # 'how many routes had more than 1000 flights' answers a number: no route of it ('97' is none)

@@ -139,7 +139,9 @@ async def test_a_row_named_first_then_asked_about(offline_assistant, session):
     assert "ATL" in carriers.text and ["DL", 10571] in [row[:2] for row in carriers.rows], carriers.text
 
 
-async def test_a_place_in_a_list_too_long_to_keep_is_said_not_all_of_it(offline_assistant, session):
+async def test_a_place_in_a_list_too_long_to_keep_is_its_ranking_or_said_not_all_of_it(offline_assistant, session):
+    """A ranking too long to keep whole still knows its first rows ('the 2nd busiest' of 97 routes); a long
+    list in no order knows no place, and says so."""
     await ask(offline_assistant, session, "top 5 routes by number of flights")
     second = await ask(offline_assistant, session, "whats the 2nd busiest")
     assert second.rows == [["LGA-ATL", 10263]]
@@ -147,7 +149,23 @@ async def test_a_place_in_a_list_too_long_to_keep_is_said_not_all_of_it(offline_
     listed = await ask(offline_assistant, session, "full list pls")
     assert len(listed.rows) == 97 and listed.rows[0] == ["JFK-LAX", 11262]
     picked = await ask(offline_assistant, session, "whats the 2nd busiest")
-    assert not picked.rows and "too many rows" in picked.text
+    assert picked.rows == [["LGA-ATL", 10263]], picked.text
+    per_day = await ask(offline_assistant, session, "avg per day on that one")  # the row picked, per day
+    assert per_day.rows is not None and round(per_day.rows[0][-1], 2) == round(10263 / 365, 2), per_day.text
+    await ask(offline_assistant, session, "number of flights per tail number")
+    unplaced = await ask(offline_assistant, session, "the 2nd one")
+    assert not unplaced.rows and "too many rows" in unplaced.text
+
+
+async def test_it_doing_something_is_the_one_thing_of_the_previous_answer(offline_assistant, session):
+    """'which routes did it fly': the busiest plane, with the message's own top 3; after five planes, 'it' could
+    be any of them and is asked about."""
+    await ask(offline_assistant, session, "which plane flew the most flights")
+    routes = await ask(offline_assistant, session, "which routes did it fly most, top 3")
+    assert routes.rows == [["LGA-RDU", 173], ["LGA-CMH", 126], ["LGA-DTW", 100]], routes.text
+    await ask(offline_assistant, session, "which planes flew the most flights? top 5 tail numbers")
+    unsure = await ask(offline_assistant, session, "which routes did it fly most, top 3")
+    assert not unsure.rows and "stands for one thing" in unsure.text
 
 
 async def test_a_city_with_several_airports_is_asked_and_both_can_be_taken(offline_assistant, session):

@@ -218,6 +218,20 @@ def test_which_of_those_with_their_number_is_those(model, values):
     assert cues.things and "two" not in cues.text
 
 
+def test_it_after_did_is_one_thing_pointed_at_and_make_it_is_not(model, values):
+    from agent.semantic.nlq.dialogue_cues import find_cues
+
+    doing = find_cues("which routes did it fly most")
+    assert doing.pointer and doing.one_thing and " it " not in f" {doing.text} "
+    assert not find_cues("make it top 3").one_thing and not find_cues("chart it").one_thing
+    busiest = StructuredIntent(metrics=["flight_count"], dimensions=["tailnum"], limit=1,
+                               order_by=[{"field": "flight_count", "descending": True}])
+    routes = read_follow_up(busiest, "which routes did it fly, top 3", model, values)
+    assert routes.edited is not None and routes.over_rows and routes.edited.intent.dimensions == ["route"]
+    several = busiest.model_copy(update={"limit": 5})
+    assert "stands for one thing" in (read_follow_up(several, "which routes did it fly", model, values).problem or "")
+
+
 @pytest.mark.parametrize(("message", "fresh"), [
     ("actually forget that. flights to mia per airline", "flights to mia per airline"),
     ("nvm, how many flights to bos", "how many flights to bos"),

@@ -20,9 +20,19 @@ def answer_keys(intent: StructuredIntent | None, columns: list[str], rows: list[
     """What the dialogue state keeps of an answer's rows: its first grouping (not a date; a period kept in a
     column of its own, as a month number, when nothing else groups and the periods were ranked) and the values
     they hold, for 'which of them …', 'that month', 'the second one' in the next turn. None when the rows were
-    cut or are many."""
-    if intent is None or intent.count_groups or not rows or len(rows) < row_count or len(rows) > MAX_KEYS:
+    cut or are many, unless they were ranked: then the first ones are kept as `leading`, for 'the 2nd busiest'
+    (a place in the ranking), never for 'them'."""
+    if intent is None or intent.count_groups or not rows:
         return None  # (an answer counting its groups holds a number, none of them)
+    whole = len(rows) >= row_count and len(rows) <= MAX_KEYS
+    if not whole and not intent.order_by:
+        return None
+    found = _first_grouping(intent, columns, rows[:MAX_KEYS], model)
+    return found if found is None or whole else {"field": found["field"], "leading": found["values"]}
+
+
+def _first_grouping(intent: StructuredIntent, columns: list[str], rows: list[list[Any]],
+                    model: SemanticModel) -> dict[str, Any] | None:
     things = [n for n in intent.dimensions if (d := model.dimension_by_name.get(n)) is not None and d.kind != "time"]
     ranked = bool(intent.order_by or intent.limit)  # 'the wettest month': a period picked, not the calendar
     for position, name in enumerate(intent.dimensions):

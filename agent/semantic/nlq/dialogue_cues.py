@@ -51,6 +51,7 @@ class Cues:
     things: bool = False  # 'which of them': the previous answer's things
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
     pointer: bool = False
+    one_thing: bool = False  # 'did it': one thing is pointed at, never several
     place: bool = False  # 'there': the previous answer's place
     back: bool = False  # 'go back to the previous one': the reading before the last one is edited
     percent: bool = False  # 'as a %'
@@ -195,6 +196,9 @@ def find_cues(message: str) -> Cues:
     # 'which airlines fly it and how many flights each': 'it' ending a clause is the previous answer, as at the end
     elif m := re.search(r"(?<![\w'])(?<!\bis\s)(?<!\bwas\s)(?<!\bmake\s)it(?=\s+and\b)", cues.text, re.I):
         cues.pointer, cues.text = True, (cues.text[: m.start()] + cues.text[m.end():]).strip()
+    elif m := re.search(rf"(?<![\w'])(?:{phrase(words['doing_it'])})\s+(it)(?=\s+\w)", cues.text, re.I):
+        # 'which routes did it fly': the thing that does it, as 'it' at the end
+        cues.pointer, cues.one_thing, cues.text = True, True, (cues.text[: m.start(1)] + cues.text[m.end(1):]).strip()
     if cues.pointed:
         cues.text = re.sub(rf"(?<![\w']){phrase(words['pointers'])}\s+", " ", cues.text, flags=re.I).strip()
     cues.text = re.sub(rf"(?<![\w']){phrase(words['fillers'])}(?![\w'])", " ", cues.text, flags=re.I)

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field, replace
 
 from agent.semantic.nlq import edits
-from agent.semantic.nlq.dialogue_cues import Cues, dialogue_words, find_cues, has, phrase
+from agent.semantic.nlq.dialogue_cues import Cues, dialogue_words, empty_words, find_cues, has, phrase
 from agent.semantic.nlq.edits import Edited
 from agent.semantic.nlq.extract import PASSES
 from agent.semantic.nlq.shapes import label_dimension
@@ -598,6 +598,10 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     _measure_adjective_alone(cues, previous, model)
     _ranking_adjective_with_a_number(cues, previous, model)
     pointed_at = _one_thing_pointed_at(previous, cues, model)
+    if cues.one_thing and pointed_at is None and previous.limit != 1 and previous.dimensions:
+        # 'which routes did it fly' after the top 5 planes: one of them, and nothing says which
+        return FollowUp(problem="“it” stands for one thing, and the previous answer has several, so I did not guess. "
+                                "Say which one (for example “the top one” or its name).")
     if cues.row is not None and cues.row_ranks and previous.limit is None and not previous.order_by:
         # 'the bottom one' of an answer in no order: the first of a ranking from the bottom
         cues.limit, cues.descending = 1, cues.row > 0
@@ -790,7 +794,10 @@ def _average_per_period(rest: str, agg: str | None, previous: StructuredIntent,
     """'avg per month instead' (or 'per week' after an average per day): the count over the periods its rows
     fall on. Only the period and 'instead' may be said besides; anything else is read the usual way."""
     averaging = agg == "avg" or any(d.agg == "count_distinct" for d in previous.definitions)
-    words = [w for w in re.findall(r"[a-z]+", rest.lower()) if w not in ("instead", "then", "ok", "now", "a", "an")]
+    # 'on that one', 'for it' (put in as the previous answer's things or rows): the answer it is said of,
+    # which the previous reading already keeps to
+    pointed = {w for rows in (False, True) for w in _things(previous, model, rows).lower().split()}
+    words = [w for w in re.findall(r"[a-z]+", rest.lower()) if (w not in empty_words() or w == "per") and w not in pointed]
     if not averaging or len(words) != 2 or words[0] != "per":
         return None
     grain = next((g for g, forms in model.relative_grains.items() if words[1] in forms), None)
