@@ -83,9 +83,14 @@ _UNITS = "|".join(re.escape(w) for w in sorted(UNIT_WORDS, key=len, reverse=True
 # "why?" after an answer: how it was worked out, told from the last answer's reading and SQL.
 _WHY = re.compile(
     r"^(?:(?:wait|hmm|ok|okay|so|and|but|sorry|um)\W+)*(?:why\s*[?!.]+\s*)?(why|how come|how do you know|how(?: did|'d| do) you (get|calculate|compute|work out|arrive at|come up with|count|decide|determine|define|choose|pick|"
+    r"match|join|link|tie|connect|combine|assign|group|split|bucket|sort|"
     r"(?:work|figure) (?:this|that|it|these|those|them) out|figure out)|how (was|is) (this|that|it) (calculated|computed|worked out)|"
+    # 'how were the bands assigned', 'how is the speed calculated': a part of the answer, how it was made
+    r"how (?:was|is|were|are) (?:the|that|this|those|these) \w+(?: \w+)? (?:calculated|computed|worked out|assigned|"
+    r"defined|decided|determined|counted|measured|matched|joined|picked|chosen)|"
     r"explain (this|that|the) (answer|result|number|figure)s?|where did (this|that|it) come from|"
-    r"how (are|were) you (counting|calculating|computing|measuring|getting|working out)|"
+    r"how (are|were) you (counting|calculating|computing|measuring|getting|working out|figuring out|deciding|defining|"
+    r"matching|joining)|"
     # the answer's unit: 'is that miles or km', 'what units is that in'
     r"(is|are) (that|this|it|those|these)( in)? \w+ or \w+|(in )?(what|which) units?|"
     # 'is that in minutes?', 'hours or minutes?': a unit asked about, alone

@@ -27,13 +27,15 @@ from agent.text.shorthand import spell_out
     # so is a calendar word: the lexicon knows the warehouse's words, not the calendar's
     ("top 5 tags on tickets this yaer?", "top 5 tags on tickets this year?"),
     ("flights in Febraury by mnoth", "flights in February by month"),
+    ("how did u calc the speed", "how did you calculate the speed"),
+    ("how r u getting per day", "how are you getting per day"),  # 'r' only before 'u': an R rating stays
 ])
 def test_shorthand_is_spelled_out(typed, read):
     assert spell_out(typed) == read
 
 
 @pytest.mark.parametrize("typed", ["top 100k", "user u1", "AT&T customers", "flights to W99", "price+tax",
-                                   "bookings with status N last week", "n flights",
+                                   "bookings with status N last week", "n flights", "r rated movies",
                                    "the #1 carrier", "ticket #42",
                                    # English words, capitals (codes) and words with digits are no slips
                                    "the form of it", "status WHCIH", "user whcih3", "YAER 2"])
@@ -77,3 +79,12 @@ def test_asking_how_an_answer_was_counted_or_its_unit_is_a_why():
                  "hmm, why?", "ok how did you compute that"):
         assert _WHY.match(said), said
     assert not _WHY.match("is that route busier or the other one in july of 2013 at jfk for united")
+
+
+def test_asking_how_a_part_of_the_answer_was_made_is_a_why():
+    from agent.llm.routing import _WHY
+
+    for said in ("how did you match the weather to the flights", "how were the bands assigned",
+                 "how is the distance band calculated", "how are you figuring out 'next day'"):
+        assert _WHY.match(said), said
+    assert not _WHY.match("how were the flights split by carrier in march")  # a question of its own

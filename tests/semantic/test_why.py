@@ -29,3 +29,8 @@ def test_an_aggregate_of_a_formula_is_told_as_the_formula_not_a_count(model):
 
     sales = Metric(name="sales", label="Sales", table="flights", expr='sum(quantity * "pizza".price)')
     assert _metric_words(sales, model, "order details") == "the total of quantity times price over the order details"
+
+
+def test_a_yes_no_grouping_the_model_defines_by_a_condition_says_the_condition(model):
+    said = explain_reading(StructuredIntent(metrics=["avg_dep_delay"], dimensions=["rainy"]), model)
+    assert "‘rainy’ holds where precip is more than 0" in said

@@ -40,6 +40,10 @@ def explain_reading(intent: StructuredIntent, model: SemanticModel) -> str:
         for flag in (g for g in grouped if g is not None and g.kind == "flag"):  # a yes/no grouping: its two sides
             lines.append(f"• ‘{flag.label.removeprefix('whether ')}’ splits them in two: one row where it holds, "
                          "one where it does not.")
+    for name in dict.fromkeys(intent.dimensions + [f.field for f in intent.filters]):
+        held = _when_it_holds(model, name)
+        if held:
+            lines.append(f"• {held}")
     for dim in intent.dimensions + [f.field for f in intent.filters]:
         joined = _joined_from(model, dim, table)
         if joined:
@@ -134,6 +138,18 @@ def _condition_words(condition: str, model: SemanticModel) -> str:
     for pattern, words in _CONDITION_OPS:
         said = re.sub(pattern, words, said, flags=re.I)
     return re.sub(r"\bAND\b", "and", " ".join(said.split()), flags=re.I)
+
+
+def _when_it_holds(model: SemanticModel, name: str) -> str | None:
+    """A yes/no dimension the model defines by a condition ('rainy': precip > 0), told as that condition in words;
+    None for a flag that is a column of its own."""
+    dim = model.dimension_by_name.get(name)
+    if dim is None or dim.kind != "flag" or not dim.sources:
+        return None
+    expr = dim.sources[0].expr.strip()
+    if re.fullmatch(r'"?\w+"?', expr) or "(" in expr:
+        return None  # a column of its own; or a formula SQL alone could tell (the reading line says it in words)
+    return f"‘{dim.label.removeprefix('whether ')}’ holds where {_condition_words(expr, model)}."
 
 
 @cache  # a model's few keys, read once per process, never a question's SQL
