@@ -232,6 +232,21 @@ def test_it_after_did_is_one_thing_pointed_at_and_make_it_is_not(model, values):
     assert "stands for one thing" in (read_follow_up(several, "which routes did it fly", model, values).problem or "")
 
 
+def test_a_ranking_word_of_the_answers_own_measure_and_a_number_rank_it(model, values):
+    """'fastest 5' after average speed by route (in no order): 'fast' is said of speed itself, not of the wind's
+    speed, and ranks the answer's own measure."""
+    assert "speed_mph" in model.ranking.said_of["fastest"].measures and "fastest" not in model.ranking.implies_measure
+    speeds = StructuredIntent(metrics=["avg_speed_mph"], dimensions=["route"])
+    fastest = read_follow_up(speeds, "fastest 5", model, values).edited
+    assert fastest is not None and fastest.intent.limit == 5 and fastest.intent.order_by[0].descending
+    from agent.semantic.nlq.extract import extract_intent
+    alone = extract_intent("which airline is the fastest?", model, values)  # of no answer: which speed is asked
+    assert alone.intent is None and "could rank by speed or wind speed" in (alone.reason or "")
+    flights = StructuredIntent(metrics=["flight_count"], dimensions=["route"])
+    assert read_follow_up(flights, "fastest 5", model, values).edited is None or \
+        read_follow_up(flights, "fastest 5", model, values).edited.intent.metrics != ["flight_count"]
+
+
 @pytest.mark.parametrize(("message", "fresh"), [
     ("actually forget that. flights to mia per airline", "flights to mia per airline"),
     ("nvm, how many flights to bos", "how many flights to bos"),

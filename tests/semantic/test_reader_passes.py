@@ -303,7 +303,7 @@ def test_which_thing_with_nothing_to_name_it_by_is_said_not_totalled(ask):
 
 
 def test_a_number_to_keep_with_nothing_to_rank_is_said_not_dropped(ask):
-    said = ask("slowest 3?")  # three of what: no grouping to keep three of
+    said = ask("longest 3?")  # three of what: no grouping to keep three of
     assert said.intent is None and "keep 3" in said.reason
 
 

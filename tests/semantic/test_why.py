@@ -34,3 +34,8 @@ def test_an_aggregate_of_a_formula_is_told_as_the_formula_not_a_count(model):
 def test_a_yes_no_grouping_the_model_defines_by_a_condition_says_the_condition(model):
     said = explain_reading(StructuredIntent(metrics=["avg_dep_delay"], dimensions=["rainy"]), model)
     assert "‘rainy’ holds where precip is more than 0" in said
+
+
+def test_a_measure_the_model_works_out_says_its_formula(model):
+    said = explain_reading(StructuredIntent(metrics=["avg_speed_mph"], dimensions=["route"]), model)
+    assert "speed being distance divided by (air time divided by 60.0)" in said

@@ -265,9 +265,16 @@ def _measure_words(dimensions: dict[str, dict[str, Any]], thesaurus: dict[str, A
     """'priciest' -> ranks by price, from the top; 'earns' -> income. Only for a measure word one
     numeric dimension has (two prices: the word would be a guess)."""
     numeric = [d for d in dimensions.values() if d["kind"] == "numeric"]
-    ranking: dict[str, Any] = {"descending": [], "ascending": [], "implies_measure": {}}
+    ranking: dict[str, Any] = {"descending": [], "ascending": [], "implies_measure": {}, "said_of": {}}
     for measure_word, sides in (thesaurus.get("measure_adjectives") or {}).items():
         owners = _measures_named(numeric, measure_word)
+        if len(owners) > 1:  # 'fastest' of a flight's speed or the wind's: only of an answer measuring one
+            for side, descending in (("high", True), ("low", False)):
+                for adjective in sides.get(side) or []:
+                    for form in _degrees(adjective):
+                        if form not in own_words:
+                            said = ranking["said_of"].setdefault(form, {"descending": descending, "measures": []})
+                            said["measures"] += [o["name"] for o in owners if o["name"] not in said["measures"]]
         if len(owners) != 1:
             continue
         for side, direction in (("high", "descending"), ("low", "ascending")):

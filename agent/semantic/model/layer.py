@@ -240,6 +240,7 @@ def _view(project: Project, vocabulary: dict[str, Any]) -> dict[str, Any]:
     measure_ranks = thesaurus["_ranking"]
     for direction in ("descending", "ascending"):
         ranking[direction] = list(dict.fromkeys([*ranking.get(direction, []), *measure_ranks[direction]]))
+    ranking["said_of"] = measure_ranks["said_of"]
     ranking["implies_measure"] = {w: m for w, m in {**measure_ranks["implies_measure"],
                                                     **(vocabulary.get("implies_measure") or {})}.items()
                                   if m in dimensions}

@@ -139,10 +139,19 @@ class Unit(_Strict):
     factor: float = 1
 
 
+class SaidOf(_Strict):
+    """A measure adjective several measures could be meant by ('fastest': a flight's speed, the wind's)."""
+    descending: bool
+    measures: list[str]
+
+
 class Ranking(_Strict):
     descending: list[str]
     ascending: list[str]
     implies_measure: dict[str, str] = {}
+    # an adjective of several measures: it ranks one only where the answer already measures it ('fastest 5'
+    # after average speed by route), never alone
+    said_of: dict[str, SaidOf] = {}
     # quantity words: before a plural noun they count its distinct values ("the most routes"),
     # where other ranking words describe it ("the busiest routes")
     counting: list[str] = []

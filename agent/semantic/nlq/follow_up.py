@@ -175,10 +175,20 @@ def _ranking_adjective_with_a_number(cues: Cues, previous: StructuredIntent, mod
     said alone of a ranked answer, rank the same measure that way (not the measure the word may name alone,
     distance)."""
     said = re.fullmatch(r"(?:the\s+)?([a-z]+)\s+(\d+)", cues.text.lower())
-    if cues.limit is not None or said is None or not previous.order_by or not previous.metrics:
+    if cues.limit is not None or said is None or not previous.metrics:
         return
     word, count = said.groups()
-    if word in model.ranking.descending or word in model.ranking.ascending:
+    measured = model.metric_by_name.get(previous.metrics[0])
+    # 'fastest 5' after average speed by route in no order: the word is said of the measure the answer has
+    said_of = model.ranking.said_of.get(word)
+    own = measured is not None and measured.measure is not None and (
+        model.ranking.implies_measure.get(word) == measured.measure
+        or said_of is not None and measured.measure in said_of.measures)
+    if not (previous.order_by or own):
+        return
+    if said_of is not None and own:
+        cues.limit, cues.descending, cues.text = int(count), said_of.descending, ""
+    elif word in model.ranking.descending or word in model.ranking.ascending:
         cues.limit, cues.descending, cues.text = int(count), word in model.ranking.descending, ""
 
 

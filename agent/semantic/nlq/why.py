@@ -75,6 +75,9 @@ def _metric_words(metric: Metric, model: SemanticModel, rows: str) -> str:
     if measure is not None:
         unit = f" (in {measure.unit})" if measure.unit else ""
         words = f"{agg} {measure.label}{unit} over the {rows}".strip()
+        formula = measure.sources[0].expr.strip() if measure.sources else ""
+        if formula and not re.fullmatch(r'"?\w+"?', formula):  # a measure the model works out ('speed')
+            words += f", each one's {measure.label} being {_formula_words(formula)}"
     elif summed is not None and counted is None:
         # an aggregate of a formula ('sum(quantity * pizza.price)'): told as that formula, not as a count
         words = f"{_AGG_WORDS[summed.group(1).lower()]} of {_formula_words(summed.group(2))} over the {rows}"

@@ -64,6 +64,12 @@ def default_metric_pass(draft: Draft) -> Draft:
     shaping = {w.lower() for kind in _CONTRAST_SHAPES for w in model.shapes.get(kind, []) if " " not in w}
     unread = [w for w in draft.ignored() if not w[:1].isdigit() and w not in fillers and w.lower() not in shaping]
     if unread and said_something and model.default_metric:
+        for word in unread:  # 'the fastest': a flight's speed or the wind's, and nothing says which
+            said_of = model.ranking.said_of.get(word.lower())
+            if said_of is not None:
+                labels = [model.dimension_by_name[m].label for m in said_of.measures if m in model.dimension_by_name]
+                return draft.stop(f"“{word}” could rank by {' or '.join(labels)}, and nothing says which: name the "
+                                  f"measure (for example “by average {labels[0]}”).")
         # no measure named, and words left unread: they may be the measure ('net revenue')
         return draft.stop("I could not tell what to measure: " + ", ".join(f"“{w}”" for w in unread)
                           + " is not a metric of this model.")
