@@ -215,3 +215,13 @@ def test_a_store_named_by_its_number_is_the_store_with_that_key(domain):
     model, values, *_ = domain
     intent = extract_intent("net sales for store 2", model, values).intent
     assert intent is not None and [(f.field, f.values) for f in intent.filters] == [("store", [2])]
+
+
+def test_a_year_earlier_of_each_month_is_that_month_a_year_before_never_the_month_before(domain):
+    """'by month in 2024 vs the same month last year': each month of 2024 beside the same month of 2023 (none
+    here, the data starts in December 2023), never beside the month before it."""
+    model, values, warehouse = domain
+    extraction = extract_intent("invoices by month in 2024 vs the same month last year", model, values)
+    assert extraction.intent is not None and extraction.intent.compare == "previous_year", extraction.reason
+    got = warehouse.run(compile_intent(extraction.intent, model).sql)
+    assert [(int(r[0]), r[1], r[2]) for r in got.rows] == [(3, 2, None), (5, 1, None), (6, 1, None)], got.rows

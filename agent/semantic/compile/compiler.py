@@ -42,6 +42,16 @@ class CompiledQuery:
     reason: str
 
 
+
+def within_one_year(time: TimeFilter | None) -> bool:
+    """The rows are of one calendar year: a month number (or a weekday) names one period of it, and the same one a
+    year earlier is that period shifted by a year."""
+    if time is None:
+        return False
+    if time.year is not None and not time.years:
+        return True
+    return time.start is not None and time.end is not None and time.start.year == time.end.year
+
 def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str = "duckdb") -> CompiledQuery:
     problems = validate_intent(intent, model)  # on the model as given: it adds the definitions itself
     if problems:
@@ -66,7 +76,7 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
     keys = _keys_of_names(intent, model)
     time_dims = [groups[d].alias for d in intent.dimensions if model.dimension_by_name[d].kind == "time"]
     by_year = time_dims and (time_dims[0].endswith("extract_year") or time_dims[0].split("__")[-1] == "year")
-    if intent.compare == "previous_year" and time_dims and not by_year and not any(
+    if intent.compare == "previous_year" and time_dims and not by_year and not within_one_year(intent.time) and not any(
             g.grain in ("day", "week", "month", "quarter") for g in groups.values()):
         # the previous row of a month-number column is the month before, not the year before
         raise IntentError("A comparison with the same period a year earlier needs the answer by date "
@@ -80,7 +90,10 @@ def compile_intent(intent: StructuredIntent, model: SemanticModel, dialect: str 
         limit=intent.limit,
         limit_per=groups[intent.limit_per].alias if intent.limit_per in groups else intent.limit_per,
         compare=intent.compare,
-        compare_by=time_dims[0] if intent.compare and time_dims else None,
+        # the previous row is the period before, and the year before only where the rows are years: a year
+        # earlier of months is the same month shifted by a year (an offset), never the month before
+        compare_by=time_dims[0] if intent.compare and time_dims and (intent.compare == "previous_period" or by_year)
+        else None,
         contrasts=contrasts,
         count_rows=intent.count_groups,
         count_name=_counted_name(intent, model),
@@ -123,7 +136,7 @@ def _group_by(name: str, intent: StructuredIntent, model: SemanticModel) -> Grou
         return GroupBy(name)
     base, unit = grain
     base = intent.time_dimension or base  # 'per year (by order date)'
-    one_year = intent.time is not None and intent.time.year is not None
+    one_year = within_one_year(intent.time)  # '… for 1996', '… this year', 'jan-sep 2024
     # 'revenue by quarter, 2024 vs 2023': the year is a column of its own, so the quarter is a number too
     by_year = any((g := model.time_grain(d)) is not None and g[1] == "year" for d in intent.dimensions if d != name)
     if unit == "year" or ((one_year or by_year) and unit in ("month", "quarter")):

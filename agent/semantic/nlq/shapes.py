@@ -48,6 +48,8 @@ def refine(intent: StructuredIntent, state: "_State", model: SemanticModel,
     intent = _contrast(intent, words, model)
     intent = _count_groups(intent, words, model)
     intent = _unknown_groups(intent, model)
+    if intent.compare is not None or intent.contrast is not None:  # 'compare …': the comparison read says it
+        words.consume(words.find("comparing"))
     if intent.order_by:  # 'biggest first', 'worst first': the direction, already read
         words.consume([(i, i + 1) for i, w in enumerate(words.low) if w in ("first", "last") and i > 0])
     if intent.metrics and all(_counts_distinct(m, model) for m in intent.metrics):

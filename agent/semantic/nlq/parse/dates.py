@@ -127,6 +127,16 @@ def _is_year(tokens: list[Token], i: int) -> bool:
 
 # -- periods counted back from the latest date --------------------------------------------------------------------
 
+def _ends_a_comparison_phrase(low: list[str], end: int, model: SemanticModel) -> bool:
+    """Whether the words up to `end` finish a phrase comparing with an earlier period ('the same month last year'),
+    vocabulary.yaml `shapes.previous_year` / `previous_period`."""
+    for kind in ("previous_year", "previous_period"):
+        for said in phrased(model.shapes.get(kind, [])):
+            if len(said) > 2 and end >= len(said) and tuple(low[end - len(said):end]) == said:
+                return True
+    return False
+
+
 def _relative(state: State, model: SemanticModel, found: Dates) -> None:
     tokens = state.tokens
     low = [t.low for t in tokens]
@@ -145,6 +155,8 @@ def _relative(state: State, model: SemanticModel, found: Dates) -> None:
             continue
         if j + 1 < len(tokens) and low[j + 1] == "of":
             continue  # 'the last week of January': a week of that month, read by the calendar pass
+        if _ends_a_comparison_phrase(low, j + 1, model):
+            continue  # 'vs the same month last year': the period compared with, read by the shapes pass
         plural_grain = low[j].endswith("s")
         if count > 1 and not plural_grain:
             continue
