@@ -159,11 +159,26 @@ def previous_keys(calls: ToolCallInfo, *, leading: bool = False) -> tuple[str, l
     return (keys["field"], keys["leading"]) if leading else None
 
 
-def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, row: int | None = None) -> Edited:
+def counted_keys(calls: ToolCallInfo, count: int) -> tuple[str, list[Any]] | None:
+    """The things of the newest answer of the thread that showed exactly `count` of them ('those 3 carriers' after
+    the top 3 carriers, then every carrier's delay)."""
+    names = calls.get("tool_call_name_mapping", {})
+    outputs = calls.get("tool_call_output_mapping", {})
+    for call_id in reversed(list(outputs)):
+        keys = outputs[call_id].get("keys") if names.get(call_id) == EXECUTE else None
+        if keys and len(keys.get("values") or []) == count:
+            return keys["field"], keys["values"]
+    return None
+
+
+def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, row: int | None = None,
+                        count: int | None = None) -> Edited:
     """'which of them …': the edit, kept to the previous answer's things ('the 2nd one': to the one at that
     place); when they were not kept (too many, or another answer came between), the reading says it looks
     at all of them, or that the row pointed at is not known."""
     found = previous_keys(calls, leading=row is not None and row > 0)
+    if count is not None and (found is None or len(found[1]) != count):
+        found = counted_keys(calls, count) or found  # 'those 3': the answer that had three, if not the last one
     counted = previous_reading(calls)
     if found is None and counted is not None and counted.count_groups:
         return edited  # 'them' after a count of the groups that pass: those groups, which the reading keeps
@@ -171,7 +186,7 @@ def _over_previous_rows(ctx: AgentContext, calls: ToolCallInfo, edited: Edited, 
         said = "over all of them, not only the previous answer's rows" if row is None else \
             "over all of them: I no longer have the previous answer's rows to pick one from"
         return Edited(edited.intent, [*edited.changes, said], edited.chart)
-    if row is None and counted is not None and counted.limit is None and not counted.having \
+    if row is None and count is None and counted is not None and counted.limit is None and not counted.having \
             and edited.intent.filters == counted.filters and edited.intent.time == counted.time:
         # 'avg dep delay for each' of an answer that showed every group: its conditions keep the same rows, and
         # a list of them would stay behind when a condition is changed later ('same for lga')
@@ -417,7 +432,7 @@ async def read_in_thread(ctx: AgentContext, calls: ToolCallInfo, question: str, 
             return InThread(latest, refusal="The previous answer had too many rows for me to keep, so I cannot "
                                             "pick one by its place. Name it, or ask for a shorter list.")
         if follow.over_rows:
-            edited = _over_previous_rows(ctx, calls, edited, follow.row)
+            edited = _over_previous_rows(ctx, calls, edited, follow.row, follow.things_count)
         return _in_thread(edited, question=latest, unread=follow.unread, back=went_back)
     if follow.extraction is not None and (follow.extraction.unknown_values or follow.extraction.ambiguous):
         return InThread(latest)  # the message's own unknown value or ambiguity is asked about, not the old one's

@@ -168,6 +168,16 @@ async def test_it_doing_something_is_the_one_thing_of_the_previous_answer(offlin
     assert not unsure.rows and "stands for one thing" in unsure.text
 
 
+async def test_those_three_are_the_three_an_earlier_answer_showed(offline_assistant, session):
+    """'just those 3 carriers' after every carrier's delay: the three of the answer before it, by their number."""
+    await ask(offline_assistant, session, "which 3 airlines flew the most flights")
+    await ask(offline_assistant, session, "avg arr delay by airline")
+    three = await ask(offline_assistant, session, "just those 3 carriers")
+    assert sorted(row[0] for row in three.rows) == ["B6", "EV", "UA"], three.text
+    worst = await ask(offline_assistant, session, "which of them was worst")
+    assert [row[0] for row in worst.rows] == ["EV"]
+
+
 async def test_a_city_with_several_airports_is_asked_and_both_can_be_taken(offline_assistant, session):
     asked = await ask(offline_assistant, session, "how many flights to houston")
     assert asked.ask_human is not None and len(asked.ask_human.options) == 2  # IAH and HOU, never one in silence

@@ -218,6 +218,14 @@ def test_which_of_those_with_their_number_is_those(model, values):
     assert cues.things and "two" not in cues.text
 
 
+def test_those_with_a_number_says_how_many_things_are_pointed_at():
+    from agent.semantic.nlq.dialogue_cues import find_cues
+
+    assert find_cues("just those 3 carriers").things_count == 3
+    assert find_cues("which of those two was worse").things_count == 2
+    assert find_cues("which of them was worst").things_count is None
+
+
 def test_it_after_did_is_one_thing_pointed_at_and_make_it_is_not(model, values):
     from agent.semantic.nlq.dialogue_cues import find_cues
 

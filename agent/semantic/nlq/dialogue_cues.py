@@ -52,6 +52,7 @@ class Cues:
     pointed: list[str] = field(default_factory=list)  # the word after 'that', 'there': kept as it was
     pointer: bool = False
     one_thing: bool = False  # 'did it': one thing is pointed at, never several
+    things_count: int | None = None  # 'those 3 carriers': how many things are pointed at
     place: bool = False  # 'there': the previous answer's place
     back: bool = False  # 'go back to the previous one': the reading before the last one is edited
     percent: bool = False  # 'as a %'
@@ -181,6 +182,10 @@ def find_cues(message: str) -> Cues:
         cues.things, cues.add, cues.text = True, True, cues.text[: m.start()].strip() + " for each {things}"
     elif cues.row is None and (m := has(cues.text, words["things"])):
         cues.things = True
+        counted = re.match(rf"^\s*{number}(?![\w'])", cues.text[m.end():], flags=re.I)
+        if counted is not None:  # 'those 3 carriers': the answer that had three of them
+            said = counted.group(1).lower()
+            cues.things_count = int(said) if said.isdigit() else number_words.get(said)
         rest = re.sub(rf"^\s*{number}(?![\w'])", "", cues.text[m.end():], flags=re.I)  # 'of those 3', 'those two': they are those
         cues.text = (cues.text[: m.start()] + " {things} " + rest).strip()
         # 'avg arr delay for each of them': a figure for each row shown goes beside what the rows show

@@ -41,6 +41,7 @@ class FollowUp:
     extraction: Extraction | None = None
     unread: list[str] = field(default_factory=list)
     over_rows: bool = False  # 'which of them': the previous answer's rows, not every thing of its kind
+    things_count: int | None = None  # 'those 3 carriers': the rows of the answer that had three
     row: int | None = None  # 'the 2nd one': of those rows, the one at this place (1 first, -1 last)
 
 
@@ -781,6 +782,11 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     if not edited.changes and cues.row is not None and set(re.findall(r"[\w']+", cues.text.replace("{things}", " ").lower())) \
             <= {"what", "whats", "what's", "which", "was", "is", "the", "and"}:
         return FollowUp(edited=edited, over_rows=True, row=cues.row)  # 'the 2nd one' alone: that row as it was
+    if not edited.changes and cues.things_count is not None and previous.dimensions and all(
+                w in _dimension_words(model, previous.dimensions[0]) or w.rstrip("s") in _dimension_words(
+                    model, previous.dimensions[0]) for w in _content(cues.text.replace("{things}", " "))):
+        # 'just those 3 carriers': the reading as it is, kept to the three things an answer showed
+        return FollowUp(edited=edited, over_rows=True, things_count=cues.things_count)
     if not edited.changes:
         if found is not None and found.filters and all(f in previous.filters for f in found.filters) \
                 and not (found.dimensions or found.time or said_measure or cues.any and not cues.back and not cues.lead_in):
@@ -796,7 +802,7 @@ def read_follow_up(previous: StructuredIntent, message: str, model: SemanticMode
     # words of the message no reading placed are said with the answer, never dropped in silence
     unread = extraction.ignored_words if extraction is not None else []
     return FollowUp(edited=edited, extraction=extraction, unread=unread,
-                    over_rows=cues.things or pointed_at is not None, row=cues.row)
+                    over_rows=cues.things or pointed_at is not None, row=cues.row, things_count=cues.things_count)
 
 
 def _average_per_period(rest: str, agg: str | None, previous: StructuredIntent,
