@@ -218,6 +218,21 @@ def test_which_of_those_with_their_number_is_those(model, values):
     assert cues.things and "two" not in cues.text
 
 
+def test_a_number_left_open_on_one_side_is_a_bound(model, values):
+    """'from 2010 on', '200 seats and up': at least that number, on its own or as the new bound of a thread's one
+    comparison ('what about planes from 2010 on' after planes built before 2000)."""
+    from agent.semantic.nlq.extract import extract_intent
+
+    built = extract_intent("flights on planes built from 2010 on", model, values).intent
+    assert built is not None and [(f.field, f.op, f.values) for f in built.filters] == [("plane_year", ">=", [2010])]
+    seats = extract_intent("planes with 200 seats and up", model, values).intent
+    assert seats is not None and [(f.field, f.op, f.values) for f in seats.filters] == [("seats", ">=", [200])]
+    old = StructuredIntent(metrics=["flight_count"], dimensions=["carrier"],
+                           filters=[{"field": "plane_year", "op": "<", "values": [2000]}])
+    newer = read_follow_up(old, "what about planes from 2010 on", model, values).edited
+    assert newer is not None and [(f.field, f.op, f.values) for f in newer.intent.filters] == [("plane_year", ">=", [2010])]
+
+
 def test_those_with_a_number_says_how_many_things_are_pointed_at():
     from agent.semantic.nlq.dialogue_cues import find_cues
 

@@ -25,6 +25,7 @@ from agent.semantic.model.runtime import SemanticModel
 from agent.semantic.nlq.parse.draft import Draft, Extraction
 from agent.text.phrases import MONTH_ABBREVIATIONS, MONTHS
 from agent.text.words import lemmas, noun_forms, plural_phrase
+from agent.text.vocabulary import english
 from agent.semantic.model.values import ValueIndex
 
 @dataclass
@@ -323,11 +324,33 @@ def _bare_number(text: str, previous: StructuredIntent, model: SemanticModel) ->
         else []
     compared = [f for f in [*previous.filters, *share] if f.op in _COMPARED_WORDS
                 and f.field in model.dimension_by_name and model.dimension_by_name[f.field].kind == "numeric"]
+    if len(compared) == 1 and (open_ended := _open_ended_bound(text)) is not None:
+        # 'what about planes from 2010 on' after planes built before 2000: the new bound of that one comparison
+        match, op, said = open_ended
+        dim = model.dimension_by_name[compared[0].field]
+        before = text[:match.start()].rstrip()
+        owners = {form for s in dim.sources if s.table in model.table_by_name
+                  for w in model.table_by_name[s.table].entity_words for form in noun_forms(w)}
+        if before.split() and before.split()[-1].lower() in owners:  # 'planes from 2010 on': whose year it is
+            before = before.rsplit(None, 1)[0] if len(before.split()) > 1 else ""
+        return f"{before} {dim.label} {_COMPARED_WORDS[op]} {said} {text[match.end():]}".strip()
     if number is None or (rest and not more) or len(compared) != 1:
         return text
     flt = compared[0]
     op = ">=" if more else flt.op
     return f"{model.dimension_by_name[flt.field].label} {_COMPARED_WORDS[op]} {number} {unit}".strip()
+
+
+def _open_ended_bound(text: str) -> tuple[re.Match[str], str, str] | None:
+    """'from 2010 on', '2010 onwards', '50 and up' in `text` (vocabulary.yaml `open_ended`): (where, op, number)."""
+    vocabulary = english()
+    for op, endings in vocabulary["open_ended"].items():
+        if m := re.search(rf"(?<![\w'])(?:from\s+)?(\d+(?:\.\d+)?)\s+{phrase(endings)}(?![\w'])", text, re.I):
+            return m, op, m.group(1)
+    after_from = phrase([str(w) for w in vocabulary["open_ended_after_from"]])
+    if m := re.search(rf"(?<![\w'])from\s+(\d+(?:\.\d+)?)\s+{after_from}(?![\w'])", text, re.I):
+        return m, ">=", m.group(1)
+    return None
 
 
 def _content(text: str) -> list[str]:

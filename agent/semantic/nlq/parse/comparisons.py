@@ -335,9 +335,31 @@ _BEFORE_A_JOINED_NUMBER = {"a", "an", "many", "any"}
 _OR_SUFFIX: dict[str, str] = {word: op for op, words in english()["or_comparatives"].items() for word in words}
 
 
+# '2010 onwards', '50 and up', 'from 2010 on': a number left open on one side (vocabulary.yaml `open_ended`)
+_OPEN_ENDED: list[tuple[tuple[str, ...], str]] = sorted(
+    [(tuple(text.split()), op) for op, texts in english()["open_ended"].items() for text in texts],
+    key=lambda item: -len(item[0]))
+_OPEN_AFTER_FROM = {tuple(text.split()) for text in english()["open_ended_after_from"]}
+
+
+def _open_ended_at(words: tuple[str, ...], tokens: list[Token], i: int) -> tuple[str, list[float], list[int], int] | None:
+    """'from 2010 on', '2010 onwards', '50 and up' starting at token i: (op, numbers, token indexes, next index)."""
+    start, at = (i, i + 1) if words[i] == "from" else (i, i)
+    if at >= len(tokens) or (number := tokens[at].number) is None:
+        return None
+    for gap in (0, 1):  # '200 seats and up': the measure may stand between the number and its end
+        for said, op in _OPEN_ENDED + ([(w, ">=") for w in _OPEN_AFTER_FROM] if at > start and not gap else []):
+            end = at + 1 + gap + len(said)
+            if words[at + 1 + gap:end] == said:
+                return op, [number], [*range(start, at + 1), *range(at + 1 + gap, end)], at + 1 if gap else end
+    return None
+
+
 def _comparison_at(tokens: list[Token], i: int, units: dict[str, tuple[str, float]]) -> tuple[str | None, list[float], list[int], int]:
     """A comparison starting at token i: (op, numbers, its token indexes, where a unit may stand)."""
     words = tuple(t.low for t in tokens)
+    if (open_ended := _open_ended_at(words, tokens, i)) is not None:
+        return open_ended
     if words[i] == "between" and i + 3 < len(tokens) and (low := tokens[i + 1].number) is not None \
             and words[i + 2] == "and" and (high := tokens[i + 3].number) is not None:
         return "between", [low, high], [i, i + 1, i + 2, i + 3], i + 4
