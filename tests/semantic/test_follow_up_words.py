@@ -233,6 +233,16 @@ def test_a_number_left_open_on_one_side_is_a_bound(model, values):
     assert newer is not None and [(f.field, f.op, f.values) for f in newer.intent.filters] == [("plane_year", ">=", [2010])]
 
 
+def test_a_number_alone_moves_the_one_bound_on_a_total(model, values):
+    late = StructuredIntent(metrics=["avg_arr_delay"], dimensions=["carrier"],
+                            having=[{"metric": "avg_arr_delay", "op": ">", "value": 15}])
+    moved = read_follow_up(late, "bump it to 20", model, values).edited
+    assert moved is not None and [(h.op, h.value) for h in moved.intent.having] == [(">", 20.0)]
+    assert "instead of > 15" in moved.changes[0]
+    ranked = read_follow_up(late, "top 3", model, values).edited
+    assert ranked is not None and ranked.intent.having == late.having and ranked.intent.limit == 3
+
+
 def test_those_with_a_number_says_how_many_things_are_pointed_at():
     from agent.semantic.nlq.dialogue_cues import find_cues
 

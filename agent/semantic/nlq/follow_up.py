@@ -617,9 +617,31 @@ def _place_in_the_ranking(message: str, previous: StructuredIntent, model: Seman
     return message if said is None else f"{message[:said.start()]}the {said.group(1)} one{message[said.end():]}"
 
 
+def _new_bound_of_a_total(message: str, previous: StructuredIntent, model: SemanticModel) -> FollowUp | None:
+    """'bump it to 20' after carriers averaging over 15 min late: a number said alone (after a verb that moves a
+    bound) is the new bound of the reading's one condition on a total, where no row condition compares a number."""
+    if len(previous.having) != 1 or any(f.op in _COMPARED_WORDS for f in previous.filters):
+        return None
+    skip = set(dialogue_words()["empty_words"]) | set(dialogue_words()["bound_verbs"])
+    words = [w for w in re.findall(r"\d+(?:\.\d+)?|[a-z]+", message.lower()) if w not in skip and w not in model.unit_words]
+    if len(words) != 1 or not re.fullmatch(r"\d+(?:\.\d+)?", words[0]):
+        return None
+    moved = any(w in dialogue_words()["bound_verbs"] for w in re.findall(r"[a-z]+", message.lower()))
+    if not moved and re.fullmatch(r"(19|20)\d\d", words[0]):
+        return None  # '2014' alone is a year asked about, not a bound
+    old = previous.having[0]
+    new = old.model_copy(update={"value": float(words[0])})
+    metric = model.metric_by_name.get(old.metric)
+    label = metric.label.lower() if metric is not None else old.metric
+    said = f"{label} {old.op} {words[0]} instead of {old.op} {old.value:g}"
+    return FollowUp(edited=Edited(previous).then(previous.model_copy(update={"having": [new]}), said))
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     # what the previous question defined for itself ('distance band: under 500, …') is a word of the thread now
     model = with_definitions(model, previous.definitions)
+    if (bound := _new_bound_of_a_total(message, previous, model)) is not None:
+        return bound
     message, changed = _change_of_the_sides(message, previous, model)
     if changed is not None:
         previous = changed.intent
