@@ -243,6 +243,16 @@ def test_a_number_alone_moves_the_one_bound_on_a_total(model, values):
     assert ranked is not None and ranked.intent.having == late.having and ranked.intent.limit == 3
 
 
+def test_the_other_ones_are_every_other_value_of_the_one_filtered_thing(model, values):
+    jfk = StructuredIntent(metrics=["flight_count"], filters=[{"field": "origin", "values": ["JFK"]}])
+    others = read_follow_up(jfk, "what about the other two airports", model, values).edited
+    assert others is not None and others.intent.dimensions == ["origin"]
+    assert [(f.field, sorted(f.values)) for f in others.intent.filters] == [("origin", ["EWR", "LGA"])]
+    assert "instead of JFK" in others.changes[0]
+    wrong_count = read_follow_up(jfk, "what about the other five airports", model, values)
+    assert wrong_count.edited is None and "There are 2 other" in (wrong_count.problem or "")
+
+
 def test_those_with_a_number_says_how_many_things_are_pointed_at():
     from agent.semantic.nlq.dialogue_cues import find_cues
 

@@ -637,11 +637,43 @@ def _new_bound_of_a_total(message: str, previous: StructuredIntent, model: Seman
     return FollowUp(edited=Edited(previous).then(previous.model_copy(update={"having": [new]}), said))
 
 
+def _the_other_ones(message: str, previous: StructuredIntent, model: SemanticModel, values: ValueIndex) -> FollowUp | None:
+    """'what about the other two airports' after JFK: every other value of the one filtered thing, side by side;
+    a number said that is not how many others there are is said, never guessed. The singular ('the other
+    airport' of two) is left to be asked about."""
+    number_words = {str(k).lower(): int(v) for k, v in dialogue_words()["number_words"].items()}
+    said = re.search(rf"(?<![\w'])the\s+other\s+(?:(\d+|{'|'.join(map(re.escape, number_words))})\s+)?([a-z]+s)(?![\w'])",
+                     message, re.I)
+    if said is None:
+        return None
+    noun = said.group(2).lower()
+    named = [f for f in previous.filters if f.op in ("=", "in") and f.field in model.dimension_by_name
+             and (noun in _dimension_words(model, f.field) or noun[:-1] in _dimension_words(model, f.field))]
+    if len(named) != 1 or not (held := values.values.get(named[0].field)):
+        return None
+    old = named[0]
+    others = [v for v in held if v not in old.values]
+    count = said.group(1)
+    wanted = None if count is None else int(count) if count.isdigit() else number_words[count.lower()]
+    label = model.dimension_by_name[old.field].label
+    if wanted is not None and wanted != len(others) or not others:
+        return FollowUp(problem=f"There are {len(others)} other {label} values ({', '.join(map(str, others[:8]))}), "
+                                f"so I did not guess which {wanted} you mean. Name them.")
+    kept = [f for f in previous.filters if f is not old]
+    flt = Filter(field=old.field, op="in" if len(others) > 1 else "=", values=others)
+    dims = previous.dimensions if old.field in previous.dimensions or len(others) == 1 else [*previous.dimensions, old.field]
+    intent = previous.model_copy(update={"filters": [*kept, flt], "dimensions": dims})
+    return FollowUp(edited=Edited(previous).then(intent, f"{' and '.join(map(str, others))} instead of "
+                                                         f"{' and '.join(map(str, old.values))}"))
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     # what the previous question defined for itself ('distance band: under 500, …') is a word of the thread now
     model = with_definitions(model, previous.definitions)
     if (bound := _new_bound_of_a_total(message, previous, model)) is not None:
         return bound
+    if (others := _the_other_ones(message, previous, model, values)) is not None:
+        return others
     message, changed = _change_of_the_sides(message, previous, model)
     if changed is not None:
         previous = changed.intent
