@@ -253,6 +253,16 @@ def test_the_other_ones_are_every_other_value_of_the_one_filtered_thing(model, v
     assert wrong_count.edited is None and "There are 2 other" in (wrong_count.problem or "")
 
 
+def test_a_place_of_several_things_split_by_them_takes_each(model, values):
+    """'flights to chicago, split by airport': O'Hare and Midway apart; 'flights to chicago' alone asks which."""
+    from agent.semantic.nlq.extract import extract_intent
+
+    split = extract_intent("flights to chicago, split by airport", model, values).intent
+    assert split is not None and split.dimensions == ["dest"]
+    assert [(f.field, sorted(f.values)) for f in split.filters] == [("dest", ["MDW", "ORD"])]
+    assert extract_intent("flights to chicago", model, values).ambiguous
+
+
 def test_those_with_a_number_says_how_many_things_are_pointed_at():
     from agent.semantic.nlq.dialogue_cues import find_cues
 
