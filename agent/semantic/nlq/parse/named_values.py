@@ -31,13 +31,13 @@ from agent.semantic.model.values import ValueIndex, base_name, spelling_key
 from agent.semantic.nlq.parse.draft import Draft
 
 
-
-def _split_by(state: State, said: Mention, dimension: str | None) -> bool:
+def _split_by(state: State, said: Mention, dimension: str) -> bool:
     """Whether the question groups by the very dimension a value of several things was said of ('chicago …
     split by airport'): then it asks for each of them, not for one."""
-    return dimension is not None and any(
+    return any(
         m is not said and dimension in [e.name for e in m.of("dimension")] and state.cue_before(m.start, GROUP_CUES)
         for m in state.mentions)
+
 
 def read_flags(state: State, inclusive: list[str]) -> list[Filter]:
     """'flights that actually took off': a true/false dimension said by its words, or negated;
@@ -118,7 +118,7 @@ def read_values(state: State, model: SemanticModel, values: ValueIndex, thread_f
             continue
         decided = _value_dimension(state, mention, dims, model, thread_fields)
         things = _different_things(values, model, decided, [v for d, v in candidates if d == decided]) if decided else []
-        if len(things) > 1 and _split_by(state, mention, decided):
+        if len(things) > 1 and decided is not None and _split_by(state, mention, decided):
             place(mention, candidates, decided)  # 'flights to chicago, split by airport': every one of them, apart
             continue
         if len(things) > 1:  # 'portland': Portland Intl or Portland Intl Jetport, one button each
