@@ -263,6 +263,17 @@ def test_a_place_of_several_things_split_by_them_takes_each(model, values):
     assert extract_intent("flights to chicago", model, values).ambiguous
 
 
+@pytest.mark.parametrize("message", ["what are those airports actually called", "what are they called",
+                                     "full airport names?", "full names?"])
+def test_asking_what_the_things_are_called_names_the_answers_things(model, values, message):
+    bottom = StructuredIntent(metrics=["flight_count"], dimensions=["dest"], limit=5,
+                              filters=[{"field": "origin", "values": ["JFK"]}],
+                              order_by=[{"field": "flight_count", "descending": False}])
+    named = read_follow_up(bottom, message, model, values)
+    assert named.edited is not None and named.over_rows, named.problem
+    assert named.edited.intent.dimensions == ["dest", "dest_name"] and named.edited.intent.filters == bottom.filters
+
+
 def test_those_with_a_number_says_how_many_things_are_pointed_at():
     from agent.semantic.nlq.dialogue_cues import find_cues
 

@@ -667,9 +667,28 @@ def _the_other_ones(message: str, previous: StructuredIntent, model: SemanticMod
                                                          f"{' and '.join(map(str, old.values))}"))
 
 
+def _names_asked(message: str, previous: StructuredIntent, model: SemanticModel) -> str:
+    """'what are those airports actually called', 'full airport names?': the names of the previous answer's
+    things, said as 'names of those airports' for the reading of names after 'of those'."""
+    words = dialogue_words()
+    called = re.fullmatch(rf"\s*what(?:'s|\s+is|\s+are|\s+were|\s+was)\s+(.+?)\s+(?:actually\s+|really\s+)?"
+                          rf"{phrase(words['called_words'])}\W*", message, re.I)
+    if called is not None:
+        return f"names of {called.group(1)}"
+    asks = re.fullmatch(rf"\s*(?:the\s+)?(?:(?:full|real|proper)\s+)?(?:(\w+)\s+)?{phrase(words['name_asks'])}\W*",
+                        message, re.I)
+    if asks is not None and previous.dimensions and previous.dimensions[0] in model.dimension_by_name:
+        noun = (asks.group(1) or "").lower()
+        own = _dimension_words(model, previous.dimensions[0])
+        if not noun or noun in own or noun.rstrip("s") in own:
+            return "full names of them"
+    return message
+
+
 def read_follow_up(previous: StructuredIntent, message: str, model: SemanticModel, values: ValueIndex) -> FollowUp:
     # what the previous question defined for itself ('distance band: under 500, …') is a word of the thread now
     model = with_definitions(model, previous.definitions)
+    message = _names_asked(message, previous, model)
     if (bound := _new_bound_of_a_total(message, previous, model)) is not None:
         return bound
     if (others := _the_other_ones(message, previous, model, values)) is not None:
