@@ -39,7 +39,7 @@ def _grammar_words() -> frozenset[str]:
     'weekly', 'february', 'monday'): a slip in one of them leaves nothing for the reader to place, where a slip
     in a column's word is read by the lexicon's nearest word."""
     vocabulary = english()
-    listed = [*(vocabulary.get("function_words") or []),
+    listed = [*(vocabulary.get("function_words") or []), *(vocabulary.get("request_words") or []),
               *(w for forms in ((vocabulary.get("relative_dates") or {}).get("grains") or {}).values() for w in forms),
               *(w for said in (vocabulary.get("time_grains") or {}).values() for w in said),
               *MONTHS, *WEEKDAYS]

@@ -431,6 +431,13 @@ async def read_in_thread(ctx: AgentContext, calls: ToolCallInfo, question: str, 
             # 'the 2nd one' alone, of an answer whose rows were not kept (too many): all of them is no answer
             return InThread(latest, refusal="The previous answer had too many rows for me to keep, so I cannot "
                                             "pick one by its place. Name it, or ask for a shorter list.")
+        if follow.over_rows and follow.things_count is not None and follow.row is None:
+            shown = previous_keys(calls)
+            if shown is not None and len(shown[1]) != follow.things_count \
+                    and counted_keys(calls, follow.things_count) is None:
+                # 'those 2' when no answer of the thread showed two of them: said, never one or all of them instead
+                return InThread(latest, refusal=f"No answer in this thread showed {follow.things_count} of them, so I "
+                                                "cannot tell which ones you mean, and I did not guess. Name them.")
         if follow.over_rows:
             edited = _over_previous_rows(ctx, calls, edited, follow.row, follow.things_count)
         return _in_thread(edited, question=latest, unread=follow.unread, back=went_back)

@@ -28,6 +28,7 @@ from agent.text.shorthand import spell_out
     ("top 5 tags on tickets this yaer?", "top 5 tags on tickets this year?"),
     ("flights in Febraury by mnoth", "flights in February by month"),
     ("how did u calc the speed", "how did you calculate the speed"),
+    ("monthly for those 2 as a line chrat", "monthly for those 2 as a line chart"),  # a request word's slip
     ("how r u getting per day", "how are you getting per day"),  # 'r' only before 'u': an R rating stays
 ])
 def test_shorthand_is_spelled_out(typed, read):

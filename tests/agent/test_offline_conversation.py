@@ -176,6 +176,8 @@ async def test_those_three_are_the_three_an_earlier_answer_showed(offline_assist
     assert sorted(row[0] for row in three.rows) == ["B6", "EV", "UA"], three.text
     worst = await ask(offline_assistant, session, "which of them was worst")
     assert [row[0] for row in worst.rows] == ["EV"]
+    unknown = await ask(offline_assistant, session, "monthly for those 2")  # no answer showed two of them
+    assert not unknown.rows and "showed 2 of them" in unknown.text
 
 
 async def test_a_city_with_several_airports_is_asked_and_both_can_be_taken(offline_assistant, session):
