@@ -274,6 +274,16 @@ def test_asking_what_the_things_are_called_names_the_answers_things(model, value
     assert named.edited.intent.dimensions == ["dest", "dest_name"] and named.edited.intent.filters == bottom.filters
 
 
+def test_the_verbs_own_noun_names_a_count_of_what_happened(model, values):
+    """'cancels' for cancelled flights: the noun of the verb the count is named by; 'delays' stays the delay."""
+    from agent.semantic.nlq.extract import extract_intent
+
+    cancels = extract_intent("how many cancels at jfk", model, values).intent
+    assert cancels is not None and cancels.metrics == ["cancelled_flights"]
+    delays = extract_intent("avg delays by carrier", model, values).intent
+    assert delays is not None and delays.metrics != ["delayed_flights"]
+
+
 def test_those_with_a_number_says_how_many_things_are_pointed_at():
     from agent.semantic.nlq.dialogue_cues import find_cues
 

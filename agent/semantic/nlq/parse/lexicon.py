@@ -16,7 +16,7 @@ from agent.text.phrases import (
     phrase,
 )
 from agent.semantic.model.values import ValueIndex
-from agent.text.words import inflections, is_english, lemmas, plural_phrase, stem
+from agent.text.words import inflection, inflections, is_english, lemmas, plural_phrase, stem
 
 Kind = Literal["metric", "dimension", "grain", "entity", "agg", "rank", "month", "season", "weekday", "topic",
                "value", "context", "flag", "day"]
@@ -192,6 +192,17 @@ class Lexicon:
         for item in values.phrases:
             self._add(item.words, "value", (item.dimension, item.value), item.case_sensitive, item.needs_cue)
         self._codes = _unexplained_codes(values)
+        # 'cancels' for a count named by what happened to the rows ('cancelled'): the verb's own noun, where no
+        # other element reads it ('delays' is the delay measure's)
+        for metric in model.metrics:
+            for text in [metric.label, *metric.synonyms]:
+                said = phrase(text)
+                if len(said) != 1 or not said[0].endswith("ed"):
+                    continue
+                for verb in lemmas(said[0]).get("VERB", ()):
+                    for noun in inflection(verb, "NNS"):
+                        if noun != verb and not any(e.words == (noun,) for e in self.entries.get(noun, [])):
+                            self._add((noun,), "metric", metric.name, related=True)
         # One-word names by their stem, for words derived from them ('doctorate' for a value Doctor,
         # 'performers' for a performance rating): read only where nothing else reads the word.
         self._one_words: list[str] | None = None  # one-word phrases, for misspellings (on first use)
