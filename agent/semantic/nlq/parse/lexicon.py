@@ -196,10 +196,10 @@ class Lexicon:
         # other element reads it ('delays' is the delay measure's)
         for metric in model.metrics:
             for text in [metric.label, *metric.synonyms]:
-                said = phrase(text)
-                if len(said) != 1 or not said[0].endswith("ed"):
+                participle = phrase(text)
+                if len(participle) != 1 or not participle[0].endswith("ed"):
                     continue
-                for verb in lemmas(said[0]).get("VERB", ()):
+                for verb in lemmas(participle[0]).get("VERB", ()):
                     for noun in inflection(verb, "NNS"):
                         if noun != verb and not any(e.words == (noun,) for e in self.entries.get(noun, [])):
                             self._add((noun,), "metric", metric.name, related=True)
