@@ -131,7 +131,7 @@ def _ends_a_comparison_phrase(low: list[str], end: int, model: SemanticModel) ->
     """Whether the words up to `end` finish a phrase comparing with an earlier period ('the same month last year'),
     vocabulary.yaml `shapes.previous_year` / `previous_period`."""
     for kind in ("previous_year", "previous_period"):
-        for said in phrased(model.shapes.get(kind, [])):
+        for said in (model.phrases[text] for text in model.shapes.get(kind, [])):  # made once per model
             if len(said) > 2 and end >= len(said) and tuple(low[end - len(said):end]) == said:
                 return True
     return False
